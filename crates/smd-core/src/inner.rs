@@ -1,0 +1,223 @@
+//! MODEL.md §6, Algorithm 1: the inner sum-of-ratios problem `min_Ω T(w, p)` of one job,
+//! solved to within (1+ε) over an ε-grid of Charnes–Cooper LPs.
+//!
+//! Decisions where MODEL.md leaves room (documented here as the contract):
+//! - *Tie-break.* The minimisers of ζ_J at a grid point form a vertex or an edge of the
+//!   feasible polygon; we take the end of that edge with the least T (found by two more LPs
+//!   along the edge), so ties never depend on which vertex the LP crate happens to return.
+//! - *Tiny lower bounds.* A kept summand's `l_j` is floored at the drop threshold
+//!   `1e-12·T(1,1)` so that the geometric grid stays finite.
+//! - *Grid order.* Grid points are visited in lexicographic order of their exponents k; a
+//!   later point replaces the incumbent only if its T is strictly smaller.
+
+use crate::charnes_cooper::{extreme, linear_extreme};
+use crate::error::Error;
+use crate::lp::Sense;
+use crate::model::{JobModel, Ratio};
+use crate::omega::HalfPlane;
+
+/// Relative threshold below which a summand is dropped (MODEL.md §6).
+pub const DROP: f64 = 1e-12;
+
+/// One summand ζ_j as Algorithm 1 saw it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summand {
+    /// Name, e.g. `θ5/w`.
+    pub name: String,
+    /// l_j = min_Ω ζ_j.
+    pub lower: f64,
+    /// φ_j = max_Ω ζ_j.
+    pub upper: f64,
+    /// Dropped because φ_j < 1e-12·T(1,1).
+    pub dropped: bool,
+    /// λ_j + 1 grid values, or `None` for the free summand and dropped ones.
+    pub grid_size: Option<u64>,
+}
+
+/// The search Algorithm 1 made, for the landscape view.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Search {
+    /// The constant part of T.
+    pub constant: f64,
+    /// Every summand with its bounds.
+    pub summands: Vec<Summand>,
+    /// Index (into `summands`) of J, the free summand; `None` if every summand was dropped.
+    pub free: Option<usize>,
+    /// ν of the winning grid point, per summand (`None` for J and dropped ones).
+    pub winning_nu: Vec<Option<f64>>,
+    /// ε used.
+    pub epsilon: f64,
+}
+
+/// Work counters of one inner solve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct InnerStats {
+    /// LPs solved.
+    pub lp_solves: u64,
+    /// Grid points visited.
+    pub grid_points: u64,
+    /// Grid points whose LP was infeasible.
+    pub infeasible_grid_points: u64,
+}
+
+/// Algorithm 1's answer for one job.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct InnerSolution {
+    /// x̄ = (w̄, p̄), real.
+    pub x: [f64; 2],
+    /// T(x̄), s.
+    pub t: f64,
+    /// The search, for display.
+    pub search: Search,
+    /// Work done.
+    pub stats: InnerStats,
+}
+
+/// Runs Algorithm 1 on a feasible job.
+pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
+    let planes = model.omega.half_planes();
+    let (constant, ratios) = model.split();
+    let mut stats = InnerStats::default();
+    let threshold = DROP * model.t11;
+
+    // Step 1: bounds l_j and φ_j by Charnes–Cooper.
+    let mut summands = Vec::with_capacity(3);
+    for r in &ratios {
+        let hi = extreme(r, &planes, Sense::Max)?.ok_or_else(empty)?;
+        let lo = extreme(r, &planes, Sense::Min)?.ok_or_else(empty)?;
+        stats.lp_solves += 2;
+        let upper = r.eval(hi[0], hi[1]);
+        let dropped = upper < threshold;
+        let lower = if dropped { r.eval(lo[0], lo[1]) } else { r.eval(lo[0], lo[1]).max(threshold) };
+        summands.push(Summand { name: r.name.into(), lower, upper, dropped, grid_size: None });
+    }
+    let kept: Vec<usize> = (0..3).filter(|&j| !summands[j].dropped).collect();
+    let mut search =
+        Search { constant, summands, free: None, winning_nu: vec![None; 3], epsilon };
+    if kept.is_empty() {
+        // T is constant on Ω: the least allocation.
+        return Ok(InnerSolution { x: [1.0, 1.0], t: model.t(1.0, 1.0), search, stats });
+    }
+
+    // Step 2: J = argmax φ_j / l_j stays free; the others get geometric grids.
+    let j_free = *kept
+        .iter()
+        .max_by(|&&a, &&b| {
+            let ra = search.summands[a].upper / search.summands[a].lower;
+            let rb = search.summands[b].upper / search.summands[b].lower;
+            ra.partial_cmp(&rb).unwrap_or(std::cmp::Ordering::Equal).then(b.cmp(&a))
+        })
+        .expect("kept is not empty");
+    search.free = Some(j_free);
+    let gridded: Vec<usize> = kept.iter().copied().filter(|&j| j != j_free).collect();
+    let lambdas: Vec<u64> = gridded
+        .iter()
+        .map(|&j| lambda(search.summands[j].lower, search.summands[j].upper, epsilon))
+        .collect();
+    for (&j, &l) in gridded.iter().zip(&lambdas) {
+        search.summands[j].grid_size = Some(l + 1);
+    }
+
+    // Step 3: one LP per grid point.
+    let mut best: Option<([f64; 2], f64, Vec<u64>)> = None;
+    let mut k = vec![0u64; gridded.len()];
+    let mut cons = planes.clone();
+    loop {
+        stats.grid_points += 1;
+        cons.truncate(planes.len());
+        for (i, &j) in gridded.iter().enumerate() {
+            let nu = search.summands[j].lower * (1.0 + epsilon).powi(k[i] as i32);
+            cons.push(level_plane(&ratios[j], (1.0 + epsilon) * nu));
+        }
+        match grid_point(model, &ratios[j_free], &cons, &mut stats)? {
+            None => stats.infeasible_grid_points += 1,
+            Some((x, t)) => {
+                if best.as_ref().is_none_or(|b| t < b.1) {
+                    best = Some((x, t, k.clone()));
+                }
+            }
+        }
+        if !next(&mut k, &lambdas) {
+            break;
+        }
+    }
+    let (x, t, kw) = best.ok_or_else(|| {
+        Error::Solver("Algorithm 1 found no feasible grid point (numerical trouble)".into())
+    })?;
+    for (i, &j) in gridded.iter().enumerate() {
+        search.winning_nu[j] = Some(search.summands[j].lower * (1.0 + epsilon).powi(kw[i] as i32));
+    }
+    Ok(InnerSolution { x, t, search, stats })
+}
+
+fn empty() -> Error {
+    Error::Solver("Charnes–Cooper bound on an empty Ω (job should have been infeasible)".into())
+}
+
+/// λ = max{n : l(1+ε)^n ≤ φ}, robust to round-off in the logarithm.
+pub fn lambda(l: f64, phi: f64, epsilon: f64) -> u64 {
+    if !(phi > l) {
+        return 0;
+    }
+    let mut n = ((phi / l).ln() / (1.0 + epsilon).ln()).floor().max(0.0) as u64;
+    while l * (1.0 + epsilon).powi(n as i32 + 1) <= phi {
+        n += 1;
+    }
+    while n > 0 && l * (1.0 + epsilon).powi(n as i32) > phi {
+        n -= 1;
+    }
+    n
+}
+
+/// `ζ(x) ≤ c` as a half-plane in x (the denominator is positive on Ω).
+pub fn level_plane(r: &Ratio, c: f64) -> HalfPlane {
+    HalfPlane { a: [r.a[0] - c * r.c[0], r.a[1] - c * r.c[1]], b: c * r.d - r.q }
+}
+
+/// Advances the exponent vector k like an odometer; false when it wraps around.
+fn next(k: &mut [u64], lambdas: &[u64]) -> bool {
+    for i in (0..k.len()).rev() {
+        if k[i] < lambdas[i] {
+            k[i] += 1;
+            return true;
+        }
+        k[i] = 0;
+    }
+    false
+}
+
+/// One grid point: min ζ_J over the polygon; among its minimisers the end of the optimal
+/// edge with the least T. `None` if the polygon is empty.
+fn grid_point(
+    model: &JobModel,
+    free: &Ratio,
+    cons: &[HalfPlane],
+    stats: &mut InnerStats,
+) -> Result<Option<([f64; 2], f64)>, Error> {
+    stats.lp_solves += 1;
+    let Some(x1) = extreme(free, cons, Sense::Min)? else {
+        return Ok(None);
+    };
+    let z = free.eval(x1[0], x1[1]);
+    // The optimal face {ζ_J ≤ z*} is a segment orthogonal to n; walk it both ways.
+    let mut face = level_plane(free, z);
+    face.b += 1e-7 * face.b.abs().max(z.abs()).max(1e-300);
+    let dir = [-face.a[1], face.a[0]];
+    let mut with_face = cons.to_vec();
+    with_face.push(face);
+    // LP answers may sit 1e-9 outside w ≥ 1 or p ≥ 1; clamp so ⌊x̃⌋ stays ≥ 1.
+    let clamp = |x: [f64; 2]| [x[0].max(1.0), x[1].max(1.0)];
+    let x1 = clamp(x1);
+    let mut best = (x1, model.t(x1[0], x1[1]));
+    for sense in [Sense::Min, Sense::Max] {
+        stats.lp_solves += 1;
+        if let Some(x) = linear_extreme(dir, &with_face, sense)? {
+            let x = clamp(x);
+            let t = model.t(x[0], x[1]);
+            if t < best.1 {
+                best = (x, t);
+            }
+        }
+    }
+    Ok(Some(best))
+}

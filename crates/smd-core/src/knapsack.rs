@@ -1,0 +1,360 @@
+//! MODEL.md §8: admission as a multi-dimensional 0/1 knapsack
+//! `max Σ u_i x_i` s.t. `Σ D_i x_i ≤ capacity` over R = 4 resources.
+//!
+//! Two methods: the Frieze–Clarke scheme at depth q (the paper's), and an exact branch and
+//! bound with LP bounds.
+//!
+//! **The guarantee of depth q** is `q/(q+R)` (0 for q = 0), not the `(q+1)/(q+R+1)` that the
+//! mapping `q = ⌈R/ε⌉ − (R+1)` of MODEL.md suggests. Proof: let S be the q most valuable items
+//! of an optimum O (if |O| ≤ q, S = O and the scheme is exact). The LP with S fixed to 1 and
+//! T(S) to 0 admits O, so its value is ≥ OPT; a basic solution has ≤ R fractional items, each
+//! worth ≤ m = min_S u, so the rounded value is ≥ OPT − R·m, and also ≥ u(S) ≥ q·m. Hence
+//! ≥ q/(q+R)·OPT. An instance with R = 1, q = 1 reaching 1/2 < 2/3 is in the tests.
+
+use crate::error::Error;
+use crate::lp::{Lp, Op, Outcome, Sense};
+use crate::omega::fits;
+
+/// Number of resources R.
+pub const R: usize = 4;
+
+/// One candidate job: its utility and its demand.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Item {
+    /// u_i.
+    pub value: f64,
+    /// D_i.
+    pub demand: [f64; R],
+}
+
+/// An admission decision.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Selection {
+    /// x_i.
+    pub chosen: Vec<bool>,
+    /// Σ u_i x_i.
+    pub value: f64,
+    /// LPs solved.
+    pub lp_solves: u64,
+    /// Proven lower bound on value / OPT (1 when proven optimal).
+    pub guarantee: f64,
+    /// Whether optimality is proven.
+    pub proven_optimal: bool,
+    /// (upper bound − value) / upper bound when the exact search stopped early.
+    pub gap: Option<f64>,
+    /// Branch-and-bound nodes, or Frieze–Clarke subsets tried.
+    pub nodes: u64,
+}
+
+/// Whether `demand` fits in `cap` (with the crate's tolerance).
+pub fn fits_all(demand: &[f64; R], cap: &[f64; R]) -> bool {
+    (0..R).all(|r| fits(demand[r], cap[r]))
+}
+
+fn add(a: &mut [f64; R], b: &[f64; R]) {
+    for r in 0..R {
+        a[r] += b[r];
+    }
+}
+
+/// Items worth admitting at all: positive value and fitting alone.
+fn eligible(items: &[Item], cap: &[f64; R]) -> Vec<usize> {
+    (0..items.len()).filter(|&i| items[i].value > 0.0 && fits_all(&items[i].demand, cap)).collect()
+}
+
+/// The guarantee `q/(q+R)` of Frieze–Clarke at depth q (see the module docs).
+pub fn guarantee(q: u32) -> f64 {
+    f64::from(q) / f64::from(q + R as u32)
+}
+
+/// LP relaxation over `free` items with capacity `cap`: (value, x) of a basic optimum.
+fn lp_relax(items: &[Item], free: &[usize], cap: &[f64; R]) -> Result<(f64, Vec<f64>), Error> {
+    if free.is_empty() {
+        return Ok((0.0, Vec::new()));
+    }
+    let mut lp = Lp::new(Sense::Max);
+    let vmax = free.iter().map(|&i| items[i].value).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
+    let vars: Vec<usize> = free.iter().map(|&i| lp.var(items[i].value / vmax, 0.0, 1.0)).collect();
+    for r in 0..R {
+        let scale = free.iter().map(|&i| items[i].demand[r]).fold(cap[r].max(0.0), f64::max);
+        if scale <= 0.0 {
+            continue;
+        }
+        let terms: Vec<(usize, f64)> = free
+            .iter()
+            .zip(&vars)
+            .filter(|(&i, _)| items[i].demand[r] > 0.0)
+            .map(|(&i, &v)| (v, items[i].demand[r] / scale))
+            .collect();
+        if !terms.is_empty() {
+            lp.row(&terms, Op::Le, cap[r].max(0.0) / scale);
+        }
+    }
+    match lp.solve()? {
+        Outcome::Optimal { x, .. } => {
+            let x: Vec<f64> = x.into_iter().map(|v| v.clamp(0.0, 1.0)).collect();
+            let value = free.iter().zip(&x).map(|(&i, v)| items[i].value * v).sum();
+            Ok((value, x))
+        }
+        Outcome::Infeasible => Err(Error::Solver("knapsack LP reported infeasible at x = 0".into())),
+        Outcome::Unbounded => Err(Error::Solver("knapsack LP reported unbounded".into())),
+    }
+}
+
+/// Frieze–Clarke at depth `q` (MODEL.md §8).
+pub fn frieze_clarke(items: &[Item], cap: &[f64; R], q: u32) -> Result<Selection, Error> {
+    let elig = eligible(items, cap);
+    let mut best = Selection {
+        chosen: vec![false; items.len()],
+        value: 0.0,
+        lp_solves: 0,
+        guarantee: guarantee(q),
+        proven_optimal: false,
+        gap: None,
+        nodes: 0,
+    };
+    let mut s: Vec<usize> = Vec::new(); // indices into `elig`
+    loop {
+        let mut used = [0.0; R];
+        for &k in &s {
+            add(&mut used, &items[elig[k]].demand);
+        }
+        if fits_all(&used, cap) {
+            best.nodes += 1;
+            let min_s = s.iter().map(|&k| items[elig[k]].value).fold(f64::INFINITY, f64::min);
+            let free: Vec<usize> = (0..elig.len())
+                .filter(|k| !s.contains(k) && items[elig[*k]].value <= min_s)
+                .map(|k| elig[k])
+                .collect();
+            let rest: [f64; R] = std::array::from_fn(|r| cap[r] - used[r]);
+            let (_, x) = lp_relax(items, &free, &rest)?;
+            best.lp_solves += u64::from(!free.is_empty());
+            let mut chosen = vec![false; items.len()];
+            for &k in &s {
+                chosen[elig[k]] = true;
+            }
+            // Round down; a value within 1e-9 of 1 is a basic 1.
+            let mut picked: Vec<usize> =
+                free.iter().zip(&x).filter(|(_, &v)| v >= 1.0 - 1e-9).map(|(&i, _)| i).collect();
+            repair(items, &mut picked, used, cap);
+            for i in picked {
+                chosen[i] = true;
+            }
+            let value: f64 = (0..items.len()).filter(|&i| chosen[i]).map(|i| items[i].value).sum();
+            if value > best.value {
+                best.value = value;
+                best.chosen = chosen;
+            }
+        }
+        if !next_subset(&mut s, elig.len(), q as usize) {
+            break;
+        }
+    }
+    Ok(best)
+}
+
+/// Drops the least valuable picks until they fit (guards the LP's round-off only).
+fn repair(items: &[Item], picked: &mut Vec<usize>, base: [f64; R], cap: &[f64; R]) {
+    picked.sort_by(|&a, &b| items[b].value.total_cmp(&items[a].value).then(a.cmp(&b)));
+    loop {
+        let mut used = base;
+        for &i in picked.iter() {
+            add(&mut used, &items[i].demand);
+        }
+        if fits_all(&used, cap) || picked.is_empty() {
+            return;
+        }
+        picked.pop();
+    }
+}
+
+/// Next subset of {0..n} of size ≤ q in the order ∅, {0}, {0,1}, …, {0,1,…}, {0,2}, … .
+fn next_subset(s: &mut Vec<usize>, n: usize, q: usize) -> bool {
+    if s.len() < q {
+        let start = s.last().map_or(0, |&l| l + 1);
+        if start < n {
+            s.push(start);
+            return true;
+        }
+    }
+    while let Some(last) = s.pop() {
+        if last + 1 < n {
+            s.push(last + 1);
+            return true;
+        }
+    }
+    false
+}
+
+/// Default node limit of [`branch_and_bound`].
+pub const NODE_LIMIT: u64 = 200_000;
+
+/// Exact branch and bound with LP bounds; reports the gap if `node_limit` is hit.
+pub fn branch_and_bound(items: &[Item], cap: &[f64; R], node_limit: u64) -> Result<Selection, Error> {
+    let mut order = eligible(items, cap);
+    // Most valuable per unit of (capacity-normalised) demand first: good incumbents early.
+    let weight = |i: usize| -> f64 {
+        (0..R).map(|r| if cap[r] > 0.0 { items[i].demand[r] / cap[r] } else { 0.0 }).sum::<f64>()
+    };
+    order.sort_by(|&a, &b| {
+        let ea = items[a].value / weight(a).max(1e-300);
+        let eb = items[b].value / weight(b).max(1e-300);
+        eb.total_cmp(&ea).then(a.cmp(&b))
+    });
+    let mut sel = Selection {
+        chosen: vec![false; items.len()],
+        value: 0.0,
+        lp_solves: 0,
+        guarantee: 0.0,
+        proven_optimal: false,
+        gap: None,
+        nodes: 0,
+    };
+    // Greedy incumbent in `order`.
+    let mut used = [0.0; R];
+    for &i in &order {
+        let mut u = used;
+        add(&mut u, &items[i].demand);
+        if fits_all(&u, cap) {
+            used = u;
+            sel.chosen[i] = true;
+            sel.value += items[i].value;
+        }
+    }
+    struct Node {
+        depth: usize,
+        value: f64,
+        used: [f64; R],
+        picked: Vec<usize>,
+        bound: f64,
+    }
+    let mut stack =
+        vec![Node { depth: 0, value: 0.0, used: [0.0; R], picked: Vec::new(), bound: f64::INFINITY }];
+    let close = |bound: f64, inc: f64| bound <= inc + 1e-9 * inc.abs().max(1e-300);
+    while let Some(node) = stack.pop() {
+        if close(node.bound, sel.value) {
+            continue;
+        }
+        if sel.nodes >= node_limit {
+            stack.push(node);
+            break;
+        }
+        sel.nodes += 1;
+        let rest: [f64; R] = std::array::from_fn(|r| cap[r] - node.used[r]);
+        let free: Vec<usize> =
+            order[node.depth..].iter().copied().filter(|&i| fits_all(&items[i].demand, &rest)).collect();
+        if node.value > sel.value {
+            sel.value = node.value;
+            sel.chosen = vec![false; items.len()];
+            for &i in &node.picked {
+                sel.chosen[i] = true;
+            }
+        }
+        if free.is_empty() {
+            continue;
+        }
+        // Cheap bound first (each resource alone is a relaxation), then the LP.
+        let mut bound = node.value + single_resource_bound(items, &free, &rest);
+        if close(bound, sel.value) {
+            continue;
+        }
+        let (lpv, _) = lp_relax(items, &free, &rest)?;
+        sel.lp_solves += 1;
+        bound = bound.min(node.value + lpv);
+        if close(bound, sel.value) {
+            continue;
+        }
+        // Branch on the next item in order that still fits: exclude pushed first, include on top.
+        let i = free[0];
+        let depth = order.iter().position(|&k| k == i).expect("free ⊂ order") + 1;
+        stack.push(Node {
+            depth,
+            value: node.value,
+            used: node.used,
+            picked: node.picked.clone(),
+            bound,
+        });
+        let mut used = node.used;
+        add(&mut used, &items[i].demand);
+        let mut picked = node.picked;
+        picked.push(i);
+        stack.push(Node { depth, value: node.value + items[i].value, used, picked, bound });
+    }
+    let open = stack.iter().map(|n| n.bound).fold(sel.value, f64::max);
+    if close(open, sel.value) {
+        sel.proven_optimal = true;
+        sel.guarantee = 1.0;
+    } else {
+        sel.gap = Some((open - sel.value) / open);
+        sel.guarantee = sel.value / open;
+    }
+    Ok(sel)
+}
+
+/// min over resources of the fractional 1-D knapsack bound.
+fn single_resource_bound(items: &[Item], free: &[usize], cap: &[f64; R]) -> f64 {
+    let total: f64 = free.iter().map(|&i| items[i].value).sum();
+    let mut best = total;
+    for r in 0..R {
+        let mut zero = 0.0;
+        let mut pos: Vec<usize> = Vec::new();
+        for &i in free {
+            if items[i].demand[r] > 0.0 {
+                pos.push(i);
+            } else {
+                zero += items[i].value;
+            }
+        }
+        pos.sort_by(|&a, &b| {
+            (items[b].value / items[b].demand[r]).total_cmp(&(items[a].value / items[a].demand[r]))
+        });
+        let mut room = cap[r].max(0.0) * (1.0 + 1e-9);
+        let mut v = zero;
+        for i in pos {
+            let d = items[i].demand[r];
+            if d <= room {
+                room -= d;
+                v += items[i].value;
+            } else {
+                v += items[i].value * room / d;
+                break;
+            }
+        }
+        best = best.min(v);
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_dim(v: f64, d: f64) -> Item {
+        Item { value: v, demand: [d, 0.0, 0.0, 0.0] }
+    }
+
+    #[test]
+    fn subsets_enumerate_all_up_to_q() {
+        let mut s = Vec::new();
+        let mut count = 1;
+        while next_subset(&mut s, 5, 2) {
+            count += 1;
+        }
+        assert_eq!(count, 1 + 5 + 10);
+    }
+
+    /// The instance of the module docs: depth 1 reaches only about 1/2 of the optimum,
+    /// below the (q+1)/(q+R+1) = 2/3 a naive reading of MODEL.md §8 would promise (R = 1 here
+    /// because only one resource is used; with R = 4 the same instance is within q/(q+R)).
+    #[test]
+    fn depth_one_can_lose_half() {
+        let items = [one_dim(1.0, 0.5), one_dim(1.0, 0.5), one_dim(0.011, 0.001)];
+        let cap = [1.0, 1.0, 1.0, 1.0];
+        let fc = frieze_clarke(&items, &cap, 1).unwrap();
+        let ex = branch_and_bound(&items, &cap, NODE_LIMIT).unwrap();
+        assert!(ex.proven_optimal);
+        assert!((ex.value - 2.0).abs() < 1e-9);
+        assert!(fc.value < 2.0 / 3.0 * ex.value, "fc {} ex {}", fc.value, ex.value);
+        assert!(fc.value >= 0.5 * ex.value);
+    }
+}

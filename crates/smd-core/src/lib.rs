@@ -1,0 +1,73 @@
+//! # smd-core — the SMD planner's solver
+//!
+//! Plans a GPU/CPU cluster for deep-learning training jobs with **SMD**, the sum-of-ratios
+//! multi-dimensional-knapsack decomposition of Yu, Wu, Ji and Liu (arXiv 2105.13855), as
+//! specified by the project's `MODEL.md`:
+//!
+//! 1. [`model`]: each job's completion time `T(w, p)` (workers w, parameter servers p) from the
+//!    paper's θ coefficients, with the layer schedule folded in through η ([`eta`]);
+//! 2. [`inner`] (Algorithm 1): `min_Ω T` to within (1+ε) by an ε-grid of Charnes–Cooper LPs
+//!    ([`charnes_cooper`], [`lp`]);
+//! 3. [`rounding`] (Algorithm 2): randomized rounding to an integer allocation in Ω;
+//! 4. [`knapsack`]: admission as a multi-dimensional knapsack (Frieze–Clarke or exact);
+//! 5. [`policy`]: `smd` and the baselines `esw`, `optimus`, `exact`, each giving a [`Plan`].
+//!
+//! ```
+//! use smd_core::{generate, plan, GenerateOptions, Policy};
+//! let mut scenario = generate(&GenerateOptions { jobs: 5, ..Default::default() });
+//! scenario.params.epsilon = 0.1;
+//! let p = plan(&scenario, Policy::Smd).unwrap();
+//! assert_eq!(p.jobs.len(), 5);
+//! ```
+//!
+//! The crate has no browser dependency and no clock of its own: [`plan`] times itself with
+//! `std::time::Instant` natively; in wasm use [`plan_with_clock`] with the page's clock.
+//!
+//! ## Decisions where MODEL.md was silent or wrong
+//! - A worker or PS that demands no resource at all makes Ω unbounded: rejected at
+//!   validation; so is a limit allowing more than 10^6 tasks.
+//! - Frieze–Clarke at depth q guarantees `q/(q+R)` of the optimum, not `(q+1)/(q+R+1)`
+//!   (see [`knapsack`]); depth 0 guarantees nothing.
+//! - Algorithm 1's ties among the minimisers of ζ_J go to the least T (see [`inner`]).
+//! - Rounding streams are keyed by a hash of the job id, so reordering jobs changes nothing.
+//! - A plan's `utility` per job is the utility of its allocation; only admitted jobs count
+//!   in `total_utility`.
+
+#![warn(missing_docs)]
+
+pub mod charnes_cooper;
+pub mod enumerate;
+pub mod error;
+pub mod eta;
+pub mod generate;
+pub mod inner;
+pub mod knapsack;
+pub mod landscape;
+pub mod lp;
+pub mod model;
+pub mod omega;
+pub mod plan;
+pub mod policy;
+pub mod rng;
+pub mod rounding;
+pub mod scenario;
+
+pub use error::{Error, FieldError};
+pub use generate::{generate, GenerateOptions};
+pub use landscape::{landscape, Landscape};
+pub use plan::Plan;
+pub use policy::{plan_with_clock, Policy};
+pub use scenario::{Mode, Scenario};
+
+/// Plans a scenario with one policy, timing it with the platform's clock where there is one.
+pub fn plan(scenario: &Scenario, policy: Policy) -> Result<Plan, Error> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let t0 = std::time::Instant::now();
+        plan_with_clock(scenario, policy, &move || t0.elapsed().as_secs_f64() * 1000.0)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        plan_with_clock(scenario, policy, &|| 0.0)
+    }
+}

@@ -1,0 +1,195 @@
+//! The one module that talks to the LP crate, so the choice stays swappable in one file.
+//!
+//! Default backend: `microlp` (the maintained fork of `minilp`; `minilp` 0.2 panics on a
+//! singular basis, ztlpn/minilp issue 6). `--features minilp` switches to `minilp` for the
+//! side-by-side measurement in `docs/BENCHMARKS.md`. Whatever the backend, a failure comes
+//! back as [`Error::Solver`], never as a panic: natively a panic inside the crate is caught
+//! as a last line of defence.
+
+use crate::error::Error;
+
+/// Direction of the objective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sense {
+    /// Minimise.
+    Min,
+    /// Maximise.
+    Max,
+}
+
+/// Relation of a row to its right-hand side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// ≤
+    Le,
+    /// ≥
+    Ge,
+    /// =
+    Eq,
+}
+
+/// A small LP: variables with bounds and objective coefficients, and sparse rows.
+#[derive(Clone, Debug)]
+pub struct Lp {
+    sense: Sense,
+    vars: Vec<(f64, f64, f64)>,
+    rows: Vec<(Vec<(usize, f64)>, Op, f64)>,
+}
+
+/// The answer of an LP.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// An optimal basic solution.
+    Optimal {
+        /// Variable values.
+        x: Vec<f64>,
+        /// Objective value.
+        objective: f64,
+    },
+    /// No feasible point.
+    Infeasible,
+    /// The objective is unbounded.
+    Unbounded,
+}
+
+impl Lp {
+    /// An empty LP.
+    pub fn new(sense: Sense) -> Lp {
+        Lp { sense, vars: Vec::new(), rows: Vec::new() }
+    }
+    /// Adds a variable with objective coefficient `obj` and bounds `[lo, hi]`; returns its index.
+    pub fn var(&mut self, obj: f64, lo: f64, hi: f64) -> usize {
+        self.vars.push((obj, lo, hi));
+        self.vars.len() - 1
+    }
+    /// Adds the row `Σ coef·x op rhs`.
+    pub fn row(&mut self, terms: &[(usize, f64)], op: Op, rhs: f64) {
+        self.rows.push((terms.to_vec(), op, rhs));
+    }
+    /// Solves; `Err` only for a solver failure (not for infeasible or unbounded).
+    pub fn solve(&self) -> Result<Outcome, Error> {
+        if let Some(bad) = self.first_non_finite() {
+            return Err(Error::Solver(format!("LP holds a non-finite number ({bad})")));
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            std::panic::catch_unwind(|| backend::solve(self))
+                .unwrap_or_else(|_| Err(Error::Solver("the LP solver panicked".into())))
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            backend::solve(self)
+        }
+    }
+
+    fn first_non_finite(&self) -> Option<String> {
+        for (i, (o, lo, hi)) in self.vars.iter().enumerate() {
+            if !o.is_finite() || lo.is_nan() || hi.is_nan() {
+                return Some(format!("variable {i}"));
+            }
+        }
+        for (i, (terms, _, rhs)) in self.rows.iter().enumerate() {
+            if rhs.is_nan() || terms.iter().any(|(_, c)| !c.is_finite()) {
+                return Some(format!("row {i}"));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(not(feature = "minilp"))]
+mod backend {
+    use super::*;
+    use microlp::{ComparisonOp, OptimizationDirection, Problem};
+
+    pub fn solve(lp: &Lp) -> Result<Outcome, Error> {
+        let mut pb = Problem::new(match lp.sense {
+            Sense::Min => OptimizationDirection::Minimize,
+            Sense::Max => OptimizationDirection::Maximize,
+        });
+        let vars: Vec<_> = lp.vars.iter().map(|&(o, lo, hi)| pb.add_var(o, (lo, hi))).collect();
+        for (terms, op, rhs) in &lp.rows {
+            let expr: Vec<_> = terms.iter().map(|&(i, c)| (vars[i], c)).collect();
+            let op = match op {
+                Op::Le => ComparisonOp::Le,
+                Op::Ge => ComparisonOp::Ge,
+                Op::Eq => ComparisonOp::Eq,
+            };
+            pb.add_constraint(expr.as_slice(), op, *rhs);
+        }
+        match pb.solve() {
+            Ok(outcome) => match outcome.solution() {
+                Some(s) => Ok(Outcome::Optimal {
+                    x: vars.iter().map(|&v| s.var_value(v)).collect(),
+                    objective: s.objective(),
+                }),
+                None => Err(Error::Solver("LP solve interrupted".into())),
+            },
+            Err(microlp::Error::Infeasible) => Ok(Outcome::Infeasible),
+            Err(microlp::Error::Unbounded) => Ok(Outcome::Unbounded),
+            Err(e) => Err(Error::Solver(format!("LP solver: {e}"))),
+        }
+    }
+}
+
+#[cfg(feature = "minilp")]
+mod backend {
+    use super::*;
+    use minilp::{ComparisonOp, OptimizationDirection, Problem};
+
+    pub fn solve(lp: &Lp) -> Result<Outcome, Error> {
+        let mut pb = Problem::new(match lp.sense {
+            Sense::Min => OptimizationDirection::Minimize,
+            Sense::Max => OptimizationDirection::Maximize,
+        });
+        let vars: Vec<_> = lp.vars.iter().map(|&(o, lo, hi)| pb.add_var(o, (lo, hi))).collect();
+        for (terms, op, rhs) in &lp.rows {
+            let expr: Vec<_> = terms.iter().map(|&(i, c)| (vars[i], c)).collect();
+            let op = match op {
+                Op::Le => ComparisonOp::Le,
+                Op::Ge => ComparisonOp::Ge,
+                Op::Eq => ComparisonOp::Eq,
+            };
+            pb.add_constraint(expr.as_slice(), op, *rhs);
+        }
+        match pb.solve() {
+            Ok(s) => Ok(Outcome::Optimal {
+                x: vars.iter().map(|&v| s[v]).collect(),
+                objective: s.objective(),
+            }),
+            Err(minilp::Error::Infeasible) => Ok(Outcome::Infeasible),
+            Err(minilp::Error::Unbounded) => Ok(Outcome::Unbounded),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solves_a_textbook_lp() {
+        // max x + 2y s.t. x + y ≤ 4, x ≤ 3, y ≤ 3 → (1, 3), value 7.
+        let mut lp = Lp::new(Sense::Max);
+        let x = lp.var(1.0, 0.0, 3.0);
+        let y = lp.var(2.0, 0.0, 3.0);
+        lp.row(&[(x, 1.0), (y, 1.0)], Op::Le, 4.0);
+        match lp.solve().unwrap() {
+            Outcome::Optimal { x: v, objective } => {
+                assert!((objective - 7.0).abs() < 1e-9);
+                assert!((v[0] - 1.0).abs() < 1e-9 && (v[1] - 3.0).abs() < 1e-9);
+            }
+            o => panic!("unexpected {o:?}"),
+        }
+    }
+
+    #[test]
+    fn reports_infeasible_and_non_finite() {
+        let mut lp = Lp::new(Sense::Min);
+        let x = lp.var(1.0, 0.0, 1.0);
+        lp.row(&[(x, 1.0)], Op::Ge, 2.0);
+        assert_eq!(lp.solve().unwrap(), Outcome::Infeasible);
+        lp.row(&[(x, f64::NAN)], Op::Le, 1.0);
+        assert!(matches!(lp.solve(), Err(Error::Solver(_))));
+    }
+}

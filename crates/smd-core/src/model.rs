@@ -1,0 +1,194 @@
+//! MODEL.md §3–§5: the completion time T(w, p) with the paper's θ coefficients, the utility
+//! μ(π) and the job's region Ω; plus §6's split of T into ratio summands ζ_j.
+
+use crate::eta::{eta, Eta};
+use crate::omega::Omega;
+use crate::scenario::{Job, Mode, Resources};
+
+/// A linear-fractional summand `ζ(x) = (a·x + q) / (c·x + d)` of T, x = (w, p).
+///
+/// Its denominator is positive on Ω (it is 1, w or p), which is what Charnes–Cooper needs.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Ratio {
+    /// Short name, e.g. `θ5/w`.
+    pub name: &'static str,
+    /// Numerator coefficients of (w, p).
+    pub a: [f64; 2],
+    /// Numerator constant.
+    pub q: f64,
+    /// Denominator coefficients of (w, p).
+    pub c: [f64; 2],
+    /// Denominator constant.
+    pub d: f64,
+}
+
+impl Ratio {
+    /// ζ at (w, p).
+    #[inline]
+    pub fn eval(&self, w: f64, p: f64) -> f64 {
+        (self.a[0] * w + self.a[1] * p + self.q) / (self.c[0] * w + self.c[1] * p + self.d)
+    }
+}
+
+/// A job turned into the model's numbers.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct JobModel {
+    /// Sync or async.
+    pub mode: Mode,
+    /// Exposure factors.
+    pub eta: Eta,
+    /// θ1…θ5 (sync) or θ'1…θ'4 with a trailing 0 (async).
+    pub theta: [f64; 5],
+    /// The job's region.
+    pub omega: Omega,
+    /// O^w.
+    pub worker: Resources,
+    /// O^p.
+    pub ps: Resources,
+    /// L = ϑ · instance.
+    pub limit: Resources,
+    /// γ1, γ2, γ3.
+    pub gamma: [f64; 3],
+    /// T(1, 1), s.
+    pub t11: f64,
+    /// Seconds per unit of π (`None` = relative: π = 16·T/T(1,1)).
+    pub time_unit_s: Option<f64>,
+}
+
+/// π of a job at (1, 1) in the relative unit (MODEL.md §4).
+pub const RELATIVE_PI_AT_11: f64 = 16.0;
+
+impl JobModel {
+    /// Builds the model of `job` for a cluster whose instance is `instance`.
+    pub fn new(job: &Job, instance: &Resources, time_unit_s: Option<f64>) -> JobModel {
+        let e = job.iterations;
+        let g_gbit = 8.0 * job.model_size_mb / 1000.0;
+        let b = job.ps_bandwidth_gbps;
+        let t_f = job.layers.iter().map(|l| l.forward_ms).sum::<f64>() / 1000.0 / job.minibatch;
+        let t_b = job.layers.iter().map(|l| l.backward_ms).sum::<f64>() / 1000.0;
+        let alpha = match job.mode {
+            Mode::Sync => 1.0,
+            Mode::Async => job.async_comm_factor,
+        };
+        let tau = 2.0 * alpha * g_gbit / b;
+        let eta = eta(&job.layers, job.overlap, tau);
+        let theta = match job.mode {
+            Mode::Sync => [
+                e * job.worker_overhead_s,
+                e * job.ps_overhead_s,
+                e * eta.eta2 * t_b,
+                2.0 * e * eta.eta3 * g_gbit / b,
+                eta.eta1 * e * job.global_batch * t_f,
+            ],
+            Mode::Async => [
+                e * job.worker_overhead_s,
+                e * job.ps_overhead_s,
+                e * (eta.eta1 * job.minibatch * t_f + eta.eta2 * t_b),
+                2.0 * e * alpha * eta.eta3 * g_gbit / b,
+                0.0,
+            ],
+        };
+        let limit = instance.scale(job.limit_instances);
+        let omega = Omega::new(job.worker, job.ps, limit);
+        let mut m = JobModel {
+            mode: job.mode,
+            eta,
+            theta,
+            omega,
+            worker: job.worker,
+            ps: job.ps,
+            limit,
+            gamma: [job.utility.gamma1, job.utility.gamma2, job.utility.gamma3],
+            t11: 0.0,
+            time_unit_s,
+        };
+        m.t11 = m.t(1.0, 1.0);
+        m
+    }
+
+    /// T(w, p) in seconds (the paper's (9) or (10)).
+    #[inline]
+    pub fn t(&self, w: f64, p: f64) -> f64 {
+        let th = &self.theta;
+        match self.mode {
+            Mode::Sync => th[0] * w + th[1] * p + th[2] + th[3] * w / p + th[4] / w,
+            Mode::Async => th[0] + th[1] * p / w + th[2] / w + th[3] / p,
+        }
+    }
+
+    /// π: T in the planner's time unit.
+    #[inline]
+    pub fn pi(&self, t: f64) -> f64 {
+        match self.time_unit_s {
+            Some(u) => t / u,
+            None => RELATIVE_PI_AT_11 * t / self.t11,
+        }
+    }
+
+    /// μ(π) = γ1 / (1 + exp(γ2·(π − γ3))), without overflow.
+    #[inline]
+    pub fn mu(&self, pi: f64) -> f64 {
+        sigmoid_utility(self.gamma, pi)
+    }
+
+    /// Utility of the allocation (w, p).
+    pub fn utility_at(&self, w: f64, p: f64) -> f64 {
+        self.mu(self.pi(self.t(w, p)))
+    }
+
+    /// D = w·O^w + p·O^p.
+    pub fn demand(&self, w: f64, p: f64) -> [f64; 4] {
+        let (ow, op) = (self.worker.to_array(), self.ps.to_array());
+        std::array::from_fn(|r| w * ow[r] + p * op[r])
+    }
+
+    /// The constant part of T and its ratio summands ζ_j (MODEL.md §6), before dropping.
+    pub fn split(&self) -> (f64, [Ratio; 3]) {
+        let th = &self.theta;
+        match self.mode {
+            Mode::Sync => (
+                th[2],
+                [
+                    Ratio { name: "θ1·w+θ2·p", a: [th[0], th[1]], q: 0.0, c: [0.0, 0.0], d: 1.0 },
+                    Ratio { name: "θ4·w/p", a: [th[3], 0.0], q: 0.0, c: [0.0, 1.0], d: 0.0 },
+                    Ratio { name: "θ5/w", a: [0.0, 0.0], q: th[4], c: [1.0, 0.0], d: 0.0 },
+                ],
+            ),
+            Mode::Async => (
+                th[0],
+                [
+                    Ratio { name: "θ'2·p/w", a: [0.0, th[1]], q: 0.0, c: [1.0, 0.0], d: 0.0 },
+                    Ratio { name: "θ'3/w", a: [0.0, 0.0], q: th[2], c: [1.0, 0.0], d: 0.0 },
+                    Ratio { name: "θ'4/p", a: [0.0, 0.0], q: th[3], c: [0.0, 1.0], d: 0.0 },
+                ],
+            ),
+        }
+    }
+
+    /// Whether (1, 1) fits the job's limit, i.e. the job is feasible at all.
+    pub fn feasible(&self) -> bool {
+        self.omega.contains(1.0, 1.0)
+    }
+
+    /// The exact p minimising T for a fixed w, clamped to Ω (MODEL.md §6, *polish*).
+    pub fn best_p_for(&self, w: f64) -> f64 {
+        let th = &self.theta;
+        let p = match self.mode {
+            Mode::Sync if th[1] > 0.0 => (th[3] * w / th[1]).sqrt(),
+            Mode::Async if th[1] > 0.0 => (th[3] * w / th[1]).sqrt(),
+            _ => f64::INFINITY,
+        };
+        p.clamp(1.0, self.omega.p_max(w).max(1.0))
+    }
+}
+
+/// μ(π) for γ = (γ1, γ2, γ3), computed without overflow.
+pub fn sigmoid_utility(gamma: [f64; 3], pi: f64) -> f64 {
+    let z = gamma[1] * (pi - gamma[2]);
+    if z > 0.0 {
+        let e = (-z).exp();
+        gamma[0] * e / (1.0 + e)
+    } else {
+        gamma[0] / (1.0 + z.exp())
+    }
+}

@@ -1,0 +1,143 @@
+//! MODEL.md §5: a job's region `Ω = {w ≥ 1, p ≥ 1, O^w_r·w + O^p_r·p ≤ L_r}`.
+//!
+//! Membership uses a relative tolerance of [`TOL`] so that a point on the boundary written
+//! in decimals (0.1·3 vs 0.3) is inside, the same way everywhere in the crate.
+
+use crate::scenario::Resources;
+
+/// Relative tolerance of every capacity check.
+pub const TOL: f64 = 1e-9;
+
+/// `lhs ≤ rhs` up to the crate's tolerance.
+#[inline]
+pub fn fits(lhs: f64, rhs: f64) -> bool {
+    lhs <= rhs + TOL * rhs.abs().max(1.0)
+}
+
+/// ⌊x⌋ that does not lose an integer to round-off just below it.
+#[inline]
+pub fn floor_tol(x: f64) -> f64 {
+    (x + TOL * x.abs().max(1.0)).floor()
+}
+
+/// A half-plane `a·(w, p) ≤ b`.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct HalfPlane {
+    /// Coefficients of (w, p).
+    pub a: [f64; 2],
+    /// Right-hand side.
+    pub b: f64,
+}
+
+/// The region Ω of one job.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Omega {
+    /// O^w per resource.
+    pub ow: [f64; 4],
+    /// O^p per resource.
+    pub op: [f64; 4],
+    /// L per resource.
+    pub limit: [f64; 4],
+}
+
+impl Omega {
+    /// Ω for worker demand `ow`, PS demand `op` and limit `limit`.
+    pub fn new(ow: Resources, op: Resources, limit: Resources) -> Omega {
+        Omega { ow: ow.to_array(), op: op.to_array(), limit: limit.to_array() }
+    }
+
+    /// Whether (w, p) is in Ω (reals; tolerance [`TOL`]).
+    pub fn contains(&self, w: f64, p: f64) -> bool {
+        w >= 1.0 - TOL
+            && p >= 1.0 - TOL
+            && (0..4).all(|r| fits(self.ow[r] * w + self.op[r] * p, self.limit[r]))
+    }
+
+    /// All constraints of Ω as half-planes: `w ≥ 1`, `p ≥ 1`, then one per resource.
+    pub fn half_planes(&self) -> Vec<HalfPlane> {
+        let mut h = vec![HalfPlane { a: [-1.0, 0.0], b: -1.0 }, HalfPlane { a: [0.0, -1.0], b: -1.0 }];
+        for r in 0..4 {
+            if self.ow[r] > 0.0 || self.op[r] > 0.0 {
+                h.push(HalfPlane { a: [self.ow[r], self.op[r]], b: self.limit[r] });
+            }
+        }
+        h
+    }
+
+    /// Largest real p with (w, p) in Ω, ignoring p ≥ 1 (may be < 1; +∞ if no resource bounds p).
+    pub fn p_max(&self, w: f64) -> f64 {
+        (0..4)
+            .filter(|&r| self.op[r] > 0.0)
+            .map(|r| (self.limit[r] - self.ow[r] * w) / self.op[r])
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Largest real w with (w, p) in Ω, ignoring w ≥ 1.
+    pub fn w_max(&self, p: f64) -> f64 {
+        (0..4)
+            .filter(|&r| self.ow[r] > 0.0)
+            .map(|r| (self.limit[r] - self.op[r] * p) / self.ow[r])
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Largest integer w with some integer p ≥ 1 in Ω (0 if Ω is empty).
+    pub fn w_max_int(&self) -> u64 {
+        let w = floor_tol(self.w_max(1.0));
+        if w >= 1.0 && self.contains(1.0, 1.0) {
+            w as u64
+        } else {
+            0
+        }
+    }
+
+    /// Largest integer p with (w, p) in Ω for integer w (0 if none).
+    pub fn p_max_int(&self, w: u64) -> u64 {
+        let p = floor_tol(self.p_max(w as f64));
+        if p >= 1.0 && self.contains(w as f64, 1.0) {
+            p as u64
+        } else {
+            0
+        }
+    }
+
+    /// Vertices of Ω (counter-clockwise), empty if Ω is empty.
+    pub fn vertices(&self) -> Vec<[f64; 2]> {
+        polygon(&self.half_planes())
+    }
+}
+
+/// The bounded polygon `{x : a_i·x ≤ b_i}` as its vertices, by clipping a large box.
+///
+/// The half-planes must bound the region (Ω always does: both tasks demand some resource).
+pub fn polygon(planes: &[HalfPlane]) -> Vec<[f64; 2]> {
+    const BIG: f64 = 1e12;
+    let mut poly = vec![[-BIG, -BIG], [BIG, -BIG], [BIG, BIG], [-BIG, BIG]];
+    for h in planes {
+        poly = clip(&poly, h);
+        if poly.is_empty() {
+            break;
+        }
+    }
+    poly
+}
+
+fn clip(poly: &[[f64; 2]], h: &HalfPlane) -> Vec<[f64; 2]> {
+    let side = |v: &[f64; 2]| h.a[0] * v[0] + h.a[1] * v[1] - h.b;
+    let scale = h.a[0].abs().max(h.a[1].abs()).max(h.b.abs()).max(1.0);
+    let inside = |s: f64| s <= TOL * scale;
+    let mut out = Vec::with_capacity(poly.len() + 1);
+    for i in 0..poly.len() {
+        let cur = poly[i];
+        let nxt = poly[(i + 1) % poly.len()];
+        let (sc, sn) = (side(&cur), side(&nxt));
+        if inside(sc) {
+            out.push(cur);
+        }
+        if inside(sc) != inside(sn) {
+            let t = sc / (sc - sn);
+            out.push([cur[0] + t * (nxt[0] - cur[0]), cur[1] + t * (nxt[1] - cur[1])]);
+        }
+    }
+    out.dedup_by(|a, b| (a[0] - b[0]).abs() < 1e-12 && (a[1] - b[1]).abs() < 1e-12);
+    out
+}

@@ -1,0 +1,404 @@
+//! MODEL.md §9: the policies `smd`, `esw`, `optimus` and `exact`, each turning a validated
+//! scenario into a [`Plan`].
+
+use crate::enumerate::integer_optimum;
+use crate::error::Error;
+use crate::inner::{self, InnerStats};
+use crate::knapsack::{self, Item, Selection, R};
+use crate::model::JobModel;
+use crate::omega::{fits, floor_tol};
+use crate::plan::{AdmissionReport, JobPlan, Plan, ResourceUse, Stats};
+use crate::rng::{stream_of, Stream};
+use crate::rounding::{self, Rounded};
+use crate::scenario::{Outer, Resources, Scenario, RESOURCE_NAMES};
+use std::fmt;
+use std::str::FromStr;
+
+/// A planning policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Algorithm 1 → Algorithm 2 → Frieze–Clarke (or exact) admission.
+    Smd,
+    /// Equal split w = p = k, then SMD's admission stage.
+    Esw,
+    /// The cluster-wide greedy of Optimus.
+    Optimus,
+    /// Per-job integer optimum, then the exact knapsack.
+    Exact,
+}
+
+impl Policy {
+    /// Every policy, in display order.
+    pub const ALL: [Policy; 4] = [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact];
+    /// The policy's name in plan files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Smd => "smd",
+            Policy::Esw => "esw",
+            Policy::Optimus => "optimus",
+            Policy::Exact => "exact",
+        }
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Policy, String> {
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown policy {s:?} (expected smd, esw, optimus or exact)"))
+    }
+}
+
+/// A clock in milliseconds; the crate has none of its own so it runs anywhere (wasm too).
+pub type Clock<'a> = &'a dyn Fn() -> f64;
+
+/// A job's chosen integer allocation before admission.
+#[derive(Clone, Debug)]
+struct Candidate {
+    w: u64,
+    p: u64,
+    t: f64,
+    utility: f64,
+    relaxed: Option<([f64; 2], f64)>,
+    attempts: Option<u32>,
+}
+
+/// Plans `scenario` with `policy`; the scenario must be valid (see [`Scenario::validate`]).
+pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Result<Plan, Error> {
+    scenario.validate()?;
+    let start = clock();
+    let p = &scenario.params;
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, p.time_unit_s))
+        .collect();
+    check_models(scenario, &models)?;
+    let cap = scenario.cluster.capacity().to_array();
+    let mut stats = Stats::default();
+    let mut cands: Vec<Option<Candidate>> = Vec::with_capacity(models.len());
+
+    let (chosen, admission) = if policy == Policy::Optimus {
+        let t0 = clock();
+        let (c, chosen) = optimus(&models, &cap);
+        stats.inner_ms = clock() - t0;
+        cands = c;
+        let report = AdmissionReport {
+            method: "greedy".into(),
+            depth: None,
+            guarantee: 0.0,
+            proven_optimal: false,
+            gap: None,
+        };
+        (chosen, report)
+    } else {
+        let t0 = clock();
+        for (job, m) in scenario.jobs.iter().zip(&models) {
+            if !m.feasible() {
+                cands.push(None);
+                continue;
+            }
+            let c = match policy {
+                Policy::Smd => {
+                    let sol = inner::solve(m, p.epsilon)?;
+                    add_inner(&mut stats, &sol.stats);
+                    let mut x = sol.x;
+                    if p.polish {
+                        let pp = m.best_p_for(x[0]);
+                        if m.t(x[0], pp) <= m.t(x[0], x[1]) {
+                            x[1] = pp;
+                        }
+                    }
+                    let t1 = clock();
+                    let mut rng = Stream::new(p.seed, stream_of(&job.id));
+                    let Rounded { w, p: ps, attempts, .. } = rounding::round(
+                        m,
+                        x,
+                        p.m_delta,
+                        p.max_rounding_attempts,
+                        p.rounding,
+                        &mut rng,
+                    );
+                    stats.rounding_ms += clock() - t1;
+                    stats.rounding_attempts += u64::from(attempts);
+                    Candidate::at(m, w, ps, Some((sol.x, sol.t)), Some(attempts))
+                }
+                Policy::Esw => {
+                    let k = esw_k(m);
+                    Candidate::at(m, k, k, None, None)
+                }
+                Policy::Exact => {
+                    let (w, ps, _) = integer_optimum(m).ok_or_else(|| {
+                        Error::Solver(format!("job {:?}: no integer point in Ω", job.id))
+                    })?;
+                    Candidate::at(m, w, ps, None, None)
+                }
+                Policy::Optimus => unreachable!("handled above"),
+            };
+            cands.push(Some(c));
+        }
+        stats.inner_ms = clock() - t0 - stats.rounding_ms;
+        let items: Vec<Item> = cands
+            .iter()
+            .zip(&models)
+            .map(|(c, m)| match c {
+                Some(c) => Item { value: c.utility, demand: m.demand(c.w as f64, c.p as f64) },
+                None => Item { value: 0.0, demand: [f64::INFINITY; R] },
+            })
+            .collect();
+        let t0 = clock();
+        let exact = policy == Policy::Exact || p.outer == Outer::Exact;
+        let sel = if exact {
+            knapsack::branch_and_bound(&items, &cap, knapsack::NODE_LIMIT)?
+        } else {
+            knapsack::frieze_clarke(&items, &cap, p.ptas_depth)?
+        };
+        stats.outer_ms = clock() - t0;
+        stats.outer_lp_solves = sel.lp_solves;
+        stats.outer_nodes = sel.nodes;
+        stats.lp_solves += sel.lp_solves;
+        let report = admission_report(&sel, if exact { None } else { Some(p.ptas_depth) });
+        (sel.chosen, report)
+    };
+
+    let mut jobs = Vec::with_capacity(models.len());
+    let mut used = [0.0; R];
+    let mut requested = [0.0; R];
+    let mut total = 0.0;
+    let mut admitted = 0;
+    for (i, (job, m)) in scenario.jobs.iter().zip(&models).enumerate() {
+        let line = match &cands[i] {
+            None => JobPlan {
+                id: job.id.clone(),
+                workers: None,
+                ps: None,
+                completion_time_s: None,
+                completion_time: None,
+                utility: 0.0,
+                admitted: false,
+                reason: Some(infeasible_reason(m)),
+                relaxed_workers: None,
+                relaxed_ps: None,
+                relaxed_completion_time_s: None,
+                rounding_attempts: None,
+            },
+            Some(c) => {
+                let demand = m.demand(c.w as f64, c.p as f64);
+                if chosen[i] {
+                    admitted += 1;
+                    total += c.utility;
+                    for r in 0..R {
+                        used[r] += demand[r];
+                        requested[r] += m.limit.to_array()[r];
+                    }
+                }
+                JobPlan {
+                    id: job.id.clone(),
+                    workers: Some(c.w),
+                    ps: Some(c.p),
+                    completion_time_s: Some(c.t),
+                    completion_time: Some(m.pi(c.t)),
+                    utility: c.utility,
+                    admitted: chosen[i],
+                    reason: (!chosen[i]).then(|| not_selected_reason(policy, c, &demand, &cap)),
+                    relaxed_workers: c.relaxed.map(|r| r.0[0]),
+                    relaxed_ps: c.relaxed.map(|r| r.0[1]),
+                    relaxed_completion_time_s: c.relaxed.map(|r| r.1),
+                    rounding_attempts: c.attempts,
+                }
+            }
+        };
+        jobs.push(line);
+    }
+    stats.solve_ms = clock() - start;
+    Ok(Plan {
+        policy: policy.name().into(),
+        total_utility: total,
+        admitted,
+        jobs,
+        resources: ResourceUse {
+            used: Resources::from_array(used),
+            capacity: Resources::from_array(cap),
+            requested: Resources::from_array(requested),
+        },
+        stats,
+        admission,
+        time_unit: match p.time_unit_s {
+            None => "relative".into(),
+            Some(u) => format!("seconds/{u}"),
+        },
+    })
+}
+
+impl Candidate {
+    fn at(
+        m: &JobModel,
+        w: u64,
+        p: u64,
+        relaxed: Option<([f64; 2], f64)>,
+        attempts: Option<u32>,
+    ) -> Candidate {
+        let t = m.t(w as f64, p as f64);
+        Candidate { w, p, t, utility: m.mu(m.pi(t)), relaxed, attempts }
+    }
+}
+
+fn add_inner(stats: &mut Stats, s: &InnerStats) {
+    stats.lp_solves += s.lp_solves;
+    stats.grid_points += s.grid_points;
+    stats.infeasible_grid_points += s.infeasible_grid_points;
+}
+
+fn admission_report(sel: &Selection, depth: Option<u32>) -> AdmissionReport {
+    AdmissionReport {
+        method: if depth.is_some() { "ptas" } else { "exact" }.into(),
+        depth,
+        guarantee: sel.guarantee,
+        proven_optimal: sel.proven_optimal,
+        gap: sel.gap,
+    }
+}
+
+/// Numbers that overflow make every later step meaningless: refuse them with the job named.
+fn check_models(scenario: &Scenario, models: &[JobModel]) -> Result<(), Error> {
+    let mut errs = Vec::new();
+    for (job, m) in scenario.jobs.iter().zip(models) {
+        let bad = if !m.theta.iter().all(|v| v.is_finite()) || !m.t11.is_finite() {
+            Some("gives a completion time too large to represent; check iterations, global_batch and the layer times")
+        } else if m.t11 <= 0.0 {
+            Some("gives a completion time of 0 (every time and overhead is 0)")
+        } else if !m.limit.to_array().iter().all(|v| v.is_finite()) {
+            Some("gives a limit too large to represent")
+        } else {
+            None
+        };
+        if let Some(msg) = bad {
+            errs.push(crate::error::FieldError {
+                job: Some(job.id.clone()),
+                field: "(model)".into(),
+                message: msg.into(),
+            });
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Invalid(errs))
+    }
+}
+
+/// ESW: the largest k with (k, k) in Ω.
+pub fn esw_k(m: &JobModel) -> u64 {
+    let per = (0..R)
+        .filter(|&r| m.omega.ow[r] + m.omega.op[r] > 0.0)
+        .map(|r| m.omega.limit[r] / (m.omega.ow[r] + m.omega.op[r]))
+        .fold(f64::INFINITY, f64::min);
+    let mut k = floor_tol(per).max(1.0) as u64;
+    while k > 1 && !m.omega.contains(k as f64, k as f64) {
+        k -= 1;
+    }
+    k
+}
+
+fn infeasible_reason(m: &JobModel) -> String {
+    let d = m.demand(1.0, 1.0);
+    let lim = m.limit.to_array();
+    let over: Vec<String> = (0..R)
+        .filter(|&r| !fits(d[r], lim[r]))
+        .map(|r| format!("{} {} > {}", RESOURCE_NAMES[r], d[r], lim[r]))
+        .collect();
+    format!("infeasible: one worker and one PS exceed the job's limit ({})", over.join(", "))
+}
+
+fn not_selected_reason(policy: Policy, c: &Candidate, demand: &[f64; R], cap: &[f64; R]) -> String {
+    if !knapsack::fits_all(demand, cap) {
+        "not selected: needs more than the whole cluster".into()
+    } else if c.utility <= 0.0 {
+        "not selected: zero utility".into()
+    } else if policy == Policy::Optimus {
+        "not selected: (1, 1) did not fit the remaining capacity".into()
+    } else {
+        "not selected".into()
+    }
+}
+
+/// Optimus (MODEL.md §9): admit at (1, 1) in order, then add the task with the best utility
+/// gain per dominant share until no move reduces T and fits.
+fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candidate>>, Vec<bool>) {
+    let mut remaining = *cap;
+    let mut alloc: Vec<Option<(u64, u64)>> = vec![None; models.len()];
+    let mut admitted = vec![false; models.len()];
+    for (i, m) in models.iter().enumerate() {
+        if !m.feasible() {
+            continue;
+        }
+        alloc[i] = Some((1, 1));
+        let d = m.demand(1.0, 1.0);
+        if knapsack::fits_all(&d, &remaining) {
+            admitted[i] = true;
+            for r in 0..R {
+                remaining[r] -= d[r];
+            }
+        }
+    }
+    let share = |task: &[f64; 4]| -> f64 {
+        (0..R)
+            .map(|r| if cap[r] > 0.0 { task[r] / cap[r] } else if task[r] > 0.0 { f64::INFINITY } else { 0.0 })
+            .fold(0.0, f64::max)
+    };
+    loop {
+        // (gain/share, ΔT/share, job, is_ps)
+        let mut best: Option<(f64, f64, usize, bool)> = None;
+        for (i, m) in models.iter().enumerate() {
+            if !admitted[i] {
+                continue;
+            }
+            let (w, p) = alloc[i].expect("admitted jobs have an allocation");
+            let t_now = m.t(w as f64, p as f64);
+            let u_now = m.mu(m.pi(t_now));
+            for is_ps in [false, true] {
+                let (nw, np) = if is_ps { (w, p + 1) } else { (w + 1, p) };
+                let task = if is_ps { m.omega.op } else { m.omega.ow };
+                if !m.omega.contains(nw as f64, np as f64) || !knapsack::fits_all(&task, &remaining) {
+                    continue;
+                }
+                let t_new = m.t(nw as f64, np as f64);
+                if t_new >= t_now {
+                    continue;
+                }
+                let s = share(&task);
+                let key = ((m.mu(m.pi(t_new)) - u_now) / s, (t_now - t_new) / s);
+                let better = match best {
+                    None => true,
+                    Some((g, dt, _, _)) => key.0 > g || (key.0 == g && key.1 > dt),
+                };
+                if better {
+                    best = Some((key.0, key.1, i, is_ps));
+                }
+            }
+        }
+        let Some((_, _, i, is_ps)) = best else { break };
+        let m = &models[i];
+        let (w, p) = alloc[i].expect("admitted");
+        let task = if is_ps { m.omega.op } else { m.omega.ow };
+        for r in 0..R {
+            remaining[r] -= task[r];
+        }
+        alloc[i] = Some(if is_ps { (w, p + 1) } else { (w + 1, p) });
+    }
+    let cands = models
+        .iter()
+        .zip(&alloc)
+        .map(|(m, a)| a.map(|(w, p)| Candidate::at(m, w, p, None, None)))
+        .collect();
+    (cands, admitted)
+}

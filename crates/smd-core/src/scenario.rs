@@ -1,0 +1,432 @@
+//! The scenario file of `SCENARIO.md`: types, parsing and strict validation.
+//!
+//! Parsing goes through `serde_json::Value` so that a type error or an unknown field is
+//! reported with the id of the job it sits in, not only a line and column.
+
+use crate::error::{Error, FieldError};
+use serde::{Deserialize, Serialize};
+
+/// The only scenario version this crate reads and writes.
+pub const VERSION: u32 = 1;
+
+/// A vector over the four resources of the model (GPU, vCPU, memory, storage).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Resources {
+    /// GPUs.
+    pub gpu: f64,
+    /// Virtual CPUs.
+    pub vcpu: f64,
+    /// Memory, GB.
+    pub memory_gb: f64,
+    /// Storage, GB.
+    pub storage_gb: f64,
+}
+
+/// Names of the resources in the order of [`Resources::to_array`].
+pub const RESOURCE_NAMES: [&str; 4] = ["gpu", "vcpu", "memory_gb", "storage_gb"];
+
+impl Resources {
+    /// The four values as an array, in the order of [`RESOURCE_NAMES`].
+    pub fn to_array(self) -> [f64; 4] {
+        [self.gpu, self.vcpu, self.memory_gb, self.storage_gb]
+    }
+    /// The inverse of [`Resources::to_array`].
+    pub fn from_array(a: [f64; 4]) -> Self {
+        Resources { gpu: a[0], vcpu: a[1], memory_gb: a[2], storage_gb: a[3] }
+    }
+    /// Every component multiplied by `k`.
+    pub fn scale(self, k: f64) -> Self {
+        Self::from_array(self.to_array().map(|v| v * k))
+    }
+    /// The paper's C4 instance with 4 GPUs (MODEL.md §1).
+    pub const DEFAULT_INSTANCE: Resources =
+        Resources { gpu: 4.0, vcpu: 36.0, memory_gb: 60.0, storage_gb: 100.0 };
+    /// One cluster unit (MODEL.md §1).
+    pub const DEFAULT_UNIT: Resources =
+        Resources { gpu: 600.0, vcpu: 3400.0, memory_gb: 1400.0, storage_gb: 1200.0 };
+}
+
+/// The cluster: `units × unit` is the capacity; `instance` scales each job's limit ϑ.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cluster {
+    /// Number of cluster units (the paper sweeps 1–5).
+    pub units: f64,
+    /// One cluster unit.
+    #[serde(default = "default_unit")]
+    pub unit: Resources,
+    /// One instance; a job's limit is `L = ϑ · instance`.
+    #[serde(default = "default_instance")]
+    pub instance: Resources,
+}
+
+fn default_unit() -> Resources {
+    Resources::DEFAULT_UNIT
+}
+fn default_instance() -> Resources {
+    Resources::DEFAULT_INSTANCE
+}
+
+impl Default for Cluster {
+    fn default() -> Self {
+        Cluster { units: 1.0, unit: Resources::DEFAULT_UNIT, instance: Resources::DEFAULT_INSTANCE }
+    }
+}
+
+impl Cluster {
+    /// The cluster capacity `units × unit`.
+    pub fn capacity(&self) -> Resources {
+        self.unit.scale(self.units)
+    }
+}
+
+/// Algorithm 2's rounding rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Rounding {
+    /// The paper's randomized rounding (MODEL.md §7).
+    #[default]
+    Paper,
+    /// Improved: the best feasible floor/ceil corner of `x̃`.
+    BestCorner,
+}
+
+/// The admission (outer knapsack) method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Outer {
+    /// Frieze–Clarke at depth `ptas_depth` (the paper).
+    #[default]
+    Ptas,
+    /// Exact branch and bound.
+    Exact,
+}
+
+/// Solver parameters; every field is optional in the file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Params {
+    /// ε of Algorithm 1's geometric grid, in (0, 1].
+    pub epsilon: f64,
+    /// Frieze–Clarke depth q, 0…3.
+    pub ptas_depth: u32,
+    /// M_δ ≥ 1 of Algorithm 2.
+    pub m_delta: f64,
+    /// Cap on Algorithm 2's draws.
+    pub max_rounding_attempts: u32,
+    /// Seed of the rounding streams.
+    pub seed: u64,
+    /// `None`: the relative unit (π = 16·T/T(1,1)); else seconds per unit of π.
+    pub time_unit_s: Option<f64>,
+    /// Improved option: re-optimise p for w̄ before rounding.
+    pub polish: bool,
+    /// Rounding rule.
+    pub rounding: Rounding,
+    /// Admission method.
+    pub outer: Outer,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            epsilon: 0.01,
+            ptas_depth: 2,
+            m_delta: 1.0,
+            max_rounding_attempts: 1000,
+            seed: 1,
+            time_unit_s: None,
+            polish: false,
+            rounding: Rounding::Paper,
+            outer: Outer::Ptas,
+        }
+    }
+}
+
+/// Synchronous or asynchronous SGD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// Synchronous: T of the paper's (9).
+    Sync,
+    /// Asynchronous: T of the paper's (10).
+    Async,
+}
+
+/// How communication overlaps computation (MODEL.md §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Overlap {
+    /// Forward, backward, then all communication.
+    Sequential,
+    /// Wait-free backpropagation: a layer's gradient is sent when its backward ends.
+    Wfbp,
+    /// Communication of iteration k overlaps computation of iteration k+1.
+    Pipelined,
+}
+
+/// One layer's times for one mini-batch, ms.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer {
+    /// f_j.
+    pub forward_ms: f64,
+    /// b_j.
+    pub backward_ms: f64,
+    /// r_j, a profile: only its shape is used.
+    pub comm_ms: f64,
+}
+
+/// The sigmoid utility's parameters γ1, γ2, γ3.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Utility {
+    /// γ1 > 0: the utility's height.
+    pub gamma1: f64,
+    /// γ2 > 0: its steepness.
+    pub gamma2: f64,
+    /// γ3: the π at which it is half of γ1.
+    pub gamma3: f64,
+}
+
+/// One training job (MODEL.md §1).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Job {
+    /// Unique id.
+    pub id: String,
+    /// Sync or async SGD.
+    pub mode: Mode,
+    /// Overlap model.
+    pub overlap: Overlap,
+    /// E: iterations to run.
+    pub iterations: f64,
+    /// g: model size, MB.
+    pub model_size_mb: f64,
+    /// m: per-worker mini-batch.
+    pub minibatch: f64,
+    /// K: global batch per synchronous iteration.
+    pub global_batch: f64,
+    /// The layer schedule.
+    pub layers: Vec<Layer>,
+    /// B: bandwidth of one PS, Gbps.
+    pub ps_bandwidth_gbps: f64,
+    /// β1: per-worker overhead per iteration, s.
+    pub worker_overhead_s: f64,
+    /// β2: per-PS overhead per iteration, s.
+    pub ps_overhead_s: f64,
+    /// α: asynchronous communication factor.
+    pub async_comm_factor: f64,
+    /// O^w: demand of one worker.
+    pub worker: Resources,
+    /// O^p: demand of one PS.
+    pub ps: Resources,
+    /// ϑ: the job's limit, in instances.
+    pub limit_instances: f64,
+    /// γ1, γ2, γ3.
+    pub utility: Utility,
+}
+
+/// Everything the planner needs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Always [`VERSION`].
+    #[serde(default = "default_version")]
+    pub version: u32,
+    /// The cluster.
+    pub cluster: Cluster,
+    /// Solver parameters.
+    #[serde(default)]
+    pub params: Params,
+    /// The jobs.
+    pub jobs: Vec<Job>,
+}
+
+fn default_version() -> u32 {
+    VERSION
+}
+
+/// Largest integer box side a job may have; keeps exact enumeration and rounding bounded.
+pub const MAX_ALLOCATION: f64 = 1.0e6;
+
+impl Scenario {
+    /// Parses and validates a scenario from JSON text.
+    pub fn from_json(text: &str) -> Result<Scenario, Error> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| Error::Parse(e.to_string()))?;
+        let scenario: Scenario = serde_path_to_error::deserialize(&value)
+            .map_err(|e| parse_error_with_job(&value, e))?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Pretty JSON, the file format of `SCENARIO.md`.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a scenario always serialises")
+    }
+
+    /// Checks every rule of `SCENARIO.md`; returns all violations at once.
+    pub fn validate(&self) -> Result<(), Error> {
+        let mut errs = Vec::new();
+        let mut top = |field: &str, message: String| {
+            errs.push(FieldError { job: None, field: field.to_owned(), message })
+        };
+        if self.version != VERSION {
+            top("version", format!("must be {VERSION} (got {})", self.version));
+        }
+        check(&mut top, "cluster.units", self.cluster.units, Rule::NonNeg);
+        for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.unit.to_array()) {
+            check(&mut top, &format!("cluster.unit.{name}"), v, Rule::NonNeg);
+        }
+        for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.instance.to_array()) {
+            check(&mut top, &format!("cluster.instance.{name}"), v, Rule::NonNeg);
+        }
+        let p = &self.params;
+        if !(p.epsilon.is_finite() && p.epsilon > 0.0 && p.epsilon <= 1.0) {
+            top("params.epsilon", format!("must be in (0, 1] (got {})", p.epsilon));
+        }
+        if p.ptas_depth > 3 {
+            top("params.ptas_depth", format!("must be 0 … 3 (got {})", p.ptas_depth));
+        }
+        if !(p.m_delta.is_finite() && p.m_delta >= 1.0) {
+            top("params.m_delta", format!("must be ≥ 1 (got {})", p.m_delta));
+        }
+        if p.max_rounding_attempts < 1 {
+            top("params.max_rounding_attempts", "must be ≥ 1 (got 0)".into());
+        }
+        if let Some(u) = p.time_unit_s {
+            check(&mut top, "params.time_unit_s", u, Rule::Pos);
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (i, job) in self.jobs.iter().enumerate() {
+            if job.id.trim().is_empty() {
+                errs.push(FieldError {
+                    job: Some(format!("#{}", i + 1)),
+                    field: "id".into(),
+                    message: "must not be empty".into(),
+                });
+            } else if !seen.insert(job.id.as_str()) {
+                errs.push(FieldError {
+                    job: Some(job.id.clone()),
+                    field: "id".into(),
+                    message: "is used by more than one job".into(),
+                });
+            }
+            validate_job(job, &self.cluster.instance, &mut errs);
+        }
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Invalid(errs))
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Rule {
+    Pos,
+    NonNeg,
+    AtLeastOne,
+    Unit,
+    Finite,
+}
+
+fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
+    let (ok, what) = match rule {
+        Rule::Pos => (v.is_finite() && v > 0.0, "must be > 0"),
+        Rule::NonNeg => (v.is_finite() && v >= 0.0, "must be ≥ 0"),
+        Rule::AtLeastOne => (v.is_finite() && v >= 1.0, "must be ≥ 1"),
+        Rule::Unit => (v.is_finite() && (0.0..=1.0).contains(&v), "must be in [0, 1]"),
+        Rule::Finite => (v.is_finite(), "must be a finite number"),
+    };
+    if !ok {
+        push(field, format!("{what} (got {v})"));
+    }
+}
+
+fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
+    let id = job.id.clone();
+    let mut push = |field: &str, message: String| {
+        errs.push(FieldError { job: Some(id.clone()), field: field.to_owned(), message })
+    };
+    check(&mut push, "iterations", job.iterations, Rule::Pos);
+    check(&mut push, "model_size_mb", job.model_size_mb, Rule::Pos);
+    check(&mut push, "minibatch", job.minibatch, Rule::AtLeastOne);
+    check(&mut push, "global_batch", job.global_batch, Rule::AtLeastOne);
+    check(&mut push, "ps_bandwidth_gbps", job.ps_bandwidth_gbps, Rule::Pos);
+    check(&mut push, "worker_overhead_s", job.worker_overhead_s, Rule::NonNeg);
+    check(&mut push, "ps_overhead_s", job.ps_overhead_s, Rule::NonNeg);
+    check(&mut push, "async_comm_factor", job.async_comm_factor, Rule::Unit);
+    check(&mut push, "limit_instances", job.limit_instances, Rule::Pos);
+    check(&mut push, "utility.gamma1", job.utility.gamma1, Rule::Pos);
+    check(&mut push, "utility.gamma2", job.utility.gamma2, Rule::Pos);
+    check(&mut push, "utility.gamma3", job.utility.gamma3, Rule::Finite);
+    if job.layers.is_empty() {
+        push("layers", "must hold at least one layer (got 0)".into());
+    }
+    for (j, l) in job.layers.iter().enumerate() {
+        check(&mut push, &format!("layers[{j}].forward_ms"), l.forward_ms, Rule::NonNeg);
+        check(&mut push, &format!("layers[{j}].backward_ms"), l.backward_ms, Rule::NonNeg);
+        check(&mut push, &format!("layers[{j}].comm_ms"), l.comm_ms, Rule::NonNeg);
+    }
+    for (who, d) in [("worker", &job.worker), ("ps", &job.ps)] {
+        for (name, v) in RESOURCE_NAMES.iter().zip(d.to_array()) {
+            check(&mut push, &format!("{who}.{name}"), v, Rule::NonNeg);
+        }
+        // Decision (documented in the crate docs): a task that demands nothing would make Ω
+        // unbounded, so at least one resource must be positive.
+        if d.to_array().iter().all(|v| *v == 0.0) {
+            push(who, "must demand some resource (all four are 0, so Ω would be unbounded)".into());
+        }
+    }
+    // Bound the integer box so enumeration, rounding and the landscape stay finite.
+    if job.limit_instances.is_finite() && job.limit_instances > 0.0 {
+        let lim = instance.scale(job.limit_instances).to_array();
+        for (who, d) in [("worker", &job.worker), ("ps", &job.ps)] {
+            let side = d
+                .to_array()
+                .iter()
+                .zip(lim)
+                .filter(|(o, _)| **o > 0.0)
+                .map(|(o, l)| l / o)
+                .fold(f64::INFINITY, f64::min);
+            if side.is_finite() && side > MAX_ALLOCATION {
+                push(
+                    "limit_instances",
+                    format!(
+                        "allows more than {MAX_ALLOCATION} {who}s (got {}); lower the limit or raise the demand",
+                        job.limit_instances
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn parse_error_with_job(
+    value: &serde_json::Value,
+    e: serde_path_to_error::Error<serde_json::Error>,
+) -> Error {
+    let path = e.path().to_string();
+    let inner = e.into_inner().to_string();
+    // "jobs[3].ps_bandwidth_gbps" → job id of jobs[3] and field "ps_bandwidth_gbps".
+    if let Some(rest) = path.strip_prefix("jobs[") {
+        if let Some((idx, field)) = rest.split_once(']') {
+            if let Ok(i) = idx.parse::<usize>() {
+                let id = value["jobs"][i]["id"]
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| format!("#{}", i + 1));
+                let field = field.trim_start_matches('.');
+                let field = if field.is_empty() { "(job)" } else { field };
+                return Error::field(Some(&id), field, inner);
+            }
+        }
+    }
+    if path == "." || path.is_empty() {
+        Error::Parse(inner)
+    } else {
+        Error::field(None, path, inner)
+    }
+}
