@@ -8,6 +8,13 @@
 
 use crate::error::Error;
 
+/// Name of the LP crate in use.
+#[cfg(not(feature = "minilp"))]
+pub const BACKEND: &str = "microlp 0.7";
+/// Name of the LP crate in use.
+#[cfg(feature = "minilp")]
+pub const BACKEND: &str = "minilp 0.2";
+
 /// Direction of the objective.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sense {
