@@ -43,7 +43,11 @@ pub struct Omega {
 impl Omega {
     /// Ω for worker demand `ow`, PS demand `op` and limit `limit`.
     pub fn new(ow: Resources, op: Resources, limit: Resources) -> Omega {
-        Omega { ow: ow.to_array(), op: op.to_array(), limit: limit.to_array() }
+        Omega {
+            ow: ow.to_array(),
+            op: op.to_array(),
+            limit: limit.to_array(),
+        }
     }
 
     /// Whether (w, p) is in Ω (reals; tolerance [`TOL`]).
@@ -55,10 +59,22 @@ impl Omega {
 
     /// All constraints of Ω as half-planes: `w ≥ 1`, `p ≥ 1`, then one per resource.
     pub fn half_planes(&self) -> Vec<HalfPlane> {
-        let mut h = vec![HalfPlane { a: [-1.0, 0.0], b: -1.0 }, HalfPlane { a: [0.0, -1.0], b: -1.0 }];
+        let mut h = vec![
+            HalfPlane {
+                a: [-1.0, 0.0],
+                b: -1.0,
+            },
+            HalfPlane {
+                a: [0.0, -1.0],
+                b: -1.0,
+            },
+        ];
         for r in 0..4 {
             if self.ow[r] > 0.0 || self.op[r] > 0.0 {
-                h.push(HalfPlane { a: [self.ow[r], self.op[r]], b: self.limit[r] });
+                h.push(HalfPlane {
+                    a: [self.ow[r], self.op[r]],
+                    b: self.limit[r],
+                });
             }
         }
         h
@@ -102,16 +118,19 @@ impl Omega {
 
     /// Vertices of Ω (counter-clockwise), empty if Ω is empty.
     pub fn vertices(&self) -> Vec<[f64; 2]> {
-        polygon(&self.half_planes())
+        let (w, p) = (self.w_max(1.0), self.p_max(1.0));
+        if !(w >= 1.0 - TOL && p >= 1.0 - TOL && w.is_finite() && p.is_finite()) {
+            return Vec::new();
+        }
+        polygon(&self.half_planes(), [[1.0, 1.0], [w.max(1.0), p.max(1.0)]])
     }
 }
 
-/// The bounded polygon `{x : a_i·x ≤ b_i}` as its vertices, by clipping a large box.
-///
-/// The half-planes must bound the region (Ω always does: both tasks demand some resource).
-pub fn polygon(planes: &[HalfPlane]) -> Vec<[f64; 2]> {
-    const BIG: f64 = 1e12;
-    let mut poly = vec![[-BIG, -BIG], [BIG, -BIG], [BIG, BIG], [-BIG, BIG]];
+/// The polygon `{x ∈ box : a_i·x ≤ b_i}` as its vertices, by clipping the box
+/// `[lo, hi]` (a tight box keeps the intersections accurate).
+pub fn polygon(planes: &[HalfPlane], bbox: [[f64; 2]; 2]) -> Vec<[f64; 2]> {
+    let [lo, hi] = bbox;
+    let mut poly = vec![lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]];
     for h in planes {
         poly = clip(&poly, h);
         if poly.is_empty() {
@@ -135,7 +154,10 @@ fn clip(poly: &[[f64; 2]], h: &HalfPlane) -> Vec<[f64; 2]> {
         }
         if inside(sc) != inside(sn) {
             let t = sc / (sc - sn);
-            out.push([cur[0] + t * (nxt[0] - cur[0]), cur[1] + t * (nxt[1] - cur[1])]);
+            out.push([
+                cur[0] + t * (nxt[0] - cur[0]),
+                cur[1] + t * (nxt[1] - cur[1]),
+            ]);
         }
     }
     out.dedup_by(|a, b| (a[0] - b[0]).abs() < 1e-12 && (a[1] - b[1]).abs() < 1e-12);
