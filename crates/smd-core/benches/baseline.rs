@@ -17,11 +17,19 @@ fn arg(name: &str, default: f64) -> f64 {
 
 fn main() {
     let jobs = arg("--jobs", 50.0) as usize;
-    println!("LP backend: {}; I = {jobs}, seed 1, 1 cluster unit, q = 2\n", smd_core::lp::BACKEND);
+    println!(
+        "LP backend: {}; I = {jobs}, seed 1, 1 cluster unit, q = 2\n",
+        smd_core::lp::BACKEND
+    );
     println!("| mode | policy | ε | total ms | inner ms | rounding ms | outer ms | LPs (inner) | LPs (outer) | grid points | infeasible | ms per job (inner) | utility | admitted |");
     println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for mode in [Mode::Sync, Mode::Async] {
-        let base = generate(&GenerateOptions { jobs, seed: 1, mode, units: 1.0 });
+        let base = generate(&GenerateOptions {
+            jobs,
+            seed: 1,
+            mode,
+            units: 1.0,
+        });
         let runs: Vec<(Policy, f64)> = vec![
             (Policy::Smd, 0.1),
             (Policy::Smd, 0.05),
@@ -34,7 +42,11 @@ fn main() {
             sc.params.epsilon = eps;
             let p = plan(&sc, policy).expect("generated scenarios plan");
             let s = &p.stats;
-            let eps_col = if policy == Policy::Smd { format!("{eps}") } else { "–".into() };
+            let eps_col = if policy == Policy::Smd {
+                format!("{eps}")
+            } else {
+                "–".into()
+            };
             println!(
                 "| {:?} | {} | {} | {:.1} | {:.1} | {:.2} | {:.1} | {} | {} | {} | {} | {:.2} | {:.2} | {} |",
                 mode,

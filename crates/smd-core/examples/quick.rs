@@ -1,8 +1,17 @@
 use smd_core::*;
 fn main() {
-    let n: usize = std::env::args().nth(1).map(|s| s.parse().unwrap()).unwrap_or(10);
-    let eps: f64 = std::env::args().nth(2).map(|s| s.parse().unwrap()).unwrap_or(0.1);
-    let mut sc = generate(&GenerateOptions { jobs: n, ..Default::default() });
+    let n: usize = std::env::args()
+        .nth(1)
+        .map(|s| s.parse().unwrap())
+        .unwrap_or(10);
+    let eps: f64 = std::env::args()
+        .nth(2)
+        .map(|s| s.parse().unwrap())
+        .unwrap_or(0.1);
+    let mut sc = generate(&GenerateOptions {
+        jobs: n,
+        ..Default::default()
+    });
     sc.params.epsilon = eps;
     for pol in Policy::ALL {
         let p = plan(&sc, pol).unwrap();

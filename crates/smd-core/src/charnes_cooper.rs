@@ -19,7 +19,11 @@ pub fn extreme(r: &Ratio, planes: &[HalfPlane], sense: Sense) -> Result<Option<[
     let t = lp.var(r.q / s, 0.0, f64::INFINITY);
     for h in planes {
         let k = scale(&[h.a[0], h.a[1], h.b]);
-        lp.row(&[(yw, h.a[0] / k), (yp, h.a[1] / k), (t, -h.b / k)], Op::Le, 0.0);
+        lp.row(
+            &[(yw, h.a[0] / k), (yp, h.a[1] / k), (t, -h.b / k)],
+            Op::Le,
+            0.0,
+        );
     }
     lp.row(&[(yw, r.c[0]), (yp, r.c[1]), (t, r.d)], Op::Eq, 1.0);
     match lp.solve()? {
@@ -33,9 +37,10 @@ pub fn extreme(r: &Ratio, planes: &[HalfPlane], sense: Sense) -> Result<Option<[
             Ok(Some([x[0] / x[2], x[1] / x[2]]))
         }
         Outcome::Infeasible => Ok(None),
-        Outcome::Unbounded => {
-            Err(Error::Solver(format!("Charnes–Cooper LP for {} is unbounded", r.name)))
-        }
+        Outcome::Unbounded => Err(Error::Solver(format!(
+            "Charnes–Cooper LP for {} is unbounded",
+            r.name
+        ))),
     }
 }
 

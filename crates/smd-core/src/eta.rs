@@ -50,7 +50,13 @@ pub fn scaled_comm(layers: &[Layer], tau: f64) -> Vec<f64> {
     let n = layers.len().max(1) as f64;
     layers
         .iter()
-        .map(|l| if raw > 0.0 { tau * l.comm_ms / raw } else { tau / n })
+        .map(|l| {
+            if raw > 0.0 {
+                tau * l.comm_ms / raw
+            } else {
+                tau / n
+            }
+        })
         .collect()
 }
 
@@ -62,14 +68,22 @@ pub fn simulate(layers: &[Layer], overlap: Overlap, tau: f64) -> Schedule {
     let mut clock = 0.0;
     for (j, l) in layers.iter().enumerate() {
         let d = l.forward_ms / 1000.0;
-        forward.push(Bar { layer: j, start: clock, end: clock + d });
+        forward.push(Bar {
+            layer: j,
+            start: clock,
+            end: clock + d,
+        });
         clock += d;
     }
     let f = clock;
     let mut backward = Vec::with_capacity(n);
     for j in (0..n).rev() {
         let d = layers[j].backward_ms / 1000.0;
-        backward.push(Bar { layer: j, start: clock, end: clock + d });
+        backward.push(Bar {
+            layer: j,
+            start: clock,
+            end: clock + d,
+        });
         clock += d;
     }
     let bk = clock - f;
@@ -79,7 +93,11 @@ pub fn simulate(layers: &[Layer], overlap: Overlap, tau: f64) -> Schedule {
         Overlap::Sequential => {
             let mut s = f + bk;
             for j in (0..n).rev() {
-                comm.push(Bar { layer: j, start: s, end: s + r[j] });
+                comm.push(Bar {
+                    layer: j,
+                    start: s,
+                    end: s + r[j],
+                });
                 s += r[j];
             }
             f + bk + c
@@ -90,7 +108,11 @@ pub fn simulate(layers: &[Layer], overlap: Overlap, tau: f64) -> Schedule {
             for bar in &backward {
                 let start = bar.end.max(link_free);
                 link_free = start + r[bar.layer];
-                comm.push(Bar { layer: bar.layer, start, end: link_free });
+                comm.push(Bar {
+                    layer: bar.layer,
+                    start,
+                    end: link_free,
+                });
             }
             link_free.max(f + bk)
         }
@@ -98,13 +120,25 @@ pub fn simulate(layers: &[Layer], overlap: Overlap, tau: f64) -> Schedule {
             // This iteration's gradients travel while the next iteration computes: drawn from 0.
             let mut s = 0.0;
             for j in (0..n).rev() {
-                comm.push(Bar { layer: j, start: s, end: s + r[j] });
+                comm.push(Bar {
+                    layer: j,
+                    start: s,
+                    end: s + r[j],
+                });
                 s += r[j];
             }
             (f + bk).max(c)
         }
     };
-    Schedule { forward, backward, comm, f, bk, c, t }
+    Schedule {
+        forward,
+        backward,
+        comm,
+        f,
+        bk,
+        c,
+        t,
+    }
 }
 
 /// Attributes a simulated T to (η1, η2, η3) so that `η1·F + η2·Bk + η3·C = T`.
@@ -115,7 +149,11 @@ pub fn attribute(s: &Schedule) -> Eta {
     } else {
         (1.0, ratio(s.t - compute, s.c))
     };
-    Eta { eta1: e12, eta2: e12, eta3: e3 }
+    Eta {
+        eta1: e12,
+        eta2: e12,
+        eta3: e3,
+    }
 }
 
 /// A ratio clipped to [0, 1] and snapped near its ends; a zero denominator multiplies nothing.
@@ -136,7 +174,11 @@ fn ratio(num: f64, den: f64) -> f64 {
 /// η for a layer schedule, an overlap model and a communication time `tau` (s).
 pub fn eta(layers: &[Layer], overlap: Overlap, tau: f64) -> Eta {
     if overlap == Overlap::Sequential {
-        return Eta { eta1: 1.0, eta2: 1.0, eta3: 1.0 };
+        return Eta {
+            eta1: 1.0,
+            eta2: 1.0,
+            eta3: 1.0,
+        };
     }
     attribute(&simulate(layers, overlap, tau))
 }

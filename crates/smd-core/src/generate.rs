@@ -21,7 +21,12 @@ pub struct GenerateOptions {
 
 impl Default for GenerateOptions {
     fn default() -> Self {
-        GenerateOptions { jobs: 50, seed: 1, mode: Mode::Sync, units: 1.0 }
+        GenerateOptions {
+            jobs: 50,
+            seed: 1,
+            mode: Mode::Sync,
+            units: 1.0,
+        }
     }
 }
 
@@ -32,11 +37,19 @@ fn r2(v: f64) -> f64 {
 
 /// Generates a scenario with default parameters (ε = 0.01, q = 2, M_δ = 1, relative unit).
 pub fn generate(opts: &GenerateOptions) -> Scenario {
-    let jobs = (0..opts.jobs).map(|i| job(opts.seed, i, opts.mode)).collect();
+    let jobs = (0..opts.jobs)
+        .map(|i| job(opts.seed, i, opts.mode))
+        .collect();
     Scenario {
         version: VERSION,
-        cluster: Cluster { units: opts.units, ..Cluster::default() },
-        params: Params { seed: opts.seed, ..Params::default() },
+        cluster: Cluster {
+            units: opts.units,
+            ..Cluster::default()
+        },
+        params: Params {
+            seed: opts.seed,
+            ..Params::default()
+        },
         jobs,
     }
 }

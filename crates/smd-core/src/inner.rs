@@ -88,15 +88,35 @@ pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
         stats.lp_solves += 2;
         let upper = r.eval(hi[0], hi[1]);
         let dropped = upper < threshold;
-        let lower = if dropped { r.eval(lo[0], lo[1]) } else { r.eval(lo[0], lo[1]).max(threshold) };
-        summands.push(Summand { name: r.name.into(), lower, upper, dropped, grid_size: None });
+        let lower = if dropped {
+            r.eval(lo[0], lo[1])
+        } else {
+            r.eval(lo[0], lo[1]).max(threshold)
+        };
+        summands.push(Summand {
+            name: r.name.into(),
+            lower,
+            upper,
+            dropped,
+            grid_size: None,
+        });
     }
     let kept: Vec<usize> = (0..3).filter(|&j| !summands[j].dropped).collect();
-    let mut search =
-        Search { constant, summands, free: None, winning_nu: vec![None; 3], epsilon };
+    let mut search = Search {
+        constant,
+        summands,
+        free: None,
+        winning_nu: vec![None; 3],
+        epsilon,
+    };
     if kept.is_empty() {
         // T is constant on Ω: the least allocation.
-        return Ok(InnerSolution { x: [1.0, 1.0], t: model.t(1.0, 1.0), search, stats });
+        return Ok(InnerSolution {
+            x: [1.0, 1.0],
+            t: model.t(1.0, 1.0),
+            search,
+            stats,
+        });
     }
 
     // Step 2: J = argmax φ_j / l_j stays free; the others get geometric grids.
@@ -105,7 +125,9 @@ pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
         .max_by(|&&a, &&b| {
             let ra = search.summands[a].upper / search.summands[a].lower;
             let rb = search.summands[b].upper / search.summands[b].lower;
-            ra.partial_cmp(&rb).unwrap_or(std::cmp::Ordering::Equal).then(b.cmp(&a))
+            ra.partial_cmp(&rb)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(b.cmp(&a))
         })
         .expect("kept is not empty");
     search.free = Some(j_free);
@@ -147,7 +169,12 @@ pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
     for (i, &j) in gridded.iter().enumerate() {
         search.winning_nu[j] = Some(search.summands[j].lower * (1.0 + epsilon).powi(kw[i] as i32));
     }
-    Ok(InnerSolution { x, t, search, stats })
+    Ok(InnerSolution {
+        x,
+        t,
+        search,
+        stats,
+    })
 }
 
 fn empty() -> Error {
@@ -171,7 +198,10 @@ pub fn lambda(l: f64, phi: f64, epsilon: f64) -> u64 {
 
 /// `ζ(x) ≤ c` as a half-plane in x (the denominator is positive on Ω).
 pub fn level_plane(r: &Ratio, c: f64) -> HalfPlane {
-    HalfPlane { a: [r.a[0] - c * r.c[0], r.a[1] - c * r.c[1]], b: c * r.d - r.q }
+    HalfPlane {
+        a: [r.a[0] - c * r.c[0], r.a[1] - c * r.c[1]],
+        b: c * r.d - r.q,
+    }
 }
 
 /// Advances the exponent vector k like an odometer; false when it wraps around.

@@ -59,7 +59,9 @@ fn add(a: &mut [f64; R], b: &[f64; R]) {
 
 /// Items worth admitting at all: positive value and fitting alone.
 fn eligible(items: &[Item], cap: &[f64; R]) -> Vec<usize> {
-    (0..items.len()).filter(|&i| items[i].value > 0.0 && fits_all(&items[i].demand, cap)).collect()
+    (0..items.len())
+        .filter(|&i| items[i].value > 0.0 && fits_all(&items[i].demand, cap))
+        .collect()
 }
 
 /// The guarantee `q/(q+R)` of Frieze–Clarke at depth q (see the module docs).
@@ -73,10 +75,20 @@ fn lp_relax(items: &[Item], free: &[usize], cap: &[f64; R]) -> Result<(f64, Vec<
         return Ok((0.0, Vec::new()));
     }
     let mut lp = Lp::new(Sense::Max);
-    let vmax = free.iter().map(|&i| items[i].value).fold(0.0, f64::max).max(f64::MIN_POSITIVE);
-    let vars: Vec<usize> = free.iter().map(|&i| lp.var(items[i].value / vmax, 0.0, 1.0)).collect();
+    let vmax = free
+        .iter()
+        .map(|&i| items[i].value)
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let vars: Vec<usize> = free
+        .iter()
+        .map(|&i| lp.var(items[i].value / vmax, 0.0, 1.0))
+        .collect();
     for r in 0..R {
-        let scale = free.iter().map(|&i| items[i].demand[r]).fold(cap[r].max(0.0), f64::max);
+        let scale = free
+            .iter()
+            .map(|&i| items[i].demand[r])
+            .fold(cap[r].max(0.0), f64::max);
         if scale <= 0.0 {
             continue;
         }
@@ -96,7 +108,9 @@ fn lp_relax(items: &[Item], free: &[usize], cap: &[f64; R]) -> Result<(f64, Vec<
             let value = free.iter().zip(&x).map(|(&i, v)| items[i].value * v).sum();
             Ok((value, x))
         }
-        Outcome::Infeasible => Err(Error::Solver("knapsack LP reported infeasible at x = 0".into())),
+        Outcome::Infeasible => Err(Error::Solver(
+            "knapsack LP reported infeasible at x = 0".into(),
+        )),
         Outcome::Unbounded => Err(Error::Solver("knapsack LP reported unbounded".into())),
     }
 }
@@ -121,7 +135,10 @@ pub fn frieze_clarke(items: &[Item], cap: &[f64; R], q: u32) -> Result<Selection
         }
         if fits_all(&used, cap) {
             best.nodes += 1;
-            let min_s = s.iter().map(|&k| items[elig[k]].value).fold(f64::INFINITY, f64::min);
+            let min_s = s
+                .iter()
+                .map(|&k| items[elig[k]].value)
+                .fold(f64::INFINITY, f64::min);
             let free: Vec<usize> = (0..elig.len())
                 .filter(|k| !s.contains(k) && items[elig[*k]].value <= min_s)
                 .map(|k| elig[k])
@@ -134,13 +151,20 @@ pub fn frieze_clarke(items: &[Item], cap: &[f64; R], q: u32) -> Result<Selection
                 chosen[elig[k]] = true;
             }
             // Round down; a value within 1e-9 of 1 is a basic 1.
-            let mut picked: Vec<usize> =
-                free.iter().zip(&x).filter(|(_, &v)| v >= 1.0 - 1e-9).map(|(&i, _)| i).collect();
+            let mut picked: Vec<usize> = free
+                .iter()
+                .zip(&x)
+                .filter(|(_, &v)| v >= 1.0 - 1e-9)
+                .map(|(&i, _)| i)
+                .collect();
             repair(items, &mut picked, used, cap);
             for i in picked {
                 chosen[i] = true;
             }
-            let value: f64 = (0..items.len()).filter(|&i| chosen[i]).map(|i| items[i].value).sum();
+            let value: f64 = (0..items.len())
+                .filter(|&i| chosen[i])
+                .map(|i| items[i].value)
+                .sum();
             if value > best.value {
                 best.value = value;
                 best.chosen = chosen;
@@ -190,11 +214,23 @@ fn next_subset(s: &mut Vec<usize>, n: usize, q: usize) -> bool {
 pub const NODE_LIMIT: u64 = 200_000;
 
 /// Exact branch and bound with LP bounds; reports the gap if `node_limit` is hit.
-pub fn branch_and_bound(items: &[Item], cap: &[f64; R], node_limit: u64) -> Result<Selection, Error> {
+pub fn branch_and_bound(
+    items: &[Item],
+    cap: &[f64; R],
+    node_limit: u64,
+) -> Result<Selection, Error> {
     let mut order = eligible(items, cap);
     // Most valuable per unit of (capacity-normalised) demand first: good incumbents early.
     let weight = |i: usize| -> f64 {
-        (0..R).map(|r| if cap[r] > 0.0 { items[i].demand[r] / cap[r] } else { 0.0 }).sum::<f64>()
+        (0..R)
+            .map(|r| {
+                if cap[r] > 0.0 {
+                    items[i].demand[r] / cap[r]
+                } else {
+                    0.0
+                }
+            })
+            .sum::<f64>()
     };
     order.sort_by(|&a, &b| {
         let ea = items[a].value / weight(a).max(1e-300);
@@ -228,8 +264,13 @@ pub fn branch_and_bound(items: &[Item], cap: &[f64; R], node_limit: u64) -> Resu
         picked: Vec<usize>,
         bound: f64,
     }
-    let mut stack =
-        vec![Node { depth: 0, value: 0.0, used: [0.0; R], picked: Vec::new(), bound: f64::INFINITY }];
+    let mut stack = vec![Node {
+        depth: 0,
+        value: 0.0,
+        used: [0.0; R],
+        picked: Vec::new(),
+        bound: f64::INFINITY,
+    }];
     let close = |bound: f64, inc: f64| bound <= inc + 1e-9 * inc.abs().max(1e-300);
     while let Some(node) = stack.pop() {
         if close(node.bound, sel.value) {
@@ -241,8 +282,11 @@ pub fn branch_and_bound(items: &[Item], cap: &[f64; R], node_limit: u64) -> Resu
         }
         sel.nodes += 1;
         let rest: [f64; R] = std::array::from_fn(|r| cap[r] - node.used[r]);
-        let free: Vec<usize> =
-            order[node.depth..].iter().copied().filter(|&i| fits_all(&items[i].demand, &rest)).collect();
+        let free: Vec<usize> = order[node.depth..]
+            .iter()
+            .copied()
+            .filter(|&i| fits_all(&items[i].demand, &rest))
+            .collect();
         if node.value > sel.value {
             sel.value = node.value;
             sel.chosen = vec![false; items.len()];
@@ -278,7 +322,13 @@ pub fn branch_and_bound(items: &[Item], cap: &[f64; R], node_limit: u64) -> Resu
         add(&mut used, &items[i].demand);
         let mut picked = node.picked;
         picked.push(i);
-        stack.push(Node { depth, value: node.value + items[i].value, used, picked, bound });
+        stack.push(Node {
+            depth,
+            value: node.value + items[i].value,
+            used,
+            picked,
+            bound,
+        });
     }
     let open = stack.iter().map(|n| n.bound).fold(sel.value, f64::max);
     if close(open, sel.value) {
@@ -330,7 +380,10 @@ mod tests {
     use super::*;
 
     fn one_dim(v: f64, d: f64) -> Item {
-        Item { value: v, demand: [d, 0.0, 0.0, 0.0] }
+        Item {
+            value: v,
+            demand: [d, 0.0, 0.0, 0.0],
+        }
     }
 
     #[test]
@@ -354,7 +407,12 @@ mod tests {
         let ex = branch_and_bound(&items, &cap, NODE_LIMIT).unwrap();
         assert!(ex.proven_optimal);
         assert!((ex.value - 2.0).abs() < 1e-9);
-        assert!(fc.value < 2.0 / 3.0 * ex.value, "fc {} ex {}", fc.value, ex.value);
+        assert!(
+            fc.value < 2.0 / 3.0 * ex.value,
+            "fc {} ex {}",
+            fc.value,
+            ex.value
+        );
         assert!(fc.value >= 0.5 * ex.value);
     }
 }

@@ -58,7 +58,9 @@ fn axis(max: u64, resolution: usize) -> Vec<f64> {
     if max <= res {
         (1..=max).map(|v| v as f64).collect()
     } else {
-        (0..res).map(|k| 1.0 + (max - 1) as f64 * k as f64 / (res - 1) as f64).collect()
+        (0..res)
+            .map(|k| 1.0 + (max - 1) as f64 * k as f64 / (res - 1) as f64)
+            .collect()
     }
 }
 
@@ -75,15 +77,24 @@ pub fn landscape(
         .ok_or_else(|| Error::Solver(format!("no job #{index} in the scenario")))?;
     let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
     let feasible = m.feasible();
-    let (wmax, pmax) = if feasible { (m.omega.w_max_int(), m.omega.p_max_int(1)) } else { (4, 4) };
+    let (wmax, pmax) = if feasible {
+        (m.omega.w_max_int(), m.omega.p_max_int(1))
+    } else {
+        (4, 4)
+    };
     let (ws, ps) = (axis(wmax.max(1), resolution), axis(pmax.max(1), resolution));
     let grid = |f: &dyn Fn(f64, f64) -> f64| -> Vec<Vec<f64>> {
-        ps.iter().map(|&p| ws.iter().map(|&w| f(w, p)).collect()).collect()
+        ps.iter()
+            .map(|&p| ws.iter().map(|&w| f(w, p)).collect())
+            .collect()
     };
     let t = grid(&|w, p| m.t(w, p));
     let pi = grid(&|w, p| m.pi(m.t(w, p)));
     let mu = grid(&|w, p| m.mu(m.pi(m.t(w, p))));
-    let inside = ps.iter().map(|&p| ws.iter().map(|&w| m.omega.contains(w, p)).collect()).collect();
+    let inside = ps
+        .iter()
+        .map(|&p| ws.iter().map(|&w| m.omega.contains(w, p)).collect())
+        .collect();
     let (relaxed, search) = if feasible {
         let sol = inner::solve(&m, scenario.params.epsilon)?;
         (Some((sol.x, sol.t)), Some(sol.search))

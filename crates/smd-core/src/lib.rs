@@ -64,7 +64,9 @@ pub fn plan(scenario: &Scenario, policy: Policy) -> Result<Plan, Error> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         let t0 = std::time::Instant::now();
-        plan_with_clock(scenario, policy, &move || t0.elapsed().as_secs_f64() * 1000.0)
+        plan_with_clock(scenario, policy, &move || {
+            t0.elapsed().as_secs_f64() * 1000.0
+        })
     }
     #[cfg(target_arch = "wasm32")]
     {

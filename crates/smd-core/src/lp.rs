@@ -62,7 +62,11 @@ pub enum Outcome {
 impl Lp {
     /// An empty LP.
     pub fn new(sense: Sense) -> Lp {
-        Lp { sense, vars: Vec::new(), rows: Vec::new() }
+        Lp {
+            sense,
+            vars: Vec::new(),
+            rows: Vec::new(),
+        }
     }
     /// Adds a variable with objective coefficient `obj` and bounds `[lo, hi]`; returns its index.
     pub fn var(&mut self, obj: f64, lo: f64, hi: f64) -> usize {
@@ -76,7 +80,9 @@ impl Lp {
     /// Solves; `Err` only for a solver failure (not for infeasible or unbounded).
     pub fn solve(&self) -> Result<Outcome, Error> {
         if let Some(bad) = self.first_non_finite() {
-            return Err(Error::Solver(format!("LP holds a non-finite number ({bad})")));
+            return Err(Error::Solver(format!(
+                "LP holds a non-finite number ({bad})"
+            )));
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
@@ -114,7 +120,11 @@ mod backend {
             Sense::Min => OptimizationDirection::Minimize,
             Sense::Max => OptimizationDirection::Maximize,
         });
-        let vars: Vec<_> = lp.vars.iter().map(|&(o, lo, hi)| pb.add_var(o, (lo, hi))).collect();
+        let vars: Vec<_> = lp
+            .vars
+            .iter()
+            .map(|&(o, lo, hi)| pb.add_var(o, (lo, hi)))
+            .collect();
         for (terms, op, rhs) in &lp.rows {
             let expr: Vec<_> = terms.iter().map(|&(i, c)| (vars[i], c)).collect();
             let op = match op {
@@ -149,7 +159,11 @@ mod backend {
             Sense::Min => OptimizationDirection::Minimize,
             Sense::Max => OptimizationDirection::Maximize,
         });
-        let vars: Vec<_> = lp.vars.iter().map(|&(o, lo, hi)| pb.add_var(o, (lo, hi))).collect();
+        let vars: Vec<_> = lp
+            .vars
+            .iter()
+            .map(|&(o, lo, hi)| pb.add_var(o, (lo, hi)))
+            .collect();
         for (terms, op, rhs) in &lp.rows {
             let expr: Vec<_> = terms.iter().map(|&(i, c)| (vars[i], c)).collect();
             let op = match op {

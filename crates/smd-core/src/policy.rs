@@ -120,7 +120,9 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
                     }
                     let t1 = clock();
                     let mut rng = Stream::new(p.seed, stream_of(&job.id));
-                    let Rounded { w, p: ps, attempts, .. } = rounding::round(
+                    let Rounded {
+                        w, p: ps, attempts, ..
+                    } = rounding::round(
                         m,
                         x,
                         p.m_delta,
@@ -151,8 +153,14 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
             .iter()
             .zip(&models)
             .map(|(c, m)| match c {
-                Some(c) => Item { value: c.utility, demand: m.demand(c.w as f64, c.p as f64) },
-                None => Item { value: 0.0, demand: [f64::INFINITY; R] },
+                Some(c) => Item {
+                    value: c.utility,
+                    demand: m.demand(c.w as f64, c.p as f64),
+                },
+                None => Item {
+                    value: 0.0,
+                    demand: [f64::INFINITY; R],
+                },
             })
             .collect();
         let t0 = clock();
@@ -248,7 +256,14 @@ impl Candidate {
         attempts: Option<u32>,
     ) -> Candidate {
         let t = m.t(w as f64, p as f64);
-        Candidate { w, p, t, utility: m.mu(m.pi(t)), relaxed, attempts }
+        Candidate {
+            w,
+            p,
+            t,
+            utility: m.mu(m.pi(t)),
+            relaxed,
+            attempts,
+        }
     }
 }
 
@@ -316,7 +331,10 @@ fn infeasible_reason(m: &JobModel) -> String {
         .filter(|&r| !fits(d[r], lim[r]))
         .map(|r| format!("{} {} > {}", RESOURCE_NAMES[r], d[r], lim[r]))
         .collect();
-    format!("infeasible: one worker and one PS exceed the job's limit ({})", over.join(", "))
+    format!(
+        "infeasible: one worker and one PS exceed the job's limit ({})",
+        over.join(", ")
+    )
 }
 
 fn not_selected_reason(policy: Policy, c: &Candidate, demand: &[f64; R], cap: &[f64; R]) -> String {
@@ -352,7 +370,15 @@ fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candidate>>, Vec<
     }
     let share = |task: &[f64; 4]| -> f64 {
         (0..R)
-            .map(|r| if cap[r] > 0.0 { task[r] / cap[r] } else if task[r] > 0.0 { f64::INFINITY } else { 0.0 })
+            .map(|r| {
+                if cap[r] > 0.0 {
+                    task[r] / cap[r]
+                } else if task[r] > 0.0 {
+                    f64::INFINITY
+                } else {
+                    0.0
+                }
+            })
             .fold(0.0, f64::max)
     };
     loop {
@@ -368,7 +394,8 @@ fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candidate>>, Vec<
             for is_ps in [false, true] {
                 let (nw, np) = if is_ps { (w, p + 1) } else { (w + 1, p) };
                 let task = if is_ps { m.omega.op } else { m.omega.ow };
-                if !m.omega.contains(nw as f64, np as f64) || !knapsack::fits_all(&task, &remaining) {
+                if !m.omega.contains(nw as f64, np as f64) || !knapsack::fits_all(&task, &remaining)
+                {
                     continue;
                 }
                 let t_new = m.t(nw as f64, np as f64);

@@ -31,5 +31,7 @@ impl Stream {
 
 /// A stream number from a job id (FNV-1a), so reordering or adding jobs changes no other job.
 pub fn stream_of(id: &str) -> u64 {
-    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    id.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }

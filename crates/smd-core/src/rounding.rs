@@ -34,7 +34,12 @@ pub fn round(
 ) -> Rounded {
     let xt = scaled(x, m_delta);
     let fl = xt.map(f64::floor);
-    let floor = Rounded { w: fl[0] as u64, p: fl[1] as u64, attempts: max_attempts, fallback: true };
+    let floor = Rounded {
+        w: fl[0] as u64,
+        p: fl[1] as u64,
+        attempts: max_attempts,
+        fallback: true,
+    };
     match rule {
         Rounding::Paper => {
             let frac = [xt[0] - fl[0], xt[1] - fl[1]];
@@ -44,7 +49,12 @@ pub fn round(
                 let w = fl[0] + f64::from(u8::from(up[0]));
                 let p = fl[1] + f64::from(u8::from(up[1]));
                 if model.omega.contains(w, p) {
-                    return Rounded { w: w as u64, p: p as u64, attempts: attempt, fallback: false };
+                    return Rounded {
+                        w: w as u64,
+                        p: p as u64,
+                        attempts: attempt,
+                        fallback: false,
+                    };
                 }
             }
             floor
@@ -63,8 +73,16 @@ pub fn round(
                 }
             }
             match best {
-                Some((w, p, _)) => Rounded { w: w as u64, p: p as u64, attempts: 1, fallback: false },
-                None => Rounded { attempts: 1, ..floor },
+                Some((w, p, _)) => Rounded {
+                    w: w as u64,
+                    p: p as u64,
+                    attempts: 1,
+                    fallback: false,
+                },
+                None => Rounded {
+                    attempts: 1,
+                    ..floor
+                },
             }
         }
     }

@@ -33,18 +33,31 @@ impl Resources {
     }
     /// The inverse of [`Resources::to_array`].
     pub fn from_array(a: [f64; 4]) -> Self {
-        Resources { gpu: a[0], vcpu: a[1], memory_gb: a[2], storage_gb: a[3] }
+        Resources {
+            gpu: a[0],
+            vcpu: a[1],
+            memory_gb: a[2],
+            storage_gb: a[3],
+        }
     }
     /// Every component multiplied by `k`.
     pub fn scale(self, k: f64) -> Self {
         Self::from_array(self.to_array().map(|v| v * k))
     }
     /// The paper's C4 instance with 4 GPUs (MODEL.md §1).
-    pub const DEFAULT_INSTANCE: Resources =
-        Resources { gpu: 4.0, vcpu: 36.0, memory_gb: 60.0, storage_gb: 100.0 };
+    pub const DEFAULT_INSTANCE: Resources = Resources {
+        gpu: 4.0,
+        vcpu: 36.0,
+        memory_gb: 60.0,
+        storage_gb: 100.0,
+    };
     /// One cluster unit (MODEL.md §1).
-    pub const DEFAULT_UNIT: Resources =
-        Resources { gpu: 600.0, vcpu: 3400.0, memory_gb: 1400.0, storage_gb: 1200.0 };
+    pub const DEFAULT_UNIT: Resources = Resources {
+        gpu: 600.0,
+        vcpu: 3400.0,
+        memory_gb: 1400.0,
+        storage_gb: 1200.0,
+    };
 }
 
 /// The cluster: `units × unit` is the capacity; `instance` scales each job's limit ϑ.
@@ -70,7 +83,11 @@ fn default_instance() -> Resources {
 
 impl Default for Cluster {
     fn default() -> Self {
-        Cluster { units: 1.0, unit: Resources::DEFAULT_UNIT, instance: Resources::DEFAULT_INSTANCE }
+        Cluster {
+            units: 1.0,
+            unit: Resources::DEFAULT_UNIT,
+            instance: Resources::DEFAULT_INSTANCE,
+        }
     }
 }
 
@@ -270,24 +287,42 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), Error> {
         let mut errs = Vec::new();
         let mut top = |field: &str, message: String| {
-            errs.push(FieldError { job: None, field: field.to_owned(), message })
+            errs.push(FieldError {
+                job: None,
+                field: field.to_owned(),
+                message,
+            })
         };
         if self.version != VERSION {
-            top("version", format!("must be {VERSION} (got {})", self.version));
+            top(
+                "version",
+                format!("must be {VERSION} (got {})", self.version),
+            );
         }
         check(&mut top, "cluster.units", self.cluster.units, Rule::NonNeg);
         for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.unit.to_array()) {
             check(&mut top, &format!("cluster.unit.{name}"), v, Rule::NonNeg);
         }
         for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.instance.to_array()) {
-            check(&mut top, &format!("cluster.instance.{name}"), v, Rule::NonNeg);
+            check(
+                &mut top,
+                &format!("cluster.instance.{name}"),
+                v,
+                Rule::NonNeg,
+            );
         }
         let p = &self.params;
         if !(p.epsilon.is_finite() && p.epsilon > 0.0 && p.epsilon <= 1.0) {
-            top("params.epsilon", format!("must be in (0, 1] (got {})", p.epsilon));
+            top(
+                "params.epsilon",
+                format!("must be in (0, 1] (got {})", p.epsilon),
+            );
         }
         if p.ptas_depth > 3 {
-            top("params.ptas_depth", format!("must be 0 … 3 (got {})", p.ptas_depth));
+            top(
+                "params.ptas_depth",
+                format!("must be 0 … 3 (got {})", p.ptas_depth),
+            );
         }
         if !(p.m_delta.is_finite() && p.m_delta >= 1.0) {
             top("params.m_delta", format!("must be ≥ 1 (got {})", p.m_delta));
@@ -337,7 +372,10 @@ fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
         Rule::Pos => (v.is_finite() && v > 0.0, "must be > 0"),
         Rule::NonNeg => (v.is_finite() && v >= 0.0, "must be ≥ 0"),
         Rule::AtLeastOne => (v.is_finite() && v >= 1.0, "must be ≥ 1"),
-        Rule::Unit => (v.is_finite() && (0.0..=1.0).contains(&v), "must be in [0, 1]"),
+        Rule::Unit => (
+            v.is_finite() && (0.0..=1.0).contains(&v),
+            "must be in [0, 1]",
+        ),
         Rule::Finite => (v.is_finite(), "must be a finite number"),
     };
     if !ok {
@@ -348,27 +386,71 @@ fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
 fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
     let id = job.id.clone();
     let mut push = |field: &str, message: String| {
-        errs.push(FieldError { job: Some(id.clone()), field: field.to_owned(), message })
+        errs.push(FieldError {
+            job: Some(id.clone()),
+            field: field.to_owned(),
+            message,
+        })
     };
     check(&mut push, "iterations", job.iterations, Rule::Pos);
     check(&mut push, "model_size_mb", job.model_size_mb, Rule::Pos);
     check(&mut push, "minibatch", job.minibatch, Rule::AtLeastOne);
-    check(&mut push, "global_batch", job.global_batch, Rule::AtLeastOne);
-    check(&mut push, "ps_bandwidth_gbps", job.ps_bandwidth_gbps, Rule::Pos);
-    check(&mut push, "worker_overhead_s", job.worker_overhead_s, Rule::NonNeg);
+    check(
+        &mut push,
+        "global_batch",
+        job.global_batch,
+        Rule::AtLeastOne,
+    );
+    check(
+        &mut push,
+        "ps_bandwidth_gbps",
+        job.ps_bandwidth_gbps,
+        Rule::Pos,
+    );
+    check(
+        &mut push,
+        "worker_overhead_s",
+        job.worker_overhead_s,
+        Rule::NonNeg,
+    );
     check(&mut push, "ps_overhead_s", job.ps_overhead_s, Rule::NonNeg);
-    check(&mut push, "async_comm_factor", job.async_comm_factor, Rule::Unit);
+    check(
+        &mut push,
+        "async_comm_factor",
+        job.async_comm_factor,
+        Rule::Unit,
+    );
     check(&mut push, "limit_instances", job.limit_instances, Rule::Pos);
     check(&mut push, "utility.gamma1", job.utility.gamma1, Rule::Pos);
     check(&mut push, "utility.gamma2", job.utility.gamma2, Rule::Pos);
-    check(&mut push, "utility.gamma3", job.utility.gamma3, Rule::Finite);
+    check(
+        &mut push,
+        "utility.gamma3",
+        job.utility.gamma3,
+        Rule::Finite,
+    );
     if job.layers.is_empty() {
         push("layers", "must hold at least one layer (got 0)".into());
     }
     for (j, l) in job.layers.iter().enumerate() {
-        check(&mut push, &format!("layers[{j}].forward_ms"), l.forward_ms, Rule::NonNeg);
-        check(&mut push, &format!("layers[{j}].backward_ms"), l.backward_ms, Rule::NonNeg);
-        check(&mut push, &format!("layers[{j}].comm_ms"), l.comm_ms, Rule::NonNeg);
+        check(
+            &mut push,
+            &format!("layers[{j}].forward_ms"),
+            l.forward_ms,
+            Rule::NonNeg,
+        );
+        check(
+            &mut push,
+            &format!("layers[{j}].backward_ms"),
+            l.backward_ms,
+            Rule::NonNeg,
+        );
+        check(
+            &mut push,
+            &format!("layers[{j}].comm_ms"),
+            l.comm_ms,
+            Rule::NonNeg,
+        );
     }
     for (who, d) in [("worker", &job.worker), ("ps", &job.ps)] {
         for (name, v) in RESOURCE_NAMES.iter().zip(d.to_array()) {
@@ -377,7 +459,10 @@ fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
         // Decision (documented in the crate docs): a task that demands nothing would make Ω
         // unbounded, so at least one resource must be positive.
         if d.to_array().iter().all(|v| *v == 0.0) {
-            push(who, "must demand some resource (all four are 0, so Ω would be unbounded)".into());
+            push(
+                who,
+                "must demand some resource (all four are 0, so Ω would be unbounded)".into(),
+            );
         }
     }
     // Bound the integer box so enumeration, rounding and the landscape stay finite.
