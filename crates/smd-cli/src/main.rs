@@ -1,1 +1,617 @@
-fn main() {}
+//! `smd`: the command-line front end of the SMD planner.
+//!
+//! Three commands, all reading and writing the files of `SCENARIO.md`:
+//! `generate` writes a seeded scenario, `plan` plans one with one policy, `compare` plans it
+//! with every policy. Exit status: 0 on success, 2 on invalid input (the message names the
+//! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
+//! head`) ends the program quietly with status 0.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use smd_core::scenario::{Outer, RESOURCE_NAMES};
+use smd_core::{Error, GenerateOptions, Mode, Plan, Policy, Scenario};
+use std::io::{self, BufWriter, Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The largest `--jobs` accepted: beyond it the scenario file alone runs to gigabytes.
+const MAX_JOBS: usize = 10_000;
+
+const AFTER_HELP: &str = "\
+Exit status: 0 on success, 2 on invalid input (the message names the job and field),
+1 on a solver failure.
+
+Speed: generated scenarios use ε = 0.01 (params.epsilon), which is slow with the current
+reference LP path (seconds per job). For a quick plan try `--epsilon 0.1`, e.g.
+  smd generate --jobs 8 --seed 1 | smd compare --epsilon 0.1 -";
+
+/// SMD planner: sizes and admits deep-learning training jobs (workers and parameter
+/// servers) on a GPU/CPU cluster.
+#[derive(Parser, Debug)]
+#[command(name = "smd", version, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Write a seeded random scenario (the paper's workload ranges) as JSON to stdout.
+    Generate(GenerateArgs),
+    /// Plan a scenario with one policy and print the plan as a table (or JSON with --json).
+    #[command(after_help = AFTER_HELP)]
+    Plan(PlanArgs),
+    /// Plan a scenario with every policy (smd, esw, optimus, exact) and print them side by side.
+    #[command(after_help = AFTER_HELP)]
+    Compare(CompareArgs),
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    /// Number of jobs (at most 10000).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    jobs: usize,
+    /// Seed of the generator (also written to params.seed).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// SGD mode of every job.
+    #[arg(long, value_enum, default_value_t = ModeArg::Sync)]
+    mode: ModeArg,
+    /// Cluster units (the capacity is units × one cluster unit).
+    #[arg(
+        long,
+        value_name = "U",
+        default_value_t = 1.0,
+        allow_negative_numbers = true
+    )]
+    units: f64,
+}
+
+#[derive(Args, Debug)]
+struct PlanArgs {
+    /// Planning policy.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Smd)]
+    policy: PolicyArg,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Args, Debug)]
+struct CompareArgs {
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Options shared by `plan` and `compare`: output format, parameter overrides, input.
+#[derive(Args, Debug)]
+struct Common {
+    /// Print JSON (the plan file of SCENARIO.md; for compare, an array of plans).
+    #[arg(long)]
+    json: bool,
+    /// Override params.epsilon, Algorithm 1's grid ε in (0, 1]; 0.1 is much faster than 0.01.
+    #[arg(long, value_name = "E", allow_negative_numbers = true)]
+    epsilon: Option<f64>,
+    /// Override params.ptas_depth, the Frieze–Clarke depth q (0 … 3).
+    #[arg(long, value_name = "Q")]
+    ptas_depth: Option<u32>,
+    /// Override params.outer, the admission method.
+    #[arg(long, value_enum)]
+    outer: Option<OuterArg>,
+    /// Override params.seed, the seed of the rounding streams.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Scenario file, or `-` to read it from stdin.
+    #[arg(value_name = "FILE|-")]
+    file: PathBuf,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ModeArg {
+    Sync,
+    Async,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PolicyArg {
+    Smd,
+    Esw,
+    Optimus,
+    Exact,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OuterArg {
+    Ptas,
+    Exact,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Sync => Mode::Sync,
+            ModeArg::Async => Mode::Async,
+        }
+    }
+}
+
+impl From<PolicyArg> for Policy {
+    fn from(p: PolicyArg) -> Policy {
+        match p {
+            PolicyArg::Smd => Policy::Smd,
+            PolicyArg::Esw => Policy::Esw,
+            PolicyArg::Optimus => Policy::Optimus,
+            PolicyArg::Exact => Policy::Exact,
+        }
+    }
+}
+
+impl From<OuterArg> for Outer {
+    fn from(o: OuterArg) -> Outer {
+        match o {
+            OuterArg::Ptas => Outer::Ptas,
+            OuterArg::Exact => Outer::Exact,
+        }
+    }
+}
+
+/// Why the program stops early.
+#[derive(Debug)]
+enum Failure {
+    /// Invalid input: exit 2.
+    Invalid(String),
+    /// The solver failed: exit 1.
+    Solver(String),
+    /// Writing the output failed (a broken pipe is a quiet exit 0).
+    Output(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Output(e)
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        match e {
+            Error::Parse(_) | Error::Invalid(_) => Failure::Invalid(e.to_string()),
+            Error::Solver(_) => Failure::Solver(e.to_string()),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout, usage errors to stderr; a closed stream is fine.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = run(cli, &mut out);
+    // Flush whatever was written, also before reporting a failure that followed output.
+    let flushed = out.flush();
+    let result = match (result, flushed) {
+        (Ok(()), Err(e)) => Err(Failure::Output(e)),
+        (r, _) => r,
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Output(e)) => {
+            report(&format!("cannot write the output: {e}"));
+            ExitCode::from(1)
+        }
+        Err(Failure::Invalid(m)) => {
+            report(&m);
+            ExitCode::from(2)
+        }
+        Err(Failure::Solver(m)) => {
+            report(&m);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Writes `error: <line>` to stderr for each line of `message`, never panicking.
+fn report(message: &str) {
+    let mut err = io::stderr().lock();
+    for line in message.lines() {
+        let _ = writeln!(err, "error: {line}");
+    }
+}
+
+fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
+    match cli.command {
+        Command::Generate(a) => generate(&a, out),
+        Command::Plan(a) => plan(&a, out),
+        Command::Compare(a) => compare(&a, out),
+    }
+}
+
+fn generate(a: &GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if a.jobs > MAX_JOBS {
+        return Err(Failure::Invalid(format!(
+            "--jobs must be at most {MAX_JOBS} (got {})",
+            a.jobs
+        )));
+    }
+    let scenario = smd_core::generate(&GenerateOptions {
+        jobs: a.jobs,
+        seed: a.seed,
+        mode: a.mode.into(),
+        units: a.units,
+    });
+    // `--units -1` would write a file that no command accepts: refuse it here.
+    scenario.validate()?;
+    writeln!(out, "{}", scenario.to_json())?;
+    Ok(())
+}
+
+fn plan(a: &PlanArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let scenario = load(&a.common)?;
+    let policy = Policy::from(a.policy);
+    let plan = solve(&scenario, policy)?;
+    if a.common.json {
+        writeln!(out, "{}", plan.to_json())?;
+    } else {
+        write_plan_table(&plan, out)?;
+    }
+    Ok(())
+}
+
+fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let scenario = load(&a.common)?;
+    let mut results: Vec<(Policy, Result<Plan, String>)> = Vec::new();
+    for policy in Policy::ALL {
+        match solve(&scenario, policy) {
+            Ok(p) => results.push((policy, Ok(p))),
+            Err(Failure::Solver(m)) => results.push((policy, Err(m))),
+            Err(other) => return Err(other),
+        }
+    }
+    let failures: Vec<String> = results
+        .iter()
+        .filter_map(|(p, r)| r.as_ref().err().map(|m| format!("policy {p}: {m}")))
+        .collect();
+    if a.common.json {
+        if !failures.is_empty() {
+            return Err(Failure::Solver(failures.join("\n")));
+        }
+        let plans: Vec<&Plan> = results
+            .iter()
+            .filter_map(|(_, r)| r.as_ref().ok())
+            .collect();
+        let text = serde_json::to_string_pretty(&plans)
+            .map_err(|e| Failure::Solver(format!("cannot serialise the plans: {e}")))?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    write_compare_table(&scenario, &results, out)?;
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Solver(failures.join("\n")))
+    }
+}
+
+/// Runs one policy; a panic inside the solver becomes a solver failure (exit 1), not exit 101.
+fn solve(scenario: &Scenario, policy: Policy) -> Result<Plan, Failure> {
+    match catch_unwind(AssertUnwindSafe(|| smd_core::plan(scenario, policy))) {
+        Ok(Ok(plan)) => Ok(plan),
+        Ok(Err(e)) => Err(e.into()),
+        Err(_) => Err(Failure::Solver(format!(
+            "solver failure: policy {policy} stopped on an internal error (a bug in smd-core)"
+        ))),
+    }
+}
+
+/// Reads, parses, overrides and validates the scenario named by `c.file`.
+fn load(c: &Common) -> Result<Scenario, Failure> {
+    let (name, text) = read_input(&c.file)?;
+    if text.trim().is_empty() {
+        return Err(Failure::Invalid(format!(
+            "{name} is empty: expected a scenario in JSON (see SCENARIO.md)"
+        )));
+    }
+    let text = inject_overrides(&text, c).unwrap_or(text);
+    let mut scenario = Scenario::from_json(&text)?;
+    let p = &mut scenario.params;
+    if let Some(e) = c.epsilon {
+        p.epsilon = e;
+    }
+    if let Some(q) = c.ptas_depth {
+        p.ptas_depth = q;
+    }
+    if let Some(o) = c.outer {
+        p.outer = o.into();
+    }
+    if let Some(s) = c.seed {
+        p.seed = s;
+    }
+    scenario.validate()?;
+    Ok(scenario)
+}
+
+/// Puts the command-line overrides into the file's `params` before it is validated, so that
+/// an override can correct a bad value in the file. `None` when there is nothing to inject
+/// or the text is not a JSON object (its parser then reports the problem).
+fn inject_overrides(text: &str, c: &Common) -> Option<String> {
+    let mut fields: Vec<(&str, serde_json::Value)> = Vec::new();
+    // A non-finite ε cannot be written in JSON; it is applied after parsing instead.
+    if let Some(e) = c.epsilon.filter(|e| e.is_finite()) {
+        fields.push(("epsilon", e.into()));
+    }
+    if let Some(q) = c.ptas_depth {
+        fields.push(("ptas_depth", q.into()));
+    }
+    if let Some(o) = c.outer {
+        let name = match o {
+            OuterArg::Ptas => "ptas",
+            OuterArg::Exact => "exact",
+        };
+        fields.push(("outer", name.into()));
+    }
+    if let Some(s) = c.seed {
+        fields.push(("seed", s.into()));
+    }
+    if fields.is_empty() {
+        return None;
+    }
+    let mut value: serde_json::Value = serde_json::from_str(text).ok()?;
+    let root = value.as_object_mut()?;
+    let params = root
+        .entry("params")
+        .or_insert_with(|| serde_json::Value::Object(Default::default()))
+        .as_object_mut()?;
+    for (k, v) in fields {
+        params.insert(k.to_owned(), v);
+    }
+    Some(value.to_string())
+}
+
+/// The input's display name and its text; `-` is stdin.
+fn read_input(file: &Path) -> Result<(String, String), Failure> {
+    let mut text = String::new();
+    if file.as_os_str() == "-" {
+        io::stdin()
+            .lock()
+            .read_to_string(&mut text)
+            .map_err(|e| Failure::Invalid(format!("cannot read the scenario from stdin: {e}")))?;
+        Ok(("stdin".to_owned(), text))
+    } else {
+        let name = format!("scenario file \"{}\"", file.display());
+        text = std::fs::read_to_string(file)
+            .map_err(|e| Failure::Invalid(format!("cannot read {name}: {e}")))?;
+        Ok((name, text))
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Tables
+
+/// A plain text table with per-column alignment.
+struct Table {
+    headers: Vec<&'static str>,
+    right: Vec<bool>,
+    rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    fn new(columns: &[(&'static str, bool)]) -> Table {
+        Table {
+            headers: columns.iter().map(|c| c.0).collect(),
+            right: columns.iter().map(|c| c.1).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    fn row(&mut self, cells: Vec<String>) {
+        self.rows.push(cells);
+    }
+
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut width: Vec<usize> = self.headers.iter().map(|h| h.chars().count()).collect();
+        for row in &self.rows {
+            for (w, cell) in width.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let header: Vec<String> = self.headers.iter().map(|h| (*h).to_owned()).collect();
+        let rule: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
+        for row in std::iter::once(&header)
+            .chain(std::iter::once(&rule))
+            .chain(&self.rows)
+        {
+            let mut line = String::new();
+            for (i, (&w, &right)) in width.iter().zip(&self.right).enumerate() {
+                let cell = row.get(i).map(String::as_str).unwrap_or("");
+                let pad = std::iter::repeat_n(' ', w.saturating_sub(cell.chars().count()));
+                if i > 0 {
+                    line.push_str("  ");
+                }
+                if right {
+                    line.extend(pad);
+                    line.push_str(cell);
+                } else {
+                    line.push_str(cell);
+                    line.extend(pad);
+                }
+            }
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        Ok(())
+    }
+}
+
+/// A resource amount: integers without decimals, others with two.
+fn amount(v: f64) -> String {
+    if v.is_finite() && (v - v.round()).abs() < 1e-9 {
+        format!("{:.0}", v.round())
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// `used` as a percentage of `capacity`, or `-` when there is no capacity.
+fn percent(used: f64, capacity: f64) -> String {
+    if capacity > 0.0 && capacity.is_finite() {
+        format!("{:.1}%", 100.0 * used / capacity)
+    } else {
+        "-".to_owned()
+    }
+}
+
+fn opt<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
+    v.map(f).unwrap_or_else(|| "-".to_owned())
+}
+
+fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "policy {}   total utility {:.3}   admitted {}/{}   solve {:.1} ms   time unit {}",
+        plan.policy,
+        plan.total_utility,
+        plan.admitted,
+        plan.jobs.len(),
+        plan.stats.solve_ms,
+        plan.time_unit
+    )?;
+    let a = &plan.admission;
+    let depth = a.depth.map(|q| format!(" (q = {q})")).unwrap_or_default();
+    let gap = a.gap.map(|g| format!(", gap {g:.3}")).unwrap_or_default();
+    writeln!(
+        out,
+        "admission {}{}   guarantee {:.3}   proven optimal {}{}",
+        a.method,
+        depth,
+        a.guarantee,
+        if a.proven_optimal { "yes" } else { "no" },
+        gap
+    )?;
+    writeln!(out)?;
+    let mut jobs = Table::new(&[
+        ("id", false),
+        ("admitted", false),
+        ("workers", true),
+        ("ps", true),
+        ("T (s)", true),
+        ("π", true),
+        ("utility", true),
+        ("reason", false),
+    ]);
+    for j in &plan.jobs {
+        jobs.row(vec![
+            j.id.clone(),
+            if j.admitted { "yes" } else { "no" }.to_owned(),
+            opt(j.workers, |v| v.to_string()),
+            opt(j.ps, |v| v.to_string()),
+            opt(j.completion_time_s, |v| format!("{v:.1}")),
+            opt(j.completion_time, |v| format!("{v:.3}")),
+            format!("{:.3}", j.utility),
+            j.reason.clone().unwrap_or_default(),
+        ]);
+    }
+    jobs.write(out)?;
+    writeln!(out)?;
+    let r = &plan.resources;
+    let (used, cap, req) = (
+        r.used.to_array(),
+        r.capacity.to_array(),
+        r.requested.to_array(),
+    );
+    let mut res = Table::new(&[
+        ("resource", false),
+        ("used", true),
+        ("capacity", true),
+        ("used %", true),
+        ("requested", true),
+        ("requested %", true),
+    ]);
+    for (i, name) in RESOURCE_NAMES.iter().enumerate() {
+        res.row(vec![
+            (*name).to_owned(),
+            amount(used[i]),
+            amount(cap[i]),
+            percent(used[i], cap[i]),
+            amount(req[i]),
+            percent(req[i], cap[i]),
+        ]);
+    }
+    res.write(out)
+}
+
+fn write_compare_table(
+    scenario: &Scenario,
+    results: &[(Policy, Result<Plan, String>)],
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let cap = scenario.cluster.capacity().to_array();
+    writeln!(
+        out,
+        "{} jobs   ε {}   q {}   outer {}   seed {}",
+        scenario.jobs.len(),
+        scenario.params.epsilon,
+        scenario.params.ptas_depth,
+        match scenario.params.outer {
+            Outer::Ptas => "ptas",
+            Outer::Exact => "exact",
+        },
+        scenario.params.seed
+    )?;
+    writeln!(out)?;
+    let mut t = Table::new(&[
+        ("policy", false),
+        ("total utility", true),
+        ("admitted", true),
+        ("GPU%", true),
+        ("vCPU%", true),
+        ("mem%", true),
+        ("storage%", true),
+        ("solve ms", true),
+    ]);
+    for (policy, r) in results {
+        match r {
+            Ok(p) => {
+                let used = p.resources.used.to_array();
+                let mut row = vec![
+                    policy.name().to_owned(),
+                    format!("{:.3}", p.total_utility),
+                    format!("{}/{}", p.admitted, p.jobs.len()),
+                ];
+                row.extend((0..4).map(|i| percent(used[i], cap[i])));
+                row.push(format!("{:.1}", p.stats.solve_ms));
+                t.row(row);
+            }
+            Err(_) => {
+                let mut row = vec![policy.name().to_owned(), "failed".to_owned()];
+                row.extend(std::iter::repeat_n("-".to_owned(), 6));
+                t.row(row);
+            }
+        }
+    }
+    t.write(out)?;
+    let total = |want: Policy| {
+        results
+            .iter()
+            .find(|(p, _)| *p == want)
+            .and_then(|(_, r)| r.as_ref().ok())
+            .map(|p| p.total_utility)
+    };
+    writeln!(out)?;
+    match (total(Policy::Smd), total(Policy::Exact)) {
+        (Some(s), Some(e)) if e > 0.0 => {
+            writeln!(out, "smd / exact total utility: {:.4}", s / e)
+        }
+        (Some(_), Some(_)) => {
+            writeln!(
+                out,
+                "smd / exact total utility: n/a (exact's total utility is 0)"
+            )
+        }
+        _ => writeln!(out, "smd / exact total utility: n/a (a policy failed)"),
+    }
+}
