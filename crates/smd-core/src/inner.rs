@@ -183,7 +183,7 @@ fn empty() -> Error {
 
 /// λ = max{n : l(1+ε)^n ≤ φ}, robust to round-off in the logarithm.
 pub fn lambda(l: f64, phi: f64, epsilon: f64) -> u64 {
-    if !(phi > l) {
+    if phi.partial_cmp(&l) != Some(std::cmp::Ordering::Greater) {
         return 0;
     }
     let mut n = ((phi / l).ln() / (1.0 + epsilon).ln()).floor().max(0.0) as u64;

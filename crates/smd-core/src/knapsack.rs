@@ -11,6 +11,9 @@
 //! worth ≤ m = min_S u, so the rounded value is ≥ OPT − R·m, and also ≥ u(S) ≥ q·m. Hence
 //! ≥ q/(q+R)·OPT. An instance with R = 1, q = 1 reaching 1/2 < 2/3 is in the tests.
 
+// Resource loops index several parallel [f64; R] arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use crate::error::Error;
 use crate::lp::{Lp, Op, Outcome, Sense};
 use crate::omega::fits;

@@ -35,12 +35,15 @@ pub enum Op {
     Eq,
 }
 
+/// A sparse row: terms, relation, right-hand side.
+type Row = (Vec<(usize, f64)>, Op, f64);
+
 /// A small LP: variables with bounds and objective coefficients, and sparse rows.
 #[derive(Clone, Debug)]
 pub struct Lp {
     sense: Sense,
     vars: Vec<(f64, f64, f64)>,
-    rows: Vec<(Vec<(usize, f64)>, Op, f64)>,
+    rows: Vec<Row>,
 }
 
 /// The answer of an LP.

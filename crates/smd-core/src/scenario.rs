@@ -272,6 +272,11 @@ impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, Error> {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| Error::Parse(e.to_string()))?;
+        // serde would fill a struct from an array in field order: names are the contract.
+        if !value.is_object() {
+            return Err(Error::Parse("a scenario must be a JSON object".into()));
+        }
+        reject_positional(&value, "")?;
         let scenario: Scenario = serde_path_to_error::deserialize(&value)
             .map_err(|e| parse_error_with_job(&value, e))?;
         scenario.validate()?;
@@ -489,12 +494,52 @@ fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
     }
 }
 
+/// Fields that are lists; everywhere else an array would be read positionally by serde.
+const LISTS: [&str; 2] = ["jobs", "layers"];
+
+/// Rejects an array where an object with named fields belongs.
+fn reject_positional(v: &serde_json::Value, path: &str) -> Result<(), Error> {
+    let Some(map) = v.as_object() else {
+        return Err(Error::Parse(format!(
+            "{} must be a JSON object with named fields",
+            if path.is_empty() { "a scenario" } else { path }
+        )));
+    };
+    for (k, child) in map {
+        let here = if path.is_empty() {
+            k.clone()
+        } else {
+            format!("{path}.{k}")
+        };
+        match child {
+            serde_json::Value::Array(items) if LISTS.contains(&k.as_str()) => {
+                for (i, item) in items.iter().enumerate() {
+                    reject_positional(item, &format!("{here}[{i}]"))?;
+                }
+            }
+            serde_json::Value::Array(_) => {
+                return Err(Error::Parse(format!(
+                    "{here} must be a JSON object, not an array"
+                )))
+            }
+            serde_json::Value::Object(_) => reject_positional(child, &here)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn parse_error_with_job(
     value: &serde_json::Value,
     e: serde_path_to_error::Error<serde_json::Error>,
 ) -> Error {
     let path = e.path().to_string();
-    let inner = e.into_inner().to_string();
+    let mut inner = e.into_inner().to_string();
+    // "unknown field `x`, expected …": the path already names x.
+    if let Some(rest) = inner.strip_prefix("unknown field ") {
+        let expected = rest.split_once(", ").map_or("", |(_, e)| e);
+        inner = format!("is not a known field ({expected})");
+    }
     // "jobs[3].ps_bandwidth_gbps" → job id of jobs[3] and field "ps_bandwidth_gbps".
     if let Some(rest) = path.strip_prefix("jobs[") {
         if let Some((idx, field)) = rest.split_once(']') {
