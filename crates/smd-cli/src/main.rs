@@ -100,6 +100,10 @@ struct Common {
     /// Override params.seed, the seed of the rounding streams.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
+    /// Override any params field, e.g. `--set polish=true --set rounding=best_corner
+    /// --set m_delta=2` (VALUE is read as JSON, else as a string).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
     /// Scenario file, or `-` to read it from stdin.
     #[arg(value_name = "FILE|-")]
     file: PathBuf,
@@ -357,6 +361,11 @@ fn inject_overrides(text: &str, c: &Common) -> Option<String> {
     }
     if let Some(s) = c.seed {
         fields.push(("seed", s.into()));
+    }
+    for kv in &c.set {
+        let (k, v) = kv.split_once('=').unwrap_or((kv.as_str(), ""));
+        let v = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::from(v));
+        fields.push((k, v));
     }
     if fields.is_empty() {
         return None;

@@ -411,3 +411,42 @@ fn help_explains_commands_and_epsilon() {
     let unknown = smd(&["frobnicate"], None);
     assert_eq!(unknown.status.code(), Some(2));
 }
+
+#[test]
+fn set_overrides_any_param_and_names_bad_ones() {
+    let text = generate(3, 2);
+    let b = text.as_bytes();
+    invalid(
+        &smd(&["plan", "--set", "bogus=1", "-"], Some(b)),
+        &["params.bogus"],
+    );
+    invalid(
+        &smd(&["plan", "--set", "m_delta=0.5", "-"], Some(b)),
+        &["params.m_delta", "0.5"],
+    );
+    invalid(
+        &smd(&["plan", "--set", "rounding=sideways", "-"], Some(b)),
+        &["params.rounding"],
+    );
+    let out = ok(&smd(
+        &[
+            "plan",
+            "--json",
+            "--epsilon",
+            "0.2",
+            "--set",
+            "polish=true",
+            "--set",
+            "rounding=best_corner",
+            "-",
+        ],
+        Some(b),
+    ));
+    let plan = json(&out);
+    // best corner takes one look per job, so every feasible job reports one attempt.
+    for j in plan["jobs"].as_array().unwrap() {
+        if j["workers"].is_u64() {
+            assert_eq!(j["rounding_attempts"], 1, "{j}");
+        }
+    }
+}
