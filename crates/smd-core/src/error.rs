@@ -56,6 +56,14 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 impl Error {
+    /// A solver failure with the job it happened in; other errors unchanged.
+    pub fn for_job(self, id: &str) -> Error {
+        match self {
+            Error::Solver(m) => Error::Solver(format!("job {id:?}: {m}")),
+            e => e,
+        }
+    }
+
     /// A single field error.
     pub fn field(job: Option<&str>, field: impl Into<String>, message: impl Into<String>) -> Self {
         Error::Invalid(vec![FieldError {

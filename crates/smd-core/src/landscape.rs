@@ -96,7 +96,7 @@ pub fn landscape(
         .map(|&p| ws.iter().map(|&w| m.omega.contains(w, p)).collect())
         .collect();
     let (relaxed, search) = if feasible {
-        let sol = inner::solve(&m, scenario.params.epsilon)?;
+        let sol = inner::solve(&m, scenario.params.epsilon).map_err(|e| e.for_job(&job.id))?;
         (Some((sol.x, sol.t)), Some(sol.search))
     } else {
         (None, None)

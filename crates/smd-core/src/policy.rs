@@ -109,7 +109,7 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
             }
             let c = match policy {
                 Policy::Smd => {
-                    let sol = inner::solve(m, p.epsilon)?;
+                    let sol = inner::solve(m, p.epsilon).map_err(|e| e.for_job(&job.id))?;
                     add_inner(&mut stats, &sol.stats);
                     let mut x = sol.x;
                     if p.polish {

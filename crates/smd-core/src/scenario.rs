@@ -276,7 +276,7 @@ impl Scenario {
         if !value.is_object() {
             return Err(Error::Parse("a scenario must be a JSON object".into()));
         }
-        reject_positional(&value, "")?;
+        reject_positional(&value)?;
         let scenario: Scenario = serde_path_to_error::deserialize(&value)
             .map_err(|e| parse_error_with_job(&value, e))?;
         scenario.validate()?;
@@ -385,8 +385,18 @@ fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
     };
     if !ok {
         push(field, format!("{what} (got {v})"));
+    } else if v != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&v.abs()) {
+        push(
+            field,
+            format!("must be 0 or between 1e-12 and 1e12 in magnitude (got {v})"),
+        );
     }
 }
+
+/// Smallest non-zero magnitude of a number in a scenario: below it the LPs lose precision.
+pub const MIN_MAGNITUDE: f64 = 1e-12;
+/// Largest magnitude of a number in a scenario.
+pub const MAX_MAGNITUDE: f64 = 1e12;
 
 fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
     let id = job.id.clone();
@@ -494,16 +504,27 @@ fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
     }
 }
 
-/// Fields that are lists; everywhere else an array would be read positionally by serde.
+/// Fields that are lists of objects.
 const LISTS: [&str; 2] = ["jobs", "layers"];
+/// Fields that are objects with named fields (serde would also read them from an array).
+const STRUCTS: [&str; 7] = [
+    "cluster", "params", "unit", "instance", "worker", "ps", "utility",
+];
 
-/// Rejects an array where an object with named fields belongs.
-fn reject_positional(v: &serde_json::Value, path: &str) -> Result<(), Error> {
+/// Rejects an array where an object with named fields belongs; unknown keys are left to
+/// serde, which names them.
+fn reject_positional(root: &serde_json::Value) -> Result<(), Error> {
+    if !root.is_object() {
+        return Err(Error::Parse(
+            "a scenario must be a JSON object with named fields".into(),
+        ));
+    }
+    walk(root, root, "")
+}
+
+fn walk(root: &serde_json::Value, v: &serde_json::Value, path: &str) -> Result<(), Error> {
     let Some(map) = v.as_object() else {
-        return Err(Error::Parse(format!(
-            "{} must be a JSON object with named fields",
-            if path.is_empty() { "a scenario" } else { path }
-        )));
+        return Ok(());
     };
     for (k, child) in map {
         let here = if path.is_empty() {
@@ -514,19 +535,49 @@ fn reject_positional(v: &serde_json::Value, path: &str) -> Result<(), Error> {
         match child {
             serde_json::Value::Array(items) if LISTS.contains(&k.as_str()) => {
                 for (i, item) in items.iter().enumerate() {
-                    reject_positional(item, &format!("{here}[{i}]"))?;
+                    let at = format!("{here}[{i}]");
+                    if !item.is_object() {
+                        return Err(not_an_object(root, &at));
+                    }
+                    walk(root, item, &at)?;
                 }
             }
-            serde_json::Value::Array(_) => {
-                return Err(Error::Parse(format!(
-                    "{here} must be a JSON object, not an array"
-                )))
+            serde_json::Value::Array(_) if STRUCTS.contains(&k.as_str()) => {
+                return Err(not_an_object(root, &here));
             }
-            serde_json::Value::Object(_) => reject_positional(child, &here)?,
+            serde_json::Value::Object(_) => walk(root, child, &here)?,
             _ => {}
         }
     }
     Ok(())
+}
+
+/// "must be a JSON object", naming the job when the path is inside `jobs[i]`.
+fn not_an_object(root: &serde_json::Value, path: &str) -> Error {
+    let (job, field) = split_job_path(root, path);
+    Error::field(
+        job.as_deref(),
+        field,
+        "must be a JSON object with named fields",
+    )
+}
+
+/// `jobs[3].worker.gpu` → (the id of jobs[3], `worker.gpu`); other paths have no job.
+fn split_job_path(root: &serde_json::Value, path: &str) -> (Option<String>, String) {
+    if let Some((idx, field)) = path.strip_prefix("jobs[").and_then(|r| r.split_once(']')) {
+        if let Ok(i) = idx.parse::<usize>() {
+            let id = root["jobs"][i]["id"]
+                .as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| format!("#{}", i + 1));
+            let field = field.trim_start_matches('.');
+            return (
+                Some(id),
+                if field.is_empty() { "(job)" } else { field }.to_owned(),
+            );
+        }
+    }
+    (None, path.to_owned())
 }
 
 fn parse_error_with_job(
@@ -540,19 +591,9 @@ fn parse_error_with_job(
         let expected = rest.split_once(", ").map_or("", |(_, e)| e);
         inner = format!("is not a known field ({expected})");
     }
-    // "jobs[3].ps_bandwidth_gbps" → job id of jobs[3] and field "ps_bandwidth_gbps".
-    if let Some(rest) = path.strip_prefix("jobs[") {
-        if let Some((idx, field)) = rest.split_once(']') {
-            if let Ok(i) = idx.parse::<usize>() {
-                let id = value["jobs"][i]["id"]
-                    .as_str()
-                    .map(str::to_owned)
-                    .unwrap_or_else(|| format!("#{}", i + 1));
-                let field = field.trim_start_matches('.');
-                let field = if field.is_empty() { "(job)" } else { field };
-                return Error::field(Some(&id), field, inner);
-            }
-        }
+    if path.starts_with("jobs[") {
+        let (job, field) = split_job_path(value, &path);
+        return Error::field(job.as_deref(), field, inner);
     }
     if path == "." || path.is_empty() {
         Error::Parse(inner)

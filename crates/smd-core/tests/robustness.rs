@@ -249,9 +249,21 @@ fn mutate(s: &mut Scenario, target: usize, j: usize, v: f64, vi: usize) {
             11 => job.utility.gamma3 = v,
             12..=15 => set_res(&mut job.worker, target - 12, v),
             16..=19 => set_res(&mut job.ps, target - 16, v),
-            20 => job.layers[0].forward_ms = v,
-            21 => job.layers[0].backward_ms = v,
-            22 => job.layers[0].comm_ms = v,
+            20 => {
+                if let Some(l) = job.layers.first_mut() {
+                    l.forward_ms = v;
+                }
+            }
+            21 => {
+                if let Some(l) = job.layers.first_mut() {
+                    l.backward_ms = v;
+                }
+            }
+            22 => {
+                if let Some(l) = job.layers.first_mut() {
+                    l.comm_ms = v;
+                }
+            }
             23 => job.layers.truncate(1),
             24 => job.layers.clear(),
             25 => job.worker = Resources::default(),
