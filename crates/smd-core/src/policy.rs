@@ -72,9 +72,51 @@ struct Candidate {
     attempts: Option<u32>,
 }
 
-/// Plans `scenario` with `policy`; the scenario must be valid (see [`Scenario::validate`]).
+/// Progress of a plan: called after each job's allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The policy being planned.
+    pub policy: Policy,
+    /// Jobs whose allocation is done.
+    pub jobs_done: usize,
+    /// Jobs in the scenario.
+    pub jobs_total: usize,
+}
+
+/// How [`plan_with`] runs: its clock and a progress callback, both optional.
+#[derive(Default)]
+pub struct Options<'a> {
+    /// Milliseconds from any origin; without one every time in the plan is 0.
+    pub clock: Option<Clock<'a>>,
+    /// Called after each job's allocation (e.g. to post progress from a Web Worker).
+    pub progress: Option<&'a mut dyn FnMut(Progress)>,
+}
+
+/// Plans `scenario` with `policy`, timing with `clock`.
 pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Result<Plan, Error> {
+    plan_with(
+        scenario,
+        policy,
+        &mut Options {
+            clock: Some(clock),
+            progress: None,
+        },
+    )
+}
+
+/// Plans `scenario` with `policy`; invalid scenarios give [`Error::Invalid`].
+pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Result<Plan, Error> {
     scenario.validate()?;
+    let clock = opts.clock.unwrap_or(&|| 0.0);
+    let mut report = |done: usize| {
+        if let Some(f) = opts.progress.as_mut() {
+            f(Progress {
+                policy,
+                jobs_done: done,
+                jobs_total: scenario.jobs.len(),
+            });
+        }
+    };
     let start = clock();
     let p = &scenario.params;
     let models: Vec<JobModel> = scenario
@@ -91,6 +133,7 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
         let t0 = clock();
         let (c, chosen) = optimus(&models, &cap);
         stats.inner_ms = clock() - t0;
+        report(models.len());
         cands = c;
         let report = AdmissionReport {
             method: "greedy".into(),
@@ -105,6 +148,7 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
         for (job, m) in scenario.jobs.iter().zip(&models) {
             if !m.feasible() {
                 cands.push(None);
+                report(cands.len());
                 continue;
             }
             let c = match policy {
@@ -147,6 +191,7 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
                 Policy::Optimus => unreachable!("handled above"),
             };
             cands.push(Some(c));
+            report(cands.len());
         }
         stats.inner_ms = clock() - t0 - stats.rounding_ms;
         let items: Vec<Item> = cands
@@ -428,4 +473,40 @@ fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candidate>>, Vec<
         .map(|(m, a)| a.map(|(w, p)| Candidate::at(m, w, p, None, None)))
         .collect();
     (cands, admitted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, GenerateOptions};
+
+    #[test]
+    fn progress_counts_every_job_once_in_order() {
+        let mut s = generate(&GenerateOptions {
+            jobs: 4,
+            seed: 9,
+            ..Default::default()
+        });
+        s.params.epsilon = 0.3;
+        for policy in Policy::ALL {
+            let mut seen = Vec::new();
+            let mut cb = |p: Progress| seen.push((p.jobs_done, p.jobs_total));
+            let plan = plan_with(
+                &s,
+                policy,
+                &mut Options {
+                    clock: None,
+                    progress: Some(&mut cb),
+                },
+            )
+            .unwrap();
+            assert_eq!(plan.stats.solve_ms, 0.0, "no clock, no time");
+            let last = *seen.last().unwrap();
+            assert_eq!(last, (4, 4), "{policy}");
+            assert!(
+                seen.windows(2).all(|w| w[0].0 < w[1].0),
+                "{policy}: {seen:?}"
+            );
+        }
+    }
 }
