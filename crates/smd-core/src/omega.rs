@@ -96,24 +96,15 @@ impl Omega {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// Largest integer w with some integer p ≥ 1 in Ω (0 if Ω is empty).
+    /// Largest integer w with (w, 1) in Ω (0 if Ω is empty); agrees with [`Omega::contains`].
     pub fn w_max_int(&self) -> u64 {
-        let w = floor_tol(self.w_max(1.0));
-        if w >= 1.0 && self.contains(1.0, 1.0) {
-            w as u64
-        } else {
-            0
-        }
+        largest_int(self.w_max(1.0), |w| self.contains(w, 1.0))
     }
 
-    /// Largest integer p with (w, p) in Ω for integer w (0 if none).
+    /// Largest integer p with (w, p) in Ω for integer w (0 if none); agrees with
+    /// [`Omega::contains`].
     pub fn p_max_int(&self, w: u64) -> u64 {
-        let p = floor_tol(self.p_max(w as f64));
-        if p >= 1.0 && self.contains(w as f64, 1.0) {
-            p as u64
-        } else {
-            0
-        }
+        largest_int(self.p_max(w as f64), |p| self.contains(w as f64, p))
     }
 
     /// Vertices of Ω (counter-clockwise), empty if Ω is empty.
@@ -124,6 +115,22 @@ impl Omega {
         }
         polygon(&self.half_planes(), [[1.0, 1.0], [w.max(1.0), p.max(1.0)]])
     }
+}
+
+/// The largest integer k ≥ 1 with `inside(k)`, starting from the real bound `guess`; 0 if
+/// not even 1 is inside. Stepping from ⌊guess⌋ keeps it exact under the tolerance of `inside`.
+fn largest_int(guess: f64, inside: impl Fn(f64) -> bool) -> u64 {
+    if !inside(1.0) {
+        return 0;
+    }
+    let mut k = floor_tol(guess).clamp(1.0, 1e15);
+    while k > 1.0 && !inside(k) {
+        k -= 1.0;
+    }
+    while inside(k + 1.0) {
+        k += 1.0;
+    }
+    k as u64
 }
 
 /// The polygon `{x ∈ box : a_i·x ≤ b_i}` as its vertices, by clipping the box
