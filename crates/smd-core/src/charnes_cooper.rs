@@ -34,7 +34,7 @@ pub fn extreme(r: &Ratio, planes: &[HalfPlane], sense: Sense) -> Result<Option<[
                     r.name, x[2]
                 )));
             }
-            Ok(Some([x[0] / x[2], x[1] / x[2]]))
+            Ok(Some(snap([x[0] / x[2], x[1] / x[2]], planes)))
         }
         Outcome::Infeasible => Ok(None),
         Outcome::Unbounded => Err(Error::Solver(format!(
@@ -44,10 +44,12 @@ pub fn extreme(r: &Ratio, planes: &[HalfPlane], sense: Sense) -> Result<Option<[
     }
 }
 
-/// The extreme of a linear objective `u·x` over the polygon (plain LP, x ≥ 1 as bounds).
+/// The extreme of a linear objective `u·x` over the polygon `planes` (plain LP), snapped to a
+/// vertex of the polygon `snap_to` (see [`snap`]).
 pub fn linear_extreme(
     u: [f64; 2],
     planes: &[HalfPlane],
+    snap_to: &[HalfPlane],
     sense: Sense,
 ) -> Result<Option<[f64; 2]>, Error> {
     let mut lp = Lp::new(sense);
@@ -59,10 +61,53 @@ pub fn linear_extreme(
         lp.row(&[(w, h.a[0] / k), (p, h.a[1] / k)], Op::Le, h.b / k);
     }
     match lp.solve()? {
-        Outcome::Optimal { x, .. } => Ok(Some([x[0], x[1]])),
+        Outcome::Optimal { x, .. } => Ok(Some(snap([x[0], x[1]], snap_to))),
         Outcome::Infeasible => Ok(None),
         Outcome::Unbounded => Err(Error::Solver("linear LP over Ω is unbounded".into())),
     }
+}
+
+/// Recovers the exact vertex behind an LP answer: the LP crate meets constraints to about
+/// 1e-7, so its point can sit that far off the vertex (and outside Ω). The two tightest
+/// non-parallel constraints define the basic solution; their intersection replaces `x` when
+/// it is feasible and within 1e-5 (relative) of `x`.
+pub fn snap(x: [f64; 2], planes: &[HalfPlane]) -> [f64; 2] {
+    let slack = |h: &HalfPlane, v: [f64; 2]| {
+        let n = h.a[0].hypot(h.a[1]);
+        if n > 0.0 {
+            (h.b - h.a[0] * v[0] - h.a[1] * v[1]) / n
+        } else {
+            f64::INFINITY
+        }
+    };
+    let mut order: Vec<usize> = (0..planes.len()).collect();
+    order.sort_by(|&i, &j| {
+        slack(&planes[i], x)
+            .abs()
+            .total_cmp(&slack(&planes[j], x).abs())
+    });
+    let scale = x[0].abs().max(x[1].abs()).max(1.0);
+    for (n, &i) in order.iter().enumerate() {
+        for &j in &order[n + 1..] {
+            let (h, g) = (&planes[i], &planes[j]);
+            let det = h.a[0] * g.a[1] - h.a[1] * g.a[0];
+            let norm = h.a[0].hypot(h.a[1]) * g.a[0].hypot(g.a[1]);
+            if det.abs() <= 1e-12 * norm {
+                continue; // parallel: try the next pair
+            }
+            let v = [
+                (h.b * g.a[1] - h.a[1] * g.b) / det,
+                (h.a[0] * g.b - h.b * g.a[0]) / det,
+            ];
+            let near = (v[0] - x[0]).abs().max((v[1] - x[1]).abs()) <= 1e-5 * scale;
+            let feasible = planes.iter().all(|p| {
+                slack(p, v) >= -1e-9 * p.b.abs().max(1.0) / p.a[0].hypot(p.a[1]).max(1e-300)
+            });
+            return if near && feasible { v } else { x };
+        }
+        return x;
+    }
+    x
 }
 
 /// Largest magnitude of a row, or 1 for a zero row.

@@ -73,26 +73,130 @@ pub struct InnerSolution {
     pub stats: InnerStats,
 }
 
-/// Runs Algorithm 1 on a feasible job.
-pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
-    let planes = model.omega.half_planes();
-    let (constant, ratios) = model.split();
-    let mut stats = InnerStats::default();
-    let threshold = DROP * model.t11;
+/// How Algorithm 1's per-grid-point problems are solved. Both give the same x̄ (T to 1e-9).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum InnerSolver {
+    /// Exact closed form over the polygon's vertices, with grid blocks pruned by bounds
+    /// ([`crate::fast`]).
+    #[default]
+    Fast,
+    /// The paper's method as written: one Charnes–Cooper LP per grid point through the LP crate.
+    Reference,
+}
 
-    // Step 1: bounds l_j and φ_j by Charnes–Cooper.
+/// What both grid searches share: the summands, their bounds, J and the grid.
+pub(crate) struct Setup {
+    pub constant: f64,
+    pub ratios: [Ratio; 3],
+    pub search: Search,
+    pub j_free: usize,
+    /// Summands with a grid, in odometer order (the last varies fastest).
+    pub gridded: Vec<usize>,
+    /// λ_j per gridded summand.
+    pub lambdas: Vec<u64>,
+}
+
+impl Setup {
+    /// ν_j for exponent k of gridded summand number i (the one formula both paths use).
+    #[inline]
+    pub fn nu(&self, i: usize, k: u64) -> f64 {
+        self.search.summands[self.gridded[i]].lower * (1.0 + self.search.epsilon).powi(k as i32)
+    }
+    /// The constraint `ζ_j ≤ (1+ε)·ν_j` of gridded summand number i at exponent k.
+    #[inline]
+    pub fn plane(&self, i: usize, k: u64) -> HalfPlane {
+        level_plane(
+            &self.ratios[self.gridded[i]],
+            (1.0 + self.search.epsilon) * self.nu(i, k),
+        )
+    }
+}
+
+/// Runs Algorithm 1 on a feasible job with the default (fast) solver.
+pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
+    solve_with(model, epsilon, InnerSolver::Fast)
+}
+
+/// Runs Algorithm 1 on a feasible job with the chosen solver.
+pub fn solve_with(
+    model: &JobModel,
+    epsilon: f64,
+    solver: InnerSolver,
+) -> Result<InnerSolution, Error> {
+    let mut stats = InnerStats::default();
+    // Step 1: bounds l_j and φ_j: Charnes–Cooper LPs, or Ω's vertices (a ratio is
+    // quasi-linear, so its extremes over a polygon sit at vertices).
+    let setup = match solver {
+        InnerSolver::Reference => {
+            let planes = model.omega.half_planes();
+            setup(model, epsilon, |r| {
+                let hi = extreme(r, &planes, Sense::Max)?.ok_or_else(empty)?;
+                let lo = extreme(r, &planes, Sense::Min)?.ok_or_else(empty)?;
+                stats.lp_solves += 2;
+                Ok((r.eval(lo[0], lo[1]), r.eval(hi[0], hi[1])))
+            })?
+        }
+        InnerSolver::Fast => {
+            let verts = model.omega.vertices();
+            if verts.is_empty() {
+                return Err(empty());
+            }
+            setup(model, epsilon, |r| {
+                let vals = verts.iter().map(|v| r.eval(v[0], v[1]));
+                let lo = vals.clone().fold(f64::INFINITY, f64::min);
+                Ok((lo, vals.fold(f64::NEG_INFINITY, f64::max)))
+            })?
+        }
+    };
+    let setup = match setup {
+        Ok(setup) => setup,
+        // Every summand dropped: T is constant on Ω, take the least allocation.
+        Err(search) => {
+            return Ok(InnerSolution {
+                x: [1.0, 1.0],
+                t: model.t(1.0, 1.0),
+                search,
+                stats,
+            })
+        }
+    };
+    stats.grid_points = setup.lambdas.iter().map(|l| l + 1).product();
+    let best = match solver {
+        InnerSolver::Reference => reference_grid(model, &setup, &mut stats)?,
+        InnerSolver::Fast => crate::fast::grid(model, &setup, &mut stats),
+    };
+    let (x, t, kw) = best.ok_or_else(|| {
+        Error::Solver("Algorithm 1 found no feasible grid point (numerical trouble)".into())
+    })?;
+    let mut search = setup.search.clone();
+    for (i, &j) in setup.gridded.iter().enumerate() {
+        search.winning_nu[j] = Some(setup.nu(i, kw[i]));
+    }
+    Ok(InnerSolution {
+        x,
+        t,
+        search,
+        stats,
+    })
+}
+
+/// Steps 1–2: bounds (by `bounds`), dropping, J and the grid; `Err(search)` if every summand
+/// drops.
+fn setup(
+    model: &JobModel,
+    epsilon: f64,
+    mut bounds: impl FnMut(&Ratio) -> Result<(f64, f64), Error>,
+) -> Result<Result<Setup, Search>, Error> {
+    let (constant, ratios) = model.split();
+    let threshold = DROP * model.t11;
     let mut summands = Vec::with_capacity(3);
     for r in &ratios {
-        let hi = extreme(r, &planes, Sense::Max)?.ok_or_else(empty)?;
-        let lo = extreme(r, &planes, Sense::Min)?.ok_or_else(empty)?;
-        stats.lp_solves += 2;
-        let upper = r.eval(hi[0], hi[1]);
+        let (lo, upper) = bounds(r)?;
         let dropped = upper < threshold;
-        let lower = if dropped {
-            r.eval(lo[0], lo[1])
-        } else {
-            r.eval(lo[0], lo[1]).max(threshold)
-        };
+        let lower = if dropped { lo } else { lo.max(threshold) };
         summands.push(Summand {
             name: r.name.into(),
             lower,
@@ -110,15 +214,8 @@ pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
         epsilon,
     };
     if kept.is_empty() {
-        // T is constant on Ω: the least allocation.
-        return Ok(InnerSolution {
-            x: [1.0, 1.0],
-            t: model.t(1.0, 1.0),
-            search,
-            stats,
-        });
+        return Ok(Err(search));
     }
-
     // Step 2: J = argmax φ_j / l_j stays free; the others get geometric grids.
     let j_free = *kept
         .iter()
@@ -139,19 +236,34 @@ pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
     for (&j, &l) in gridded.iter().zip(&lambdas) {
         search.summands[j].grid_size = Some(l + 1);
     }
+    Ok(Ok(Setup {
+        constant,
+        ratios,
+        search,
+        j_free,
+        gridded,
+        lambdas,
+    }))
+}
 
-    // Step 3: one LP per grid point.
+/// Step 3 as the paper writes it: one LP per grid point, in odometer order; a later point
+/// replaces the incumbent only if its T is strictly smaller.
+#[allow(clippy::type_complexity)]
+fn reference_grid(
+    model: &JobModel,
+    setup: &Setup,
+    stats: &mut InnerStats,
+) -> Result<Option<([f64; 2], f64, Vec<u64>)>, Error> {
+    let planes = model.omega.half_planes();
     let mut best: Option<([f64; 2], f64, Vec<u64>)> = None;
-    let mut k = vec![0u64; gridded.len()];
+    let mut k = vec![0u64; setup.gridded.len()];
     let mut cons = planes.clone();
     loop {
-        stats.grid_points += 1;
         cons.truncate(planes.len());
-        for (i, &j) in gridded.iter().enumerate() {
-            let nu = search.summands[j].lower * (1.0 + epsilon).powi(k[i] as i32);
-            cons.push(level_plane(&ratios[j], (1.0 + epsilon) * nu));
+        for (i, &ki) in k.iter().enumerate() {
+            cons.push(setup.plane(i, ki));
         }
-        match grid_point(model, &ratios[j_free], &cons, &mut stats)? {
+        match grid_point(model, &setup.ratios[setup.j_free], &cons, stats)? {
             None => stats.infeasible_grid_points += 1,
             Some((x, t)) => {
                 if best.as_ref().is_none_or(|b| t < b.1) {
@@ -159,22 +271,11 @@ pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
                 }
             }
         }
-        if !next(&mut k, &lambdas) {
+        if !next(&mut k, &setup.lambdas) {
             break;
         }
     }
-    let (x, t, kw) = best.ok_or_else(|| {
-        Error::Solver("Algorithm 1 found no feasible grid point (numerical trouble)".into())
-    })?;
-    for (i, &j) in gridded.iter().enumerate() {
-        search.winning_nu[j] = Some(search.summands[j].lower * (1.0 + epsilon).powi(kw[i] as i32));
-    }
-    Ok(InnerSolution {
-        x,
-        t,
-        search,
-        stats,
-    })
+    Ok(best)
 }
 
 fn empty() -> Error {
@@ -204,6 +305,14 @@ pub fn level_plane(r: &Ratio, c: f64) -> HalfPlane {
     }
 }
 
+/// `ζ_J ≤ z*` widened by a relative 1e-7: the half-plane whose intersection with the
+/// feasible polygon is the optimal face (both solvers use this one definition).
+pub fn face_plane(free: &Ratio, z: f64) -> HalfPlane {
+    let mut face = level_plane(free, z);
+    face.b += 1e-7 * face.b.abs().max(z.abs()).max(1e-300);
+    face
+}
+
 /// Advances the exponent vector k like an odometer; false when it wraps around.
 fn next(k: &mut [u64], lambdas: &[u64]) -> bool {
     for i in (0..k.len()).rev() {
@@ -230,8 +339,7 @@ fn grid_point(
     };
     let z = free.eval(x1[0], x1[1]);
     // The optimal face {ζ_J ≤ z*} is a segment orthogonal to n; walk it both ways.
-    let mut face = level_plane(free, z);
-    face.b += 1e-7 * face.b.abs().max(z.abs()).max(1e-300);
+    let face = face_plane(free, z);
     let dir = [-face.a[1], face.a[0]];
     let mut with_face = cons.to_vec();
     with_face.push(face);
@@ -241,7 +349,7 @@ fn grid_point(
     let mut best = (x1, model.t(x1[0], x1[1]));
     for sense in [Sense::Min, Sense::Max] {
         stats.lp_solves += 1;
-        if let Some(x) = linear_extreme(dir, &with_face, sense)? {
+        if let Some(x) = linear_extreme(dir, &with_face, cons, sense)? {
             let x = clamp(x);
             let t = model.t(x[0], x[1]);
             if t < best.1 {

@@ -39,6 +39,7 @@ pub mod charnes_cooper;
 pub mod enumerate;
 pub mod error;
 pub mod eta;
+pub mod fast;
 pub mod generate;
 pub mod inner;
 pub mod knapsack;
@@ -54,6 +55,7 @@ pub mod scenario;
 
 pub use error::{Error, FieldError};
 pub use generate::{generate, GenerateOptions};
+pub use inner::InnerSolver;
 pub use landscape::{landscape, Landscape};
 pub use plan::Plan;
 pub use policy::{plan_with, plan_with_clock, Options, Policy, Progress};

@@ -3,7 +3,7 @@
 
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
-use crate::inner::{self, InnerStats};
+use crate::inner::{self, InnerSolver, InnerStats};
 use crate::knapsack::{self, Item, Selection, R};
 use crate::model::JobModel;
 use crate::omega::{fits, floor_tol};
@@ -90,6 +90,8 @@ pub struct Options<'a> {
     pub clock: Option<Clock<'a>>,
     /// Called after each job's allocation (e.g. to post progress from a Web Worker).
     pub progress: Option<&'a mut dyn FnMut(Progress)>,
+    /// How Algorithm 1 solves its grid points (default: the exact fast path).
+    pub inner: InnerSolver,
 }
 
 /// Plans `scenario` with `policy`, timing with `clock`.
@@ -99,7 +101,7 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
         policy,
         &mut Options {
             clock: Some(clock),
-            progress: None,
+            ..Options::default()
         },
     )
 }
@@ -153,7 +155,8 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
             }
             let c = match policy {
                 Policy::Smd => {
-                    let sol = inner::solve(m, p.epsilon).map_err(|e| e.for_job(&job.id))?;
+                    let sol = inner::solve_with(m, p.epsilon, opts.inner)
+                        .map_err(|e| e.for_job(&job.id))?;
                     add_inner(&mut stats, &sol.stats);
                     let mut x = sol.x;
                     if p.polish {
@@ -495,8 +498,8 @@ mod tests {
                 &s,
                 policy,
                 &mut Options {
-                    clock: None,
                     progress: Some(&mut cb),
+                    ..Options::default()
                 },
             )
             .unwrap();

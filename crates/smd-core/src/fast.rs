@@ -1,0 +1,304 @@
+//! The exact fast path of Algorithm 1's step 3 (issue: interactive speed).
+//!
+//! After fixing a grid point ν, the problem `min ζ_J` s.t. `ζ_j ≤ (1+ε)ν_j`, x ∈ Ω has two
+//! variables and a handful of half-planes: its feasible set is a polygon P_ν, and a
+//! linear-fractional ζ_J is quasi-linear, so its minimum sits at a vertex. We clip Ω's polygon
+//! by the grid half-planes and read the answer off the vertices — the same definition the
+//! reference path computes with three LPs (the least-T end of the optimal face).
+//!
+//! Most grid points cannot win, so the grid is searched best-first over blocks
+//! `[lo, hi]` of exponents with a lower bound on T valid for every point of the block:
+//! P_ν ⊆ P_hi, and ζ_J(x(ν)) ≤ z*(lo) because P_lo ⊆ P_ν, so x(ν) lies in
+//! `Q = P_hi ∩ {ζ_J ≤ z*(lo)}` and `T(x(ν)) ≥ const + Σ_j min_Q ζ_j` (each min at a vertex of
+//! Q). A block is dropped when its bound exceeds the incumbent's T by more than a relative
+//! 1e-9, or reaches it and all its points come after the incumbent in the reference's
+//! odometer order (the reference keeps the first of equal T). The answer is therefore the
+//! reference's: the odometer-first grid point of least T, to 1e-9 relative in T.
+
+use crate::inner::{face_plane, InnerStats, Setup};
+use crate::model::{JobModel, Ratio};
+use crate::omega::{HalfPlane, TOL};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Relative slack of every pruning test (round-off of the bounds).
+const SLACK: f64 = 1e-9;
+/// Blocks of at most this many grid points are enumerated rather than bounded further.
+const LEAF: u64 = 64;
+/// Room for Ω's ≤ 8 vertices plus three more clips.
+const CAP: usize = 16;
+
+/// A convex polygon with its vertices in order, stored inline (no allocation per grid point).
+#[derive(Clone, Copy)]
+struct Poly {
+    v: [[f64; 2]; CAP],
+    n: usize,
+}
+
+impl Poly {
+    fn new(vs: &[[f64; 2]]) -> Poly {
+        let mut p = Poly {
+            v: [[0.0; 2]; CAP],
+            n: 0,
+        };
+        for &x in vs.iter().take(CAP) {
+            p.v[p.n] = x;
+            p.n += 1;
+        }
+        p
+    }
+
+    fn verts(&self) -> &[[f64; 2]] {
+        &self.v[..self.n]
+    }
+
+    /// `self ∩ {a·x ≤ b}` with the tolerance of [`crate::omega::polygon`].
+    fn clip(&self, h: &HalfPlane) -> Poly {
+        let side = |v: &[f64; 2]| h.a[0] * v[0] + h.a[1] * v[1] - h.b;
+        let tol = TOL * h.a[0].abs().max(h.a[1].abs()).max(h.b.abs()).max(1.0);
+        let mut out = Poly {
+            v: [[0.0; 2]; CAP],
+            n: 0,
+        };
+        for i in 0..self.n {
+            let cur = self.v[i];
+            let nxt = self.v[(i + 1) % self.n];
+            let (sc, sn) = (side(&cur), side(&nxt));
+            let (ic, inn) = (sc <= tol, sn <= tol);
+            if ic && out.n < CAP {
+                out.v[out.n] = cur;
+                out.n += 1;
+            }
+            if ic != inn && out.n < CAP {
+                let t = sc / (sc - sn);
+                out.v[out.n] = [
+                    cur[0] + t * (nxt[0] - cur[0]),
+                    cur[1] + t * (nxt[1] - cur[1]),
+                ];
+                out.n += 1;
+            }
+        }
+        out
+    }
+
+    fn min_of(&self, r: &Ratio) -> f64 {
+        self.verts()
+            .iter()
+            .map(|v| r.eval(v[0], v[1]))
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// A block of grid exponents `lo ..= hi` (per gridded summand) and its lower bound on T.
+#[derive(Clone, Copy)]
+struct Block {
+    lb: f64,
+    lo: [u64; 2],
+    hi: [u64; 2],
+}
+
+impl PartialEq for Block {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Block {}
+impl PartialOrd for Block {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Block {
+    /// Reversed for the max-heap: least bound first, then odometer-first.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.lb.total_cmp(&self.lb).then_with(|| o.lo.cmp(&self.lo))
+    }
+}
+
+struct Search<'a> {
+    model: &'a JobModel,
+    setup: &'a Setup,
+    omega: Poly,
+    d: usize,
+}
+
+impl Search<'_> {
+    /// P_ν for exponents k.
+    fn polygon(&self, k: &[u64; 2]) -> Poly {
+        let mut p = self.omega;
+        for (i, &ki) in k.iter().enumerate().take(self.d) {
+            if p.n == 0 {
+                break;
+            }
+            p = p.clip(&self.setup.plane(i, ki));
+        }
+        p
+    }
+
+    /// One grid point, exactly as the reference defines it: min ζ_J over P_ν, then the
+    /// least-T vertex of the optimal face. `None` if P_ν is empty.
+    fn point(&self, k: &[u64; 2]) -> Option<([f64; 2], f64)> {
+        self.point_in(self.polygon(k))
+    }
+
+    /// [`Search::point`] for an already clipped P_ν.
+    fn point_in(&self, p: Poly) -> Option<([f64; 2], f64)> {
+        if p.n == 0 {
+            return None;
+        }
+        let free = &self.setup.ratios[self.setup.j_free];
+        let z = p.min_of(free);
+        let face = face_plane(free, z);
+        let mut best: Option<([f64; 2], f64)> = None;
+        for v in p.verts() {
+            if face.a[0] * v[0] + face.a[1] * v[1] > face.b {
+                continue;
+            }
+            let x = [v[0].max(1.0), v[1].max(1.0)];
+            let t = self.model.t(x[0], x[1]);
+            if best.is_none_or(|b| t < b.1) {
+                best = Some((x, t));
+            }
+        }
+        best
+    }
+
+    /// A lower bound on T over every grid point of `lo ..= hi`; `None` if all are infeasible.
+    fn bound(&self, lo: &[u64; 2], hi: &[u64; 2]) -> Option<f64> {
+        let p_hi = self.polygon(hi);
+        if p_hi.n == 0 {
+            return None;
+        }
+        let free = &self.setup.ratios[self.setup.j_free];
+        let p_lo = self.polygon(lo);
+        let q = if p_lo.n == 0 {
+            p_hi
+        } else {
+            let q = p_hi.clip(&face_plane(free, p_lo.min_of(free)));
+            if q.n == 0 {
+                p_hi
+            } else {
+                q
+            }
+        };
+        let kept = self.setup.search.summands.iter().zip(&self.setup.ratios);
+        Some(
+            self.setup.constant
+                + kept
+                    .filter(|(s, _)| !s.dropped)
+                    .map(|(_, r)| q.min_of(r))
+                    .sum::<f64>(),
+        )
+    }
+}
+
+/// Step 3 of Algorithm 1 by best-first search over grid blocks; returns (x̄, T(x̄), k).
+#[allow(clippy::type_complexity)]
+pub(crate) fn grid(
+    model: &JobModel,
+    setup: &Setup,
+    stats: &mut InnerStats,
+) -> Option<([f64; 2], f64, Vec<u64>)> {
+    let d = setup.gridded.len();
+    debug_assert!(d <= 2, "at most three summands, one of them free");
+    let s = Search {
+        model,
+        setup,
+        omega: Poly::new(&model.omega.vertices()),
+        d,
+    };
+    let mut hi0 = [0u64; 2];
+    hi0[..d].copy_from_slice(&setup.lambdas);
+    let size = |b: &Block| (0..d).map(|i| b.hi[i] - b.lo[i] + 1).product::<u64>();
+
+    let mut best: Option<(f64, [u64; 2], [f64; 2])> = None;
+    let mut heap = BinaryHeap::new();
+    stats.lp_solves += 1;
+    match s.bound(&[0; 2], &hi0) {
+        Some(lb) => heap.push(Block {
+            lb,
+            lo: [0; 2],
+            hi: hi0,
+        }),
+        None => {
+            stats.infeasible_grid_points += size(&Block {
+                lb: 0.0,
+                lo: [0; 2],
+                hi: hi0,
+            })
+        }
+    }
+    // Whether a block can still hold the answer, given the incumbent.
+    let alive = |b: &Block, best: &Option<(f64, [u64; 2], [f64; 2])>| match best {
+        None => true,
+        Some((t, k, _)) => {
+            b.lb <= t * (1.0 + SLACK) && (b.lb < t * (1.0 - SLACK) || b.lo[..d] < k[..d])
+        }
+    };
+    while let Some(b) = heap.pop() {
+        if !alive(&b, &best) {
+            continue;
+        }
+        if size(&b) <= LEAF {
+            // Small blocks: every point, in odometer order, sharing the first clip per row.
+            let mut offer = |k: [u64; 2], r: Option<([f64; 2], f64)>, stats: &mut InnerStats| {
+                stats.lp_solves += 1;
+                match r {
+                    None => stats.infeasible_grid_points += 1,
+                    Some((x, t)) => {
+                        if best.is_none_or(|(bt, bk, _)| t < bt || (t == bt && k[..d] < bk[..d])) {
+                            best = Some((t, k, x));
+                        }
+                    }
+                }
+            };
+            match d {
+                0 => offer(b.lo, s.point(&b.lo), stats),
+                1 => {
+                    for k0 in b.lo[0]..=b.hi[0] {
+                        offer([k0, 0], s.point(&[k0, 0]), stats);
+                    }
+                }
+                _ => {
+                    for k0 in b.lo[0]..=b.hi[0] {
+                        let row = s.omega.clip(&setup.plane(0, k0));
+                        for k1 in b.lo[1]..=b.hi[1] {
+                            let p = if row.n == 0 {
+                                row
+                            } else {
+                                row.clip(&setup.plane(1, k1))
+                            };
+                            offer([k0, k1], s.point_in(p), stats);
+                        }
+                    }
+                }
+            }
+            continue;
+        }
+        // Split the widest dimension in two.
+        let i = (0..d)
+            .max_by_key(|&i| (b.hi[i] - b.lo[i], std::cmp::Reverse(i)))
+            .unwrap_or(0);
+        let mid = b.lo[i] + (b.hi[i] - b.lo[i]) / 2;
+        let (mut left_hi, mut right_lo) = (b.hi, b.lo);
+        left_hi[i] = mid;
+        right_lo[i] = mid + 1;
+        for (lo, hi) in [(b.lo, left_hi), (right_lo, b.hi)] {
+            stats.lp_solves += 1;
+            match s.bound(&lo, &hi) {
+                None => stats.infeasible_grid_points += size(&Block { lb: 0.0, lo, hi }),
+                Some(lb) => {
+                    let child = Block {
+                        lb: lb.max(b.lb),
+                        lo,
+                        hi,
+                    };
+                    if alive(&child, &best) {
+                        heap.push(child);
+                    }
+                }
+            }
+        }
+    }
+    best.map(|(t, k, x)| (x, t, k[..d].to_vec()))
+}
