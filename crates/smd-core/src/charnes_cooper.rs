@@ -87,25 +87,25 @@ pub fn snap(x: [f64; 2], planes: &[HalfPlane]) -> [f64; 2] {
             .total_cmp(&slack(&planes[j], x).abs())
     });
     let scale = x[0].abs().max(x[1].abs()).max(1.0);
-    for (n, &i) in order.iter().enumerate() {
-        for &j in &order[n + 1..] {
-            let (h, g) = (&planes[i], &planes[j]);
-            let det = h.a[0] * g.a[1] - h.a[1] * g.a[0];
-            let norm = h.a[0].hypot(h.a[1]) * g.a[0].hypot(g.a[1]);
-            if det.abs() <= 1e-12 * norm {
-                continue; // parallel: try the next pair
-            }
-            let v = [
-                (h.b * g.a[1] - h.a[1] * g.b) / det,
-                (h.a[0] * g.b - h.b * g.a[0]) / det,
-            ];
-            let near = (v[0] - x[0]).abs().max((v[1] - x[1]).abs()) <= 1e-5 * scale;
-            let feasible = planes.iter().all(|p| {
-                slack(p, v) >= -1e-9 * p.b.abs().max(1.0) / p.a[0].hypot(p.a[1]).max(1e-300)
-            });
-            return if near && feasible { v } else { x };
+    // The tightest constraint with the tightest one not parallel to it.
+    let Some(&i) = order.first() else { return x };
+    let h = &planes[i];
+    for &j in &order[1..] {
+        let g = &planes[j];
+        let det = h.a[0] * g.a[1] - h.a[1] * g.a[0];
+        let norm = h.a[0].hypot(h.a[1]) * g.a[0].hypot(g.a[1]);
+        if det.abs() <= 1e-12 * norm {
+            continue;
         }
-        return x;
+        let v = [
+            (h.b * g.a[1] - h.a[1] * g.b) / det,
+            (h.a[0] * g.b - h.b * g.a[0]) / det,
+        ];
+        let near = (v[0] - x[0]).abs().max((v[1] - x[1]).abs()) <= 1e-5 * scale;
+        let feasible = planes
+            .iter()
+            .all(|p| slack(p, v) >= -1e-9 * p.b.abs().max(1.0) / p.a[0].hypot(p.a[1]).max(1e-300));
+        return if near && feasible { v } else { x };
     }
     x
 }
