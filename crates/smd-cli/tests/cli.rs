@@ -450,3 +450,44 @@ fn set_overrides_any_param_and_names_bad_ones() {
         }
     }
 }
+
+#[test]
+fn inner_solvers_give_the_same_plan() {
+    let text = generate(6, 4);
+    let b = text.as_bytes();
+    let fast = json(&ok(&smd(
+        &["plan", "--json", "--epsilon", "0.1", "-"],
+        Some(b),
+    )));
+    let reference = json(&ok(&smd(
+        &[
+            "plan",
+            "--json",
+            "--epsilon",
+            "0.1",
+            "--inner-solver",
+            "reference",
+            "-",
+        ],
+        Some(b),
+    )));
+    let (f, r) = (
+        fast["jobs"].as_array().unwrap(),
+        reference["jobs"].as_array().unwrap(),
+    );
+    for (a, b) in f.iter().zip(r) {
+        assert_eq!(a["workers"], b["workers"], "{a} vs {b}");
+        assert_eq!(a["ps"], b["ps"], "{a} vs {b}");
+        assert_eq!(a["admitted"], b["admitted"]);
+        if let (Some(x), Some(y)) = (
+            a["relaxed_completion_time_s"].as_f64(),
+            b["relaxed_completion_time_s"].as_f64(),
+        ) {
+            assert!((x - y).abs() <= 1e-9 * y, "{x} vs {y}");
+        }
+    }
+    invalid(
+        &smd(&["plan", "--inner-solver", "magic", "-"], Some(b)),
+        &["magic"],
+    );
+}
