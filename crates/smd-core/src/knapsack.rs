@@ -15,15 +15,15 @@
 #![allow(clippy::needless_range_loop)]
 
 use crate::error::Error;
-use crate::lp::{Lp, Op, Outcome, Sense};
+use crate::kp_lp;
 use crate::omega::fits;
 
 /// Number of resources R.
 pub const R: usize = 4;
 
-/// One candidate job: its utility and its demand.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct Item {
+/// One candidate job: its utility and its demand over R resources (4 in the planner).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Item<const R: usize = 4> {
     /// u_i.
     pub value: f64,
     /// D_i.
@@ -50,104 +50,99 @@ pub struct Selection {
 }
 
 /// Whether `demand` fits in `cap` (with the crate's tolerance).
-pub fn fits_all(demand: &[f64; R], cap: &[f64; R]) -> bool {
+pub fn fits_all<const R: usize>(demand: &[f64; R], cap: &[f64; R]) -> bool {
     (0..R).all(|r| fits(demand[r], cap[r]))
 }
 
-fn add(a: &mut [f64; R], b: &[f64; R]) {
+fn add<const R: usize>(a: &mut [f64; R], b: &[f64; R]) {
     for r in 0..R {
         a[r] += b[r];
     }
 }
 
 /// Items worth admitting at all: positive value and fitting alone.
-fn eligible(items: &[Item], cap: &[f64; R]) -> Vec<usize> {
+fn eligible<const R: usize>(items: &[Item<R>], cap: &[f64; R]) -> Vec<usize> {
     (0..items.len())
         .filter(|&i| items[i].value > 0.0 && fits_all(&items[i].demand, cap))
         .collect()
 }
 
-/// The guarantee `q/(q+R)` of Frieze–Clarke at depth q (see the module docs).
+/// The guarantee `q/(q+R)` of Frieze–Clarke at depth q with the planner's R = 4.
 pub fn guarantee(q: u32) -> f64 {
-    f64::from(q) / f64::from(q + R as u32)
+    guarantee_for(q, R)
+}
+
+/// The guarantee `q/(q+r)` of Frieze–Clarke at depth q with r constraints (module docs).
+pub fn guarantee_for(q: u32, r: usize) -> f64 {
+    f64::from(q) / (f64::from(q) + r as f64)
 }
 
 /// LP relaxation over `free` items with capacity `cap`: (value, x) of a basic optimum.
-fn lp_relax(items: &[Item], free: &[usize], cap: &[f64; R]) -> Result<(f64, Vec<f64>), Error> {
+fn lp_relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -> (f64, Vec<f64>) {
     if free.is_empty() {
-        return Ok((0.0, Vec::new()));
+        return (0.0, Vec::new());
     }
-    let mut lp = Lp::new(Sense::Max);
-    let vmax = free
-        .iter()
-        .map(|&i| items[i].value)
-        .fold(0.0, f64::max)
-        .max(f64::MIN_POSITIVE);
-    let vars: Vec<usize> = free
-        .iter()
-        .map(|&i| lp.var(items[i].value / vmax, 0.0, 1.0))
-        .collect();
-    for r in 0..R {
-        let scale = free
-            .iter()
-            .map(|&i| items[i].demand[r])
-            .fold(cap[r].max(0.0), f64::max);
-        if scale <= 0.0 {
-            continue;
-        }
-        let terms: Vec<(usize, f64)> = free
-            .iter()
-            .zip(&vars)
-            .filter(|(&i, _)| items[i].demand[r] > 0.0)
-            .map(|(&i, &v)| (v, items[i].demand[r] / scale))
-            .collect();
-        if !terms.is_empty() {
-            lp.row(&terms, Op::Le, cap[r].max(0.0) / scale);
-        }
-    }
-    match lp.solve()? {
-        Outcome::Optimal { x, .. } => {
-            let x: Vec<f64> = x.into_iter().map(|v| v.clamp(0.0, 1.0)).collect();
-            let value = free.iter().zip(&x).map(|(&i, v)| items[i].value * v).sum();
-            Ok((value, x))
-        }
-        Outcome::Infeasible => Err(Error::Solver(
-            "knapsack LP reported infeasible at x = 0".into(),
-        )),
-        Outcome::Unbounded => Err(Error::Solver("knapsack LP reported unbounded".into())),
-    }
+    let c: Vec<f64> = free.iter().map(|&i| items[i].value).collect();
+    let a: Vec<[f64; R]> = free.iter().map(|&i| items[i].demand).collect();
+    let rel = kp_lp::solve(&c, &a, &cap.map(|v| v.max(0.0)));
+    (rel.value, rel.x)
 }
 
 /// Frieze–Clarke at depth `q` (MODEL.md §8).
-pub fn frieze_clarke(items: &[Item], cap: &[f64; R], q: u32) -> Result<Selection, Error> {
+pub fn frieze_clarke<const R: usize>(
+    items: &[Item<R>],
+    cap: &[f64; R],
+    q: u32,
+) -> Result<Selection, Error> {
     let elig = eligible(items, cap);
     let mut best = Selection {
         chosen: vec![false; items.len()],
         value: 0.0,
         lp_solves: 0,
-        guarantee: guarantee(q),
+        guarantee: guarantee_for(q, R),
         proven_optimal: false,
         gap: None,
         nodes: 0,
     };
+    // Pruning that changes nothing: every item the LP of S may use has u ≤ min_S u, so it lies
+    // in the suffix (by value, descending) that starts at min_S u's first position; S's
+    // outcome is ≤ u(S) + LP(that suffix, full capacity), and S can only replace the best
+    // with a strictly larger value.
+    let mut by_value = elig.clone();
+    by_value.sort_by(|&a, &b| items[b].value.total_cmp(&items[a].value).then(a.cmp(&b)));
+    let first_of = |v: f64| by_value.partition_point(|&i| items[i].value > v);
+    let mut suffix_lp: Vec<Option<f64>> = vec![None; by_value.len() + 1];
     let mut s: Vec<usize> = Vec::new(); // indices into `elig`
     loop {
         let mut used = [0.0; R];
         for &k in &s {
             add(&mut used, &items[elig[k]].demand);
         }
-        if fits_all(&used, cap) {
+        let fits = fits_all(&used, cap);
+        if fits {
             best.nodes += 1;
             let min_s = s
                 .iter()
                 .map(|&k| items[elig[k]].value)
                 .fold(f64::INFINITY, f64::min);
+            let u_s: f64 = s.iter().map(|&k| items[elig[k]].value).sum();
+            let start = if s.is_empty() { 0 } else { first_of(min_s) };
+            let bound = *suffix_lp[start].get_or_insert_with(|| {
+                best.lp_solves += 1;
+                lp_relax(items, &by_value[start..], cap).0
+            });
+            if u_s + bound * (1.0 + 1e-9) <= best.value {
+                if !next_subset(&mut s, elig.len(), q as usize, true) {
+                    break;
+                }
+                continue;
+            }
             let free: Vec<usize> = (0..elig.len())
                 .filter(|k| !s.contains(k) && items[elig[*k]].value <= min_s)
                 .map(|k| elig[k])
                 .collect();
             let rest: [f64; R] = std::array::from_fn(|r| cap[r] - used[r]);
-            let (_, x) = lp_relax(items, &free, &rest)?;
+            let (_, x) = lp_relax(items, &free, &rest);
             best.lp_solves += u64::from(!free.is_empty());
             let mut chosen = vec![false; items.len()];
             for &k in &s {
@@ -173,7 +168,8 @@ pub fn frieze_clarke(items: &[Item], cap: &[f64; R], q: u32) -> Result<Selection
                 best.chosen = chosen;
             }
         }
-        if !next_subset(&mut s, elig.len(), q as usize) {
+        // A subset that does not fit has no superset that fits: do not extend it.
+        if !next_subset(&mut s, elig.len(), q as usize, fits) {
             break;
         }
     }
@@ -181,7 +177,12 @@ pub fn frieze_clarke(items: &[Item], cap: &[f64; R], q: u32) -> Result<Selection
 }
 
 /// Drops the least valuable picks until they fit (guards the LP's round-off only).
-fn repair(items: &[Item], picked: &mut Vec<usize>, base: [f64; R], cap: &[f64; R]) {
+fn repair<const R: usize>(
+    items: &[Item<R>],
+    picked: &mut Vec<usize>,
+    base: [f64; R],
+    cap: &[f64; R],
+) {
     picked.sort_by(|&a, &b| items[b].value.total_cmp(&items[a].value).then(a.cmp(&b)));
     loop {
         let mut used = base;
@@ -195,9 +196,10 @@ fn repair(items: &[Item], picked: &mut Vec<usize>, base: [f64; R], cap: &[f64; R
     }
 }
 
-/// Next subset of {0..n} of size ≤ q in the order ∅, {0}, {0,1}, …, {0,1,…}, {0,2}, … .
-fn next_subset(s: &mut Vec<usize>, n: usize, q: usize) -> bool {
-    if s.len() < q {
+/// Next subset of {0..n} of size ≤ q in the order ∅, {0}, {0,1}, …, {0,1,…}, {0,2}, …;
+/// with `extend` false the supersets of the current subset are skipped.
+fn next_subset(s: &mut Vec<usize>, n: usize, q: usize, extend: bool) -> bool {
+    if extend && s.len() < q {
         let start = s.last().map_or(0, |&l| l + 1);
         if start < n {
             s.push(start);
@@ -217,8 +219,8 @@ fn next_subset(s: &mut Vec<usize>, n: usize, q: usize) -> bool {
 pub const NODE_LIMIT: u64 = 200_000;
 
 /// Exact branch and bound with LP bounds; reports the gap if `node_limit` is hit.
-pub fn branch_and_bound(
-    items: &[Item],
+pub fn branch_and_bound<const R: usize>(
+    items: &[Item<R>],
     cap: &[f64; R],
     node_limit: u64,
 ) -> Result<Selection, Error> {
@@ -260,7 +262,7 @@ pub fn branch_and_bound(
             sel.value += items[i].value;
         }
     }
-    struct Node {
+    struct Node<const R: usize> {
         depth: usize,
         value: f64,
         used: [f64; R],
@@ -305,7 +307,7 @@ pub fn branch_and_bound(
         if close(bound, sel.value) {
             continue;
         }
-        let (lpv, _) = lp_relax(items, &free, &rest)?;
+        let (lpv, _) = lp_relax(items, &free, &rest);
         sel.lp_solves += 1;
         bound = bound.min(node.value + lpv);
         if close(bound, sel.value) {
@@ -345,7 +347,7 @@ pub fn branch_and_bound(
 }
 
 /// min over resources of the fractional 1-D knapsack bound.
-fn single_resource_bound(items: &[Item], free: &[usize], cap: &[f64; R]) -> f64 {
+fn single_resource_bound<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -> f64 {
     let total: f64 = free.iter().map(|&i| items[i].value).sum();
     let mut best = total;
     for r in 0..R {
@@ -393,7 +395,7 @@ mod tests {
     fn subsets_enumerate_all_up_to_q() {
         let mut s = Vec::new();
         let mut count = 1;
-        while next_subset(&mut s, 5, 2) {
+        while next_subset(&mut s, 5, 2, true) {
             count += 1;
         }
         assert_eq!(count, 1 + 5 + 10);

@@ -43,6 +43,7 @@ pub mod fast;
 pub mod generate;
 pub mod inner;
 pub mod knapsack;
+pub mod kp_lp;
 pub mod landscape;
 pub mod lp;
 pub mod model;
