@@ -77,14 +77,16 @@ pub fn guarantee_for(q: u32, r: usize) -> f64 {
     f64::from(q) / (f64::from(q) + r as f64)
 }
 
-/// LP relaxation over `free` items with capacity `cap`: (value, x) of a basic optimum.
-fn lp_relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -> (f64, Vec<f64>) {
-    if free.is_empty() {
-        return (0.0, Vec::new());
-    }
+/// LP relaxation over `free` items with capacity `cap`: a basic optimum with its duals.
+fn relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -> kp_lp::Relaxation {
     let c: Vec<f64> = free.iter().map(|&i| items[i].value).collect();
     let a: Vec<[f64; R]> = free.iter().map(|&i| items[i].demand).collect();
-    let rel = kp_lp::solve(&c, &a, &cap.map(|v| v.max(0.0)));
+    kp_lp::solve(&c, &a, &cap.map(|v| v.max(0.0)))
+}
+
+/// LP relaxation over `free` items with capacity `cap`: (value, x) of a basic optimum.
+fn lp_relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -> (f64, Vec<f64>) {
+    let rel = relax(items, free, cap);
     (rel.value, rel.x)
 }
 
@@ -105,13 +107,23 @@ pub fn frieze_clarke<const R: usize>(
         nodes: 0,
     };
     // Pruning that changes nothing: every item the LP of S may use has u ≤ min_S u, so it lies
-    // in the suffix (by value, descending) that starts at min_S u's first position; S's
-    // outcome is ≤ u(S) + LP(that suffix, full capacity), and S can only replace the best
-    // with a strictly larger value.
+    // in the suffix (by value, descending) that starts at min_S u's first position. With y the
+    // optimal duals of that suffix's LP at full capacity, weak duality bounds S's LP by
+    // LP(suffix) − y·D(S); S can only replace the best with a strictly larger value.
     let mut by_value = elig.clone();
     by_value.sort_by(|&a, &b| items[b].value.total_cmp(&items[a].value).then(a.cmp(&b)));
     let first_of = |v: f64| by_value.partition_point(|&i| items[i].value > v);
-    let mut suffix_lp: Vec<Option<f64>> = vec![None; by_value.len() + 1];
+    let mut suffix_lp: Vec<Option<(f64, Vec<f64>)>> = vec![None; by_value.len() + 1];
+    // A first, O(1) bound from the duals y0 of the whole LP: for the suffix from k,
+    // LP ≤ y0·(cap − D(S)) + Σ_{suffix} max(0, u − y0·D).
+    let y0 = relax(items, &by_value, cap).dual;
+    best.lp_solves += u64::from(!by_value.is_empty());
+    let mut reduced_tail = vec![0.0; by_value.len() + 1];
+    for p in (0..by_value.len()).rev() {
+        let it = &items[by_value[p]];
+        let reduced = it.value - (0..R).map(|r| y0[r] * it.demand[r]).sum::<f64>();
+        reduced_tail[p] = reduced_tail[p + 1] + reduced.max(0.0);
+    }
     let mut s: Vec<usize> = Vec::new(); // indices into `elig`
     loop {
         let mut used = [0.0; R];
@@ -127,11 +139,23 @@ pub fn frieze_clarke<const R: usize>(
                 .fold(f64::INFINITY, f64::min);
             let u_s: f64 = s.iter().map(|&k| items[elig[k]].value).sum();
             let start = if s.is_empty() { 0 } else { first_of(min_s) };
-            let bound = *suffix_lp[start].get_or_insert_with(|| {
+            let quick = (0..R)
+                .map(|r| y0[r] * (cap[r] - used[r]).max(0.0))
+                .sum::<f64>()
+                + reduced_tail[start];
+            if u_s + quick + 1e-9 * (u_s + quick).abs() <= best.value {
+                if !next_subset(&mut s, elig.len(), q as usize, true) {
+                    break;
+                }
+                continue;
+            }
+            let (lp, y) = suffix_lp[start].get_or_insert_with(|| {
                 best.lp_solves += 1;
-                lp_relax(items, &by_value[start..], cap).0
+                let rel = relax(items, &by_value[start..], cap);
+                (rel.value, rel.dual)
             });
-            if u_s + bound * (1.0 + 1e-9) <= best.value {
+            let bound = *lp - (0..R).map(|r| y[r] * used[r]).sum::<f64>();
+            if u_s + bound + 1e-9 * (u_s + *lp).abs() <= best.value {
                 if !next_subset(&mut s, elig.len(), q as usize, true) {
                     break;
                 }

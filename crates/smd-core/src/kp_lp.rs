@@ -7,6 +7,9 @@
 //! a basic optimum (≤ R fractional entries, which Frieze–Clarke's guarantee needs).
 //! Degenerate pivots switch to Bland's rule, so it cannot cycle.
 
+// The basis arithmetic indexes several parallel R-arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 /// A basic optimal solution: the objective and x.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Relaxation {
@@ -14,6 +17,9 @@ pub struct Relaxation {
     pub value: f64,
     /// x, in [0, 1].
     pub x: Vec<f64>,
+    /// Optimal duals y ≥ 0 of the R rows: for any subset of these items and any capacity
+    /// `b'`, the LP value is ≤ `y·b' + Σ max(0, c_j − y·A_j)` (weak duality).
+    pub dual: Vec<f64>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -159,7 +165,17 @@ pub fn solve<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> Relaxat
         })
         .collect();
     let value = c.iter().zip(&x).map(|(c, x)| c * x).sum();
-    Relaxation { value, x }
+    let mut dual = vec![0.0; R];
+    for (r, &bj) in basis.iter().enumerate() {
+        for k in 0..R {
+            dual[k] += cost(bj) * binv[r][k];
+        }
+    }
+    Relaxation {
+        value,
+        x,
+        dual: dual.into_iter().map(|y| y.max(0.0)).collect(),
+    }
 }
 
 #[cfg(test)]
