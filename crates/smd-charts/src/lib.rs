@@ -1,0 +1,52 @@
+//! # smd-charts — SVG charts of the SMD planner
+//!
+//! Pure Rust, no browser dependency (it builds for `wasm32-unknown-unknown`): every chart is
+//! a standalone SVG document returned as a `String`, meant to be embedded in a page as is.
+//!
+//! - [`landscape_svg`]: one job's objective landscape — a heatmap of T (log colour scale) or
+//!   μ over the (w, p) samples of [`smd_core::Landscape`], the boundary of Ω, the points the
+//!   policies chose, SMD's relaxed point, the integer optimum, and a panel with Algorithm 1's
+//!   search. [`landscape_geometry`] gives the pixel ↔ (w, p) map it draws with, for hover.
+//! - [`schedule_svg`]: one iteration's layer schedule under sequential, WFBP and pipelined
+//!   overlap, from [`smd_core::eta::simulate`], with T and η1, η2, η3 per model.
+//! - [`line_chart_svg`]: a line chart with error bars.
+//!
+//! Colours are colour-blind safe (viridis for values, Okabe–Ito for categories) and never
+//! the only cue: markers differ in shape, series in dash pattern and marker, schedule bars
+//! in lane. Text is escaped.
+//!
+//! Stable hooks for tests and pages (class names and `data-*` attributes):
+//! - landscape cells: `rect.cell` (`.outside` outside Ω, `.novalue` without a usable value)
+//!   with `data-i`, `data-j` (indices into `l.w`, `l.p`), `data-w`, `data-p`, `data-v`;
+//! - landscape markers: `g.marker.marker-{policy}` (plus `.not-admitted`, drawn hollow),
+//!   `g.marker.marker-relaxed`, `g.marker.marker-integer-optimum`, each with `data-w`,
+//!   `data-p`, `data-t`; the Ω boundary `g.omega`; the search panel `g.search` with one
+//!   `g.summand` per summand;
+//! - schedule: see [`schedule_svg`]; line chart: see [`line_chart_svg`].
+//!
+//! ```
+//! use smd_charts::{landscape_geometry, landscape_svg, LandscapeOptions, Value};
+//! let mut scenario = smd_core::generate(&smd_core::GenerateOptions { jobs: 1, ..Default::default() });
+//! scenario.params.epsilon = 0.2;
+//! let l = smd_core::landscape(&scenario, 0, 20, &[]).unwrap();
+//! let opts = LandscapeOptions { value: Value::Utility, ..Default::default() };
+//! let svg = landscape_svg(&l, &opts);
+//! assert!(svg.starts_with("<svg"));
+//! let g = landscape_geometry(&l, &opts);
+//! let (x, y) = g.to_px(l.w[0], l.p[0]);
+//! assert_eq!(g.nearest_sample(x, y), Some((0, 0)));
+//! ```
+
+#![warn(missing_docs)]
+
+mod landscape;
+mod line;
+pub mod marker;
+pub mod palette;
+pub mod scale;
+mod schedule;
+pub mod svg;
+
+pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Rect, Value};
+pub use line::{line_chart_svg, LineChart, Point, Series};
+pub use schedule::{schedule_svg, ScheduleOptions, TimeUnit};

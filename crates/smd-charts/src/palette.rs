@@ -1,0 +1,47 @@
+//! Colour-blind-safe colours: a sequential viridis ramp for heatmaps and the Okabe–Ito
+//! qualitative set for categories.
+
+/// Viridis at t = 0, 1/8, …, 1 (nine anchors; linear RGB interpolation between them).
+const VIRIDIS: [[u8; 3]; 9] = [
+    [0x44, 0x01, 0x54],
+    [0x47, 0x2d, 0x7b],
+    [0x3b, 0x52, 0x8b],
+    [0x2c, 0x72, 0x8e],
+    [0x21, 0x91, 0x8c],
+    [0x28, 0xae, 0x80],
+    [0x5e, 0xc9, 0x62],
+    [0xad, 0xdc, 0x30],
+    [0xfd, 0xe7, 0x25],
+];
+
+/// The viridis colour at `t` ∈ [0, 1] (clamped; NaN gives the low end) as `#rrggbb`.
+pub fn viridis(t: f64) -> String {
+    let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+    let x = t * (VIRIDIS.len() - 1) as f64;
+    let i = (x.floor() as usize).min(VIRIDIS.len() - 2);
+    let f = x - i as f64;
+    let (a, b) = (VIRIDIS[i], VIRIDIS[i + 1]);
+    let c: [u8; 3] =
+        std::array::from_fn(|k| (a[k] as f64 + f * (b[k] as f64 - a[k] as f64)).round() as u8);
+    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
+}
+
+/// The Okabe–Ito colours without black and yellow (which vanish on white or on viridis):
+/// blue, vermillion, bluish green, reddish purple, orange, sky blue.
+pub const CATEGORICAL: [&str; 6] = [
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ends_and_middle() {
+        assert_eq!(viridis(0.0), "#440154");
+        assert_eq!(viridis(1.0), "#fde725");
+        assert_eq!(viridis(0.5), "#21918c");
+        assert_eq!(viridis(2.0), "#fde725");
+        assert_eq!(viridis(f64::NAN), "#440154");
+    }
+}
