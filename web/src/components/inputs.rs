@@ -1,0 +1,195 @@
+//! Cluster, parameters and the "generate N jobs" form.
+
+use super::field::{Field, Messages};
+use super::use_app;
+use crate::fields::{FieldKey, RESOURCES};
+use crate::state::Action;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// ε slider range (log scale).
+pub const EPSILON_RANGE: (f64, f64) = (0.005, 0.5);
+const SLIDER_STEPS: f64 = 1000.0;
+
+/// Slider position (0…1000) of ε on the log scale.
+pub fn epsilon_to_slider(eps: f64) -> f64 {
+    let (lo, hi) = EPSILON_RANGE;
+    let t = (eps.clamp(lo, hi).ln() - lo.ln()) / (hi.ln() - lo.ln());
+    (t * SLIDER_STEPS).round()
+}
+
+/// ε at a slider position, rounded to 2 significant digits.
+pub fn slider_to_epsilon(pos: f64) -> String {
+    let (lo, hi) = EPSILON_RANGE;
+    let e = (lo.ln() + (hi.ln() - lo.ln()) * pos / SLIDER_STEPS).exp();
+    let mag = e.log10().floor() as i32;
+    let decimals = (1 - mag).max(0) as usize;
+    let s = format!("{e:.decimals$}");
+    s.parse::<f64>().map(|v| v.to_string()).unwrap_or(s)
+}
+
+/// Capacity and instance shape.
+#[function_component]
+pub fn ClusterPanel() -> Html {
+    let state = use_app();
+    let units_key = FieldKey::top("cluster.units");
+    let units_text = state.text(&units_key);
+    let on_slider = {
+        let d = state.dispatcher();
+        let k = units_key.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            d.dispatch(Action::Edit(k.clone(), v));
+        })
+    };
+    let cap = state.draft.cluster.capacity().to_array();
+    html! {
+        <section class="card" id="cluster">
+            <h2>{"Cluster"}</h2>
+            <div class="row units">
+                <label class="field grow">
+                    <span class="label">{"capacity, cluster units"}</span>
+                    <input type="range" min="0.5" max="10" step="0.5"
+                        value={units_text.clone()} oninput={on_slider} aria-label="cluster units slider"
+                        data-field="cluster.units.slider" />
+                </label>
+                <Field k={units_key.clone()} label="units" hint="Capacity = units × cluster unit (the paper sweeps 1–5)." />
+            </div>
+            <p class="note">{ "Capacity: " }
+                { for RESOURCES.iter().zip(cap).map(|((_, label), v)| html! {
+                    <span class="cap">{ format!("{} {}", super::format::sig(v, 4), label) }</span>
+                }) }
+            </p>
+            <table class="shape">
+                <thead><tr><th></th>{ for RESOURCES.iter().map(|(_, l)| html! { <th>{ *l }</th> }) }</tr></thead>
+                <tbody>
+                    <tr><th>{"cluster unit"}</th>
+                        { for RESOURCES.iter().map(|(r, l)| html! {
+                            <td><Field k={FieldKey::top(&format!("cluster.unit.{r}"))} label={AttrValue::from(*l)} /></td>
+                        }) }
+                    </tr>
+                    <tr><th title="A job's limit is L = ϑ · instance.">{"instance"}</th>
+                        { for RESOURCES.iter().map(|(r, l)| html! {
+                            <td><Field k={FieldKey::top(&format!("cluster.instance.{r}"))} label={AttrValue::from(*l)} /></td>
+                        }) }
+                    </tr>
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+/// Solver parameters.
+#[function_component]
+pub fn ParamsPanel() -> Html {
+    let state = use_app();
+    let eps_key = FieldKey::top("params.epsilon");
+    let on_eps = {
+        let d = state.dispatcher();
+        let k = eps_key.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            if let Ok(pos) = v.parse::<f64>() {
+                d.dispatch(Action::Edit(k.clone(), slider_to_epsilon(pos)));
+            }
+        })
+    };
+    let unit = match state.draft.params.time_unit_s {
+        None => "π is relative: π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS.".to_string(),
+        Some(u) => format!("π = T / {u} s."),
+    };
+    html! {
+        <section class="card" id="params">
+            <h2>{"Parameters"}</h2>
+            <div class="row">
+                <label class="field grow">
+                    <span class="label"><span class="sym">{"ε"}</span>{" inner accuracy (log scale 0.005–0.5)"}</span>
+                    <input type="range" min="0" max="1000" step="1"
+                        value={epsilon_to_slider(state.draft.params.epsilon).to_string()}
+                        oninput={on_eps} aria-label="epsilon slider" data-field="params.epsilon.slider" />
+                </label>
+                <Field k={eps_key} symbol="ε" label="" hint="Algorithm 1 finds T within (1+ε) of its minimum over Ω." />
+            </div>
+            <div class="grid4">
+                <Field k={FieldKey::top("params.ptas_depth")} symbol="q" label="outer depth" hint="Frieze–Clarke depth 0…3: guarantees q/(q+4) of the knapsack optimum." />
+                <Field k={FieldKey::top("params.outer")} label="outer method" choices={vec![("ptas", "Frieze–Clarke (paper)"), ("exact", "exact B&B")]} />
+                <Field k={FieldKey::top("params.m_delta")} symbol="M_δ" label="rounding slack" hint="Algorithm 2 rounds 1 + (x̄ − 1)/M_δ; 1…4." />
+                <Field k={FieldKey::top("params.rounding")} label="rounding" choices={vec![("paper", "randomized (paper)"), ("best_corner", "best corner (improved)")]} />
+                <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)"), ("true", "on (improved)")]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
+                <Field k={FieldKey::top("params.seed")} label="seed" hint="Seed of the rounding streams." />
+                <Field k={FieldKey::top("params.max_rounding_attempts")} label="rounding attempts" />
+                <Field k={FieldKey::top("params.time_unit_s")} label="time unit, s" placeholder="relative" hint="Empty: relative unit. Else π = T / unit." />
+            </div>
+            <p class="note">{ unit }</p>
+        </section>
+    }
+}
+
+/// "Generate N jobs" with a seed.
+#[function_component]
+pub fn GeneratePanel() -> Html {
+    let state = use_app();
+    let g = &state.generate;
+    let field = |name: &'static str, label: &'static str, value: String| {
+        let d = state.dispatcher();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            d.dispatch(Action::GenerateField(name, v));
+        });
+        let err = g.error.as_ref().filter(|(f, _)| f == name);
+        html! {
+            <label class={classes!("field", err.is_some().then_some("invalid"))}>
+                <span class="label">{ label }</span>
+                <input type="text" inputmode="numeric" {value} {oninput} data-field={format!("generate.{name}")} />
+                if let Some((_, m)) = err { <span class="msg" data-testid="error">{ m }</span> }
+            </label>
+        }
+    };
+    let on_mode = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            d.dispatch(Action::GenerateField("mode", v));
+        })
+    };
+    let generate = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::Generate))
+    };
+    let reset = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::Reset))
+    };
+    let sync = g.mode == smd_core::Mode::Sync;
+    html! {
+        <div class="row generate">
+            { field("jobs", "jobs I", g.jobs.clone()) }
+            { field("seed", "seed", g.seed.clone()) }
+            <label class="field">
+                <span class="label">{"mode"}</span>
+                <select onchange={on_mode} data-field="generate.mode">
+                    <option value="sync" selected={sync}>{"sync"}</option>
+                    <option value="async" selected={!sync}>{"async"}</option>
+                </select>
+            </label>
+            <button onclick={generate} data-action="generate">{"Generate jobs"}</button>
+            <button class="quiet" onclick={reset} data-action="reset" title="The default scenario: 30 generated jobs, seed 1.">{"Reset"}</button>
+            <Messages k={FieldKey::top("jobs")} />
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epsilon_slider_is_logarithmic() {
+        assert_eq!(epsilon_to_slider(0.005), 0.0);
+        assert_eq!(epsilon_to_slider(0.5), 1000.0);
+        assert_eq!(epsilon_to_slider(0.05), 500.0);
+        assert_eq!(slider_to_epsilon(500.0), "0.05");
+        assert_eq!(slider_to_epsilon(0.0), "0.005");
+        assert_eq!(slider_to_epsilon(1000.0), "0.5");
+    }
+}

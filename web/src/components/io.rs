@@ -1,0 +1,142 @@
+//! Import and export (JSON of SCENARIO.md, CSV of docs/CSV.md) and the share link.
+
+use super::use_app;
+use crate::codec;
+use crate::state::{Action, Notice};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+/// Offers `text` as a file download.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&text.into());
+    let bag = web_sys::BlobPropertyBag::new();
+    bag.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
+        .map_err(|e| format!("{e:?}"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
+    let document = gloo_utils_document().ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|e| format!("{e:?}"))?
+        .unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+fn gloo_utils_document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+/// The page's address with the scenario in its hash.
+pub fn share_link(s: &smd_core::Scenario) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| h.split('#').next().unwrap_or("").to_owned())
+        .unwrap_or_default();
+    format!("{base}#{}", codec::share_fragment(s))
+}
+
+/// The import/export panel.
+#[function_component]
+pub fn ImportExport() -> Html {
+    let state = use_app();
+    let d = state.dispatcher();
+    let act = |a: Action| {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(a.clone()))
+    };
+    let export_json = {
+        let d = d.clone();
+        let json = state.draft.to_json();
+        Callback::from(move |_: MouseEvent| {
+            d.dispatch(Action::ExportJson);
+            if let Err(e) = download("scenario.json", "application/json", &json) {
+                d.dispatch(Action::Notify(Notice { warning: true, text: format!("Download failed: {e}") }));
+            }
+        })
+    };
+    let export_csv = {
+        let d = d.clone();
+        let jobs = state.draft.jobs.clone();
+        Callback::from(move |_: MouseEvent| {
+            d.dispatch(Action::ExportCsv);
+            let (csv, _) = codec::jobs_to_csv(&jobs);
+            if let Err(e) = download("jobs.csv", "text/csv", &csv) {
+                d.dispatch(Action::Notify(Notice { warning: true, text: format!("Download failed: {e}") }));
+            }
+        })
+    };
+    let share = {
+        let d = d.clone();
+        let draft = state.draft.clone();
+        Callback::from(move |_: MouseEvent| {
+            let link = share_link(&draft);
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&link);
+            }
+            d.dispatch(Action::ShareLink(link));
+        })
+    };
+    let on_text = {
+        let d = d.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlTextAreaElement>().value();
+            d.dispatch(Action::IoText(v));
+        })
+    };
+    let on_file = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let d = d.clone();
+            let csv = file.name().to_lowercase().ends_with(".csv");
+            wasm_bindgen_futures::spawn_local(async move {
+                match JsFuture::from(file.text()).await {
+                    Ok(t) => {
+                        let text = t.as_string().unwrap_or_default();
+                        let is_csv = csv || !text.trim_start().starts_with('{');
+                        d.dispatch(Action::IoText(text));
+                        d.dispatch(if is_csv { Action::ImportCsv } else { Action::ImportJson });
+                    }
+                    Err(e) => d.dispatch(Action::Notify(Notice { warning: true, text: format!("Could not read the file: {e:?}") })),
+                }
+            });
+            input.set_value("");
+        })
+    };
+    html! {
+        <section class="card" id="io">
+            <h2>{"Import · export · share"}</h2>
+            <div class="row buttons">
+                <button onclick={export_json} data-action="export-json">{"Export JSON"}</button>
+                <button onclick={export_csv} data-action="export-csv">{"Export CSV"}</button>
+                <button onclick={share} data-action="share">{"Share link"}</button>
+                <label class="file">{"Open file… "}<input type="file" accept=".json,.csv,application/json,text/csv" onchange={on_file} data-action="open-file" /></label>
+            </div>
+            if let Some(link) = &state.share_link {
+                <p class="share">{"Link (copied to the clipboard where allowed): "}
+                    <input type="text" readonly=true value={link.clone()} data-testid="share-link" onclick={Callback::from(|e: MouseEvent| {
+                        if let Some(i) = e.target_dyn_into::<HtmlInputElement>() { i.select(); }
+                    })} />
+                </p>
+            }
+            <label class="field">
+                <span class="label">{"Scenario JSON (SCENARIO.md) or jobs CSV (docs/CSV.md): paste, then import"}</span>
+                <textarea rows="5" value={state.io_text.clone()} oninput={on_text} data-field="io.text" spellcheck="false" />
+            </label>
+            <div class="row buttons">
+                <button onclick={act(Action::ImportJson)} data-action="import-json">{"Import JSON"}</button>
+                <button onclick={act(Action::ImportCsv)} data-action="import-csv">{"Import CSV (jobs)"}</button>
+            </div>
+            if let Some(e) = &state.io_error {
+                <p class="msg block" data-testid="error" role="alert">{ e }</p>
+            }
+        </section>
+    }
+}

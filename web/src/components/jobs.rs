@@ -1,0 +1,174 @@
+//! The jobs: a table (add, duplicate, delete, select) and the editor of the selected job.
+
+use super::field::{Field, Messages};
+use super::format::sig;
+use super::use_app;
+use crate::codec::{layer_totals, Profile};
+use crate::fields::{self, FieldKey, JOB_NUMBERS};
+use crate::state::Action;
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+/// The jobs table.
+#[function_component]
+pub fn JobsTable() -> Html {
+    let state = use_app();
+    let add = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::AddJob))
+    };
+    let rows = state.draft.jobs.iter().zip(&state.uids).map(|(j, &uid)| {
+        let d = state.dispatcher();
+        let select = Callback::from(move |_| d.dispatch(Action::SelectJob(uid)));
+        let d = state.dispatcher();
+        let dup = Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            d.dispatch(Action::DuplicateJob(uid))
+        });
+        let d = state.dispatcher();
+        let del = Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            d.dispatch(Action::DeleteJob(uid))
+        });
+        let errors = state.job_error_count(uid);
+        let selected = state.selected == Some(uid);
+        let t = layer_totals(&j.layers);
+        html! {
+            <tr key={uid} class={classes!(selected.then_some("selected"), (errors > 0).then_some("invalid"))}
+                onclick={select} data-testid="job-row">
+                <td class="id">{ if selected { "▸ " } else { "" } }{ &j.id }</td>
+                <td>{ fields::mode_name(j.mode) }</td>
+                <td>{ fields::overlap_name(j.overlap) }</td>
+                <td class="num">{ sig(j.iterations, 4) }</td>
+                <td class="num">{ sig(j.limit_instances, 3) }</td>
+                <td class="num">{ sig(j.utility.gamma1, 3) }</td>
+                <td class="num">{ sig(j.utility.gamma3, 3) }</td>
+                <td class="num" title="layers: Σf / Σb / Σr ms">{ format!("{} · {}/{}/{}", j.layers.len(), sig(t[0], 3), sig(t[1], 3), sig(t[2], 3)) }</td>
+                <td class="status">{ if errors > 0 { html!{ <span class="bad">{ format!("⚠ {errors}") }</span> } } else { html!{} } }</td>
+                <td class="actions">
+                    <button class="icon" title="duplicate" aria-label="duplicate job" onclick={dup} data-action="duplicate">{"⧉"}</button>
+                    <button class="icon" title="delete" aria-label="delete job" onclick={del} data-action="delete">{"✕"}</button>
+                </td>
+            </tr>
+        }
+    });
+    html! {
+        <section class="card" id="jobs">
+            <h2>{ format!("Jobs ({})", state.draft.jobs.len()) }
+                <button class="small" onclick={add} data-action="add-job">{"+ add job"}</button>
+            </h2>
+            <super::inputs::GeneratePanel />
+            <div class="scroll jobs-scroll">
+                <table class="jobs" data-testid="jobs-table">
+                    <thead><tr>
+                        <th>{"id"}</th><th>{"mode"}</th><th>{"overlap"}</th>
+                        <th class="num" title="iterations">{"E"}</th>
+                        <th class="num" title="limit in instances">{"ϑ"}</th>
+                        <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
+                        <th class="num">{"N · Σf/Σb/Σr ms"}</th><th></th><th></th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
+            <JobEditor />
+        </section>
+    }
+}
+
+/// Every field of the selected job.
+#[function_component]
+pub fn JobEditor() -> Html {
+    let state = use_app();
+    let Some(uid) = state.selected.filter(|u| state.index_of(*u).is_some()) else {
+        return html! { <p class="note">{"No job selected."}</p> };
+    };
+    let k = |f: &str| FieldKey::job(uid, f);
+    let numbers = |range: std::ops::Range<usize>| {
+        JOB_NUMBERS[range]
+            .iter()
+            .map(|(f, sym, label)| html! {
+                <Field k={k(f)} symbol={*sym} label={*label} />
+            })
+            .collect::<Html>()
+    };
+    let demands = |who: &'static str, sym: &'static str| {
+        fields::RESOURCES
+            .iter()
+            .map(|(r, label)| html! {
+                <Field k={k(&format!("{who}.{r}"))} symbol={sym} label={*label} />
+            })
+            .collect::<Html>()
+    };
+    html! {
+        <div class="editor" data-testid="job-editor">
+            <h3>{"Edit job"}</h3>
+            <div class="grid4">
+                <Field k={k("id")} label="id" />
+                <Field k={k("mode")} label="mode" choices={vec![("sync", "sync"), ("async", "async")]} />
+                <Field k={k("overlap")} label="overlap" choices={vec![("sequential", "sequential"), ("wfbp", "WFBP"), ("pipelined", "pipelined")]} />
+                { numbers(0..4) }
+                { numbers(4..8) }
+                { numbers(8..12) }
+            </div>
+            <h4>{"Demand of one worker "}<span class="sym">{"O^w"}</span>{" and one PS "}<span class="sym">{"O^p"}</span></h4>
+            <div class="grid4">
+                { demands("worker", "O^w") }
+                { demands("ps", "O^p") }
+            </div>
+            <LayerEditor uid={uid} />
+        </div>
+    }
+}
+
+/// Properties of [`LayerEditor`].
+#[derive(Properties, PartialEq)]
+pub struct LayerProps {
+    /// The job.
+    pub uid: u64,
+}
+
+/// The per-layer profile: a summary and a text editor (one line per layer).
+#[function_component]
+pub fn LayerEditor(props: &LayerProps) -> Html {
+    let state = use_app();
+    let open = use_state(|| false);
+    let Some(i) = state.index_of(props.uid) else {
+        return html! {};
+    };
+    let job = &state.draft.jobs[i];
+    let key = FieldKey::job(props.uid, "layers");
+    let t = layer_totals(&job.layers);
+    let profile = Profile::of(&job.layers).map(|p| p.name()).unwrap_or("custom");
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_| open.set(!*open))
+    };
+    let oninput = {
+        let d = state.dispatcher();
+        let key = key.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlTextAreaElement>().value();
+            d.dispatch(Action::Edit(key.clone(), v));
+        })
+    };
+    let invalid = state.errors_of(&key).next().is_some();
+    html! {
+        <div class={classes!("layers", invalid.then_some("invalid"))}>
+            <h4>{"Layers"}</h4>
+            <p class="summary">
+                { format!("N = {} layers · Σf = {} ms · Σb = {} ms · Σr = {} ms (profile: {profile}) ",
+                    job.layers.len(), sig(t[0], 4), sig(t[1], 4), sig(t[2], 4)) }
+                <button class="small" onclick={toggle} data-action="edit-layers">
+                    { if *open { "close editor" } else { "edit per-layer profile" } }
+                </button>
+            </p>
+            if *open || invalid {
+                <label class="field">
+                    <span class="label">{"one line per layer: forward_ms backward_ms comm_ms (comm is a profile: only its shape counts)"}</span>
+                    <textarea rows="8" value={state.text(&key)} {oninput} data-field="job.layers" />
+                </label>
+            }
+            <Messages k={key} />
+        </div>
+    }
+}

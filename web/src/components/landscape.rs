@@ -1,0 +1,138 @@
+//! The objective landscape of the selected job (smd-charts' SVG) with a hover read-out.
+
+use super::format::{duration, sig};
+use super::use_app;
+use crate::state::{Action, LandscapeValue};
+use smd_charts::{landscape_geometry, landscape_svg, LandscapeOptions, Value};
+use web_sys::{Element, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Size of the landscape chart (SVG user units; CSS scales it to the column).
+pub const SIZE: (f64, f64) = (660.0, 470.0);
+/// Samples per axis requested from the solver.
+pub const RESOLUTION: usize = 40;
+
+fn options(value: LandscapeValue) -> LandscapeOptions {
+    LandscapeOptions {
+        width: SIZE.0,
+        height: SIZE.1,
+        value: match value {
+            LandscapeValue::Time => Value::Time,
+            LandscapeValue::Utility => Value::Utility,
+        },
+        id_prefix: "page-landscape".into(),
+    }
+}
+
+/// The read-out under the pointer.
+#[derive(Clone, Debug, PartialEq)]
+struct Hover {
+    w: f64,
+    p: f64,
+    t: f64,
+    pi: f64,
+    mu: f64,
+    inside: bool,
+}
+
+/// Job picker, T/utility switch, the chart and the hover read-out.
+#[function_component]
+pub fn LandscapePanel() -> Html {
+    let state = use_app();
+    let hover = use_state(|| None::<Hover>);
+    let Some(results) = state.results.clone() else {
+        return html! {};
+    };
+    let on_job = {
+        let d = state.dispatcher();
+        let uids = results.uids.clone();
+        Callback::from(move |e: Event| {
+            let i = e.target_unchecked_into::<HtmlSelectElement>().selected_index();
+            if let Some(&u) = usize::try_from(i).ok().and_then(|i| uids.get(i)) {
+                d.dispatch(Action::SelectJob(u));
+            }
+        })
+    };
+    let switch = |v: LandscapeValue, label: &'static str| {
+        let d = state.dispatcher();
+        let on = state.value == v;
+        html! {
+            <button class={classes!("toggle", on.then_some("on"))} aria-pressed={on.to_string()}
+                onclick={Callback::from(move |_| d.dispatch(Action::SetValue(v)))}
+                data-action={format!("value-{}", if v == LandscapeValue::Time { "time" } else { "utility" })}>
+                { label }
+            </button>
+        }
+    };
+    let selected_index = state.wanted_landscape().map(|(_, _, i)| i);
+    let picker = html! {
+        <select onchange={on_job} aria-label="job" data-field="landscape.job">
+            { for results.scenario.jobs.iter().enumerate().map(|(i, j)| html! {
+                <option selected={Some(i) == selected_index}>{ &j.id }</option>
+            }) }
+        </select>
+    };
+    let body = match state.landscape.as_ref().and_then(|l| l.data.clone()) {
+        None => html! { <p class="note chart-placeholder">{"Computing the landscape…"}</p> },
+        Some(Err(e)) => html! { <p class="bad">{ format!("No landscape: {e}") }</p> },
+        Some(Ok(l)) => {
+            let opts = options(state.value);
+            let svg = landscape_svg(&l, &opts);
+            let geometry = landscape_geometry(&l, &opts);
+            let onmousemove = {
+                let hover = hover.clone();
+                let l = l.clone();
+                Callback::from(move |e: MouseEvent| {
+                    let Some(el) = e.current_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<Element>(t).ok()) else { return };
+                    let r = el.get_bounding_client_rect();
+                    if r.width() <= 0.0 {
+                        return;
+                    }
+                    let scale = geometry.width / r.width();
+                    let x = (e.client_x() as f64 - r.left()) * scale;
+                    let y = (e.client_y() as f64 - r.top()) * scale;
+                    hover.set(geometry.nearest_sample(x, y).map(|(i, j)| Hover {
+                        w: l.w[i],
+                        p: l.p[j],
+                        t: l.t[j][i],
+                        pi: l.pi[j][i],
+                        mu: l.mu[j][i],
+                        inside: l.inside[j][i],
+                    }));
+                })
+            };
+            let onmouseleave = {
+                let hover = hover.clone();
+                Callback::from(move |_| hover.set(None))
+            };
+            let readout = match &*hover {
+                Some(h) => format!(
+                    "w = {}, p = {}: T = {} · π = {} · μ = {}{}",
+                    sig(h.w, 3), sig(h.p, 3), duration(h.t), sig(h.pi, 3), sig(h.mu, 4),
+                    if h.inside { "" } else { " (outside Ω)" }
+                ),
+                None => "Point at the map to read T, π and μ.".into(),
+            };
+            let relaxed = l.relaxed.map(|(x, t)| format!("SMD relaxed x̄ = ({}, {}), T(x̄) = {}", sig(x[0], 4), sig(x[1], 4), duration(t)));
+            let opt = l.integer_optimum.map(|(w, p, t)| format!("integer optimum ({w}, {p}), T = {}", duration(t)));
+            html! {
+                <>
+                    <div class="chart" {onmousemove} {onmouseleave} data-testid="landscape-chart">
+                        { Html::from_html_unchecked(AttrValue::from(svg)) }
+                    </div>
+                    <p class="readout" data-testid="landscape-hover">{ readout }</p>
+                    <p class="note">{ [relaxed, opt].into_iter().flatten().collect::<Vec<_>>().join(" · ") }</p>
+                </>
+            }
+        }
+    };
+    html! {
+        <section class="card" id="landscape" data-testid="landscape">
+            <h2>{"Objective landscape of "}{ picker }
+                <span class="switch">{ switch(LandscapeValue::Time, "T") }{ switch(LandscapeValue::Utility, "utility μ") }</span>
+            </h2>
+            <p class="note">{"Heatmap over the job's (w, p) box; the outline is its region Ω (resource limit L = ϑ·instance). Markers: each policy's allocation (hollow = not admitted), SMD's relaxed point x̄ and the integer optimum. The panel lists Algorithm 1's search: bounds l_j, φ_j of each summand ζ_j, the free summand J, grid sizes and the winning grid point ν."}</p>
+            { body }
+        </section>
+    }
+}

@@ -1,0 +1,26 @@
+//! The page's components. Each reads the one [`State`](crate::state::State) from context
+//! and changes it only by dispatching [`Action`](crate::state::Action)s.
+
+pub mod app;
+pub mod field;
+pub mod format;
+pub mod help;
+pub mod inputs;
+pub mod io;
+pub mod jobs;
+pub mod landscape;
+pub mod results;
+pub mod schedule;
+pub mod status;
+
+use crate::state::State;
+use yew::prelude::*;
+
+/// The state handle every component reads.
+pub type AppState = UseReducerHandle<State>;
+
+/// The state from context (every component sits under [`app::App`]).
+#[hook]
+pub fn use_app() -> AppState {
+    use_context::<AppState>().expect("components are mounted under App")
+}

@@ -1,0 +1,53 @@
+//! The layer schedule of the selected job (smd-charts' SVG from smd-core's simulation).
+
+use super::use_app;
+use smd_charts::{schedule_svg, ScheduleOptions, TimeUnit};
+use smd_core::scenario::{Job, Mode};
+use yew::prelude::*;
+
+/// τ of MODEL.md §1: communication time of one iteration at w = p, s (`2G/B`, async
+/// `2αG/B`, `G = 8g/1000` Gbit). smd-core computes the same inside `JobModel::new` but does
+/// not expose it; the chart needs it as an input.
+pub fn tau_of(job: &Job) -> f64 {
+    let alpha = match job.mode {
+        Mode::Sync => 1.0,
+        Mode::Async => job.async_comm_factor,
+    };
+    2.0 * alpha * (8.0 * job.model_size_mb / 1000.0) / job.ps_bandwidth_gbps
+}
+
+/// Sequential vs WFBP vs pipelined for the selected job of the draft.
+#[function_component]
+pub fn SchedulePanel() -> Html {
+    let state = use_app();
+    let Some(i) = state.selected.and_then(|u| state.index_of(u)) else {
+        return html! {};
+    };
+    let job = &state.draft.jobs[i];
+    let has_layer_errors = state
+        .selected
+        .is_some_and(|u| state.errors.iter().any(|e| e.key.as_ref().is_some_and(|k| k.job == Some(u))));
+    let tau = tau_of(job);
+    let body = if job.layers.is_empty() || !tau.is_finite() || has_layer_errors {
+        html! { <p class="note">{"Fix this job's inputs to see its schedule."}</p> }
+    } else {
+        let svg = schedule_svg(
+            &job.layers,
+            tau,
+            job.overlap,
+            &ScheduleOptions {
+                width: 660.0,
+                height: 400.0,
+                unit: TimeUnit::Auto,
+            },
+        );
+        html! { <div class="chart" data-testid="schedule-chart">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div> }
+    };
+    html! {
+        <section class="card" id="schedule" data-testid="schedule">
+            <h2>{ format!("Layer schedule of {} (one iteration, w = p)", job.id) }</h2>
+            <p class="note">{ format!("Forward f_j (layers 1→N), backward b_j (N→1) and gradient sends r_j rescaled so that Σr_j = τ = {:.3} s. The job's own model ({}) is highlighted; its η1, η2, η3 scale the θ of T.", tau, crate::fields::overlap_name(job.overlap)) }</p>
+            { body }
+        </section>
+    }
+}

@@ -1,0 +1,89 @@
+//! The status line: solver state, progress with cancel, notices and the error summary.
+
+use super::use_app;
+use crate::state::{Action, WorkerStatus};
+use smd_core::Policy;
+use yew::prelude::*;
+
+/// Progress, worker status and the notice.
+#[function_component]
+pub fn StatusBar() -> Html {
+    let state = use_app();
+    let cancel = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::Cancel))
+    };
+    let dismiss = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::DismissNotice))
+    };
+    let progress = state.run.as_ref().map(|run| {
+        let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
+        let name = Policy::ALL.get(policy).map(|p| p.name()).unwrap_or("");
+        // Four policies, each over every job: overall fraction for the bar.
+        let whole = 4.0 * total.max(1) as f64;
+        let frac = (policy as f64 * total as f64 + done as f64) / whole;
+        html! {
+            <div class="progress" data-testid="progress">
+                <span>{ format!("Solving {} jobs: {name} {done}/{total} (policy {} of 4)", run.scenario.jobs.len(), policy + 1) }</span>
+                <progress max="1000" value={format!("{:.0}", 1000.0 * frac)}></progress>
+                <button onclick={cancel} data-action="cancel">{"Cancel"}</button>
+            </div>
+        }
+    });
+    let worker = match &state.worker {
+        WorkerStatus::Starting => html! { <span class="pill">{"solver starting…"}</span> },
+        WorkerStatus::Ready => html! { <span class="pill ok">{"solver ready"}</span> },
+        WorkerStatus::Died(m) => html! { <span class="pill bad" title={m.clone()}>{"solver restarted"}</span> },
+    };
+    let stale = state.results_stale().then(|| {
+        let why = if state.valid {
+            "the current input is being solved".to_string()
+        } else {
+            format!("the current input has {} problem(s) — fix them to re-plan", state.errors.len())
+        };
+        html! { <span class="pill warn" data-testid="stale">{ format!("showing the previous plan: {why}") }</span> }
+    });
+    html! {
+        <div class="status" data-testid="status">
+            { worker }
+            { for stale }
+            { for progress }
+            if let Some(n) = &state.notice {
+                <div class={classes!("notice", n.warning.then_some("warning"))} data-testid="notice" role="status">
+                    <span>{ &n.text }</span>
+                    <button class="icon" onclick={dismiss} aria-label="dismiss">{"✕"}</button>
+                </div>
+            }
+        </div>
+    }
+}
+
+/// Every current problem in one list (errors of jobs not open in the editor show here too).
+#[function_component]
+pub fn ErrorSummary() -> Html {
+    let state = use_app();
+    if state.errors.is_empty() {
+        return html! {};
+    }
+    let items = state.errors.iter().map(|e| {
+        let d = state.dispatcher();
+        let job = e.key.as_ref().and_then(|k| k.job);
+        let onclick = Callback::from(move |_| {
+            if let Some(uid) = job {
+                d.dispatch(Action::SelectJob(uid))
+            }
+        });
+        html! {
+            <li {onclick} class={classes!(job.is_some().then_some("link"))}>
+                <code>{ &e.place }</code>{" "}{ &e.message }
+            </li>
+        }
+    });
+    html! {
+        <section class="card errors" data-testid="error-summary">
+            <h2>{ format!("{} problem(s) — the plan below is for the last valid input", state.errors.len()) }</h2>
+            <ul>{ for items }</ul>
+        </section>
+    }
+}

@@ -1,0 +1,450 @@
+//! Every editable field of a scenario, named by the same path that `smd_core`'s
+//! [`FieldError::field`](smd_core::FieldError) uses (`cluster.units`, `params.epsilon`,
+//! `worker.gpu`, `layers[3].forward_ms`, …), with its text form and its parser.
+//!
+//! The page keeps the raw text of every input; this module only turns text into values
+//! (or a parse message) and values into text. Checking the values is `smd_core`'s job.
+
+use smd_core::scenario::{Job, Layer, Mode, Outer, Overlap, Rounding};
+use smd_core::Scenario;
+
+/// Where a field lives: the scenario itself (`job: None`) or one job, named by the page's
+/// stable job handle (a uid that survives reordering, adding and deleting jobs).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldKey {
+    /// The job's uid, or `None` for cluster and params fields.
+    pub job: Option<u64>,
+    /// The field's path (`params.epsilon`, `worker.gpu`, `layers`).
+    pub field: String,
+}
+
+impl FieldKey {
+    /// A cluster or params field.
+    pub fn top(field: &str) -> Self {
+        FieldKey {
+            job: None,
+            field: field.to_owned(),
+        }
+    }
+    /// A field of the job with uid `uid`.
+    pub fn job(uid: u64, field: &str) -> Self {
+        FieldKey {
+            job: Some(uid),
+            field: field.to_owned(),
+        }
+    }
+}
+
+/// The four resources: path segment and label.
+pub const RESOURCES: [(&str, &str); 4] = [
+    ("gpu", "GPU"),
+    ("vcpu", "vCPU"),
+    ("memory_gb", "memory GB"),
+    ("storage_gb", "storage GB"),
+];
+
+/// The numeric fields of a job, with the symbol of MODEL.md and a short label.
+pub const JOB_NUMBERS: [(&str, &str, &str); 21] = [
+    ("iterations", "E", "iterations"),
+    ("model_size_mb", "g", "model size, MB"),
+    ("minibatch", "m", "mini-batch"),
+    ("global_batch", "K", "global batch"),
+    ("ps_bandwidth_gbps", "B", "PS bandwidth, Gbps"),
+    ("worker_overhead_s", "β1", "worker overhead, s"),
+    ("ps_overhead_s", "β2", "PS overhead, s"),
+    ("async_comm_factor", "α", "async comm. factor"),
+    ("limit_instances", "ϑ", "limit, instances"),
+    ("utility.gamma1", "γ1", "utility height"),
+    ("utility.gamma2", "γ2", "utility steepness"),
+    ("utility.gamma3", "γ3", "utility midpoint π"),
+    ("worker.gpu", "O^w", "GPU"),
+    ("worker.vcpu", "O^w", "vCPU"),
+    ("worker.memory_gb", "O^w", "memory GB"),
+    ("worker.storage_gb", "O^w", "storage GB"),
+    ("ps.gpu", "O^p", "GPU"),
+    ("ps.vcpu", "O^p", "vCPU"),
+    ("ps.memory_gb", "O^p", "memory GB"),
+    ("ps.storage_gb", "O^p", "storage GB"),
+    ("id", "", "id"),
+];
+
+macro_rules! job_number_paths {
+    ($j:expr, $f:expr, $($name:literal => $($path:ident).+),* $(,)?) => {
+        match $f {
+            $($name => Some(&mut $j.$($path).+),)*
+            _ => None,
+        }
+    };
+}
+
+fn job_number_mut<'a>(j: &'a mut Job, field: &str) -> Option<&'a mut f64> {
+    if let Some((index, part)) = layer_field(field) {
+        let l = j.layers.get_mut(index)?;
+        return match part {
+            "forward_ms" => Some(&mut l.forward_ms),
+            "backward_ms" => Some(&mut l.backward_ms),
+            "comm_ms" => Some(&mut l.comm_ms),
+            _ => None,
+        };
+    }
+    job_number_paths!(j, field,
+        "iterations" => iterations,
+        "model_size_mb" => model_size_mb,
+        "minibatch" => minibatch,
+        "global_batch" => global_batch,
+        "ps_bandwidth_gbps" => ps_bandwidth_gbps,
+        "worker_overhead_s" => worker_overhead_s,
+        "ps_overhead_s" => ps_overhead_s,
+        "async_comm_factor" => async_comm_factor,
+        "limit_instances" => limit_instances,
+        "utility.gamma1" => utility.gamma1,
+        "utility.gamma2" => utility.gamma2,
+        "utility.gamma3" => utility.gamma3,
+        "worker.gpu" => worker.gpu,
+        "worker.vcpu" => worker.vcpu,
+        "worker.memory_gb" => worker.memory_gb,
+        "worker.storage_gb" => worker.storage_gb,
+        "ps.gpu" => ps.gpu,
+        "ps.vcpu" => ps.vcpu,
+        "ps.memory_gb" => ps.memory_gb,
+        "ps.storage_gb" => ps.storage_gb,
+    )
+}
+
+fn job_number(j: &Job, field: &str) -> Option<f64> {
+    // The same table as `job_number_mut`, read through a copy without the layers.
+    if let Some((index, part)) = layer_field(field) {
+        let l = j.layers.get(index)?;
+        return match part {
+            "forward_ms" => Some(l.forward_ms),
+            "backward_ms" => Some(l.backward_ms),
+            "comm_ms" => Some(l.comm_ms),
+            _ => None,
+        };
+    }
+    job_number_mut(&mut scalars_of(j), field).map(|v| *v)
+}
+
+/// A copy of the job without its id and layers (cheap to make per read).
+fn scalars_of(j: &Job) -> Job {
+        Job {
+            id: String::new(),
+            mode: j.mode,
+            overlap: j.overlap,
+            iterations: j.iterations,
+            model_size_mb: j.model_size_mb,
+            minibatch: j.minibatch,
+            global_batch: j.global_batch,
+            layers: Vec::new(),
+            ps_bandwidth_gbps: j.ps_bandwidth_gbps,
+            worker_overhead_s: j.worker_overhead_s,
+            ps_overhead_s: j.ps_overhead_s,
+            async_comm_factor: j.async_comm_factor,
+            worker: j.worker,
+            ps: j.ps,
+            limit_instances: j.limit_instances,
+            utility: j.utility,
+        }
+}
+
+/// `layers[3].forward_ms` → `(3, "forward_ms")`.
+pub fn layer_field(field: &str) -> Option<(usize, &str)> {
+    let rest = field.strip_prefix("layers[")?;
+    let (index, part) = rest.split_once("].")?;
+    Some((index.parse().ok()?, part))
+}
+
+/// Parses a number as typed; the message follows `smd_core`'s style.
+pub fn parse_number(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("must be a number (the field is empty)".into());
+    }
+    t.parse::<f64>()
+        .map_err(|_| format!("must be a number (got {t:?})"))
+}
+
+fn parse_whole<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(format!("must be {what} (the field is empty)"));
+    }
+    t.parse::<T>().map_err(|_| format!("must be {what} (got {t:?})"))
+}
+
+/// The current value of a top-level field as text.
+pub fn top_text(s: &Scenario, field: &str) -> String {
+    let p = &s.params;
+    let c = &s.cluster;
+    match field {
+        "cluster.units" => c.units.to_string(),
+        "params.epsilon" => p.epsilon.to_string(),
+        "params.ptas_depth" => p.ptas_depth.to_string(),
+        "params.m_delta" => p.m_delta.to_string(),
+        "params.max_rounding_attempts" => p.max_rounding_attempts.to_string(),
+        "params.seed" => p.seed.to_string(),
+        "params.time_unit_s" => p.time_unit_s.map(|v| v.to_string()).unwrap_or_default(),
+        "params.polish" => p.polish.to_string(),
+        "params.rounding" => match p.rounding {
+            Rounding::Paper => "paper".into(),
+            Rounding::BestCorner => "best_corner".into(),
+        },
+        "params.outer" => match p.outer {
+            Outer::Ptas => "ptas".into(),
+            Outer::Exact => "exact".into(),
+        },
+        f => {
+            if let Some(r) = f.strip_prefix("cluster.unit.") {
+                resource(c.unit.to_array(), r).map(|v| v.to_string())
+            } else if let Some(r) = f.strip_prefix("cluster.instance.") {
+                resource(c.instance.to_array(), r).map(|v| v.to_string())
+            } else {
+                None
+            }
+            .unwrap_or_default()
+        }
+    }
+}
+
+fn resource(values: [f64; 4], name: &str) -> Option<f64> {
+    RESOURCES
+        .iter()
+        .position(|(n, _)| *n == name)
+        .map(|i| values[i])
+}
+
+fn set_resource(
+    r: &mut smd_core::scenario::Resources,
+    name: &str,
+    text: &str,
+) -> Result<(), String> {
+    let i = RESOURCES
+        .iter()
+        .position(|(n, _)| *n == name)
+        .ok_or_else(|| format!("unknown resource {name:?}"))?;
+    let mut a = r.to_array();
+    a[i] = parse_number(text)?;
+    *r = smd_core::scenario::Resources::from_array(a);
+    Ok(())
+}
+
+/// Sets a top-level field from text; on a parse error the scenario is unchanged.
+pub fn set_top(s: &mut Scenario, field: &str, text: &str) -> Result<(), String> {
+    let p = &mut s.params;
+    match field {
+        "cluster.units" => s.cluster.units = parse_number(text)?,
+        "params.epsilon" => p.epsilon = parse_number(text)?,
+        "params.ptas_depth" => p.ptas_depth = parse_whole(text, "a whole number 0 … 3")?,
+        "params.m_delta" => p.m_delta = parse_number(text)?,
+        "params.max_rounding_attempts" => {
+            p.max_rounding_attempts = parse_whole(text, "a whole number ≥ 1")?
+        }
+        "params.seed" => p.seed = parse_whole(text, "a whole number ≥ 0")?,
+        "params.time_unit_s" => {
+            p.time_unit_s = if text.trim().is_empty() {
+                None
+            } else {
+                Some(parse_number(text)?)
+            }
+        }
+        "params.polish" => p.polish = text == "true",
+        "params.rounding" => {
+            p.rounding = match text {
+                "best_corner" => Rounding::BestCorner,
+                _ => Rounding::Paper,
+            }
+        }
+        "params.outer" => {
+            p.outer = match text {
+                "exact" => Outer::Exact,
+                _ => Outer::Ptas,
+            }
+        }
+        f => {
+            if let Some(r) = f.strip_prefix("cluster.unit.") {
+                set_resource(&mut s.cluster.unit, r, text)?
+            } else if let Some(r) = f.strip_prefix("cluster.instance.") {
+                set_resource(&mut s.cluster.instance, r, text)?
+            } else {
+                return Err(format!("unknown field {f:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The current value of a job field as text (`layers` is the layer editor's text).
+pub fn job_text(j: &Job, field: &str) -> String {
+    match field {
+        "id" => j.id.clone(),
+        "mode" => mode_name(j.mode).into(),
+        "overlap" => overlap_name(j.overlap).into(),
+        "layers" => layers_text(&j.layers),
+        f => job_number(j, f).map(|v| v.to_string()).unwrap_or_default(),
+    }
+}
+
+/// Sets a job field from text; on a parse error the job is unchanged.
+pub fn set_job(j: &mut Job, field: &str, text: &str) -> Result<(), String> {
+    match field {
+        "id" => j.id = text.to_owned(),
+        "mode" => {
+            j.mode = match text {
+                "async" => Mode::Async,
+                _ => Mode::Sync,
+            }
+        }
+        "overlap" => {
+            j.overlap = match text {
+                "wfbp" => Overlap::Wfbp,
+                "pipelined" => Overlap::Pipelined,
+                _ => Overlap::Sequential,
+            }
+        }
+        "layers" => j.layers = parse_layers(text)?,
+        f => {
+            let v = parse_number(text)?;
+            *job_number_mut(j, f).ok_or_else(|| format!("unknown field {f:?}"))? = v;
+        }
+    }
+    Ok(())
+}
+
+/// `"sync"` / `"async"`.
+pub fn mode_name(m: Mode) -> &'static str {
+    match m {
+        Mode::Sync => "sync",
+        Mode::Async => "async",
+    }
+}
+
+/// `"sequential"` / `"wfbp"` / `"pipelined"`.
+pub fn overlap_name(o: Overlap) -> &'static str {
+    match o {
+        Overlap::Sequential => "sequential",
+        Overlap::Wfbp => "wfbp",
+        Overlap::Pipelined => "pipelined",
+    }
+}
+
+/// The layer editor's text: one line per layer, `forward backward comm` in ms.
+pub fn layers_text(layers: &[Layer]) -> String {
+    layers
+        .iter()
+        .map(|l| format!("{} {} {}", l.forward_ms, l.backward_ms, l.comm_ms))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Parses the layer editor's text (numbers separated by spaces, commas or tabs; blank lines
+/// and `#` comments ignored).
+pub fn parse_layers(text: &str) -> Result<Vec<Layer>, String> {
+    let mut layers = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let parts: Vec<&str> = line
+            .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+            .filter(|p| !p.is_empty())
+            .collect();
+        if parts.len() != 3 {
+            return Err(format!(
+                "line {}: needs 3 numbers (forward backward comm, ms), got {} ({line:?})",
+                n + 1,
+                parts.len()
+            ));
+        }
+        let mut v = [0.0; 3];
+        for (k, p) in parts.iter().enumerate() {
+            v[k] = p
+                .parse::<f64>()
+                .map_err(|_| format!("line {}: {p:?} is not a number", n + 1))?;
+        }
+        layers.push(Layer {
+            forward_ms: v[0],
+            backward_ms: v[1],
+            comm_ms: v[2],
+        });
+    }
+    Ok(layers)
+}
+
+/// Where an error of `smd_core` belongs among the page's inputs: layer errors go to the
+/// layer editor, a whole-task error (`worker`: all zero) to that task's first field.
+pub fn input_of(field: &str) -> String {
+    if field.starts_with("layers") {
+        "layers".into()
+    } else if field == "worker" || field == "ps" {
+        format!("{field}.gpu")
+    } else {
+        field.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smd_core::{generate, GenerateOptions};
+
+    #[test]
+    fn every_job_field_round_trips_through_text() {
+        let s = generate(&GenerateOptions {
+            jobs: 1,
+            ..Default::default()
+        });
+        let mut j = s.jobs[0].clone();
+        for (f, _, _) in JOB_NUMBERS {
+            let t = job_text(&j, f);
+            assert!(!t.is_empty(), "{f}");
+            set_job(&mut j, f, &t).unwrap();
+        }
+        assert_eq!(j, s.jobs[0]);
+        set_job(&mut j, "worker.vcpu", "7.5").unwrap();
+        assert_eq!(j.worker.vcpu, 7.5);
+        assert!(set_job(&mut j, "iterations", "abc").is_err());
+        assert_eq!(job_text(&j, "layers[0].comm_ms"), j.layers[0].comm_ms.to_string());
+    }
+
+    #[test]
+    fn top_fields_round_trip() {
+        let mut s = generate(&GenerateOptions {
+            jobs: 1,
+            ..Default::default()
+        });
+        let before = s.clone();
+        for f in [
+            "cluster.units",
+            "cluster.unit.gpu",
+            "cluster.instance.memory_gb",
+            "params.epsilon",
+            "params.ptas_depth",
+            "params.m_delta",
+            "params.seed",
+            "params.time_unit_s",
+            "params.polish",
+            "params.rounding",
+            "params.outer",
+        ] {
+            let t = top_text(&s, f);
+            set_top(&mut s, f, &t).unwrap();
+        }
+        assert_eq!(s, before);
+        set_top(&mut s, "params.time_unit_s", "3600").unwrap();
+        assert_eq!(s.params.time_unit_s, Some(3600.0));
+        assert!(set_top(&mut s, "params.ptas_depth", "-1").is_err());
+    }
+
+    #[test]
+    fn layers_text_parses_back() {
+        let s = generate(&GenerateOptions {
+            jobs: 1,
+            ..Default::default()
+        });
+        let t = layers_text(&s.jobs[0].layers);
+        assert_eq!(parse_layers(&t).unwrap(), s.jobs[0].layers);
+        assert!(parse_layers("1 2").is_err());
+        assert_eq!(parse_layers("# c\n1,2,3\n\n").unwrap().len(), 1);
+    }
+}

@@ -1,0 +1,26 @@
+//! # smd-web — the SMD planner in the browser
+//!
+//! A Yew page over `smd_core`: edit a cluster, the solver's parameters and the jobs; the
+//! page validates every field, solves in a Web Worker (all four policies, with progress and
+//! cancel), and shows the comparison, the selected policy's plan, the objective landscape
+//! and the layer schedule of a job. Built with Trunk (see the repository's README).
+//!
+//! - [`state`]: the one `Reducible` state and its named actions;
+//! - [`components`]: the page, one component per panel;
+//! - [`solver`]: the worker protocol and the page's handle on the worker;
+//! - [`fields`], [`codec`], [`wire`], [`defaults`]: text ↔ values, links, CSV, drafts.
+
+pub mod codec;
+pub mod components;
+pub mod defaults;
+pub mod fields;
+pub mod solver;
+pub mod state;
+pub mod wire;
+
+pub use components::app::{App, AppProps};
+
+/// Mounts the page on `<body>`.
+pub fn start() {
+    yew::Renderer::<App>::with_props(AppProps::default_page()).render();
+}

@@ -1,0 +1,5 @@
+//! The page's entry point (Trunk's `data-bin="smd-web"`).
+
+fn main() {
+    smd_web::start();
+}

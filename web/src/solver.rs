@@ -1,0 +1,338 @@
+//! The solver, off the page's thread: the messages between page and worker, the worker's
+//! side, and the page's handle that spawns, feeds, cancels (terminates) and restarts it.
+//!
+//! The page talks to a plain dedicated `Worker` built by Trunk (`data-type="worker"` with a
+//! loader shim) with JSON messages. gloo-worker's bridge was not used because it can
+//! neither terminate a worker that is busy solving (cancel) nor report that it died.
+//! Tests, where the runner serves no worker script, use [`SolverMode::InThread`]: the same
+//! [`handle`] runs on the page's thread and its replies take the same path.
+
+use serde::{Deserialize, Serialize};
+use smd_core::{Plan, Policy, Scenario};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Page → worker.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Request {
+    /// Plan `scenario` with every policy.
+    Solve {
+        /// The page's run id; every reply carries it.
+        run: u64,
+        /// A valid scenario.
+        scenario: Scenario,
+    },
+    /// The objective landscape of job `job`.
+    Landscape {
+        /// Request id.
+        run: u64,
+        /// A valid scenario.
+        scenario: Scenario,
+        /// Job index.
+        job: usize,
+        /// Samples per axis.
+        resolution: usize,
+        /// Plans whose points to mark.
+        plans: Vec<Plan>,
+    },
+}
+
+/// Worker → page.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Reply {
+    /// The worker has loaded and listens.
+    Ready,
+    /// A policy finished another job's allocation.
+    Progress {
+        /// Run id.
+        run: u64,
+        /// Index of the policy in [`Policy::ALL`].
+        policy: usize,
+        /// Jobs done for this policy.
+        done: usize,
+        /// Jobs in the scenario.
+        total: usize,
+    },
+    /// One policy's plan.
+    Planned {
+        /// Run id.
+        run: u64,
+        /// The plan.
+        plan: Plan,
+    },
+    /// One policy failed (the others still run).
+    PolicyFailed {
+        /// Run id.
+        run: u64,
+        /// Policy name.
+        policy: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// Every policy is done.
+    Solved {
+        /// Run id.
+        run: u64,
+        /// Wall time of the whole run, ms.
+        ms: f64,
+    },
+    /// A landscape, as JSON (see `wire`).
+    Landscape {
+        /// Request id.
+        run: u64,
+        /// The landscape's JSON.
+        json: String,
+    },
+    /// The landscape could not be computed.
+    LandscapeFailed {
+        /// Request id.
+        run: u64,
+        /// What went wrong.
+        message: String,
+    },
+    /// The worker panicked; it is dead after this message.
+    Panicked {
+        /// The panic message.
+        message: String,
+    },
+}
+
+/// Milliseconds from the page's (or worker's) `performance` clock.
+pub fn now_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let global = js_sys::global();
+        js_sys::Reflect::get(&global, &JsValue::from_str("performance"))
+            .ok()
+            .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+            .map(|p| p.now())
+            .unwrap_or_else(|| js_sys::Date::now())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::time::{SystemTime, UNIX_EPOCH};
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs_f64() * 1000.0)
+            .unwrap_or(0.0)
+    }
+}
+
+/// Answers one request: the worker's whole job, also run in-thread by tests.
+pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
+    match req {
+        Request::Solve { run, scenario } => {
+            let t0 = now_ms();
+            for (index, policy) in Policy::ALL.into_iter().enumerate() {
+                let clock = now_ms;
+                let mut progress = |p: smd_core::Progress| {
+                    post(Reply::Progress {
+                        run,
+                        policy: index,
+                        done: p.jobs_done,
+                        total: p.jobs_total,
+                    })
+                };
+                let result = smd_core::plan_with(
+                    &scenario,
+                    policy,
+                    &mut smd_core::Options {
+                        clock: Some(&clock),
+                        progress: Some(&mut progress),
+                        ..Default::default()
+                    },
+                );
+                match result {
+                    Ok(plan) => post(Reply::Planned { run, plan }),
+                    Err(e) => post(Reply::PolicyFailed {
+                        run,
+                        policy: policy.name().into(),
+                        message: e.to_string(),
+                    }),
+                }
+            }
+            post(Reply::Solved {
+                run,
+                ms: now_ms() - t0,
+            });
+        }
+        Request::Landscape {
+            run,
+            scenario,
+            job,
+            resolution,
+            plans,
+        } => match smd_core::landscape(&scenario, job, resolution, &plans) {
+            Ok(l) => post(Reply::Landscape {
+                run,
+                json: crate::wire::landscape_to_json(&l),
+            }),
+            Err(e) => post(Reply::LandscapeFailed {
+                run,
+                message: e.to_string(),
+            }),
+        },
+    }
+}
+
+/// The worker binary's `main`: listen for requests, answer with [`handle`].
+pub fn worker_main() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+        let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let post_scope = scope.clone();
+        let post = move |r: Reply| {
+            let text = serde_json::to_string(&r).expect("replies serialise");
+            let _ = post_scope.post_message(&JsValue::from_str(&text));
+        };
+        let panic_post = post.clone();
+        std::panic::set_hook(Box::new(move |info| {
+            panic_post(Reply::Panicked {
+                message: info.to_string(),
+            })
+        }));
+        let mut post_for_handle = post.clone();
+        let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            match serde_json::from_str::<Request>(&text) {
+                Ok(req) => handle(req, &mut post_for_handle),
+                Err(err) => post_for_handle(Reply::Panicked {
+                    message: format!("the worker could not read a request: {err}"),
+                }),
+            }
+        });
+        scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        onmessage.forget();
+        post(Reply::Ready);
+    }
+}
+
+/// Where the solver runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolverMode {
+    /// In a Web Worker loaded from this script URL (relative to the page).
+    Worker(String),
+    /// On the page's thread (tests).
+    InThread,
+}
+
+/// The script Trunk emits for the worker binary (relative, so `dist/` works from any path).
+pub const WORKER_URL: &str = "./smd-worker_loader.js";
+
+type ReplyFn = Rc<dyn Fn(Reply)>;
+type DeathFn = Rc<dyn Fn(String)>;
+
+/// The page's handle on the solver.
+pub struct Solver {
+    mode: SolverMode,
+    on_reply: ReplyFn,
+    on_death: DeathFn,
+    worker: Option<web_sys::Worker>,
+    _handlers: Vec<Closure<dyn FnMut(JsValue)>>,
+    /// In-thread runs are cancelled by bumping this.
+    generation: Rc<RefCell<u64>>,
+}
+
+impl Solver {
+    /// Starts the solver; replies and deaths are reported through the callbacks.
+    pub fn new(mode: SolverMode, on_reply: ReplyFn, on_death: DeathFn) -> Solver {
+        let mut s = Solver {
+            mode,
+            on_reply,
+            on_death,
+            worker: None,
+            _handlers: Vec::new(),
+            generation: Rc::new(RefCell::new(0)),
+        };
+        s.spawn();
+        s
+    }
+
+    fn spawn(&mut self) {
+        let SolverMode::Worker(url) = &self.mode else {
+            let on_reply = self.on_reply.clone();
+            wasm_bindgen_futures::spawn_local(async move { on_reply(Reply::Ready) });
+            return;
+        };
+        let worker = match web_sys::Worker::new(url) {
+            Ok(w) => w,
+            Err(e) => {
+                let on_death = self.on_death.clone();
+                let msg = format!("could not start the solver worker ({url}): {e:?}");
+                wasm_bindgen_futures::spawn_local(async move { on_death(msg) });
+                return;
+            }
+        };
+        let on_reply = self.on_reply.clone();
+        let on_message = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+            let Ok(e) = e.dyn_into::<web_sys::MessageEvent>() else {
+                return;
+            };
+            let text = e.data().as_string().unwrap_or_default();
+            if let Ok(reply) = serde_json::from_str::<Reply>(&text) {
+                on_reply(reply);
+            }
+        });
+        let on_death = self.on_death.clone();
+        let on_error = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+            let msg = e
+                .dyn_ref::<web_sys::ErrorEvent>()
+                .map(|e| e.message())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "the worker script failed to load or crashed".into());
+            on_death(msg);
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        self._handlers = vec![on_message, on_error];
+        self.worker = Some(worker);
+    }
+
+    /// Sends a request.
+    pub fn send(&self, req: Request) {
+        match &self.worker {
+            Some(w) => {
+                let text = serde_json::to_string(&req).expect("requests serialise");
+                if let Err(e) = w.post_message(&JsValue::from_str(&text)) {
+                    (self.on_death)(format!("could not reach the solver worker: {e:?}"));
+                }
+            }
+            None if self.mode == SolverMode::InThread => {
+                let on_reply = self.on_reply.clone();
+                let generation = self.generation.clone();
+                let mine = *generation.borrow();
+                wasm_bindgen_futures::spawn_local(async move {
+                    // Let the page render first, as it would with a worker.
+                    yew::platform::time::sleep(std::time::Duration::ZERO).await;
+                    if *generation.borrow() == mine {
+                        handle(req, &mut |r| on_reply(r));
+                    }
+                });
+            }
+            None => (self.on_death)("the solver worker is not running".into()),
+        }
+    }
+
+    /// Stops whatever the solver is doing (terminates the worker) and starts a fresh one.
+    pub fn restart(&mut self) {
+        *self.generation.borrow_mut() += 1;
+        if let Some(w) = self.worker.take() {
+            w.set_onmessage(None);
+            w.set_onerror(None);
+            w.terminate();
+        }
+        self._handlers.clear();
+        self.spawn();
+    }
+}
+
+impl Drop for Solver {
+    fn drop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.terminate();
+        }
+    }
+}
