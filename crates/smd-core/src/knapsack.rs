@@ -242,14 +242,43 @@ fn next_subset(s: &mut Vec<usize>, n: usize, q: usize, extend: bool) -> bool {
 /// Default node limit of [`branch_and_bound`].
 pub const NODE_LIMIT: u64 = 200_000;
 
+/// When the exact search stops early.
+#[derive(Clone, Copy, Default)]
+pub struct Limits<'a> {
+    /// Most nodes to expand.
+    pub nodes: u64,
+    /// Wall-clock budget in ms, measured with `clock`.
+    pub time_ms: Option<f64>,
+    /// A clock in ms (needed for `time_ms`).
+    pub clock: Option<&'a dyn Fn() -> f64>,
+}
+
 /// Exact branch and bound with LP bounds; reports the gap if `node_limit` is hit.
 pub fn branch_and_bound<const R: usize>(
     items: &[Item<R>],
     cap: &[f64; R],
     node_limit: u64,
 ) -> Result<Selection, Error> {
-    let mut order = eligible(items, cap);
-    // Most valuable per unit of (capacity-normalised) demand first: good incumbents early.
+    branch_and_bound_with(
+        items,
+        cap,
+        &Limits {
+            nodes: node_limit,
+            ..Limits::default()
+        },
+    )
+}
+
+/// Branch and bound: depth first, LP bound (the simplex of [`kp_lp`]) at every node,
+/// reduced-cost fixing, branching on a fractional item of the LP, and an incumbent from
+/// the LP's rounding plus a greedy fill. Stops at `limits`, reporting the gap.
+pub fn branch_and_bound_with<const R: usize>(
+    items: &[Item<R>],
+    cap: &[f64; R],
+    limits: &Limits,
+) -> Result<Selection, Error> {
+    let elig = eligible(items, cap);
+    // Greedy order for the fill: value per unit of capacity-normalised demand.
     let weight = |i: usize| -> f64 {
         (0..R)
             .map(|r| {
@@ -261,6 +290,7 @@ pub fn branch_and_bound<const R: usize>(
             })
             .sum::<f64>()
     };
+    let mut order = elig.clone();
     order.sort_by(|&a, &b| {
         let ea = items[a].value / weight(a).max(1e-300);
         let eb = items[b].value / weight(b).max(1e-300);
@@ -275,92 +305,158 @@ pub fn branch_and_bound<const R: usize>(
         gap: None,
         nodes: 0,
     };
-    // Greedy incumbent in `order`.
-    let mut used = [0.0; R];
-    for &i in &order {
-        let mut u = used;
-        add(&mut u, &items[i].demand);
-        if fits_all(&u, cap) {
-            used = u;
-            sel.chosen[i] = true;
-            sel.value += items[i].value;
-        }
-    }
+    // Status per item: FREE, or fixed to 0/1 on this path.
+    const FREE: i8 = -1;
     struct Node<const R: usize> {
-        depth: usize,
+        fixed: Vec<i8>,
         value: f64,
         used: [f64; R],
-        picked: Vec<usize>,
         bound: f64,
     }
+    let mut root = vec![0i8; items.len()];
+    for &i in &elig {
+        root[i] = FREE;
+    }
     let mut stack = vec![Node {
-        depth: 0,
+        fixed: root,
         value: 0.0,
         used: [0.0; R],
-        picked: Vec::new(),
         bound: f64::INFINITY,
     }];
-    let close = |bound: f64, inc: f64| bound <= inc + 1e-9 * inc.abs().max(1e-300);
-    while let Some(node) = stack.pop() {
-        if close(node.bound, sel.value) {
+    let tol = |inc: f64| 1e-9 * inc.abs().max(1e-300);
+    let start = limits.clock.map(|c| c());
+    let out_of_time = || match (limits.time_ms, limits.clock, start) {
+        (Some(ms), Some(c), Some(t0)) => c() - t0 > ms,
+        _ => false,
+    };
+    while let Some(mut node) = stack.pop() {
+        if node.bound <= sel.value + tol(sel.value) {
             continue;
         }
-        if sel.nodes >= node_limit {
+        if sel.nodes >= limits.nodes || (sel.nodes % 64 == 0 && out_of_time()) {
             stack.push(node);
             break;
         }
         sel.nodes += 1;
         let rest: [f64; R] = std::array::from_fn(|r| cap[r] - node.used[r]);
-        let free: Vec<usize> = order[node.depth..]
-            .iter()
-            .copied()
-            .filter(|&i| fits_all(&items[i].demand, &rest))
-            .collect();
-        if node.value > sel.value {
-            sel.value = node.value;
-            sel.chosen = vec![false; items.len()];
-            for &i in &node.picked {
-                sel.chosen[i] = true;
+        // Free items that no longer fit alone are fixed to 0.
+        for &i in &elig {
+            if node.fixed[i] == FREE && !fits_all(&items[i].demand, &rest) {
+                node.fixed[i] = 0;
             }
         }
+        let free: Vec<usize> = elig
+            .iter()
+            .copied()
+            .filter(|&i| node.fixed[i] == FREE)
+            .collect();
         if free.is_empty() {
+            if node.value > sel.value {
+                sel.value = node.value;
+                sel.chosen = node.fixed.iter().map(|&f| f == 1).collect();
+            }
             continue;
         }
-        // Cheap bound first (each resource alone is a relaxation), then the LP.
-        let mut bound = node.value + single_resource_bound(items, &free, &rest);
-        if close(bound, sel.value) {
-            continue;
-        }
-        let (lpv, _) = lp_relax(items, &free, &rest);
+        let rel = relax(items, &free, &rest);
         sel.lp_solves += 1;
-        bound = bound.min(node.value + lpv);
-        if close(bound, sel.value) {
+        let bound = node.value + rel.value;
+        // Incumbent: the LP's integral part, then a greedy fill in `order`.
+        let mut used = node.used;
+        let mut value = node.value;
+        let mut take = node.fixed.clone();
+        for (k, &i) in free.iter().enumerate() {
+            if rel.x[k] >= 1.0 - 1e-9 {
+                let mut u = used;
+                add(&mut u, &items[i].demand);
+                if fits_all(&u, cap) {
+                    used = u;
+                    value += items[i].value;
+                    take[i] = 1;
+                }
+            }
+        }
+        for &i in &order {
+            if take[i] == FREE {
+                let mut u = used;
+                add(&mut u, &items[i].demand);
+                if fits_all(&u, cap) {
+                    used = u;
+                    value += items[i].value;
+                    take[i] = 1;
+                }
+            }
+        }
+        if value > sel.value {
+            sel.value = value;
+            sel.chosen = take.iter().map(|&f| f == 1).collect();
+        }
+        if bound <= sel.value + tol(sel.value) {
             continue;
         }
-        // Branch on the next item in order that still fits: exclude pushed first, include on top.
-        let i = free[0];
-        let depth = order.iter().position(|&k| k == i).expect("free ⊂ order") + 1;
+        // Reduced-cost fixing: a variable at a bound whose move would cost more than the
+        // slack between bound and incumbent stays there in this subtree.
+        let y = &rel.dual;
+        let mut fixed = node.fixed.clone();
+        let mut frac: Option<(usize, f64)> = None;
+        for (k, &i) in free.iter().enumerate() {
+            let d = items[i].value - (0..R).map(|r| y[r] * items[i].demand[r]).sum::<f64>();
+            let x = rel.x[k];
+            if x <= 1e-9 && bound + d <= sel.value + tol(sel.value) {
+                fixed[i] = 0;
+            } else if x >= 1.0 - 1e-9 && bound - d <= sel.value + tol(sel.value) {
+                fixed[i] = 1;
+            } else if x > 1e-9 && x < 1.0 - 1e-9 {
+                // Branch on the most valuable fractional item.
+                if frac.is_none_or(|(_, v)| items[i].value > v) {
+                    frac = Some((i, items[i].value));
+                }
+            }
+        }
+        // Items fixed to 1 by reduced costs join the node's value and use.
+        let (mut nvalue, mut nused) = (node.value, node.used);
+        for &i in &free {
+            if fixed[i] == 1 {
+                nvalue += items[i].value;
+                add(&mut nused, &items[i].demand);
+            }
+        }
+        if !fits_all(&nused, cap) {
+            continue; // round-off in the fixing: drop this node rather than exceed capacity
+        }
+        let branch = match frac {
+            Some((i, _)) => i,
+            None => {
+                // Integral LP: its point is optimal for this subtree (already the incumbent
+                // if it fits); otherwise branch on the first free item.
+                match free.iter().copied().find(|&i| fixed[i] == FREE) {
+                    Some(i) if bound > sel.value + tol(sel.value) => i,
+                    _ => continue,
+                }
+            }
+        };
+        let mut zero = fixed.clone();
+        zero[branch] = 0;
         stack.push(Node {
-            depth,
-            value: node.value,
-            used: node.used,
-            picked: node.picked.clone(),
+            fixed: zero,
+            value: nvalue,
+            used: nused,
             bound,
         });
-        let mut used = node.used;
-        add(&mut used, &items[i].demand);
-        let mut picked = node.picked;
-        picked.push(i);
-        stack.push(Node {
-            depth,
-            value: node.value + items[i].value,
-            used,
-            picked,
-            bound,
-        });
+        let mut u = nused;
+        add(&mut u, &items[branch].demand);
+        if fits_all(&u, cap) {
+            let mut one = fixed;
+            one[branch] = 1;
+            stack.push(Node {
+                fixed: one,
+                value: nvalue + items[branch].value,
+                used: u,
+                bound,
+            });
+        }
     }
     let open = stack.iter().map(|n| n.bound).fold(sel.value, f64::max);
-    if close(open, sel.value) {
+    if open <= sel.value + tol(sel.value) {
         sel.proven_optimal = true;
         sel.guarantee = 1.0;
     } else {
@@ -368,40 +464,6 @@ pub fn branch_and_bound<const R: usize>(
         sel.guarantee = sel.value / open;
     }
     Ok(sel)
-}
-
-/// min over resources of the fractional 1-D knapsack bound.
-fn single_resource_bound<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -> f64 {
-    let total: f64 = free.iter().map(|&i| items[i].value).sum();
-    let mut best = total;
-    for r in 0..R {
-        let mut zero = 0.0;
-        let mut pos: Vec<usize> = Vec::new();
-        for &i in free {
-            if items[i].demand[r] > 0.0 {
-                pos.push(i);
-            } else {
-                zero += items[i].value;
-            }
-        }
-        pos.sort_by(|&a, &b| {
-            (items[b].value / items[b].demand[r]).total_cmp(&(items[a].value / items[a].demand[r]))
-        });
-        let mut room = cap[r].max(0.0) * (1.0 + 1e-9);
-        let mut v = zero;
-        for i in pos {
-            let d = items[i].demand[r];
-            if d <= room {
-                room -= d;
-                v += items[i].value;
-            } else {
-                v += items[i].value * room / d;
-                break;
-            }
-        }
-        best = best.min(v);
-    }
-    best
 }
 
 #[cfg(test)]

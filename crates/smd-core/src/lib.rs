@@ -48,6 +48,7 @@ pub mod landscape;
 pub mod lp;
 pub mod model;
 pub mod omega;
+pub mod orlib;
 pub mod plan;
 pub mod policy;
 pub mod rng;
