@@ -26,9 +26,9 @@ fn exact_knapsack_proves_the_known_optima() {
         assert_eq!(sel.value, known);
         // The selection itself is feasible and worth what it says.
         let chosen: Vec<usize> = (0..items.len()).filter(|&i| sel.chosen[i]).collect();
-        for r in 0..5 {
+        for (r, &c) in cap.iter().enumerate() {
             let used: f64 = chosen.iter().map(|&i| items[i].demand[r]).sum();
-            assert!(used <= cap[r], "constraint {r}: {used} > {}", cap[r]);
+            assert!(used <= c, "constraint {r}: {used} > {c}");
         }
         assert_eq!(chosen.iter().map(|&i| items[i].value).sum::<f64>(), known);
     }
