@@ -51,6 +51,8 @@ pub struct JobModel {
     pub gamma: [f64; 3],
     /// T(1, 1), s.
     pub t11: f64,
+    /// τ: the communication time of one iteration at w = p, s (2G/B sync, 2αG/B async).
+    pub tau: f64,
     /// Seconds per unit of π (`None` = relative: π = 16·T/T(1,1)).
     pub time_unit_s: Option<f64>,
 }
@@ -100,6 +102,7 @@ impl JobModel {
             limit,
             gamma: [job.utility.gamma1, job.utility.gamma2, job.utility.gamma3],
             t11: 0.0,
+            tau,
             time_unit_s,
         };
         m.t11 = m.t(1.0, 1.0);

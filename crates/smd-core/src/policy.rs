@@ -9,8 +9,8 @@ use crate::model::JobModel;
 use crate::omega::{fits, floor_tol};
 use crate::plan::{AdmissionReport, JobPlan, Plan, ResourceUse, Stats};
 use crate::rng::{stream_of, Stream};
-use crate::rounding::{self, Rounded};
-use crate::scenario::{Outer, Resources, Scenario, RESOURCE_NAMES};
+use crate::rounding;
+use crate::scenario::{Job, Outer, Params, Resources, Scenario, RESOURCE_NAMES};
 use std::fmt;
 use std::str::FromStr;
 
@@ -92,6 +92,8 @@ pub struct Options<'a> {
     pub progress: Option<&'a mut dyn FnMut(Progress)>,
     /// How Algorithm 1 solves its grid points (default: the exact fast path).
     pub inner: InnerSolver,
+    /// Reuse SMD allocations of unchanged jobs from earlier plans.
+    pub cache: Option<&'a mut Cache>,
 }
 
 /// Plans `scenario` with `policy`, timing with `clock`.
@@ -155,31 +157,28 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
             }
             let c = match policy {
                 Policy::Smd => {
-                    let sol = inner::solve_with(m, p.epsilon, opts.inner)
-                        .map_err(|e| e.for_job(&job.id))?;
-                    add_inner(&mut stats, &sol.stats);
-                    let mut x = sol.x;
-                    if p.polish {
-                        let pp = m.best_p_for(x[0]);
-                        if m.t(x[0], pp) <= m.t(x[0], x[1]) {
-                            x[1] = pp;
+                    let key = opts
+                        .cache
+                        .as_ref()
+                        .map(|_| cache_key(job, scenario, opts.inner));
+                    let hit = match (opts.cache.as_mut(), key) {
+                        (Some(cache), Some(k)) => cache.get(k),
+                        _ => None,
+                    };
+                    let (c, work, rounding_ms) = match hit {
+                        Some(found) => found,
+                        None => {
+                            let found = smd_allocation(job, m, p, opts.inner, clock)?;
+                            if let (Some(cache), Some(k)) = (opts.cache.as_mut(), key) {
+                                cache.put(k, found.clone());
+                            }
+                            found
                         }
-                    }
-                    let t1 = clock();
-                    let mut rng = Stream::new(p.seed, stream_of(&job.id));
-                    let Rounded {
-                        w, p: ps, attempts, ..
-                    } = rounding::round(
-                        m,
-                        x,
-                        p.m_delta,
-                        p.max_rounding_attempts,
-                        p.rounding,
-                        &mut rng,
-                    );
-                    stats.rounding_ms += clock() - t1;
-                    stats.rounding_attempts += u64::from(attempts);
-                    Candidate::at(m, w, ps, Some((sol.x, sol.t)), Some(attempts))
+                    };
+                    add_inner(&mut stats, &work);
+                    stats.rounding_ms += rounding_ms;
+                    stats.rounding_attempts += u64::from(c.attempts.unwrap_or(0));
+                    c
                 }
                 Policy::Esw => {
                     let k = esw_k(m);
@@ -293,6 +292,108 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
             Some(u) => format!("seconds/{u}"),
         },
     })
+}
+
+/// Algorithm 1 (+ polish) and Algorithm 2 for one feasible job: the candidate, the inner
+/// work, and the rounding time.
+fn smd_allocation(
+    job: &Job,
+    m: &JobModel,
+    p: &Params,
+    solver: InnerSolver,
+    clock: Clock,
+) -> Result<(Candidate, InnerStats, f64), Error> {
+    let sol = inner::solve_with(m, p.epsilon, solver).map_err(|e| e.for_job(&job.id))?;
+    let mut x = sol.x;
+    if p.polish {
+        let pp = m.best_p_for(x[0]);
+        if m.t(x[0], pp) <= m.t(x[0], x[1]) {
+            x[1] = pp;
+        }
+    }
+    let t1 = clock();
+    let mut rng = Stream::new(p.seed, stream_of(&job.id));
+    let r = rounding::round(
+        m,
+        x,
+        p.m_delta,
+        p.max_rounding_attempts,
+        p.rounding,
+        &mut rng,
+    );
+    let ms = clock() - t1;
+    Ok((
+        Candidate::at(m, r.w, r.p, Some((sol.x, sol.t)), Some(r.attempts)),
+        sol.stats,
+        ms,
+    ))
+}
+
+/// Everything a job's SMD allocation depends on, hashed.
+fn cache_key(job: &Job, scenario: &Scenario, solver: InnerSolver) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let p = &scenario.params;
+    let text = serde_json::to_string(&(
+        job,
+        &scenario.cluster.instance,
+        (
+            p.epsilon,
+            p.m_delta,
+            p.max_rounding_attempts,
+            p.seed,
+            p.time_unit_s,
+        ),
+        (p.polish, p.rounding, solver),
+    ))
+    .expect("serialisable");
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// Per-job SMD allocations kept between plans, so that a re-plan after editing one job runs
+/// Algorithm 1 for that job only. Plans are identical with or without it (its entries carry
+/// the work counts they stand for).
+#[derive(Default)]
+pub struct Cache {
+    entries: std::collections::HashMap<u64, (Candidate, InnerStats, f64)>,
+    used: std::collections::HashSet<u64>,
+    hits: u64,
+    misses: u64,
+}
+
+impl Cache {
+    /// An empty cache.
+    pub fn new() -> Cache {
+        Cache::default()
+    }
+    /// Allocations reused so far.
+    pub fn hits(&self) -> u64 {
+        self.hits
+    }
+    /// Allocations computed so far.
+    pub fn misses(&self) -> u64 {
+        self.misses
+    }
+    /// Forgets the entries no plan used since the last call (bounds memory to one scenario).
+    pub fn retain_used(&mut self) {
+        let used = std::mem::take(&mut self.used);
+        self.entries.retain(|k, _| used.contains(k));
+    }
+    fn get(&mut self, k: u64) -> Option<(Candidate, InnerStats, f64)> {
+        self.used.insert(k);
+        let found = self.entries.get(&k).cloned();
+        if found.is_some() {
+            self.hits += 1;
+        } else {
+            self.misses += 1;
+        }
+        found.map(|(c, s, _)| (c, s, 0.0))
+    }
+    fn put(&mut self, k: u64, v: (Candidate, InnerStats, f64)) {
+        self.used.insert(k);
+        self.entries.insert(k, v);
+    }
 }
 
 impl Candidate {
@@ -482,6 +583,46 @@ fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candidate>>, Vec<
 mod tests {
     use super::*;
     use crate::generate::{generate, GenerateOptions};
+
+    fn without_times(mut p: Plan) -> Plan {
+        p.stats.solve_ms = 0.0;
+        p.stats.inner_ms = 0.0;
+        p.stats.rounding_ms = 0.0;
+        p.stats.outer_ms = 0.0;
+        p
+    }
+
+    #[test]
+    fn cache_reuses_unchanged_jobs_and_changes_no_plan() {
+        let mut s = generate(&GenerateOptions {
+            jobs: 6,
+            seed: 4,
+            ..Default::default()
+        });
+        let mut cache = Cache::new();
+        let mut with_cache = |s: &Scenario, cache: &mut Cache| {
+            let mut o = Options {
+                cache: Some(cache),
+                ..Options::default()
+            };
+            without_times(plan_with(s, Policy::Smd, &mut o).unwrap())
+        };
+        let first = with_cache(&s, &mut cache);
+        let feasible = first.jobs.iter().filter(|j| j.workers.is_some()).count() as u64;
+        assert_eq!((cache.hits(), cache.misses()), (0, feasible));
+        assert_eq!(first, without_times(crate::plan(&s, Policy::Smd).unwrap()));
+        // Edit one feasible job: only it is solved again.
+        let k = first.jobs.iter().position(|j| j.workers.is_some()).unwrap();
+        s.jobs[k].iterations += 7.0;
+        let second = with_cache(&s, &mut cache);
+        assert_eq!((cache.hits(), cache.misses()), (feasible - 1, feasible + 1));
+        assert_eq!(second, without_times(crate::plan(&s, Policy::Smd).unwrap()));
+        // A parameter every job depends on invalidates them all.
+        s.params.seed += 1;
+        with_cache(&s, &mut cache);
+        assert_eq!(cache.misses(), 2 * feasible + 1);
+        cache.retain_used();
+    }
 
     #[test]
     fn progress_counts_every_job_once_in_order() {
