@@ -600,7 +600,7 @@ mod tests {
             ..Default::default()
         });
         let mut cache = Cache::new();
-        let mut with_cache = |s: &Scenario, cache: &mut Cache| {
+        let with_cache = |s: &Scenario, cache: &mut Cache| {
             let mut o = Options {
                 cache: Some(cache),
                 ..Options::default()
