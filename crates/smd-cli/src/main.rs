@@ -7,6 +7,7 @@
 //! head`) ends the program quietly with status 0.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use smd_core::policy::GLOBAL_NODE_LIMIT;
 use smd_core::scenario::{Outer, RESOURCE_NAMES};
 use smd_core::{Error, GenerateOptions, InnerSolver, Mode, Options, Plan, Policy, Scenario};
 use std::io::{self, BufWriter, Read, Write};
@@ -126,6 +127,25 @@ enum PolicyArg {
     Esw,
     Optimus,
     Exact,
+    /// The joint optimum over every job's Pareto set (MODEL.md §9, improved).
+    Global,
+}
+
+impl PolicyArg {
+    /// Every policy, in display order.
+    const ALL: [PolicyArg; 5] = [
+        PolicyArg::Smd,
+        PolicyArg::Esw,
+        PolicyArg::Optimus,
+        PolicyArg::Exact,
+        PolicyArg::Global,
+    ];
+    fn name(self) -> &'static str {
+        match self {
+            PolicyArg::Global => "global",
+            p => Policy::from(p).name(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -164,7 +184,7 @@ impl From<PolicyArg> for Policy {
             PolicyArg::Smd => Policy::Smd,
             PolicyArg::Esw => Policy::Esw,
             PolicyArg::Optimus => Policy::Optimus,
-            PolicyArg::Exact => Policy::Exact,
+            PolicyArg::Exact | PolicyArg::Global => Policy::Exact,
         }
     }
 }
@@ -277,8 +297,7 @@ fn generate(a: &GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 fn plan(a: &PlanArgs, out: &mut impl Write) -> Result<(), Failure> {
     let scenario = load(&a.common)?;
-    let policy = Policy::from(a.policy);
-    let plan = solve(&scenario, policy, a.common.inner_solver.into())?;
+    let plan = solve(&scenario, a.policy, a.common.inner_solver.into())?;
     if a.common.json {
         writeln!(out, "{}", plan.to_json())?;
     } else {
@@ -289,11 +308,12 @@ fn plan(a: &PlanArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let scenario = load(&a.common)?;
-    let mut results: Vec<(Policy, Result<Plan, String>)> = Vec::new();
-    for policy in Policy::ALL {
+    let mut results: Vec<(&'static str, Result<Plan, String>)> = Vec::new();
+    for policy in PolicyArg::ALL {
+        let policy_name = policy.name();
         match solve(&scenario, policy, a.common.inner_solver.into()) {
-            Ok(p) => results.push((policy, Ok(p))),
-            Err(Failure::Solver(m)) => results.push((policy, Err(m))),
+            Ok(p) => results.push((policy_name, Ok(p))),
+            Err(Failure::Solver(m)) => results.push((policy_name, Err(m))),
             Err(other) => return Err(other),
         }
     }
@@ -323,7 +343,7 @@ fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 /// Runs one policy; a panic inside the solver becomes a solver failure (exit 1), not exit 101.
-fn solve(scenario: &Scenario, policy: Policy, inner: InnerSolver) -> Result<Plan, Failure> {
+fn solve(scenario: &Scenario, which: PolicyArg, inner: InnerSolver) -> Result<Plan, Failure> {
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
     let mut opts = Options {
@@ -331,9 +351,12 @@ fn solve(scenario: &Scenario, policy: Policy, inner: InnerSolver) -> Result<Plan
         inner,
         ..Options::default()
     };
-    match catch_unwind(AssertUnwindSafe(|| {
-        smd_core::plan_with(scenario, policy, &mut opts)
-    })) {
+    let policy = which.name();
+    let run = || match which {
+        PolicyArg::Global => smd_core::plan_global(scenario, &mut opts, GLOBAL_NODE_LIMIT),
+        other => smd_core::plan_with(scenario, other.into(), &mut opts),
+    };
+    match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(plan)) => Ok(plan),
         Ok(Err(e)) => Err(e.into()),
         Err(_) => Err(Failure::Solver(format!(
@@ -584,7 +607,7 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
 
 fn write_compare_table(
     scenario: &Scenario,
-    results: &[(Policy, Result<Plan, String>)],
+    results: &[(&'static str, Result<Plan, String>)],
     out: &mut impl Write,
 ) -> io::Result<()> {
     let cap = scenario.cluster.capacity().to_array();
@@ -616,7 +639,7 @@ fn write_compare_table(
             Ok(p) => {
                 let used = p.resources.used.to_array();
                 let mut row = vec![
-                    policy.name().to_owned(),
+                    (*policy).to_owned(),
                     format!("{:.3}", p.total_utility),
                     format!("{}/{}", p.admitted, p.jobs.len()),
                 ];
@@ -625,14 +648,14 @@ fn write_compare_table(
                 t.row(row);
             }
             Err(_) => {
-                let mut row = vec![policy.name().to_owned(), "failed".to_owned()];
+                let mut row = vec![(*policy).to_owned(), "failed".to_owned()];
                 row.extend(std::iter::repeat_n("-".to_owned(), 6));
                 t.row(row);
             }
         }
     }
     t.write(out)?;
-    let total = |want: Policy| {
+    let total = |want: &str| {
         results
             .iter()
             .find(|(p, _)| *p == want)
@@ -640,16 +663,26 @@ fn write_compare_table(
             .map(|p| p.total_utility)
     };
     writeln!(out)?;
-    match (total(Policy::Smd), total(Policy::Exact)) {
-        (Some(s), Some(e)) if e > 0.0 => {
-            writeln!(out, "smd / exact total utility: {:.4}", s / e)
+    for other in ["exact", "global"] {
+        match (total("smd"), total(other)) {
+            (Some(s), Some(e)) if e > 0.0 => {
+                writeln!(out, "smd / {other} total utility: {:.4}", s / e)?
+            }
+            (Some(_), Some(_)) => writeln!(
+                out,
+                "smd / {other} total utility: n/a ({other}'s total utility is 0)"
+            )?,
+            _ => writeln!(out, "smd / {other} total utility: n/a (a policy failed)")?,
         }
-        (Some(_), Some(_)) => {
+    }
+    if let Some(Ok(g)) = results.iter().find(|(p, _)| *p == "global").map(|(_, r)| r) {
+        if !g.admission.proven_optimal {
             writeln!(
                 out,
-                "smd / exact total utility: n/a (exact's total utility is 0)"
-            )
+                "global: not proven within its node limit (gap {:.3}%)",
+                100.0 * g.admission.gap.unwrap_or(0.0)
+            )?;
         }
-        _ => writeln!(out, "smd / exact total utility: n/a (a policy failed)"),
     }
+    Ok(())
 }

@@ -41,6 +41,7 @@ pub mod error;
 pub mod eta;
 pub mod fast;
 pub mod generate;
+pub mod global;
 pub mod inner;
 pub mod knapsack;
 pub mod kp_lp;
@@ -60,7 +61,7 @@ pub use generate::{generate, GenerateOptions};
 pub use inner::InnerSolver;
 pub use landscape::{landscape, Landscape};
 pub use plan::Plan;
-pub use policy::{plan_with, plan_with_clock, Cache, Options, Policy, Progress};
+pub use policy::{plan_global, plan_with, plan_with_clock, Cache, Options, Policy, Progress};
 pub use scenario::{Mode, Scenario};
 
 /// Plans a scenario with one policy, timing it with the platform's clock where there is one.

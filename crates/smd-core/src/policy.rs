@@ -225,12 +225,38 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
         (sel.chosen, report)
     };
 
+    stats.solve_ms = clock() - start;
+    Ok(assemble(
+        scenario,
+        &models,
+        policy.name(),
+        &cands,
+        &chosen,
+        admission,
+        stats,
+        &|c, d| not_selected_reason(policy, c, d, &cap),
+    ))
+}
+
+/// The plan file from per-job candidates and the admission decision.
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    scenario: &Scenario,
+    models: &[JobModel],
+    policy: &str,
+    cands: &[Option<Candidate>],
+    chosen: &[bool],
+    admission: AdmissionReport,
+    stats: Stats,
+    why_not: &dyn Fn(&Candidate, &[f64; R]) -> String,
+) -> Plan {
+    let cap = scenario.cluster.capacity().to_array();
     let mut jobs = Vec::with_capacity(models.len());
     let mut used = [0.0; R];
     let mut requested = [0.0; R];
     let mut total = 0.0;
     let mut admitted = 0;
-    for (i, (job, m)) in scenario.jobs.iter().zip(&models).enumerate() {
+    for (i, (job, m)) in scenario.jobs.iter().zip(models).enumerate() {
         let line = match &cands[i] {
             None => JobPlan {
                 id: job.id.clone(),
@@ -264,7 +290,7 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
                     completion_time: Some(m.pi(c.t)),
                     utility: c.utility,
                     admitted: chosen[i],
-                    reason: (!chosen[i]).then(|| not_selected_reason(policy, c, &demand, &cap)),
+                    reason: (!chosen[i]).then(|| why_not(c, &demand)),
                     relaxed_workers: c.relaxed.map(|r| r.0[0]),
                     relaxed_ps: c.relaxed.map(|r| r.0[1]),
                     relaxed_completion_time_s: c.relaxed.map(|r| r.1),
@@ -274,9 +300,8 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
         };
         jobs.push(line);
     }
-    stats.solve_ms = clock() - start;
-    Ok(Plan {
-        policy: policy.name().into(),
+    Plan {
+        policy: policy.into(),
         total_utility: total,
         admitted,
         jobs,
@@ -287,11 +312,120 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
         },
         stats,
         admission,
-        time_unit: match p.time_unit_s {
+        time_unit: match scenario.params.time_unit_s {
             None => "relative".into(),
             Some(u) => format!("seconds/{u}"),
         },
-    })
+    }
+}
+
+/// Default node limit of the `global` policy's search.
+pub const GLOBAL_NODE_LIMIT: u64 = 2_000_000;
+
+/// Policy **global** (MODEL.md §9, improved): the joint optimum over every job's Pareto set
+/// of allocations and the admitted set; see [`crate::global`]. Named `"global"` in plans.
+pub fn plan_global(
+    scenario: &Scenario,
+    opts: &mut Options,
+    node_limit: u64,
+) -> Result<Plan, Error> {
+    scenario.validate()?;
+    let clock = opts.clock.unwrap_or(&|| 0.0);
+    let start = clock();
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .collect();
+    check_models(scenario, &models)?;
+    let cap = scenario.cluster.capacity().to_array();
+    // Start from the better of exact and smd, so global never falls below either.
+    let seeds = [Policy::Exact, Policy::Smd].map(|p| {
+        plan_with(
+            scenario,
+            p,
+            &mut Options {
+                inner: opts.inner,
+                ..Options::default()
+            },
+        )
+    });
+    let mut start_plan: Option<&Plan> = None;
+    for p in seeds.iter() {
+        let p = p.as_ref().map_err(Clone::clone)?;
+        if start_plan.is_none_or(|b| p.total_utility > b.total_utility) {
+            start_plan = Some(p);
+        }
+    }
+    let seed = start_plan.expect("two seeds");
+    let start_choice: Vec<Option<(u64, u64)>> = seed
+        .jobs
+        .iter()
+        .map(|j| {
+            if j.admitted {
+                j.workers.zip(j.ps)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let t0 = clock();
+    let mut options = Vec::with_capacity(models.len());
+    for (job, m) in scenario.jobs.iter().zip(&models) {
+        options.push(if m.feasible() {
+            crate::global::pareto(m, &cap).map_err(|e| e.for_job(&job.id))?
+        } else {
+            Vec::new()
+        });
+    }
+    let inner_ms = clock() - t0;
+    let t1 = clock();
+    let joint = crate::global::solve(&options, &cap, &start_choice, node_limit);
+    let outer_ms = clock() - t1;
+    let mut cands = Vec::with_capacity(models.len());
+    let mut chosen = Vec::with_capacity(models.len());
+    for (i, m) in models.iter().enumerate() {
+        if !m.feasible() {
+            cands.push(None);
+            chosen.push(false);
+            continue;
+        }
+        // Not admitted: show the job's least-T integer allocation, as `exact` does.
+        let (w, p) = match joint.chosen[i] {
+            Some(wp) => wp,
+            None => integer_optimum(m).map(|(w, p, _)| (w, p)).unwrap_or((1, 1)),
+        };
+        cands.push(Some(Candidate::at(m, w, p, None, None)));
+        chosen.push(joint.chosen[i].is_some());
+    }
+    let stats = Stats {
+        inner_ms,
+        outer_ms,
+        outer_nodes: joint.nodes,
+        solve_ms: clock() - start,
+        ..Stats::default()
+    };
+    let admission = AdmissionReport {
+        method: "global".into(),
+        depth: None,
+        guarantee: if joint.bound > 0.0 {
+            joint.value / joint.bound
+        } else {
+            1.0
+        },
+        proven_optimal: joint.proven_optimal,
+        gap: (!joint.proven_optimal).then(|| (joint.bound - joint.value) / joint.bound),
+    };
+    Ok(assemble(
+        scenario,
+        &models,
+        "global",
+        &cands,
+        &chosen,
+        admission,
+        stats,
+        &|c, d| not_selected_reason(Policy::Exact, c, d, &cap),
+    ))
 }
 
 /// Algorithm 1 (+ polish) and Algorithm 2 for one feasible job: the candidate, the inner

@@ -1,0 +1,285 @@
+//! MODEL.md §9, policy **global** (improved): the true optimum of the joint problem — every
+//! job's integer (w, p) and the admitted set chosen together — as a multiple-choice
+//! multi-dimensional knapsack over each job's Pareto set of allocations.
+//!
+//! A job's options are its integer points of Ω that no componentwise-smaller point matches
+//! in utility (demand grows with w and p, so a smaller point with at least the utility is
+//! never worse); options of zero utility or that exceed the cluster are dropped.
+//!
+//! The search is a depth-first branch and bound over jobs. Its bound is Lagrangian: for any
+//! y ≥ 0, `value + y·(capacity − used) + Σ_{jobs left} max(0, max_k u_k − y·D_k)` bounds every
+//! completion (weak duality of the LP relaxation), and with y fixed at the root it costs O(1)
+//! per node through suffix sums. y is found at the root by subgradient descent on the
+//! Lagrangian dual; any y is valid, a good one prunes more. The incumbent starts at the
+//! better of the `exact` and `smd` plans, so global is never below either, proven or not.
+
+use crate::error::Error;
+use crate::knapsack::{fits_all, R};
+use crate::model::JobModel;
+
+/// Most allocations enumerated per job (the integer box of Ω).
+pub const MAX_BOX: u64 = 4_000_000;
+
+/// One allocation option of one job.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Option_ {
+    /// Workers.
+    pub w: u64,
+    /// Parameter servers.
+    pub p: u64,
+    /// μ(π(T(w, p))).
+    pub utility: f64,
+    /// w·O^w + p·O^p.
+    pub demand: [f64; R],
+}
+
+/// The Pareto set of a feasible job's allocations (utility vs demand).
+pub fn pareto(m: &JobModel, cap: &[f64; R]) -> Result<Vec<Option_>, Error> {
+    let wmax = m.omega.w_max_int();
+    let pmax1 = m.omega.p_max_int(1);
+    if wmax.saturating_mul(pmax1) > MAX_BOX {
+        return Err(Error::Solver(format!(
+            "global policy: {wmax}×{pmax1} allocations to enumerate, more than {MAX_BOX}"
+        )));
+    }
+    // best[p] = the largest utility over w' ≤ w (rows so far) and p' ≤ p, inclusive.
+    let mut best_prev = vec![f64::NEG_INFINITY; pmax1 as usize + 1];
+    let mut out = Vec::new();
+    for w in 1..=wmax {
+        let pmax = m.omega.p_max_int(w);
+        let mut best_row = vec![f64::NEG_INFINITY; pmax1 as usize + 1];
+        let mut left = f64::NEG_INFINITY; // max over (w, p' < p) and (w' < w, p' ≤ p−1)
+        for p in 1..=pmax {
+            let u = m.utility_at(w as f64, p as f64);
+            let below = best_prev[p as usize]; // w' < w, p' ≤ p
+            let dominated = u <= left.max(below);
+            let demand = m.demand(w as f64, p as f64);
+            if !dominated && u > 0.0 && fits_all(&demand, cap) {
+                out.push(Option_ {
+                    w,
+                    p,
+                    utility: u,
+                    demand,
+                });
+            }
+            best_row[p as usize] = u.max(left).max(below);
+            left = best_row[p as usize];
+        }
+        // Points beyond this row's p_max carry the prefix maximum forward.
+        for p in (pmax + 1)..=pmax1 {
+            best_row[p as usize] = best_row[p as usize - 1].max(best_prev[p as usize]);
+        }
+        best_prev = best_row;
+    }
+    Ok(out)
+}
+
+/// The joint optimum's answer: per job the chosen option (index into its Pareto set) or none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint {
+    /// Per job: `Some((w, p))` if admitted.
+    pub chosen: Vec<Option<(u64, u64)>>,
+    /// Σ utility.
+    pub value: f64,
+    /// Best upper bound when the search stopped (= value when proven).
+    pub bound: f64,
+    /// Whether the optimum is proven.
+    pub proven_optimal: bool,
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// Options per job after the Pareto filter, summed.
+    pub options: u64,
+}
+
+/// Solves the multiple-choice knapsack over `options[i]` (job i's Pareto set), starting from
+/// the incumbent `start` (a feasible choice per job), within `node_limit` nodes.
+pub fn solve(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    start: &[Option<(u64, u64)>],
+    node_limit: u64,
+) -> Joint {
+    let n = options.len();
+    let total: u64 = options.iter().map(|o| o.len() as u64).sum();
+    let value_of = |choice: &[Option<(u64, u64)>]| -> f64 {
+        choice
+            .iter()
+            .zip(options)
+            .filter_map(|(c, opts)| {
+                let (w, p) = (*c)?;
+                opts.iter()
+                    .find(|o| o.w == w && o.p == p)
+                    .map(|o| o.utility)
+            })
+            .sum()
+    };
+    // The incumbent: `start`, with any choice outside the Pareto set replaced by a Pareto
+    // option that dominates it (same or smaller (w, p), at least the utility).
+    let mut inc: Vec<Option<(u64, u64)>> = start
+        .iter()
+        .zip(options)
+        .map(|(c, opts)| {
+            let (w, p) = (*c)?;
+            opts.iter()
+                .filter(|o| o.w <= w && o.p <= p)
+                .max_by(|a, b| a.utility.total_cmp(&b.utility))
+                .map(|o| (o.w, o.p))
+        })
+        .collect();
+    inc.resize(n, None);
+    let mut inc_value = value_of(&inc);
+
+    let y = dual(options, cap);
+    let reduced = |o: &Option_| o.utility - (0..R).map(|r| y[r] * o.demand[r]).sum::<f64>();
+    // Jobs in order of their best reduced value; each job's options best first.
+    let best_reduced: Vec<f64> = options
+        .iter()
+        .map(|o| o.iter().map(reduced).fold(0.0, f64::max))
+        .collect();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| best_reduced[b].total_cmp(&best_reduced[a]).then(a.cmp(&b)));
+    let sorted: Vec<Vec<usize>> = options
+        .iter()
+        .map(|o| {
+            let mut idx: Vec<usize> = (0..o.len()).collect();
+            idx.sort_by(|&a, &b| reduced(&o[b]).total_cmp(&reduced(&o[a])));
+            idx
+        })
+        .collect();
+    let mut tail = vec![0.0; n + 1];
+    for d in (0..n).rev() {
+        tail[d] = tail[d + 1] + best_reduced[order[d]];
+    }
+    let bound_at = |d: usize, value: f64, used: &[f64; R]| {
+        value
+            + (0..R)
+                .map(|r| y[r] * (cap[r] - used[r]).max(0.0))
+                .sum::<f64>()
+            + tail[d]
+    };
+    let root_bound = bound_at(0, 0.0, &[0.0; R]);
+    let tol = |v: f64| 1e-9 * v.abs().max(1e-300);
+
+    // Depth-first: a frame per depth with the next option to try (usize::MAX = "none").
+    let mut path: Vec<Option<usize>> = Vec::with_capacity(n);
+    let mut used_stack: Vec<[f64; R]> = vec![[0.0; R]];
+    let mut value_stack: Vec<f64> = vec![0.0];
+    let mut next_try: Vec<usize> = vec![0];
+    let mut nodes = 0u64;
+    let mut open_bound = f64::NEG_INFINITY; // the largest bound left unexplored at a stop
+    loop {
+        let d = path.len();
+        let used = *used_stack.last().expect("stack");
+        let value = *value_stack.last().expect("stack");
+        if d == n {
+            if value > inc_value + tol(inc_value) {
+                inc_value = value;
+                inc = vec![None; n];
+                for (k, c) in path.iter().enumerate() {
+                    if let Some(o) = c {
+                        let opt = &options[order[k]][*o];
+                        inc[order[k]] = Some((opt.w, opt.p));
+                    }
+                }
+            }
+        } else if nodes < node_limit && bound_at(d, value, &used) > inc_value + tol(inc_value) {
+            // Try the next child of this node.
+            let job = order[d];
+            let k = next_try[d];
+            let m = sorted[job].len();
+            if k <= m {
+                next_try[d] = k + 1;
+                nodes += 1;
+                let child = if k < m { Some(sorted[job][k]) } else { None };
+                let (mut u, mut v) = (used, value);
+                if let Some(o) = child {
+                    let opt = &options[job][o];
+                    for r in 0..R {
+                        u[r] += opt.demand[r];
+                    }
+                    if !fits_all(&u, cap) {
+                        continue;
+                    }
+                    v += opt.utility;
+                }
+                path.push(child);
+                used_stack.push(u);
+                value_stack.push(v);
+                next_try.push(0);
+                continue;
+            }
+        } else if nodes >= node_limit {
+            open_bound = open_bound.max(bound_at(d, value, &used));
+        }
+        // Backtrack.
+        if path.pop().is_none() {
+            break;
+        }
+        used_stack.pop();
+        value_stack.pop();
+        next_try.pop();
+    }
+    let proven = nodes < node_limit || open_bound <= inc_value + tol(inc_value);
+    Joint {
+        chosen: inc,
+        value: inc_value,
+        bound: if proven {
+            inc_value
+        } else {
+            open_bound.max(inc_value).min(root_bound)
+        },
+        proven_optimal: proven,
+        nodes,
+        options: total,
+    }
+}
+
+/// A good y ≥ 0 for the Lagrangian bound: subgradient descent on
+/// `L(y) = y·cap + Σ_i max(0, max_k u_ik − y·D_ik)`; returns the best y seen.
+fn dual(options: &[Vec<Option_>], cap: &[f64; R]) -> [f64; R] {
+    let eval = |y: &[f64; R]| -> (f64, [f64; R]) {
+        let mut val: f64 = (0..R).map(|r| y[r] * cap[r]).sum();
+        let mut g = *cap;
+        for opts in options {
+            let mut best: Option<&Option_> = None;
+            let mut bv = 0.0;
+            for o in opts {
+                let v = o.utility - (0..R).map(|r| y[r] * o.demand[r]).sum::<f64>();
+                if v > bv {
+                    bv = v;
+                    best = Some(o);
+                }
+            }
+            val += bv;
+            if let Some(o) = best {
+                for r in 0..R {
+                    g[r] -= o.demand[r];
+                }
+            }
+        }
+        (val, g)
+    };
+    // Descend in z_r = y_r·cap_r (utility units), where the subgradient is 1 − Σ D_r/cap_r.
+    let mut y = [0.0; R];
+    let (l0, _) = eval(&y);
+    let (mut best_val, mut best_y) = (l0, y);
+    let mut z = [0.0; R];
+    for it in 0..400 {
+        let (val, g) = eval(&y);
+        if val < best_val {
+            best_val = val;
+            best_y = y;
+        }
+        let gz: [f64; R] = std::array::from_fn(|r| if cap[r] > 0.0 { g[r] / cap[r] } else { 0.0 });
+        let norm = gz.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm == 0.0 {
+            break;
+        }
+        let step = 0.2 * l0 / (R as f64) / (1.0 + it as f64).sqrt();
+        for r in 0..R {
+            z[r] = (z[r] - step * gz[r] / norm).max(0.0);
+            y[r] = if cap[r] > 0.0 { z[r] / cap[r] } else { 0.0 };
+        }
+    }
+    best_y
+}

@@ -1,0 +1,155 @@
+//! Policy `global` (the joint optimum) against brute force over every combination of
+//! allocations on tiny instances, and against `exact` and `smd` on generated ones.
+
+use smd_core::model::JobModel;
+use smd_core::rng::Stream;
+use smd_core::scenario::Resources;
+use smd_core::{generate, plan, plan_global, GenerateOptions, Mode, Options, Policy, Scenario};
+
+/// Every integer point of Ω, by scanning its bounding box with `contains`.
+fn points(m: &JobModel) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    for w in 1..=60u64 {
+        for p in 1..=60u64 {
+            if m.omega.contains(w as f64, p as f64) {
+                out.push((w, p));
+            }
+        }
+    }
+    out
+}
+
+/// The best total utility over all choices (none, or any point of Ω) per job.
+fn brute_force(s: &Scenario) -> f64 {
+    let cap = s.cluster.capacity().to_array();
+    let models: Vec<JobModel> = s
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .collect();
+    let opts: Vec<Vec<(f64, [f64; 4])>> = models
+        .iter()
+        .map(|m| {
+            let mut o = vec![(0.0, [0.0; 4])];
+            for (w, p) in points(m) {
+                o.push((
+                    m.utility_at(w as f64, p as f64),
+                    m.demand(w as f64, p as f64),
+                ));
+            }
+            o
+        })
+        .collect();
+    fn rec(i: usize, opts: &[Vec<(f64, [f64; 4])>], used: [f64; 4], cap: &[f64; 4]) -> f64 {
+        if i == opts.len() {
+            return 0.0;
+        }
+        let mut best = 0.0_f64;
+        for (u, d) in &opts[i] {
+            let nu: [f64; 4] = std::array::from_fn(|r| used[r] + d[r]);
+            if (0..4).all(|r| nu[r] <= cap[r] * (1.0 + 1e-9)) {
+                best = best.max(u + rec(i + 1, opts, nu, cap));
+            }
+        }
+        best
+    }
+    rec(0, &opts, [0.0; 4], &cap)
+}
+
+fn tiny(seed: u64) -> Scenario {
+    let mut s = generate(&GenerateOptions {
+        jobs: 3,
+        seed,
+        mode: Mode::Sync,
+        units: 1.0,
+    });
+    let mut r = Stream::new(seed, 99);
+    for j in &mut s.jobs {
+        j.limit_instances = r.int(1, 2) as f64;
+        j.worker = Resources {
+            gpu: r.int(0, 2) as f64,
+            vcpu: r.int(4, 12) as f64,
+            memory_gb: 8.0,
+            storage_gb: 5.0,
+        };
+        j.ps = Resources {
+            gpu: 0.0,
+            vcpu: r.int(4, 12) as f64,
+            memory_gb: 8.0,
+            storage_gb: 5.0,
+        };
+        // Deadlines that bite: utility changes across the small box.
+        j.utility.gamma3 = r.uniform(6.0, 15.0);
+    }
+    // A cluster that fits only part of the demand.
+    s.cluster.units = r.uniform(0.005, 0.03);
+    s.params.epsilon = 0.1;
+    s
+}
+
+#[test]
+fn equals_brute_force_on_tiny_instances() {
+    let mut checked = 0;
+    for seed in 1..=40 {
+        let s = tiny(seed);
+        let g = plan_global(&s, &mut Options::default(), 2_000_000).unwrap();
+        assert!(
+            g.admission.proven_optimal,
+            "seed {seed}: tiny instances are proven"
+        );
+        let want = brute_force(&s);
+        assert!(
+            (g.total_utility - want).abs() <= 1e-9 * want.max(1e-12),
+            "seed {seed}: global {} brute force {want}",
+            g.total_utility
+        );
+        checked += usize::from(want > 0.0);
+    }
+    assert!(
+        checked >= 20,
+        "enough instances with something admitted: {checked}"
+    );
+}
+
+#[test]
+fn never_below_exact_or_smd_and_always_feasible() {
+    for (seed, mode, units) in [
+        (1, Mode::Sync, 1.0),
+        (2, Mode::Async, 1.0),
+        (3, Mode::Sync, 0.3),
+    ] {
+        let mut s = generate(&GenerateOptions {
+            jobs: 12,
+            seed,
+            mode,
+            units,
+        });
+        s.params.epsilon = 0.05;
+        let g = plan_global(&s, &mut Options::default(), 500_000).unwrap();
+        for p in [Policy::Exact, Policy::Smd] {
+            let other = plan(&s, p).unwrap();
+            assert!(
+                g.total_utility >= other.total_utility * (1.0 - 1e-12),
+                "seed {seed}: global {} < {p} {}",
+                g.total_utility,
+                other.total_utility
+            );
+        }
+        let cap = s.cluster.capacity().to_array();
+        let mut used = [0.0; 4];
+        for (line, job) in g.jobs.iter().zip(&s.jobs) {
+            let m = JobModel::new(job, &s.cluster.instance, None);
+            if line.admitted {
+                let (w, p) = (line.workers.unwrap() as f64, line.ps.unwrap() as f64);
+                assert!(m.omega.contains(w, p));
+                let d = m.demand(w, p);
+                (0..4).for_each(|r| used[r] += d[r]);
+            }
+        }
+        assert!((0..4).all(|r| used[r] <= cap[r] * (1.0 + 1e-9)));
+        assert_eq!(g.policy, "global");
+        if let Some(gap) = g.admission.gap {
+            assert!(gap > 0.0 && gap <= 1.0);
+        }
+    }
+}
