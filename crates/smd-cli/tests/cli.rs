@@ -240,10 +240,10 @@ fn compare_prints_every_policy() {
         &["compare", "--epsilon", "0.2", "-"],
         Some(text.as_bytes()),
     ));
-    for p in ["smd", "esw", "optimus", "exact"] {
+    for p in ["smd", "esw", "optimus", "exact", "global"] {
         assert!(out.lines().any(|l| l.starts_with(p)), "no {p} row:\n{out}");
     }
-    assert!(out.contains("smd / exact"), "{out}");
+    assert!(out.contains("smd / exact") && out.contains("smd / global"), "{out}");
     let plans = json(&ok(&smd(
         &["compare", "--json", "--epsilon", "0.2", "-"],
         Some(text.as_bytes()),
@@ -254,7 +254,7 @@ fn compare_prints_every_policy() {
         .iter()
         .map(|p| p["policy"].as_str().expect("policy"))
         .collect();
-    assert_eq!(names, ["smd", "esw", "optimus", "exact"]);
+    assert_eq!(names, ["smd", "esw", "optimus", "exact", "global"]);
     for (p, name) in plans.iter().zip(names) {
         check_plan(p, &scenario, name);
     }

@@ -13,6 +13,9 @@
 //! Lagrangian dual; any y is valid, a good one prunes more. The incumbent starts at the
 //! better of the `exact` and `smd` plans, so global is never below either, proven or not.
 
+// Resource loops index several parallel [f64; R] arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use crate::error::Error;
 use crate::knapsack::{fits_all, R};
 use crate::model::JobModel;
