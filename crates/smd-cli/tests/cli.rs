@@ -243,7 +243,10 @@ fn compare_prints_every_policy() {
     for p in ["smd", "esw", "optimus", "exact", "global"] {
         assert!(out.lines().any(|l| l.starts_with(p)), "no {p} row:\n{out}");
     }
-    assert!(out.contains("smd / exact") && out.contains("smd / global"), "{out}");
+    assert!(
+        out.contains("smd / exact") && out.contains("smd / global"),
+        "{out}"
+    );
     let plans = json(&ok(&smd(
         &["compare", "--json", "--epsilon", "0.2", "-"],
         Some(text.as_bytes()),
