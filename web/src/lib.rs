@@ -10,6 +10,7 @@
 //! - [`solver`]: the worker protocol and the page's handle on the worker;
 //! - [`fields`], [`codec`], [`wire`], [`defaults`]: text ↔ values, links, CSV, drafts.
 
+pub mod check;
 pub mod codec;
 pub mod components;
 pub mod defaults;

@@ -697,8 +697,8 @@ impl Reducible for State {
                 if revision != s.revision || !s.valid {
                     return self;
                 }
-                if s.run.is_some() {
-                    // The worker is busy with an older draft: stop it.
+                if s.run.is_some() || matches!(s.worker, WorkerStatus::Died(_)) {
+                    // The worker is busy with an older draft (stop it), or dead (respawn it).
                     s.restarts += 1;
                     s.landscape = None;
                 }
@@ -727,9 +727,11 @@ impl Reducible for State {
             Action::WorkerDied(message) => {
                 s.deaths_in_row += 1;
                 s.worker = WorkerStatus::Died(message.clone());
-                s.restarts += 1;
                 s.landscape = None;
                 let retry = s.deaths_in_row < 3;
+                if retry {
+                    s.restarts += 1;
+                }
                 let stopped = s.run.take();
                 s.notice = Some(Notice {
                     warning: true,
@@ -869,14 +871,17 @@ mod tests {
     #[test]
     fn duplicate_ids_and_jobs_edits() {
         let s = state(2);
-        let s = s.reduce(Action::DuplicateJob(s.uids[0]));
+        let u = s.uids[0];
+        let s = s.reduce(Action::DuplicateJob(u));
         assert_eq!(s.draft.jobs.len(), 3);
         assert_eq!(s.draft.jobs[1].id, format!("{}-copy", s.draft.jobs[0].id));
         let id0 = s.draft.jobs[0].id.clone();
-        let s = s.reduce(Action::Edit(FieldKey::job(s.uids[1], "id"), id0));
+        let k = FieldKey::job(s.uids[1], "id");
+        let s = s.reduce(Action::Edit(k, id0));
         assert!(!s.valid);
         assert_eq!(s.errors.len(), 2, "{:?}", s.errors);
-        let s = s.reduce(Action::DeleteJob(s.uids[1]));
+        let u = s.uids[1];
+        let s = s.reduce(Action::DeleteJob(u));
         assert!(s.valid);
         let s = s.reduce(Action::AddJob);
         assert_eq!(s.draft.jobs.len(), 3);
@@ -886,7 +891,8 @@ mod tests {
     #[test]
     fn solve_replies_fill_results_and_stale_ones_are_ignored() {
         let s = state(2);
-        let s = s.reduce(Action::StartSolve(s.revision));
+        let r = s.revision;
+        let s = s.reduce(Action::StartSolve(r));
         let run = s.run.as_ref().unwrap().id;
         let scenario = (*s.run.as_ref().unwrap().scenario).clone();
         let mut replies = Vec::new();

