@@ -5,59 +5,18 @@
 //! demands and limit itself, intersects every pair, keeps the feasible intersections and
 //! takes the min / max of ζ there; a dense grid of feasible points must stay in [l, φ].
 
+mod common;
+
+use common::{close, inside, intersections, lines, res, Line};
 use smd_core::charnes_cooper::extreme;
 use smd_core::generate;
 use smd_core::lp::Sense;
 use smd_core::model::{JobModel, Ratio};
 use smd_core::scenario::{Layer, Mode, Overlap, Resources, Utility};
 
-/// `a·x ≤ b`.
-type Line = ([f64; 2], f64);
-
-fn close(a: f64, b: f64, rel: f64) -> bool {
-    (a - b).abs() <= rel * a.abs().max(b.abs()) + 1e-300
-}
-
-/// Ω's constraints from the job's numbers: w ≥ 1, p ≥ 1 and one row per demanded resource.
-fn lines(m: &JobModel) -> Vec<Line> {
-    let ow = m.worker.to_array();
-    let op = m.ps.to_array();
-    let lim = m.limit.to_array();
-    let mut out = vec![([-1.0, 0.0], -1.0), ([0.0, -1.0], -1.0)];
-    for r in 0..4 {
-        if ow[r] != 0.0 || op[r] != 0.0 {
-            out.push(([ow[r], op[r]], lim[r]));
-        }
-    }
-    out
-}
-
-fn inside(ls: &[Line], x: [f64; 2], tol: f64) -> bool {
-    ls.iter()
-        .all(|(a, b)| a[0] * x[0] + a[1] * x[1] <= b + tol * b.abs().max(1.0))
-}
-
-/// Every feasible pairwise intersection of the constraint lines (Cramer's rule).
+/// Every feasible pairwise intersection of the constraint lines, without repeats.
 fn vertices(ls: &[Line]) -> Vec<[f64; 2]> {
-    let mut out: Vec<[f64; 2]> = Vec::new();
-    for i in 0..ls.len() {
-        for j in i + 1..ls.len() {
-            let ((a, b), (c, d)) = (ls[i], ls[j]);
-            let det = a[0] * c[1] - a[1] * c[0];
-            if det.abs() < 1e-14 * (a[0].abs() + a[1].abs()) * (c[0].abs() + c[1].abs()) {
-                continue;
-            }
-            let x = [(b * c[1] - a[1] * d) / det, (a[0] * d - b * c[0]) / det];
-            if inside(ls, x, 1e-9)
-                && !out
-                    .iter()
-                    .any(|v| (v[0] - x[0]).abs() + (v[1] - x[1]).abs() < 1e-9)
-            {
-                out.push(x);
-            }
-        }
-    }
-    out
+    intersections(ls, 1e-9, true)
 }
 
 /// Checks one summand of one job; returns (l, φ).
@@ -147,8 +106,7 @@ fn generated_jobs_sync_and_async() {
     let mut summands = 0;
     for (seed, mode) in [(11, Mode::Sync), (12, Mode::Async)] {
         for i in 0..60 {
-            let job = generate::job(seed, i, mode);
-            let m = JobModel::new(&job, &Resources::DEFAULT_INSTANCE, None);
+            let m = common::generated(seed, i, mode);
             let what = format!("seed {seed} job {i} ({mode:?})");
             if !m.feasible() {
                 // Ω is empty: no vertex, and the LP says so.
@@ -170,7 +128,7 @@ fn generated_jobs_sync_and_async() {
     assert_eq!(summands, 3 * feasible);
 }
 
-fn hand_job(worker: Resources, ps: Resources, limit_instances: f64) -> JobModel {
+fn shaped_model(worker: Resources, ps: Resources, limit_instances: f64) -> JobModel {
     let mut job = generate::job(5, 0, Mode::Sync);
     job.overlap = Overlap::Sequential;
     job.layers = vec![
@@ -189,27 +147,13 @@ fn hand_job(worker: Resources, ps: Resources, limit_instances: f64) -> JobModel 
         gamma2: 5.0,
         gamma3: 4.0,
     };
-    JobModel::new(&job, &Resources::DEFAULT_INSTANCE, None)
+    common::model(&job)
 }
 
 #[test]
 fn single_point_omega() {
     // (1,1) uses the whole instance: Ω = {(1,1)}, so l = φ = ζ(1,1).
-    let m = hand_job(
-        Resources {
-            gpu: 4.0,
-            vcpu: 20.0,
-            memory_gb: 30.0,
-            storage_gb: 50.0,
-        },
-        Resources {
-            gpu: 0.0,
-            vcpu: 16.0,
-            memory_gb: 30.0,
-            storage_gb: 50.0,
-        },
-        1.0,
-    );
+    let m = shaped_model(res(4.0, 20.0, 30.0, 50.0), res(0.0, 16.0, 30.0, 50.0), 1.0);
     assert!(m.feasible());
     let (_, ratios) = m.split();
     for r in &ratios {
@@ -220,54 +164,28 @@ fn single_point_omega() {
 
 #[test]
 fn thin_and_wide_regions() {
-    // Wide: many workers, at most 2 PS. Tall: one worker at most, many PS.
-    let wide = hand_job(
-        Resources {
-            gpu: 0.0,
-            vcpu: 1.0,
-            memory_gb: 2.0,
-            storage_gb: 5.0,
-        },
-        Resources {
-            gpu: 0.0,
-            vcpu: 1.0,
-            memory_gb: 2.0,
-            storage_gb: 900.0,
-        },
-        20.0,
-    );
-    check_job(&wide, "wide");
-    let tall = hand_job(
-        Resources {
-            gpu: 4.0,
-            vcpu: 10.0,
-            memory_gb: 2.0,
-            storage_gb: 5.0,
-        },
-        Resources {
-            gpu: 0.0,
-            vcpu: 1.0,
-            memory_gb: 2.0,
-            storage_gb: 5.0,
-        },
-        1.0,
-    );
-    check_job(&tall, "tall");
-    // A slanted face only (one resource binds everything).
-    let slanted = hand_job(
-        Resources {
-            gpu: 0.0,
-            vcpu: 3.0,
-            memory_gb: 0.0,
-            storage_gb: 0.0,
-        },
-        Resources {
-            gpu: 0.0,
-            vcpu: 7.0,
-            memory_gb: 0.0,
-            storage_gb: 0.0,
-        },
-        10.0,
-    );
-    check_job(&slanted, "slanted");
+    // Wide: many workers, at most 2 PS. Tall: one worker at most, many PS. Slanted: a
+    // slanted face only (one resource binds everything).
+    for (what, worker, ps, limit_instances) in [
+        (
+            "wide",
+            res(0.0, 1.0, 2.0, 5.0),
+            res(0.0, 1.0, 2.0, 900.0),
+            20.0,
+        ),
+        (
+            "tall",
+            res(4.0, 10.0, 2.0, 5.0),
+            res(0.0, 1.0, 2.0, 5.0),
+            1.0,
+        ),
+        (
+            "slanted",
+            res(0.0, 3.0, 0.0, 0.0),
+            res(0.0, 7.0, 0.0, 0.0),
+            10.0,
+        ),
+    ] {
+        check_job(&shaped_model(worker, ps, limit_instances), what);
+    }
 }

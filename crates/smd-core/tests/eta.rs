@@ -5,16 +5,14 @@
 //! simulates many consecutive iterations and measures the steady-state period, so it checks
 //! the formula `T = max(F + Bk, C)` rather than restating it.
 
+mod common;
+
+use common::{close, hand_job, model};
 use smd_core::eta::{eta, simulate, Eta};
-use smd_core::model::JobModel;
 use smd_core::rng::Stream;
-use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources, Utility};
+use smd_core::scenario::{Layer, Mode, Overlap};
 
 const OVERLAPS: [Overlap; 3] = [Overlap::Sequential, Overlap::Wfbp, Overlap::Pipelined];
-
-fn close(a: f64, b: f64, rel: f64) -> bool {
-    (a - b).abs() <= rel * a.abs().max(b.abs()) + 1e-300
-}
 
 /// The reference's own numbers for one iteration, seconds.
 #[derive(Debug)]
@@ -150,24 +148,13 @@ fn check(layers: &[Layer], overlap: Overlap, tau: f64, what: &str) -> (Eta, Refe
     let want = reference(layers, overlap, tau);
     let got = simulate(layers, overlap, tau);
     let ctx = format!("{what}: {overlap:?}, N = {}, tau = {tau}", layers.len());
-    assert!(
-        close(got.f, want.f, 1e-12),
-        "{ctx}: F {} vs {}",
-        got.f,
-        want.f
-    );
-    assert!(
-        close(got.bk, want.bk, 1e-12),
-        "{ctx}: Bk {} vs {}",
-        got.bk,
-        want.bk
-    );
-    assert!(
-        close(got.c, want.c, 1e-12),
-        "{ctx}: C {} vs {}",
-        got.c,
-        want.c
-    );
+    for (name, g, w) in [
+        ("F", got.f, want.f),
+        ("Bk", got.bk, want.bk),
+        ("C", got.c, want.c),
+    ] {
+        assert!(close(g, w, 1e-12), "{ctx}: {name} {g} vs {w}");
+    }
     assert!(
         close(got.t, want.t, 1e-9),
         "{ctx}: T = {} but the reference simulates {}",
@@ -243,6 +230,14 @@ fn random_layers(s: &mut Stream, n: usize) -> Vec<Layer> {
         .collect()
 }
 
+/// F + Bk of the layers, seconds.
+fn compute_s(layers: &[Layer]) -> f64 {
+    layers
+        .iter()
+        .map(|l| (l.forward_ms + l.backward_ms) * 1e-3)
+        .sum()
+}
+
 #[test]
 fn random_layer_schedules() {
     let mut cases = 0;
@@ -254,10 +249,7 @@ fn random_layer_schedules() {
             s.int(1, 80) as usize
         };
         let layers = random_layers(&mut s, n);
-        let compute: f64 = layers
-            .iter()
-            .map(|l| (l.forward_ms + l.backward_ms) * 1e-3)
-            .sum();
+        let compute = compute_s(&layers);
         // Communication from 1/1000 to 1000 times the compute, sometimes none.
         let tau = if s.unit() < 0.05 {
             0.0
@@ -331,57 +323,11 @@ fn zero_communication() {
     }
 }
 
-fn hand_job(mode: Mode, overlap: Overlap, alpha: f64) -> Job {
-    Job {
-        id: "hand".into(),
-        mode,
-        overlap,
-        iterations: 100.0,
-        model_size_mb: 125.0,
-        minibatch: 10.0,
-        global_batch: 40.0,
-        layers: vec![
-            Layer {
-                forward_ms: 100.0,
-                backward_ms: 50.0,
-                comm_ms: 100.0,
-            },
-            Layer {
-                forward_ms: 300.0,
-                backward_ms: 150.0,
-                comm_ms: 300.0,
-            },
-        ],
-        ps_bandwidth_gbps: 10.0,
-        worker_overhead_s: 3.5,
-        ps_overhead_s: 0.005,
-        async_comm_factor: alpha,
-        worker: Resources {
-            gpu: 1.0,
-            vcpu: 4.0,
-            memory_gb: 8.0,
-            storage_gb: 5.0,
-        },
-        ps: Resources {
-            gpu: 0.0,
-            vcpu: 2.0,
-            memory_gb: 4.0,
-            storage_gb: 5.0,
-        },
-        limit_instances: 2.0,
-        utility: Utility {
-            gamma1: 10.0,
-            gamma2: 5.0,
-            gamma3: 4.0,
-        },
-    }
-}
-
 #[test]
 fn async_alpha_zero_through_job_model() {
     for overlap in OVERLAPS {
         let job = hand_job(Mode::Async, overlap, 0.0);
-        let m = JobModel::new(&job, &Resources::DEFAULT_INSTANCE, None);
+        let m = model(&job);
         assert_eq!(
             m.eta,
             Eta {
@@ -447,10 +393,7 @@ fn communication_bound() {
     for i in 0..50 {
         let n = s.int(1, 40) as usize;
         let layers = random_layers(&mut s, n);
-        let compute: f64 = layers
-            .iter()
-            .map(|l| (l.forward_ms + l.backward_ms) * 1e-3)
-            .sum();
+        let compute = compute_s(&layers);
         let tau = compute * s.uniform(1.0, 20.0) + 1e-3;
         for overlap in OVERLAPS {
             let (e, r) = check(&layers, overlap, tau, &format!("comm-bound {i}"));
@@ -474,10 +417,7 @@ fn compute_bound() {
     for i in 0..50 {
         let n = s.int(1, 40) as usize;
         let layers = random_layers(&mut s, n);
-        let compute: f64 = layers
-            .iter()
-            .map(|l| (l.forward_ms + l.backward_ms) * 1e-3)
-            .sum();
+        let compute = compute_s(&layers);
         if compute == 0.0 {
             continue;
         }

@@ -3,18 +3,12 @@
 //! The brute force evaluates every integer (w, p) of the box that `omega.contains`, with its
 //! own T from θ (MODEL.md §3), and relies on no convexity argument.
 
-use smd_core::enumerate::integer_optimum;
-use smd_core::generate;
-use smd_core::model::JobModel;
-use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources, Utility};
+mod common;
 
-fn t_of(m: &JobModel, w: f64, p: f64) -> f64 {
-    let th = m.theta;
-    match m.mode {
-        Mode::Sync => th[0] * w + th[1] * p + th[2] + th[3] * w / p + th[4] / w,
-        Mode::Async => th[0] + th[1] * p / w + th[2] / w + th[3] / p,
-    }
-}
+use common::{hand_job, model, res, t_of};
+use smd_core::enumerate::integer_optimum;
+use smd_core::model::JobModel;
+use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources};
 
 /// Integer bounding box of Ω from the job's numbers: w ≤ min_r (L_r − O^p_r)/O^w_r and
 /// p ≤ min_r (L_r − O^w_r)/O^p_r (the other variable at its least value 1), plus one.
@@ -122,8 +116,7 @@ fn generated_jobs() {
         (34, Mode::Async),
     ] {
         for i in 0..80 {
-            let job = generate::job(seed, i, mode);
-            let m = JobModel::new(&job, &Resources::DEFAULT_INSTANCE, None);
+            let m = common::generated(seed, i, mode);
             feasible += usize::from(m.feasible());
             points += brute_force(&m).points;
             unique += usize::from(check(&m, &format!("seed {seed} job {i} ({mode:?})")));
@@ -139,12 +132,10 @@ fn generated_jobs() {
     );
 }
 
+/// The hand job of `common` made larger: 300 MB, m = 20, K = 400, ten equal layers, ϑ = 4.
 fn base_job(mode: Mode) -> Job {
     Job {
         id: "edge".into(),
-        mode,
-        overlap: Overlap::Sequential,
-        iterations: 100.0,
         model_size_mb: 300.0,
         minibatch: 20.0,
         global_batch: 400.0,
@@ -156,52 +147,30 @@ fn base_job(mode: Mode) -> Job {
             };
             10
         ],
-        ps_bandwidth_gbps: 10.0,
-        worker_overhead_s: 3.5,
-        ps_overhead_s: 0.005,
-        async_comm_factor: 0.6,
-        worker: Resources {
-            gpu: 1.0,
-            vcpu: 4.0,
-            memory_gb: 8.0,
-            storage_gb: 5.0,
-        },
-        ps: Resources {
-            gpu: 0.0,
-            vcpu: 2.0,
-            memory_gb: 4.0,
-            storage_gb: 5.0,
-        },
         limit_instances: 4.0,
-        utility: Utility {
-            gamma1: 10.0,
-            gamma2: 5.0,
-            gamma3: 4.0,
-        },
+        ..hand_job(mode, Overlap::Sequential, 0.6)
     }
 }
 
-fn model(job: &Job) -> JobModel {
-    JobModel::new(job, &Resources::DEFAULT_INSTANCE, None)
+/// `base_job` with other task demands and limit, which shape Ω.
+fn shaped_job(mode: Mode, worker: Resources, ps: Resources, limit_instances: f64) -> Job {
+    Job {
+        worker,
+        ps,
+        limit_instances,
+        ..base_job(mode)
+    }
 }
 
 #[test]
 fn single_point_omega() {
     for mode in [Mode::Sync, Mode::Async] {
-        let mut job = base_job(mode);
-        job.worker = Resources {
-            gpu: 4.0,
-            vcpu: 20.0,
-            memory_gb: 30.0,
-            storage_gb: 50.0,
-        };
-        job.ps = Resources {
-            gpu: 0.0,
-            vcpu: 16.0,
-            memory_gb: 30.0,
-            storage_gb: 50.0,
-        };
-        job.limit_instances = 1.0;
+        let job = shaped_job(
+            mode,
+            res(4.0, 20.0, 30.0, 50.0),
+            res(0.0, 16.0, 30.0, 50.0),
+            1.0,
+        );
         let m = model(&job);
         assert_eq!(brute_force(&m).points, 1);
         check(&m, &format!("single point {mode:?}"));
@@ -255,20 +224,12 @@ fn zero_ps_overhead_t_decreases_in_p() {
 fn wide_flat_and_tall_boxes() {
     for mode in [Mode::Sync, Mode::Async] {
         // Wide: up to 220 workers (storage: 5w + 900p ≤ 2000), at most 2 PS.
-        let mut job = base_job(mode);
-        job.worker = Resources {
-            gpu: 0.0,
-            vcpu: 1.0,
-            memory_gb: 2.0,
-            storage_gb: 5.0,
-        };
-        job.ps = Resources {
-            gpu: 0.0,
-            vcpu: 1.0,
-            memory_gb: 2.0,
-            storage_gb: 900.0,
-        };
-        job.limit_instances = 20.0;
+        let mut job = shaped_job(
+            mode,
+            res(0.0, 1.0, 2.0, 5.0),
+            res(0.0, 1.0, 2.0, 900.0),
+            20.0,
+        );
         job.worker_overhead_s = 0.001; // so that the optimum sits far out in w
         let m = model(&job);
         let (wb, pb) = bounding_box(&m);
@@ -281,20 +242,7 @@ fn wide_flat_and_tall_boxes() {
         let flat = model(&job);
         check(&flat, &format!("flat {mode:?}"));
         // Big: w + p ≤ 400 (storage), ~8·10^4 integer points; cheap workers push w* out.
-        let mut job = base_job(mode);
-        job.worker = Resources {
-            gpu: 0.0,
-            vcpu: 1.0,
-            memory_gb: 2.0,
-            storage_gb: 5.0,
-        };
-        job.ps = Resources {
-            gpu: 0.0,
-            vcpu: 1.0,
-            memory_gb: 2.0,
-            storage_gb: 5.0,
-        };
-        job.limit_instances = 20.0;
+        let mut job = shaped_job(mode, res(0.0, 1.0, 2.0, 5.0), res(0.0, 1.0, 2.0, 5.0), 20.0);
         for beta1 in [0.0001, 0.01, 1.0] {
             job.worker_overhead_s = beta1;
             let m = model(&job);
@@ -302,20 +250,7 @@ fn wide_flat_and_tall_boxes() {
             check(&m, &format!("big box {mode:?} β1 = {beta1}"));
         }
         // Tall: one worker, many PS.
-        let mut job = base_job(mode);
-        job.worker = Resources {
-            gpu: 4.0,
-            vcpu: 10.0,
-            memory_gb: 2.0,
-            storage_gb: 5.0,
-        };
-        job.ps = Resources {
-            gpu: 0.0,
-            vcpu: 1.0,
-            memory_gb: 0.5,
-            storage_gb: 1.0,
-        };
-        job.limit_instances = 1.0;
+        let mut job = shaped_job(mode, res(4.0, 10.0, 2.0, 5.0), res(0.0, 1.0, 0.5, 1.0), 1.0);
         job.ps_overhead_s = 0.0;
         let m = model(&job);
         let (wb, pb) = bounding_box(&m);
@@ -328,20 +263,12 @@ fn wide_flat_and_tall_boxes() {
 fn boundary_written_in_decimals() {
     // Limits hit exactly by decimal demands: 0.1·w + 0.2·p ≤ 3.6 at the instance's vCPU… the
     // brute force and the enumeration must agree on which boundary points are in.
-    let mut job = base_job(Mode::Sync);
-    job.worker = Resources {
-        gpu: 0.0,
-        vcpu: 0.3,
-        memory_gb: 0.7,
-        storage_gb: 0.1,
-    };
-    job.ps = Resources {
-        gpu: 0.0,
-        vcpu: 0.9,
-        memory_gb: 0.1,
-        storage_gb: 0.7,
-    };
-    job.limit_instances = 0.1;
+    let mut job = shaped_job(
+        Mode::Sync,
+        res(0.0, 0.3, 0.7, 0.1),
+        res(0.0, 0.9, 0.1, 0.7),
+        0.1,
+    );
     job.ps_overhead_s = 0.0;
     job.worker_overhead_s = 0.01;
     check(&model(&job), "decimal boundary");
@@ -359,36 +286,14 @@ fn boundary_written_in_decimals() {
 #[test]
 fn tolerance_of_w_max_int_matches_contains() {
     let mut job = base_job(Mode::Sync);
-    job.worker = Resources {
-        gpu: 0.0,
-        vcpu: 1.0,
-        memory_gb: 0.001,
-        storage_gb: 0.001,
-    };
-    job.ps = Resources {
-        gpu: 0.0,
-        vcpu: 997.000_000_5,
-        memory_gb: 0.001,
-        storage_gb: 0.001,
-    };
-    job.limit_instances = 1.0;
     job.worker_overhead_s = 0.001;
-    let instance = Resources {
-        gpu: 4.0,
-        vcpu: 1000.0,
-        memory_gb: 1e6,
-        storage_gb: 1e6,
-    };
-    let m = JobModel::new(&job, &instance, None);
-    assert!(
-        m.omega.contains(3.0, 1.0),
-        "the premise: (3, 1) is in Ω by `contains`"
+    check_vcpu_edge(
+        job,
+        [1.0, 997.000_000_5],
+        (3.0, 1.0),
+        (2.0, 1.0),
+        "w_max_int",
     );
-    assert!(
-        t_of(&m, 3.0, 1.0) < t_of(&m, 2.0, 1.0),
-        "the premise: T falls in w"
-    );
-    check(&m, "w_max_int vs contains tolerance");
 }
 
 /// BUG (smd-core), the mirror image of the test above for p: 997.0000005·w + p ≤ 1000 gives
@@ -397,34 +302,34 @@ fn tolerance_of_w_max_int_matches_contains() {
 #[test]
 fn tolerance_of_p_max_int_matches_contains() {
     let mut job = base_job(Mode::Sync);
-    job.worker = Resources {
-        gpu: 0.0,
-        vcpu: 997.000_000_5,
-        memory_gb: 0.001,
-        storage_gb: 0.001,
-    };
-    job.ps = Resources {
-        gpu: 0.0,
-        vcpu: 1.0,
-        memory_gb: 0.001,
-        storage_gb: 0.001,
-    };
-    job.limit_instances = 1.0;
     job.ps_overhead_s = 0.0;
-    let instance = Resources {
-        gpu: 4.0,
-        vcpu: 1000.0,
-        memory_gb: 1e6,
-        storage_gb: 1e6,
+    check_vcpu_edge(
+        job,
+        [997.000_000_5, 1.0],
+        (1.0, 3.0),
+        (1.0, 2.0),
+        "p_max_int",
+    );
+}
+
+/// `job` on a 1000-vCPU instance where vCPU alone binds: `vcpu[0]·w + vcpu[1]·p ≤ 1000`.
+/// The premises: `outer` is in Ω by `contains` and has a lower T than its neighbour `inner`.
+/// Then the brute force and `integer_optimum` are compared.
+fn check_vcpu_edge(job: Job, vcpu: [f64; 2], outer: (f64, f64), inner: (f64, f64), bound: &str) {
+    let job = Job {
+        worker: res(0.0, vcpu[0], 0.001, 0.001),
+        ps: res(0.0, vcpu[1], 0.001, 0.001),
+        limit_instances: 1.0,
+        ..job
     };
-    let m = JobModel::new(&job, &instance, None);
+    let m = JobModel::new(&job, &res(4.0, 1000.0, 1e6, 1e6), None);
     assert!(
-        m.omega.contains(1.0, 3.0),
-        "the premise: (1, 3) is in Ω by `contains`"
+        m.omega.contains(outer.0, outer.1),
+        "the premise: {outer:?} is in Ω by `contains`"
     );
     assert!(
-        t_of(&m, 1.0, 3.0) < t_of(&m, 1.0, 2.0),
-        "the premise: T falls in p"
+        t_of(&m, outer.0, outer.1) < t_of(&m, inner.0, inner.1),
+        "the premise: T falls from {inner:?} to {outer:?}"
     );
-    check(&m, "p_max_int vs contains tolerance");
+    check(&m, &format!("{bound} vs contains tolerance"));
 }

@@ -5,18 +5,12 @@
 //! the first 20 generated jobs whose grid has at most 20 000 points, since the reference
 //! needs seconds per job there.
 
+mod common;
+
+use common::generated;
 use smd_core::inner::{solve_with, InnerSolution, InnerSolver};
 use smd_core::model::JobModel;
-use smd_core::scenario::Resources;
-use smd_core::{generate, Mode};
-
-fn model(seed: u64, i: usize, mode: Mode) -> JobModel {
-    JobModel::new(
-        &generate::job(seed, i, mode),
-        &Resources::DEFAULT_INSTANCE,
-        None,
-    )
-}
+use smd_core::Mode;
 
 fn agree(m: &JobModel, f: &InnerSolution, r: &InnerSolution, what: &str) {
     assert!(
@@ -53,7 +47,7 @@ fn compare(seed: u64, jobs: usize, eps: f64) -> usize {
     let mut n = 0;
     for mode in [Mode::Sync, Mode::Async] {
         for i in 0..jobs {
-            let m = model(seed, i, mode);
+            let m = generated(seed, i, mode);
             if !m.feasible() {
                 continue;
             }
@@ -86,7 +80,7 @@ fn agree_at_eps_0_01_on_twenty_jobs() {
     let mut n = 0;
     'outer: for seed in 104..200 {
         for (i, mode) in (0..10).flat_map(|i| [(i, Mode::Sync), (i, Mode::Async)]) {
-            let m = model(seed, i, mode);
+            let m = generated(seed, i, mode);
             if !m.feasible() {
                 continue;
             }
@@ -110,7 +104,7 @@ fn agree_at_eps_0_01_on_twenty_jobs() {
 fn fast_path_examines_a_fraction_of_the_grid() {
     let (mut solves, mut grid) = (0u64, 0u64);
     for i in 0..40 {
-        let m = model(105, i, Mode::Sync);
+        let m = generated(105, i, Mode::Sync);
         if m.feasible() {
             let f = solve_with(&m, 0.01, InnerSolver::Fast).unwrap();
             solves += f.stats.lp_solves;

@@ -6,52 +6,16 @@
 //! best samples with a projected pattern search whose step shrinks until it is negligible.
 //! Algorithm 1 must land within (1+ε) of that reference, and not far below it either.
 
-use smd_core::generate;
+mod common;
+
+use common::{inside, intersections, lines, t_of, Line};
 use smd_core::inner::{solve, InnerSolution, DROP};
 use smd_core::model::JobModel;
-use smd_core::scenario::{Mode, Resources};
-
-/// `a·x ≤ b`.
-type Line = ([f64; 2], f64);
-
-fn lines(m: &JobModel) -> Vec<Line> {
-    let ow = m.worker.to_array();
-    let op = m.ps.to_array();
-    let lim = m.limit.to_array();
-    let mut out = vec![([-1.0, 0.0], -1.0), ([0.0, -1.0], -1.0)];
-    for r in 0..4 {
-        if ow[r] != 0.0 || op[r] != 0.0 {
-            out.push(([ow[r], op[r]], lim[r]));
-        }
-    }
-    out
-}
-
-fn inside(ls: &[Line], x: [f64; 2], tol: f64) -> bool {
-    ls.iter()
-        .all(|(a, b)| a[0] * x[0] + a[1] * x[1] <= b + tol * b.abs().max(1.0))
-}
+use smd_core::scenario::Mode;
 
 /// Ω's vertices in counter-clockwise order (pairwise intersections that are feasible).
 fn polygon(ls: &[Line]) -> Vec<[f64; 2]> {
-    let mut vs: Vec<[f64; 2]> = Vec::new();
-    for i in 0..ls.len() {
-        for j in i + 1..ls.len() {
-            let ((a, b), (c, d)) = (ls[i], ls[j]);
-            let det = a[0] * c[1] - a[1] * c[0];
-            if det.abs() < 1e-14 * (a[0].abs() + a[1].abs()) * (c[0].abs() + c[1].abs()) {
-                continue;
-            }
-            let x = [(b * c[1] - a[1] * d) / det, (a[0] * d - b * c[0]) / det];
-            if inside(ls, x, 1e-12)
-                && !vs
-                    .iter()
-                    .any(|v| (v[0] - x[0]).abs() + (v[1] - x[1]).abs() < 1e-9)
-            {
-                vs.push(x);
-            }
-        }
-    }
+    let mut vs = intersections(ls, 1e-12, true);
     let n = vs.len().max(1) as f64;
     let cx = vs.iter().map(|v| v[0]).sum::<f64>() / n;
     let cy = vs.iter().map(|v| v[1]).sum::<f64>() / n;
@@ -87,14 +51,9 @@ fn project(ls: &[Line], vs: &[[f64; 2]], x: [f64; 2]) -> [f64; 2] {
     best.1
 }
 
-/// Own evaluation of T from θ (MODEL.md §3), not `JobModel::t`.
-fn t_of(m: &JobModel, x: [f64; 2]) -> f64 {
-    let th = m.theta;
-    let (w, p) = (x[0], x[1]);
-    match m.mode {
-        Mode::Sync => th[0] * w + th[1] * p + th[2] + th[3] * w / p + th[4] / w,
-        Mode::Async => th[0] + th[1] * p / w + th[2] / w + th[3] / p,
-    }
+/// T at x, by `common::t_of` (own evaluation from θ).
+fn t_at(m: &JobModel, x: [f64; 2]) -> f64 {
+    t_of(m, x[0], x[1])
 }
 
 /// The reference continuous optimum: (x, T).
@@ -145,7 +104,7 @@ fn reference_optimum(m: &JobModel) -> ([f64; 2], f64) {
             cand.push(x);
         }
     }
-    cand.sort_by(|a, b| t_of(m, *a).total_cmp(&t_of(m, *b)));
+    cand.sort_by(|a, b| t_at(m, *a).total_cmp(&t_at(m, *b)));
     let span = (wmax - 1.0).max(pmax - 1.0).max(1e-6);
     let dirs: Vec<[f64; 2]> = (0..16)
         .map(|k| {
@@ -153,10 +112,10 @@ fn reference_optimum(m: &JobModel) -> ([f64; 2], f64) {
             [a.cos(), a.sin()]
         })
         .collect();
-    let mut best = (cand[0], t_of(m, cand[0]));
+    let mut best = (cand[0], t_at(m, cand[0]));
     for &start in cand.iter().take(8) {
         let mut x = start;
-        let mut tx = t_of(m, x);
+        let mut tx = t_at(m, x);
         let mut step = span / 40.0;
         let mut iters = 0;
         while step > 1e-11 * span.max(1.0) && iters < 20_000 {
@@ -167,7 +126,7 @@ fn reference_optimum(m: &JobModel) -> ([f64; 2], f64) {
                 if !inside(&ls, y, 1e-12) {
                     continue;
                 }
-                let ty = t_of(m, y);
+                let ty = t_at(m, y);
                 if ty < tx {
                     (x, tx, moved) = (y, ty, true);
                     break;
@@ -194,7 +153,7 @@ fn check(m: &JobModel, eps: f64, what: &str) -> (f64, InnerSolution) {
         m.omega.contains(x[0], x[1]),
         "{what}: x̄ = {x:?} is outside Ω"
     );
-    let t = t_of(m, x);
+    let t = t_at(m, x);
     assert!(
         (sol.t - t).abs() <= 1e-12 * t,
         "{what}: reported T {} vs T(x̄) {t}",
@@ -340,8 +299,7 @@ fn run(mode: Mode, eps: f64, count: usize, seeds: &[u64]) -> f64 {
             if done == count {
                 break 'outer;
             }
-            let job = generate::job(seed, i, mode);
-            let m = JobModel::new(&job, &Resources::DEFAULT_INSTANCE, None);
+            let m = common::generated(seed, i, mode);
             if !m.feasible() {
                 continue;
             }
@@ -395,11 +353,7 @@ fn eps_0_01() {
         (22, 10, Mode::Async),
         (21, 0, Mode::Sync),
     ] {
-        let m = JobModel::new(
-            &generate::job(seed, i, mode),
-            &Resources::DEFAULT_INSTANCE,
-            None,
-        );
+        let m = common::generated(seed, i, mode);
         assert!(m.feasible());
         let (r, sol) = check(
             &m,

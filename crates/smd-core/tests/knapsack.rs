@@ -5,13 +5,11 @@
 //! instances: uniform, value/demand-correlated, tight (few items fit), with zero values,
 //! with items larger than the capacity and with resources nobody (or some items) demand.
 
+mod common;
+
+use common::fits;
 use smd_core::knapsack::{branch_and_bound, frieze_clarke, guarantee, Item, NODE_LIMIT, R};
 use smd_core::rng::Stream;
-
-/// The documented tolerance of every capacity check: 1e-9 relative (absolute below 1).
-fn fits(lhs: f64, rhs: f64) -> bool {
-    lhs <= rhs + 1e-9 * rhs.abs().max(1.0)
-}
 
 fn fits_all(d: &[f64; R], cap: &[f64; R]) -> bool {
     (0..R).all(|r| fits(d[r], cap[r]))
@@ -56,36 +54,23 @@ fn enumerate(items: &[Item], cap: &[f64; R]) -> Exact {
             take.pop();
         }
     }
+    let walk = |visit: &mut dyn FnMut(f64, &[bool])| {
+        rec(items, cap, 0, [0.0; R], 0.0, &mut Vec::new(), visit);
+    };
     let mut best = 0.0;
     let mut set = vec![false; items.len()];
-    rec(
-        items,
-        cap,
-        0,
-        [0.0; R],
-        0.0,
-        &mut Vec::new(),
-        &mut |v, t| {
-            if v > best {
-                best = v;
-                set = t.to_vec();
-            }
-        },
-    );
+    walk(&mut |v, t| {
+        if v > best {
+            best = v;
+            set = t.to_vec();
+        }
+    });
     let mut min_size = usize::MAX;
-    rec(
-        items,
-        cap,
-        0,
-        [0.0; R],
-        0.0,
-        &mut Vec::new(),
-        &mut |v, t| {
-            if v >= best - 1e-9 * best {
-                min_size = min_size.min(t.iter().filter(|&&x| x).count());
-            }
-        },
-    );
+    walk(&mut |v, t| {
+        if v >= best - 1e-9 * best {
+            min_size = min_size.min(t.iter().filter(|&&x| x).count());
+        }
+    });
     Exact {
         value: best,
         min_size,
@@ -110,6 +95,18 @@ fn load_of(items: &[Item], chosen: &[bool]) -> [f64; R] {
         }
     }
     u
+}
+
+/// A selection is feasible and its reported value is the sum of what it chose.
+fn assert_consistent(items: &[Item], cap: &[f64; R], chosen: &[bool], value: f64, ctx: &str) {
+    assert!(
+        fits_all(&load_of(items, chosen), cap),
+        "{ctx}: infeasible choice"
+    );
+    assert!(
+        close(value_of(items, chosen), value),
+        "{ctx}: .value ≠ Σ chosen"
+    );
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -227,14 +224,7 @@ fn branch_and_bound_matches_enumeration() {
             sel.value,
             ex.value
         );
-        assert!(
-            close(value_of(items, &sel.chosen), sel.value),
-            "{ctx}: .value ≠ Σ chosen"
-        );
-        assert!(
-            fits_all(&load_of(items, &sel.chosen), cap),
-            "{ctx}: infeasible choice"
-        );
+        assert_consistent(items, cap, &sel.chosen, sel.value, &ctx);
     }
 }
 
@@ -247,14 +237,7 @@ fn frieze_clarke_within_its_guarantee() {
             let sel = frieze_clarke(items, cap, q).unwrap();
             let ctx = format!("{kind:?} #{k} q={q}: items {items:?} cap {cap:?}");
             assert_eq!(sel.chosen.len(), items.len(), "{ctx}");
-            assert!(
-                fits_all(&load_of(items, &sel.chosen), cap),
-                "{ctx}: infeasible choice"
-            );
-            assert!(
-                close(value_of(items, &sel.chosen), sel.value),
-                "{ctx}: .value ≠ Σ chosen"
-            );
+            assert_consistent(items, cap, &sel.chosen, sel.value, &ctx);
             assert!(
                 sel.value <= ex.value * (1.0 + 1e-9) + 1e-12,
                 "{ctx}: {} above the optimum {}",
@@ -331,14 +314,7 @@ fn node_limit_one_reports_a_gap() {
             sel.value,
             ex.value
         );
-        assert!(
-            fits_all(&load_of(items, &sel.chosen), cap),
-            "{ctx}: infeasible choice"
-        );
-        assert!(
-            close(value_of(items, &sel.chosen), sel.value),
-            "{ctx}: .value ≠ Σ chosen"
-        );
+        assert_consistent(items, cap, &sel.chosen, sel.value, &ctx);
     }
     assert!(
         nontrivial > 100,

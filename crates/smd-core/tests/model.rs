@@ -1,70 +1,26 @@
 //! MODEL.md §1–§5 by hand: θ, T, π and μ for small jobs whose numbers are worked out in the
-//! comments below, not recomputed with the crate's formulas.
+//! comments below (and on `common::hand_job`), not recomputed with the crate's formulas.
 
+mod common;
+
+use common::{close, hand_job, model, res};
 use smd_core::model::{sigmoid_utility, JobModel, RELATIVE_PI_AT_11};
-use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources, Utility};
-
-fn close(a: f64, b: f64, rel: f64) -> bool {
-    (a - b).abs() <= rel * a.abs().max(b.abs()) + 1e-300
-}
+use smd_core::scenario::{Mode, Overlap, Resources, Utility};
 
 fn assert_close(got: f64, want: f64, what: &str) {
     assert!(close(got, want, 1e-12), "{what}: got {got}, want {want}");
 }
 
-/// E = 100 iterations; g = 125 MB → G = 8·125/1000 = 1 Gbit; B = 10 Gbps;
-/// m = 10, K = 40; layers f = (100, 300) ms, b = (50, 150) ms, r = (100, 300) (profile);
-/// β1 = 3.5 s, β2 = 0.005 s; ϑ = 2 instances.
-///
-/// t_f = (0.1 + 0.3)/10 = 0.04 s per sample, t_b = 0.05 + 0.15 = 0.2 s, F = 0.4, Bk = 0.2.
-fn hand_job(mode: Mode, overlap: Overlap, alpha: f64) -> Job {
-    Job {
-        id: "hand".into(),
-        mode,
-        overlap,
-        iterations: 100.0,
-        model_size_mb: 125.0,
-        minibatch: 10.0,
-        global_batch: 40.0,
-        layers: vec![
-            Layer {
-                forward_ms: 100.0,
-                backward_ms: 50.0,
-                comm_ms: 100.0,
-            },
-            Layer {
-                forward_ms: 300.0,
-                backward_ms: 150.0,
-                comm_ms: 300.0,
-            },
-        ],
-        ps_bandwidth_gbps: 10.0,
-        worker_overhead_s: 3.5,
-        ps_overhead_s: 0.005,
-        async_comm_factor: alpha,
-        worker: Resources {
-            gpu: 1.0,
-            vcpu: 4.0,
-            memory_gb: 8.0,
-            storage_gb: 5.0,
-        },
-        ps: Resources {
-            gpu: 0.0,
-            vcpu: 2.0,
-            memory_gb: 4.0,
-            storage_gb: 5.0,
-        },
-        limit_instances: 2.0,
-        utility: Utility {
-            gamma1: 10.0,
-            gamma2: 5.0,
-            gamma3: 4.0,
-        },
+/// The constant and the summands of `m.split()` add back up to T.
+fn assert_split_adds_up(m: &JobModel) {
+    let (c, z) = m.split();
+    for (w, p) in [(1.0, 1.0), (2.5, 3.25), (7.0, 1.5)] {
+        assert_close(
+            c + z.iter().map(|r| r.eval(w, p)).sum::<f64>(),
+            m.t(w, p),
+            "split",
+        );
     }
-}
-
-fn model(job: &Job) -> JobModel {
-    JobModel::new(job, &Resources::DEFAULT_INSTANCE, None)
 }
 
 #[test]
@@ -84,15 +40,7 @@ fn sync_sequential_by_hand() {
     assert_close(m.t(2.0, 3.0), 801.5 + 40.0 / 3.0, "T(2,3)");
     // T(1,4) = 350 + 2 + 20 + 5 + 160 = 537
     assert_close(m.t(1.0, 4.0), 537.0, "T(1,4)");
-    // The constant and the summands add back up to T.
-    let (c, z) = m.split();
-    for (w, p) in [(1.0, 1.0), (2.5, 3.25), (7.0, 1.5)] {
-        assert_close(
-            c + z.iter().map(|r| r.eval(w, p)).sum::<f64>(),
-            m.t(w, p),
-            "split",
-        );
-    }
+    assert_split_adds_up(&m);
 }
 
 #[test]
@@ -132,14 +80,7 @@ fn async_by_hand() {
     assert_close(m.eta.eta3, 0.5, "async η3 wfbp");
     assert_close(m.theta[3], 5.0, "async wfbp θ'4");
     assert_close(m.t(1.0, 1.0), 415.5, "async wfbp T(1,1)");
-    let (c, z) = m.split();
-    for (w, p) in [(1.0, 1.0), (2.5, 3.25), (7.0, 1.5)] {
-        assert_close(
-            c + z.iter().map(|r| r.eval(w, p)).sum::<f64>(),
-            m.t(w, p),
-            "split",
-        );
-    }
+    assert_split_adds_up(&m);
 }
 
 #[test]
@@ -163,15 +104,7 @@ fn comm_bound_by_hand() {
 fn omega_by_hand() {
     // L = 2 · (4 GPU, 36 vCPU, 60 GB, 100 GB) = (8, 72, 120, 200).
     let m = model(&hand_job(Mode::Sync, Overlap::Sequential, 0.0));
-    assert_eq!(
-        m.limit,
-        Resources {
-            gpu: 8.0,
-            vcpu: 72.0,
-            memory_gb: 120.0,
-            storage_gb: 200.0
-        }
-    );
+    assert_eq!(m.limit, res(8.0, 72.0, 120.0, 200.0));
     assert!(m.feasible());
     // GPU: w ≤ 8. vCPU: 4w + 2p ≤ 72. Memory: 8w + 4p ≤ 120. Storage: 5w + 5p ≤ 200.
     assert!(m.omega.contains(8.0, 14.0)); // memory 64 + 56 = 120
@@ -203,8 +136,7 @@ fn relative_unit_gives_sixteen_at_one_one() {
     }
     // Generated jobs too, whatever their T(1,1).
     for i in 0..50 {
-        let job = smd_core::generate::job(3, i, if i % 2 == 0 { Mode::Sync } else { Mode::Async });
-        let m = model(&job);
+        let m = common::generated(3, i, if i % 2 == 0 { Mode::Sync } else { Mode::Async });
         assert_eq!(m.pi(m.t(1.0, 1.0)), 16.0, "job {i}");
     }
     // Absolute unit: π = T / unit.

@@ -3,6 +3,9 @@
 //! per-job integer optimum by enumerating the whole box, admission by enumerating subsets,
 //! ESW's k by brute force and Optimus by replaying its admission and stopping rule.
 
+mod common;
+
+use common::{arr, demand, fits, in_omega, limit};
 use smd_core::knapsack::guarantee;
 use smd_core::model::JobModel;
 use smd_core::plan::Plan;
@@ -11,37 +14,12 @@ use smd_core::{generate, plan, GenerateOptions, Mode, Policy, Scenario};
 
 const R: usize = 4;
 
-/// 1e-9 relative slack (absolute below 1), the documented tolerance of capacity checks.
-fn fits(lhs: f64, rhs: f64) -> bool {
-    lhs <= rhs + 1e-9 * rhs.abs().max(1.0)
-}
-
 fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * a.abs().max(b.abs()).max(1e-300)
 }
 
-fn arr(r: &smd_core::scenario::Resources) -> [f64; R] {
-    [r.gpu, r.vcpu, r.memory_gb, r.storage_gb]
-}
-
-/// L = ϑ · instance, computed here from the scenario.
-fn limit(s: &Scenario, job: &Job) -> [f64; R] {
-    arr(&s.cluster.instance).map(|v| v * job.limit_instances)
-}
-
 fn capacity(s: &Scenario) -> [f64; R] {
     arr(&s.cluster.unit).map(|v| v * s.cluster.units)
-}
-
-fn demand(job: &Job, w: u64, p: u64) -> [f64; R] {
-    let (ow, op) = (arr(&job.worker), arr(&job.ps));
-    std::array::from_fn(|r| ow[r] * w as f64 + op[r] * p as f64)
-}
-
-/// The raw rule of Ω (MODEL.md §5) for integers w, p ≥ 1.
-fn in_omega(s: &Scenario, job: &Job, w: u64, p: u64) -> bool {
-    let (d, l) = (demand(job, w, p), limit(s, job));
-    w >= 1 && p >= 1 && (0..R).all(|r| fits(d[r], l[r]))
 }
 
 fn model(s: &Scenario, job: &Job) -> JobModel {

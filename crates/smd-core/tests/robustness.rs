@@ -5,12 +5,15 @@
 //! `plan` must never panic: each answers a clear error (SCENARIO.md: the job id and the
 //! field) or a feasible plan (MODEL.md §5, §8).
 
+mod common;
+
+use common::{arr, demand, fits, in_omega};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 use serde_json::Value;
 use smd_core::model::JobModel;
 use smd_core::plan::Plan;
-use smd_core::scenario::{Job, Outer, Overlap, Resources, Rounding};
+use smd_core::scenario::{Outer, Overlap, Resources, Rounding};
 use smd_core::{generate, plan, Error, GenerateOptions, Mode, Policy, Scenario};
 
 const R: usize = 4;
@@ -33,25 +36,6 @@ fn config(cases: u32, seed: u64) -> ProptestConfig {
 
 // ---------------------------------------------------------------------------------------
 // Independent feasibility check of a plan (the raw rule of Ω and the capacity).
-
-fn fits(lhs: f64, rhs: f64) -> bool {
-    lhs <= rhs + 1e-9 * rhs.abs().max(1.0)
-}
-
-fn arr(r: &Resources) -> [f64; R] {
-    [r.gpu, r.vcpu, r.memory_gb, r.storage_gb]
-}
-
-fn demand(job: &Job, w: u64, p: u64) -> [f64; R] {
-    let (ow, op) = (arr(&job.worker), arr(&job.ps));
-    std::array::from_fn(|r| ow[r] * w as f64 + op[r] * p as f64)
-}
-
-fn in_omega(s: &Scenario, job: &Job, w: u64, p: u64) -> bool {
-    let d = demand(job, w, p);
-    let l = arr(&s.cluster.instance).map(|v| v * job.limit_instances);
-    w >= 1 && p >= 1 && (0..R).all(|r| fits(d[r], l[r]))
-}
 
 fn same(a: f64, b: f64) -> bool {
     a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)

@@ -2,56 +2,21 @@
 //! fallback, determinism, the effect of M_δ, and the best-corner rule against the corners
 //! enumerated here.
 
-use smd_core::generate;
+mod common;
+
+use common::{inside, intersections, lines, t_of, Line};
 use smd_core::inner::solve;
 use smd_core::model::JobModel;
 use smd_core::rng::Stream;
 use smd_core::rounding::{round, Rounded};
-use smd_core::scenario::{Mode, Resources, Rounding};
+use smd_core::scenario::{Mode, Rounding};
 
 const M_DELTAS: [f64; 4] = [1.0, 1.5, 2.0, 4.0];
 const RULES: [Rounding; 2] = [Rounding::Paper, Rounding::BestCorner];
 
-/// `a·x ≤ b`.
-type Line = ([f64; 2], f64);
-
-fn lines(m: &JobModel) -> Vec<Line> {
-    let ow = m.worker.to_array();
-    let op = m.ps.to_array();
-    let lim = m.limit.to_array();
-    let mut out = vec![([-1.0, 0.0], -1.0), ([0.0, -1.0], -1.0)];
-    for r in 0..4 {
-        if ow[r] != 0.0 || op[r] != 0.0 {
-            out.push(([ow[r], op[r]], lim[r]));
-        }
-    }
-    out
-}
-
-fn inside(ls: &[Line], x: [f64; 2]) -> bool {
-    ls.iter().all(|(a, b)| a[0] * x[0] + a[1] * x[1] <= *b)
-}
-
 /// Feasible pairwise intersections of Ω's constraint lines.
 fn vertices(ls: &[Line]) -> Vec<[f64; 2]> {
-    let mut vs = Vec::new();
-    for i in 0..ls.len() {
-        for j in i + 1..ls.len() {
-            let ((a, b), (c, d)) = (ls[i], ls[j]);
-            let det = a[0] * c[1] - a[1] * c[0];
-            if det.abs() < 1e-14 * (a[0].abs() + a[1].abs()) * (c[0].abs() + c[1].abs()) {
-                continue;
-            }
-            let x = [(b * c[1] - a[1] * d) / det, (a[0] * d - b * c[0]) / det];
-            let ok = ls
-                .iter()
-                .all(|(a, b)| a[0] * x[0] + a[1] * x[1] <= b + 1e-12 * b.abs().max(1.0));
-            if ok {
-                vs.push(x);
-            }
-        }
-    }
-    vs
+    intersections(ls, 1e-12, false)
 }
 
 /// Random points of Ω (rejection sampling in its bounding box), plus its vertices.
@@ -68,19 +33,11 @@ fn points_in(m: &JobModel, s: &mut Stream, count: usize) -> Vec<[f64; 2]> {
     while out.len() < count && tries < 100 * count {
         tries += 1;
         let x = [s.uniform(1.0, wmax), s.uniform(1.0, pmax)];
-        if inside(&ls, x) {
+        if inside(&ls, x, 0.0) {
             out.push(x);
         }
     }
     out
-}
-
-fn t_of(m: &JobModel, w: f64, p: f64) -> f64 {
-    let th = m.theta;
-    match m.mode {
-        Mode::Sync => th[0] * w + th[1] * p + th[2] + th[3] * w / p + th[4] / w,
-        Mode::Async => th[0] + th[1] * p / w + th[2] / w + th[3] / p,
-    }
 }
 
 /// x̃ computed here: 1 + (x̄ − 1)/M_δ.
@@ -111,13 +68,7 @@ fn corners(xt: [f64; 2]) -> Vec<(u64, u64)> {
 
 fn jobs(seed: u64, mode: Mode, count: usize) -> Vec<JobModel> {
     (0..)
-        .map(|i| {
-            JobModel::new(
-                &generate::job(seed, i, mode),
-                &Resources::DEFAULT_INSTANCE,
-                None,
-            )
-        })
+        .map(|i| common::generated(seed, i, mode))
         .filter(|m| m.feasible())
         .take(count)
         .collect()
