@@ -88,22 +88,11 @@ pub fn simulate(layers: &[Layer], overlap: Overlap, tau: f64) -> Schedule {
     }
     let bk = clock - f;
     let c: f64 = r.iter().sum();
-    let mut comm = Vec::with_capacity(n);
-    let t = match overlap {
-        Overlap::Sequential => {
-            let mut s = f + bk;
-            for j in (0..n).rev() {
-                comm.push(Bar {
-                    layer: j,
-                    start: s,
-                    end: s + r[j],
-                });
-                s += r[j];
-            }
-            f + bk + c
-        }
+    let (comm, t) = match overlap {
+        Overlap::Sequential => (back_to_back(&r, f + bk), f + bk + c),
         Overlap::Wfbp => {
             // Layer j's send starts when its backward ends and the link is free (layer j+1 sent).
+            let mut comm = Vec::with_capacity(n);
             let mut link_free = 0.0_f64;
             for bar in &backward {
                 let start = bar.end.max(link_free);
@@ -114,21 +103,10 @@ pub fn simulate(layers: &[Layer], overlap: Overlap, tau: f64) -> Schedule {
                     end: link_free,
                 });
             }
-            link_free.max(f + bk)
+            (comm, link_free.max(f + bk))
         }
-        Overlap::Pipelined => {
-            // This iteration's gradients travel while the next iteration computes: drawn from 0.
-            let mut s = 0.0;
-            for j in (0..n).rev() {
-                comm.push(Bar {
-                    layer: j,
-                    start: s,
-                    end: s + r[j],
-                });
-                s += r[j];
-            }
-            (f + bk).max(c)
-        }
+        // This iteration's gradients travel while the next iteration computes: drawn from 0.
+        Overlap::Pipelined => (back_to_back(&r, 0.0), (f + bk).max(c)),
     };
     Schedule {
         forward,
@@ -139,6 +117,21 @@ pub fn simulate(layers: &[Layer], overlap: Overlap, tau: f64) -> Schedule {
         c,
         t,
     }
+}
+
+/// The sends of layers N→1 one after another from `start`, layer j taking `r[j]`.
+fn back_to_back(r: &[f64], start: f64) -> Vec<Bar> {
+    let mut s = start;
+    let mut comm = Vec::with_capacity(r.len());
+    for j in (0..r.len()).rev() {
+        comm.push(Bar {
+            layer: j,
+            start: s,
+            end: s + r[j],
+        });
+        s += r[j];
+    }
+    comm
 }
 
 /// Attributes a simulated T to (η1, η2, η3) so that `η1·F + η2·Bk + η3·C = T`.
