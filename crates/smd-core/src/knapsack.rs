@@ -364,18 +364,12 @@ pub fn branch_and_bound_with<const R: usize>(
         let mut used = node.used;
         let mut value = node.value;
         let mut take = node.fixed.clone();
-        for (k, &i) in free.iter().enumerate() {
-            if rel.x[k] >= 1.0 - 1e-9 {
-                let mut u = used;
-                add(&mut u, &items[i].demand);
-                if fits_all(&u, cap) {
-                    used = u;
-                    value += items[i].value;
-                    take[i] = 1;
-                }
-            }
-        }
-        for &i in &order {
+        let integral = free
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| rel.x[k] >= 1.0 - 1e-9)
+            .map(|(_, &i)| i);
+        for i in integral.chain(order.iter().copied()) {
             if take[i] == FREE {
                 let mut u = used;
                 add(&mut u, &items[i].demand);
