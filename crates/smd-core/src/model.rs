@@ -148,57 +148,27 @@ impl JobModel {
     /// The constant part of T and its ratio summands ζ_j (MODEL.md §6), before dropping.
     pub fn split(&self) -> (f64, [Ratio; 3]) {
         let th = &self.theta;
+        // Denominators (c, d): 1, w or p.
+        const ONE: ([f64; 2], f64) = ([0.0, 0.0], 1.0);
+        const W: ([f64; 2], f64) = ([1.0, 0.0], 0.0);
+        const P: ([f64; 2], f64) = ([0.0, 1.0], 0.0);
+        let ratio = |name, a, q, (c, d)| Ratio { name, a, q, c, d };
+        let z = [0.0, 0.0];
         match self.mode {
             Mode::Sync => (
                 th[2],
                 [
-                    Ratio {
-                        name: "θ1·w+θ2·p",
-                        a: [th[0], th[1]],
-                        q: 0.0,
-                        c: [0.0, 0.0],
-                        d: 1.0,
-                    },
-                    Ratio {
-                        name: "θ4·w/p",
-                        a: [th[3], 0.0],
-                        q: 0.0,
-                        c: [0.0, 1.0],
-                        d: 0.0,
-                    },
-                    Ratio {
-                        name: "θ5/w",
-                        a: [0.0, 0.0],
-                        q: th[4],
-                        c: [1.0, 0.0],
-                        d: 0.0,
-                    },
+                    ratio("θ1·w+θ2·p", [th[0], th[1]], 0.0, ONE),
+                    ratio("θ4·w/p", [th[3], 0.0], 0.0, P),
+                    ratio("θ5/w", z, th[4], W),
                 ],
             ),
             Mode::Async => (
                 th[0],
                 [
-                    Ratio {
-                        name: "θ'2·p/w",
-                        a: [0.0, th[1]],
-                        q: 0.0,
-                        c: [1.0, 0.0],
-                        d: 0.0,
-                    },
-                    Ratio {
-                        name: "θ'3/w",
-                        a: [0.0, 0.0],
-                        q: th[2],
-                        c: [1.0, 0.0],
-                        d: 0.0,
-                    },
-                    Ratio {
-                        name: "θ'4/p",
-                        a: [0.0, 0.0],
-                        q: th[3],
-                        c: [0.0, 1.0],
-                        d: 0.0,
-                    },
+                    ratio("θ'2·p/w", [0.0, th[1]], 0.0, W),
+                    ratio("θ'3/w", z, th[2], W),
+                    ratio("θ'4/p", z, th[3], P),
                 ],
             ),
         }
@@ -212,10 +182,11 @@ impl JobModel {
     /// The exact p minimising T for a fixed w, clamped to Ω (MODEL.md §6, *polish*).
     pub fn best_p_for(&self, w: f64) -> f64 {
         let th = &self.theta;
-        let p = match self.mode {
-            Mode::Sync if th[1] > 0.0 => (th[3] * w / th[1]).sqrt(),
-            Mode::Async if th[1] > 0.0 => (th[3] * w / th[1]).sqrt(),
-            _ => f64::INFINITY,
+        // Sync (θ2·p + θ4·w/p) and async (θ'2·p/w + θ'4/p) have the same stationary p.
+        let p = if th[1] > 0.0 {
+            (th[3] * w / th[1]).sqrt()
+        } else {
+            f64::INFINITY
         };
         p.clamp(1.0, self.omega.p_max(w).max(1.0))
     }
