@@ -113,12 +113,12 @@ impl Lp {
     }
 }
 
-#[cfg(not(feature = "minilp"))]
-mod backend {
-    use super::*;
-    use microlp::{ComparisonOp, OptimizationDirection, Problem};
-
-    pub fn solve(lp: &Lp) -> Result<Outcome, Error> {
+/// `lp` as a `Problem` of the LP crate `$krate` (microlp and minilp share this API for
+/// building): the problem and its variables, in `lp`'s order.
+macro_rules! build {
+    ($krate:ident, $lp:expr) => {{
+        use $krate::{ComparisonOp, OptimizationDirection, Problem};
+        let lp: &Lp = $lp;
         let mut pb = Problem::new(match lp.sense {
             Sense::Min => OptimizationDirection::Minimize,
             Sense::Max => OptimizationDirection::Maximize,
@@ -137,6 +137,16 @@ mod backend {
             };
             pb.add_constraint(expr.as_slice(), op, *rhs);
         }
+        (pb, vars)
+    }};
+}
+
+#[cfg(not(feature = "minilp"))]
+mod backend {
+    use super::*;
+
+    pub fn solve(lp: &Lp) -> Result<Outcome, Error> {
+        let (pb, vars) = build!(microlp, lp);
         match pb.solve() {
             Ok(outcome) => match outcome.solution() {
                 Some(s) => Ok(Outcome::Optimal {
@@ -155,27 +165,9 @@ mod backend {
 #[cfg(feature = "minilp")]
 mod backend {
     use super::*;
-    use minilp::{ComparisonOp, OptimizationDirection, Problem};
 
     pub fn solve(lp: &Lp) -> Result<Outcome, Error> {
-        let mut pb = Problem::new(match lp.sense {
-            Sense::Min => OptimizationDirection::Minimize,
-            Sense::Max => OptimizationDirection::Maximize,
-        });
-        let vars: Vec<_> = lp
-            .vars
-            .iter()
-            .map(|&(o, lo, hi)| pb.add_var(o, (lo, hi)))
-            .collect();
-        for (terms, op, rhs) in &lp.rows {
-            let expr: Vec<_> = terms.iter().map(|&(i, c)| (vars[i], c)).collect();
-            let op = match op {
-                Op::Le => ComparisonOp::Le,
-                Op::Ge => ComparisonOp::Ge,
-                Op::Eq => ComparisonOp::Eq,
-            };
-            pb.add_constraint(expr.as_slice(), op, *rhs);
-        }
+        let (pb, vars) = build!(minilp, lp);
         match pb.solve() {
             Ok(s) => Ok(Outcome::Optimal {
                 x: vars.iter().map(|&v| s[v]).collect(),
