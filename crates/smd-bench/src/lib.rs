@@ -3,7 +3,9 @@
 //! (`cargo test --release -p smd-bench --target wasm32-unknown-unknown -- --nocapture`) run,
 //! so the two columns of `docs/BENCHMARKS.md` measure the same work.
 
-use smd_core::{generate, plan_with, Cache, GenerateOptions, InnerSolver, Mode, Options, Policy};
+use smd_core::{
+    generate, plan_with, Cache, GenerateOptions, InnerSolver, Mode, Options, Policy, Scenario,
+};
 
 /// One measured line.
 #[derive(Clone, Debug)]
@@ -27,6 +29,18 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// The generated sync scenario both measurements plan: `jobs` jobs, seed 1, one unit, ε.
+fn scenario(jobs: usize, eps: f64) -> Scenario {
+    let mut s = generate(&GenerateOptions {
+        jobs,
+        seed: 1,
+        mode: Mode::Sync,
+        units: 1.0,
+    });
+    s.params.epsilon = eps;
+    s
+}
+
 /// Times `plan_with` on a generated sync scenario, `reps` times; the median.
 fn time_plan(
     clock: &dyn Fn() -> f64,
@@ -35,13 +49,7 @@ fn time_plan(
     inner: InnerSolver,
     reps: usize,
 ) -> Row {
-    let mut s = generate(&GenerateOptions {
-        jobs,
-        seed: 1,
-        mode: Mode::Sync,
-        units: 1.0,
-    });
-    s.params.epsilon = eps;
+    let mut s = scenario(jobs, eps);
     s.params.ptas_depth = 2;
     let mut times = Vec::new();
     let mut last = None;
@@ -76,13 +84,7 @@ fn time_plan(
 
 /// Re-plan after editing one job, with the allocation cache warm.
 fn time_replan(clock: &dyn Fn() -> f64, jobs: usize, eps: f64, reps: usize) -> Row {
-    let mut s = generate(&GenerateOptions {
-        jobs,
-        seed: 1,
-        mode: Mode::Sync,
-        units: 1.0,
-    });
-    s.params.epsilon = eps;
+    let mut s = scenario(jobs, eps);
     let mut cache = Cache::new();
     let mut opts = Options {
         cache: Some(&mut cache),
