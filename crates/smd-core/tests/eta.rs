@@ -387,13 +387,19 @@ fn all_zero_comm_profile_is_uniform() {
     assert!(close(e.eta1, (0.875 - 0.6) / 0.54, 1e-12), "{e:?}");
 }
 
+/// 1 to 40 random layers and their compute time F + Bk, s.
+fn random_case(s: &mut Stream) -> (Vec<Layer>, f64) {
+    let n = s.int(1, 40) as usize;
+    let layers = random_layers(s, n);
+    let compute = compute_s(&layers);
+    (layers, compute)
+}
+
 #[test]
 fn communication_bound() {
     let mut s = Stream::new(99, 1);
     for i in 0..50 {
-        let n = s.int(1, 40) as usize;
-        let layers = random_layers(&mut s, n);
-        let compute = compute_s(&layers);
+        let (layers, compute) = random_case(&mut s);
         let tau = compute * s.uniform(1.0, 20.0) + 1e-3;
         for overlap in OVERLAPS {
             let (e, r) = check(&layers, overlap, tau, &format!("comm-bound {i}"));
@@ -415,9 +421,7 @@ fn communication_bound() {
 fn compute_bound() {
     let mut s = Stream::new(99, 2);
     for i in 0..50 {
-        let n = s.int(1, 40) as usize;
-        let layers = random_layers(&mut s, n);
-        let compute = compute_s(&layers);
+        let (layers, compute) = random_case(&mut s);
         if compute == 0.0 {
             continue;
         }
