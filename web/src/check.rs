@@ -21,7 +21,10 @@ fn walk(a: &Value, b: &Value, path: &str) -> Result<(), String> {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             if x.is_f64() || y.is_f64() {
-                let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+                let (x, y) = (
+                    x.as_f64().unwrap_or(f64::NAN),
+                    y.as_f64().unwrap_or(f64::NAN),
+                );
                 let scale = x.abs().max(y.abs()).max(1e-300);
                 if (x - y).abs() <= TOLERANCE * scale || x == y {
                     return Ok(());

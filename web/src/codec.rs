@@ -330,7 +330,9 @@ pub fn jobs_from_csv(text: &str) -> Result<Vec<Job>, String> {
                 _ => true,
             };
             if !ok {
-                return Err(format!("{row_name}: {name} {v:?} is not one of the choices"));
+                return Err(format!(
+                    "{row_name}: {name} {v:?} is not one of the choices"
+                ));
             }
             fields::set_job(&mut job, name, v).map_err(|e| format!("{row_name}: {name} {e}"))?;
         }
@@ -436,7 +438,9 @@ mod tests {
         assert_eq!(custom, 3);
         let bad = csv.replacen(",sync,", ",fast,", 1);
         assert!(jobs_from_csv(&bad).unwrap_err().contains("mode"));
-        assert!(jobs_from_csv("id,mode\nx,sync").unwrap_err().contains("missing"));
+        assert!(jobs_from_csv("id,mode\nx,sync")
+            .unwrap_err()
+            .contains("missing"));
     }
 
     #[test]

@@ -57,14 +57,14 @@ pub const JOB_NUMBERS: [(&str, &str, &str); 21] = [
     ("utility.gamma1", "γ1", "utility height"),
     ("utility.gamma2", "γ2", "utility steepness"),
     ("utility.gamma3", "γ3", "utility midpoint π"),
-    ("worker.gpu", "O^w", "GPU"),
-    ("worker.vcpu", "O^w", "vCPU"),
-    ("worker.memory_gb", "O^w", "memory GB"),
-    ("worker.storage_gb", "O^w", "storage GB"),
-    ("ps.gpu", "O^p", "GPU"),
-    ("ps.vcpu", "O^p", "vCPU"),
-    ("ps.memory_gb", "O^p", "memory GB"),
-    ("ps.storage_gb", "O^p", "storage GB"),
+    ("worker.gpu", "Oʷ", "GPU"),
+    ("worker.vcpu", "Oʷ", "vCPU"),
+    ("worker.memory_gb", "Oʷ", "memory GB"),
+    ("worker.storage_gb", "Oʷ", "storage GB"),
+    ("ps.gpu", "Oᵖ", "GPU"),
+    ("ps.vcpu", "Oᵖ", "vCPU"),
+    ("ps.memory_gb", "Oᵖ", "memory GB"),
+    ("ps.storage_gb", "Oᵖ", "storage GB"),
     ("id", "", "id"),
 ];
 
@@ -127,24 +127,24 @@ fn job_number(j: &Job, field: &str) -> Option<f64> {
 
 /// A copy of the job without its id and layers (cheap to make per read).
 fn scalars_of(j: &Job) -> Job {
-        Job {
-            id: String::new(),
-            mode: j.mode,
-            overlap: j.overlap,
-            iterations: j.iterations,
-            model_size_mb: j.model_size_mb,
-            minibatch: j.minibatch,
-            global_batch: j.global_batch,
-            layers: Vec::new(),
-            ps_bandwidth_gbps: j.ps_bandwidth_gbps,
-            worker_overhead_s: j.worker_overhead_s,
-            ps_overhead_s: j.ps_overhead_s,
-            async_comm_factor: j.async_comm_factor,
-            worker: j.worker,
-            ps: j.ps,
-            limit_instances: j.limit_instances,
-            utility: j.utility,
-        }
+    Job {
+        id: String::new(),
+        mode: j.mode,
+        overlap: j.overlap,
+        iterations: j.iterations,
+        model_size_mb: j.model_size_mb,
+        minibatch: j.minibatch,
+        global_batch: j.global_batch,
+        layers: Vec::new(),
+        ps_bandwidth_gbps: j.ps_bandwidth_gbps,
+        worker_overhead_s: j.worker_overhead_s,
+        ps_overhead_s: j.ps_overhead_s,
+        async_comm_factor: j.async_comm_factor,
+        worker: j.worker,
+        ps: j.ps,
+        limit_instances: j.limit_instances,
+        utility: j.utility,
+    }
 }
 
 /// `layers[3].forward_ms` → `(3, "forward_ms")`.
@@ -169,7 +169,8 @@ fn parse_whole<T: std::str::FromStr>(text: &str, what: &str) -> Result<T, String
     if t.is_empty() {
         return Err(format!("must be {what} (the field is empty)"));
     }
-    t.parse::<T>().map_err(|_| format!("must be {what} (got {t:?})"))
+    t.parse::<T>()
+        .map_err(|_| format!("must be {what} (got {t:?})"))
 }
 
 /// The current value of a top-level field as text.
@@ -193,16 +194,14 @@ pub fn top_text(s: &Scenario, field: &str) -> String {
             Outer::Ptas => "ptas".into(),
             Outer::Exact => "exact".into(),
         },
-        f => {
-            if let Some(r) = f.strip_prefix("cluster.unit.") {
-                resource(c.unit.to_array(), r).map(|v| v.to_string())
-            } else if let Some(r) = f.strip_prefix("cluster.instance.") {
-                resource(c.instance.to_array(), r).map(|v| v.to_string())
-            } else {
-                None
-            }
-            .unwrap_or_default()
+        f => if let Some(r) = f.strip_prefix("cluster.unit.") {
+            resource(c.unit.to_array(), r).map(|v| v.to_string())
+        } else if let Some(r) = f.strip_prefix("cluster.instance.") {
+            resource(c.instance.to_array(), r).map(|v| v.to_string())
+        } else {
+            None
         }
+        .unwrap_or_default(),
     }
 }
 
@@ -404,7 +403,10 @@ mod tests {
         set_job(&mut j, "worker.vcpu", "7.5").unwrap();
         assert_eq!(j.worker.vcpu, 7.5);
         assert!(set_job(&mut j, "iterations", "abc").is_err());
-        assert_eq!(job_text(&j, "layers[0].comm_ms"), j.layers[0].comm_ms.to_string());
+        assert_eq!(
+            job_text(&j, "layers[0].comm_ms"),
+            j.layers[0].comm_ms.to_string()
+        );
     }
 
     #[test]

@@ -60,7 +60,7 @@ pub enum Reply {
         /// Run id.
         run: u64,
         /// The plan.
-        plan: Plan,
+        plan: Box<Plan>,
     },
     /// One policy failed (the others still run).
     PolicyFailed {
@@ -108,7 +108,7 @@ pub fn now_ms() -> f64 {
             .ok()
             .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
             .map(|p| p.now())
-            .unwrap_or_else(|| js_sys::Date::now())
+            .unwrap_or_else(js_sys::Date::now)
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -145,7 +145,10 @@ pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
                     },
                 );
                 match result {
-                    Ok(plan) => post(Reply::Planned { run, plan }),
+                    Ok(plan) => post(Reply::Planned {
+                        run,
+                        plan: Box::new(plan),
+                    }),
                     Err(e) => post(Reply::PolicyFailed {
                         run,
                         policy: policy.name().into(),

@@ -465,7 +465,14 @@ impl State {
                 let by_position = job
                     .strip_prefix('#')
                     .and_then(|n| n.parse::<usize>().ok())
-                    .filter(|n| *n >= 1 && self.draft.jobs.get(n - 1).is_some_and(|j| j.id.trim().is_empty()))
+                    .filter(|n| {
+                        *n >= 1
+                            && self
+                                .draft
+                                .jobs
+                                .get(n - 1)
+                                .is_some_and(|j| j.id.trim().is_empty())
+                    })
                     .map(|n| vec![n - 1]);
                 let indices = by_position.unwrap_or_else(|| {
                     (0..self.draft.jobs.len())
@@ -736,7 +743,9 @@ impl Reducible for State {
                 s.notice = Some(Notice {
                     warning: true,
                     text: if retry {
-                        format!("The solver stopped ({message}). It was restarted; your input is kept.")
+                        format!(
+                            "The solver stopped ({message}). It was restarted; your input is kept."
+                        )
                     } else {
                         format!("The solver stopped again ({message}); not retrying this scenario. Your input is kept — change it to try again.")
                     },
@@ -780,7 +789,7 @@ impl Reducible for State {
                     }
                     R::Planned { run, plan } if Some(run) == current => {
                         if let Some(r) = s.run.as_mut() {
-                            r.plans.push(plan);
+                            r.plans.push(*plan);
                         }
                     }
                     R::PolicyFailed {
@@ -862,9 +871,15 @@ mod tests {
         let key = FieldKey::job(s.uids[0], "iterations");
         let s = s.reduce(Action::Edit(key, "lots".into()));
         let d = s.to_draft();
-        assert_eq!(d.raw, vec![(Some(0), "iterations".to_string(), "lots".to_string())]);
+        assert_eq!(
+            d.raw,
+            vec![(Some(0), "iterations".to_string(), "lots".to_string())]
+        );
         let back = State::new(Draft::from_json(&d.to_json()).unwrap());
-        assert_eq!(back.text(&FieldKey::job(back.uids[0], "iterations")), "lots");
+        assert_eq!(
+            back.text(&FieldKey::job(back.uids[0], "iterations")),
+            "lots"
+        );
         assert!(!back.valid);
     }
 
@@ -896,11 +911,13 @@ mod tests {
         let run = s.run.as_ref().unwrap().id;
         let scenario = (*s.run.as_ref().unwrap().scenario).clone();
         let mut replies = Vec::new();
-        crate::solver::handle(
-            crate::solver::Request::Solve { run, scenario },
-            &mut |r| replies.push(r),
-        );
-        let mut s = s.reduce(Action::Reply(crate::solver::Reply::Solved { run: 999, ms: 0.0 }));
+        crate::solver::handle(crate::solver::Request::Solve { run, scenario }, &mut |r| {
+            replies.push(r)
+        });
+        let mut s = s.reduce(Action::Reply(crate::solver::Reply::Solved {
+            run: 999,
+            ms: 0.0,
+        }));
         assert!(s.run.is_some());
         for r in replies {
             s = s.reduce(Action::Reply(r));

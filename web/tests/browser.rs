@@ -105,7 +105,10 @@ impl Mounted {
     }
 
     fn click(&self, selector: &str) {
-        self.one(selector).dyn_into::<HtmlElement>().unwrap().click();
+        self.one(selector)
+            .dyn_into::<HtmlElement>()
+            .unwrap()
+            .click();
     }
 
     fn value(&self, selector: &str) -> String {
@@ -138,7 +141,8 @@ impl Mounted {
 
     async fn planned(&self, jobs: usize) {
         self.until(&format!("a plan of {jobs} jobs"), |m| {
-            m.count("[data-testid=plan-row]") == jobs && !m.text("[data-testid=total-utility]").is_empty()
+            m.count("[data-testid=plan-row]") == jobs
+                && !m.text("[data-testid=total-utility]").is_empty()
         })
         .await;
     }
@@ -176,7 +180,10 @@ async fn the_default_page_opens_with_a_plan() {
     assert_eq!(m.text("[data-testid=total-utility]"), smd_total(&default));
     assert_eq!(m.count("[data-testid=policy-compare] tbody tr"), 4);
     // The selected job's landscape and schedule are drawn by smd-charts.
-    m.until("the landscape", |m| m.count("[data-testid=landscape] svg") == 1).await;
+    m.until("the landscape", |m| {
+        m.count("[data-testid=landscape] svg") == 1
+    })
+    .await;
     assert_eq!(m.count("[data-testid=schedule] svg"), 1);
     assert_eq!(m.count("[data-testid=error]"), 0);
 }
@@ -193,8 +200,22 @@ async fn editing_a_field_changes_the_plan() {
     let after = smd_total(&smaller);
     assert_ne!(before, after, "the edit must matter for this test");
     m.type_into("[data-field='cluster.units']", "0.05");
-    m.until("the re-solved plan", |m| m.text("[data-testid=total-utility]") == after).await;
+    m.until("the re-solved plan", |m| {
+        m.text("[data-testid=total-utility]") == after
+    })
+    .await;
     assert_eq!(m.count("[data-testid=plan-row]"), 6);
+    // Choices: the improved rounding and polish.
+    let mut improved = smaller.clone();
+    improved.params.rounding = smd_core::scenario::Rounding::BestCorner;
+    improved.params.polish = true;
+    let expected = smd_total(&improved);
+    m.select("[data-field='params.rounding']", "best_corner");
+    m.select("[data-field='params.polish']", "true");
+    m.until("the plan with the improved options", |m| {
+        m.text("[data-testid=total-utility]") == expected
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]
@@ -205,14 +226,29 @@ async fn an_invalid_value_is_named_and_the_previous_plan_stays() {
     let total = m.text("[data-testid=total-utility]");
     // The editor shows the first job; B = 0 breaks SCENARIO.md's rule B > 0.
     m.type_into("[data-field='job.ps_bandwidth_gbps']", "0");
-    m.until("the message", |m| m.text("[data-testid=error]").contains("must be > 0")).await;
+    m.until("the message", |m| {
+        m.text("[data-testid=error]").contains("must be > 0")
+    })
+    .await;
     let field = m.one("[data-field='job.ps_bandwidth_gbps']");
     assert_eq!(field.get_attribute("aria-invalid").as_deref(), Some("true"));
-    assert_eq!(m.value("[data-field='job.ps_bandwidth_gbps']"), "0", "what was typed stays");
-    assert!(field.closest(".field").unwrap().unwrap().class_list().contains("invalid"));
+    assert_eq!(
+        m.value("[data-field='job.ps_bandwidth_gbps']"),
+        "0",
+        "what was typed stays"
+    );
+    assert!(field
+        .closest(".field")
+        .unwrap()
+        .unwrap()
+        .class_list()
+        .contains("invalid"));
     // Text that is not a number is kept as typed, with its own message.
     m.type_into("[data-field='job.ps_bandwidth_gbps']", "fast");
-    m.until("the parse message", |m| m.text("[data-testid=error]").contains("must be a number")).await;
+    m.until("the parse message", |m| {
+        m.text("[data-testid=error]").contains("must be a number")
+    })
+    .await;
     assert_eq!(m.value("[data-field='job.ps_bandwidth_gbps']"), "fast");
     // The previous plan is still on screen, marked as the previous one.
     yew::platform::time::sleep(Duration::from_millis(200)).await;
@@ -221,10 +257,16 @@ async fn an_invalid_value_is_named_and_the_previous_plan_stays() {
     assert_eq!(m.count("[data-testid=stale]"), 1);
     // A top-level rule: ε must be in (0, 1].
     m.type_into("[data-field='params.epsilon']", "2");
-    m.until("the ε message", |m| m.all("[data-testid=error]").len() == 2).await;
+    m.until("the ε message", |m| {
+        m.all("[data-testid=error]").len() == 2
+    })
+    .await;
     // Fixing both brings a fresh plan and no messages.
     m.type_into("[data-field='params.epsilon']", "0.2");
-    m.type_into("[data-field='job.ps_bandwidth_gbps']", &s.jobs[0].ps_bandwidth_gbps.to_string());
+    m.type_into(
+        "[data-field='job.ps_bandwidth_gbps']",
+        &s.jobs[0].ps_bandwidth_gbps.to_string(),
+    );
     m.until("no messages and a fresh plan", |m| {
         m.count("[data-testid=error]") == 0 && m.count("[data-testid=stale]") == 0
     })
@@ -239,7 +281,10 @@ async fn import_and_export_round_trip() {
     m.planned(4).await;
     // Export JSON: the text is the scenario of SCENARIO.md.
     m.click("[data-action=export-json]");
-    m.until("the exported JSON", |m| !m.value("[data-field='io.text']").is_empty()).await;
+    m.until("the exported JSON", |m| {
+        !m.value("[data-field='io.text']").is_empty()
+    })
+    .await;
     let exported = Scenario::from_json(&m.value("[data-field='io.text']")).unwrap();
     assert_eq!(exported, s);
     // Import another scenario.
@@ -249,20 +294,38 @@ async fn import_and_export_round_trip() {
     m.planned(3).await;
     assert_eq!(m.text("[data-testid=total-utility]"), smd_total(&other));
     m.click("[data-action=export-json]");
-    m.until("the new export", |m| m.value("[data-field='io.text']").contains(&other.jobs[0].id)).await;
-    assert_eq!(Scenario::from_json(&m.value("[data-field='io.text']")).unwrap(), other);
+    m.until("the new export", |m| {
+        m.value("[data-field='io.text']")
+            .contains(&other.jobs[0].id)
+    })
+    .await;
+    assert_eq!(
+        Scenario::from_json(&m.value("[data-field='io.text']")).unwrap(),
+        other
+    );
     // CSV: export, then import again gives the same jobs (totals + profile).
     m.click("[data-action=export-csv]");
-    m.until("the CSV", |m| m.value("[data-field='io.text']").starts_with("id,mode,overlap")).await;
+    m.until("the CSV", |m| {
+        m.value("[data-field='io.text']")
+            .starts_with("id,mode,overlap")
+    })
+    .await;
     let csv = m.value("[data-field='io.text']");
     assert_eq!(csv.lines().count(), 4);
     m.click("[data-action=import-csv]");
-    m.until("the CSV import", |m| m.text("[data-testid=notice]").contains("Imported 3 jobs (CSV)")).await;
+    m.until("the CSV import", |m| {
+        m.text("[data-testid=notice]")
+            .contains("Imported 3 jobs (CSV)")
+    })
+    .await;
     m.planned(3).await;
     // A broken file is refused with a message, and nothing else changes.
     m.type_into("[data-field='io.text']", "{\"cluster\": ");
     m.click("[data-action=import-json]");
-    m.until("the import message", |m| m.text("[data-testid=error]").contains("Not imported")).await;
+    m.until("the import message", |m| {
+        m.text("[data-testid=error]").contains("Not imported")
+    })
+    .await;
     assert_eq!(m.count("[data-testid=plan-row]"), 3);
 }
 
@@ -274,21 +337,37 @@ async fn a_share_link_restores_the_scenario() {
     let history = window.history().unwrap();
     let path = window.location().pathname().unwrap();
     history
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}#{fragment}")))
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}#{fragment}")),
+        )
         .unwrap();
     let m = Mounted::new(AppProps {
         read_link: true,
         ..props(None)
     });
     m.planned(4).await;
-    assert!(m.text("[data-testid=notice]").contains("Opened the scenario of the link"));
-    assert!(!window.location().hash().unwrap().contains("s="), "the hash is consumed");
+    assert!(m
+        .text("[data-testid=notice]")
+        .contains("Opened the scenario of the link"));
+    assert!(
+        !window.location().hash().unwrap().contains("s="),
+        "the hash is consumed"
+    );
     m.click("[data-action=export-json]");
-    m.until("the export", |m| !m.value("[data-field='io.text']").is_empty()).await;
-    assert_eq!(Scenario::from_json(&m.value("[data-field='io.text']")).unwrap(), s);
+    m.until("the export", |m| {
+        !m.value("[data-field='io.text']").is_empty()
+    })
+    .await;
+    assert_eq!(
+        Scenario::from_json(&m.value("[data-field='io.text']")).unwrap(),
+        s
+    );
     // The page's own share button makes a link that carries the same scenario.
     m.click("[data-action=share]");
-    m.until("the link", |m| m.count("[data-testid=share-link]") == 1).await;
+    m.until("the link", |m| m.count("[data-testid=share-link]") == 1)
+        .await;
     let link = m.value("[data-testid=share-link]");
     let hash = link.split_once('#').unwrap().1;
     assert_eq!(smd_web::codec::parse_share_fragment(hash).unwrap(), s);
@@ -331,17 +410,23 @@ async fn the_draft_survives_a_reload_with_what_was_typed() {
         let m = Mounted::new(with_storage());
         m.planned(2).await;
         m.type_into("[data-field='job.iterations']", "12x");
-        m.until("the message", |m| m.count("[data-testid=error]") == 1).await;
+        m.until("the message", |m| m.count("[data-testid=error]") == 1)
+            .await;
         m.click("[data-action=add-job]");
-        m.until("the third job", |m| m.count("[data-testid=job-row]") == 3).await;
+        m.until("the third job", |m| m.count("[data-testid=job-row]") == 3)
+            .await;
         // Effects (the save) run after the render that the check above saw.
         yew::platform::time::sleep(Duration::from_millis(50)).await;
     }
-        let m = Mounted::new(with_storage());
-    m.until("the saved jobs", |m| m.count("[data-testid=job-row]") == 3).await;
+    let m = Mounted::new(with_storage());
+    m.until("the saved jobs", |m| m.count("[data-testid=job-row]") == 3)
+        .await;
     // The first job is selected after a reload; its typed text is back, message and all.
     m.click("[data-testid=job-row]");
-    m.until("the typed text", |m| m.value("[data-field='job.iterations']") == "12x").await;
+    m.until("the typed text", |m| {
+        m.value("[data-field='job.iterations']") == "12x"
+    })
+    .await;
     assert_eq!(m.count("[data-testid=error]"), 1);
     storage.remove_item(key).unwrap();
 }
@@ -368,7 +453,11 @@ async fn a_dead_worker_is_reported_and_the_input_kept() {
         solver: SolverMode::Worker("./no-such-worker.js".into()),
         ..props(Some(scenario(2, 1)))
     });
-    m.until("the report", |m| m.text("[data-testid=notice]").contains("The solver stopped")).await;
+    m.until("the report", |m| {
+        m.text("[data-testid=notice]")
+            .contains("The solver stopped")
+    })
+    .await;
     assert_eq!(m.count("[data-testid=job-row]"), 2, "the input is kept");
     assert!(m.text("[data-testid=status]").contains("solver restarted"));
 }

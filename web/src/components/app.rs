@@ -59,14 +59,23 @@ pub fn initial_state(props: &AppProps) -> State {
     let mut warning = None;
     if props.read_link {
         let location = web_sys::window().map(|w| w.location());
-        let hash = location.as_ref().and_then(|l| l.hash().ok()).unwrap_or_default();
+        let hash = location
+            .as_ref()
+            .and_then(|l| l.hash().ok())
+            .unwrap_or_default();
         if hash.contains(codec::SHARE_PARAM) {
             match codec::parse_share_fragment(&hash) {
                 Ok(scenario) => {
                     forget_hash();
                     let n = scenario.jobs.len();
-                    let mut s = State::new(Draft { scenario, raw: Vec::new() });
-                    s.notice = Some(Notice { warning: false, text: format!("Opened the scenario of the link ({n} jobs).") });
+                    let mut s = State::new(Draft {
+                        scenario,
+                        raw: Vec::new(),
+                    });
+                    s.notice = Some(Notice {
+                        warning: false,
+                        text: format!("Opened the scenario of the link ({n} jobs)."),
+                    });
                     return s;
                 }
                 Err(e) => warning = Some(format!("The link's scenario could not be opened: {e}")),
@@ -81,12 +90,19 @@ pub fn initial_state(props: &AppProps) -> State {
     let mut s = match saved {
         Some(d) => State::new(d),
         None => State::new(Draft {
-            scenario: props.initial.as_ref().map(|s| (**s).clone()).unwrap_or_else(defaults::default_scenario),
+            scenario: props
+                .initial
+                .as_ref()
+                .map(|s| (**s).clone())
+                .unwrap_or_else(defaults::default_scenario),
             raw: Vec::new(),
         }),
     };
     if let Some(w) = warning {
-        s.notice = Some(Notice { warning: true, text: w });
+        s.notice = Some(Notice {
+            warning: true,
+            text: w,
+        });
     }
     s
 }
@@ -95,10 +111,29 @@ pub fn initial_state(props: &AppProps) -> State {
 fn forget_hash() {
     if let Some(w) = web_sys::window() {
         let l = w.location();
-        let url = format!("{}{}", l.pathname().unwrap_or_default(), l.search().unwrap_or_default());
+        let url = format!(
+            "{}{}",
+            l.pathname().unwrap_or_default(),
+            l.search().unwrap_or_default()
+        );
         if let Ok(h) = w.history() {
             let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
         }
+    }
+}
+
+/// Sets `data-first-plan-ms` on `<html>` once: the time from navigation start to the first
+/// plan on screen (read by `scripts/bench-web`).
+fn mark_first_plan() {
+    let Some(w) = web_sys::window() else { return };
+    let Some(root) = w.document().and_then(|d| d.document_element()) else {
+        return;
+    };
+    if root.has_attribute("data-first-plan-ms") {
+        return;
+    }
+    if let Some(p) = w.performance() {
+        let _ = root.set_attribute("data-first-plan-ms", &format!("{:.0}", p.now()));
     }
 }
 
@@ -144,7 +179,10 @@ pub fn App(props: &AppProps) -> Html {
         let run = state.run.as_ref().map(|r| (r.id, r.scenario.clone()));
         use_effect_with(run.as_ref().map(|r| r.0), move |_| {
             if let (Some((id, scenario)), Some(s)) = (run, solver.borrow().as_ref()) {
-                s.send(Request::Solve { run: id, scenario: (*scenario).clone() });
+                s.send(Request::Solve {
+                    run: id,
+                    scenario: (*scenario).clone(),
+                });
             }
         });
     }
@@ -155,9 +193,14 @@ pub fn App(props: &AppProps) -> Html {
         let need = state.valid
             && state.run.as_ref().map(|r| r.revision) != Some(revision)
             && state.results.as_ref().map(|r| r.revision) != Some(revision);
-        let delay = if state.results.is_none() && state.run.is_none() { 0 } else { props.debounce_ms };
+        let delay = if state.results.is_none() && state.run.is_none() {
+            0
+        } else {
+            props.debounce_ms
+        };
         use_effect_with(revision, move |_| {
-            let timer = need.then(|| Timeout::new(delay, move || d.dispatch(Action::StartSolve(revision))));
+            let timer =
+                need.then(|| Timeout::new(delay, move || d.dispatch(Action::StartSolve(revision))));
             move || drop(timer)
         });
     }
@@ -205,6 +248,13 @@ pub fn App(props: &AppProps) -> Html {
             }
         });
     }
+
+    // For benchmarks: when the first plan reached the page (ms since navigation start).
+    use_effect_with(state.results.is_some(), |has| {
+        if *has {
+            mark_first_plan();
+        }
+    });
 
     html! {
         <ContextProvider<AppState> context={state}>

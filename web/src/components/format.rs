@@ -27,7 +27,12 @@ pub fn sig(v: f64, sig: usize) -> String {
         return format!("{:.*e}", sig.saturating_sub(1), v);
     }
     let decimals = (sig as i32 - 1 - mag).max(0) as usize;
-    format!("{v:.decimals$}")
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        s
+    }
 }
 
 /// A share of 1 as a percentage.
@@ -59,6 +64,8 @@ mod tests {
         assert_eq!(duration(36000.0), "10.00 h");
         assert_eq!(sig(0.012345, 3), "0.0123");
         assert_eq!(sig(1234.6, 3), "1235");
+        assert_eq!(sig(110.0, 4), "110");
+        assert_eq!(sig(0.5, 3), "0.5");
         assert_eq!(percent(1.0, 4.0), "25.0%");
         assert_eq!(ms(2500.0), "2.50 s");
     }

@@ -112,10 +112,10 @@ pub fn ParamsPanel() -> Html {
             </div>
             <div class="grid4">
                 <Field k={FieldKey::top("params.ptas_depth")} symbol="q" label="outer depth" hint="Frieze–Clarke depth 0…3: guarantees q/(q+4) of the knapsack optimum." />
-                <Field k={FieldKey::top("params.outer")} label="outer method" choices={vec![("ptas", "Frieze–Clarke (paper)"), ("exact", "exact B&B")]} />
+                <Field k={FieldKey::top("params.outer")} label="outer method" choices={vec![("ptas", "Frieze–Clarke"), ("exact", "exact B&B")]} hint="Frieze–Clarke at depth q (the paper) or exact branch and bound." />
                 <Field k={FieldKey::top("params.m_delta")} symbol="M_δ" label="rounding slack" hint="Algorithm 2 rounds 1 + (x̄ − 1)/M_δ; 1…4." />
-                <Field k={FieldKey::top("params.rounding")} label="rounding" choices={vec![("paper", "randomized (paper)"), ("best_corner", "best corner (improved)")]} />
-                <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)"), ("true", "on (improved)")]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
+                <Field k={FieldKey::top("params.rounding")} label="rounding" choices={vec![("paper", "paper"), ("best_corner", "best corner")]} hint="Paper: randomized rounding (Algorithm 2). Improved: the best feasible floor/ceil corner." />
+                <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)"), ("true", "on")]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
                 <Field k={FieldKey::top("params.seed")} label="seed" hint="Seed of the rounding streams." />
                 <Field k={FieldKey::top("params.max_rounding_attempts")} label="rounding attempts" />
                 <Field k={FieldKey::top("params.time_unit_s")} label="time unit, s" placeholder="relative" hint="Empty: relative unit. Else π = T / unit." />

@@ -56,7 +56,10 @@ pub fn ImportExport() -> Html {
         Callback::from(move |_: MouseEvent| {
             d.dispatch(Action::ExportJson);
             if let Err(e) = download("scenario.json", "application/json", &json) {
-                d.dispatch(Action::Notify(Notice { warning: true, text: format!("Download failed: {e}") }));
+                d.dispatch(Action::Notify(Notice {
+                    warning: true,
+                    text: format!("Download failed: {e}"),
+                }));
             }
         })
     };
@@ -67,7 +70,10 @@ pub fn ImportExport() -> Html {
             d.dispatch(Action::ExportCsv);
             let (csv, _) = codec::jobs_to_csv(&jobs);
             if let Err(e) = download("jobs.csv", "text/csv", &csv) {
-                d.dispatch(Action::Notify(Notice { warning: true, text: format!("Download failed: {e}") }));
+                d.dispatch(Action::Notify(Notice {
+                    warning: true,
+                    text: format!("Download failed: {e}"),
+                }));
             }
         })
     };
@@ -93,7 +99,9 @@ pub fn ImportExport() -> Html {
         let d = d.clone();
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
             let d = d.clone();
             let csv = file.name().to_lowercase().ends_with(".csv");
             wasm_bindgen_futures::spawn_local(async move {
@@ -102,9 +110,16 @@ pub fn ImportExport() -> Html {
                         let text = t.as_string().unwrap_or_default();
                         let is_csv = csv || !text.trim_start().starts_with('{');
                         d.dispatch(Action::IoText(text));
-                        d.dispatch(if is_csv { Action::ImportCsv } else { Action::ImportJson });
+                        d.dispatch(if is_csv {
+                            Action::ImportCsv
+                        } else {
+                            Action::ImportJson
+                        });
                     }
-                    Err(e) => d.dispatch(Action::Notify(Notice { warning: true, text: format!("Could not read the file: {e:?}") })),
+                    Err(e) => d.dispatch(Action::Notify(Notice {
+                        warning: true,
+                        text: format!("Could not read the file: {e:?}"),
+                    })),
                 }
             });
             input.set_value("");

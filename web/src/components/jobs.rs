@@ -43,11 +43,11 @@ pub fn JobsTable() -> Html {
                 <td class="num">{ sig(j.limit_instances, 3) }</td>
                 <td class="num">{ sig(j.utility.gamma1, 3) }</td>
                 <td class="num">{ sig(j.utility.gamma3, 3) }</td>
-                <td class="num" title="layers: Σf / Σb / Σr ms">{ format!("{} · {}/{}/{}", j.layers.len(), sig(t[0], 3), sig(t[1], 3), sig(t[2], 3)) }</td>
-                <td class="status">{ if errors > 0 { html!{ <span class="bad">{ format!("⚠ {errors}") }</span> } } else { html!{} } }</td>
+                <td class="num" title={format!("Σf = {} ms, Σb = {} ms, Σr = {} ms", sig(t[0], 4), sig(t[1], 4), sig(t[2], 4))}>{ j.layers.len() }</td>
+                <td class="job-status">{ if errors > 0 { html!{ <span class="bad">{ format!("⚠ {errors}") }</span> } } else { html!{} } }</td>
                 <td class="actions">
-                    <button class="icon" title="duplicate" aria-label="duplicate job" onclick={dup} data-action="duplicate">{"⧉"}</button>
-                    <button class="icon" title="delete" aria-label="delete job" onclick={del} data-action="delete">{"✕"}</button>
+                    <button class="small" title="duplicate this job" onclick={dup} data-action="duplicate">{"copy"}</button>
+                    <button class="small" title="delete this job" onclick={del} data-action="delete">{"delete"}</button>
                 </td>
             </tr>
         }
@@ -65,7 +65,7 @@ pub fn JobsTable() -> Html {
                         <th class="num" title="iterations">{"E"}</th>
                         <th class="num" title="limit in instances">{"ϑ"}</th>
                         <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
-                        <th class="num">{"N · Σf/Σb/Σr ms"}</th><th></th><th></th>
+                        <th class="num" title="layers">{"N"}</th><th></th><th></th>
                     </tr></thead>
                     <tbody>{ for rows }</tbody>
                 </table>
@@ -86,16 +86,20 @@ pub fn JobEditor() -> Html {
     let numbers = |range: std::ops::Range<usize>| {
         JOB_NUMBERS[range]
             .iter()
-            .map(|(f, sym, label)| html! {
-                <Field k={k(f)} symbol={*sym} label={*label} />
+            .map(|(f, sym, label)| {
+                html! {
+                    <Field k={k(f)} symbol={*sym} label={*label} />
+                }
             })
             .collect::<Html>()
     };
     let demands = |who: &'static str, sym: &'static str| {
         fields::RESOURCES
             .iter()
-            .map(|(r, label)| html! {
-                <Field k={k(&format!("{who}.{r}"))} symbol={sym} label={*label} />
+            .map(|(r, label)| {
+                html! {
+                    <Field k={k(&format!("{who}.{r}"))} symbol={sym} label={*label} />
+                }
             })
             .collect::<Html>()
     };
@@ -110,10 +114,10 @@ pub fn JobEditor() -> Html {
                 { numbers(4..8) }
                 { numbers(8..12) }
             </div>
-            <h4>{"Demand of one worker "}<span class="sym">{"O^w"}</span>{" and one PS "}<span class="sym">{"O^p"}</span></h4>
+            <h4>{"Demand of one worker "}<span class="sym">{"Oʷ"}</span>{" and one PS "}<span class="sym">{"Oᵖ"}</span></h4>
             <div class="grid4">
-                { demands("worker", "O^w") }
-                { demands("ps", "O^p") }
+                { demands("worker", "Oʷ") }
+                { demands("ps", "Oᵖ") }
             </div>
             <LayerEditor uid={uid} />
         </div>
@@ -138,7 +142,9 @@ pub fn LayerEditor(props: &LayerProps) -> Html {
     let job = &state.draft.jobs[i];
     let key = FieldKey::job(props.uid, "layers");
     let t = layer_totals(&job.layers);
-    let profile = Profile::of(&job.layers).map(|p| p.name()).unwrap_or("custom");
+    let profile = Profile::of(&job.layers)
+        .map(|p| p.name())
+        .unwrap_or("custom");
     let toggle = {
         let open = open.clone();
         Callback::from(move |_| open.set(!*open))

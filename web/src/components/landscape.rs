@@ -40,6 +40,8 @@ struct Hover {
 pub fn LandscapePanel() -> Html {
     let state = use_app();
     let hover = use_state(|| None::<Hover>);
+    // Yew delegates events, so the event's current target is not the chart: measure this.
+    let chart_ref = use_node_ref();
     let Some(results) = state.results.clone() else {
         return html! {};
     };
@@ -47,7 +49,9 @@ pub fn LandscapePanel() -> Html {
         let d = state.dispatcher();
         let uids = results.uids.clone();
         Callback::from(move |e: Event| {
-            let i = e.target_unchecked_into::<HtmlSelectElement>().selected_index();
+            let i = e
+                .target_unchecked_into::<HtmlSelectElement>()
+                .selected_index();
             if let Some(&u) = usize::try_from(i).ok().and_then(|i| uids.get(i)) {
                 d.dispatch(Action::SelectJob(u));
             }
@@ -82,8 +86,11 @@ pub fn LandscapePanel() -> Html {
             let onmousemove = {
                 let hover = hover.clone();
                 let l = l.clone();
+                let chart_ref = chart_ref.clone();
                 Callback::from(move |e: MouseEvent| {
-                    let Some(el) = e.current_target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<Element>(t).ok()) else { return };
+                    let Some(el) = chart_ref.cast::<Element>() else {
+                        return;
+                    };
                     let r = el.get_bounding_client_rect();
                     if r.width() <= 0.0 {
                         return;
@@ -108,16 +115,29 @@ pub fn LandscapePanel() -> Html {
             let readout = match &*hover {
                 Some(h) => format!(
                     "w = {}, p = {}: T = {} · π = {} · μ = {}{}",
-                    sig(h.w, 3), sig(h.p, 3), duration(h.t), sig(h.pi, 3), sig(h.mu, 4),
+                    sig(h.w, 3),
+                    sig(h.p, 3),
+                    duration(h.t),
+                    sig(h.pi, 3),
+                    sig(h.mu, 4),
                     if h.inside { "" } else { " (outside Ω)" }
                 ),
                 None => "Point at the map to read T, π and μ.".into(),
             };
-            let relaxed = l.relaxed.map(|(x, t)| format!("SMD relaxed x̄ = ({}, {}), T(x̄) = {}", sig(x[0], 4), sig(x[1], 4), duration(t)));
-            let opt = l.integer_optimum.map(|(w, p, t)| format!("integer optimum ({w}, {p}), T = {}", duration(t)));
+            let relaxed = l.relaxed.map(|(x, t)| {
+                format!(
+                    "SMD relaxed x̄ = ({}, {}), T(x̄) = {}",
+                    sig(x[0], 4),
+                    sig(x[1], 4),
+                    duration(t)
+                )
+            });
+            let opt = l
+                .integer_optimum
+                .map(|(w, p, t)| format!("integer optimum ({w}, {p}), T = {}", duration(t)));
             html! {
                 <>
-                    <div class="chart" {onmousemove} {onmouseleave} data-testid="landscape-chart">
+                    <div class="chart" ref={chart_ref.clone()} {onmousemove} {onmouseleave} data-testid="landscape-chart">
                         { Html::from_html_unchecked(AttrValue::from(svg)) }
                     </div>
                     <p class="readout" data-testid="landscape-hover">{ readout }</p>

@@ -126,7 +126,11 @@ pub struct BarsProps {
 #[function_component]
 pub fn ResourceBars(props: &BarsProps) -> Html {
     let res = &props.plan.resources;
-    let (used, cap, asked) = (res.used.to_array(), res.capacity.to_array(), res.requested.to_array());
+    let (used, cap, asked) = (
+        res.used.to_array(),
+        res.capacity.to_array(),
+        res.requested.to_array(),
+    );
     html! {
         <div class="bars" data-testid="resource-bars">
             { for (0..4).map(|i| {

@@ -24,9 +24,12 @@ pub fn SchedulePanel() -> Html {
         return html! {};
     };
     let job = &state.draft.jobs[i];
-    let has_layer_errors = state
-        .selected
-        .is_some_and(|u| state.errors.iter().any(|e| e.key.as_ref().is_some_and(|k| k.job == Some(u))));
+    let has_layer_errors = state.selected.is_some_and(|u| {
+        state
+            .errors
+            .iter()
+            .any(|e| e.key.as_ref().is_some_and(|k| k.job == Some(u)))
+    });
     let tau = tau_of(job);
     let body = if job.layers.is_empty() || !tau.is_finite() || has_layer_errors {
         html! { <p class="note">{"Fix this job's inputs to see its schedule."}</p> }

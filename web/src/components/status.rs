@@ -20,12 +20,13 @@ pub fn StatusBar() -> Html {
     let progress = state.run.as_ref().map(|run| {
         let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
         let name = Policy::ALL.get(policy).map(|p| p.name()).unwrap_or("");
-        // Four policies, each over every job: overall fraction for the bar.
-        let whole = 4.0 * total.max(1) as f64;
+        // Every policy over every job: overall fraction for the bar.
+        let policies = Policy::ALL.len();
+        let whole = (policies * total.max(1)) as f64;
         let frac = (policy as f64 * total as f64 + done as f64) / whole;
         html! {
             <div class="progress" data-testid="progress">
-                <span>{ format!("Solving {} jobs: {name} {done}/{total} (policy {} of 4)", run.scenario.jobs.len(), policy + 1) }</span>
+                <span>{ format!("Solving {} jobs: {name} {done}/{total} (policy {} of {policies})", run.scenario.jobs.len(), policy + 1) }</span>
                 <progress max="1000" value={format!("{:.0}", 1000.0 * frac)}></progress>
                 <button onclick={cancel} data-action="cancel">{"Cancel"}</button>
             </div>
@@ -34,13 +35,15 @@ pub fn StatusBar() -> Html {
     let worker = match &state.worker {
         WorkerStatus::Starting => html! { <span class="pill">{"solver starting…"}</span> },
         WorkerStatus::Ready => html! { <span class="pill ok">{"solver ready"}</span> },
-        WorkerStatus::Died(m) => html! { <span class="pill bad" title={m.clone()}>{"solver restarted"}</span> },
+        WorkerStatus::Died(m) => {
+            html! { <span class="pill bad" title={m.clone()}>{"solver restarted"}</span> }
+        }
     };
     let stale = state.results_stale().then(|| {
         let why = if state.valid {
             "the current input is being solved".to_string()
         } else {
-            format!("the current input has {} problem(s) — fix them to re-plan", state.errors.len())
+            format!("the current input has {} — fix it to re-plan", problems(state.errors.len()))
         };
         html! { <span class="pill warn" data-testid="stale">{ format!("showing the previous plan: {why}") }</span> }
     });
@@ -82,8 +85,16 @@ pub fn ErrorSummary() -> Html {
     });
     html! {
         <section class="card errors" data-testid="error-summary">
-            <h2>{ format!("{} problem(s) — the plan below is for the last valid input", state.errors.len()) }</h2>
+            <h2>{ format!("{} — the plans shown are for the last valid input", problems(state.errors.len())) }</h2>
             <ul>{ for items }</ul>
         </section>
+    }
+}
+
+fn problems(n: usize) -> String {
+    if n == 1 {
+        "1 problem".into()
+    } else {
+        format!("{n} problems")
     }
 }

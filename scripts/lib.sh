@@ -1,0 +1,71 @@
+# Shared by scripts/serve, scripts/test, tests/e2e.sh and .ci/run (source it).
+# Installs what the page needs, each step skipped when the tool is present at the right
+# version, so a second run costs nothing. Versions: ../../shared/TOOLCHAIN.md.
+
+WASM_BINDGEN_VERSION=0.2.130 # must equal `wasm-bindgen = "=0.2.130"` in web/Cargo.toml
+TRUNK_VERSION=0.21.14        # 0.22 needs a newer rustc
+BINARYEN_VERSION=132.0.0     # wasm-opt; Debian's is too old for current rustc output
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+
+say() { printf '== %s\n' "$*" >&2; }
+
+ensure_wasm_target() {
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+ensure_wasm_bindgen() {
+  if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (~5 min)"
+    # No --locked: the registry lacks a newest dependency of its lock file.
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  fi
+}
+
+ensure_trunk() {
+  if [ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]; then
+    say "installing trunk $TRUNK_VERSION (~20 min on 2 cores)"
+    cargo install trunk --version "$TRUNK_VERSION" --locked --force
+  fi
+}
+
+ensure_wasm_opt() {
+  if ! "$ROOT/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
+    say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION)"
+    (cd "$ROOT" && npm install --no-audit --no-fund --no-save "binaryen@$BINARYEN_VERSION" >&2)
+  fi
+}
+
+ensure_browser() {
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    say "installing Debian's chromium and chromium-driver"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >&2
+  fi
+}
+
+ensure_page_tools() {
+  ensure_wasm_target
+  ensure_wasm_bindgen
+  ensure_trunk
+  ensure_wasm_opt
+}
+
+# Headless Chromium as this machine needs it (no sandbox as root, no background network).
+chromium_headless() {
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$(mktemp -d)" "$@" 2>/dev/null
+}
+
+# A free TCP port on 127.0.0.1.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
