@@ -1,0 +1,593 @@
+//! One generated scenario planned with a set of policies: what is measured of each plan,
+//! and the checks every plan must pass.
+
+use smd_core::model::JobModel;
+use smd_core::policy::GLOBAL_NODE_LIMIT;
+use smd_core::scenario::{Rounding, RESOURCE_NAMES};
+use smd_core::{generate, Cache, GenerateOptions, Mode, Options, Plan, Policy, Scenario};
+
+/// The cluster of a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Capacity {
+    /// `n` cluster units (MODEL.md §1: GPU 600, vCPU 3400, memory 1400 GB, storage 1200 GB).
+    Units(u32),
+    /// `n` instances (the unit is the instance: 4 GPU, 36 vCPU, 60 GB, 100 GB).
+    Instances(u32),
+}
+
+impl Capacity {
+    /// `"1 unit"`, `"3 units"`, `"1000 instances"`.
+    pub fn label(self) -> String {
+        match self {
+            Capacity::Units(1) => "1 unit".into(),
+            Capacity::Units(n) => format!("{n} units"),
+            Capacity::Instances(1) => "1 instance".into(),
+            Capacity::Instances(n) => format!("{n} instances"),
+        }
+    }
+}
+
+/// SGD mode of every job of a case (a `Hash`able mirror of [`Mode`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sgd {
+    /// Synchronous.
+    Sync,
+    /// Asynchronous.
+    Async,
+}
+
+impl Sgd {
+    /// Both modes, Sync first.
+    pub const BOTH: [Sgd; 2] = [Sgd::Sync, Sgd::Async];
+    /// `"sync"` or `"async"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Sgd::Sync => "sync",
+            Sgd::Async => "async",
+        }
+    }
+    /// `"Sync"` or `"Async"`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Sgd::Sync => "Sync",
+            Sgd::Async => "Async",
+        }
+    }
+    fn mode(self) -> Mode {
+        match self {
+            Sgd::Sync => Mode::Sync,
+            Sgd::Async => Mode::Async,
+        }
+    }
+}
+
+/// A policy as the experiments name it: the four of [`Policy`] and `global`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pol {
+    /// SMD (Algorithm 1, Algorithm 2, Frieze–Clarke at q = 2).
+    Smd,
+    /// Equal split.
+    Esw,
+    /// The Optimus greedy.
+    Optimus,
+    /// Per-job integer optimum of T, then the exact knapsack (the decomposition's optimum).
+    Exact,
+    /// The joint optimum over every job's Pareto set (MODEL.md §9, improved).
+    Global,
+    /// smd with MODEL.md's improved options `polish` and `rounding = best_corner` (same
+    /// Frieze–Clarke admission).
+    SmdPolish,
+}
+
+impl Pol {
+    /// Every policy, in display order.
+    pub const ALL: [Pol; 6] = [
+        Pol::Smd,
+        Pol::Esw,
+        Pol::Optimus,
+        Pol::Exact,
+        Pol::Global,
+        Pol::SmdPolish,
+    ];
+    /// The name in plans and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pol::Smd => "smd",
+            Pol::Esw => "esw",
+            Pol::Optimus => "optimus",
+            Pol::Exact => "exact",
+            Pol::Global => "global",
+            Pol::SmdPolish => "smd_polish",
+        }
+    }
+    fn index(self) -> usize {
+        self as usize
+    }
+    fn bit(self) -> u8 {
+        1 << self.index()
+    }
+    /// Rough cost per job relative to esw, for the progress weights.
+    fn cost(self) -> u64 {
+        match self {
+            Pol::Smd | Pol::SmdPolish => 8,
+            Pol::Esw | Pol::Optimus => 1,
+            Pol::Exact => 2,
+            Pol::Global => 24,
+        }
+    }
+}
+
+/// A set of policies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pols(u8);
+
+impl Pols {
+    /// The set of `list`.
+    pub fn of(list: &[Pol]) -> Pols {
+        Pols(list.iter().fold(0, |a, p| a | p.bit()))
+    }
+    /// Every policy.
+    pub fn all() -> Pols {
+        Pols::of(&Pol::ALL)
+    }
+    /// Whether `p` is in the set.
+    pub fn has(self, p: Pol) -> bool {
+        self.0 & p.bit() != 0
+    }
+    /// The union.
+    pub fn union(self, o: Pols) -> Pols {
+        Pols(self.0 | o.0)
+    }
+    /// The policies, in display order.
+    pub fn list(self) -> Vec<Pol> {
+        Pol::ALL.into_iter().filter(|p| self.has(*p)).collect()
+    }
+}
+
+/// One generated scenario: what defines it. Two experiments asking for the same case share
+/// its plans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Case {
+    /// SGD mode of every job.
+    pub sgd: Sgd,
+    /// Number of jobs I.
+    pub jobs: usize,
+    /// The cluster.
+    pub capacity: Capacity,
+    /// Generator seed (also the rounding seed, `params.seed`).
+    pub seed: u64,
+    /// ε of Algorithm 1, in millionths.
+    pub epsilon_ppm: u32,
+    /// M_δ of Algorithm 2.
+    pub m_delta: u32,
+    /// Solve times are measured: SMD runs without the allocation cache.
+    pub timed: bool,
+}
+
+impl Case {
+    /// A case at the generator's defaults (ε = 0.01, M_δ = 1), untimed.
+    pub fn new(sgd: Sgd, jobs: usize, capacity: Capacity, seed: u64) -> Case {
+        Case {
+            sgd,
+            jobs,
+            capacity,
+            seed,
+            epsilon_ppm: 10_000,
+            m_delta: 1,
+            timed: false,
+        }
+    }
+
+    /// ε as a number.
+    pub fn epsilon(&self) -> f64 {
+        f64::from(self.epsilon_ppm) / 1e6
+    }
+
+    /// The scenario: `generate` with this case's mode, jobs and seed, then its cluster and
+    /// parameters.
+    pub fn scenario(&self) -> Scenario {
+        let mut s = generate(&GenerateOptions {
+            jobs: self.jobs,
+            seed: self.seed,
+            mode: self.sgd.mode(),
+            units: 1.0,
+        });
+        match self.capacity {
+            Capacity::Units(n) => s.cluster.units = f64::from(n),
+            Capacity::Instances(n) => {
+                s.cluster.unit = s.cluster.instance;
+                s.cluster.units = f64::from(n);
+            }
+        }
+        s.params.epsilon = self.epsilon();
+        s.params.m_delta = f64::from(self.m_delta);
+        s
+    }
+
+    /// Work units of planning this case with `pols` (for progress).
+    pub fn weight(&self, pols: Pols) -> u64 {
+        let per_job: u64 = pols.list().iter().map(|p| p.cost()).sum();
+        let eps_factor = (10_000 / self.epsilon_ppm.max(1)).clamp(1, 4) as u64;
+        (self.jobs as u64).max(1) * per_job * eps_factor
+    }
+
+    /// A short description for messages.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} I={} {} seed {} ε={} M_δ={}",
+            self.sgd.name(),
+            self.jobs,
+            self.capacity.label(),
+            self.seed,
+            self.epsilon(),
+            self.m_delta
+        )
+    }
+}
+
+/// What is kept of one plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// Σ utility of the admitted jobs.
+    pub total_utility: f64,
+    /// Admitted jobs.
+    pub admitted: usize,
+    /// Jobs whose (1,1) fits their limit.
+    pub feasible: usize,
+    /// Σ demand of the admitted jobs per resource (GPU, vCPU, memory, storage).
+    pub used: [f64; 4],
+    /// Σ limit L of the admitted jobs per resource.
+    pub requested: [f64; 4],
+    /// The cluster capacity per resource.
+    pub capacity: [f64; 4],
+    /// Wall time of the plan, ms (meaningful only for timed cases and `global`).
+    pub solve_ms: f64,
+    /// Algorithm 2's draws summed over jobs (smd).
+    pub rounding_attempts: u64,
+    /// Whether the admission (or the joint search, for global) is proven optimal.
+    pub proven_optimal: bool,
+    /// The admission's gap when not proven.
+    pub gap: Option<f64>,
+    /// The admission's proven guarantee (value / optimum of its knapsack; for global,
+    /// value / its upper bound on the joint optimum).
+    pub guarantee: f64,
+}
+
+impl Measured {
+    /// `total_utility / guarantee`: for global, its proven upper bound on the joint optimum
+    /// (= the total when proven optimal); infinite without a guarantee.
+    pub fn bound(&self) -> f64 {
+        if self.guarantee > 0.0 {
+            self.total_utility / self.guarantee
+        } else {
+            f64::INFINITY
+        }
+    }
+    /// `used / requested` per resource (NaN where nothing was requested).
+    pub fn shares(&self) -> [f64; 4] {
+        std::array::from_fn(|r| {
+            if self.requested[r] > 0.0 {
+                self.used[r] / self.requested[r]
+            } else {
+                f64::NAN
+            }
+        })
+    }
+    /// The mean of [`Measured::shares`] over the resources where something was requested.
+    pub fn mean_share(&self) -> f64 {
+        let s: Vec<f64> = self
+            .shares()
+            .into_iter()
+            .filter(|v| v.is_finite())
+            .collect();
+        if s.is_empty() {
+            f64::NAN
+        } else {
+            s.iter().sum::<f64>() / s.len() as f64
+        }
+    }
+    /// The largest `used / capacity` over the resources (how much the binding one is used).
+    pub fn peak_use(&self) -> f64 {
+        (0..4)
+            .filter(|&r| self.capacity[r] > 0.0)
+            .map(|r| self.used[r] / self.capacity[r])
+            .fold(0.0, f64::max)
+    }
+}
+
+/// The plans of one case.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Sample {
+    /// Per policy (indexed in [`Pol::ALL`] order), if planned.
+    pub plans: [Option<Measured>; 6],
+    /// Invariants that failed, one message each.
+    pub violations: Vec<String>,
+    /// Observations that are not failures (e.g. an unproven global below a heuristic).
+    pub notes: Vec<String>,
+}
+
+impl Sample {
+    /// The measurement of `p`, if planned.
+    pub fn get(&self, p: Pol) -> Option<&Measured> {
+        self.plans[p.index()].as_ref()
+    }
+}
+
+/// Relative tolerance of the numeric checks.
+const TOL: f64 = 1e-9;
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= TOL * a.abs().max(b.abs()).max(1.0)
+}
+
+/// Plans `case` with `pols`, measures every plan and checks it.
+pub fn run(case: &Case, pols: Pols, clock: &dyn Fn() -> f64, cache: &mut Cache) -> Sample {
+    let scenario = case.scenario();
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .collect();
+    let mut sample = Sample::default();
+    for pol in pols.list() {
+        let result = match pol {
+            Pol::Global => smd_core::plan_global(
+                &scenario,
+                &mut Options {
+                    clock: Some(clock),
+                    ..Options::default()
+                },
+                GLOBAL_NODE_LIMIT,
+            ),
+            Pol::SmdPolish => {
+                let mut improved = scenario.clone();
+                improved.params.polish = true;
+                improved.params.rounding = Rounding::BestCorner;
+                smd_core::plan_with(
+                    &improved,
+                    Policy::Smd,
+                    &mut Options {
+                        clock: Some(clock),
+                        cache: if case.timed { None } else { Some(&mut *cache) },
+                        ..Options::default()
+                    },
+                )
+            }
+            other => {
+                let policy = match other {
+                    Pol::Smd => Policy::Smd,
+                    Pol::Esw => Policy::Esw,
+                    Pol::Optimus => Policy::Optimus,
+                    _ => Policy::Exact,
+                };
+                let use_cache = pol == Pol::Smd && !case.timed;
+                smd_core::plan_with(
+                    &scenario,
+                    policy,
+                    &mut Options {
+                        clock: Some(clock),
+                        cache: if use_cache { Some(&mut *cache) } else { None },
+                        ..Options::default()
+                    },
+                )
+            }
+        };
+        match result {
+            Ok(plan) => {
+                for v in check_plan(&scenario, &models, &plan) {
+                    sample
+                        .violations
+                        .push(format!("{} {}: {v}", case.describe(), pol.name()));
+                }
+                sample.plans[pol.index()] = Some(measure(&models, &plan));
+            }
+            Err(e) => sample.violations.push(format!(
+                "{} {}: the planner failed: {e}",
+                case.describe(),
+                pol.name()
+            )),
+        }
+    }
+    cross_checks(case, &mut sample, &models);
+    sample
+}
+
+fn measure(models: &[JobModel], plan: &Plan) -> Measured {
+    Measured {
+        total_utility: plan.total_utility,
+        admitted: plan.admitted,
+        feasible: models.iter().filter(|m| m.feasible()).count(),
+        used: plan.resources.used.to_array(),
+        requested: plan.resources.requested.to_array(),
+        capacity: plan.resources.capacity.to_array(),
+        solve_ms: plan.stats.solve_ms,
+        rounding_attempts: plan.stats.rounding_attempts,
+        proven_optimal: plan.admission.proven_optimal,
+        gap: plan.admission.gap,
+        guarantee: plan.admission.guarantee,
+    }
+}
+
+/// The invariants of one plan, recomputed from the scenario: every admitted (w, p) is an
+/// integer point of Ω; utilities, totals and resource sums match the model; the admitted
+/// demand fits the cluster per resource; the rounding attempts are within their cap.
+pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<String> {
+    let mut errs = Vec::new();
+    if plan.jobs.len() != models.len() {
+        errs.push(format!(
+            "{} job lines for {} jobs",
+            plan.jobs.len(),
+            models.len()
+        ));
+        return errs;
+    }
+    let cap = scenario.cluster.capacity().to_array();
+    let mut used = [0.0; 4];
+    let mut requested = [0.0; 4];
+    let mut total = 0.0;
+    let mut admitted = 0;
+    for (j, m) in plan.jobs.iter().zip(models) {
+        if plan.policy == "smd" && m.feasible() && scenario.params.rounding == Rounding::Paper {
+            match j.rounding_attempts {
+                Some(a) if a >= 1 && a <= scenario.params.max_rounding_attempts => {}
+                other => errs.push(format!(
+                    "job {}: rounding attempts {other:?} outside [1, {}]",
+                    j.id, scenario.params.max_rounding_attempts
+                )),
+            }
+        }
+        if !j.admitted {
+            continue;
+        }
+        admitted += 1;
+        let (Some(w), Some(p)) = (j.workers, j.ps) else {
+            errs.push(format!("job {}: admitted without an allocation", j.id));
+            continue;
+        };
+        let (wf, pf) = (w as f64, p as f64);
+        if w < 1 || p < 1 || !m.omega.contains(wf, pf) {
+            errs.push(format!(
+                "job {}: admitted (w, p) = ({w}, {p}) is not in Ω",
+                j.id
+            ));
+        }
+        let u = m.utility_at(wf, pf);
+        if !close(u, j.utility) {
+            errs.push(format!(
+                "job {}: utility {} but μ(T({w}, {p})) = {u}",
+                j.id, j.utility
+            ));
+        }
+        if j.utility.is_nan() || j.utility <= 0.0 {
+            errs.push(format!("job {}: admitted with utility {}", j.id, j.utility));
+        }
+        total += j.utility;
+        let d = m.demand(wf, pf);
+        let l = m.limit.to_array();
+        for r in 0..4 {
+            used[r] += d[r];
+            requested[r] += l[r];
+        }
+    }
+    if admitted != plan.admitted {
+        errs.push(format!(
+            "admitted = {} but {admitted} job lines are admitted",
+            plan.admitted
+        ));
+    }
+    if !close(total, plan.total_utility) {
+        errs.push(format!(
+            "total utility {} but the admitted jobs sum to {total}",
+            plan.total_utility
+        ));
+    }
+    let (pu, pr, pc) = (
+        plan.resources.used.to_array(),
+        plan.resources.requested.to_array(),
+        plan.resources.capacity.to_array(),
+    );
+    for r in 0..4 {
+        let name = RESOURCE_NAMES[r];
+        if !close(used[r], pu[r]) {
+            errs.push(format!("{name}: used {} but recomputed {}", pu[r], used[r]));
+        }
+        if !close(requested[r], pr[r]) {
+            errs.push(format!(
+                "{name}: requested {} but recomputed {}",
+                pr[r], requested[r]
+            ));
+        }
+        if !close(cap[r], pc[r]) {
+            errs.push(format!("{name}: capacity {} but cluster {}", pc[r], cap[r]));
+        }
+        if used[r] > cap[r] * (1.0 + TOL) + TOL {
+            errs.push(format!(
+                "{name}: admitted demand {} exceeds the capacity {}",
+                used[r], cap[r]
+            ));
+        }
+        if used[r] > requested[r] * (1.0 + TOL) + TOL {
+            errs.push(format!(
+                "{name}: admitted demand {} exceeds the admitted limits {}",
+                used[r], requested[r]
+            ));
+        }
+    }
+    errs
+}
+
+/// Checks across the policies of one case.
+///
+/// - `global` is never below `smd` or `exact` (it starts from the better of them); when it
+///   is proven optimal it is not below `esw`, `optimus` or `smd-polish` either. An unproven `global` below
+///   a heuristic is a note, not a failure.
+/// - When every job's limit fits the cluster at once (Σ L ≤ capacity, e.g. 1000 instances
+///   and I ≤ 50), `exact` admits every feasible job of positive utility, `smd` cannot beat
+///   it (each job's utility is at most its least-T utility) and `global` equals it.
+fn cross_checks(case: &Case, sample: &mut Sample, models: &[JobModel]) {
+    let d = case.describe();
+    let total = |s: &Sample, p: Pol| s.get(p).map(|m| m.total_utility);
+    if let Some(g) = sample.get(Pol::Global).cloned() {
+        for p in [Pol::Smd, Pol::Esw, Pol::Optimus, Pol::Exact, Pol::SmdPolish] {
+            let Some(v) = total(sample, p) else { continue };
+            if v > g.total_utility && !close(v, g.total_utility) {
+                let msg = format!(
+                    "{d}: {} total utility {v} above global's {} (global proven: {})",
+                    p.name(),
+                    g.total_utility,
+                    g.proven_optimal
+                );
+                if matches!(p, Pol::Smd | Pol::Exact) || g.proven_optimal {
+                    sample.violations.push(msg);
+                } else {
+                    sample.notes.push(msg);
+                }
+            }
+        }
+    }
+    let cap = case.scenario().cluster.capacity().to_array();
+    let all_limits: [f64; 4] = std::array::from_fn(|r| {
+        models
+            .iter()
+            .filter(|m| m.feasible())
+            .map(|m| m.limit.to_array()[r])
+            .sum()
+    });
+    let everything_fits = (0..4).all(|r| all_limits[r] <= cap[r]);
+    if everything_fits {
+        let e = total(sample, Pol::Exact);
+        if let Some(m) = sample.get(Pol::Exact) {
+            let positive = models
+                .iter()
+                .filter(|m| {
+                    m.feasible()
+                        && smd_core::enumerate::integer_optimum(m)
+                            .is_some_and(|(w, p, _)| m.utility_at(w as f64, p as f64) > 0.0)
+                })
+                .count();
+            if m.admitted != positive {
+                sample.violations.push(format!(
+                    "{d}: every job fits, yet exact admits {} of {positive} jobs of positive utility",
+                    m.admitted
+                ));
+            }
+        }
+        for p in [Pol::Smd, Pol::SmdPolish, Pol::Esw, Pol::Optimus] {
+            if let (Some(s), Some(e)) = (total(sample, p), e) {
+                if s > e && !close(s, e) {
+                    sample.violations.push(format!(
+                        "{d}: every job fits, yet {} {s} is above exact {e}",
+                        p.name()
+                    ));
+                }
+            }
+        }
+        if let (Some(g), Some(e)) = (total(sample, Pol::Global), e) {
+            if !close(g, e) {
+                sample.violations.push(format!(
+                    "{d}: every job fits, yet global {g} differs from exact {e}"
+                ));
+            }
+        }
+    }
+}
