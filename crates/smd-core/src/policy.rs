@@ -320,7 +320,7 @@ fn assemble(
 }
 
 /// Default node limit of the `global` policy's search.
-pub const GLOBAL_NODE_LIMIT: u64 = 2_000_000;
+pub const GLOBAL_NODE_LIMIT: u64 = 10_000_000;
 
 /// Policy **global** (MODEL.md §9, improved): the joint optimum over every job's Pareto set
 /// of allocations and the admitted set; see [`crate::global`]. Named `"global"` in plans.
@@ -339,25 +339,38 @@ pub fn plan_global(
         .collect();
     check_models(scenario, &models)?;
     let cap = scenario.cluster.capacity().to_array();
-    // Start from the better of exact and smd, so global never falls below either.
-    let seeds = [Policy::Exact, Policy::Smd].map(|p| {
-        plan_with(
-            scenario,
+    // Start from the best plan of every other policy (and of smd with its improved options),
+    // so global never falls below any of them, proven or not.
+    let mut polished = scenario.clone();
+    polished.params.polish = true;
+    polished.params.rounding = crate::scenario::Rounding::BestCorner;
+    let mut seeds = Vec::new();
+    for (s, p) in [
+        (scenario, Policy::Exact),
+        (scenario, Policy::Smd),
+        (&polished, Policy::Smd),
+        (scenario, Policy::Optimus),
+        (scenario, Policy::Esw),
+    ] {
+        seeds.push(plan_with(
+            s,
             p,
             &mut Options {
                 inner: opts.inner,
                 ..Options::default()
             },
-        )
-    });
-    let mut start_plan: Option<&Plan> = None;
-    for p in seeds.iter() {
-        let p = p.as_ref().map_err(Clone::clone)?;
-        if start_plan.is_none_or(|b| p.total_utility > b.total_utility) {
-            start_plan = Some(p);
-        }
+        )?);
     }
-    let seed = start_plan.expect("two seeds");
+    let seed = seeds
+        .iter()
+        .reduce(|a, b| {
+            if b.total_utility > a.total_utility {
+                b
+            } else {
+                a
+            }
+        })
+        .expect("five seeds");
     let start_choice: Vec<Option<(u64, u64)>> = seed
         .jobs
         .iter()

@@ -1,5 +1,5 @@
 //! Policy `global` (the joint optimum) against brute force over every combination of
-//! allocations on tiny instances, and against `exact` and `smd` on generated ones.
+//! allocations on tiny instances, and against every other policy on generated ones.
 
 use smd_core::model::JobModel;
 use smd_core::rng::Stream;
@@ -126,7 +126,7 @@ fn never_below_exact_or_smd_and_always_feasible() {
         });
         s.params.epsilon = 0.05;
         let g = plan_global(&s, &mut Options::default(), 500_000).unwrap();
-        for p in [Policy::Exact, Policy::Smd] {
+        for p in Policy::ALL {
             let other = plan(&s, p).unwrap();
             assert!(
                 g.total_utility >= other.total_utility * (1.0 - 1e-12),
