@@ -14,8 +14,10 @@ const viewport = { width: 1400, height: 1000 };
 async function open() {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`page error: ${e}`));
+  page.on('console', (m) => { if (m.type() === 'error') console.error(`console: ${m.text()}`); });
   await page.goto(url);
-  await page.waitForSelector('html[data-first-plan-ms]', { timeout: 120000 });
+  await page.waitForSelector('html[data-first-plan-ms]', { state: 'attached', timeout: 120000 });
   return { context, page };
 }
 

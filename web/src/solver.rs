@@ -234,6 +234,9 @@ pub struct Solver {
     on_reply: ReplyFn,
     on_death: DeathFn,
     worker: Option<web_sys::Worker>,
+    /// Requests sent before the worker said [`Reply::Ready`]: a message that arrives while
+    /// the worker's wasm is still loading would find no listener and be lost.
+    pending: Rc<RefCell<Option<Vec<String>>>>,
     _handlers: Vec<Closure<dyn FnMut(JsValue)>>,
     /// In-thread runs are cancelled by bumping this.
     generation: Rc<RefCell<u64>>,
@@ -247,6 +250,7 @@ impl Solver {
             on_reply,
             on_death,
             worker: None,
+            pending: Rc::new(RefCell::new(Some(Vec::new()))),
             _handlers: Vec::new(),
             generation: Rc::new(RefCell::new(0)),
         };
@@ -270,12 +274,21 @@ impl Solver {
             }
         };
         let on_reply = self.on_reply.clone();
+        *self.pending.borrow_mut() = Some(Vec::new());
+        let pending = self.pending.clone();
+        let ready_worker = worker.clone();
         let on_message = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
             let Ok(e) = e.dyn_into::<web_sys::MessageEvent>() else {
                 return;
             };
             let text = e.data().as_string().unwrap_or_default();
             if let Ok(reply) = serde_json::from_str::<Reply>(&text) {
+                if matches!(reply, Reply::Ready) {
+                    let queued = pending.borrow_mut().take().unwrap_or_default();
+                    for msg in queued {
+                        let _ = ready_worker.post_message(&JsValue::from_str(&msg));
+                    }
+                }
                 on_reply(reply);
             }
         });
@@ -299,6 +312,10 @@ impl Solver {
         match &self.worker {
             Some(w) => {
                 let text = serde_json::to_string(&req).expect("requests serialise");
+                if let Some(queue) = self.pending.borrow_mut().as_mut() {
+                    queue.push(text);
+                    return;
+                }
                 if let Err(e) = w.post_message(&JsValue::from_str(&text)) {
                     (self.on_death)(format!("could not reach the solver worker: {e:?}"));
                 }

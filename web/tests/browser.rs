@@ -1,6 +1,6 @@
 //! The page in a real browser (headless Chromium through chromedriver):
 //! `cargo test -p smd-web --target wasm32-unknown-unknown --test browser`, or
-//! `wasm-pack test --headless --chrome web -- --test browser`.
+//! `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install web --test browser`.
 //!
 //! The app is mounted with the solver on the page's thread (the test runner serves no
 //! worker script), without localStorage unless a test asks for it, and without reading the

@@ -47,7 +47,7 @@ pub fn JobsTable() -> Html {
                 <td class="job-status">{ if errors > 0 { html!{ <span class="bad">{ format!("⚠ {errors}") }</span> } } else { html!{} } }</td>
                 <td class="actions">
                     <button class="small" title="duplicate this job" onclick={dup} data-action="duplicate">{"copy"}</button>
-                    <button class="small" title="delete this job" onclick={del} data-action="delete">{"delete"}</button>
+                    <button class="small" title="delete this job" onclick={del} data-action="delete">{"del"}</button>
                 </td>
             </tr>
         }
