@@ -164,8 +164,7 @@ pub fn specs() -> Vec<Spec> {
                           for I = 10…50 on a 1000-instance cluster (the paper's setting: every \
                           job fits) and on 1 cluster unit (capacity binds), Sync and Async. The \
                           table adds smd / global's upper bound (a lower bound on smd / optimum \
-                          when global is not proven), smd / the best plan of any policy, and \
-                          smd_polish's ratios.",
+                          when global is not proven) and smd_polish's ratios.",
             claim: "SMD / optimum (cluster = 1000 instances, I = 10…50) is far above the \
                     worst-case bound and grows with I; Sync's ratio is below Async's.",
             cases: e3_cases,
@@ -276,9 +275,6 @@ struct UtilPoint {
     exact_proven: usize,
     global_ms: Summary,
     global_gap: Summary,
-    best_known: Summary,
-    smd_over_best: Summary,
-    heuristic_above_global: usize,
 }
 
 fn util_point(
@@ -293,9 +289,8 @@ fn util_point(
     let mut vals: Vec<Vec<f64>> = vec![Vec::new(); np];
     let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); np];
     let mut beats = [0usize; 2];
-    let (mut gp, mut ep, mut n, mut above) = (0, 0, 0, 0);
-    let (mut gms, mut gaps, mut best, mut over_best) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut gp, mut ep, mut n) = (0, 0, 0);
+    let (mut gms, mut gaps) = (Vec::new(), Vec::new());
     for &seed in &g.seeds {
         let Some(sample) = get(s, &Case::new(sgd, jobs, capacity, seed), errs) else {
             continue;
@@ -311,22 +306,14 @@ fn util_point(
         }
         beats[0] += usize::from(t[0] > t[1]);
         beats[1] += usize::from(t[0] > t[2]);
-        let b = t
-            .iter()
-            .copied()
-            .filter(|v| v.is_finite())
-            .fold(0.0, f64::max);
-        best.push(b);
-        over_best.push(ratio(t[0], b));
         if let Some(m) = sample.get(Pol::Global) {
             gp += usize::from(m.proven_optimal);
             gms.push(m.solve_ms);
             gaps.push(m.gap.unwrap_or(0.0));
-            above += usize::from(b > m.total_utility * (1.0 + 1e-9));
             let r = ratio(t[0], m.total_utility);
-            if m.proven_optimal && !(0.0..=1.0 + 1e-9).contains(&r) && r.is_finite() {
+            if !(0.0..=1.0 + 1e-9).contains(&r) && r.is_finite() {
                 errs.push(format!(
-                    "{} I={jobs} {} seed {seed}: smd / proven global = {r} outside [0, 1]",
+                    "{} I={jobs} {} seed {seed}: smd / global = {r} outside [0, 1]",
                     sgd.name(),
                     capacity.label()
                 ));
@@ -357,9 +344,6 @@ fn util_point(
         exact_proven: ep,
         global_ms: Summary::of(gms),
         global_gap: Summary::of(gaps),
-        best_known: Summary::of(best),
-        smd_over_best: Summary::of(over_best),
-        heuristic_above_global: above,
     }
 }
 
@@ -381,15 +365,12 @@ fn util_table(points: &[UtilPoint]) -> Table {
     }
     cols.extend(
         [
-            "best_known_mean",
-            "smd_over_best_known_mean",
             "smd_above_esw",
             "smd_above_optimus",
             "exact_proven",
             "global_proven",
             "global_gap_mean",
             "global_gap_max",
-            "heuristic_above_global",
             "global_ms_mean",
         ]
         .map(String::from),
@@ -410,15 +391,12 @@ fn util_table(points: &[UtilPoint]) -> Table {
             row.extend([s.mean, s.sd].map(Cell::from));
         }
         row.extend([
-            pt.best_known.mean.into(),
-            pt.smd_over_best.mean.into(),
             pt.smd_beats[0].into(),
             pt.smd_beats[1].into(),
             pt.exact_proven.into(),
             pt.global_proven.into(),
             pt.global_gap.mean.into(),
             pt.global_gap.max.into(),
-            pt.heuristic_above_global.into(),
             pt.global_ms.mean.into(),
         ]);
         t.push(row);
@@ -481,18 +459,15 @@ fn util_findings(
         x(last),
         totals(last),
     ));
-    let above: usize = pts.iter().map(|p| p.heuristic_above_global).sum();
     let gap_max = pts.iter().map(|p| p.global_gap.max).fold(0.0_f64, f64::max);
     f.push(format!(
-        "{label}: smd / exact {} → {}; smd / global {} → {}; smd / best plan of all policies {} → {} \
-         (global proven optimal in {gp}/{n}, largest gap {}; another policy above global in {above}/{n}); \
+        "{label}: smd / exact {} → {}; smd / global {} → {} \
+         (global proven optimal in {gp}/{n}, largest gap {}); \
          smd_polish / smd {} → {}.",
         pm(&first.smd_over[3]),
         pm(&last.smd_over[3]),
         pm(&first.smd_over[4]),
         pm(&last.smd_over[4]),
-        pm(&first.smd_over_best),
-        pm(&last.smd_over_best),
         f3(gap_max),
         f3(first.by_pol[5].mean / first.by_pol[0].mean),
         f3(last.by_pol[5].mean / last.by_pol[0].mean),
@@ -634,7 +609,7 @@ fn e2(g: &Grid, s: &Samples) -> Parts {
         "E2. Total utility over the number of jobs",
         &[
             g.seeds_text(),
-            "Where global is not proven optimal (large I) it is the best plan its search found."
+            "Where global is not proven optimal it is the best plan found, never below another policy."
                 .into(),
         ],
         &panels,
@@ -685,7 +660,6 @@ struct RatioPoint {
     over_exact: Summary,
     over_global: Summary,
     over_bound: Summary,
-    over_best: Summary,
     polish_over_exact: Summary,
     polish_over_global: Summary,
     gap: Summary,
@@ -704,7 +678,7 @@ fn e3(g: &Grid, s: &Samples) -> Parts {
             for &i in &g.e3_jobs {
                 let (mut oe, mut og, mut ge) = (Vec::new(), Vec::new(), Vec::new());
                 let (mut ob, mut gaps) = (Vec::new(), Vec::new());
-                let (mut obest, mut pe, mut pg) = (Vec::new(), Vec::new(), Vec::new());
+                let (mut pe, mut pg) = (Vec::new(), Vec::new());
                 let mut adm = [Vec::new(), Vec::new(), Vec::new()];
                 let (mut proven, mut n) = (0, 0);
                 let mut guarantee = f64::NAN;
@@ -723,11 +697,6 @@ fn e3(g: &Grid, s: &Samples) -> Parts {
                     let r = ratio(sm.total_utility, gl.total_utility);
                     og.push(r);
                     ob.push(ratio(sm.total_utility, gl.bound()));
-                    let best = Pol::ALL
-                        .iter()
-                        .filter_map(|p| x.get(*p).map(|m| m.total_utility))
-                        .fold(0.0, f64::max);
-                    obest.push(ratio(sm.total_utility, best));
                     if let Some(po) = x.get(Pol::SmdPolish) {
                         pe.push(ratio(po.total_utility, ex.total_utility));
                         pg.push(ratio(po.total_utility, gl.total_utility));
@@ -738,9 +707,9 @@ fn e3(g: &Grid, s: &Samples) -> Parts {
                         adm[k].push(m.admitted as f64);
                     }
                     proven += usize::from(gl.proven_optimal);
-                    if gl.proven_optimal && r.is_finite() && !(0.0..=1.0 + 1e-9).contains(&r) {
+                    if r.is_finite() && !(0.0..=1.0 + 1e-9).contains(&r) {
                         errs.push(format!(
-                            "{} I={i} {} seed {seed}: smd / proven global = {r} outside [0, 1]",
+                            "{} I={i} {} seed {seed}: smd / global = {r} outside [0, 1]",
                             sgd.name(),
                             cap.label()
                         ));
@@ -753,7 +722,6 @@ fn e3(g: &Grid, s: &Samples) -> Parts {
                     over_exact: Summary::of(oe),
                     over_global: Summary::of(og),
                     over_bound: Summary::of(ob),
-                    over_best: Summary::of(obest),
                     polish_over_exact: Summary::of(pe),
                     polish_over_global: Summary::of(pg),
                     gap: Summary::of(gaps),
@@ -794,7 +762,6 @@ fn e3(g: &Grid, s: &Samples) -> Parts {
         "smd_over_global_min",
         "smd_over_global_max",
         "smd_over_global_bound_mean",
-        "smd_over_best_known_mean",
         "smd_polish_over_exact_mean",
         "smd_polish_over_global_mean",
         "global_over_exact_mean",
@@ -821,7 +788,6 @@ fn e3(g: &Grid, s: &Samples) -> Parts {
             p.over_global.min.into(),
             p.over_global.max.into(),
             p.over_bound.mean.into(),
-            p.over_best.mean.into(),
             p.polish_over_exact.mean.into(),
             p.polish_over_global.mean.into(),
             p.global_over_exact.mean.into(),
@@ -861,7 +827,7 @@ fn e3(g: &Grid, s: &Samples) -> Parts {
                 findings.push(format!(
                     "{}, {}: smd/exact {} (I = {}) → {} (I = {}), range over seeds [{}, {}]; \
                      smd/global {} → {}, range [{}, {}]; global/exact up to {}; \
-                     global proven in {proven}/{n}; smd / best known plan {} → {}; \
+                     global proven in {proven}/{n}; \
                      smd_polish/exact {} → {}, smd_polish/global {} → {}.",
                     cap.label(),
                     sgd.title(),
@@ -891,8 +857,6 @@ fn e3(g: &Grid, s: &Samples) -> Parts {
                         .iter()
                         .map(|p| p.global_over_exact.max)
                         .fold(f64::NEG_INFINITY, f64::max)),
-                    pm(&a.over_best),
-                    pm(&b.over_best),
                     pm(&a.polish_over_exact),
                     pm(&b.polish_over_exact),
                     pm(&a.polish_over_global),

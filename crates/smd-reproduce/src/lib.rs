@@ -20,11 +20,11 @@
 //!
 //! Invariants checked on every plan ([`case::check_plan`]): each admitted (w, p) is an
 //! integer point of the job's Ω; utilities, totals, used and requested resources agree with
-//! the model; admitted demand ≤ capacity per resource. Across policies: `global` ≥ `smd` and
-//! `exact` always, ≥ `esw` and `optimus` when proven; where every job fits the cluster,
-//! `exact` admits every job of positive utility and `global` = `exact` ≥ `smd`. Per
-//! experiment: ratios against a proven `global` in [0, 1], shares in [0, 1], every point has
-//! all its seeds.
+//! the model; admitted demand ≤ capacity per resource. Across policies: `global` ≥ every
+//! other policy, proven or not (it starts from the best of their plans); where every job
+//! fits the cluster, `exact` admits every job of positive utility and `global` = `exact` ≥
+//! `smd`. Per experiment: ratios against `global` in [0, 1], shares in [0, 1], every point
+//! has all its seeds.
 //!
 //! The crate has no clock, file system or thread of its own (it builds for
 //! `wasm32-unknown-unknown`): [`run`] takes a clock in milliseconds, a progress callback and
@@ -76,8 +76,6 @@ pub struct Outcome {
     pub findings: Vec<String>,
     /// Failed invariants (empty when all hold).
     pub violations: Vec<String>,
-    /// Observations that are not failures.
-    pub notes: Vec<String>,
 }
 
 /// A finished run.
@@ -146,13 +144,6 @@ impl Report {
                 let _ = writeln!(s, "Checks: **{} failed**:\n", o.violations.len());
                 for f in &o.violations {
                     let _ = writeln!(s, "- {f}");
-                }
-                let _ = writeln!(s);
-            }
-            if !o.notes.is_empty() {
-                let _ = writeln!(s, "Notes:\n");
-                for n in &o.notes {
-                    let _ = writeln!(s, "- {n}");
                 }
                 let _ = writeln!(s);
             }
@@ -275,7 +266,6 @@ impl Runner {
                 let parts = (s.assemble)(&self.grid, &self.samples);
                 let cases = (s.cases)(&self.grid);
                 let mut violations = parts.violations;
-                let mut notes = Vec::new();
                 let mut seen = std::collections::HashSet::new();
                 for (c, _) in &cases {
                     if !seen.insert(*c) {
@@ -283,7 +273,6 @@ impl Runner {
                     }
                     if let Some(x) = self.samples.get(c) {
                         violations.extend(x.violations.iter().cloned());
-                        notes.extend(x.notes.iter().cloned());
                     }
                 }
                 Outcome {
@@ -297,7 +286,6 @@ impl Runner {
                     svg: parts.svg,
                     findings: parts.findings,
                     violations,
-                    notes,
                 }
             })
             .collect();
