@@ -120,6 +120,9 @@ pub fn now_ms() -> f64 {
     }
 }
 
+/// Least time between two progress messages of one policy, ms.
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
+
 /// Answers one request: the worker's whole job, also run in-thread by tests.
 pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
     match req {
@@ -127,13 +130,20 @@ pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
             let t0 = now_ms();
             for (index, policy) in Policy::ALL.into_iter().enumerate() {
                 let clock = now_ms;
+                // At most one progress message per PROGRESS_EVERY_MS (and the last one): each
+                // makes the page render again.
+                let mut last = f64::NEG_INFINITY;
                 let mut progress = |p: smd_core::Progress| {
-                    post(Reply::Progress {
-                        run,
-                        policy: index,
-                        done: p.jobs_done,
-                        total: p.jobs_total,
-                    })
+                    let now = now_ms();
+                    if now - last >= PROGRESS_EVERY_MS || p.jobs_done == p.jobs_total {
+                        last = now;
+                        post(Reply::Progress {
+                            run,
+                            policy: index,
+                            done: p.jobs_done,
+                            total: p.jobs_total,
+                        })
+                    }
                 };
                 let result = smd_core::plan_with(
                     &scenario,

@@ -127,8 +127,8 @@ pub struct GenerateForm {
 /// The page's state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
-    /// The scenario as edited (each field's last parsed value).
-    pub draft: Scenario,
+    /// The scenario as edited (each field's last parsed value); shared with runs and props.
+    pub draft: Rc<Scenario>,
     /// A stable handle per job of the draft, in order.
     pub uids: Vec<u64>,
     next_uid: u64,
@@ -238,10 +238,10 @@ impl State {
     /// The state for a scenario (valid or not) with the raw texts of a saved draft.
     pub fn new(draft: Draft) -> State {
         let mut s = State {
-            draft: Scenario {
+            draft: Rc::new(Scenario {
                 jobs: Vec::new(),
                 ..draft.scenario.clone()
-            },
+            }),
             uids: Vec::new(),
             next_uid: 1,
             raw: BTreeMap::new(),
@@ -301,7 +301,7 @@ impl State {
             })
             .collect();
         Draft {
-            scenario: self.draft.clone(),
+            scenario: (*self.draft).clone(),
             raw,
         }
     }
@@ -371,7 +371,7 @@ impl State {
         for i in 0..self.uids.len() {
             self.uids[i] = self.new_uid();
         }
-        self.draft = s;
+        self.draft = Rc::new(s);
         self.raw.clear();
         self.parse_errors.clear();
         self.selected = self.uids.first().copied();
@@ -379,9 +379,11 @@ impl State {
 
     fn apply_edit(&mut self, key: FieldKey, text: String) {
         let result = match key.job {
-            None => fields::set_top(&mut self.draft, &key.field, &text),
+            None => fields::set_top(Rc::make_mut(&mut self.draft), &key.field, &text),
             Some(uid) => match self.index_of(uid) {
-                Some(i) => fields::set_job(&mut self.draft.jobs[i], &key.field, &text),
+                Some(i) => {
+                    fields::set_job(&mut Rc::make_mut(&mut self.draft).jobs[i], &key.field, &text)
+                }
                 None => return,
             },
         };
@@ -525,7 +527,7 @@ impl Reducible for State {
                 let n = s.draft.jobs.len();
                 let mut job = smd_core::generate::job(s.draft.params.seed, n, smd_core::Mode::Sync);
                 job.id = s.unique_id(&format!("job-{}", n + 1));
-                s.draft.jobs.push(job);
+                Rc::make_mut(&mut s.draft).jobs.push(job);
                 let uid = s.new_uid();
                 s.uids.push(uid);
                 s.selected = Some(uid);
@@ -535,7 +537,7 @@ impl Reducible for State {
                 if let Some(i) = s.index_of(uid) {
                     let mut job = s.draft.jobs[i].clone();
                     job.id = s.unique_id(&format!("{}-copy", job.id));
-                    s.draft.jobs.insert(i + 1, job);
+                    Rc::make_mut(&mut s.draft).jobs.insert(i + 1, job);
                     let new = s.new_uid();
                     s.uids.insert(i + 1, new);
                     let copies: Vec<(FieldKey, String)> = s
@@ -553,7 +555,7 @@ impl Reducible for State {
             }
             Action::DeleteJob(uid) => {
                 if let Some(i) = s.index_of(uid) {
-                    s.draft.jobs.remove(i);
+                    Rc::make_mut(&mut s.draft).jobs.remove(i);
                     s.uids.remove(i);
                     s.raw.retain(|k, _| k.job != Some(uid));
                     s.parse_errors.retain(|k, _| k.job != Some(uid));
@@ -589,7 +591,7 @@ impl Reducible for State {
                         let note = format!("Generated {n} jobs with seed {seed}.");
                         let scenario = Scenario {
                             jobs,
-                            ..s.draft.clone()
+                            ..(*s.draft).clone()
                         };
                         s.replace_scenario(scenario);
                         s.generate.error = None;
@@ -627,7 +629,7 @@ impl Reducible for State {
             Action::LoadJobs(jobs, note) => {
                 let scenario = Scenario {
                     jobs,
-                    ..s.draft.clone()
+                    ..(*s.draft).clone()
                 };
                 let top: Vec<(FieldKey, String)> = s
                     .raw
@@ -714,7 +716,7 @@ impl Reducible for State {
                 s.run = Some(Run {
                     id,
                     revision,
-                    scenario: Rc::new(s.draft.clone()),
+                    scenario: s.draft.clone(),
                     uids: s.uids.clone(),
                     progress: None,
                     plans: Vec::new(),

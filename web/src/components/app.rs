@@ -233,19 +233,30 @@ pub fn App(props: &AppProps) -> Html {
             }
         });
     }
-    // Keep the draft (with everything typed) in localStorage.
+    // Keep the draft (with everything typed) in localStorage: at once for a small draft,
+    // after a quiet moment for a large one (serialising a thousand jobs takes a while).
     {
         let key = props.storage_key.clone();
         let st = state.clone();
+        let delay = if state.draft.jobs.len() > 200 { 500 } else { 0 };
         use_effect_with(state.edits, move |_| {
-            if let (Some(k), Some(store)) = (key, storage()) {
-                if store.set_item(&k, &st.to_draft().to_json()).is_err() {
-                    st.dispatch(Action::Notify(Notice {
-                        warning: true,
-                        text: "This scenario is too large for the browser's storage: export it to keep it.".into(),
-                    }));
+            let save = move || {
+                if let (Some(k), Some(store)) = (key, storage()) {
+                    if store.set_item(&k, &st.to_draft().to_json()).is_err() {
+                        st.dispatch(Action::Notify(Notice {
+                            warning: true,
+                            text: "This scenario is too large for the browser's storage: export it to keep it.".into(),
+                        }));
+                    }
                 }
-            }
+            };
+            let timer = if delay == 0 {
+                save();
+                None
+            } else {
+                Some(Timeout::new(delay, save))
+            };
+            move || drop(timer)
         });
     }
 

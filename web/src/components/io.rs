@@ -52,10 +52,10 @@ pub fn ImportExport() -> Html {
     };
     let export_json = {
         let d = d.clone();
-        let json = state.draft.to_json();
+        let draft = state.draft.clone();
         Callback::from(move |_: MouseEvent| {
             d.dispatch(Action::ExportJson);
-            if let Err(e) = download("scenario.json", "application/json", &json) {
+            if let Err(e) = download("scenario.json", "application/json", &draft.to_json()) {
                 d.dispatch(Action::Notify(Notice {
                     warning: true,
                     text: format!("Download failed: {e}"),
@@ -65,10 +65,10 @@ pub fn ImportExport() -> Html {
     };
     let export_csv = {
         let d = d.clone();
-        let jobs = state.draft.jobs.clone();
+        let draft = state.draft.clone();
         Callback::from(move |_: MouseEvent| {
             d.dispatch(Action::ExportCsv);
-            let (csv, _) = codec::jobs_to_csv(&jobs);
+            let (csv, _) = codec::jobs_to_csv(&draft.jobs);
             if let Err(e) = download("jobs.csv", "text/csv", &csv) {
                 d.dispatch(Action::Notify(Notice {
                     warning: true,

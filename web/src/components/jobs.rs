@@ -5,7 +5,9 @@ use super::format::sig;
 use super::use_app;
 use crate::codec::{layer_totals, Profile};
 use crate::fields::{self, FieldKey, JOB_NUMBERS};
-use crate::state::Action;
+use crate::state::{Action, State};
+use smd_core::Scenario;
+use std::rc::Rc;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -17,21 +19,75 @@ pub fn JobsTable() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::AddJob))
     };
-    let rows = state.draft.jobs.iter().zip(&state.uids).map(|(j, &uid)| {
-        let d = state.dispatcher();
+    let error_counts: Vec<(u64, usize)> = state
+        .uids
+        .iter()
+        .map(|&u| (u, state.job_error_count(u)))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    html! {
+        <section class="card" id="jobs">
+            <h2>{ format!("Jobs ({})", state.draft.jobs.len()) }
+                <button class="small" onclick={add} data-action="add-job">{"+ add job"}</button>
+            </h2>
+            <super::inputs::GeneratePanel />
+            <div class="scroll jobs-scroll">
+                <table class="jobs" data-testid="jobs-table">
+                    <thead><tr>
+                        <th>{"id"}</th><th>{"mode"}</th><th>{"overlap"}</th>
+                        <th class="num" title="iterations">{"E"}</th>
+                        <th class="num" title="limit in instances">{"ϑ"}</th>
+                        <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
+                        <th class="num" title="layers">{"N"}</th><th></th><th></th>
+                    </tr></thead>
+                    <JobRows draft={state.draft.clone()} uids={Rc::new(state.uids.clone())}
+                        selected={state.selected} {error_counts} dispatch={state.dispatcher()} />
+                </table>
+            </div>
+            <JobEditor />
+        </section>
+    }
+}
+
+/// Properties of [`JobRows`]: everything the rows show, so that they render again only
+/// when one of these changes (not on every progress message of a large solve).
+#[derive(Properties, PartialEq)]
+pub struct JobRowsProps {
+    /// The draft.
+    pub draft: Rc<Scenario>,
+    /// Its job uids.
+    pub uids: Rc<Vec<u64>>,
+    /// The selected job.
+    pub selected: Option<u64>,
+    /// Jobs with messages, and how many.
+    pub error_counts: Vec<(u64, usize)>,
+    /// To change the state.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+/// The rows of the jobs table.
+#[function_component]
+pub fn JobRows(props: &JobRowsProps) -> Html {
+    let rows = props.draft.jobs.iter().zip(props.uids.iter()).map(|(j, &uid)| {
+        let d = props.dispatch.clone();
         let select = Callback::from(move |_| d.dispatch(Action::SelectJob(uid)));
-        let d = state.dispatcher();
+        let d = props.dispatch.clone();
         let dup = Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
             d.dispatch(Action::DuplicateJob(uid))
         });
-        let d = state.dispatcher();
+        let d = props.dispatch.clone();
         let del = Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
             d.dispatch(Action::DeleteJob(uid))
         });
-        let errors = state.job_error_count(uid);
-        let selected = state.selected == Some(uid);
+        let errors = props
+            .error_counts
+            .iter()
+            .find(|(u, _)| *u == uid)
+            .map(|(_, n)| *n)
+            .unwrap_or(0);
+        let selected = props.selected == Some(uid);
         let t = layer_totals(&j.layers);
         html! {
             <tr key={uid} class={classes!(selected.then_some("selected"), (errors > 0).then_some("invalid"))}
@@ -52,27 +108,7 @@ pub fn JobsTable() -> Html {
             </tr>
         }
     });
-    html! {
-        <section class="card" id="jobs">
-            <h2>{ format!("Jobs ({})", state.draft.jobs.len()) }
-                <button class="small" onclick={add} data-action="add-job">{"+ add job"}</button>
-            </h2>
-            <super::inputs::GeneratePanel />
-            <div class="scroll jobs-scroll">
-                <table class="jobs" data-testid="jobs-table">
-                    <thead><tr>
-                        <th>{"id"}</th><th>{"mode"}</th><th>{"overlap"}</th>
-                        <th class="num" title="iterations">{"E"}</th>
-                        <th class="num" title="limit in instances">{"ϑ"}</th>
-                        <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
-                        <th class="num" title="layers">{"N"}</th><th></th><th></th>
-                    </tr></thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-            </div>
-            <JobEditor />
-        </section>
-    }
+    html! { <tbody>{ for rows }</tbody> }
 }
 
 /// Every field of the selected job.

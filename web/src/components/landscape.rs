@@ -42,6 +42,18 @@ pub fn LandscapePanel() -> Html {
     let hover = use_state(|| None::<Hover>);
     // Yew delegates events, so the event's current target is not the chart: measure this.
     let chart_ref = use_node_ref();
+    // The SVG is made again only when the landscape or the quantity changes.
+    let data = state.landscape.as_ref().and_then(|l| l.data.clone());
+    let chart = use_memo((data.clone(), state.value), |(data, value)| match data {
+        Some(Ok(l)) => {
+            let opts = options(*value);
+            Some((
+                AttrValue::from(landscape_svg(l, &opts)),
+                landscape_geometry(l, &opts),
+            ))
+        }
+        _ => None,
+    });
     let Some(results) = state.results.clone() else {
         return html! {};
     };
@@ -76,13 +88,11 @@ pub fn LandscapePanel() -> Html {
             }) }
         </select>
     };
-    let body = match state.landscape.as_ref().and_then(|l| l.data.clone()) {
-        None => html! { <p class="note chart-placeholder">{"Computing the landscape…"}</p> },
-        Some(Err(e)) => html! { <p class="bad">{ format!("No landscape: {e}") }</p> },
-        Some(Ok(l)) => {
-            let opts = options(state.value);
-            let svg = landscape_svg(&l, &opts);
-            let geometry = landscape_geometry(&l, &opts);
+    let body = match (data, (*chart).clone()) {
+        (None, _) => html! { <p class="note chart-placeholder">{"Computing the landscape…"}</p> },
+        (Some(Err(e)), _) => html! { <p class="bad">{ format!("No landscape: {e}") }</p> },
+        (Some(Ok(_)), None) => html! {},
+        (Some(Ok(l)), Some((svg, geometry))) => {
             let onmousemove = {
                 let hover = hover.clone();
                 let l = l.clone();
@@ -138,7 +148,7 @@ pub fn LandscapePanel() -> Html {
             html! {
                 <>
                     <div class="chart" ref={chart_ref.clone()} {onmousemove} {onmouseleave} data-testid="landscape-chart">
-                        { Html::from_html_unchecked(AttrValue::from(svg)) }
+                        { Html::from_html_unchecked(svg) }
                     </div>
                     <p class="readout" data-testid="landscape-hover">{ readout }</p>
                     <p class="note">{ [relaxed, opt].into_iter().flatten().collect::<Vec<_>>().join(" · ") }</p>

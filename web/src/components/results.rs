@@ -4,7 +4,7 @@
 use super::format::{duration, ms, percent, sig};
 use super::use_app;
 use crate::fields::RESOURCES;
-use crate::state::{Action, Results};
+use crate::state::{Action, Results, State};
 use smd_core::{Plan, Policy};
 use yew::prelude::*;
 
@@ -110,7 +110,7 @@ pub fn PlanDetails() -> Html {
                 </span>
             </h2>
             <ResourceBars plan={plan.clone()} />
-            <PlanTable results={r.clone()} policy={state.policy} />
+            <PlanTable results={r.clone()} policy={state.policy} selected={state.selected} dispatch={state.dispatcher()} />
         </section>
     }
 }
@@ -158,27 +158,31 @@ pub fn ResourceBars(props: &BarsProps) -> Html {
     }
 }
 
-/// Properties of [`PlanTable`].
+/// Properties of [`PlanTable`]: all it shows, so that it renders again only when these
+/// change.
 #[derive(Properties, PartialEq)]
 pub struct PlanTableProps {
     /// The results.
     pub results: std::rc::Rc<Results>,
     /// Which policy.
     pub policy: Policy,
+    /// The selected job.
+    pub selected: Option<u64>,
+    /// To change the state.
+    pub dispatch: UseReducerDispatcher<State>,
 }
 
 /// One row per job.
 #[function_component]
 pub fn PlanTable(props: &PlanTableProps) -> Html {
-    let state = use_app();
     let Some(plan) = props.results.plan(props.policy) else {
         return html! {};
     };
     let rows = plan.jobs.iter().enumerate().map(|(i, j)| {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
-        let d = state.dispatcher();
+        let d = props.dispatch.clone();
         let onclick = Callback::from(move |_| d.dispatch(Action::SelectJob(uid)));
-        let selected = state.selected == Some(uid);
+        let selected = props.selected == Some(uid);
         let status = if j.admitted {
             html! { <span class="ok">{"✓ admitted"}</span> }
         } else {

@@ -2,7 +2,8 @@
 
 use super::use_app;
 use smd_charts::{schedule_svg, ScheduleOptions, TimeUnit};
-use smd_core::scenario::{Job, Mode};
+use smd_core::scenario::{Job, Layer, Mode, Overlap};
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// τ of MODEL.md §1: communication time of one iteration at w = p, s (`2G/B`, async
@@ -31,20 +32,11 @@ pub fn SchedulePanel() -> Html {
             .any(|e| e.key.as_ref().is_some_and(|k| k.job == Some(u)))
     });
     let tau = tau_of(job);
-    let body = if job.layers.is_empty() || !tau.is_finite() || has_layer_errors {
+    let drawable = !job.layers.is_empty() && tau.is_finite() && !has_layer_errors;
+    let body = if !drawable {
         html! { <p class="note">{"Fix this job's inputs to see its schedule."}</p> }
     } else {
-        let svg = schedule_svg(
-            &job.layers,
-            tau,
-            job.overlap,
-            &ScheduleOptions {
-                width: 660.0,
-                height: 400.0,
-                unit: TimeUnit::Auto,
-            },
-        );
-        html! { <div class="chart" data-testid="schedule-chart">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div> }
+        html! { <ScheduleChart layers={Rc::new(job.layers.clone())} {tau} overlap={job.overlap} /> }
     };
     html! {
         <section class="card" id="schedule" data-testid="schedule">
@@ -53,4 +45,31 @@ pub fn SchedulePanel() -> Html {
             { body }
         </section>
     }
+}
+
+/// Properties of [`ScheduleChart`].
+#[derive(Properties, PartialEq)]
+pub struct ScheduleChartProps {
+    /// The job's layers.
+    pub layers: Rc<Vec<Layer>>,
+    /// τ, s.
+    pub tau: f64,
+    /// The job's overlap model (highlighted).
+    pub overlap: Overlap,
+}
+
+/// The schedule's SVG (drawn again only when its inputs change).
+#[function_component]
+pub fn ScheduleChart(props: &ScheduleChartProps) -> Html {
+    let svg = schedule_svg(
+        &props.layers,
+        props.tau,
+        props.overlap,
+        &ScheduleOptions {
+            width: 660.0,
+            height: 400.0,
+            unit: TimeUnit::Auto,
+        },
+    );
+    html! { <div class="chart" data-testid="schedule-chart">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div> }
 }
