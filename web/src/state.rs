@@ -381,9 +381,11 @@ impl State {
         let result = match key.job {
             None => fields::set_top(Rc::make_mut(&mut self.draft), &key.field, &text),
             Some(uid) => match self.index_of(uid) {
-                Some(i) => {
-                    fields::set_job(&mut Rc::make_mut(&mut self.draft).jobs[i], &key.field, &text)
-                }
+                Some(i) => fields::set_job(
+                    &mut Rc::make_mut(&mut self.draft).jobs[i],
+                    &key.field,
+                    &text,
+                ),
                 None => return,
             },
         };
