@@ -491,6 +491,29 @@ impl State {
         }
     }
 
+    /// Whether the page shows this error next to its input right now: cluster and params
+    /// inputs are always on screen, a job's only while the job is in the editor.
+    pub fn shown_inline(&self, e: &ShownError) -> bool {
+        match &e.key {
+            Some(FieldKey { job: None, field }) => {
+                field.starts_with("cluster.") || field.starts_with("params.")
+            }
+            Some(FieldKey { job: Some(u), .. }) => self.selected == Some(*u),
+            None => false,
+        }
+    }
+
+    /// After loading a scenario with problems: open the first job that has one.
+    fn select_first_problem(&mut self) {
+        if let Some(u) = self
+            .errors
+            .iter()
+            .find_map(|e| e.key.as_ref().and_then(|k| k.job))
+        {
+            self.selected = Some(u);
+        }
+    }
+
     fn unique_id(&self, base: &str) -> String {
         let taken = |id: &str| self.draft.jobs.iter().any(|j| j.id == id);
         if !taken(base) {
@@ -627,6 +650,7 @@ impl Reducible for State {
                     text: note,
                 });
                 s.changed();
+                s.select_first_problem();
             }
             Action::LoadJobs(jobs, note) => {
                 let scenario = Scenario {
@@ -648,6 +672,7 @@ impl Reducible for State {
                     text: note,
                 });
                 s.changed();
+                s.select_first_problem();
             }
             Action::Reset => {
                 s.replace_scenario(defaults::default_scenario());

@@ -319,11 +319,29 @@ async fn import_and_export_round_trip() {
     })
     .await;
     m.planned(3).await;
+    // A scenario that breaks a rule is imported for editing: the job with the problem
+    // opens in the editor with the message at its field; the plan stays.
+    let mut bad = other.clone();
+    bad.jobs[2].utility.gamma2 = -1.0;
+    m.type_into("[data-field='io.text']", &bad.to_json());
+    m.click("[data-action=import-json]");
+    m.until("the imported problem", |m| {
+        m.text("[data-testid=error]").contains("must be > 0")
+    })
+    .await;
+    assert_eq!(m.count("[data-testid=error]"), 1);
+    assert_eq!(m.value("[data-field='job.id']"), bad.jobs[2].id);
+    assert_eq!(m.value("[data-field='job.utility.gamma2']"), "-1");
+    assert_eq!(m.count("[data-testid=plan-row]"), 3);
     // A broken file is refused with a message, and nothing else changes.
     m.type_into("[data-field='io.text']", "{\"cluster\": ");
     m.click("[data-action=import-json]");
     m.until("the import message", |m| {
-        m.text("[data-testid=error]").contains("Not imported")
+        m.all("[data-testid=error]").iter().any(|e| {
+            e.text_content()
+                .unwrap_or_default()
+                .contains("Not imported")
+        })
     })
     .await;
     assert_eq!(m.count("[data-testid=plan-row]"), 3);

@@ -77,9 +77,11 @@ pub fn ErrorSummary() -> Html {
                 d.dispatch(Action::SelectJob(uid))
             }
         });
+        // A message whose input is not on screen carries the test hook here instead.
+        let testid = (!state.shown_inline(e)).then_some("error");
         html! {
             <li {onclick} class={classes!(job.is_some().then_some("link"))}>
-                <code>{ &e.place }</code>{" "}{ &e.message }
+                <code>{ &e.place }</code>{" "}<span data-testid={testid}>{ &e.message }</span>
             </li>
         }
     });
