@@ -94,6 +94,13 @@ pub fn ParamsPanel() -> Html {
             }
         })
     };
+    let on_mdelta = {
+        let d = state.dispatcher();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            d.dispatch(Action::Edit(FieldKey::top("params.m_delta"), v));
+        })
+    };
     let unit = match state.draft.params.time_unit_s {
         None => "π is relative: π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS.".to_string(),
         Some(u) => format!("π = T / {u} s."),
@@ -110,10 +117,18 @@ pub fn ParamsPanel() -> Html {
                 </label>
                 <Field k={eps_key} symbol="ε" label="" hint="Algorithm 1 finds T within (1+ε) of its minimum over Ω." />
             </div>
+            <div class="row">
+                <label class="field grow">
+                    <span class="label"><span class="sym">{"M_δ"}</span>{" rounding slack (1–4): 1 keeps x̄'s size, more leaves room"}</span>
+                    <input type="range" min="1" max="4" step="0.25"
+                        value={state.text(&FieldKey::top("params.m_delta"))}
+                        oninput={on_mdelta} aria-label="M_δ slider" data-field="params.m_delta.slider" />
+                </label>
+                <Field k={FieldKey::top("params.m_delta")} symbol="M_δ" label="" hint="Algorithm 2 rounds 1 + (x̄ − 1)/M_δ; ≥ 1." />
+            </div>
             <div class="grid4">
                 <Field k={FieldKey::top("params.ptas_depth")} symbol="q" label="outer depth" hint="Frieze–Clarke depth 0…3: guarantees q/(q+4) of the knapsack optimum." />
                 <Field k={FieldKey::top("params.outer")} label="outer method" choices={vec![("ptas", "Frieze–Clarke"), ("exact", "exact B&B")]} hint="Frieze–Clarke at depth q (the paper) or exact branch and bound." />
-                <Field k={FieldKey::top("params.m_delta")} symbol="M_δ" label="rounding slack" hint="Algorithm 2 rounds 1 + (x̄ − 1)/M_δ; 1…4." />
                 <Field k={FieldKey::top("params.rounding")} label="rounding" choices={vec![("paper", "paper"), ("best_corner", "best corner")]} hint="Paper: randomized rounding (Algorithm 2). Improved: the best feasible floor/ceil corner." />
                 <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)"), ("true", "on")]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
                 <Field k={FieldKey::top("params.seed")} label="seed" hint="Seed of the rounding streams." />
