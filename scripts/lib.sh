@@ -5,6 +5,7 @@
 WASM_BINDGEN_VERSION=0.2.130 # must equal `wasm-bindgen = "=0.2.130"` in web/Cargo.toml
 TRUNK_VERSION=0.21.14        # 0.22 needs a newer rustc
 BINARYEN_VERSION=132.0.0     # wasm-opt; Debian's is too old for current rustc output
+PLAYWRIGHT_VERSION=1.65.1    # playwright-core drives Debian's Chromium (it downloads no browser)
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -34,11 +35,20 @@ ensure_trunk() {
   fi
 }
 
-ensure_wasm_opt() {
-  if ! "$ROOT/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}"; then
-    say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION)"
-    (cd "$ROOT" && npm install --no-audit --no-fund --no-save "binaryen@$BINARYEN_VERSION" >&2)
+# The npm tools, installed together (npm prunes packages a later install does not name).
+ensure_node_tools() {
+  local opt_ok=0 pw_ok=0
+  "$ROOT/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}" && opt_ok=1
+  [ "$(node -p "require('$ROOT/node_modules/playwright-core/package.json').version" 2>/dev/null)" = "$PLAYWRIGHT_VERSION" ] && pw_ok=1
+  if [ $opt_ok = 0 ] || [ $pw_ok = 0 ]; then
+    say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION) and playwright-core@$PLAYWRIGHT_VERSION"
+    (cd "$ROOT" && npm install --no-audit --no-fund --no-save \
+      "binaryen@$BINARYEN_VERSION" "playwright-core@$PLAYWRIGHT_VERSION" >&2)
   fi
+}
+
+ensure_wasm_opt() {
+  ensure_node_tools
 }
 
 ensure_browser() {

@@ -2,6 +2,7 @@
 //   node scripts/page.mjs shots URL OUTDIR   screenshots at 1400×1000
 //   node scripts/page.mjs bench URL RUNS      load → first plan, ms (fresh context per run)
 //   node scripts/page.mjs big URL JOBS        responsiveness and cancel during a large solve
+//   node scripts/page.mjs e2e URL ROWS        the page shows a plan of ROWS jobs (tests/e2e.sh)
 import { chromium } from 'playwright-core';
 
 const [mode, url, arg] = process.argv.slice(2);
@@ -63,6 +64,30 @@ if (mode === 'shots') {
   }
   times.sort((a, b) => a - b);
   console.log(`median ${times[Math.floor(times.length / 2)]} ms, min ${times[0]} ms, max ${times[times.length - 1]} ms`);
+} else if (mode === 'e2e') {
+  // The built page opens with the default plan, computed by the real worker.
+  const rows = Number(arg || 30);
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e}`));
+  await page.goto(url);
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n,
+    rows, { timeout: 180000 });
+  const status = await page.locator('[data-testid=status]').textContent();
+  const total = await page.locator('[data-testid=total-utility]').textContent();
+  const compare = await page.locator('[data-testid=policy-compare] tbody tr').count();
+  const check = (ok, what) => { if (!ok) problems.push(what); };
+  check(/^[0-9]+\.[0-9]+$/.test(total), `total utility is ${JSON.stringify(total)}`);
+  check(compare === 4, `policy comparison has ${compare} rows`);
+  check(status.includes('solver ready'), `status is ${JSON.stringify(status)}`);
+  check(!status.includes('restarted'), 'the worker died');
+  if (problems.length) {
+    console.error(`e2e: ${problems.join('; ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log(`plan table with ${rows} rows (total utility ${total}) from the worker, at ${url}`);
+  }
 } else if (mode === 'big') {
   // I jobs (default 1000): is the page interactive while the worker solves, and does
   // Cancel stop it? Frame gaps are measured on the page's thread during the solve.
