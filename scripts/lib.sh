@@ -68,13 +68,6 @@ ensure_page_tools() {
   ensure_wasm_opt
 }
 
-# Headless Chromium as this machine needs it (no sandbox as root, no background network).
-chromium_headless() {
-  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$(mktemp -d)" "$@" 2>/dev/null
-}
-
 # A free TCP port on 127.0.0.1.
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
