@@ -123,11 +123,18 @@ pub fn now_ms() -> f64 {
 /// Least time between two progress messages of one policy, ms.
 pub const PROGRESS_EVERY_MS: f64 = 100.0;
 
+thread_local! {
+    /// SMD allocations of the jobs the last plans saw: after an edit of one job, only that
+    /// job's Algorithm 1 runs again (plans are identical with or without it).
+    static CACHE: RefCell<smd_core::Cache> = RefCell::new(smd_core::Cache::new());
+}
+
 /// Answers one request: the worker's whole job, also run in-thread by tests.
 pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
     match req {
         Request::Solve { run, scenario } => {
             let t0 = now_ms();
+            CACHE.with(|c| c.borrow_mut().retain_used());
             for (index, policy) in Policy::ALL.into_iter().enumerate() {
                 let clock = now_ms;
                 // At most one progress message per PROGRESS_EVERY_MS (and the last one): each
@@ -145,15 +152,19 @@ pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
                         })
                     }
                 };
-                let result = smd_core::plan_with(
-                    &scenario,
-                    policy,
-                    &mut smd_core::Options {
-                        clock: Some(&clock),
-                        progress: Some(&mut progress),
-                        ..Default::default()
-                    },
-                );
+                let result = CACHE.with(|cache| {
+                    let mut cache = cache.borrow_mut();
+                    smd_core::plan_with(
+                        &scenario,
+                        policy,
+                        &mut smd_core::Options {
+                            clock: Some(&clock),
+                            progress: Some(&mut progress),
+                            cache: Some(&mut cache),
+                            ..Default::default()
+                        },
+                    )
+                });
                 match result {
                     Ok(plan) => post(Reply::Planned {
                         run,
@@ -364,5 +375,48 @@ impl Drop for Solver {
         if let Some(w) = self.worker.take() {
             w.terminate();
         }
+    }
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    /// A re-plan after an edit of one job solves that job's Algorithm 1 only.
+    #[test]
+    fn replan_after_one_edit_solves_one_job() {
+        let mut s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 5,
+            seed: 2,
+            ..Default::default()
+        });
+        let solve = |s: &Scenario, run: u64| {
+            let mut plans = Vec::new();
+            handle(
+                Request::Solve {
+                    run,
+                    scenario: s.clone(),
+                },
+                &mut |r| {
+                    if let Reply::Planned { plan, .. } = r {
+                        plans.push(*plan)
+                    }
+                },
+            );
+            plans
+        };
+        let plans = solve(&s, 1);
+        let misses = CACHE.with(|c| c.borrow().misses());
+        let feasible = plans[0].jobs.iter().filter(|j| j.workers.is_some()).count() as u64;
+        assert_eq!(misses, feasible);
+        let k = plans[0]
+            .jobs
+            .iter()
+            .position(|j| j.workers.is_some())
+            .unwrap();
+        s.jobs[k].iterations += 3.0;
+        solve(&s, 2);
+        assert_eq!(CACHE.with(|c| c.borrow().misses()), misses + 1);
+        assert_eq!(CACHE.with(|c| c.borrow().hits()), feasible - 1);
     }
 }
