@@ -2,19 +2,14 @@
 
 use super::use_app;
 use smd_charts::{schedule_svg, ScheduleOptions, TimeUnit};
-use smd_core::scenario::{Job, Layer, Mode, Overlap};
+use smd_core::scenario::{Job, Layer, Overlap};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// τ of MODEL.md §1: communication time of one iteration at w = p, s (`2G/B`, async
-/// `2αG/B`, `G = 8g/1000` Gbit). smd-core computes the same inside `JobModel::new` but does
-/// not expose it; the chart needs it as an input.
-pub fn tau_of(job: &Job) -> f64 {
-    let alpha = match job.mode {
-        Mode::Sync => 1.0,
-        Mode::Async => job.async_comm_factor,
-    };
-    2.0 * alpha * (8.0 * job.model_size_mb / 1000.0) / job.ps_bandwidth_gbps
+/// τ of MODEL.md §1 (communication time of one iteration at w = p, s), from smd-core's
+/// model of the job.
+pub fn tau_of(job: &Job, instance: &smd_core::scenario::Resources) -> f64 {
+    smd_core::model::JobModel::new(job, instance, None).tau
 }
 
 /// Sequential vs WFBP vs pipelined for the selected job of the draft.
@@ -31,7 +26,7 @@ pub fn SchedulePanel() -> Html {
             .iter()
             .any(|e| e.key.as_ref().is_some_and(|k| k.job == Some(u)))
     });
-    let tau = tau_of(job);
+    let tau = tau_of(job, &state.draft.cluster.instance);
     let drawable = !job.layers.is_empty() && tau.is_finite() && !has_layer_errors;
     let body = if !drawable {
         html! { <p class="note">{"Fix this job's inputs to see its schedule."}</p> }
