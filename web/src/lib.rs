@@ -8,7 +8,7 @@
 //! - [`state`]: the one `Reducible` state and its named actions;
 //! - [`components`]: the page, one component per panel;
 //! - [`solver`]: the worker protocol and the page's handle on the worker;
-//! - [`fields`], [`codec`], [`wire`], [`defaults`]: text ↔ values, links, CSV, drafts.
+//! - [`fields`], [`codec`], [`defaults`]: text ↔ values, links, CSV, drafts.
 
 pub mod check;
 pub mod codec;
@@ -17,7 +17,6 @@ pub mod defaults;
 pub mod fields;
 pub mod solver;
 pub mod state;
-pub mod wire;
 
 pub use components::app::{App, AppProps};
 

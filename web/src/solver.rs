@@ -78,7 +78,7 @@ pub enum Reply {
         /// Wall time of the whole run, ms.
         ms: f64,
     },
-    /// A landscape, as JSON (see `wire`).
+    /// A landscape, as JSON (`smd_core::Landscape` round-trips through serde).
     Landscape {
         /// Request id.
         run: u64,
@@ -191,7 +191,7 @@ pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
         } => match smd_core::landscape(&scenario, job, resolution, &plans) {
             Ok(l) => post(Reply::Landscape {
                 run,
-                json: crate::wire::landscape_to_json(&l),
+                json: serde_json::to_string(&l).expect("a landscape always serialises"),
             }),
             Err(e) => post(Reply::LandscapeFailed {
                 run,

@@ -837,7 +837,11 @@ impl Reducible for State {
                     }
                     R::Landscape { run, json } => {
                         if let Some(l) = s.landscape.as_mut().filter(|l| l.run == run) {
-                            l.data = Some(crate::wire::landscape_from_json(&json).map(Rc::new));
+                            l.data = Some(
+                                serde_json::from_str::<smd_core::Landscape>(&json)
+                                    .map_err(|e| e.to_string())
+                                    .map(Rc::new),
+                            );
                         }
                     }
                     R::LandscapeFailed { run, message } => {

@@ -20,7 +20,7 @@ use crate::omega::HalfPlane;
 pub const DROP: f64 = 1e-12;
 
 /// One summand ζ_j as Algorithm 1 saw it.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summand {
     /// Name, e.g. `θ5/w`.
     pub name: String,
@@ -35,7 +35,7 @@ pub struct Summand {
 }
 
 /// The search Algorithm 1 made, for the landscape view.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Search {
     /// The constant part of T.
     pub constant: f64,

@@ -9,7 +9,7 @@ use crate::plan::Plan;
 use crate::scenario::Scenario;
 
 /// A point a policy chose for this job.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Chosen {
     /// Policy name.
     pub policy: String,
@@ -24,7 +24,7 @@ pub struct Chosen {
 }
 
 /// Landscape data of one job.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Landscape {
     /// The job's id.
     pub id: String,

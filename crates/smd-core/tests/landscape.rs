@@ -61,6 +61,19 @@ fn grids_have_the_box_shape_and_match_omega() {
     }
 }
 
+/// The page's worker sends landscapes as JSON: they must come back equal.
+#[test]
+fn landscape_round_trips_through_json() {
+    let s = scenario();
+    let plans = vec![plan(&s, Policy::Smd).unwrap()];
+    for i in 0..s.jobs.len() {
+        let l = landscape(&s, i, 12, &plans).unwrap();
+        let back: smd_core::Landscape =
+            serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
+        assert_eq!(back, l);
+    }
+}
+
 #[test]
 fn unknown_job_index_is_an_error() {
     let s = scenario();
