@@ -37,6 +37,46 @@ pub enum Request {
         /// Plans whose points to mark.
         plans: Vec<Plan>,
     },
+    /// Run the paper-reproduction experiments (`smd_reproduce`).
+    Reproduce {
+        /// Run id.
+        run: u64,
+        /// The quick scale (else the full one).
+        quick: bool,
+    },
+}
+
+/// One reproduced experiment, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Experiment {
+    /// File stem (`e1-utility-vs-units`, …).
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// The paper's claim.
+    pub claim: String,
+    /// What was measured, one sentence each.
+    pub findings: Vec<String>,
+    /// The table, as CSV.
+    pub csv: String,
+    /// The figure, a standalone SVG document.
+    pub svg: String,
+    /// Failed invariant checks (empty when all hold).
+    pub failures: Vec<String>,
+}
+
+impl From<&smd_reproduce::Outcome> for Experiment {
+    fn from(o: &smd_reproduce::Outcome) -> Experiment {
+        Experiment {
+            id: o.id.into(),
+            title: o.title.into(),
+            claim: o.claim.into(),
+            findings: o.findings.clone(),
+            csv: o.table.to_csv(),
+            svg: o.svg.clone(),
+            failures: o.violations.clone(),
+        }
+    }
 }
 
 /// Worker → page.
@@ -88,6 +128,31 @@ pub enum Reply {
     /// The landscape could not be computed.
     LandscapeFailed {
         /// Request id.
+        run: u64,
+        /// What went wrong.
+        message: String,
+    },
+    /// Scenarios of a reproduction planned so far.
+    ReproduceProgress {
+        /// Run id.
+        run: u64,
+        /// Scenarios planned.
+        done: usize,
+        /// Scenarios in the run.
+        total: usize,
+    },
+    /// A finished reproduction.
+    Reproduced {
+        /// Run id.
+        run: u64,
+        /// One per experiment, in order.
+        experiments: Vec<Experiment>,
+        /// Wall time, ms.
+        ms: f64,
+    },
+    /// The reproduction could not run.
+    ReproduceFailed {
+        /// Run id.
         run: u64,
         /// What went wrong.
         message: String,
@@ -198,7 +263,57 @@ pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
                 message: e.to_string(),
             }),
         },
+        Request::Reproduce { run, quick } => {
+            let scale = if quick {
+                smd_reproduce::Scale::Quick
+            } else {
+                smd_reproduce::Scale::Full
+            };
+            reproduce(run, smd_reproduce::Runner::new(scale), post);
+        }
     }
+}
+
+/// Runs a reproduction case by case, with throttled progress (in scenarios).
+pub fn reproduce(run: u64, mut runner: smd_reproduce::Runner, post: &mut dyn FnMut(Reply)) {
+    let t0 = now_ms();
+    let total = runner.cases();
+    if total == 0 {
+        post(Reply::ReproduceFailed {
+            run,
+            message: "no experiment to run".into(),
+        });
+        return;
+    }
+    post(Reply::ReproduceProgress {
+        run,
+        done: 0,
+        total,
+    });
+    let mut last = now_ms();
+    while runner.step(&now_ms) {
+        let now = now_ms();
+        if now - last >= PROGRESS_EVERY_MS {
+            last = now;
+            post(Reply::ReproduceProgress {
+                run,
+                done: runner.cases_done(),
+                total,
+            });
+        }
+    }
+    post(Reply::ReproduceProgress {
+        run,
+        done: total,
+        total,
+    });
+    let ms = now_ms() - t0;
+    let report = runner.report(ms);
+    post(Reply::Reproduced {
+        run,
+        experiments: report.outcomes.iter().map(Experiment::from).collect(),
+        ms,
+    });
 }
 
 /// The worker binary's `main`: listen for requests, answer with [`handle`].

@@ -71,6 +71,28 @@ pub struct Run {
     pub failures: Vec<(String, String)>,
 }
 
+/// A reproduction of the paper's experiments in progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reproduction {
+    /// Run id (replies carry it).
+    pub id: u64,
+    /// The quick scale (else the full one).
+    pub quick: bool,
+    /// `(scenarios planned, scenarios)` of the latest progress report.
+    pub progress: Option<(usize, usize)>,
+}
+
+/// A finished reproduction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reproduced {
+    /// The quick scale (else the full one).
+    pub quick: bool,
+    /// One per experiment, in order.
+    pub experiments: Vec<crate::solver::Experiment>,
+    /// Wall time, ms.
+    pub ms: f64,
+}
+
 /// What the worker is doing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WorkerStatus {
@@ -175,6 +197,10 @@ pub struct State {
     pub share_link: Option<String>,
     /// Whether the in-page help is open.
     pub help: bool,
+    /// The reproduction in progress.
+    pub reproduce: Option<Reproduction>,
+    /// The last reproduction, or why it stopped.
+    pub reproduced: Option<Result<Rc<Reproduced>, String>>,
 }
 
 /// Every change the page can make.
@@ -232,6 +258,10 @@ pub enum Action {
     WorkerDied(String),
     /// A landscape was requested for `(results revision, uid)` with this id.
     LandscapeRequested((u64, u64), u64),
+    /// Run the paper's experiments: quick (else full) scale.
+    StartReproduce(bool),
+    /// Stop the running reproduction.
+    CancelReproduce,
 }
 
 impl State {
@@ -271,6 +301,8 @@ impl State {
             io_error: None,
             share_link: None,
             help: false,
+            reproduce: None,
+            reproduced: None,
         };
         s.replace_scenario(draft.scenario);
         for (job, field, text) in draft.raw {
@@ -358,6 +390,13 @@ impl State {
         let uid = self.selected?;
         let index = r.uids.iter().position(|&u| u == uid)?;
         Some((r.revision, uid, index))
+    }
+
+    /// The worker is being terminated for another reason: a running reproduction is lost.
+    fn reproduction_lost(&mut self, why: &str) {
+        if self.reproduce.take().is_some() {
+            self.reproduced = Some(Err(format!("The reproduction stopped: {why}.")));
+        }
     }
 
     fn new_uid(&mut self) -> u64 {
@@ -737,6 +776,7 @@ impl Reducible for State {
                     // The worker is busy with an older draft (stop it), or dead (respawn it).
                     s.restarts += 1;
                     s.landscape = None;
+                    s.reproduction_lost("the solver restarted for an edited scenario");
                 }
                 let id = s.next_run;
                 s.next_run += 1;
@@ -754,6 +794,7 @@ impl Reducible for State {
                 if s.run.take().is_some() {
                     s.restarts += 1;
                     s.landscape = None;
+                    s.reproduction_lost("the solve was cancelled");
                     s.notice = Some(Notice {
                         warning: false,
                         text: "Solve cancelled; the plans shown are the previous ones.".into(),
@@ -764,6 +805,7 @@ impl Reducible for State {
                 s.deaths_in_row += 1;
                 s.worker = WorkerStatus::Died(message.clone());
                 s.landscape = None;
+                s.reproduction_lost(&format!("the solver stopped ({message})"));
                 let retry = s.deaths_in_row < 3;
                 if retry {
                     s.restarts += 1;
@@ -794,6 +836,45 @@ impl Reducible for State {
                     }
                 }
             }
+            Action::StartReproduce(quick) => {
+                if s.reproduce.is_some() {
+                    return self;
+                }
+                if matches!(s.worker, WorkerStatus::Died(_)) {
+                    s.restarts += 1;
+                    s.landscape = None;
+                }
+                let id = s.next_run;
+                s.next_run += 1;
+                s.reproduce = Some(Reproduction {
+                    id,
+                    quick,
+                    progress: None,
+                });
+            }
+            Action::CancelReproduce => {
+                if s.reproduce.take().is_none() {
+                    return self;
+                }
+                s.restarts += 1;
+                s.landscape = None;
+                s.notice = Some(Notice {
+                    warning: false,
+                    text: "Reproduction cancelled.".into(),
+                });
+                if let Some(r) = s.run.take() {
+                    // The terminated worker was also to solve this draft: ask the fresh one.
+                    let id = s.next_run;
+                    s.next_run += 1;
+                    s.run = Some(Run {
+                        id,
+                        progress: None,
+                        plans: Vec::new(),
+                        failures: Vec::new(),
+                        ..r
+                    });
+                }
+            }
             Action::LandscapeRequested(key, run) => {
                 s.landscape = Some(LandscapeView {
                     key,
@@ -804,6 +885,7 @@ impl Reducible for State {
             Action::Reply(reply) => {
                 use crate::solver::Reply as R;
                 let current = s.run.as_ref().map(|r| r.id);
+                let reproducing = s.reproduce.as_ref().map(|r| r.id);
                 match reply {
                     R::Ready => s.worker = WorkerStatus::Ready,
                     R::Progress {
@@ -848,6 +930,28 @@ impl Reducible for State {
                         if let Some(l) = s.landscape.as_mut().filter(|l| l.run == run) {
                             l.data = Some(Err(message));
                         }
+                    }
+                    R::ReproduceProgress { run, done, total } if Some(run) == reproducing => {
+                        if let Some(r) = s.reproduce.as_mut() {
+                            r.progress = Some((done, total));
+                        }
+                    }
+                    R::Reproduced {
+                        run,
+                        experiments,
+                        ms,
+                    } if Some(run) == reproducing => {
+                        if let Some(r) = s.reproduce.take() {
+                            s.reproduced = Some(Ok(Rc::new(Reproduced {
+                                quick: r.quick,
+                                experiments,
+                                ms,
+                            })));
+                        }
+                    }
+                    R::ReproduceFailed { run, message } if Some(run) == reproducing => {
+                        s.reproduce = None;
+                        s.reproduced = Some(Err(format!("The reproduction failed: {message}")));
                     }
                     R::Panicked { message } => {
                         return Rc::new(s).reduce(Action::WorkerDied(message));
@@ -959,6 +1063,111 @@ mod tests {
         assert_eq!(r.plans.len(), 4);
         assert!(s.run.is_none());
         assert!(!s.results_stale());
+    }
+
+    #[test]
+    fn reproduce_replies_fill_the_state_and_cancel_keeps_the_solve() {
+        use crate::solver::{Experiment, Reply};
+        let s = state(2);
+        let s = s.reduce(Action::StartReproduce(true));
+        let id = s.reproduce.as_ref().unwrap().id;
+        assert!(s.reproduce.as_ref().unwrap().quick);
+        let restarts = s.restarts;
+        let s = s.reduce(Action::Reply(Reply::ReproduceProgress {
+            run: id,
+            done: 3,
+            total: 10,
+        }));
+        assert_eq!(s.reproduce.as_ref().unwrap().progress, Some((3, 10)));
+        let exp = Experiment {
+            id: "e9".into(),
+            title: "T".into(),
+            claim: "C".into(),
+            findings: vec!["f".into()],
+            csv: "a,b\n1,2\n".into(),
+            svg: "<svg/>".into(),
+            failures: Vec::new(),
+        };
+        // A stale reply changes nothing.
+        let s = s.reduce(Action::Reply(Reply::Reproduced {
+            run: id + 100,
+            experiments: vec![exp.clone()],
+            ms: 1.0,
+        }));
+        assert!(s.reproduce.is_some() && s.reproduced.is_none());
+        let s = s.reduce(Action::Reply(Reply::Reproduced {
+            run: id,
+            experiments: vec![exp.clone()],
+            ms: 1.0,
+        }));
+        assert!(s.reproduce.is_none());
+        let done = s.reproduced.clone().unwrap().unwrap();
+        assert_eq!(done.experiments, vec![exp]);
+        assert_eq!(s.restarts, restarts);
+
+        // Cancel terminates the worker and re-sends the solve it was also to run.
+        let r = s.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let s = s.reduce(Action::StartReproduce(false));
+        let solve = s.run.as_ref().unwrap().id;
+        let s = s.reduce(Action::CancelReproduce);
+        assert!(s.reproduce.is_none());
+        assert_eq!(s.restarts, restarts + 1);
+        assert!(s.run.as_ref().unwrap().id > solve);
+        assert!(
+            s.reproduced.as_ref().unwrap().is_ok(),
+            "the last results stay"
+        );
+    }
+
+    #[test]
+    fn a_small_reproduction_round_trips_through_the_protocol() {
+        use crate::solver::Reply;
+        let mut replies = Vec::new();
+        let nothing = smd_reproduce::Runner::only(smd_reproduce::Scale::Quick, &[]);
+        crate::solver::reproduce(7, nothing, &mut |r| replies.push(r));
+        assert!(matches!(
+            replies[..],
+            [Reply::ReproduceFailed { run: 7, .. }]
+        ));
+
+        let one = smd_reproduce::Runner::only(smd_reproduce::Scale::Quick, &["e4-resource-share"]);
+        let mut replies = Vec::new();
+        crate::solver::reproduce(8, one, &mut |r| replies.push(r));
+        let s = state(1).reduce(Action::StartReproduce(true));
+        let id = s.reproduce.as_ref().unwrap().id;
+        let mut s = s;
+        for r in replies {
+            // Replies travel as JSON between worker and page.
+            let text = serde_json::to_string(&r).unwrap();
+            let r = match serde_json::from_str::<Reply>(&text).unwrap() {
+                Reply::ReproduceProgress { done, total, .. } => Reply::ReproduceProgress {
+                    run: id,
+                    done,
+                    total,
+                },
+                Reply::Reproduced {
+                    experiments, ms, ..
+                } => Reply::Reproduced {
+                    run: id,
+                    experiments,
+                    ms,
+                },
+                other => panic!("unexpected {other:?}"),
+            };
+            s = s.reduce(Action::Reply(r));
+        }
+        let done = s.reproduced.clone().unwrap().unwrap();
+        assert_eq!(done.experiments.len(), 1);
+        let e = &done.experiments[0];
+        assert_eq!(e.id, "e4-resource-share");
+        assert!(
+            e.svg.starts_with("<svg") || e.svg.starts_with("<?xml"),
+            "{}",
+            &e.svg[..40]
+        );
+        assert!(e.csv.lines().count() > 1 && !e.findings.is_empty());
+        assert!(e.failures.is_empty(), "{:?}", e.failures);
     }
 
     #[test]

@@ -479,3 +479,38 @@ async fn a_dead_worker_is_reported_and_the_input_kept() {
     assert_eq!(m.count("[data-testid=job-row]"), 2, "the input is kept");
     assert!(m.text("[data-testid=status]").contains("solver restarted"));
 }
+
+#[wasm_bindgen_test]
+async fn the_quick_reproduction_shows_every_experiment() {
+    let m = Mounted::new(props(Some(scenario(2, 1))));
+    m.planned(2).await;
+    assert_eq!(m.count("[data-testid=reproduce]"), 1);
+    assert_eq!(m.count("[data-testid=experiment]"), 0);
+    let t0 = smd_web::solver::now_ms();
+    m.click("[data-testid=reproduce-run]");
+    // The in-thread run blocks the page, so its progress bar may come and go unseen.
+    m.until("the reproduced experiments", |m| {
+        m.count("[data-testid=experiment]") == smd_reproduce::specs().len()
+    })
+    .await;
+    console_log!(
+        "quick reproduction in-thread: {:.1} s",
+        (smd_web::solver::now_ms() - t0) / 1000.0
+    );
+    assert_eq!(m.count("[data-testid=reproduce-progress]"), 0);
+    assert_eq!(
+        m.count("[data-testid=experiment] .chart > svg"),
+        smd_reproduce::specs().len()
+    );
+    assert_eq!(
+        m.count("[data-testid=experiment] [data-action=csv]"),
+        smd_reproduce::specs().len()
+    );
+    assert_eq!(m.count("[data-testid=experiment-failures]"), 0);
+    assert!(m
+        .text("[data-testid=reproduce-summary]")
+        .contains("all invariant checks passed"));
+    assert!(!m
+        .one("[data-testid=reproduce-run]")
+        .has_attribute("disabled"));
+}

@@ -1,7 +1,9 @@
 //! The app: builds the state, provides it to every component, and runs the side effects
 //! (the solver, the debounce timer, saving to localStorage, reading a share link).
 
-use super::{help::Help, inputs, io, jobs, landscape, results, schedule, status, AppState};
+use super::{
+    help::Help, inputs, io, jobs, landscape, reproduce, results, schedule, status, AppState,
+};
 use crate::codec::{self, Draft};
 use crate::defaults;
 use crate::solver::{Request, Solver, SolverMode, WORKER_URL};
@@ -186,6 +188,16 @@ pub fn App(props: &AppProps) -> Html {
             }
         });
     }
+    // A new reproduction goes to the solver.
+    {
+        let solver = solver.clone();
+        let run = state.reproduce.as_ref().map(|r| (r.id, r.quick));
+        use_effect_with(run.map(|r| r.0), move |_| {
+            if let (Some((id, quick)), Some(s)) = (run, solver.borrow().as_ref()) {
+                s.send(Request::Reproduce { run: id, quick });
+            }
+        });
+    }
     // Debounced re-solve of a valid draft.
     {
         let d = state.dispatcher();
@@ -291,6 +303,7 @@ pub fn App(props: &AppProps) -> Html {
                         <schedule::SchedulePanel />
                     </div>
                 </main>
+                <reproduce::ReproducePanel />
             </div>
         </ContextProvider<AppState>>
     }

@@ -9,6 +9,7 @@ pub mod inputs;
 pub mod io;
 pub mod jobs;
 pub mod landscape;
+pub mod reproduce;
 pub mod results;
 pub mod schedule;
 pub mod status;

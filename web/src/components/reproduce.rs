@@ -1,0 +1,99 @@
+//! The paper's experiments (`smd_reproduce`), run in the solver worker: progress with
+//! cancel, then per experiment the claim, the findings, the chart and its CSV.
+
+use super::{io, use_app};
+use crate::solver::Experiment;
+use crate::state::{Action, Notice};
+use yew::prelude::*;
+
+/// The "Reproduce the paper" section.
+#[function_component]
+pub fn ReproducePanel() -> Html {
+    let state = use_app();
+    let start = |quick: bool| {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::StartReproduce(quick)))
+    };
+    let cancel = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::CancelReproduce))
+    };
+    let busy = state.reproduce.is_some();
+    let progress = state.reproduce.as_ref().map(|r| {
+        let (done, total) = r.progress.unwrap_or((0, 0));
+        let scale = if r.quick { "quick" } else { "full" };
+        html! {
+            <div class="progress" data-testid="reproduce-progress">
+                <span>{ if total == 0 {
+                    format!("Reproducing ({scale}): starting…")
+                } else {
+                    format!("Reproducing ({scale}): {done} of {total} scenarios")
+                } }</span>
+                <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
+                <button onclick={cancel} data-action="reproduce-cancel">{"Cancel"}</button>
+            </div>
+        }
+    });
+    let results = match &state.reproduced {
+        None => html! {},
+        Some(Err(m)) => html! { <p class="bad" data-testid="reproduce-error">{ m }</p> },
+        Some(Ok(r)) => {
+            let failed: usize = r.experiments.iter().map(|e| e.failures.len()).sum();
+            let scale = if r.quick { "quick" } else { "full" };
+            html! {
+                <>
+                    <p data-testid="reproduce-summary">
+                        { format!("{} experiments ({scale} run) in {:.1} s; ", r.experiments.len(), r.ms / 1000.0) }
+                        if failed == 0 {
+                            <span class="ok">{"all invariant checks passed."}</span>
+                        } else {
+                            <span class="bad">{ format!("{failed} invariant checks failed.") }</span>
+                        }
+                    </p>
+                    { for r.experiments.iter().map(|e| experiment(&state, e)) }
+                </>
+            }
+        }
+    };
+    html! {
+        <section class="card reproduce" id="reproduce" data-testid="reproduce">
+            <h2>{"Reproduce the paper"}</h2>
+            <p class="hint">{"Runs the paper's experiments (utility against units and jobs, ratio to the optimum, resource share, ε and M_δ) in the solver worker, with generated scenarios and several seeds per point."}</p>
+            <div class="buttons">
+                <button onclick={start(true)} disabled={busy} data-testid="reproduce-run">{"Run quick (≈15 s)"}</button>
+                <button onclick={start(false)} disabled={busy} data-testid="reproduce-run-full">{"Run full (≈1–2 min)"}</button>
+            </div>
+            { for progress }
+            { results }
+        </section>
+    }
+}
+
+fn experiment(state: &super::AppState, e: &Experiment) -> Html {
+    let download = {
+        let d = state.dispatcher();
+        let (name, csv) = (format!("{}.csv", e.id), e.csv.clone());
+        Callback::from(move |_| {
+            if let Err(m) = io::download(&name, "text/csv", &csv) {
+                d.dispatch(Action::Notify(Notice {
+                    warning: true,
+                    text: format!("Could not save {name}: {m}"),
+                }))
+            }
+        })
+    };
+    html! {
+        <article class="experiment" data-testid="experiment" data-id={e.id.clone()}>
+            <h3>{ &e.title }</h3>
+            <p><em>{"Paper's claim: "}</em>{ &e.claim }</p>
+            <div class="chart">{ Html::from_html_unchecked(AttrValue::from(e.svg.clone())) }</div>
+            <ul class="findings">{ for e.findings.iter().map(|f| html! { <li>{ f }</li> }) }</ul>
+            if !e.failures.is_empty() {
+                <ul class="bad" data-testid="experiment-failures">
+                    { for e.failures.iter().map(|f| html! { <li>{ f }</li> }) }
+                </ul>
+            }
+            <button onclick={download} data-action="csv">{ format!("CSV ({}.csv)", e.id) }</button>
+        </article>
+    }
+}
