@@ -265,6 +265,19 @@ pub enum Action {
 }
 
 impl State {
+    /// Solves `r`'s draft again under a new run id (in a fresh worker), from scratch.
+    fn rerun(&mut self, r: Run) {
+        let id = self.next_run;
+        self.next_run += 1;
+        self.run = Some(Run {
+            id,
+            progress: None,
+            plans: Vec::new(),
+            failures: Vec::new(),
+            ..r
+        });
+    }
+
     /// The state for a scenario (valid or not) with the raw texts of a saved draft.
     pub fn new(draft: Draft) -> State {
         let mut s = State {
@@ -824,15 +837,7 @@ impl Reducible for State {
                 if retry {
                     if let Some(r) = stopped {
                         // Solve the same draft again in the fresh worker.
-                        let id = s.next_run;
-                        s.next_run += 1;
-                        s.run = Some(Run {
-                            id,
-                            progress: None,
-                            plans: Vec::new(),
-                            failures: Vec::new(),
-                            ..r
-                        });
+                        s.rerun(r);
                     }
                 }
             }
@@ -864,15 +869,7 @@ impl Reducible for State {
                 });
                 if let Some(r) = s.run.take() {
                     // The terminated worker was also to solve this draft: ask the fresh one.
-                    let id = s.next_run;
-                    s.next_run += 1;
-                    s.run = Some(Run {
-                        id,
-                        progress: None,
-                        plans: Vec::new(),
-                        failures: Vec::new(),
-                        ..r
-                    });
+                    s.rerun(r);
                 }
             }
             Action::LandscapeRequested(key, run) => {
