@@ -68,10 +68,10 @@ struct ReproduceArgs {
 #[derive(Args, Debug)]
 struct GenerateArgs {
     /// Number of jobs (at most 10000).
-    #[arg(long, value_name = "N", default_value_t = 50)]
+    #[arg(long, value_name = "N", default_value_t = 50, allow_negative_numbers = true)]
     jobs: usize,
     /// Seed of the generator (also written to params.seed).
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, allow_negative_numbers = true)]
     seed: u64,
     /// SGD mode of every job.
     #[arg(long, value_enum, default_value_t = ModeArg::Sync)]
@@ -111,14 +111,23 @@ struct Common {
     #[arg(long, value_name = "E", allow_negative_numbers = true)]
     epsilon: Option<f64>,
     /// Override params.ptas_depth, the Frieze–Clarke depth q (0 … 3).
-    #[arg(long, value_name = "Q")]
+    #[arg(long, value_name = "Q", allow_negative_numbers = true)]
     ptas_depth: Option<u32>,
     /// Override params.outer, the admission method.
     #[arg(long, value_enum)]
     outer: Option<OuterArg>,
     /// Override params.seed, the seed of the rounding streams.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
+    /// Wall-clock budget of the `global` policy's search, in seconds: when it ends, global
+    /// reports the best plan found with its bound and gap (`admission.gap`).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 10.0,
+        allow_negative_numbers = true
+    )]
+    global_budget: f64,
     /// How Algorithm 1 solves its grid points: `fast` (exact closed form with pruning) or
     /// `reference` (one LP-crate solve per grid point, the paper's method; slow at small ε).
     #[arg(long, value_enum, default_value = "fast")]
@@ -411,7 +420,7 @@ fn generate(a: &GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
 
 fn plan(a: &PlanArgs, out: &mut impl Write) -> Result<(), Failure> {
     let scenario = load(&a.common)?;
-    let plan = solve(&scenario, a.policy, a.common.inner_solver.into())?;
+    let plan = solve(&scenario, a.policy, &a.common)?;
     if a.common.json {
         writeln!(out, "{}", plan.to_json())?;
     } else {
@@ -425,7 +434,7 @@ fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut results: Vec<(&'static str, Result<Plan, String>)> = Vec::new();
     for policy in PolicyArg::ALL {
         let policy_name = policy.name();
-        match solve(&scenario, policy, a.common.inner_solver.into()) {
+        match solve(&scenario, policy, &a.common) {
             Ok(p) => results.push((policy_name, Ok(p))),
             Err(Failure::Solver(m)) => results.push((policy_name, Err(m))),
             Err(other) => return Err(other),
@@ -436,17 +445,24 @@ fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
         .filter_map(|(p, r)| r.as_ref().err().map(|m| format!("policy {p}: {m}")))
         .collect();
     if a.common.json {
-        if !failures.is_empty() {
-            return Err(Failure::Solver(failures.join("\n")));
-        }
-        let plans: Vec<&Plan> = results
+        // Every policy that succeeded is printed; one that failed is an element
+        // `{"policy", "error"}` in its place (SCENARIO.md), and the exit status is 1.
+        let items: Vec<serde_json::Value> = results
             .iter()
-            .filter_map(|(_, r)| r.as_ref().ok())
-            .collect();
-        let text = serde_json::to_string_pretty(&plans)
+            .map(|(name, r)| match r {
+                Ok(p) => serde_json::to_value(p),
+                Err(m) => Ok(serde_json::json!({ "policy": name, "error": m })),
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|e| Failure::Solver(format!("cannot serialise the plans: {e}")))?;
+        let text = serde_json::to_string_pretty(&items)
             .map_err(|e| Failure::Solver(format!("cannot serialise the plans: {e}")))?;
         writeln!(out, "{text}")?;
-        return Ok(());
+        return if failures.is_empty() {
+            Ok(())
+        } else {
+            Err(Failure::Solver(failures.join("\n")))
+        };
     }
     write_compare_table(&scenario, &results, out)?;
     if failures.is_empty() {
@@ -457,12 +473,13 @@ fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 /// Runs one policy; a panic inside the solver becomes a solver failure (exit 1), not exit 101.
-fn solve(scenario: &Scenario, which: PolicyArg, inner: InnerSolver) -> Result<Plan, Failure> {
+fn solve(scenario: &Scenario, which: PolicyArg, c: &Common) -> Result<Plan, Failure> {
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
     let mut opts = Options {
         clock: Some(&clock),
-        inner,
+        inner: c.inner_solver.into(),
+        time_budget_ms: Some(c.global_budget * 1000.0),
         ..Options::default()
     };
     let policy = which.name();
@@ -479,16 +496,24 @@ fn solve(scenario: &Scenario, which: PolicyArg, inner: InnerSolver) -> Result<Pl
     }
 }
 
-/// Reads, parses, overrides and validates the scenario named by `c.file`.
+/// Reads, parses, overrides and validates the scenario named by `c.file`. The overrides
+/// are applied before validation, so that an override can correct a bad value in the file.
 fn load(c: &Common) -> Result<Scenario, Failure> {
+    if !(c.global_budget.is_finite() && c.global_budget > 0.0) {
+        return Err(Failure::Invalid(format!(
+            "--global-budget must be a number of seconds > 0 (got {})",
+            c.global_budget
+        )));
+    }
     let (name, text) = read_input(&c.file)?;
     if text.trim().is_empty() {
         return Err(Failure::Invalid(format!(
             "{name} is empty: expected a scenario in JSON (see SCENARIO.md)"
         )));
     }
-    let text = inject_overrides(&text, c).unwrap_or(text);
-    let mut scenario = Scenario::from_json(&text)?;
+    let mut scenario = Scenario::parse(&text)?;
+    drop(text);
+    apply_sets(&mut scenario, &c.set)?;
     let p = &mut scenario.params;
     if let Some(e) = c.epsilon {
         p.epsilon = e;
@@ -506,46 +531,29 @@ fn load(c: &Common) -> Result<Scenario, Failure> {
     Ok(scenario)
 }
 
-/// Puts the command-line overrides into the file's `params` before it is validated, so that
-/// an override can correct a bad value in the file. `None` when there is nothing to inject
-/// or the text is not a JSON object (its parser then reports the problem).
-fn inject_overrides(text: &str, c: &Common) -> Option<String> {
-    let mut fields: Vec<(&str, serde_json::Value)> = Vec::new();
-    // A non-finite ε cannot be written in JSON; it is applied after parsing instead.
-    if let Some(e) = c.epsilon.filter(|e| e.is_finite()) {
-        fields.push(("epsilon", e.into()));
+/// `--set KEY=VALUE`: VALUE is read as JSON, else as a string, into `params.KEY` with the
+/// file's own rules (an unknown key or a wrong type names `--set KEY`).
+fn apply_sets(scenario: &mut Scenario, sets: &[String]) -> Result<(), Failure> {
+    if sets.is_empty() {
+        return Ok(());
     }
-    if let Some(q) = c.ptas_depth {
-        fields.push(("ptas_depth", q.into()));
-    }
-    if let Some(o) = c.outer {
-        let name = match o {
-            OuterArg::Ptas => "ptas",
-            OuterArg::Exact => "exact",
+    let mut params = serde_json::to_value(&scenario.params)
+        .map_err(|e| Failure::Solver(format!("cannot read the params back: {e}")))?;
+    for kv in sets {
+        let Some((k, v)) = kv.split_once('=') else {
+            return Err(Failure::Invalid(format!(
+                "--set {:?}: expected KEY=VALUE, e.g. --set polish=true",
+                smd_core::error::cut(kv)
+            )));
         };
-        fields.push(("outer", name.into()));
-    }
-    if let Some(s) = c.seed {
-        fields.push(("seed", s.into()));
-    }
-    for kv in &c.set {
-        let (k, v) = kv.split_once('=').unwrap_or((kv.as_str(), ""));
         let v = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::from(v));
-        fields.push((k, v));
+        params[k] = v;
+        scenario.params = serde_json::from_value(params.clone())
+            .map_err(|e| {
+                Failure::Invalid(format!("--set {}: {e}", smd_core::error::cut(k)))
+            })?;
     }
-    if fields.is_empty() {
-        return None;
-    }
-    let mut value: serde_json::Value = serde_json::from_str(text).ok()?;
-    let root = value.as_object_mut()?;
-    let params = root
-        .entry("params")
-        .or_insert_with(|| serde_json::Value::Object(Default::default()))
-        .as_object_mut()?;
-    for (k, v) in fields {
-        params.insert(k.to_owned(), v);
-    }
-    Some(value.to_string())
+    Ok(())
 }
 
 /// The input's display name and its text; `-` is stdin.
@@ -680,7 +688,7 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
     ]);
     for j in &plan.jobs {
         jobs.row(vec![
-            j.id.clone(),
+            smd_core::error::cut(&j.id).into_owned(),
             if j.admitted { "yes" } else { "no" }.to_owned(),
             opt(j.workers, |v| v.to_string()),
             opt(j.ps, |v| v.to_string()),

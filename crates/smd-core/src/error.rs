@@ -18,8 +18,14 @@ pub struct FieldError {
 impl fmt::Display for FieldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.job {
-            Some(id) => write!(f, "job {:?}: {} {}", id, self.field, self.message),
-            None => write!(f, "{} {}", self.field, self.message),
+            Some(id) => write!(
+                f,
+                "job {:?}: {} {}",
+                cut(id),
+                cut(&self.field),
+                cut_quoted(&self.message)
+            ),
+            None => write!(f, "{} {}", cut(&self.field), cut_quoted(&self.message)),
         }
     }
 }
@@ -38,17 +44,20 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Parse(m) => write!(f, "invalid scenario: {m}"),
+            Error::Parse(m) => write!(f, "invalid scenario: {}", cut_quoted(m)),
             Error::Invalid(errs) => {
-                for (i, e) in errs.iter().enumerate() {
+                for (i, e) in errs.iter().take(MAX_LISTED).enumerate() {
                     if i > 0 {
                         writeln!(f)?;
                     }
                     write!(f, "{e}")?;
                 }
+                if errs.len() > MAX_LISTED {
+                    write!(f, "\n… and {} more problems", errs.len() - MAX_LISTED)?;
+                }
                 Ok(())
             }
-            Error::Solver(m) => write!(f, "solver failure: {m}"),
+            Error::Solver(m) => write!(f, "solver failure: {}", cut_quoted(m)),
         }
     }
 }
@@ -71,5 +80,60 @@ impl Error {
             field: field.into(),
             message: message.into(),
         }])
+    }
+}
+
+/// Most problems an [`Error::Invalid`] lists when displayed (all are kept in the value).
+pub const MAX_LISTED: usize = 50;
+
+/// Longest text echoed whole in a message; longer text is cut by [`cut`].
+pub const MAX_ECHO: usize = 60;
+
+/// `s` itself if short, else its first 40 characters, "…" and its length: user text (an id,
+/// a key, a string value) is echoed in messages without flooding them.
+pub fn cut(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars().count() <= MAX_ECHO {
+        return s.into();
+    }
+    let head: String = s.chars().take(40).collect();
+    format!("{head}… ({} characters)", s.chars().count()).into()
+}
+
+/// `message` with every over-long run between quotes or backticks cut by [`cut`]: serde's
+/// messages echo the offending value (`invalid type: string "…"`); the text around them is
+/// the planner's own.
+pub fn cut_quoted(message: &str) -> std::borrow::Cow<'_, str> {
+    if message.len() <= 4 * MAX_ECHO {
+        return message.into();
+    }
+    let mut out = String::with_capacity(4 * MAX_ECHO);
+    let mut rest = message;
+    while let Some(open) = rest.find(['"', '`']) {
+        let q = rest.as_bytes()[open] as char;
+        out.push_str(&rest[..=open]);
+        let after = &rest[open + 1..];
+        match after.find(q) {
+            Some(close) => {
+                out.push_str(&cut(&after[..close]));
+                out.push(q);
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push_str(&cut(after));
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
+/// A number as messages show it: plain when readable (`0.01`, `1200`), in exponent form when
+/// tiny or huge (`1e-300`, not three hundred zeros).
+pub fn num(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-4..1e9).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
     }
 }

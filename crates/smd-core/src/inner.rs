@@ -163,6 +163,17 @@ pub fn solve_with(
             })
         }
     };
+    // The budget is checked by validation; this guard keeps a direct caller bounded too.
+    let size: f64 = setup.lambdas.iter().map(|&l| l as f64 + 1.0).product();
+    if size > GRID_BUDGET {
+        return Err(Error::field(
+            None,
+            "params.epsilon",
+            format!(
+                "gives Algorithm 1 a grid of {size:.3e} points for this job, over the budget of {GRID_BUDGET:.0e}; raise ε"
+            ),
+        ));
+    }
     stats.grid_points = setup.lambdas.iter().map(|l| l + 1).product();
     let best = match solver {
         InnerSolver::Reference => reference_grid(model, &setup, &mut stats)?,
@@ -282,12 +293,27 @@ fn empty() -> Error {
     Error::Solver("Charnes–Cooper bound on an empty Ω (job should have been infeasible)".into())
 }
 
-/// λ = max{n : l(1+ε)^n ≤ φ}, robust to round-off in the logarithm.
+/// Most grid points Algorithm 1 may visit for one job (docs/MODEL.md §6, "Budget").
+///
+/// The fast path's worst case (no block pruned) is proportional to the grid, so this caps the
+/// work of every valid input: about 1.5 s for one job natively when nothing prunes, far
+/// less in practice. ε = 0.005 (the page's slider minimum) stays under it for every job the
+/// validation admits, since a summand's range φ/l is below e^28 (numbers lie in 1e-12…1e12).
+pub const GRID_BUDGET: f64 = 3.0e7;
+
+/// λ = max{n : l(1+ε)^n ≤ φ}, in closed form (a logarithm, then at most a step or two of
+/// correction for its round-off). Saturates at `u32::MAX` for a grid no budget allows.
 pub fn lambda(l: f64, phi: f64, epsilon: f64) -> u64 {
     if phi.partial_cmp(&l) != Some(std::cmp::Ordering::Greater) {
         return 0;
     }
-    let mut n = ((phi / l).ln() / (1.0 + epsilon).ln()).floor().max(0.0) as u64;
+    let est = lambda_estimate(l, phi, epsilon);
+    // Beyond i32 `powi` cannot check the estimate; such a grid is over budget anyway.
+    if est.is_nan() || est >= f64::from(i32::MAX - 2) {
+        return u64::from(u32::MAX);
+    }
+    let mut n = est as u64;
+    // Round-off moves the logarithm by far less than one step: these loops run ≤ 2 times.
     while l * (1.0 + epsilon).powi(n as i32 + 1) <= phi {
         n += 1;
     }
@@ -295,6 +321,94 @@ pub fn lambda(l: f64, phi: f64, epsilon: f64) -> u64 {
         n -= 1;
     }
     n
+}
+
+/// ⌊ln(φ/l) / ln(1+ε)⌋ as a float (no correction), ≥ 0; +∞ when 1+ε rounds to 1.
+fn lambda_estimate(l: f64, phi: f64, epsilon: f64) -> f64 {
+    let step = epsilon.ln_1p();
+    if step <= 0.0 || (1.0 + epsilon) == 1.0 {
+        return f64::INFINITY;
+    }
+    ((phi / l).ln() / step).floor().max(0.0)
+}
+
+/// The grid Algorithm 1 would search for `model` at `epsilon`: Π (λ_j + 1) over the gridded
+/// summands, from Ω's vertices (the fast path's bounds), in closed form — its cost is known
+/// before the search starts. 1 when at most one summand is kept.
+pub fn grid_size(model: &JobModel, epsilon: f64) -> f64 {
+    grid_size_of(&grid_ranges(model), epsilon)
+}
+
+/// [`grid_size`] from the gridded summands' (l_j, φ_j).
+pub(crate) fn grid_size_of(ranges: &[(f64, f64)], epsilon: f64) -> f64 {
+    ranges
+        .iter()
+        .map(|&(l, phi)| {
+            if phi > l {
+                lambda_estimate(l, phi, epsilon) + 1.0
+            } else {
+                1.0
+            }
+        })
+        .product()
+}
+
+/// The smallest ε (rounded up to two significant digits) whose grid for `model` fits
+/// [`GRID_BUDGET`]; `None` if every ε in (0, 1] does (no grid, or a narrow one).
+pub fn smallest_epsilon(model: &JobModel) -> Option<f64> {
+    smallest_epsilon_of(&grid_ranges(model))
+}
+
+/// [`smallest_epsilon`] from the gridded summands' (l_j, φ_j): arithmetic only.
+pub(crate) fn smallest_epsilon_of(ranges: &[(f64, f64)]) -> Option<f64> {
+    let fits = |e: f64| grid_size_of(ranges, e) <= GRID_BUDGET;
+    if fits(f64::MIN_POSITIVE) {
+        return None;
+    }
+    if !fits(1.0) {
+        return Some(1.0);
+    }
+    // Bisection in ln ε: the grid shrinks as ε grows.
+    let (mut lo, mut hi) = (f64::MIN_POSITIVE.ln(), 0.0_f64);
+    for _ in 0..100 {
+        let mid = 0.5 * (lo + hi);
+        if fits(mid.exp()) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    // Two significant digits, rounded up, and checked (the rounding only raises ε).
+    let e = hi.exp();
+    let scale = 10f64.powi(e.log10().floor() as i32 - 1);
+    let mut r = (e / scale).ceil() * scale;
+    while !fits(r) && r < 1.0 {
+        r += scale;
+    }
+    Some(r.min(1.0))
+}
+
+/// (l_j, φ_j) of the summands that would be gridded (all kept but the free one), from Ω's
+/// vertices; empty when Ω has no vertex or nothing is gridded.
+pub(crate) fn grid_ranges(model: &JobModel) -> Vec<(f64, f64)> {
+    let verts = model.omega.vertices();
+    if verts.is_empty() {
+        return Vec::new();
+    }
+    let setup = setup(model, 0.5, |r| {
+        let vals = verts.iter().map(|v| r.eval(v[0], v[1]));
+        let lo = vals.clone().fold(f64::INFINITY, f64::min);
+        Ok((lo, vals.fold(f64::NEG_INFINITY, f64::max)))
+    });
+    let Ok(Ok(setup)) = setup else {
+        return Vec::new();
+    };
+    let s = &setup.search.summands;
+    setup
+        .gridded
+        .iter()
+        .map(|&j| (s[j].lower, s[j].upper))
+        .collect()
 }
 
 /// `ζ(x) ≤ c` as a half-plane in x (the denominator is positive on Ω).

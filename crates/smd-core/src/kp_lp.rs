@@ -29,8 +29,74 @@ enum State {
     Basic(usize),
 }
 
+/// Above this many items the LP is solved by column generation (see [`solve`]).
+pub const COLUMN_GENERATION_MIN: usize = 4096;
+/// Columns in the first restricted LP, and most added per round.
+const COLUMNS_PER_ROUND: usize = 2048;
+
 /// Solves the relaxation; `a[j]` is column j (item j's demand), `b` the capacity (≥ 0).
+///
+/// With more than [`COLUMN_GENERATION_MIN`] items (10^5 jobs: a few dozen fit) pricing every
+/// column at every pivot dominates, so the LP is solved over the most efficient items, then
+/// every other item is priced with that LP's duals and the violators are added until none
+/// is left: the answer is a basic optimum of the whole LP (items outside at 0).
 pub fn solve<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> Relaxation {
+    let n = c.len();
+    if n <= COLUMN_GENERATION_MIN {
+        return dense(c, a, b);
+    }
+    let tol = 1e-11 * c.iter().fold(0.0_f64, |m, v| m.max(v.abs())).max(1e-300);
+    // Efficiency: value per unit of capacity-normalised demand (demand-free items first).
+    let eff = |j: usize| {
+        let w: f64 = (0..R).map(|r| a[j][r] / b[r].max(1e-300)).sum();
+        if w > 0.0 {
+            c[j] / w
+        } else {
+            f64::INFINITY
+        }
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    let k = COLUMNS_PER_ROUND.min(n);
+    order.select_nth_unstable_by(k - 1, |&x, &y| eff(y).total_cmp(&eff(x)).then(x.cmp(&y)));
+    let mut set: Vec<usize> = order[..k].to_vec();
+    let mut inside = vec![false; n];
+    loop {
+        set.sort_unstable();
+        for &j in &set {
+            inside[j] = true;
+        }
+        let cs: Vec<f64> = set.iter().map(|&j| c[j]).collect();
+        let as_: Vec<[f64; R]> = set.iter().map(|&j| a[j]).collect();
+        let sub = dense(&cs, &as_, b);
+        let y = &sub.dual;
+        let mut violators: Vec<(f64, usize)> = (0..n)
+            .filter(|&j| !inside[j])
+            .map(|j| (c[j] - (0..R).map(|r| y[r] * a[j][r]).sum::<f64>(), j))
+            .filter(|&(d, _)| d > tol)
+            .collect();
+        if violators.is_empty() {
+            let mut x = vec![0.0; n];
+            for (&j, &v) in set.iter().zip(&sub.x) {
+                x[j] = v;
+            }
+            return Relaxation {
+                value: sub.value,
+                x,
+                dual: sub.dual,
+            };
+        }
+        if violators.len() > COLUMNS_PER_ROUND {
+            violators.select_nth_unstable_by(COLUMNS_PER_ROUND - 1, |p, q| {
+                q.0.total_cmp(&p.0).then(p.1.cmp(&q.1))
+            });
+            violators.truncate(COLUMNS_PER_ROUND);
+        }
+        set.extend(violators.iter().map(|&(_, j)| j));
+    }
+}
+
+/// The bounded-variable revised simplex over every column.
+fn dense<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> Relaxation {
     let n = c.len();
     let tol = 1e-11;
     // Variables 0..n are items, n..n+R the slacks of the rows.
@@ -195,6 +261,42 @@ mod tests {
         match lp.solve().unwrap() {
             Outcome::Optimal { objective, .. } => objective,
             o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn column_generation_matches_the_dense_simplex() {
+        let mut s = Stream::new(9, 0);
+        for case in 0..6 {
+            let n = COLUMN_GENERATION_MIN + 1 + s.int(0, 12_000) as usize;
+            let c: Vec<f64> = (0..n).map(|_| s.uniform(0.0, 100.0)).collect();
+            let a: Vec<[f64; 4]> = (0..n)
+                .map(|_| std::array::from_fn(|_| s.uniform(0.0, 50.0)))
+                .collect();
+            // Few items fit (the 10^5-job regime) or many (column generation needs rounds).
+            let tight = if case % 2 == 0 { 0.001 } else { 0.2 };
+            let b: [f64; 4] = std::array::from_fn(|r| tight * a.iter().map(|x| x[r]).sum::<f64>());
+            let got = solve(&c, &a, &b);
+            let want = dense(&c, &a, &b);
+            assert!(
+                (got.value - want.value).abs() <= 1e-9 * want.value.max(1.0),
+                "case {case}: {} vs {}",
+                got.value,
+                want.value
+            );
+            let fractional = got.x.iter().filter(|&&x| x > 1e-9 && x < 1.0 - 1e-9).count();
+            assert!(fractional <= 4, "case {case}: {fractional} fractional");
+            for r in 0..4 {
+                let used: f64 = a.iter().zip(&got.x).map(|(a, x)| a[r] * x).sum();
+                assert!(used <= b[r] * (1.0 + 1e-9) + 1e-9);
+            }
+            // Its duals bound the LP (weak duality), so Frieze–Clarke's pruning stays valid.
+            let y = &got.dual;
+            let bound: f64 = (0..4).map(|r| y[r] * b[r]).sum::<f64>()
+                + (0..n)
+                    .map(|j| (c[j] - (0..4).map(|r| y[r] * a[j][r]).sum::<f64>()).max(0.0))
+                    .sum::<f64>();
+            assert!(bound >= want.value * (1.0 - 1e-9), "case {case}: {bound} < {}", want.value);
         }
     }
 

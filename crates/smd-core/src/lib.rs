@@ -35,6 +35,7 @@
 
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod charnes_cooper;
 pub mod enumerate;
 pub mod error;
@@ -43,6 +44,7 @@ pub mod fast;
 pub mod generate;
 pub mod global;
 pub mod inner;
+pub mod json;
 pub mod knapsack;
 pub mod kp_lp;
 pub mod landscape;

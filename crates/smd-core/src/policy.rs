@@ -4,7 +4,7 @@
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
 use crate::inner::{self, InnerSolver, InnerStats};
-use crate::knapsack::{self, Item, Selection, R};
+use crate::knapsack::{self, Item, Limits, Selection, R};
 use crate::model::JobModel;
 use crate::omega::{fits, floor_tol};
 use crate::plan::{AdmissionReport, JobPlan, Plan, ResourceUse, Stats};
@@ -94,6 +94,9 @@ pub struct Options<'a> {
     pub inner: InnerSolver,
     /// Reuse SMD allocations of unchanged jobs from earlier plans.
     pub cache: Option<&'a mut Cache>,
+    /// Wall-clock budget of the `global` search in ms (needs `clock`): when it ends, the
+    /// best plan so far is returned with its bound and gap.
+    pub time_budget_ms: Option<f64>,
 }
 
 /// Plans `scenario` with `policy`, timing with `clock`.
@@ -384,16 +387,42 @@ pub fn plan_global(
         .collect();
     let t0 = clock();
     let mut options = Vec::with_capacity(models.len());
-    for (job, m) in scenario.jobs.iter().zip(&models) {
-        options.push(if m.feasible() {
-            crate::global::pareto(m, &cap).map_err(|e| e.for_job(&job.id))?
-        } else {
-            Vec::new()
-        });
+    // Per job: `Some((u_max, D_min))` when its box was thinned (its bound term is relaxed).
+    let mut relaxed: Vec<Option<(f64, [f64; R])>> = Vec::with_capacity(models.len());
+    for (i, m) in models.iter().enumerate() {
+        if !m.feasible() {
+            options.push(Vec::new());
+            relaxed.push(None);
+            continue;
+        }
+        // Every seed's allocation of this job is on the grid even when the box is thinned.
+        let mut extra: Vec<(u64, u64)> = seeds
+            .iter()
+            .filter_map(|pl| pl.jobs[i].workers.zip(pl.jobs[i].ps))
+            .collect();
+        let best = integer_optimum(m);
+        extra.extend(best.map(|(w, p, _)| (w, p)));
+        let set = crate::global::pareto(m, &cap, &extra);
+        relaxed.push((!set.complete).then(|| {
+            let u_max = best.map_or(0.0, |(w, p, _)| m.utility_at(w as f64, p as f64));
+            (u_max, m.demand(1.0, 1.0))
+        }));
+        options.push(set.options);
     }
     let inner_ms = clock() - t0;
     let t1 = clock();
-    let joint = crate::global::solve(&options, &cap, &start_choice, node_limit);
+    let limits = Limits {
+        nodes: node_limit,
+        time_ms: opts.time_budget_ms,
+        clock: opts.clock,
+    };
+    let mut joint = crate::global::solve(&options, &cap, &start_choice, &limits);
+    if relaxed.iter().any(Option::is_some) {
+        // The thinned search's own bound says nothing about the options it never saw.
+        let bound = crate::global::relaxed_bound(&options, &relaxed, &cap).max(joint.value);
+        joint.proven_optimal = bound <= joint.value * (1.0 + 1e-9);
+        joint.bound = bound;
+    }
     let outer_ms = clock() - t1;
     let mut cands = Vec::with_capacity(models.len());
     let mut chosen = Vec::with_capacity(models.len());

@@ -270,16 +270,29 @@ pub const MAX_ALLOCATION: f64 = 1.0e6;
 impl Scenario {
     /// Parses and validates a scenario from JSON text.
     pub fn from_json(text: &str) -> Result<Scenario, Error> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| Error::Parse(e.to_string()))?;
-        // serde would fill a struct from an array in field order: names are the contract.
-        if !value.is_object() {
-            return Err(Error::Parse("a scenario must be a JSON object".into()));
-        }
-        reject_positional(&value)?;
-        let scenario: Scenario = serde_path_to_error::deserialize(&value)
-            .map_err(|e| parse_error_with_job(&value, e))?;
+        let scenario = Scenario::parse(text)?;
         scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Parses a scenario from JSON text without validating its values (the CLI applies its
+    /// overrides in between). Strict: repeated keys, arrays for objects, deep nesting and
+    /// numbers out of range are rejected naming where (see [`crate::json`]); type errors,
+    /// unknown and missing fields name the job and field. Memory stays proportional to the
+    /// text: no JSON tree is built.
+    pub fn parse(text: &str) -> Result<Scenario, Error> {
+        let scan = crate::json::scan(text);
+        if let Some(p) = scan.problem {
+            return Err(located(&scan.ids, &p.path, p.message));
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = crate::json::describe(&e.into_inner().to_string());
+            located(&scan.ids, &path, friendly(inner))
+        })?;
+        de.end()
+            .map_err(|e| Error::Parse(crate::json::describe(&e.to_string())))?;
         Ok(scenario)
     }
 
@@ -320,7 +333,7 @@ impl Scenario {
         if !(p.epsilon.is_finite() && p.epsilon > 0.0 && p.epsilon <= 1.0) {
             top(
                 "params.epsilon",
-                format!("must be in (0, 1] (got {})", p.epsilon),
+                format!("must be in (0, 1] (got {})", crate::error::num(p.epsilon)),
             );
         }
         if p.ptas_depth > 3 {
@@ -340,7 +353,16 @@ impl Scenario {
         }
         let mut seen = std::collections::HashSet::new();
         for (i, job) in self.jobs.iter().enumerate() {
-            if job.id.trim().is_empty() {
+            if job.id.chars().count() > MAX_ID_CHARS {
+                errs.push(FieldError {
+                    job: Some(format!("#{}", i + 1)),
+                    field: "id".into(),
+                    message: format!(
+                        "must be at most {MAX_ID_CHARS} characters (got {})",
+                        job.id.chars().count()
+                    ),
+                });
+            } else if job.id.trim().is_empty() {
                 errs.push(FieldError {
                     job: Some(format!("#{}", i + 1)),
                     field: "id".into(),
@@ -355,6 +377,10 @@ impl Scenario {
             }
             validate_job(job, &self.cluster.instance, &mut errs);
         }
+        // The work budget needs every job's model: only once the fields are valid.
+        if errs.is_empty() {
+            errs.extend(crate::budget::check_epsilon(self));
+        }
         if errs.is_empty() {
             Ok(())
         } else {
@@ -362,6 +388,9 @@ impl Scenario {
         }
     }
 }
+
+/// Longest job id accepted, in characters (ids label table rows, charts and messages).
+pub const MAX_ID_CHARS: usize = 200;
 
 #[derive(Clone, Copy)]
 enum Rule {
@@ -384,11 +413,14 @@ fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
         Rule::Finite => (v.is_finite(), "must be a finite number"),
     };
     if !ok {
-        push(field, format!("{what} (got {v})"));
+        push(field, format!("{what} (got {})", crate::error::num(v)));
     } else if v != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&v.abs()) {
         push(
             field,
-            format!("must be 0 or between 1e-12 and 1e12 in magnitude (got {v})"),
+            format!(
+                "must be 0 or between 1e-12 and 1e12 in magnitude (got {})",
+                crate::error::num(v)
+            ),
         );
     }
 }
@@ -504,100 +536,35 @@ fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
     }
 }
 
-/// Fields that are lists of objects.
-const LISTS: [&str; 2] = ["jobs", "layers"];
-/// Fields that are objects with named fields (serde would also read them from an array).
-const STRUCTS: [&str; 7] = [
-    "cluster", "params", "unit", "instance", "worker", "ps", "utility",
-];
-
-/// Rejects an array where an object with named fields belongs; unknown keys are left to
-/// serde, which names them.
-fn reject_positional(root: &serde_json::Value) -> Result<(), Error> {
-    if !root.is_object() {
-        return Err(Error::Parse(
-            "a scenario must be a JSON object with named fields".into(),
-        ));
-    }
-    walk(root, root, "")
-}
-
-fn walk(root: &serde_json::Value, v: &serde_json::Value, path: &str) -> Result<(), Error> {
-    let Some(map) = v.as_object() else {
-        return Ok(());
-    };
-    for (k, child) in map {
-        let here = if path.is_empty() {
-            k.clone()
-        } else {
-            format!("{path}.{k}")
-        };
-        match child {
-            serde_json::Value::Array(items) if LISTS.contains(&k.as_str()) => {
-                for (i, item) in items.iter().enumerate() {
-                    let at = format!("{here}[{i}]");
-                    if !item.is_object() {
-                        return Err(not_an_object(root, &at));
-                    }
-                    walk(root, item, &at)?;
-                }
-            }
-            serde_json::Value::Array(_) if STRUCTS.contains(&k.as_str()) => {
-                return Err(not_an_object(root, &here));
-            }
-            serde_json::Value::Object(_) => walk(root, child, &here)?,
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
-/// "must be a JSON object", naming the job when the path is inside `jobs[i]`.
-fn not_an_object(root: &serde_json::Value, path: &str) -> Error {
-    let (job, field) = split_job_path(root, path);
-    Error::field(
-        job.as_deref(),
-        field,
-        "must be a JSON object with named fields",
-    )
-}
-
-/// `jobs[3].worker.gpu` → (the id of jobs[3], `worker.gpu`); other paths have no job.
-fn split_job_path(root: &serde_json::Value, path: &str) -> (Option<String>, String) {
+/// An error at `path`, naming the job by its id when the path is inside `jobs[i]`.
+fn located(ids: &[Option<String>], path: &str, message: String) -> Error {
     if let Some((idx, field)) = path.strip_prefix("jobs[").and_then(|r| r.split_once(']')) {
         if let Ok(i) = idx.parse::<usize>() {
-            let id = root["jobs"][i]["id"]
-                .as_str()
-                .map(str::to_owned)
+            let id = ids
+                .get(i)
+                .cloned()
+                .flatten()
                 .unwrap_or_else(|| format!("#{}", i + 1));
             let field = field.trim_start_matches('.');
-            return (
-                Some(id),
-                if field.is_empty() { "(job)" } else { field }.to_owned(),
-            );
+            let field = if field.is_empty() { "(job)" } else { field };
+            return Error::field(Some(&id), field, message);
         }
     }
-    (None, path.to_owned())
+    if path == "." || path.is_empty() {
+        Error::Parse(message)
+    } else {
+        Error::field(None, path, message)
+    }
 }
 
-fn parse_error_with_job(
-    value: &serde_json::Value,
-    e: serde_path_to_error::Error<serde_json::Error>,
-) -> Error {
-    let path = e.path().to_string();
-    let mut inner = e.into_inner().to_string();
-    // "unknown field `x`, expected …": the path already names x.
-    if let Some(rest) = inner.strip_prefix("unknown field ") {
-        let expected = rest.split_once(", ").map_or("", |(_, e)| e);
-        inner = format!("is not a known field ({expected})");
-    }
-    if path.starts_with("jobs[") {
-        let (job, field) = split_job_path(value, &path);
-        return Error::field(job.as_deref(), field, inner);
-    }
-    if path == "." || path.is_empty() {
-        Error::Parse(inner)
-    } else {
-        Error::field(None, path, inner)
+/// serde's "unknown field `x`, expected …" reads "is not a known field (expected …)": the path
+/// already names x.
+fn friendly(message: String) -> String {
+    match message.strip_prefix("unknown field ") {
+        Some(rest) => {
+            let expected = rest.split_once(", ").map_or("", |(_, e)| e);
+            format!("is not a known field ({expected})")
+        }
+        None => format!("cannot be read: {message}"),
     }
 }

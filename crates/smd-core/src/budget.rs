@@ -1,0 +1,61 @@
+//! Work budgets known before a solve starts (docs/MODEL.md §6, "Budget"): an ε whose
+//! Algorithm 1 grid exceeds [`GRID_BUDGET`] for some job is rejected at validation, naming
+//! `params.epsilon` and the smallest ε the scenario allows.
+
+use crate::error::{cut, num, FieldError};
+use crate::inner::{grid_ranges, grid_size_of, smallest_epsilon_of as smallest, GRID_BUDGET};
+use crate::model::JobModel;
+use crate::scenario::Scenario;
+
+/// The smallest ε the scenario's jobs allow under [`GRID_BUDGET`], with the id of the job that
+/// sets it; `None` if every ε in (0, 1] is allowed. Meaningful for a scenario whose fields are
+/// valid (the page shows it beside the ε input).
+pub fn smallest_epsilon(scenario: &Scenario) -> Option<(f64, String)> {
+    let mut worst: Option<(f64, &str)> = None;
+    for (id, ranges) in ranges(scenario) {
+        if let Some(e) = smallest(&ranges) {
+            if worst.is_none_or(|(w, _)| e > w) {
+                worst = Some((e, id));
+            }
+        }
+    }
+    worst.map(|(e, id)| (e, id.to_owned()))
+}
+
+/// The validation rule: `params.epsilon` must keep every job's grid within the budget.
+pub(crate) fn check_epsilon(scenario: &Scenario) -> Option<FieldError> {
+    let eps = scenario.params.epsilon;
+    // (smallest ε, job, grid at ε) of the job that needs the largest ε.
+    let mut over = false;
+    let mut worst: Option<(f64, &str, f64)> = None;
+    for (id, ranges) in ranges(scenario) {
+        let size = grid_size_of(&ranges, eps);
+        over |= size > GRID_BUDGET;
+        if size > GRID_BUDGET {
+            let e = smallest(&ranges).unwrap_or(1.0);
+            if worst.is_none_or(|(w, _, _)| e > w) {
+                worst = Some((e, id, size));
+            }
+        }
+    }
+    let (smallest, job, size) = worst.filter(|_| over)?;
+    Some(FieldError {
+        job: None,
+        field: "params.epsilon".into(),
+        message: format!(
+            "is too small for these jobs (got {}): Algorithm 1's grid for job {:?} would have {size:.1e} points, over the budget of {GRID_BUDGET:.0e}; the smallest ε this scenario allows is {smallest}",
+            num(eps),
+            cut(job),
+        ),
+    })
+}
+
+/// The gridded summands' ranges of every feasible job whose numbers are finite (others have
+/// no grid: they are reported elsewhere or never solved).
+fn ranges(scenario: &Scenario) -> impl Iterator<Item = (&str, Vec<(f64, f64)>)> + '_ {
+    scenario.jobs.iter().filter_map(|job| {
+        let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
+        let finite = m.theta.iter().all(|v| v.is_finite()) && m.t11.is_finite() && m.t11 > 0.0;
+        (finite && m.feasible()).then(|| (job.id.as_str(), grid_ranges(&m)))
+    })
+}
