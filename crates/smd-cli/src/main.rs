@@ -68,10 +68,20 @@ struct ReproduceArgs {
 #[derive(Args, Debug)]
 struct GenerateArgs {
     /// Number of jobs (at most 10000).
-    #[arg(long, value_name = "N", default_value_t = 50, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 50,
+        allow_negative_numbers = true
+    )]
     jobs: usize,
     /// Seed of the generator (also written to params.seed).
-    #[arg(long, value_name = "S", default_value_t = 1, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
     seed: u64,
     /// SGD mode of every job.
     #[arg(long, value_enum, default_value_t = ModeArg::Sync)]
@@ -548,10 +558,12 @@ fn apply_sets(scenario: &mut Scenario, sets: &[String]) -> Result<(), Failure> {
         };
         let v = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::from(v));
         params[k] = v;
-        scenario.params = serde_json::from_value(params.clone())
-            .map_err(|e| {
-                Failure::Invalid(format!("--set {}: {e}", smd_core::error::cut(k)))
-            })?;
+        scenario.params = serde_json::from_value(params.clone()).map_err(|e| {
+            Failure::Invalid(format!(
+                "params.{} (from --set): {e}",
+                smd_core::error::cut(k)
+            ))
+        })?;
     }
     Ok(())
 }

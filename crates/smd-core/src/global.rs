@@ -138,14 +138,21 @@ fn pareto_on(m: &JobModel, cap: &[f64; R], ws: &[u64], ps: &[u64]) -> Vec<Option
 /// Lagrangian `y·cap + Σ_i max(0, max_k u_ik − y·D_ik)` at the dual y of the searched
 /// options, where an incomplete job's term is relaxed to `max(0, u_max − y·D_min)` (its
 /// best utility anywhere in Ω, its least demand), which bounds every option it has.
-pub fn relaxed_bound(options: &[Vec<Option_>], relaxed: &[Option<(f64, [f64; R])>], cap: &[f64; R]) -> f64 {
+pub fn relaxed_bound(
+    options: &[Vec<Option_>],
+    relaxed: &[Option<(f64, [f64; R])>],
+    cap: &[f64; R],
+) -> f64 {
     let y = dual(options, cap);
     let dot = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
     let mut val = dot(cap);
     for (opts, rel) in options.iter().zip(relaxed) {
         val += match rel {
             Some((u_max, d_min)) => (u_max - dot(d_min)).max(0.0),
-            None => opts.iter().map(|o| o.utility - dot(&o.demand)).fold(0.0, f64::max),
+            None => opts
+                .iter()
+                .map(|o| o.utility - dot(&o.demand))
+                .fold(0.0, f64::max),
         };
     }
     val
@@ -266,9 +273,7 @@ pub fn solve(
                     }
                 }
             }
-        } else if !stopped
-            && *bound_stack.last().expect("stack") > inc_value + tol(inc_value)
-        {
+        } else if !stopped && *bound_stack.last().expect("stack") > inc_value + tol(inc_value) {
             // Try the next child of this node.
             let job = order[d];
             let k = next_try[d];

@@ -325,8 +325,9 @@ pub fn lambda(l: f64, phi: f64, epsilon: f64) -> u64 {
 
 /// ⌊ln(φ/l) / ln(1+ε)⌋ as a float (no correction), ≥ 0; +∞ when 1+ε rounds to 1.
 fn lambda_estimate(l: f64, phi: f64, epsilon: f64) -> f64 {
-    let step = epsilon.ln_1p();
-    if step <= 0.0 || (1.0 + epsilon) == 1.0 {
+    // The grid's ratio is the float 1+ε (what `powi` raises), so its logarithm is taken.
+    let step = (1.0 + epsilon).ln();
+    if step.is_nan() || step <= 0.0 {
         return f64::INFINITY;
     }
     ((phi / l).ln() / step).floor().max(0.0)
@@ -344,10 +345,16 @@ pub(crate) fn grid_size_of(ranges: &[(f64, f64)], epsilon: f64) -> f64 {
     ranges
         .iter()
         .map(|&(l, phi)| {
-            if phi > l {
-                lambda_estimate(l, phi, epsilon) + 1.0
+            // Exact λ where `powi` can check it; beyond, the estimate (over any budget anyway).
+            let est = if phi > l {
+                lambda_estimate(l, phi, epsilon)
             } else {
-                1.0
+                0.0
+            };
+            if est < f64::from(i32::MAX - 2) {
+                lambda(l, phi, epsilon) as f64 + 1.0
+            } else {
+                est + 1.0
             }
         })
         .product()

@@ -34,6 +34,10 @@ pub(crate) struct Problem {
     pub path: String,
     /// What is wrong.
     pub message: String,
+    /// Whether the text is still valid JSON after it (a repeated key, an array for an
+    /// object): the walk goes on, and a later syntax error replaces it — text that is not
+    /// JSON is reported as such first.
+    pub shape_only: bool,
 }
 
 /// What the pass learnt: each job's id (where it was a string) and the first problem.
@@ -57,10 +61,11 @@ pub(crate) fn scan(text: &str) -> Scan {
     let result = root.deserialize(&mut de).and_then(|()| de.end());
     let mut scan = state.into_inner();
     if let Err(e) = result {
-        if scan.problem.is_none() {
+        if scan.problem.as_ref().is_none_or(|p| p.shape_only) {
             scan.problem = Some(Problem {
                 path: String::new(),
                 message: describe(&e.to_string()),
+                shape_only: false,
             });
         }
     }
@@ -140,38 +145,55 @@ struct Walk<'s, 'p> {
 }
 
 impl Walk<'_, '_> {
-    /// Records `message` at this path (the first problem wins) and returns the error that
-    /// stops the walk.
-    fn fail<E: de::Error>(&self, message: String) -> E {
+    /// Records `message` at this path unless a problem is recorded already (a syntax error
+    /// replaces a shape-only one).
+    fn record(&self, message: String, shape_only: bool) {
         let mut st = self.state.borrow_mut();
-        if st.problem.is_none() {
+        let replace = match &st.problem {
+            None => true,
+            Some(p) => p.shape_only && !shape_only,
+        };
+        if replace {
             st.problem = Some(Problem {
                 path: self.path.to_string(),
                 message,
+                shape_only,
             });
         }
+    }
+
+    /// Records a problem that stops the walk and returns the error that stops it.
+    fn fail<E: de::Error>(&self, message: String) -> E {
+        self.record(message, false);
         E::custom("stopped: the problem is recorded in the scan")
     }
 
     /// A parser error raised while reading the value at this path.
     fn parser_error<E: de::Error + fmt::Display>(&self, e: E) -> E {
-        let stopped = self.state.borrow().problem.is_some();
+        let stopped = self
+            .state
+            .borrow()
+            .problem
+            .as_ref()
+            .is_some_and(|p| !p.shape_only);
         if stopped {
             return e;
         }
         self.fail(format!("cannot be read: {}", describe(&e.to_string())))
     }
 
-    fn not_object<E: de::Error>(&self, got: &str) -> Result<(), E> {
+    /// A value that is not an object where one belongs: recorded, and the walk goes on.
+    fn not_object(&self, got: &str) {
         if self.path.wants_object() {
             let what = if matches!(self.path, Path::Root) {
                 "a scenario must be a JSON object with named fields"
             } else {
                 "must be a JSON object with named fields"
             };
-            return Err(self.fail(format!("{what} (got {got})")));
+            // At the root nothing further can be named: that problem is final.
+            let shape_only = !matches!(self.path, Path::Root);
+            self.record(format!("{what} (got {got})"), shape_only);
         }
-        Ok(())
     }
 }
 
@@ -190,19 +212,24 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
     }
 
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
-        self.not_object("a boolean")
+        self.not_object("a boolean");
+        Ok(())
     }
     fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
-        self.not_object("a number")
+        self.not_object("a number");
+        Ok(())
     }
     fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
-        self.not_object("a number")
+        self.not_object("a number");
+        Ok(())
     }
     fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
-        self.not_object("a number")
+        self.not_object("a number");
+        Ok(())
     }
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.not_object("null")
+        self.not_object("null");
+        Ok(())
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
         if let Some(i) = self.path.job_id_of() {
@@ -212,13 +239,20 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
             }
             st.ids[i] = Some(v.to_owned());
         }
-        self.not_object("a string")
+        self.not_object("a string");
+        Ok(())
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.not_object("an array")?;
+        self.not_object("an array");
+        if matches!(self.path, Path::Root) {
+            // Not a scenario at all: nothing inside it can be named.
+            return Err(de::Error::custom("stopped: not a scenario"));
+        }
         if self.depth >= MAX_DEPTH {
-            return Err(self.fail(format!("nests arrays and objects deeper than {MAX_DEPTH} levels")));
+            return Err(self.fail(format!(
+                "nests arrays and objects deeper than {MAX_DEPTH} levels"
+            )));
         }
         let mut i = 0;
         loop {
@@ -245,7 +279,9 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         if self.depth >= MAX_DEPTH {
-            return Err(self.fail(format!("nests arrays and objects deeper than {MAX_DEPTH} levels")));
+            return Err(self.fail(format!(
+                "nests arrays and objects deeper than {MAX_DEPTH} levels"
+            )));
         }
         let mut seen: HashSet<String> = HashSet::new();
         loop {
@@ -261,10 +297,11 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
                 depth: self.depth + 1,
             };
             if seen.contains(&key) {
-                return Err(here.fail(
+                here.record(
                     "appears twice in the same object (a repeated key is not allowed: which value was meant?)"
                         .into(),
-                ));
+                    true,
+                );
             }
             let child = Walk {
                 state: self.state,

@@ -364,7 +364,11 @@ impl MaxTree {
             }
         }
         while i < self.size {
-            i = if self.node[2 * i] > x { 2 * i } else { 2 * i + 1 };
+            i = if self.node[2 * i] > x {
+                2 * i
+            } else {
+                2 * i + 1
+            };
         }
         (i - self.size).min(self.n)
     }
@@ -611,7 +615,11 @@ mod tests {
             for from in 0..=n + 1 {
                 for x in [-1.0, 0.0, 3.5, 5.0, 9.0, 10.0] {
                     let want = (from..n).find(|&i| v[i] > x).unwrap_or(n);
-                    assert_eq!(t.first_above(from, x), want, "n {n} from {from} x {x} {v:?}");
+                    assert_eq!(
+                        t.first_above(from, x),
+                        want,
+                        "n {n} from {from} x {x} {v:?}"
+                    );
                 }
             }
         }
@@ -626,7 +634,11 @@ mod tests {
             let n = 20 + case * 3;
             let items: Vec<Item> = (0..n)
                 .map(|_| Item {
-                    value: if rng.unit() < 0.1 { 0.0 } else { 1.0 + 99.0 * rng.unit() },
+                    value: if rng.unit() < 0.1 {
+                        0.0
+                    } else {
+                        1.0 + 99.0 * rng.unit()
+                    },
                     demand: std::array::from_fn(|_| (rng.unit() * 10.0).floor()),
                 })
                 .collect();
@@ -640,7 +652,10 @@ mod tests {
                 skipped += usize::from(fast.nodes < plain.nodes);
             }
         }
-        assert!(skipped > 30, "the skip must be exercised (it was in {skipped} runs)");
+        assert!(
+            skipped > 30,
+            "the skip must be exercised (it was in {skipped} runs)"
+        );
     }
 
     #[test]

@@ -284,7 +284,11 @@ mod tests {
                 got.value,
                 want.value
             );
-            let fractional = got.x.iter().filter(|&&x| x > 1e-9 && x < 1.0 - 1e-9).count();
+            let fractional = got
+                .x
+                .iter()
+                .filter(|&&x| x > 1e-9 && x < 1.0 - 1e-9)
+                .count();
             assert!(fractional <= 4, "case {case}: {fractional} fractional");
             for r in 0..4 {
                 let used: f64 = a.iter().zip(&got.x).map(|(a, x)| a[r] * x).sum();
@@ -296,7 +300,11 @@ mod tests {
                 + (0..n)
                     .map(|j| (c[j] - (0..4).map(|r| y[r] * a[j][r]).sum::<f64>()).max(0.0))
                     .sum::<f64>();
-            assert!(bound >= want.value * (1.0 - 1e-9), "case {case}: {bound} < {}", want.value);
+            assert!(
+                bound >= want.value * (1.0 - 1e-9),
+                "case {case}: {bound} < {}",
+                want.value
+            );
         }
     }
 

@@ -283,6 +283,15 @@ impl Scenario {
     pub fn parse(text: &str) -> Result<Scenario, Error> {
         let scan = crate::json::scan(text);
         if let Some(p) = scan.problem {
+            // A truncated text is the file's problem, not the field's where it happened to end.
+            if p.message.contains("EOF while parsing") {
+                let at = match located(&scan.ids, &p.path, String::new()) {
+                    Error::Invalid(e) => format!(", inside {}", e[0].to_string().trim_end()),
+                    _ => String::new(),
+                };
+                let msg = p.message.trim_start_matches("cannot be read: ");
+                return Err(Error::Parse(format!("the text ends too early: {msg}{at}")));
+            }
             return Err(located(&scan.ids, &p.path, p.message));
         }
         let mut de = serde_json::Deserializer::from_str(text);

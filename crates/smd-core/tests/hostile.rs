@@ -1,0 +1,327 @@
+//! Issue 8's findings, each reproduced: inputs the contract calls valid must finish with
+//! bounded work, and every rejection must name its field.
+
+mod common;
+
+use common::{generated, model};
+use smd_core::budget::smallest_epsilon;
+use smd_core::inner::{grid_size, lambda, solve, GRID_BUDGET};
+use smd_core::scenario::{Cluster, Params};
+use smd_core::{generate, plan, plan_global, Error, GenerateOptions, Mode, Options, Policy};
+use smd_core::{Plan, Scenario};
+
+fn one_job_one_layer() -> Scenario {
+    let mut job = generate::job(3, 0, Mode::Sync);
+    job.layers.truncate(1);
+    Scenario {
+        version: 1,
+        cluster: Cluster::default(),
+        params: Params::default(),
+        jobs: vec![job],
+    }
+}
+
+/// The single field error of `e`, or a panic naming what came instead.
+fn only_field(e: &Error) -> &smd_core::FieldError {
+    match e {
+        Error::Invalid(errs) if errs.len() == 1 => &errs[0],
+        other => panic!("expected one field error, got {other:?}"),
+    }
+}
+
+fn parse_err(text: &str) -> Error {
+    Scenario::from_json(text).expect_err("must be rejected")
+}
+
+#[test]
+fn a_tiny_epsilon_is_rejected_naming_epsilon_and_the_smallest_allowed() {
+    let base = one_job_one_layer();
+    let (smallest, job) = smallest_epsilon(&base).expect("this job has a grid");
+    assert_eq!(job, base.jobs[0].id);
+    for eps in [1e-300, 1e-15, 1e-9, 1e-6, 1e-5, smallest * 0.9] {
+        let mut s = base.clone();
+        s.params.epsilon = eps;
+        let e = s.validate().expect_err("over budget");
+        let f = only_field(&e);
+        assert_eq!(f.field, "params.epsilon");
+        assert!(
+            f.message
+                .contains(&format!("smallest ε this scenario allows is {smallest}")),
+            "{}",
+            f.message
+        );
+        assert!(e.to_string().len() < 400, "message stays short: {e}");
+    }
+    // At the limit it plans, and the grid it searched is within the budget.
+    let mut s = base.clone();
+    s.params.epsilon = smallest;
+    let p = plan(&s, Policy::Smd).expect("plans at the smallest ε");
+    assert!(p.stats.grid_points as f64 <= GRID_BUDGET);
+    assert!(p.stats.grid_points > 1_000_000, "a large grid, searched");
+}
+
+#[test]
+fn the_closed_form_grid_is_the_grid_the_solver_searches() {
+    for i in 0..40 {
+        let m = generated(21, i, if i % 2 == 0 { Mode::Sync } else { Mode::Async });
+        if !m.feasible() {
+            continue;
+        }
+        for eps in [0.3, 0.05, 0.01] {
+            let sol = solve(&m, eps).unwrap();
+            assert_eq!(
+                grid_size(&m, eps),
+                sol.stats.grid_points as f64,
+                "job {i} ε {eps}"
+            );
+        }
+    }
+}
+
+#[test]
+fn lambda_meets_its_definition_and_never_loops() {
+    let mut x = 0.123_f64;
+    let mut next = || {
+        x = (x * 9301.0 + 49297.0) % 233280.0;
+        x / 233280.0
+    };
+    for _ in 0..2000 {
+        let l = 10f64.powf(-6.0 + 12.0 * next());
+        let phi = l * 10f64.powf(8.0 * next());
+        let eps = 10f64.powf(-6.0 * next());
+        let n = lambda(l, phi, eps);
+        assert!(n < 1 << 31);
+        let step = 1.0 + eps;
+        assert!(
+            l * step.powi(n as i32) <= phi,
+            "l {l} φ {phi} ε {eps} λ {n}"
+        );
+        assert!(
+            l * step.powi(n as i32 + 1) > phi,
+            "l {l} φ {phi} ε {eps} λ {n}"
+        );
+    }
+    // The cases that used to spin: they return at once, saturated.
+    for eps in [1e-9, 1e-15, 1e-300, f64::MIN_POSITIVE] {
+        assert!(lambda(1.0, 1e3, eps) >= 1 << 31 || eps >= 1e-9);
+    }
+}
+
+#[test]
+fn every_generated_job_allows_the_pages_smallest_epsilon() {
+    // The page's ε slider starts at 0.005: no generated job may need more.
+    for i in 0..300 {
+        let m = model(&generate::job(
+            5,
+            i,
+            if i % 3 == 0 { Mode::Async } else { Mode::Sync },
+        ));
+        assert!(grid_size(&m, 0.005) <= GRID_BUDGET, "job {i}");
+    }
+}
+
+#[test]
+fn repeated_keys_are_rejected_naming_key_and_place() {
+    let text = generate(&GenerateOptions {
+        jobs: 2,
+        ..Default::default()
+    })
+    .to_json();
+    let id = "job-001";
+    let cases = [
+        (
+            text.replacen("\"iterations\": ", "\"iterations\": 0, \"iterations\": ", 1),
+            Some(id),
+            "iterations",
+        ),
+        (
+            text.replacen("\"epsilon\": ", "\"epsilon\": 0.5, \"epsilon\": ", 1),
+            None,
+            "params.epsilon",
+        ),
+        (
+            text.replacen("\"gpu\": ", "\"gpu\": 1, \"gpu\": ", 1),
+            None,
+            "cluster.unit.gpu",
+        ),
+        (text.replacen('{', "{\"version\": 1,", 1), None, "version"),
+        (text.replacen('{', "{\"jobs\": [],", 1), None, "jobs"),
+        (
+            text.replacen('{', "{\"cluster\": {\"units\": 1},", 1),
+            None,
+            "cluster",
+        ),
+    ];
+    for (bad, job, field) in cases {
+        let e = parse_err(&bad);
+        let f = only_field(&e);
+        assert_eq!(f.job.as_deref(), job, "{e}");
+        assert_eq!(f.field, field, "{e}");
+        assert!(f.message.contains("appears twice"), "{e}");
+    }
+}
+
+#[test]
+fn numbers_out_of_range_and_deep_nesting_name_the_field() {
+    let text = one_job_one_layer().to_json();
+    let e = parse_err(&text.replacen("\"iterations\": ", "\"iterations\": 1e400, \"x\": ", 1));
+    let f = only_field(&e);
+    assert_eq!(
+        (f.job.as_deref(), f.field.as_str()),
+        (Some("job-001"), "iterations")
+    );
+    assert!(f.message.contains("number out of range"), "{e}");
+
+    let e = parse_err(&text.replacen("\"units\": ", "\"units\": -1e999, \"y\": ", 1));
+    assert_eq!(only_field(&e).field, "cluster.units", "{e}");
+
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let e = parse_err(&text.replacen(
+        "\"iterations\": ",
+        &format!("\"iterations\": {deep}, \"z\": "),
+        1,
+    ));
+    let f = only_field(&e);
+    assert!(f.field.starts_with("iterations[0]"), "{e}");
+    assert!(f.message.contains("deeper than 32 levels"), "{e}");
+    assert!(e.to_string().len() < 300, "{e}");
+
+    // Deep nesting at the top, and a lone deep array, are parse errors with the limit named.
+    let e = parse_err(&deep);
+    assert!(e.to_string().contains("JSON object"), "{e}");
+}
+
+#[test]
+fn long_strings_are_cut_in_messages() {
+    let text = one_job_one_layer().to_json();
+    let long = "x".repeat(5_000_000);
+    let e = parse_err(&text.replacen("\"sync\"", &format!("\"{long}\""), 1));
+    let shown = e.to_string();
+    assert!(shown.len() < 400, "{} bytes", shown.len());
+    assert!(shown.contains("5000000 characters"), "{shown}");
+    assert!(shown.contains("mode"), "{shown}");
+
+    let e = parse_err(&text.replacen("\"job-001\"", &format!("\"{long}\""), 1));
+    let f = only_field(&e);
+    assert_eq!((f.job.as_deref(), f.field.as_str()), (Some("#1"), "id"));
+    assert!(e.to_string().len() < 200, "{e}");
+
+    let e = parse_err(&text.replacen("\"iterations\"", &format!("\"{long}\""), 1));
+    assert!(e.to_string().len() < 400, "an unknown key is cut too");
+}
+
+#[test]
+fn a_long_list_of_problems_is_summarised() {
+    let mut s = generate(&GenerateOptions {
+        jobs: 300,
+        ..Default::default()
+    });
+    for j in &mut s.jobs {
+        j.iterations = -1.0;
+    }
+    let e = s.validate().unwrap_err();
+    let Error::Invalid(errs) = &e else { panic!() };
+    assert_eq!(errs.len(), 300, "every problem is kept in the value");
+    let shown = e.to_string();
+    assert_eq!(shown.lines().count(), smd_core::error::MAX_LISTED + 1);
+    assert!(shown.ends_with("… and 250 more problems"), "{shown}");
+}
+
+/// A job whose region is far larger than the enumeration limit: 1-GPU workers and a limit
+/// of 1000 instances.
+fn huge_region() -> Scenario {
+    let mut s = generate(&GenerateOptions {
+        jobs: 6,
+        seed: 4,
+        units: 10.0,
+        ..Default::default()
+    });
+    let j = &mut s.jobs[0];
+    j.worker = common::res(1.0, 1.0, 1.0, 1.0);
+    j.ps = common::res(0.0, 1.0, 1.0, 1.0);
+    j.limit_instances = 1000.0;
+    s.params.epsilon = 0.05;
+    s
+}
+
+fn check_feasible(p: &Plan, s: &Scenario) {
+    let cap = s.cluster.capacity().to_array();
+    let mut used = [0.0; 4];
+    for (jp, job) in p.jobs.iter().zip(&s.jobs) {
+        if jp.admitted {
+            let (w, q) = (jp.workers.unwrap() as f64, jp.ps.unwrap() as f64);
+            for (r, (o, op)) in job
+                .worker
+                .to_array()
+                .iter()
+                .zip(job.ps.to_array())
+                .enumerate()
+            {
+                used[r] += w * o + q * op;
+            }
+        }
+    }
+    for r in 0..4 {
+        assert!(
+            used[r] <= cap[r] * (1.0 + 1e-9),
+            "resource {r}: {} > {}",
+            used[r],
+            cap[r]
+        );
+    }
+}
+
+#[test]
+fn global_degrades_gracefully_on_a_huge_region() {
+    let s = huge_region();
+    let m = model(&s.jobs[0]);
+    assert!(m.omega.w_max_int() * m.omega.p_max_int(1) > smd_core::global::MAX_BOX);
+    let g = plan_global(&s, &mut Options::default(), 200_000).expect("valid input plans");
+    check_feasible(&g, &s);
+    for pol in [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact] {
+        let p = plan(&s, pol).unwrap();
+        assert!(
+            g.total_utility >= p.total_utility * (1.0 - 1e-12),
+            "global below {pol:?}"
+        );
+    }
+    let a = &g.admission;
+    match a.gap {
+        Some(gap) => assert!(!a.proven_optimal && (0.0..1.0).contains(&gap)),
+        None => assert!(a.proven_optimal),
+    }
+}
+
+#[test]
+fn global_stops_at_its_time_budget_with_a_gap() {
+    let mut s = generate(&GenerateOptions {
+        jobs: 60,
+        seed: 2,
+        units: 0.6,
+        ..Default::default()
+    });
+    s.params.epsilon = 0.1;
+    // A clock that advances 1 ms per reading: the 50 ms budget ends within the search.
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    let mut opts = Options {
+        clock: Some(&clock),
+        time_budget_ms: Some(50.0),
+        ..Options::default()
+    };
+    let g = plan_global(&s, &mut opts, u64::MAX).unwrap();
+    check_feasible(&g, &s);
+    let a = &g.admission;
+    assert!(
+        a.proven_optimal || a.gap.is_some_and(|gap| gap > 0.0),
+        "either proven within the budget or stopped with a gap: {a:?}"
+    );
+    assert!(
+        g.stats.outer_nodes <= 52 * 1024,
+        "the budget stopped the search: {} nodes, {a:?}",
+        g.stats.outer_nodes
+    );
+}
