@@ -813,7 +813,7 @@ fn write_compare_table(
         if !g.admission.proven_optimal {
             writeln!(
                 out,
-                "global: not proven within its node limit (gap {:.3}%)",
+                "global: not proven within its node and time limits (--global-budget) (gap {:.3}%)",
                 100.0 * g.admission.gap.unwrap_or(0.0)
             )?;
         }

@@ -494,3 +494,73 @@ fn inner_solvers_give_the_same_plan() {
         &["magic"],
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Hostile input (issue 8): every rejection names its option or field, never floods the
+// terminal, and a valid scenario never fails.
+
+#[test]
+fn negative_numbers_name_their_option() {
+    let text = generate(1, 1);
+    let b = text.as_bytes();
+    invalid(&smd(&["plan", "--seed", "-1", "-"], Some(b)), &["--seed"]);
+    invalid(&smd(&["generate", "--jobs", "-3"], None), &["--jobs"]);
+    invalid(&smd(&["generate", "--seed", "-3"], None), &["--seed"]);
+    invalid(&smd(&["plan", "--ptas-depth", "-1", "-"], Some(b)), &["--ptas-depth"]);
+    invalid(
+        &smd(&["compare", "--global-budget", "-1", "-"], Some(b)),
+        &["--global-budget"],
+    );
+    invalid(
+        &smd(&["plan", "--epsilon", "-0.1", "-"], Some(b)),
+        &["params.epsilon"],
+    );
+}
+
+#[test]
+fn repeated_keys_and_huge_strings_are_named_briefly() {
+    let text = generate(2, 1);
+    let dup = text.replacen("\"iterations\": ", "\"iterations\": 0, \"iterations\": ", 1);
+    invalid(
+        &smd(&["plan", "-"], Some(dup.as_bytes())),
+        &["job \"job-001\"", "iterations", "twice"],
+    );
+    let long = "y".repeat(3_000_000);
+    for bad in [
+        text.replacen("\"job-001\"", &format!("\"{long}\""), 1),
+        text.replacen("\"sync\"", &format!("\"{long}\""), 1),
+        text.replacen("\"iterations\"", &format!("\"{long}\""), 1),
+    ] {
+        let o = smd(&["plan", "-"], Some(bad.as_bytes()));
+        invalid(&o, &["3000000"]);
+        assert!(o.stderr.len() < 500, "{} bytes of stderr", o.stderr.len());
+    }
+}
+
+#[test]
+fn compare_json_prints_every_policy_on_a_huge_region() {
+    // One job may run 4000 one-GPU workers: global's box is far beyond enumeration.
+    let mut s = json(&generate(5, 4));
+    s["cluster"]["units"] = 10.0.into();
+    let j = &mut s["jobs"][0];
+    j["worker"] = serde_json::json!({"gpu": 1, "vcpu": 1, "memory_gb": 1, "storage_gb": 1});
+    j["ps"] = serde_json::json!({"gpu": 0, "vcpu": 1, "memory_gb": 1, "storage_gb": 1});
+    j["limit_instances"] = 1000.into();
+    let text = s.to_string();
+    let out = ok(&smd(
+        &["compare", "--json", "--epsilon", "0.1", "-"],
+        Some(text.as_bytes()),
+    ));
+    let plans = json(&out);
+    let names: Vec<&str> = plans
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|p| p["policy"].as_str().expect("policy"))
+        .collect();
+    assert_eq!(names, ["smd", "esw", "optimus", "exact", "global"]);
+    for p in plans.as_array().unwrap() {
+        assert!(p.get("error").is_none(), "{p}");
+        assert!(p["total_utility"].as_f64().unwrap() >= 0.0);
+    }
+}

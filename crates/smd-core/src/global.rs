@@ -217,7 +217,7 @@ pub fn solve(
         })
         .collect();
     inc.resize(n, None);
-    improve(options, cap, &mut inc);
+    improve(options, cap, &mut inc, &out_of_time);
     let mut inc_value = value_of(&inc);
 
     let y = dual(options, cap);
@@ -332,7 +332,12 @@ pub fn solve(
 
 /// Local search on a feasible choice: repeatedly the best single move — change one job's
 /// option (or drop or add it), or drop one job to change another's — while it gains.
-fn improve(options: &[Vec<Option_>], cap: &[f64; R], choice: &mut [Option<(u64, u64)>]) {
+fn improve(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    choice: &mut [Option<(u64, u64)>],
+    out_of_time: &dyn Fn() -> bool,
+) {
     let n = options.len();
     let idx = |i: usize, c: Option<(u64, u64)>| -> Option<usize> {
         let (w, p) = c?;
@@ -349,6 +354,16 @@ fn improve(options: &[Vec<Option_>], cap: &[f64; R], choice: &mut [Option<(u64, 
         }
     }
     for _ in 0..200 {
+        if out_of_time() {
+            break;
+        }
+        // Admitted jobs by ascending utility: the drop loop below stops at the first job
+        // whose loss leaves no gain above the best move so far.
+        let mut admitted: Vec<(f64, usize)> = (0..n)
+            .filter(|&j| cur[j].is_some())
+            .map(|j| (val(j, cur[j]), j))
+            .collect();
+        admitted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         // (gain, job to change, its new option, job to drop)
         let mut best: Option<(f64, usize, Option<usize>, Option<usize>)> = None;
         for i in 0..n {
@@ -370,9 +385,12 @@ fn improve(options: &[Vec<Option_>], cap: &[f64; R], choice: &mut [Option<(u64, 
                     continue;
                 }
                 // Make room by dropping one other admitted job.
-                for j in (0..n).filter(|&j| j != i && cur[j].is_some()) {
-                    let g = gain - val(j, cur[j]);
+                for &(vj, j) in &admitted {
+                    let g = gain - vj;
                     if g <= 1e-12 || best.is_some_and(|b| g <= b.0) {
+                        break;
+                    }
+                    if j == i {
                         continue;
                     }
                     let dj = dem(j, cur[j]);
