@@ -14,11 +14,18 @@ pub const SHARE_PARAM: &str = "s=";
 /// Largest inflated scenario accepted from a link (guards against a deflate bomb).
 const MAX_INFLATED: usize = 64 << 20;
 
+/// Most layers a CSV row may ask for (its `layers` column expands to that many layers).
+pub const MAX_CSV_LAYERS: usize = 10_000;
+
 /// The scenario as a link fragment: compact JSON, deflated, base64url without padding.
 pub fn share_fragment(s: &Scenario) -> String {
     let json = serde_json::to_string(s).expect("a scenario always serialises");
-    let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
-    format!("{SHARE_PARAM}{}", URL_SAFE_NO_PAD.encode(packed))
+    format!("{SHARE_PARAM}{}", pack(json.as_bytes()))
+}
+
+/// A link's payload: `bytes` deflated, then base64url without padding.
+pub fn pack(bytes: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(bytes, 9))
 }
 
 /// The scenario in a link fragment (with or without the leading `#`); the scenario is
@@ -33,22 +40,16 @@ pub fn parse_share_fragment(fragment: &str) -> Result<Scenario, String> {
         .decode(data.trim_end_matches('='))
         .map_err(|e| format!("the link's scenario is damaged (base64: {e})"))?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
-        .map_err(|e| format!("the link's scenario is damaged (deflate: {e:?})"))?;
+        .map_err(|e| format!("the link's scenario is damaged (deflate: {:?})", e.status))?;
     let text = String::from_utf8(json).map_err(|_| "the link's scenario is not UTF-8")?;
     parse_lenient(&text)
 }
 
-/// Parses a scenario file: strictly (SCENARIO.md) when it is valid; when it only breaks
-/// value rules, the parsed scenario is still returned so the page can show each message at
-/// its field. Shape errors (not JSON, unknown fields, wrong types) are returned as text.
+/// Parses a scenario file with the solver's strict reader but without validating its
+/// values, so a draft that only breaks value rules opens with each message at its field.
+/// Shape errors (not JSON, repeated or unknown fields, wrong types) are returned as text.
 pub fn parse_lenient(text: &str) -> Result<Scenario, String> {
-    match Scenario::from_json(text) {
-        Ok(s) => Ok(s),
-        Err(smd_core::Error::Invalid(_)) => {
-            serde_json::from_str::<Scenario>(text).map_err(|e| e.to_string())
-        }
-        Err(e) => Err(e.to_string()),
-    }
+    Scenario::parse(text).map_err(|e| e.to_string())
 }
 
 /// The page's saved draft: the scenario as typed so far and the raw text of inputs that
@@ -298,7 +299,8 @@ pub fn jobs_from_csv(text: &str) -> Result<Vec<Job>, String> {
     for h in &header {
         if !CSV_COLUMNS.contains(&h.as_str()) {
             return Err(format!(
-                "unknown column {h:?} (docs/CSV.md lists the columns)"
+                "unknown column {:?} (docs/CSV.md lists the columns)",
+                smd_core::error::cut(h)
             ));
         }
     }
@@ -320,7 +322,7 @@ pub fn jobs_from_csv(text: &str) -> Result<Vec<Job>, String> {
                 .map(|s| s.trim())
                 .unwrap_or("")
         };
-        let row_name = format!("row {} (job {:?})", r + 2, at("id"));
+        let row_name = format!("row {} (job {:?})", r + 2, smd_core::error::cut(at("id")));
         let mut job = template.clone();
         for name in ["id", "mode", "overlap"] {
             let v = at(name);
@@ -341,11 +343,13 @@ pub fn jobs_from_csv(text: &str) -> Result<Vec<Job>, String> {
             fields::set_job(&mut job, &field, at(name))
                 .map_err(|e| format!("{row_name}: {name} {e}"))?;
         }
-        let n: usize = at("layers")
-            .parse()
-            .map_err(|_| format!("{row_name}: layers must be a whole number ≥ 1"))?;
-        if n == 0 {
-            return Err(format!("{row_name}: layers must be a whole number ≥ 1"));
+        let n: usize = at("layers").parse().map_err(|_| {
+            format!("{row_name}: layers must be a whole number from 1 to {MAX_CSV_LAYERS}")
+        })?;
+        if n == 0 || n > MAX_CSV_LAYERS {
+            return Err(format!(
+                "{row_name}: layers must be a whole number from 1 to {MAX_CSV_LAYERS}"
+            ));
         }
         let mut totals = [0.0; 3];
         for (k, name) in ["forward_ms_total", "backward_ms_total", "comm_ms_total"]

@@ -506,7 +506,10 @@ fn negative_numbers_name_their_option() {
     invalid(&smd(&["plan", "--seed", "-1", "-"], Some(b)), &["--seed"]);
     invalid(&smd(&["generate", "--jobs", "-3"], None), &["--jobs"]);
     invalid(&smd(&["generate", "--seed", "-3"], None), &["--seed"]);
-    invalid(&smd(&["plan", "--ptas-depth", "-1", "-"], Some(b)), &["--ptas-depth"]);
+    invalid(
+        &smd(&["plan", "--ptas-depth", "-1", "-"], Some(b)),
+        &["--ptas-depth"],
+    );
     invalid(
         &smd(&["compare", "--global-budget", "-1", "-"], Some(b)),
         &["--global-budget"],

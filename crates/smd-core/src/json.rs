@@ -94,9 +94,27 @@ impl fmt::Display for Path<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Path::Root => Ok(()),
-            Path::Key(Path::Root, k) => write!(f, "{k}"),
-            Path::Key(parent, k) => write!(f, "{parent}.{k}"),
+            Path::Key(Path::Root, k) => write!(f, "{}", Key(k)),
+            Path::Key(parent, k) => write!(f, "{parent}.{}", Key(k)),
             Path::Index(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+/// A key as a path shows it: plain when it is a name, quoted otherwise (blank, dots, …).
+struct Key<'a>(&'a str);
+
+impl fmt::Display for Key<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plain = !self.0.is_empty()
+            && self
+                .0
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+        if plain {
+            f.write_str(self.0)
+        } else {
+            write!(f, "{:?}", self.0)
         }
     }
 }

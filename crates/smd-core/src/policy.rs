@@ -747,11 +747,18 @@ fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candidate>>, Vec<
         }
         alloc[i] = Some(if is_ps { (w, p + 1) } else { (w + 1, p) });
     }
-    let cands = models
+    let cands: Vec<Option<Candidate>> = models
         .iter()
         .zip(&alloc)
         .map(|(m, a)| a.map(|(w, p)| Candidate::at(m, w, p, None, None)))
         .collect();
+    // Zero-utility jobs are never admitted (docs/MODEL.md, decisions): a job the greedy
+    // could not lift above 0 (e.g. a time unit that puts every π far past γ3) is dropped.
+    for (adm, c) in admitted.iter_mut().zip(&cands) {
+        if c.as_ref().is_some_and(|c| c.utility <= 0.0) {
+            *adm = false;
+        }
+    }
     (cands, admitted)
 }
 

@@ -384,7 +384,13 @@ impl Scenario {
                     message: "is used by more than one job".into(),
                 });
             }
-            validate_job(job, &self.cluster.instance, &mut errs);
+            // A blank or over-long id cannot name the job: its position does.
+            let name = if job.id.trim().is_empty() || job.id.chars().count() > MAX_ID_CHARS {
+                format!("#{}", i + 1)
+            } else {
+                job.id.clone()
+            };
+            validate_job(job, &name, &self.cluster.instance, &mut errs);
         }
         // The work budget needs every job's model: only once the fields are valid.
         if errs.is_empty() {
@@ -439,8 +445,8 @@ pub const MIN_MAGNITUDE: f64 = 1e-12;
 /// Largest magnitude of a number in a scenario.
 pub const MAX_MAGNITUDE: f64 = 1e12;
 
-fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
-    let id = job.id.clone();
+fn validate_job(job: &Job, name: &str, instance: &Resources, errs: &mut Vec<FieldError>) {
+    let id = name.to_owned();
     let mut push = |field: &str, message: String| {
         errs.push(FieldError {
             job: Some(id.clone()),
@@ -549,10 +555,12 @@ fn validate_job(job: &Job, instance: &Resources, errs: &mut Vec<FieldError>) {
 fn located(ids: &[Option<String>], path: &str, message: String) -> Error {
     if let Some((idx, field)) = path.strip_prefix("jobs[").and_then(|r| r.split_once(']')) {
         if let Ok(i) = idx.parse::<usize>() {
+            // A blank id names nothing: the job's position does (as validation does).
             let id = ids
                 .get(i)
                 .cloned()
                 .flatten()
+                .filter(|id| !id.trim().is_empty())
                 .unwrap_or_else(|| format!("#{}", i + 1));
             let field = field.trim_start_matches('.');
             let field = if field.is_empty() { "(job)" } else { field };
