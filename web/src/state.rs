@@ -17,6 +17,9 @@ use yew::prelude::*;
 /// Largest scenario the "generate" form makes.
 pub const MAX_GENERATED_JOBS: usize = 5000;
 
+/// A solve running this long, s, is called out in the status line (with its Cancel).
+pub const SLOW_SOLVE_S: u32 = 3;
+
 /// One message shown next to an input (and in the error summary).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShownError {
@@ -69,6 +72,15 @@ pub struct Run {
     pub plans: Vec<Plan>,
     /// Failures so far.
     pub failures: Vec<(String, String)>,
+    /// Whole seconds since it started, from the page's clock ([`Action::Elapsed`]).
+    pub elapsed_s: u32,
+}
+
+impl Run {
+    /// Whether it has run long enough for the status line to say so.
+    pub fn slow(&self) -> bool {
+        self.elapsed_s >= SLOW_SOLVE_S
+    }
 }
 
 /// A reproduction of the paper's experiments in progress.
@@ -162,6 +174,14 @@ pub struct State {
     pub errors: Vec<ShownError>,
     /// No errors: the draft can be solved.
     pub valid: bool,
+    /// The smallest ε the draft's jobs allow under Algorithm 1's work budget, with the id of
+    /// the job that sets it (`smd_core::budget::smallest_epsilon`). `None` when every ε in
+    /// (0, 1] is allowed, or while a field other than ε has a problem (the limit is only
+    /// meaningful for valid jobs). Derived from the draft after every change of it.
+    pub epsilon_floor: Option<(f64, String)>,
+    /// The draft `epsilon_floor` was computed for: it does not depend on ε, so moving ε
+    /// alone (the slider) reuses it.
+    floor_of: Option<Rc<Scenario>>,
     /// Bumped on every change of the draft (saving).
     pub edits: u64,
     /// Bumped on every change that leaves a valid draft (solving).
@@ -252,6 +272,8 @@ pub enum Action {
     StartSolve(u64),
     /// Stop the running solve.
     Cancel,
+    /// The running solve's clock ticked: its run id and whole seconds since it started.
+    Elapsed(u64, u32),
     /// A reply from the solver.
     Reply(crate::solver::Reply),
     /// The worker died with this message.
@@ -274,6 +296,7 @@ impl State {
             progress: None,
             plans: Vec::new(),
             failures: Vec::new(),
+            elapsed_s: 0,
             ..r
         });
     }
@@ -291,6 +314,8 @@ impl State {
             parse_errors: BTreeMap::new(),
             errors: Vec::new(),
             valid: false,
+            epsilon_floor: None,
+            floor_of: None,
             edits: 0,
             revision: 0,
             next_run: 1,
@@ -460,41 +485,63 @@ impl State {
                 message: m.clone(),
             })
             .collect();
-        if let Err(e) = self.draft.validate() {
-            let list = match e {
-                Error::Invalid(list) => list,
-                other => vec![smd_core::FieldError {
-                    job: None,
-                    field: "scenario".into(),
-                    message: other.to_string(),
-                }],
-            };
-            for fe in list {
-                let keys = self.keys_of(&fe);
-                if keys.is_empty() {
-                    errors.push(ShownError {
-                        key: None,
-                        place: self.place_of(&fe),
-                        message: fe.message.clone(),
-                    });
+        let list = match self.draft.validate() {
+            Ok(()) => Vec::new(),
+            Err(Error::Invalid(list)) => list,
+            Err(other) => vec![smd_core::FieldError {
+                job: None,
+                field: "scenario".into(),
+                message: other.to_string(),
+            }],
+        };
+        self.update_epsilon_floor(&list);
+        for fe in list {
+            let keys = self.keys_of(&fe);
+            if keys.is_empty() {
+                errors.push(ShownError {
+                    key: None,
+                    place: self.place_of(&fe),
+                    message: fe.message.clone(),
+                });
+            }
+            for key in keys {
+                // A field whose text does not parse shows that message instead.
+                if self.parse_errors.contains_key(&key) {
+                    continue;
                 }
-                for key in keys {
-                    // A field whose text does not parse shows that message instead.
-                    if self.parse_errors.contains_key(&key) {
-                        continue;
-                    }
-                    errors.push(ShownError {
-                        place: self.place_of(&fe),
-                        key: Some(key),
-                        message: fe.message.clone(),
-                    });
-                }
+                errors.push(ShownError {
+                    place: self.place_of(&fe),
+                    key: Some(key),
+                    message: fe.message.clone(),
+                });
             }
         }
         self.valid = errors.is_empty();
         self.errors = errors;
         if self.valid {
             self.revision += 1;
+        }
+    }
+
+    /// Recomputes [`State::epsilon_floor`] after a check of the draft that found `problems`.
+    fn update_epsilon_floor(&mut self, problems: &[smd_core::FieldError]) {
+        let eps_key = FieldKey::top(EPSILON);
+        let only_epsilon = self.parse_errors.keys().all(|k| *k == eps_key)
+            && problems
+                .iter()
+                .all(|fe| fe.job.is_none() && fe.field == EPSILON);
+        if !only_epsilon {
+            self.epsilon_floor = None;
+            self.floor_of = None;
+            return;
+        }
+        let same = self
+            .floor_of
+            .as_ref()
+            .is_some_and(|old| Rc::ptr_eq(old, &self.draft) || same_but_epsilon(old, &self.draft));
+        if !same {
+            self.epsilon_floor = smd_core::budget::smallest_epsilon(&self.draft);
+            self.floor_of = Some(self.draft.clone());
         }
     }
 
@@ -588,6 +635,18 @@ impl State {
         }));
         self.deaths_in_row = 0;
     }
+}
+
+/// The field of ε, the solver's accuracy.
+const EPSILON: &str = "params.epsilon";
+
+/// Whether two scenarios differ at most in ε.
+fn same_but_epsilon(a: &Scenario, b: &Scenario) -> bool {
+    let params = smd_core::scenario::Params {
+        epsilon: a.params.epsilon,
+        ..b.params.clone()
+    };
+    a.params == params && a.cluster == b.cluster && a.jobs == b.jobs
 }
 
 impl Reducible for State {
@@ -801,6 +860,7 @@ impl Reducible for State {
                     progress: None,
                     plans: Vec::new(),
                     failures: Vec::new(),
+                    elapsed_s: 0,
                 });
             }
             Action::Cancel => {
@@ -814,6 +874,10 @@ impl Reducible for State {
                     });
                 }
             }
+            Action::Elapsed(run, seconds) => match s.run.as_mut() {
+                Some(r) if r.id == run && r.elapsed_s != seconds => r.elapsed_s = seconds,
+                _ => return self,
+            },
             Action::WorkerDied(message) => {
                 s.deaths_in_row += 1;
                 s.worker = WorkerStatus::Died(message.clone());
@@ -1165,6 +1229,94 @@ mod tests {
         );
         assert!(e.csv.lines().count() > 1 && !e.findings.is_empty());
         assert!(e.failures.is_empty(), "{:?}", e.failures);
+    }
+
+    #[test]
+    fn too_small_an_epsilon_names_the_field_and_the_hint_gives_the_limit() {
+        let s = state(6);
+        assert!(s.valid);
+        let (floor, job) = smd_core::budget::smallest_epsilon(&s.draft).expect("a limit");
+        assert_eq!(s.epsilon_floor, Some((floor, job.clone())));
+        assert!(s.draft.jobs.iter().any(|j| j.id == job));
+        assert!(floor < 0.2, "{floor}");
+
+        let key = FieldKey::top("params.epsilon");
+        let s = s.reduce(Action::Edit(key.clone(), format!("{}", floor / 10.0)));
+        assert!(!s.valid);
+        let e: Vec<_> = s.errors_of(&key).collect();
+        assert_eq!(e.len(), 1, "{:?}", s.errors);
+        assert!(
+            e[0].message
+                .contains(&format!("the smallest ε this scenario allows is {floor}")),
+            "{}",
+            e[0].message
+        );
+        assert!(s.shown_inline(e[0]));
+        assert_eq!(s.epsilon_floor, Some((floor, job.clone())));
+        // The limit itself is allowed.
+        let s = s.reduce(Action::Edit(key.clone(), floor.to_string()));
+        assert!(s.valid, "{:?}", s.errors);
+        assert_eq!(s.epsilon_floor, Some((floor, job.clone())));
+
+        // Text that does not parse and an ε out of range keep the hint: the jobs are fine.
+        let s = s.reduce(Action::Edit(key.clone(), "tiny".into()));
+        assert_eq!(s.epsilon_floor, Some((floor, job.clone())));
+        let s = s.reduce(Action::Edit(key.clone(), "0".into()));
+        assert_eq!(s.epsilon_floor, Some((floor, job.clone())));
+
+        // A problem in a job hides it (the limit needs valid jobs) until it is fixed.
+        let b = FieldKey::job(s.uids[0], "ps_bandwidth_gbps");
+        let bandwidth = s.text(&b);
+        let s = s.reduce(Action::Edit(b.clone(), "0".into()));
+        assert_eq!(s.epsilon_floor, None);
+        let s = s.reduce(Action::Edit(b.clone(), "x".into()));
+        assert_eq!(s.epsilon_floor, None);
+        let s = s.reduce(Action::Edit(b, bandwidth));
+        assert_eq!(s.epsilon_floor, Some((floor, job.clone())));
+
+        // It follows the jobs: fewer jobs, a limit of its own.
+        let s = s.reduce(Action::Edit(key, "0.2".into()));
+        let first = s.uids[0];
+        let s = s.reduce(Action::DeleteJob(first));
+        assert!(s.valid);
+        assert_eq!(
+            s.epsilon_floor,
+            smd_core::budget::smallest_epsilon(&s.draft)
+        );
+    }
+
+    #[test]
+    fn a_slow_solve_is_called_out_and_cancel_stops_it() {
+        let s = state(2);
+        let r = s.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let id = s.run.as_ref().unwrap().id;
+        assert!(!s.run.as_ref().unwrap().slow());
+        let s = s.reduce(Action::Elapsed(id, 1));
+        assert_eq!(s.run.as_ref().unwrap().elapsed_s, 1);
+        assert!(!s.run.as_ref().unwrap().slow());
+        // A tick of an older run changes nothing.
+        let before = s.clone();
+        let s = s.reduce(Action::Elapsed(id + 7, 9));
+        assert!(Rc::ptr_eq(&before, &s));
+        let s = s.reduce(Action::Elapsed(id, SLOW_SOLVE_S));
+        assert!(s.run.as_ref().unwrap().slow());
+        // Cancel stops it: the worker is replaced and the previous plans stay.
+        let restarts = s.restarts;
+        let s = s.reduce(Action::Cancel);
+        assert!(s.run.is_none());
+        assert_eq!(s.restarts, restarts + 1);
+        assert!(s.notice.as_ref().unwrap().text.contains("Solve cancelled"));
+        let s = s.reduce(Action::Elapsed(id, 5));
+        assert!(s.run.is_none());
+        // A re-run (after the worker died) starts its clock again.
+        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "5".into()));
+        let r = s.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let id = s.run.as_ref().unwrap().id;
+        let s = s.reduce(Action::Elapsed(id, 4));
+        let s = s.reduce(Action::WorkerDied("boom".into()));
+        assert_eq!(s.run.as_ref().unwrap().elapsed_s, 0);
     }
 
     #[test]

@@ -275,6 +275,46 @@ async fn an_invalid_value_is_named_and_the_previous_plan_stays() {
 }
 
 #[wasm_bindgen_test]
+async fn too_small_an_epsilon_is_named_beside_the_smallest_allowed() {
+    let s = scenario(4, 2);
+    let (floor, job) = smd_core::budget::smallest_epsilon(&s).expect("these jobs have a limit");
+    let hint = smd_web::components::inputs::epsilon_floor_text(floor, &job);
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(4).await;
+    assert_eq!(m.text("#params [data-testid=epsilon-floor]"), hint);
+    let total = m.text("[data-testid=total-utility]");
+    // Typed into ε's number field: the budget's message at the field, the hint beside it.
+    m.type_into(
+        "[data-field='params.epsilon']",
+        &(floor / 100.0).to_string(),
+    );
+    m.until("the budget message", |m| {
+        m.text("#params [data-testid=error]")
+            .contains(&format!("the smallest ε this scenario allows is {floor}"))
+    })
+    .await;
+    assert_eq!(m.count("[data-testid=error]"), 1);
+    assert_eq!(
+        m.one("[data-field='params.epsilon']")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+    assert_eq!(m.text("#params [data-testid=epsilon-floor]"), hint);
+    // Nothing is solved: the previous plan stays, marked as such.
+    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(m.count("[data-testid=progress]"), 0);
+    assert_eq!(m.count("[data-testid=stale]"), 1);
+    assert_eq!(m.text("[data-testid=total-utility]"), total);
+    m.type_into("[data-field='params.epsilon']", "0.2");
+    m.until("no messages and a fresh plan", |m| {
+        m.count("[data-testid=error]") == 0 && m.count("[data-testid=stale]") == 0
+    })
+    .await;
+    assert_eq!(m.text("[data-testid=total-utility]"), total);
+}
+
+#[wasm_bindgen_test]
 async fn import_and_export_round_trip() {
     let s = scenario(4, 5);
     let m = Mounted::new(props(Some(s.clone())));

@@ -457,14 +457,22 @@ fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     if a.common.json {
         // Every policy that succeeded is printed; one that failed is an element
         // `{"policy", "error"}` in its place (SCENARIO.md), and the exit status is 1.
-        let items: Vec<serde_json::Value> = results
+        #[derive(serde::Serialize)]
+        #[serde(untagged)]
+        enum Item<'a> {
+            Plan(&'a Plan),
+            Failed { policy: &'a str, error: &'a str },
+        }
+        let items: Vec<Item> = results
             .iter()
             .map(|(name, r)| match r {
-                Ok(p) => serde_json::to_value(p),
-                Err(m) => Ok(serde_json::json!({ "policy": name, "error": m })),
+                Ok(p) => Item::Plan(p),
+                Err(m) => Item::Failed {
+                    policy: name,
+                    error: m,
+                },
             })
-            .collect::<Result<_, _>>()
-            .map_err(|e| Failure::Solver(format!("cannot serialise the plans: {e}")))?;
+            .collect();
         let text = serde_json::to_string_pretty(&items)
             .map_err(|e| Failure::Solver(format!("cannot serialise the plans: {e}")))?;
         writeln!(out, "{text}")?;

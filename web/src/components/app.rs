@@ -8,7 +8,7 @@ use crate::codec::{self, Draft};
 use crate::defaults;
 use crate::solver::{Request, Solver, SolverMode, WORKER_URL};
 use crate::state::{Action, Notice, State};
-use gloo_timers::callback::Timeout;
+use gloo_timers::callback::{Interval, Timeout};
 use smd_core::Scenario;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -186,6 +186,22 @@ pub fn App(props: &AppProps) -> Html {
                     scenario: (*scenario).clone(),
                 });
             }
+        });
+    }
+    // A running solve's clock (the status line calls out a slow one): whole seconds since
+    // it started, ticking on the page's thread while the worker solves.
+    {
+        let d = state.dispatcher();
+        let run = state.run.as_ref().map(|r| r.id);
+        use_effect_with(run, move |run| {
+            let timer = run.map(|id| {
+                let t0 = crate::solver::now_ms();
+                Interval::new(1000, move || {
+                    let s = (crate::solver::now_ms() - t0) / 1000.0;
+                    d.dispatch(Action::Elapsed(id, s as u32))
+                })
+            });
+            move || drop(timer)
         });
     }
     // A new reproduction goes to the solver.

@@ -28,6 +28,14 @@ pub fn slider_to_epsilon(pos: f64) -> String {
     s.parse::<f64>().map(|v| v.to_string()).unwrap_or(s)
 }
 
+/// The hint beside ε: the smallest ε the jobs allow and the job that sets it.
+pub fn epsilon_floor_text(eps: f64, job: &str) -> String {
+    format!(
+        "smallest ε for these jobs: {} ({job})",
+        super::format::sig(eps, 2)
+    )
+}
+
 /// Capacity and instance shape.
 #[function_component]
 pub fn ClusterPanel() -> Html {
@@ -117,6 +125,12 @@ pub fn ParamsPanel() -> Html {
                 </label>
                 <Field k={eps_key} symbol="ε" label="" hint="Algorithm 1 finds T within (1+ε) of its minimum over Ω." />
             </div>
+            if let Some((eps, job)) = &state.epsilon_floor {
+                <p class="note" data-testid="epsilon-floor"
+                    title={format!("Algorithm 1's grid grows as ε shrinks: below this ε, job {job:?}'s grid would exceed the work budget of {:.0e} points.", smd_core::inner::GRID_BUDGET)}>
+                    { epsilon_floor_text(*eps, job) }
+                </p>
+            }
             <div class="row">
                 <label class="field grow">
                     <span class="label"><span class="sym">{"M_δ"}</span>{" rounding slack (1–4): 1 keeps x̄'s size, more leaves room"}</span>

@@ -28,6 +28,9 @@ pub fn StatusBar() -> Html {
             <div class="progress" data-testid="progress">
                 <span>{ format!("Solving {} jobs: {name} {done}/{total} (policy {} of {policies})", run.scenario.jobs.len(), policy + 1) }</span>
                 <progress max="1000" value={format!("{:.0}", 1000.0 * frac)}></progress>
+                if run.slow() {
+                    <span class="pill warn" data-testid="slow-solve">{ format!("{} s — still solving; Cancel stops it", run.elapsed_s) }</span>
+                }
                 <button onclick={cancel} data-action="cancel">{"Cancel"}</button>
             </div>
         }
