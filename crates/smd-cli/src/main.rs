@@ -1,9 +1,9 @@
 //! `smd`: the command-line front end of the SMD planner.
 //!
-//! Three commands, all reading and writing the files of `SCENARIO.md`:
-//! `generate` writes a seeded scenario, `plan` plans one with one policy, `compare` plans it
-//! with every policy; `reproduce` runs the paper's experiments (crate `smd-reproduce`) and
-//! writes their tables and figures. Exit status: 0 on success, 2 on invalid input (the message names the
+//! Five commands, reading and writing the files of `SCENARIO.md`: `generate` writes a
+//! seeded scenario, `check` reads and validates one, `plan` plans one with one policy,
+//! `compare` plans it with every policy; `reproduce` runs the paper's experiments (crate
+//! `smd-reproduce`) and writes their tables and figures. Exit status: 0 on success, 2 on invalid input (the message names the
 //! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
 //! head`) ends the program quietly with status 0.
 
@@ -47,6 +47,9 @@ enum Command {
     /// Plan a scenario with every policy (smd, esw, optimus, exact) and print them side by side.
     #[command(after_help = AFTER_HELP)]
     Compare(CompareArgs),
+    /// Read and validate a scenario without planning: "valid: N jobs …" and the smallest ε
+    /// the jobs allow, or every problem (exit 2).
+    Check(CheckArgs),
     /// Run the paper's experiments (docs/REPRODUCTION.md): writes DIR/<id>.csv, DIR/<id>.svg
     /// and DIR/summary.md; exit 1 if an invariant check fails.
     Reproduce(ReproduceArgs),
@@ -103,6 +106,13 @@ struct PlanArgs {
     policy: PolicyArg,
     #[command(flatten)]
     common: Common,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// Scenario file, or `-` to read it from stdin.
+    #[arg(value_name = "FILE|-")]
+    file: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -309,6 +319,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Generate(a) => generate(&a, out),
         Command::Plan(a) => plan(&a, out),
         Command::Compare(a) => compare(&a, out),
+        Command::Check(a) => check(&a, out),
         Command::Reproduce(a) => reproduce(&a, out),
     }
 }
@@ -436,6 +447,27 @@ fn plan(a: &PlanArgs, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         write_plan_table(&plan, out)?;
     }
+    Ok(())
+}
+
+fn check(a: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (name, text) = read_input(&a.file)?;
+    let scenario = Scenario::from_json(&text)?;
+    drop(text);
+    let floor = match smd_core::budget::smallest_epsilon(&scenario) {
+        Some((e, job)) => format!(
+            "; the smallest ε these jobs allow is {e} (job {:?})",
+            smd_core::error::cut(&job)
+        ),
+        None => "; every ε in (0, 1] is within the work budget".into(),
+    };
+    writeln!(
+        out,
+        "{name}: valid, {} job{}, ε {}{floor}",
+        scenario.jobs.len(),
+        if scenario.jobs.len() == 1 { "" } else { "s" },
+        scenario.params.epsilon
+    )?;
     Ok(())
 }
 

@@ -567,3 +567,20 @@ fn compare_json_prints_every_policy_on_a_huge_region() {
         assert!(p["total_utility"].as_f64().unwrap() >= 0.0);
     }
 }
+
+#[test]
+fn check_validates_without_planning_and_names_the_epsilon_floor() {
+    let text = generate(3, 2);
+    let out = ok(&smd(&["check", "-"], Some(text.as_bytes())));
+    assert!(out.starts_with("stdin: valid, 3 jobs, ε 0.01"), "{out}");
+    assert!(out.contains("the smallest ε these jobs allow is"), "{out}");
+    let tiny = text.replacen("\"epsilon\": 0.01", "\"epsilon\": 1e-12", 1);
+    invalid(
+        &smd(&["check", "-"], Some(tiny.as_bytes())),
+        &[
+            "params.epsilon",
+            "got 1e-12",
+            "smallest ε this scenario allows",
+        ],
+    );
+}

@@ -296,9 +296,9 @@ fn empty() -> Error {
 /// Most grid points Algorithm 1 may visit for one job (docs/MODEL.md §6, "Budget").
 ///
 /// The fast path's worst case (no block pruned) is proportional to the grid, so this caps the
-/// work of every valid input: about 1.5 s for one job natively when nothing prunes, far
-/// less in practice. ε = 0.005 (the page's slider minimum) stays under it for every job the
-/// validation admits, since a summand's range φ/l is below e^28 (numbers lie in 1e-12…1e12).
+/// work of every valid input; in practice pruning leaves milliseconds per job even at the
+/// cap (docs/BENCHMARKS.md §4). Every generated job allows ε = 0.005, the page's slider
+/// minimum (tested); a contrived job may need a larger ε, and validation says which.
 pub const GRID_BUDGET: f64 = 3.0e7;
 
 /// λ = max{n : l(1+ε)^n ≤ φ}, in closed form (a logarithm, then at most a step or two of
@@ -385,14 +385,17 @@ pub(crate) fn smallest_epsilon_of(ranges: &[(f64, f64)]) -> Option<f64> {
             lo = mid;
         }
     }
-    // Two significant digits, rounded up, and checked (the rounding only raises ε).
+    // Two significant digits, rounded up (so it fits), written as a short decimal.
     let e = hi.exp();
-    let scale = 10f64.powi(e.log10().floor() as i32 - 1);
-    let mut r = (e / scale).ceil() * scale;
-    while !fits(r) && r < 1.0 {
-        r += scale;
+    let exp = e.log10().floor() as i32 - 1;
+    let mut digits = (e / 10f64.powi(exp)).ceil() as u64;
+    loop {
+        let r: f64 = format!("{digits}e{exp}").parse().unwrap_or(1.0);
+        if fits(r) || r >= 1.0 {
+            return Some(r.min(1.0));
+        }
+        digits += 1;
     }
-    Some(r.min(1.0))
 }
 
 /// (l_j, φ_j) of the summands that would be gridded (all kept but the free one), from Ω's

@@ -542,7 +542,8 @@ fn validate_job(job: &Job, name: &str, instance: &Resources, errs: &mut Vec<Fiel
                 push(
                     "limit_instances",
                     format!(
-                        "allows more than {MAX_ALLOCATION} {who}s (got {}); lower the limit or raise the demand",
+                        "allows more than {MAX_ALLOCATION} {} (got {}); lower the limit or raise the demand",
+                        if who == "ps" { "parameter servers" } else { "workers" },
                         job.limit_instances
                     ),
                 );
