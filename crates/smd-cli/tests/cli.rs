@@ -1,31 +1,12 @@
 //! End-to-end tests of the `smd` binary. Planning uses ε ≥ 0.1 and at most 8 jobs: the
 //! default ε = 0.01 takes seconds per job.
 
+mod common;
+
+use common::smd;
 use serde_json::Value;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-
-/// Runs `smd args…`, feeding `stdin` (or nothing) to it.
-fn smd(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smd"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn smd");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let input = stdin.unwrap_or_default().to_vec();
-    // A separate thread, so a child that writes before reading everything cannot deadlock;
-    // a child that exits without reading makes the write fail, which is fine.
-    let feeder = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("wait for smd");
-    feeder.join().expect("stdin feeder");
-    out
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")

@@ -2,28 +2,9 @@
 //! 2 only (never 1 or a panic's 101 on a scenario), print a plan or a short named error,
 //! and finish in bounded time.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-fn run(args: &[&str], input: &[u8]) -> (Option<i32>, Vec<u8>, Vec<u8>, Duration) {
-    let t0 = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smd"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn smd");
-    let mut pipe = child.stdin.take().expect("stdin");
-    let data = input.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = pipe.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("wait");
-    feeder.join().expect("feeder");
-    (out.status.code(), out.stdout, out.stderr, t0.elapsed())
-}
+use std::time::{Duration, Instant};
 
 #[test]
 fn fuzzed_scenarios_exit_with_0_or_2() {
@@ -35,8 +16,11 @@ fn fuzzed_scenarios_exit_with_0_or_2() {
         } else {
             &["plan", "-"]
         };
-        let (code, out, err, took) = run(cmd, inp.text.as_bytes());
-        let err = String::from_utf8_lossy(&err);
+        let t0 = Instant::now();
+        let o = common::smd(cmd, Some(inp.text.as_bytes()));
+        let took = t0.elapsed();
+        let (code, out) = (o.status.code(), o.stdout);
+        let err = String::from_utf8_lossy(&o.stderr);
         let label = format!("input {i} [{}]", inp.mutations.join(", "));
         match code {
             Some(0) => {
