@@ -23,4 +23,3 @@ pub fn smd(args: &[&str], stdin: Option<&[u8]>) -> Output {
     feeder.join().expect("stdin feeder");
     out
 }
-
