@@ -15,9 +15,9 @@
 //! odometer order (the reference keeps the first of equal T). The answer is therefore the
 //! reference's: the odometer-first grid point of least T, to 1e-9 relative in T.
 
-use crate::inner::{face_plane, InnerStats, Setup};
+use crate::grid::{face_plane, InnerStats, Setup};
 use crate::model::{JobModel, Ratio};
-use crate::omega::{HalfPlane, TOL};
+use crate::omega::Polygon;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -25,68 +25,13 @@ use std::collections::BinaryHeap;
 const SLACK: f64 = 1e-9;
 /// Blocks of at most this many grid points are enumerated rather than bounded further.
 const LEAF: u64 = 64;
-/// Room for Ω's ≤ 8 vertices plus three more clips.
-const CAP: usize = 16;
-
-/// A convex polygon with its vertices in order, stored inline (no allocation per grid point).
-#[derive(Clone, Copy)]
-struct Poly {
-    v: [[f64; 2]; CAP],
-    n: usize,
-}
-
-impl Poly {
-    fn new(vs: &[[f64; 2]]) -> Poly {
-        let mut p = Poly {
-            v: [[0.0; 2]; CAP],
-            n: 0,
-        };
-        for &x in vs.iter().take(CAP) {
-            p.v[p.n] = x;
-            p.n += 1;
-        }
-        p
-    }
-
-    fn verts(&self) -> &[[f64; 2]] {
-        &self.v[..self.n]
-    }
-
-    /// `self ∩ {a·x ≤ b}` with the tolerance of [`crate::omega::polygon`].
-    fn clip(&self, h: &HalfPlane) -> Poly {
-        let side = |v: &[f64; 2]| h.a[0] * v[0] + h.a[1] * v[1] - h.b;
-        let tol = TOL * h.a[0].abs().max(h.a[1].abs()).max(h.b.abs()).max(1.0);
-        let mut out = Poly {
-            v: [[0.0; 2]; CAP],
-            n: 0,
-        };
-        for i in 0..self.n {
-            let cur = self.v[i];
-            let nxt = self.v[(i + 1) % self.n];
-            let (sc, sn) = (side(&cur), side(&nxt));
-            let (ic, inn) = (sc <= tol, sn <= tol);
-            if ic && out.n < CAP {
-                out.v[out.n] = cur;
-                out.n += 1;
-            }
-            if ic != inn && out.n < CAP {
-                let t = sc / (sc - sn);
-                out.v[out.n] = [
-                    cur[0] + t * (nxt[0] - cur[0]),
-                    cur[1] + t * (nxt[1] - cur[1]),
-                ];
-                out.n += 1;
-            }
-        }
-        out
-    }
-
-    fn min_of(&self, r: &Ratio) -> f64 {
-        self.verts()
-            .iter()
-            .map(|v| r.eval(v[0], v[1]))
-            .fold(f64::INFINITY, f64::min)
-    }
+/// The least value of `r` over the polygon's vertices (a ratio is quasi-linear: its
+/// minimum over a polygon sits at a vertex).
+fn min_of(p: &Polygon, r: &Ratio) -> f64 {
+    p.vertices()
+        .iter()
+        .map(|v| r.eval(v[0], v[1]))
+        .fold(f64::INFINITY, f64::min)
 }
 
 /// A block of grid exponents `lo ..= hi` (per gridded summand) and its lower bound on T.
@@ -118,16 +63,16 @@ impl Ord for Block {
 struct Search<'a> {
     model: &'a JobModel,
     setup: &'a Setup,
-    omega: Poly,
+    omega: Polygon,
     d: usize,
 }
 
 impl Search<'_> {
     /// P_ν for exponents k.
-    fn polygon(&self, k: &[u64; 2]) -> Poly {
+    fn polygon(&self, k: &[u64; 2]) -> Polygon {
         let mut p = self.omega;
         for (i, &ki) in k.iter().enumerate().take(self.d) {
-            if p.n == 0 {
+            if p.is_empty() {
                 break;
             }
             p = p.clip(&self.setup.plane(i, ki));
@@ -142,15 +87,15 @@ impl Search<'_> {
     }
 
     /// [`Search::point`] for an already clipped P_ν.
-    fn point_in(&self, p: Poly) -> Option<([f64; 2], f64)> {
-        if p.n == 0 {
+    fn point_in(&self, p: Polygon) -> Option<([f64; 2], f64)> {
+        if p.is_empty() {
             return None;
         }
         let free = &self.setup.ratios[self.setup.j_free];
-        let z = p.min_of(free);
+        let z = min_of(&p, free);
         let face = face_plane(free, z);
         let mut best: Option<([f64; 2], f64)> = None;
-        for v in p.verts() {
+        for v in p.vertices() {
             if face.a[0] * v[0] + face.a[1] * v[1] > face.b {
                 continue;
             }
@@ -166,16 +111,16 @@ impl Search<'_> {
     /// A lower bound on T over every grid point of `lo ..= hi`; `None` if all are infeasible.
     fn bound(&self, lo: &[u64; 2], hi: &[u64; 2]) -> Option<f64> {
         let p_hi = self.polygon(hi);
-        if p_hi.n == 0 {
+        if p_hi.is_empty() {
             return None;
         }
         let free = &self.setup.ratios[self.setup.j_free];
         let p_lo = self.polygon(lo);
-        let q = if p_lo.n == 0 {
+        let q = if p_lo.is_empty() {
             p_hi
         } else {
-            let q = p_hi.clip(&face_plane(free, p_lo.min_of(free)));
-            if q.n == 0 {
+            let q = p_hi.clip(&face_plane(free, min_of(&p_lo, free)));
+            if q.is_empty() {
                 p_hi
             } else {
                 q
@@ -186,7 +131,7 @@ impl Search<'_> {
             self.setup.constant
                 + kept
                     .filter(|(s, _)| !s.dropped)
-                    .map(|(_, r)| q.min_of(r))
+                    .map(|(_, r)| min_of(&q, r))
                     .sum::<f64>(),
         )
     }
@@ -204,7 +149,7 @@ pub(crate) fn grid(
     let s = Search {
         model,
         setup,
-        omega: Poly::new(&model.omega.vertices()),
+        omega: Polygon::from_vertices(&model.omega.vertices()),
         d,
     };
     let mut hi0 = [0u64; 2];
@@ -263,7 +208,7 @@ pub(crate) fn grid(
                     for k0 in b.lo[0]..=b.hi[0] {
                         let row = s.omega.clip(&setup.plane(0, k0));
                         for k1 in b.lo[1]..=b.hi[1] {
-                            let p = if row.n == 0 {
+                            let p = if row.is_empty() {
                                 row
                             } else {
                                 row.clip(&setup.plane(1, k1))

@@ -43,6 +43,7 @@ pub mod eta;
 pub mod fast;
 pub mod generate;
 pub mod global;
+mod grid;
 pub mod inner;
 pub mod json;
 pub mod knapsack;
@@ -63,7 +64,10 @@ pub use generate::{generate, GenerateOptions};
 pub use inner::InnerSolver;
 pub use landscape::{landscape, Landscape};
 pub use plan::Plan;
-pub use policy::{plan_global, plan_with, plan_with_clock, Cache, Options, Policy, Progress};
+pub use policy::{
+    plan_global, plan_on, plan_with, plan_with_clock, Cache, Capacity, Options, Pin, Policy,
+    Progress,
+};
 pub use scenario::{Mode, Scenario};
 
 /// Plans a scenario with one policy, timing it with the platform's clock where there is one.

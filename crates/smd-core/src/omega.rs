@@ -136,37 +136,93 @@ fn largest_int(guess: f64, inside: impl Fn(f64) -> bool) -> u64 {
 /// The polygon `{x ∈ box : a_i·x ≤ b_i}` as its vertices, by clipping the box
 /// `[lo, hi]` (a tight box keeps the intersections accurate).
 pub fn polygon(planes: &[HalfPlane], bbox: [[f64; 2]; 2]) -> Vec<[f64; 2]> {
-    let [lo, hi] = bbox;
-    let mut poly = vec![lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]];
+    let mut poly = Polygon::from_box(bbox);
     for h in planes {
-        poly = clip(&poly, h);
+        poly = poly.clip(h);
         if poly.is_empty() {
             break;
         }
     }
-    poly
+    poly.vertices().to_vec()
 }
 
-fn clip(poly: &[[f64; 2]], h: &HalfPlane) -> Vec<[f64; 2]> {
-    let side = |v: &[f64; 2]| h.a[0] * v[0] + h.a[1] * v[1] - h.b;
-    let scale = h.a[0].abs().max(h.a[1].abs()).max(h.b.abs()).max(1.0);
-    let inside = |s: f64| s <= TOL * scale;
-    let mut out = Vec::with_capacity(poly.len() + 1);
-    for i in 0..poly.len() {
-        let cur = poly[i];
-        let nxt = poly[(i + 1) % poly.len()];
-        let (sc, sn) = (side(&cur), side(&nxt));
-        if inside(sc) {
-            out.push(cur);
-        }
-        if inside(sc) != inside(sn) {
-            let t = sc / (sc - sn);
-            out.push([
-                cur[0] + t * (nxt[0] - cur[0]),
-                cur[1] + t * (nxt[1] - cur[1]),
-            ]);
-        }
+/// Most vertices a [`Polygon`] holds: a box (4) clipped by Ω's six half-planes and the
+/// grid's three needs at most 13.
+pub const POLYGON_CAP: usize = 16;
+
+/// A convex polygon, vertices in order, stored inline: clipping allocates nothing, so the
+/// fast path clips once per grid point at no cost. The one clipping rule of the crate: a
+/// vertex is inside a half-plane within a relative [`TOL`], and consecutive vertices
+/// within 1e-12 of each other are merged.
+#[derive(Clone, Copy, Debug)]
+pub struct Polygon {
+    v: [[f64; 2]; POLYGON_CAP],
+    n: usize,
+}
+
+impl Polygon {
+    /// The box `[lo, hi]`, counter-clockwise from `lo`.
+    pub fn from_box([lo, hi]: [[f64; 2]; 2]) -> Polygon {
+        Polygon::from_vertices(&[lo, [hi[0], lo[1]], hi, [lo[0], hi[1]]])
     }
-    out.dedup_by(|a, b| (a[0] - b[0]).abs() < 1e-12 && (a[1] - b[1]).abs() < 1e-12);
-    out
+
+    /// A polygon with these vertices (in order; at most [`POLYGON_CAP`] are kept).
+    pub fn from_vertices(vs: &[[f64; 2]]) -> Polygon {
+        let mut p = Polygon {
+            v: [[0.0; 2]; POLYGON_CAP],
+            n: 0,
+        };
+        for &x in vs.iter().take(POLYGON_CAP) {
+            p.v[p.n] = x;
+            p.n += 1;
+        }
+        p
+    }
+
+    /// The vertices, in order.
+    pub fn vertices(&self) -> &[[f64; 2]] {
+        &self.v[..self.n]
+    }
+
+    /// Whether nothing is left.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// `self ∩ {a·x ≤ b}`.
+    pub fn clip(&self, h: &HalfPlane) -> Polygon {
+        let side = |v: &[f64; 2]| h.a[0] * v[0] + h.a[1] * v[1] - h.b;
+        let scale = h.a[0].abs().max(h.a[1].abs()).max(h.b.abs()).max(1.0);
+        let inside = |s: f64| s <= TOL * scale;
+        let mut out = Polygon {
+            v: [[0.0; 2]; POLYGON_CAP],
+            n: 0,
+        };
+        let mut push = |x: [f64; 2]| {
+            let dup = out.n > 0 && {
+                let last = out.v[out.n - 1];
+                (x[0] - last[0]).abs() < 1e-12 && (x[1] - last[1]).abs() < 1e-12
+            };
+            if !dup && out.n < POLYGON_CAP {
+                out.v[out.n] = x;
+                out.n += 1;
+            }
+        };
+        for i in 0..self.n {
+            let cur = self.v[i];
+            let nxt = self.v[(i + 1) % self.n];
+            let (sc, sn) = (side(&cur), side(&nxt));
+            if inside(sc) {
+                push(cur);
+            }
+            if inside(sc) != inside(sn) {
+                let t = sc / (sc - sn);
+                push([
+                    cur[0] + t * (nxt[0] - cur[0]),
+                    cur[1] + t * (nxt[1] - cur[1]),
+                ]);
+            }
+        }
+        out
+    }
 }

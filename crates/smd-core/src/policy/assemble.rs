@@ -1,0 +1,210 @@
+//! The last stage shared by every policy: per-job candidates and the admission decision
+//! become the plan file, with each not-admitted job's reason.
+
+use super::Policy;
+use crate::error::Error;
+use crate::inner::InnerStats;
+use crate::knapsack::{self, Selection, R};
+use crate::model::JobModel;
+use crate::omega::{fits, floor_tol};
+use crate::plan::{AdmissionReport, JobPlan, Plan, ResourceUse, Stats};
+use crate::scenario::{Resources, Scenario, RESOURCE_NAMES};
+
+/// A job's chosen integer allocation before admission.
+#[derive(Clone, Debug)]
+pub(super) struct Candidate {
+    pub(super) w: u64,
+    pub(super) p: u64,
+    pub(super) t: f64,
+    pub(super) utility: f64,
+    pub(super) relaxed: Option<([f64; 2], f64)>,
+    pub(super) attempts: Option<u32>,
+}
+
+impl Candidate {
+    pub(super) fn at(
+        m: &JobModel,
+        w: u64,
+        p: u64,
+        relaxed: Option<([f64; 2], f64)>,
+        attempts: Option<u32>,
+    ) -> Candidate {
+        let t = m.t(w as f64, p as f64);
+        Candidate {
+            w,
+            p,
+            t,
+            utility: m.mu(m.pi(t)),
+            relaxed,
+            attempts,
+        }
+    }
+}
+
+/// The plan file from per-job candidates and the admission decision.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn assemble(
+    scenario: &Scenario,
+    models: &[JobModel],
+    policy: &str,
+    cands: &[Option<Candidate>],
+    chosen: &[bool],
+    admission: AdmissionReport,
+    stats: Stats,
+    why_not: &dyn Fn(&Candidate, &[f64; R]) -> String,
+) -> Plan {
+    let cap = scenario.cluster.capacity().to_array();
+    let mut jobs = Vec::with_capacity(models.len());
+    let mut used = [0.0; R];
+    let mut requested = [0.0; R];
+    let mut total = 0.0;
+    let mut admitted = 0;
+    for (i, (job, m)) in scenario.jobs.iter().zip(models).enumerate() {
+        let line = match &cands[i] {
+            None => JobPlan {
+                id: job.id.clone(),
+                workers: None,
+                ps: None,
+                completion_time_s: None,
+                completion_time: None,
+                utility: 0.0,
+                admitted: false,
+                reason: Some(infeasible_reason(m)),
+                relaxed_workers: None,
+                relaxed_ps: None,
+                relaxed_completion_time_s: None,
+                rounding_attempts: None,
+            },
+            Some(c) => {
+                let demand = m.demand(c.w as f64, c.p as f64);
+                if chosen[i] {
+                    admitted += 1;
+                    total += c.utility;
+                    for r in 0..R {
+                        used[r] += demand[r];
+                        requested[r] += m.limit.to_array()[r];
+                    }
+                }
+                JobPlan {
+                    id: job.id.clone(),
+                    workers: Some(c.w),
+                    ps: Some(c.p),
+                    completion_time_s: Some(c.t),
+                    completion_time: Some(m.pi(c.t)),
+                    utility: c.utility,
+                    admitted: chosen[i],
+                    reason: (!chosen[i]).then(|| why_not(c, &demand)),
+                    relaxed_workers: c.relaxed.map(|r| r.0[0]),
+                    relaxed_ps: c.relaxed.map(|r| r.0[1]),
+                    relaxed_completion_time_s: c.relaxed.map(|r| r.1),
+                    rounding_attempts: c.attempts,
+                }
+            }
+        };
+        jobs.push(line);
+    }
+    Plan {
+        policy: policy.into(),
+        total_utility: total,
+        admitted,
+        jobs,
+        resources: ResourceUse {
+            used: Resources::from_array(used),
+            capacity: Resources::from_array(cap),
+            requested: Resources::from_array(requested),
+        },
+        stats,
+        admission,
+        time_unit: match scenario.params.time_unit_s {
+            None => "relative".into(),
+            Some(u) => format!("seconds/{u}"),
+        },
+    }
+}
+
+pub(super) fn add_inner(stats: &mut Stats, s: &InnerStats) {
+    stats.lp_solves += s.lp_solves;
+    stats.grid_points += s.grid_points;
+    stats.infeasible_grid_points += s.infeasible_grid_points;
+}
+
+pub(super) fn admission_report(sel: &Selection, depth: Option<u32>) -> AdmissionReport {
+    AdmissionReport {
+        method: if depth.is_some() { "ptas" } else { "exact" }.into(),
+        depth,
+        guarantee: sel.guarantee,
+        proven_optimal: sel.proven_optimal,
+        gap: sel.gap,
+    }
+}
+
+/// Numbers that overflow make every later step meaningless: refuse them with the job named.
+pub(super) fn check_models(scenario: &Scenario, models: &[JobModel]) -> Result<(), Error> {
+    let mut errs = Vec::new();
+    for (job, m) in scenario.jobs.iter().zip(models) {
+        let bad = if !m.theta.iter().all(|v| v.is_finite()) || !m.t11.is_finite() {
+            Some("gives a completion time too large to represent; check iterations, global_batch and the layer times")
+        } else if m.t11 <= 0.0 {
+            Some("gives a completion time of 0 (every time and overhead is 0)")
+        } else if !m.limit.to_array().iter().all(|v| v.is_finite()) {
+            Some("gives a limit too large to represent")
+        } else {
+            None
+        };
+        if let Some(msg) = bad {
+            errs.push(crate::error::FieldError {
+                job: Some(job.id.clone()),
+                field: "(model)".into(),
+                message: msg.into(),
+            });
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Invalid(errs))
+    }
+}
+
+/// ESW: the largest k with (k, k) in Ω.
+pub fn esw_k(m: &JobModel) -> u64 {
+    let per = (0..R)
+        .filter(|&r| m.omega.ow[r] + m.omega.op[r] > 0.0)
+        .map(|r| m.omega.limit[r] / (m.omega.ow[r] + m.omega.op[r]))
+        .fold(f64::INFINITY, f64::min);
+    let mut k = floor_tol(per).max(1.0) as u64;
+    while k > 1 && !m.omega.contains(k as f64, k as f64) {
+        k -= 1;
+    }
+    k
+}
+
+pub(super) fn infeasible_reason(m: &JobModel) -> String {
+    let d = m.demand(1.0, 1.0);
+    let lim = m.limit.to_array();
+    let over: Vec<String> = (0..R)
+        .filter(|&r| !fits(d[r], lim[r]))
+        .map(|r| format!("{} {} > {}", RESOURCE_NAMES[r], d[r], lim[r]))
+        .collect();
+    format!(
+        "infeasible: one worker and one PS exceed the job's limit ({})",
+        over.join(", ")
+    )
+}
+
+pub(super) fn not_selected_reason(
+    policy: Policy,
+    c: &Candidate,
+    demand: &[f64; R],
+    cap: &[f64; R],
+) -> String {
+    if !knapsack::fits_all(demand, cap) {
+        "not selected: needs more than the whole cluster".into()
+    } else if c.utility <= 0.0 {
+        "not selected: zero utility".into()
+    } else if policy == Policy::Optimus {
+        "not selected: (1, 1) did not fit the remaining capacity".into()
+    } else {
+        "not selected".into()
+    }
+}

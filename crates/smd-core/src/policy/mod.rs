@@ -1,0 +1,326 @@
+//! MODEL.md §9: the policies `smd`, `esw`, `optimus`, `exact` and `global`, each turning a
+//! validated scenario into a [`Plan`] through one pipeline: every job's model, its candidate
+//! allocation (per policy: [`smd`], ESW's k, `exact`'s enumeration, [`optimus`]), admission
+//! (a knapsack, or the joint search of [`global`]), then [`assemble`] into the plan.
+
+mod assemble;
+mod cache;
+mod global;
+mod optimus;
+mod pinned;
+mod smd;
+
+pub use assemble::esw_k;
+use assemble::{
+    add_inner, admission_report, assemble, check_models, not_selected_reason, Candidate,
+};
+use cache::cache_key;
+pub use cache::Cache;
+pub use global::plan_global;
+use optimus::optimus;
+pub use pinned::{plan_on, Capacity, Pin};
+use smd::smd_allocation;
+
+use crate::enumerate::integer_optimum;
+use crate::error::Error;
+use crate::inner::InnerSolver;
+use crate::knapsack::{self, Item, R};
+use crate::model::JobModel;
+use crate::plan::{AdmissionReport, Plan, Stats};
+use crate::scenario::{Outer, Scenario};
+use std::fmt;
+use std::str::FromStr;
+
+/// A planning policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Algorithm 1 → Algorithm 2 → Frieze–Clarke (or exact) admission.
+    Smd,
+    /// Equal split w = p = k, then SMD's admission stage.
+    Esw,
+    /// The cluster-wide greedy of Optimus.
+    Optimus,
+    /// Per-job integer optimum, then the exact knapsack.
+    Exact,
+}
+
+impl Policy {
+    /// Every policy, in display order.
+    pub const ALL: [Policy; 4] = [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact];
+    /// The policy's name in plan files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Smd => "smd",
+            Policy::Esw => "esw",
+            Policy::Optimus => "optimus",
+            Policy::Exact => "exact",
+        }
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Policy, String> {
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| format!("unknown policy {s:?} (expected smd, esw, optimus or exact)"))
+    }
+}
+
+/// A clock in milliseconds; the crate has none of its own so it runs anywhere (wasm too).
+pub type Clock<'a> = &'a dyn Fn() -> f64;
+
+/// Progress of a plan: called after each job's allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The policy being planned.
+    pub policy: Policy,
+    /// Jobs whose allocation is done.
+    pub jobs_done: usize,
+    /// Jobs in the scenario.
+    pub jobs_total: usize,
+}
+
+/// How [`plan_with`] runs: its clock and a progress callback, both optional.
+#[derive(Default)]
+pub struct Options<'a> {
+    /// Milliseconds from any origin; without one every time in the plan is 0.
+    pub clock: Option<Clock<'a>>,
+    /// Called after each job's allocation (e.g. to post progress from a Web Worker).
+    pub progress: Option<&'a mut dyn FnMut(Progress)>,
+    /// How Algorithm 1 solves its grid points (default: the exact fast path).
+    pub inner: InnerSolver,
+    /// Reuse SMD allocations of unchanged jobs from earlier plans.
+    pub cache: Option<&'a mut Cache>,
+    /// Wall-clock budget of the `global` search in ms (needs `clock`): when it ends, the
+    /// best plan so far is returned with its bound and gap.
+    pub time_budget_ms: Option<f64>,
+}
+
+/// Plans `scenario` with `policy`, timing with `clock`.
+pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Result<Plan, Error> {
+    plan_with(
+        scenario,
+        policy,
+        &mut Options {
+            clock: Some(clock),
+            ..Options::default()
+        },
+    )
+}
+
+/// Plans `scenario` with `policy`; invalid scenarios give [`Error::Invalid`].
+pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Result<Plan, Error> {
+    scenario.validate()?;
+    let clock = opts.clock.unwrap_or(&|| 0.0);
+    let mut report = |done: usize| {
+        if let Some(f) = opts.progress.as_mut() {
+            f(Progress {
+                policy,
+                jobs_done: done,
+                jobs_total: scenario.jobs.len(),
+            });
+        }
+    };
+    let start = clock();
+    let p = &scenario.params;
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, p.time_unit_s))
+        .collect();
+    check_models(scenario, &models)?;
+    let cap = scenario.cluster.capacity().to_array();
+    let mut stats = Stats::default();
+    let mut cands: Vec<Option<Candidate>> = Vec::with_capacity(models.len());
+
+    let (chosen, admission) = if policy == Policy::Optimus {
+        let t0 = clock();
+        let (c, chosen) = optimus(&models, &cap);
+        stats.inner_ms = clock() - t0;
+        report(models.len());
+        cands = c;
+        let report = AdmissionReport {
+            method: "greedy".into(),
+            depth: None,
+            guarantee: 0.0,
+            proven_optimal: false,
+            gap: None,
+        };
+        (chosen, report)
+    } else {
+        let t0 = clock();
+        for (job, m) in scenario.jobs.iter().zip(&models) {
+            if !m.feasible() {
+                cands.push(None);
+                report(cands.len());
+                continue;
+            }
+            let c = match policy {
+                Policy::Smd => {
+                    let key = opts
+                        .cache
+                        .as_ref()
+                        .map(|_| cache_key(job, scenario, opts.inner));
+                    let hit = match (opts.cache.as_mut(), key) {
+                        (Some(cache), Some(k)) => cache.get(k),
+                        _ => None,
+                    };
+                    let (c, work, rounding_ms) = match hit {
+                        Some(found) => found,
+                        None => {
+                            let found = smd_allocation(job, m, p, opts.inner, clock)?;
+                            if let (Some(cache), Some(k)) = (opts.cache.as_mut(), key) {
+                                cache.put(k, found.clone());
+                            }
+                            found
+                        }
+                    };
+                    add_inner(&mut stats, &work);
+                    stats.rounding_ms += rounding_ms;
+                    stats.rounding_attempts += u64::from(c.attempts.unwrap_or(0));
+                    c
+                }
+                Policy::Esw => {
+                    let k = esw_k(m);
+                    Candidate::at(m, k, k, None, None)
+                }
+                Policy::Exact => {
+                    let (w, ps, _) = integer_optimum(m).ok_or_else(|| {
+                        Error::Solver(format!("job {:?}: no integer point in Ω", job.id))
+                    })?;
+                    Candidate::at(m, w, ps, None, None)
+                }
+                Policy::Optimus => unreachable!("handled above"),
+            };
+            cands.push(Some(c));
+            report(cands.len());
+        }
+        stats.inner_ms = clock() - t0 - stats.rounding_ms;
+        let items: Vec<Item> = cands
+            .iter()
+            .zip(&models)
+            .map(|(c, m)| match c {
+                Some(c) => Item {
+                    value: c.utility,
+                    demand: m.demand(c.w as f64, c.p as f64),
+                },
+                None => Item {
+                    value: 0.0,
+                    demand: [f64::INFINITY; R],
+                },
+            })
+            .collect();
+        let t0 = clock();
+        let exact = policy == Policy::Exact || p.outer == Outer::Exact;
+        let sel = if exact {
+            knapsack::branch_and_bound(&items, &cap, knapsack::NODE_LIMIT)?
+        } else {
+            knapsack::frieze_clarke(&items, &cap, p.ptas_depth)?
+        };
+        stats.outer_ms = clock() - t0;
+        stats.outer_lp_solves = sel.lp_solves;
+        stats.outer_nodes = sel.nodes;
+        stats.lp_solves += sel.lp_solves;
+        let report = admission_report(&sel, if exact { None } else { Some(p.ptas_depth) });
+        (sel.chosen, report)
+    };
+
+    stats.solve_ms = clock() - start;
+    Ok(assemble(
+        scenario,
+        &models,
+        policy.name(),
+        &cands,
+        &chosen,
+        admission,
+        stats,
+        &|c, d| not_selected_reason(policy, c, d, &cap),
+    ))
+}
+
+/// Default node limit of the `global` policy's search.
+pub const GLOBAL_NODE_LIMIT: u64 = 10_000_000;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{generate, GenerateOptions};
+
+    fn without_times(mut p: Plan) -> Plan {
+        p.stats.solve_ms = 0.0;
+        p.stats.inner_ms = 0.0;
+        p.stats.rounding_ms = 0.0;
+        p.stats.outer_ms = 0.0;
+        p
+    }
+
+    #[test]
+    fn cache_reuses_unchanged_jobs_and_changes_no_plan() {
+        let mut s = generate(&GenerateOptions {
+            jobs: 6,
+            seed: 4,
+            ..Default::default()
+        });
+        let mut cache = Cache::new();
+        let with_cache = |s: &Scenario, cache: &mut Cache| {
+            let mut o = Options {
+                cache: Some(cache),
+                ..Options::default()
+            };
+            without_times(plan_with(s, Policy::Smd, &mut o).unwrap())
+        };
+        let first = with_cache(&s, &mut cache);
+        let feasible = first.jobs.iter().filter(|j| j.workers.is_some()).count() as u64;
+        assert_eq!((cache.hits(), cache.misses()), (0, feasible));
+        assert_eq!(first, without_times(crate::plan(&s, Policy::Smd).unwrap()));
+        // Edit one feasible job: only it is solved again.
+        let k = first.jobs.iter().position(|j| j.workers.is_some()).unwrap();
+        s.jobs[k].iterations += 7.0;
+        let second = with_cache(&s, &mut cache);
+        assert_eq!((cache.hits(), cache.misses()), (feasible - 1, feasible + 1));
+        assert_eq!(second, without_times(crate::plan(&s, Policy::Smd).unwrap()));
+        // A parameter every job depends on invalidates them all.
+        s.params.seed += 1;
+        with_cache(&s, &mut cache);
+        assert_eq!(cache.misses(), 2 * feasible + 1);
+        cache.retain_used();
+    }
+
+    #[test]
+    fn progress_counts_every_job_once_in_order() {
+        let mut s = generate(&GenerateOptions {
+            jobs: 4,
+            seed: 9,
+            ..Default::default()
+        });
+        s.params.epsilon = 0.3;
+        for policy in Policy::ALL {
+            let mut seen = Vec::new();
+            let mut cb = |p: Progress| seen.push((p.jobs_done, p.jobs_total));
+            let plan = plan_with(
+                &s,
+                policy,
+                &mut Options {
+                    progress: Some(&mut cb),
+                    ..Options::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(plan.stats.solve_ms, 0.0, "no clock, no time");
+            let last = *seen.last().unwrap();
+            assert_eq!(last, (4, 4), "{policy}");
+            assert!(
+                seen.windows(2).all(|w| w[0].0 < w[1].0),
+                "{policy}: {seen:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! The Optimus baseline (MODEL.md §9).
+
+use super::assemble::Candidate;
+use crate::knapsack::{self, R};
+use crate::model::JobModel;
+
+/// Optimus (MODEL.md §9): admit at (1, 1) in order, then add the task with the best utility
+/// gain per dominant share until no move reduces T and fits.
+pub(super) fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candidate>>, Vec<bool>) {
+    let mut remaining = *cap;
+    let mut alloc: Vec<Option<(u64, u64)>> = vec![None; models.len()];
+    let mut admitted = vec![false; models.len()];
+    for (i, m) in models.iter().enumerate() {
+        if !m.feasible() {
+            continue;
+        }
+        alloc[i] = Some((1, 1));
+        let d = m.demand(1.0, 1.0);
+        if knapsack::fits_all(&d, &remaining) {
+            admitted[i] = true;
+            for r in 0..R {
+                remaining[r] -= d[r];
+            }
+        }
+    }
+    let share = |task: &[f64; 4]| -> f64 {
+        (0..R)
+            .map(|r| {
+                if cap[r] > 0.0 {
+                    task[r] / cap[r]
+                } else if task[r] > 0.0 {
+                    f64::INFINITY
+                } else {
+                    0.0
+                }
+            })
+            .fold(0.0, f64::max)
+    };
+    loop {
+        // (gain/share, ΔT/share, job, is_ps)
+        let mut best: Option<(f64, f64, usize, bool)> = None;
+        for (i, m) in models.iter().enumerate() {
+            if !admitted[i] {
+                continue;
+            }
+            let (w, p) = alloc[i].expect("admitted jobs have an allocation");
+            let t_now = m.t(w as f64, p as f64);
+            let u_now = m.mu(m.pi(t_now));
+            for is_ps in [false, true] {
+                let (nw, np) = if is_ps { (w, p + 1) } else { (w + 1, p) };
+                let task = if is_ps { m.omega.op } else { m.omega.ow };
+                if !m.omega.contains(nw as f64, np as f64) || !knapsack::fits_all(&task, &remaining)
+                {
+                    continue;
+                }
+                let t_new = m.t(nw as f64, np as f64);
+                if t_new >= t_now {
+                    continue;
+                }
+                let s = share(&task);
+                let key = ((m.mu(m.pi(t_new)) - u_now) / s, (t_now - t_new) / s);
+                let better = match best {
+                    None => true,
+                    Some((g, dt, _, _)) => key.0 > g || (key.0 == g && key.1 > dt),
+                };
+                if better {
+                    best = Some((key.0, key.1, i, is_ps));
+                }
+            }
+        }
+        let Some((_, _, i, is_ps)) = best else { break };
+        let m = &models[i];
+        let (w, p) = alloc[i].expect("admitted");
+        let task = if is_ps { m.omega.op } else { m.omega.ow };
+        for r in 0..R {
+            remaining[r] -= task[r];
+        }
+        alloc[i] = Some(if is_ps { (w, p + 1) } else { (w + 1, p) });
+    }
+    let cands: Vec<Option<Candidate>> = models
+        .iter()
+        .zip(&alloc)
+        .map(|(m, a)| a.map(|(w, p)| Candidate::at(m, w, p, None, None)))
+        .collect();
+    // Zero-utility jobs are never admitted (docs/MODEL.md, decisions): a job the greedy
+    // could not lift above 0 (e.g. a time unit that puts every π far past γ3) is dropped.
+    for (adm, c) in admitted.iter_mut().zip(&cands) {
+        if c.as_ref().is_some_and(|c| c.utility <= 0.0) {
+            *adm = false;
+        }
+    }
+    (cands, admitted)
+}

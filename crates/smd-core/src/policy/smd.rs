@@ -1,0 +1,45 @@
+//! SMD's allocation stage for one job: Algorithm 1 (+ polish), then Algorithm 2.
+
+use super::assemble::Candidate;
+use super::Clock;
+use crate::error::Error;
+use crate::inner::{self, InnerSolver, InnerStats};
+use crate::model::JobModel;
+use crate::rng::{stream_of, Stream};
+use crate::rounding;
+use crate::scenario::{Job, Params};
+
+/// Algorithm 1 (+ polish) and Algorithm 2 for one feasible job: the candidate, the inner
+/// work, and the rounding time.
+pub(super) fn smd_allocation(
+    job: &Job,
+    m: &JobModel,
+    p: &Params,
+    solver: InnerSolver,
+    clock: Clock,
+) -> Result<(Candidate, InnerStats, f64), Error> {
+    let sol = inner::solve_with(m, p.epsilon, solver).map_err(|e| e.for_job(&job.id))?;
+    let mut x = sol.x;
+    if p.polish {
+        let pp = m.best_p_for(x[0]);
+        if m.t(x[0], pp) <= m.t(x[0], x[1]) {
+            x[1] = pp;
+        }
+    }
+    let t1 = clock();
+    let mut rng = Stream::new(p.seed, stream_of(&job.id));
+    let r = rounding::round(
+        m,
+        x,
+        p.m_delta,
+        p.max_rounding_attempts,
+        p.rounding,
+        &mut rng,
+    );
+    let ms = clock() - t1;
+    Ok((
+        Candidate::at(m, r.w, r.p, Some((sol.x, sol.t)), Some(r.attempts)),
+        sol.stats,
+        ms,
+    ))
+}
