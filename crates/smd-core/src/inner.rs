@@ -48,6 +48,8 @@ pub enum InnerSolver {
     Reference,
 }
 
+crate::names::named!(InnerSolver, "inner solver" { Fast => "fast", Reference => "reference" });
+
 /// Runs Algorithm 1 on a feasible job with the default (fast) solver.
 pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {
     solve_with(model, epsilon, InnerSolver::Fast)

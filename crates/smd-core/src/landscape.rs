@@ -106,7 +106,7 @@ pub fn landscape(
         .filter_map(|plan| {
             let line = plan.jobs.iter().find(|j| j.id == job.id)?;
             Some(Chosen {
-                policy: plan.policy.clone(),
+                policy: plan.policy.to_string(),
                 w: line.workers? as f64,
                 p: line.ps? as f64,
                 t: line.completion_time_s?,

@@ -51,6 +51,7 @@ pub mod kp_lp;
 pub mod landscape;
 pub mod lp;
 pub mod model;
+mod names;
 pub mod omega;
 pub mod orlib;
 pub mod plan;

@@ -95,8 +95,8 @@ pub struct Stats {
 /// The planner's answer for one policy.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
-    /// `smd`, `esw`, `optimus` or `exact`.
-    pub policy: String,
+    /// The policy (in files: `smd`, `esw`, `optimus`, `exact` or `global`).
+    pub policy: crate::Policy,
     /// Σ utility of admitted jobs.
     pub total_utility: f64,
     /// Number of admitted jobs.

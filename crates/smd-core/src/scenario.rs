@@ -160,6 +160,15 @@ impl Default for Params {
     }
 }
 
+crate::names::named!(Rounding, "rounding" { Paper => "paper", BestCorner => "best_corner" });
+crate::names::named!(Outer, "admission method" { Ptas => "ptas", Exact => "exact" });
+crate::names::named!(Mode, "mode" { Sync => "sync", Async => "async" });
+crate::names::named!(Overlap, "overlap" {
+    Sequential => "sequential",
+    Wfbp => "wfbp",
+    Pipelined => "pipelined",
+});
+
 /// Synchronous or asynchronous SGD.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -46,7 +46,7 @@ fn best_subset(items: &[(f64, [f64; R])], cap: &[f64; R]) -> f64 {
 
 /// The checks every plan of every policy must pass; returns the admitted demand.
 fn check_common(s: &Scenario, pl: &Plan, policy: Policy, ctx: &str) -> [f64; R] {
-    assert_eq!(pl.policy, policy.name(), "{ctx}");
+    assert_eq!(pl.policy, policy, "{ctx}");
     assert_eq!(pl.jobs.len(), s.jobs.len(), "{ctx}: job count");
     let cap = capacity(s);
     let mut used = [0.0; R];

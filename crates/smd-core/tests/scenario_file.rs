@@ -38,7 +38,7 @@ fn the_example_plans_with_every_policy() {
     s.params.epsilon = 0.1;
     for policy in Policy::ALL {
         let p = plan(&s, policy).unwrap();
-        assert_eq!(p.policy, policy.name());
+        assert_eq!(p.policy, policy);
         assert_eq!(p.jobs.len(), 1);
         let j = &p.jobs[0];
         // One job with a 10-instance limit always fits one cluster unit, so only a utility

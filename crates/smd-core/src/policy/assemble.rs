@@ -46,7 +46,7 @@ impl Candidate {
 pub(super) fn assemble(
     scenario: &Scenario,
     models: &[JobModel],
-    policy: &str,
+    policy: Policy,
     cands: &[Option<Candidate>],
     chosen: &[bool],
     admission: AdmissionReport,
@@ -104,7 +104,7 @@ pub(super) fn assemble(
         jobs.push(line);
     }
     Plan {
-        policy: policy.into(),
+        policy,
         total_utility: total,
         admitted,
         jobs,

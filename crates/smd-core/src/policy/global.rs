@@ -74,10 +74,21 @@ pub fn plan_global(
     let mut options = Vec::with_capacity(models.len());
     // Per job: `Some((u_max, D_min))` when its box was thinned (its bound term is relaxed).
     let mut relaxed: Vec<Option<(f64, [f64; R])>> = Vec::with_capacity(models.len());
+    let total = models.len();
+    let mut report = |done: usize| {
+        if let Some(f) = opts.progress.as_mut() {
+            f(super::Progress {
+                policy: Policy::Global,
+                jobs_done: done,
+                jobs_total: total,
+            });
+        }
+    };
     for (i, m) in models.iter().enumerate() {
         if !m.feasible() {
             options.push(Vec::new());
             relaxed.push(None);
+            report(i + 1);
             continue;
         }
         // Every seed's allocation of this job is on the grid even when the box is thinned.
@@ -93,6 +104,7 @@ pub fn plan_global(
             (u_max, m.demand(1.0, 1.0))
         }));
         options.push(set.options);
+        report(i + 1);
     }
     let inner_ms = clock() - t0;
     let t1 = clock();
@@ -146,7 +158,7 @@ pub fn plan_global(
     Ok(assemble(
         scenario,
         &models,
-        "global",
+        Policy::Global,
         &cands,
         &chosen,
         admission,

@@ -28,8 +28,6 @@ use crate::knapsack::{self, Item, R};
 use crate::model::JobModel;
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::{Outer, Scenario};
-use std::fmt;
-use std::str::FromStr;
 
 /// A planning policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -43,37 +41,18 @@ pub enum Policy {
     Optimus,
     /// Per-job integer optimum, then the exact knapsack.
     Exact,
+    /// The joint optimum over every job's Pareto set of allocations ([`plan_global`]),
+    /// within a node limit and a time budget.
+    Global,
 }
 
-impl Policy {
-    /// Every policy, in display order.
-    pub const ALL: [Policy; 4] = [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact];
-    /// The policy's name in plan files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Policy::Smd => "smd",
-            Policy::Esw => "esw",
-            Policy::Optimus => "optimus",
-            Policy::Exact => "exact",
-        }
-    }
-}
-
-impl fmt::Display for Policy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Policy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Policy, String> {
-        Policy::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| format!("unknown policy {s:?} (expected smd, esw, optimus or exact)"))
-    }
-}
+crate::names::named!(Policy, "policy" {
+    Smd => "smd",
+    Esw => "esw",
+    Optimus => "optimus",
+    Exact => "exact",
+    Global => "global",
+});
 
 /// A clock in milliseconds; the crate has none of its own so it runs anywhere (wasm too).
 pub type Clock<'a> = &'a dyn Fn() -> f64;
@@ -119,6 +98,9 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
 
 /// Plans `scenario` with `policy`; invalid scenarios give [`Error::Invalid`].
 pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Result<Plan, Error> {
+    if policy == Policy::Global {
+        return plan_global(scenario, opts, GLOBAL_NODE_LIMIT);
+    }
     scenario.validate()?;
     let clock = opts.clock.unwrap_or(&|| 0.0);
     let mut report = |done: usize| {
@@ -199,7 +181,7 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
                     })?;
                     Candidate::at(m, w, ps, None, None)
                 }
-                Policy::Optimus => unreachable!("handled above"),
+                Policy::Optimus | Policy::Global => unreachable!("handled above"),
             };
             cands.push(Some(c));
             report(cands.len());
@@ -238,7 +220,7 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
     Ok(assemble(
         scenario,
         &models,
-        policy.name(),
+        policy,
         &cands,
         &chosen,
         admission,
