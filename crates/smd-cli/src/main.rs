@@ -7,8 +7,8 @@
 //! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
 //! head`) ends the program quietly with status 0.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use smd_core::policy::GLOBAL_NODE_LIMIT;
+use clap::builder::TypedValueParser;
+use clap::{Args, Parser, Subcommand};
 use smd_core::scenario::{Outer, RESOURCE_NAMES};
 use smd_core::{Error, GenerateOptions, InnerSolver, Mode, Options, Plan, Policy, Scenario};
 use std::io::{self, BufWriter, Read, Write};
@@ -87,8 +87,8 @@ struct GenerateArgs {
     )]
     seed: u64,
     /// SGD mode of every job.
-    #[arg(long, value_enum, default_value_t = ModeArg::Sync)]
-    mode: ModeArg,
+    #[arg(long, value_parser = named::<Mode>(&Mode::NAMES), default_value = "sync")]
+    mode: Mode,
     /// Cluster units (the capacity is units × one cluster unit).
     #[arg(
         long,
@@ -102,8 +102,8 @@ struct GenerateArgs {
 #[derive(Args, Debug)]
 struct PlanArgs {
     /// Planning policy.
-    #[arg(long, value_enum, default_value_t = PolicyArg::Smd)]
-    policy: PolicyArg,
+    #[arg(long, value_parser = named::<Policy>(&Policy::NAMES), default_value = "smd")]
+    policy: Policy,
     #[command(flatten)]
     common: Common,
 }
@@ -134,8 +134,8 @@ struct Common {
     #[arg(long, value_name = "Q", allow_negative_numbers = true)]
     ptas_depth: Option<u32>,
     /// Override params.outer, the admission method.
-    #[arg(long, value_enum)]
-    outer: Option<OuterArg>,
+    #[arg(long, value_parser = named::<Outer>(&Outer::NAMES))]
+    outer: Option<Outer>,
     /// Override params.seed, the seed of the rounding streams.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     seed: Option<u64>,
@@ -150,8 +150,8 @@ struct Common {
     global_budget: f64,
     /// How Algorithm 1 solves its grid points: `fast` (exact closed form with pruning) or
     /// `reference` (one LP-crate solve per grid point, the paper's method; slow at small ε).
-    #[arg(long, value_enum, default_value = "fast")]
-    inner_solver: InnerArg,
+    #[arg(long, value_parser = named::<InnerSolver>(&InnerSolver::NAMES), default_value = "fast")]
+    inner_solver: InnerSolver,
     /// Override any params field, e.g. `--set polish=true --set rounding=best_corner
     /// --set m_delta=2` (VALUE is read as JSON, else as a string).
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -161,87 +161,14 @@ struct Common {
     file: PathBuf,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ModeArg {
-    Sync,
-    Async,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum PolicyArg {
-    Smd,
-    Esw,
-    Optimus,
-    Exact,
-    /// The joint optimum over every job's Pareto set (MODEL.md §9, improved).
-    Global,
-}
-
-impl PolicyArg {
-    /// Every policy, in display order.
-    const ALL: [PolicyArg; 5] = [
-        PolicyArg::Smd,
-        PolicyArg::Esw,
-        PolicyArg::Optimus,
-        PolicyArg::Exact,
-        PolicyArg::Global,
-    ];
-    fn name(self) -> &'static str {
-        match self {
-            PolicyArg::Global => "global",
-            p => Policy::from(p).name(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum InnerArg {
-    Fast,
-    Reference,
-}
-
-impl From<InnerArg> for InnerSolver {
-    fn from(a: InnerArg) -> InnerSolver {
-        match a {
-            InnerArg::Fast => InnerSolver::Fast,
-            InnerArg::Reference => InnerSolver::Reference,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum OuterArg {
-    Ptas,
-    Exact,
-}
-
-impl From<ModeArg> for Mode {
-    fn from(m: ModeArg) -> Mode {
-        match m {
-            ModeArg::Sync => Mode::Sync,
-            ModeArg::Async => Mode::Async,
-        }
-    }
-}
-
-impl From<PolicyArg> for Policy {
-    fn from(p: PolicyArg) -> Policy {
-        match p {
-            PolicyArg::Smd => Policy::Smd,
-            PolicyArg::Esw => Policy::Esw,
-            PolicyArg::Optimus => Policy::Optimus,
-            PolicyArg::Exact | PolicyArg::Global => Policy::Exact,
-        }
-    }
-}
-
-impl From<OuterArg> for Outer {
-    fn from(o: OuterArg) -> Outer {
-        match o {
-            OuterArg::Ptas => Outer::Ptas,
-            OuterArg::Exact => Outer::Exact,
-        }
-    }
+/// A value parser for one of smd-core's named enums: its names are the accepted values
+/// (listed in `--help`), parsed by the enum's own `FromStr`.
+fn named<T>(names: &'static [&'static str]) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr + Clone + Send + Sync + 'static,
+{
+    clap::builder::PossibleValuesParser::new(names)
+        .try_map(|s: String| s.parse::<T>().map_err(|_| format!("unknown value {s:?}")))
 }
 
 /// Why the program stops early.
@@ -430,7 +357,7 @@ fn generate(a: &GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
     let scenario = smd_core::generate(&GenerateOptions {
         jobs: a.jobs,
         seed: a.seed,
-        mode: a.mode.into(),
+        mode: a.mode,
         units: a.units,
     });
     // `--units -1` would write a file that no command accepts: refuse it here.
@@ -474,7 +401,7 @@ fn check(a: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
 fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let scenario = load(&a.common)?;
     let mut results: Vec<(&'static str, Result<Plan, String>)> = Vec::new();
-    for policy in PolicyArg::ALL {
+    for policy in Policy::ALL {
         let policy_name = policy.name();
         match solve(&scenario, policy, &a.common) {
             Ok(p) => results.push((policy_name, Ok(p))),
@@ -523,20 +450,17 @@ fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 /// Runs one policy; a panic inside the solver becomes a solver failure (exit 1), not exit 101.
-fn solve(scenario: &Scenario, which: PolicyArg, c: &Common) -> Result<Plan, Failure> {
+fn solve(scenario: &Scenario, which: Policy, c: &Common) -> Result<Plan, Failure> {
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
     let mut opts = Options {
         clock: Some(&clock),
-        inner: c.inner_solver.into(),
+        inner: c.inner_solver,
         time_budget_ms: Some(c.global_budget * 1000.0),
         ..Options::default()
     };
     let policy = which.name();
-    let run = || match which {
-        PolicyArg::Global => smd_core::plan_global(scenario, &mut opts, GLOBAL_NODE_LIMIT),
-        other => smd_core::plan_with(scenario, other.into(), &mut opts),
-    };
+    let run = || smd_core::plan_with(scenario, which, &mut opts);
     match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(plan)) => Ok(plan),
         Ok(Err(e)) => Err(e.into()),
@@ -572,7 +496,7 @@ fn load(c: &Common) -> Result<Scenario, Failure> {
         p.ptas_depth = q;
     }
     if let Some(o) = c.outer {
-        p.outer = o.into();
+        p.outer = o;
     }
     if let Some(s) = c.seed {
         p.seed = s;

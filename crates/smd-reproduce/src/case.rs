@@ -425,7 +425,7 @@ pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<
     let mut total = 0.0;
     let mut admitted = 0;
     for (j, m) in plan.jobs.iter().zip(models) {
-        if plan.policy == "smd" && m.feasible() && scenario.params.rounding == Rounding::Paper {
+        if plan.policy == smd_core::Policy::Smd && m.feasible() && scenario.params.rounding == Rounding::Paper {
             match j.rounding_attempts {
                 Some(a) if a >= 1 && a <= scenario.params.max_rounding_attempts => {}
                 other => errs.push(format!(
