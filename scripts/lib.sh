@@ -1,13 +1,10 @@
 # Shared by scripts/serve, scripts/test, tests/e2e.sh and .ci/run (source it).
 # Installs what the page needs, each step skipped when the tool is present at the right
-# version, so a second run costs nothing. Versions: ../../shared/TOOLCHAIN.md.
-
-WASM_BINDGEN_VERSION=0.2.130 # must equal `wasm-bindgen = "=0.2.130"` in web/Cargo.toml
-TRUNK_VERSION=0.21.14        # 0.22 needs a newer rustc
-BINARYEN_VERSION=132.0.0     # wasm-opt; Debian's is too old for current rustc output
-PLAYWRIGHT_VERSION=1.65.1    # playwright-core drives Debian's Chromium (it downloads no browser)
+# version, so a second run costs nothing. The versions are pinned in ../toolchain.versions.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=../toolchain.versions
+source "$ROOT/toolchain.versions"
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 

@@ -11,6 +11,14 @@
 //!   overlap, from [`smd_core::eta::simulate`], with T and η1, η2, η3 per model.
 //! - [`line_chart_svg`]: a line chart with error bars.
 //!
+//! Numbers are written by [`format`](mod@format), which the page uses too (tick labels, significant
+//! digits, durations, percentages).
+//!
+//! Charts are composed of shared parts (crate-internal, for new charts to reuse): `axes`
+//! (ticks and labels from a [`scale::Scale`] along a side, axis titles), `legend` (entries
+//! in a column or a row, line and swatch keys, the colour bar), [`marker`] (shapes drawn
+//! with a halo), [`palette`] (colours and the series style cycle) and [`svg`] (the writer).
+//!
 //! Colours are colour-blind safe (viridis for values, Okabe–Ito for categories) and never
 //! the only cue: markers differ in shape, series in dash pattern and marker, schedule bars
 //! in lane. Text is escaped.
@@ -39,14 +47,19 @@
 
 #![warn(missing_docs)]
 
+mod axes;
+pub mod format;
 mod landscape;
+mod legend;
 mod line;
 pub mod marker;
 pub mod palette;
+mod rect;
 pub mod scale;
 mod schedule;
 pub mod svg;
 
-pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Rect, Value};
+pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Value};
 pub use line::{line_chart_svg, LineChart, Point, Series};
+pub use rect::Rect;
 pub use schedule::{schedule_svg, ScheduleOptions, TimeUnit};

@@ -1,9 +1,14 @@
 //! A generic line chart with error bars, for the paper-reproduction experiments.
 
-use crate::marker::{self, Shape};
-use crate::palette::CATEGORICAL;
+use crate::axes::{scale_ticks, x_title, y_title, Axis};
+use crate::format::fmt_sig;
+use crate::legend::{line_key, Legend};
+use crate::marker;
+use crate::palette::series_style;
+use crate::rect::Rect;
 use crate::scale::Scale;
-use crate::svg::{end, fmt_sig, fmt_tick, root, text_at, text_width, title, Px, Tag};
+use crate::svg::{end, frame, group, root, text_at, text_width, titled_group, Px, Tag};
+use std::fmt::Display;
 
 /// One point of a series: the mean at `x` and the half-height of its error bar.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -70,27 +75,6 @@ impl Default for LineChart {
     }
 }
 
-const DASHES: [&str; 6] = ["none", "7 3", "2 3", "9 3 2 3", "13 4", "4 2 1 2"];
-const SHAPES: [Shape; 8] = [
-    Shape::Circle,
-    Shape::Square,
-    Shape::TriangleUp,
-    Shape::Diamond,
-    Shape::TriangleDown,
-    Shape::Cross,
-    Shape::Pentagon,
-    Shape::Asterisk,
-];
-
-/// Style of series `k`: colour, dash pattern, marker.
-fn style(k: usize) -> (&'static str, &'static str, Shape) {
-    (
-        CATEGORICAL[k % CATEGORICAL.len()],
-        DASHES[k % DASHES.len()],
-        SHAPES[k % SHAPES.len()],
-    )
-}
-
 /// Data range of an axis over usable values, widened when degenerate.
 fn range(vals: impl Iterator<Item = f64>, log: bool, zero: bool) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
@@ -122,270 +106,276 @@ fn range(vals: impl Iterator<Item = f64>, log: bool, zero: bool) -> (f64, f64) {
     }
 }
 
+/// Whether `v` can be drawn on an axis (finite; positive on a log axis).
+fn usable(v: f64, log: bool) -> bool {
+    v.is_finite() && (!log || v > 0.0)
+}
+
+/// The half-height of a point's error bar (0 when not finite).
+fn spread(p: &Point) -> f64 {
+    if p.spread.is_finite() {
+        p.spread.abs()
+    } else {
+        0.0
+    }
+}
+
+/// Where everything goes.
+struct Layout {
+    width: f64,
+    height: f64,
+    /// Top of the plot area's room (below the title).
+    top: f64,
+    /// Left edge of the plot area.
+    left: f64,
+    /// Width of the legend column at the right.
+    legend_w: f64,
+    /// The x scale; `xs.px.1` is the plot area's right edge.
+    xs: Scale,
+    /// The y scale; `ys.px.0` is the plot area's bottom, `ys.px.1` its top.
+    ys: Scale,
+}
+
+impl Layout {
+    fn new(chart: &LineChart) -> Layout {
+        let (width, height) = (chart.width.max(240.0), chart.height.max(180.0));
+        let legend_w = chart
+            .series
+            .iter()
+            .map(|s| text_width(&s.name, 11.0))
+            .fold(0.0_f64, f64::max)
+            .min(width * 0.35)
+            + 44.0;
+        let top: f64 = if chart.title.is_empty() { 16.0 } else { 40.0 };
+        let (left, bottom) = (70.0, 52.0);
+        let plot_x1 = width - legend_w - 12.0;
+        let plot_y1 = height - bottom;
+
+        let pts = || chart.series.iter().flat_map(|s| s.points.iter());
+        let (xlo, xhi) = {
+            let (lo, hi) = range(pts().map(|p| p.x), chart.x_log, false);
+            if chart.x_log {
+                (lo, hi)
+            } else {
+                let pad = (hi - lo) * 0.03;
+                (lo - pad, hi + pad)
+            }
+        };
+        let (ylo, yhi) = range(
+            pts()
+                .filter(|p| usable(p.x, chart.x_log) && usable(p.mean, chart.y_log))
+                .flat_map(|p| [p.mean - spread(p), p.mean + spread(p)]),
+            chart.y_log,
+            chart.y_zero,
+        );
+        let xs = Scale {
+            lo: xlo,
+            hi: xhi,
+            px: (left, plot_x1.max(left + 20.0)),
+            log: chart.x_log,
+        };
+        let ys = Scale {
+            lo: ylo,
+            hi: yhi,
+            px: (plot_y1, top.min(plot_y1 - 20.0)),
+            log: chart.y_log,
+        };
+        Layout {
+            width,
+            height,
+            top,
+            left,
+            legend_w,
+            xs,
+            ys,
+        }
+    }
+
+    /// The plot area. (Its edges are the scales' pixel ends: compute with those, not with
+    /// `right()` and `bottom()`, whose round-off could move a pixel label.)
+    fn plot(&self) -> Rect {
+        Rect {
+            x: self.left,
+            y: self.ys.px.1,
+            width: self.xs.px.1 - self.left,
+            height: self.ys.px.0 - self.ys.px.1,
+        }
+    }
+
+    /// The centre of the plot area.
+    fn middle(&self) -> (f64, f64) {
+        (
+            (self.left + self.xs.px.1) / 2.0,
+            (self.ys.px.1 + self.ys.px.0) / 2.0,
+        )
+    }
+}
+
 /// The chart as a standalone SVG document. Series `k` is a `g.series.series-{k}` with
 /// `data-name`; its points are `g.point` elements with `data-x`, `data-mean`,
 /// `data-spread` and a `<title>`.
 pub fn line_chart_svg(chart: &LineChart) -> String {
-    let (width, height) = (chart.width.max(240.0), chart.height.max(180.0));
-    let legend_w = chart
-        .series
-        .iter()
-        .map(|s| text_width(&s.name, 11.0))
-        .fold(0.0_f64, f64::max)
-        .min(width * 0.35)
-        + 44.0;
-    let top: f64 = if chart.title.is_empty() { 16.0 } else { 40.0 };
-    let (left, bottom) = (70.0, 52.0);
-    let plot_x1 = width - legend_w - 12.0;
-    let plot_y1 = height - bottom;
-
-    let x_usable = |v: f64| v.is_finite() && (!chart.x_log || v > 0.0);
-    let y_usable = |v: f64| v.is_finite() && (!chart.y_log || v > 0.0);
-    let pts = || chart.series.iter().flat_map(|s| s.points.iter());
-    let (xlo, xhi) = {
-        let (lo, hi) = range(pts().map(|p| p.x), chart.x_log, false);
-        if chart.x_log {
-            (lo, hi)
-        } else {
-            let pad = (hi - lo) * 0.03;
-            (lo - pad, hi + pad)
-        }
-    };
-    let spread = |p: &Point| {
-        if p.spread.is_finite() {
-            p.spread.abs()
-        } else {
-            0.0
-        }
-    };
-    let (ylo, yhi) = range(
-        pts()
-            .filter(|p| x_usable(p.x) && y_usable(p.mean))
-            .flat_map(|p| [p.mean - spread(p), p.mean + spread(p)]),
-        chart.y_log,
-        chart.y_zero,
-    );
-    let xs = Scale {
-        lo: xlo,
-        hi: xhi,
-        px: (left, plot_x1.max(left + 20.0)),
-        log: chart.x_log,
-    };
-    let ys = Scale {
-        lo: ylo,
-        hi: yhi,
-        px: (plot_y1, top.min(plot_y1 - 20.0)),
-        log: chart.y_log,
-    };
-
+    let lay = Layout::new(chart);
     let mut out = String::with_capacity(16 * 1024);
     let label = if chart.title.is_empty() {
         format!("{} against {}", chart.y_label, chart.x_label)
     } else {
         chart.title.clone()
     };
-    root(&mut out, width, height, "smd-line-chart", &label, &[]);
-    if !chart.title.is_empty() {
-        text_at(&mut out, left, 22.0, 15.0, "start", "title", &chart.title);
-    }
-
-    // Grid and axes.
-    Tag::new(&mut out, "g").attr("class", "axes").open();
-    let (yt, ystep) = ys.ticks(((plot_y1 - top) / 45.0) as usize);
-    for v in yt {
-        let y = ys.to_px(v);
-        Tag::new(&mut out, "line")
-            .attr("class", "grid")
-            .px("x1", left)
-            .px("y1", y)
-            .px("x2", xs.px.1)
-            .px("y2", y)
-            .attr("stroke", "#e3e3e3")
-            .close();
-        let label = if ys.log {
-            fmt_sig(v, 3)
-        } else {
-            fmt_tick(v, ystep)
-        };
-        text_at(&mut out, left - 7.0, y + 4.0, 11.0, "end", "tick", &label);
-    }
-    let (xt, xstep) = xs.ticks(((xs.px.1 - left) / 70.0) as usize);
-    for v in xt {
-        let x = xs.to_px(v);
-        Tag::new(&mut out, "line")
-            .px("x1", x)
-            .px("y1", plot_y1)
-            .px("x2", x)
-            .px("y2", plot_y1 + 5.0)
-            .attr("stroke", "#444444")
-            .close();
-        let label = if xs.log {
-            fmt_sig(v, 3)
-        } else {
-            fmt_tick(v, xstep)
-        };
-        text_at(&mut out, x, plot_y1 + 18.0, 11.0, "middle", "tick", &label);
-    }
-    Tag::new(&mut out, "rect")
-        .attr("class", "frame")
-        .px("x", left)
-        .px("y", ys.px.1)
-        .px("width", xs.px.1 - left)
-        .px("height", plot_y1 - ys.px.1)
-        .attr("fill", "none")
-        .attr("stroke", "#444444")
-        .close();
-    text_at(
+    root(
         &mut out,
-        (left + xs.px.1) / 2.0,
-        height - 12.0,
-        12.5,
-        "middle",
-        "axis-label",
-        &chart.x_label,
+        lay.width,
+        lay.height,
+        "smd-line-chart",
+        &label,
+        &[],
     );
-    let (ax, ay) = (16.0, (ys.px.1 + plot_y1) / 2.0);
-    Tag::new(&mut out, "text")
-        .attr("class", "axis-label")
-        .px("x", ax)
-        .px("y", ay)
-        .px("font-size", 12.5)
-        .attr("text-anchor", "middle")
-        .attr("fill", "#222222")
-        .attr("transform", format!("rotate(-90 {} {})", Px(ax), Px(ay)))
-        .text("text", &chart.y_label);
-    end(&mut out, "g");
-
-    if pts().next().is_none() {
+    if !chart.title.is_empty() {
         text_at(
             &mut out,
-            (left + xs.px.1) / 2.0,
-            (ys.px.1 + plot_y1) / 2.0,
-            13.0,
-            "middle",
-            "no-data",
-            "no data",
+            lay.left,
+            22.0,
+            15.0,
+            "start",
+            "title",
+            &chart.title,
         );
     }
-
-    // Series.
+    axes(&mut out, chart, &lay);
+    if chart.series.iter().all(|s| s.points.is_empty()) {
+        let (x, y) = lay.middle();
+        text_at(&mut out, x, y, 13.0, "middle", "no-data", "no data");
+    }
     let n = chart.series.len();
     for (k, s) in chart.series.iter().enumerate() {
-        let (colour, dash, shape) = style(k);
         let shift = if chart.dodge.is_finite() {
             (k as f64 - (n as f64 - 1.0) / 2.0) * chart.dodge
         } else {
             0.0
         };
-        Tag::new(&mut out, "g")
-            .attr("class", format!("series series-{k}"))
-            .attr("data-name", &s.name)
-            .open();
-        // The line, broken at unusable points.
-        let mut d = String::new();
-        let mut pen_down = false;
-        for p in &s.points {
-            if x_usable(p.x) && y_usable(p.mean) {
-                d.push(if pen_down { 'L' } else { 'M' });
-                d.push_str(&format!(
-                    "{},{}",
-                    Px(xs.to_px(p.x) + shift),
-                    Px(ys.to_px(p.mean))
-                ));
-                pen_down = true;
-            } else {
-                pen_down = false;
-            }
-        }
-        if !d.is_empty() {
-            let mut t = Tag::new(&mut out, "path")
-                .attr("class", "line")
-                .attr("d", &d)
-                .attr("fill", "none")
-                .attr("stroke", colour)
-                .px("stroke-width", 2.0)
-                .attr("stroke-linejoin", "round");
-            if dash != "none" {
-                t = t.attr("stroke-dasharray", dash);
-            }
-            t.close();
-        }
-        for p in &s.points {
-            if !(x_usable(p.x) && y_usable(p.mean)) {
-                continue;
-            }
-            let (x, y) = (xs.to_px(p.x) + shift, ys.to_px(p.mean));
-            Tag::new(&mut out, "g")
-                .attr("class", "point")
-                .attr("data-x", p.x)
-                .attr("data-mean", p.mean)
-                .attr("data-spread", p.spread)
-                .open();
-            title(
-                &mut out,
-                &format!(
-                    "{}: x = {}, mean = {} ± {}",
-                    s.name,
-                    fmt_sig(p.x, 4),
-                    fmt_sig(p.mean, 4),
-                    fmt_sig(spread(p), 3)
-                ),
-            );
-            let sp = spread(p);
-            if sp > 0.0 {
-                let lo = p.mean - sp;
-                let y_lo = if y_usable(lo) { ys.to_px(lo) } else { ys.px.0 };
-                let y_hi = ys.to_px(p.mean + sp);
-                let d = format!(
-                    "M{x},{a}L{x},{b}M{l},{a}L{r},{a}M{l},{b}L{r},{b}",
-                    x = Px(x),
-                    a = Px(y_lo),
-                    b = Px(y_hi),
-                    l = Px(x - 4.0),
-                    r = Px(x + 4.0)
-                );
-                Tag::new(&mut out, "path")
-                    .attr("class", "error-bar")
-                    .attr("d", d)
-                    .attr("stroke", colour)
-                    .px("stroke-width", 1.3)
-                    .close();
-            }
-            marker::draw(&mut out, shape, x, y, 4.5, colour, true);
-            end(&mut out, "g");
-        }
-        end(&mut out, "g");
+        series(&mut out, chart, &lay, k, s, shift);
     }
+    legend(&mut out, chart, &lay);
+    end(&mut out, "svg");
+    out
+}
 
-    // Legend.
-    Tag::new(&mut out, "g").attr("class", "legend").open();
-    let lx = width - legend_w;
-    for (k, s) in chart.series.iter().enumerate() {
-        let (colour, dash, shape) = style(k);
-        let y = top + 8.0 + k as f64 * 20.0;
-        let mut t = Tag::new(&mut out, "line")
-            .px("x1", lx)
-            .px("y1", y)
-            .px("x2", lx + 30.0)
-            .px("y2", y)
+/// Grid, ticks, frame and axis titles.
+fn axes(out: &mut String, chart: &LineChart, lay: &Layout) {
+    let (xs, ys) = (&lay.xs, &lay.ys);
+    group(out, "axes");
+    let y_ticks = scale_ticks(ys, ((ys.px.0 - lay.top) / 45.0) as usize);
+    Axis::left(lay.left)
+        .gap(7.0)
+        .grid(xs.px.1)
+        .draw(out, &y_ticks);
+    let x_ticks = scale_ticks(xs, ((xs.px.1 - lay.left) / 70.0) as usize);
+    Axis::bottom(ys.px.0).gap(18.0).draw(out, &x_ticks);
+    frame(out, lay.plot());
+    let (mid_x, mid_y) = lay.middle();
+    x_title(out, mid_x, lay.height - 12.0, &chart.x_label);
+    y_title(out, 16.0, mid_y, &chart.y_label);
+    end(out, "g");
+}
+
+/// Series `k`, its points drawn `shift` px right of their x: the line, broken at unusable
+/// points, then each point's error bar and marker.
+fn series(out: &mut String, chart: &LineChart, lay: &Layout, k: usize, s: &Series, shift: f64) {
+    let (colour, dash, shape) = series_style(k);
+    let (xs, ys) = (&lay.xs, &lay.ys);
+    let drawn = |p: &Point| usable(p.x, chart.x_log) && usable(p.mean, chart.y_log);
+    Tag::new(out, "g")
+        .attr("class", format!("series series-{k}"))
+        .attr("data-name", &s.name)
+        .open();
+    let mut d = String::new();
+    let mut pen_down = false;
+    for p in &s.points {
+        if drawn(p) {
+            d.push(if pen_down { 'L' } else { 'M' });
+            d.push_str(&format!(
+                "{},{}",
+                Px(xs.to_px(p.x) + shift),
+                Px(ys.to_px(p.mean))
+            ));
+            pen_down = true;
+        } else {
+            pen_down = false;
+        }
+    }
+    if !d.is_empty() {
+        let mut t = Tag::new(out, "path")
+            .attr("class", "line")
+            .attr("d", &d)
+            .attr("fill", "none")
             .attr("stroke", colour)
-            .px("stroke-width", 2.0);
+            .px("stroke-width", 2.0)
+            .attr("stroke-linejoin", "round");
         if dash != "none" {
             t = t.attr("stroke-dasharray", dash);
         }
         t.close();
-        marker::draw(&mut out, shape, lx + 15.0, y, 4.5, colour, true);
-        text_at(
-            &mut out,
-            lx + 36.0,
-            y + 4.0,
-            11.0,
-            "start",
-            "legend-label",
-            &s.name,
-        );
     }
-    end(&mut out, "g");
-    end(&mut out, "svg");
-    out
+    for p in s.points.iter().filter(|p| drawn(p)) {
+        let (x, y) = (xs.to_px(p.x) + shift, ys.to_px(p.mean));
+        let data: [(&str, &dyn Display); 3] = [
+            ("data-x", &p.x),
+            ("data-mean", &p.mean),
+            ("data-spread", &p.spread),
+        ];
+        let tip = format!(
+            "{}: x = {}, mean = {} ± {}",
+            s.name,
+            fmt_sig(p.x, 4),
+            fmt_sig(p.mean, 4),
+            fmt_sig(spread(p), 3)
+        );
+        titled_group(out, "point", &data, &tip, |out| {
+            let sp = spread(p);
+            if sp > 0.0 {
+                let lo = p.mean - sp;
+                let y_lo = if usable(lo, chart.y_log) {
+                    ys.to_px(lo)
+                } else {
+                    ys.px.0
+                };
+                error_bar(out, x, y_lo, ys.to_px(p.mean + sp), colour);
+            }
+            marker::draw(out, shape, x, y, 4.5, colour, true);
+        });
+    }
+    end(out, "g");
+}
+
+/// An error bar at `x` from `y_lo` to `y_hi` with whiskers.
+fn error_bar(out: &mut String, x: f64, y_lo: f64, y_hi: f64, colour: &str) {
+    let d = format!(
+        "M{x},{a}L{x},{b}M{l},{a}L{r},{a}M{l},{b}L{r},{b}",
+        x = Px(x),
+        a = Px(y_lo),
+        b = Px(y_hi),
+        l = Px(x - 4.0),
+        r = Px(x + 4.0)
+    );
+    Tag::new(out, "path")
+        .attr("class", "error-bar")
+        .attr("d", d)
+        .attr("stroke", colour)
+        .px("stroke-width", 1.3)
+        .close();
+}
+
+/// The legend: each series' line sample, marker and name.
+fn legend(out: &mut String, chart: &LineChart, lay: &Layout) {
+    group(out, "legend");
+    let mut legend = Legend::column(lay.width - lay.legend_w, lay.top + 8.0, 20.0).key_width(36.0);
+    for (k, s) in chart.series.iter().enumerate() {
+        let (colour, dash, shape) = series_style(k);
+        let (x, y) = legend.key();
+        let dash = (dash != "none").then_some(dash);
+        line_key(out, (x, y), 30.0, colour, 2.0, dash);
+        marker::draw(out, shape, x + 15.0, y, 4.5, colour, true);
+        legend.label(out, &s.name);
+    }
+    end(out, "g");
 }

@@ -1,5 +1,7 @@
 //! Colour-blind-safe colours: a sequential viridis ramp for heatmaps and the Okabe–Ito
-//! qualitative set for categories.
+//! qualitative set for categories; the style cycle of data series.
+
+use crate::marker::Shape;
 
 /// Viridis at t = 0, 1/8, …, 1 (nine anchors; linear RGB interpolation between them).
 const VIRIDIS: [[u8; 3]; 9] = [
@@ -31,6 +33,31 @@ pub fn viridis(t: f64) -> String {
 pub const CATEGORICAL: [&str; 6] = [
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
 ];
+
+/// Dash patterns of series, `none` for a solid line.
+const DASHES: [&str; 6] = ["none", "7 3", "2 3", "9 3 2 3", "13 4", "4 2 1 2"];
+
+/// Marker shapes of series.
+const SHAPES: [Shape; 8] = [
+    Shape::Circle,
+    Shape::Square,
+    Shape::TriangleUp,
+    Shape::Diamond,
+    Shape::TriangleDown,
+    Shape::Cross,
+    Shape::Pentagon,
+    Shape::Asterisk,
+];
+
+/// Style of data series `k`: colour, dash pattern (`none` for solid) and marker shape, so
+/// that neighbouring series differ in all three.
+pub(crate) fn series_style(k: usize) -> (&'static str, &'static str, Shape) {
+    (
+        CATEGORICAL[k % CATEGORICAL.len()],
+        DASHES[k % DASHES.len()],
+        SHAPES[k % SHAPES.len()],
+    )
+}
 
 #[cfg(test)]
 mod tests {

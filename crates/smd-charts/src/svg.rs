@@ -1,6 +1,11 @@
 //! A minimal SVG writer: escaped text and attributes, compact numbers.
 
+use crate::rect::Rect;
 use std::fmt::{self, Display, Write};
+
+/// Moved to [`crate::format`] (the number formatting the charts share with the page); kept
+/// here for existing callers.
+pub use crate::format::fmt_sig;
 
 /// Escapes `&`, `<`, `>`, `"` and `'` for use in XML text or a double-quoted attribute.
 ///
@@ -32,9 +37,7 @@ impl Display for Px {
         let v = if self.0.is_finite() { self.0 } else { 0.0 };
         let r = (v * 100.0).round() / 100.0;
         let r = if r == 0.0 { 0.0 } else { r };
-        let s = format!("{r:.2}");
-        let s = s.trim_end_matches('0').trim_end_matches('.');
-        f.write_str(s)
+        f.write_str(&crate::format::trim(&format!("{r:.2}")))
     }
 }
 
@@ -65,14 +68,29 @@ impl<'a> Tag<'a> {
         self
     }
 
+    /// The pixel attributes `x`, `y`, `width` and `height` of `r`.
+    pub(crate) fn rect(self, r: Rect) -> Tag<'a> {
+        self.px("x", r.x)
+            .px("y", r.y)
+            .px("width", r.width)
+            .px("height", r.height)
+    }
+
+    /// The pixel attributes `x1`, `y1`, `x2` and `y2` of a line from (x1, y1) to (x2, y2).
+    pub(crate) fn ends(self, x1: f64, y1: f64, x2: f64, y2: f64) -> Tag<'a> {
+        self.px("x1", x1).px("y1", y1).px("x2", x2).px("y2", y2)
+    }
+
     /// `/>`.
     pub(crate) fn close(self) {
         self.out.push_str("/>");
     }
 
-    /// `>`: children follow; the caller writes the end tag with [`end`].
-    pub(crate) fn open(self) {
+    /// `>`: children follow; the caller writes them to the returned output and the end tag
+    /// with [`end`].
+    pub(crate) fn open(self) -> &'a mut String {
         self.out.push('>');
+        self.out
     }
 
     /// `>text</name>`, with the text escaped.
@@ -94,6 +112,30 @@ pub(crate) fn end(out: &mut String, name: &str) {
 /// Writes `<title>tip</title>`.
 pub(crate) fn title(out: &mut String, tip: &str) {
     let _ = write!(out, "<title>{}</title>", escape(tip));
+}
+
+/// Opens `<g class="class">`; the caller closes it with `end(out, "g")`.
+pub(crate) fn group(out: &mut String, class: &str) {
+    Tag::new(out, "g").attr("class", class).open();
+}
+
+/// Writes a group `<g class="class" …attrs>` holding a tooltip `tip` and what `children`
+/// writes (a chart's point, marker or legend entry with its `data-*` attributes).
+pub(crate) fn titled_group(
+    out: &mut String,
+    class: &str,
+    attrs: &[(&str, &dyn Display)],
+    tip: &str,
+    children: impl FnOnce(&mut String),
+) {
+    let mut g = Tag::new(out, "g").attr("class", class);
+    for (key, value) in attrs {
+        g = g.attr(key, value);
+    }
+    let out = g.open();
+    title(out, tip);
+    children(out);
+    end(out, "g");
 }
 
 /// Opens the root `<svg>` element of a `width`×`height` chart.
@@ -128,6 +170,15 @@ pub(crate) fn root(
         .close();
 }
 
+/// Starts a text element of class `class` at (x, y) in `size` px type.
+pub(crate) fn text_tag<'a>(out: &'a mut String, class: &str, x: f64, y: f64, size: f64) -> Tag<'a> {
+    Tag::new(out, "text")
+        .attr("class", class)
+        .px("x", x)
+        .px("y", y)
+        .px("font-size", size)
+}
+
 /// Writes a text element at (x, y) with the given size, anchor and extra attributes.
 pub(crate) fn text_at(
     out: &mut String,
@@ -138,79 +189,54 @@ pub(crate) fn text_at(
     class: &str,
     text: &str,
 ) {
-    Tag::new(out, "text")
-        .attr("class", class)
-        .px("x", x)
-        .px("y", y)
-        .px("font-size", size)
+    text_tag(out, class, x, y, size)
         .attr("text-anchor", anchor)
         .attr("fill", "#222222")
         .text("text", text);
 }
 
+/// Writes a text element centred on (x, y) and turned a quarter to read upwards (the title
+/// of a vertical axis).
+pub(crate) fn text_turned(
+    out: &mut String,
+    x: f64,
+    y: f64,
+    size: f64,
+    class: &str,
+    fill: &str,
+    text: &str,
+) {
+    text_tag(out, class, x, y, size)
+        .attr("text-anchor", "middle")
+        .attr("fill", fill)
+        .attr("transform", format!("rotate(-90 {} {})", Px(x), Px(y)))
+        .text("text", text);
+}
+
+/// Dark grey, for axes, ticks and frames.
+pub(crate) const INK: &str = "#444444";
+
+/// Writes a dark grey line from (x1, y1) to (x2, y2): an axis line or a tick mark.
+pub(crate) fn rule(out: &mut String, x1: f64, y1: f64, x2: f64, y2: f64) {
+    Tag::new(out, "line")
+        .ends(x1, y1, x2, y2)
+        .attr("stroke", INK)
+        .close();
+}
+
+/// Writes the outline of a plot area, `rect.frame`.
+pub(crate) fn frame(out: &mut String, r: Rect) {
+    Tag::new(out, "rect")
+        .attr("class", "frame")
+        .rect(r)
+        .attr("fill", "none")
+        .attr("stroke", INK)
+        .close();
+}
+
 /// Rough width of `text` at `size` px in a sans-serif font, for layout.
 pub(crate) fn text_width(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * size * 0.6
-}
-
-/// A number with `sig` significant digits, in plain notation for 1e-3 ≤ |v| < 1e5 and as
-/// `1.23e6` otherwise; trailing zeros removed.
-pub fn fmt_sig(v: f64, sig: usize) -> String {
-    if !v.is_finite() {
-        return if v.is_nan() {
-            "NaN".into()
-        } else if v > 0.0 {
-            "∞".into()
-        } else {
-            "−∞".into()
-        };
-    }
-    if v == 0.0 {
-        return "0".into();
-    }
-    let sig = sig.max(1);
-    let a = v.abs();
-    let exp = a.log10().floor() as i32;
-    let s = if (1e-3..1e5).contains(&a) {
-        let decimals = (sig as i32 - 1 - exp).max(0) as usize;
-        trim(&format!("{v:.decimals$}"))
-    } else {
-        let s = format!("{v:.prec$e}", prec = sig - 1);
-        match s.split_once('e') {
-            Some((m, e)) => format!("{}e{e}", trim(m)),
-            None => s,
-        }
-    };
-    s.replace('-', "−")
-}
-
-/// Removes trailing zeros after a decimal point (and the point itself).
-fn trim(s: &str) -> String {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s.to_string()
-    }
-}
-
-/// A tick label for `v` on an axis whose tick step is `step`.
-pub(crate) fn fmt_tick(v: f64, step: f64) -> String {
-    let a = v.abs();
-    if a != 0.0 && !(1e-3..1e6).contains(&a) {
-        return fmt_sig(v, 3);
-    }
-    let decimals = if step > 0.0 && step.is_finite() {
-        (-(step.log10() + 1e-9).floor()).max(0.0) as usize
-    } else {
-        2
-    };
-    let s = format!("{v:.decimals$}");
-    let s = if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
-        s[1..].to_string()
-    } else {
-        s
-    };
-    s.replace('-', "−")
 }
 
 #[cfg(test)]
@@ -230,25 +256,5 @@ mod tests {
         assert_eq!(Px(-0.001).to_string(), "0");
         assert_eq!(Px(f64::NAN).to_string(), "0");
         assert_eq!(Px(12.5).to_string(), "12.5");
-    }
-
-    #[test]
-    fn significant() {
-        assert_eq!(fmt_sig(1234.6, 3), "1235");
-        assert_eq!(fmt_sig(0.012345, 3), "0.0123");
-        assert_eq!(fmt_sig(1.5e7, 3), "1.5e7");
-        assert_eq!(fmt_sig(-2.0, 3), "−2");
-        assert_eq!(fmt_sig(0.0, 3), "0");
-    }
-
-    #[test]
-    fn ticks() {
-        assert_eq!(fmt_tick(0.5, 0.1), "0.5");
-        assert_eq!(fmt_tick(20.0, 5.0), "20");
-        assert_eq!(fmt_tick(3.0, 1.0), "3");
-        assert_eq!(fmt_tick(0.3, 0.1), "0.3");
-        assert_eq!(fmt_tick(0.15, 0.05), "0.15");
-        assert_eq!(fmt_tick(-0.0, 0.5), "0.0");
-        assert_eq!(fmt_tick(2e6, 1e6), "2e6");
     }
 }

@@ -63,7 +63,9 @@ struct ReproduceArgs {
     /// Output directory (created if missing).
     #[arg(long, value_name = "DIR", default_value = "reproduction-out")]
     out: PathBuf,
-    /// Run only the experiment with this id (repeatable), e.g. `--only e3-ratio-to-optimum`.
+    /// Run only the experiment with this id (repeatable): the full id, e.g.
+    /// `--only e3-ratio-to-optimum`, or the short one the docs use, e.g. `--only e3`
+    /// (case-insensitive).
     #[arg(long, value_name = "ID")]
     only: Vec<String>,
 }
@@ -257,17 +259,15 @@ fn reproduce(a: &ReproduceArgs, out: &mut impl Write) -> Result<(), Failure> {
     use smd_reproduce::{Runner, Scale};
     use std::io::IsTerminal;
     let scale = if a.quick { Scale::Quick } else { Scale::Full };
-    let known: Vec<&str> = smd_reproduce::specs().iter().map(|s| s.id).collect();
-    if let Some(bad) = a.only.iter().find(|id| !known.contains(&id.as_str())) {
-        return Err(Failure::Invalid(format!(
-            "--only: unknown experiment {bad:?} (expected one of {})",
-            known.join(", ")
-        )));
-    }
-    let runner = if a.only.is_empty() {
+    let ids = a
+        .only
+        .iter()
+        .map(|id| smd_reproduce::resolve_id(id))
+        .collect::<Result<Vec<&str>, _>>()
+        .map_err(|e| Failure::Invalid(format!("--only: {e}")))?;
+    let runner = if ids.is_empty() {
         Runner::new(scale)
     } else {
-        let ids: Vec<&str> = a.only.iter().map(String::as_str).collect();
         Runner::only(scale, &ids)
     };
     std::fs::create_dir_all(&a.out).map_err(|e| {

@@ -1,14 +1,17 @@
 //! `smd reproduce`: the files it writes and its exit status. The whole quick run is tested
 //! in `smd-reproduce`'s own tests; here one cheap experiment goes through the command.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn smd(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smd"))
-        .args(args)
-        .output()
-        .expect("run smd")
+/// `smd reproduce --quick --only ID… --out DIR`.
+fn reproduce_quick(only: &[&str], out: &Path) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_smd"));
+    cmd.args(["reproduce", "--quick"]);
+    for id in only {
+        cmd.args(["--only", id]);
+    }
+    cmd.arg("--out").arg(out).output().expect("run smd")
 }
 
 /// A fresh directory under the target directory, removed on drop.
@@ -32,14 +35,7 @@ impl Drop for TempDir {
 fn writes_csv_svg_and_summary() {
     let dir = TempDir::new("ok");
     let out = dir.0.join("nested").join("out");
-    let o = smd(&[
-        "reproduce",
-        "--quick",
-        "--only",
-        "e5-epsilon-mdelta",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-    ]);
+    let o = reproduce_quick(&["e5-epsilon-mdelta"], &out);
     let stderr = String::from_utf8_lossy(&o.stderr);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "stderr:\n{stderr}");
@@ -58,19 +54,30 @@ fn writes_csv_svg_and_summary() {
 }
 
 #[test]
+fn accepts_the_short_id_in_any_case() {
+    // `E5` is `e5-epsilon-mdelta`, the short id the docs use; said twice, it runs once.
+    let dir = TempDir::new("short");
+    let o = reproduce_quick(&["E5", "e5-epsilon-mdelta"], &dir.0);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "stderr:\n{stderr}");
+    assert_eq!(
+        stdout.matches("e5-epsilon-mdelta.csv").count(),
+        1,
+        "{stdout}"
+    );
+    assert!(dir.0.join("e5-epsilon-mdelta.csv").exists());
+    assert!(!dir.0.join("e3-ratio-to-optimum.csv").exists());
+}
+
+#[test]
 fn rejects_an_unknown_experiment() {
     let dir = TempDir::new("bad");
-    let o = smd(&[
-        "reproduce",
-        "--quick",
-        "--only",
-        "e9",
-        "--out",
-        dir.0.to_str().expect("utf-8 path"),
-    ]);
+    let o = reproduce_quick(&["e9"], &dir.0);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("unknown experiment \"e9\""), "{err}");
-    assert!(err.contains("e3-ratio-to-optimum"), "{err}");
+    // The valid ids, short and full.
+    assert!(err.contains("e3 (e3-ratio-to-optimum)"), "{err}");
     assert!(!dir.0.exists(), "nothing is written for a bad request");
 }

@@ -1,6 +1,8 @@
-//! Work budgets known before a solve starts (docs/MODEL.md §6, "Budget"): an ε whose
-//! Algorithm 1 grid exceeds [`GRID_BUDGET`] for some job is rejected at validation, naming
-//! `params.epsilon` and the smallest ε the scenario allows.
+//! The validation rules that need each job's model (docs/MODEL.md §6, "Budget", and §12):
+//! a completion time that is 0 or too large to represent is rejected naming the job, and an
+//! ε whose Algorithm 1 grid exceeds [`GRID_BUDGET`] for some job is rejected naming
+//! `params.epsilon` and the smallest ε the scenario allows. Run by `Scenario::validate`
+//! once the fields are valid, so a valid scenario always plans.
 
 use crate::error::{cut, num, FieldError};
 use crate::inner::{grid_ranges, grid_size_of, smallest_epsilon_of as smallest, GRID_BUDGET};
@@ -22,8 +24,41 @@ pub fn smallest_epsilon(scenario: &Scenario) -> Option<(f64, String)> {
     worst.map(|(e, id)| (e, id.to_owned()))
 }
 
-/// The validation rule: `params.epsilon` must keep every job's grid within the budget.
-pub(crate) fn check_epsilon(scenario: &Scenario) -> Option<FieldError> {
+/// Why a job's model cannot be planned, if it cannot.
+pub(crate) fn model_problem(m: &JobModel) -> Option<&'static str> {
+    if !m.theta.iter().all(|v| v.is_finite()) || !m.t11.is_finite() {
+        Some("gives a completion time too large to represent; check iterations, global_batch and the layer times")
+    } else if m.t11 <= 0.0 {
+        Some("gives a completion time of 0 (every time and overhead is 0)")
+    } else if !m.limit.to_array().iter().all(|v| v.is_finite()) {
+        Some("gives a limit too large to represent")
+    } else {
+        None
+    }
+}
+
+/// The model rules of validation: every job's model is representable, then ε's budget.
+pub(crate) fn check(scenario: &Scenario) -> Vec<FieldError> {
+    let mut errs: Vec<FieldError> = scenario
+        .jobs
+        .iter()
+        .filter_map(|job| {
+            let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
+            model_problem(&m).map(|msg| FieldError {
+                job: Some(job.id.clone()),
+                field: "(model)".into(),
+                message: msg.into(),
+            })
+        })
+        .collect();
+    if errs.is_empty() {
+        errs.extend(check_epsilon(scenario));
+    }
+    errs
+}
+
+/// `params.epsilon` must keep every job's grid within the budget.
+fn check_epsilon(scenario: &Scenario) -> Option<FieldError> {
     let eps = scenario.params.epsilon;
     // (smallest ε, job, grid at ε) of the job that needs the largest ε.
     let mut over = false;
@@ -55,7 +90,6 @@ pub(crate) fn check_epsilon(scenario: &Scenario) -> Option<FieldError> {
 fn ranges(scenario: &Scenario) -> impl Iterator<Item = (&str, Vec<(f64, f64)>)> + '_ {
     scenario.jobs.iter().filter_map(|job| {
         let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
-        let finite = m.theta.iter().all(|v| v.is_finite()) && m.t11.is_finite() && m.t11 > 0.0;
-        (finite && m.feasible()).then(|| (job.id.as_str(), grid_ranges(&m)))
+        (model_problem(&m).is_none() && m.feasible()).then(|| (job.id.as_str(), grid_ranges(&m)))
     })
 }

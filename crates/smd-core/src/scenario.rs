@@ -1,7 +1,8 @@
 //! The scenario file of `SCENARIO.md`: types, parsing and strict validation.
 //!
-//! Parsing goes through `serde_json::Value` so that a type error or an unknown field is
-//! reported with the id of the job it sits in, not only a line and column.
+//! Parsing is the strict streaming reader of [`crate::json`] followed by a typed pass, so that
+//! every problem is reported with the job it sits in and the field, not only a line and
+//! column, and memory stays proportional to the text.
 
 use crate::error::{Error, FieldError};
 use serde::{Deserialize, Serialize};
@@ -401,9 +402,10 @@ impl Scenario {
             };
             validate_job(job, &name, &self.cluster.instance, &mut errs);
         }
-        // The work budget needs every job's model: only once the fields are valid.
+        // The model rules (representable times, the work budget) need every job's model:
+        // only once the fields are valid.
         if errs.is_empty() {
-            errs.extend(crate::budget::check_epsilon(self));
+            errs.extend(crate::budget::check(self));
         }
         if errs.is_empty() {
             Ok(())

@@ -325,3 +325,32 @@ fn global_stops_at_its_time_budget_with_a_gap() {
         g.stats.outer_nodes
     );
 }
+
+#[test]
+fn a_model_that_cannot_be_planned_is_invalid_at_validation() {
+    // Async, α = 0, every time and overhead 0: T(1, 1) = 0. Validation (and so `smd check`
+    // and the page) must say so, not only planning.
+    let mut s = one_job_one_layer();
+    let j = &mut s.jobs[0];
+    j.mode = Mode::Async;
+    j.async_comm_factor = 0.0;
+    j.worker_overhead_s = 0.0;
+    j.ps_overhead_s = 0.0;
+    for l in &mut j.layers {
+        l.forward_ms = 0.0;
+        l.backward_ms = 0.0;
+        l.comm_ms = 0.0;
+    }
+    let e = s.validate().expect_err("T(1,1) = 0 cannot be planned");
+    let f = only_field(&e);
+    assert_eq!(
+        (f.job.as_deref(), f.field.as_str()),
+        (Some("job-001"), "(model)")
+    );
+    assert!(f.message.contains("completion time of 0"), "{e}");
+    assert_eq!(
+        plan(&s, Policy::Smd).unwrap_err(),
+        e,
+        "planning says the same"
+    );
+}

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
             get("--inputs")?,
             get("--seed")?.unwrap_or(1.0) as u64,
             get("--from")?.unwrap_or(0.0) as u64,
-            get("--time-limit-ms")?.unwrap_or(20_000.0),
+            get("--time-limit-ms")?.unwrap_or(60_000.0),
         ))
     })();
     let (seconds, inputs, seed, from, limit) = match parsed {

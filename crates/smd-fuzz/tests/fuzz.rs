@@ -10,7 +10,7 @@ fn the_planner_survives_a_minute_of_hostile_input() {
         .unwrap_or(60.0);
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
-    let report = smd_fuzz::run(1, 0, &clock, 20_000.0, &mut |_| clock() < seconds * 1000.0);
+    let report = smd_fuzz::run(1, 0, &clock, 60_000.0, &mut |_| clock() < seconds * 1000.0);
     eprintln!(
         "fuzz: {} inputs ({} planned, {} rejected), slowest {:.0} ms",
         report.inputs, report.planned, report.rejected, report.slowest_ms.0

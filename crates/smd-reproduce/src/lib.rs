@@ -13,6 +13,8 @@
 //! | `e4-resource-share` | smd's used / requested resources, ε = 0.01, I = 40…200 |
 //! | `e5-epsilon-mdelta` | ε and M_δ against utility, rounding attempts, solve time |
 //!
+//! Each also answers to its short id, `e1` … `e5`, as the docs call them ([`resolve_id`]).
+//!
 //! Every point is planned for several seeds ([`Grid::seeds`]: 10 in [`Scale::Full`], 3 in
 //! [`Scale::Quick`]) and reported as mean ± sample standard deviation (with min and max in
 //! the CSV). Cases shared by experiments are planned once; SMD allocations are reused across
@@ -46,7 +48,7 @@ pub mod stats;
 pub mod table;
 
 pub use case::{Capacity, Case, Pol, Pols, Sample, Sgd};
-pub use experiments::{specs, Grid, Parts, Samples, Scale, Spec};
+pub use experiments::{resolve_id, specs, Grid, Parts, Samples, Scale, Spec, UnknownExperiment};
 pub use stats::Summary;
 pub use table::{Cell, Table};
 
@@ -175,13 +177,15 @@ impl Runner {
         Runner::with_specs(scale, specs())
     }
 
-    /// Only the experiments whose id is in `ids` (in their usual order).
+    /// Only the experiments `ids` name, by full or short id (see [`resolve_id`]; an id that
+    /// names none is left out), in their usual order.
     pub fn only(scale: Scale, ids: &[&str]) -> Runner {
+        let wanted: Vec<&str> = ids.iter().filter_map(|id| resolve_id(id).ok()).collect();
         Runner::with_specs(
             scale,
             specs()
                 .into_iter()
-                .filter(|s| ids.contains(&s.id))
+                .filter(|s| wanted.contains(&s.id))
                 .collect(),
         )
     }

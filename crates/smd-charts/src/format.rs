@@ -1,0 +1,200 @@
+//! Number formatting for display, shared by the charts and the page (no model arithmetic).
+//!
+//! Two significant-digit formatters with different policies share one core
+//! (plain notation with the decimals for `sig` digits, scientific notation):
+//! - [`fmt_sig`], the charts': plain for 1e-3 ≤ |v| < 1e5, else `1.5e7` (mantissa
+//!   trimmed); typographic minus `−`; `NaN`, `∞`, `−∞` for non-finite values;
+//! - [`sig`], the page's: plain for 1e-4 ≤ |v| < 1e9 (by decimal magnitude), else Rust's
+//!   `1.50e9` (mantissa untrimmed); ASCII `-`; `—` for non-finite values.
+//!
+//! Tick labels use [`fmt_tick`] (decimals from the tick step) or, on a log axis,
+//! [`fmt_sig`]; [`tick_label`] picks.
+
+/// A number with `sig` significant digits, in plain notation for 1e-3 ≤ |v| < 1e5 and as
+/// `1.23e6` otherwise; trailing zeros removed.
+pub fn fmt_sig(v: f64, sig: usize) -> String {
+    if !v.is_finite() {
+        return if v.is_nan() {
+            "NaN".into()
+        } else if v > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    let sig = sig.max(1);
+    let a = v.abs();
+    let exp = a.log10().floor() as i32;
+    let s = if (1e-3..1e5).contains(&a) {
+        fixed_sig(v, sig, exp)
+    } else {
+        let s = scientific(v, sig);
+        match s.split_once('e') {
+            Some((m, e)) => format!("{}e{e}", trim(m)),
+            None => s,
+        }
+    };
+    s.replace('-', "−")
+}
+
+/// A tick label for `v` on a linear axis whose tick step is `step`: as many decimals as
+/// the step needs (two without a usable step), [`fmt_sig`] outside 1e-3 ≤ |v| < 1e6.
+pub fn fmt_tick(v: f64, step: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && !(1e-3..1e6).contains(&a) {
+        return fmt_sig(v, 3);
+    }
+    let decimals = if step > 0.0 && step.is_finite() {
+        (-(step.log10() + 1e-9).floor()).max(0.0) as usize
+    } else {
+        2
+    };
+    let s = format!("{v:.decimals$}");
+    let s = if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+        s[1..].to_string()
+    } else {
+        s
+    };
+    s.replace('-', "−")
+}
+
+/// The label of tick `v` on an axis with tick step `step`: three significant digits on a
+/// logarithmic axis, [`fmt_tick`] on a linear one.
+pub fn tick_label(v: f64, step: f64, log: bool) -> String {
+    if log {
+        fmt_sig(v, 3)
+    } else {
+        fmt_tick(v, step)
+    }
+}
+
+/// A duration in seconds, in the unit that reads best.
+pub fn duration(s: f64) -> String {
+    if !s.is_finite() {
+        return "—".into();
+    }
+    if s < 120.0 {
+        format!("{s:.1} s")
+    } else if s < 7200.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.2} h", s / 3600.0)
+    }
+}
+
+/// A number with `sig` significant digits, without exponent noise for ordinary sizes
+/// (the page's; see the module docs for how it differs from [`fmt_sig`]).
+pub fn sig(v: f64, sig: usize) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    if !v.is_finite() {
+        return "—".into();
+    }
+    let mag = v.abs().log10().floor() as i32;
+    if !(-4..=8).contains(&mag) {
+        return scientific(v, sig);
+    }
+    fixed_sig(v, sig, mag)
+}
+
+/// A share of 1 as a percentage.
+pub fn percent(part: f64, whole: f64) -> String {
+    if whole > 0.0 {
+        format!("{:.1}%", 100.0 * part / whole)
+    } else {
+        "—".into()
+    }
+}
+
+/// Milliseconds.
+pub fn ms(v: f64) -> String {
+    if v >= 1000.0 {
+        format!("{:.2} s", v / 1000.0)
+    } else {
+        format!("{v:.1} ms")
+    }
+}
+
+/// `v` (whose decimal magnitude is `mag`) in plain notation with the decimals that give
+/// `sig` significant digits, trailing zeros removed.
+fn fixed_sig(v: f64, sig: usize, mag: i32) -> String {
+    let decimals = (sig as i32 - 1 - mag).max(0) as usize;
+    trim(&format!("{v:.decimals$}"))
+}
+
+/// `v` in Rust's scientific notation with `sig` significant digits (`1.50e9`).
+fn scientific(v: f64, sig: usize) -> String {
+    format!("{v:.prec$e}", prec = sig.saturating_sub(1))
+}
+
+/// Removes trailing zeros after a decimal point (and the point itself).
+pub(crate) fn trim(s: &str) -> String {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant() {
+        assert_eq!(fmt_sig(1234.6, 3), "1235");
+        assert_eq!(fmt_sig(0.012345, 3), "0.0123");
+        assert_eq!(fmt_sig(1.5e7, 3), "1.5e7");
+        assert_eq!(fmt_sig(-2.0, 3), "−2");
+        assert_eq!(fmt_sig(0.0, 3), "0");
+    }
+
+    #[test]
+    fn ticks() {
+        assert_eq!(fmt_tick(0.5, 0.1), "0.5");
+        assert_eq!(fmt_tick(20.0, 5.0), "20");
+        assert_eq!(fmt_tick(3.0, 1.0), "3");
+        assert_eq!(fmt_tick(0.3, 0.1), "0.3");
+        assert_eq!(fmt_tick(0.15, 0.05), "0.15");
+        assert_eq!(fmt_tick(-0.0, 0.5), "0.0");
+        assert_eq!(fmt_tick(2e6, 1e6), "2e6");
+        assert_eq!(tick_label(200.0, 0.0, true), "200");
+        assert_eq!(tick_label(0.25, 0.05, false), "0.25");
+    }
+
+    /// The page's formatters (moved here from `web/src/components/format.rs`).
+    #[test]
+    fn formats() {
+        assert_eq!(duration(30.0), "30.0 s");
+        assert_eq!(duration(600.0), "10.0 min");
+        assert_eq!(duration(36000.0), "10.00 h");
+        assert_eq!(sig(0.012345, 3), "0.0123");
+        assert_eq!(sig(1234.6, 3), "1235");
+        assert_eq!(sig(110.0, 4), "110");
+        assert_eq!(sig(0.5, 3), "0.5");
+        assert_eq!(percent(1.0, 4.0), "25.0%");
+        assert_eq!(ms(2500.0), "2.50 s");
+    }
+
+    /// Where the page's `sig` and the charts' `fmt_sig` part ways (both kept as they were).
+    #[test]
+    fn the_two_significant_formatters_differ_only_where_documented() {
+        assert_eq!(sig(1.5e9, 3), "1.50e9");
+        assert_eq!(fmt_sig(1.5e9, 3), "1.5e9");
+        assert_eq!(sig(-2.5, 3), "-2.5");
+        assert_eq!(fmt_sig(-2.5, 3), "−2.5");
+        assert_eq!(sig(123456.0, 3), "123456");
+        assert_eq!(fmt_sig(123456.0, 3), "1.23e5");
+        assert_eq!(sig(f64::INFINITY, 3), "—");
+        assert_eq!(fmt_sig(f64::INFINITY, 3), "∞");
+        assert_eq!(sig(0.37, 0), "0");
+        assert_eq!(fmt_sig(0.37, 0), "0.4");
+        for v in [0.012345, 1234.6, 42.0, 0.5, 9.9996, 2.71, 0.001] {
+            assert_eq!(sig(v, 3), fmt_sig(v, 3), "{v}");
+        }
+    }
+}

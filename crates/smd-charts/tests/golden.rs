@@ -1,0 +1,154 @@
+//! Every kind of chart, byte for byte, against SVGs kept in `tests/golden/`: a refactoring
+//! (charts composed of the shared axes, legend and marker parts) must not move a pixel.
+//!
+//! A deliberate change of a chart's look is blessed with
+//! `SMD_CHARTS_BLESS=1 cargo test -p smd-charts --test golden` (look at the rewritten files
+//! and their diff before committing them). On a mismatch the new SVG is written beside the
+//! test binary's scratch folder, and the message says where.
+
+use smd_charts::{
+    landscape_svg, line_chart_svg, schedule_svg, LandscapeOptions, LineChart, Point,
+    ScheduleOptions, Series, TimeUnit, Value,
+};
+use smd_core::scenario::{Layer, Overlap};
+use smd_core::{generate, landscape, plan, GenerateOptions, Policy};
+use std::path::PathBuf;
+
+/// The charts checked: name and SVG.
+fn charts() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut s = generate(&GenerateOptions {
+        jobs: 6,
+        seed: 1,
+        ..Default::default()
+    });
+    s.params.epsilon = 0.2;
+    let plans: Vec<_> = [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact]
+        .into_iter()
+        .map(|p| plan(&s, p).unwrap())
+        .collect();
+    // Job 2 shows all four policies, some of them not admitting it.
+    let l = landscape(&s, 2, 8, &plans).unwrap();
+    for (name, value, width, height) in [
+        ("landscape-time", Value::Time, 640.0, 480.0),
+        ("landscape-utility-small", Value::Utility, 320.0, 240.0),
+    ] {
+        let opts = LandscapeOptions {
+            width,
+            height,
+            value,
+            id_prefix: "g".into(),
+        };
+        out.push((name.into(), landscape_svg(&l, &opts)));
+    }
+    let mut bad = s.clone();
+    bad.jobs[1].worker.gpu = 4.0;
+    bad.jobs[1].limit_instances = 0.5;
+    let li = landscape(&bad, 1, 6, &[]).unwrap();
+    out.push((
+        "landscape-infeasible".into(),
+        landscape_svg(&li, &LandscapeOptions::default()),
+    ));
+
+    let layers: Vec<Layer> = (0..6)
+        .map(|k| Layer {
+            forward_ms: 3.0 + k as f64,
+            backward_ms: 6.0 + 2.0 * k as f64,
+            comm_ms: 20.0 + 5.0 * (k % 3) as f64,
+        })
+        .collect();
+    out.push((
+        "schedule-wfbp".into(),
+        schedule_svg(&layers, 0.09, Overlap::Wfbp, &ScheduleOptions::default()),
+    ));
+    let opts = ScheduleOptions {
+        width: 500.0,
+        height: 300.0,
+        unit: TimeUnit::Seconds,
+    };
+    out.push((
+        "schedule-pipelined-seconds".into(),
+        schedule_svg(&layers[..3], 2.5, Overlap::Pipelined, &opts),
+    ));
+
+    let series: Vec<Series> = (0..3)
+        .map(|k| Series {
+            name: format!("policy {k}"),
+            points: (1..=4)
+                .map(|i| Point {
+                    x: i as f64 * 0.5,
+                    mean: (i * (k + 2)) as f64 * 1.5,
+                    spread: 0.3 * i as f64,
+                })
+                .collect(),
+        })
+        .collect();
+    let chart = LineChart {
+        title: "utility against units".into(),
+        x_label: "units".into(),
+        y_label: "utility".into(),
+        series: series.clone(),
+        ..Default::default()
+    };
+    out.push(("line-linear".into(), line_chart_svg(&chart)));
+    let chart = LineChart {
+        title: String::new(),
+        x_log: true,
+        y_log: true,
+        y_zero: false,
+        width: 500.0,
+        height: 300.0,
+        ..chart
+    };
+    out.push(("line-log".into(), line_chart_svg(&chart)));
+    out.push(("line-empty".into(), line_chart_svg(&LineChart::default())));
+    out
+}
+
+#[test]
+fn charts_match_the_golden_files() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let bless = std::env::var_os("SMD_CHARTS_BLESS").is_some_and(|v| v == "1");
+    let mut differ = Vec::new();
+    for (name, svg) in charts() {
+        let path = dir.join(format!("{name}.svg"));
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &svg).unwrap();
+            continue;
+        }
+        let want = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (bless to create it)", path.display()));
+        if want != svg {
+            let at = want
+                .bytes()
+                .zip(svg.bytes())
+                .position(|(a, b)| a != b)
+                .unwrap_or(want.len().min(svg.len()));
+            let got = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.svg"));
+            std::fs::write(&got, &svg).unwrap();
+            let context = |s: &str| {
+                let (mut from, mut to) = (at.saturating_sub(60), (at + 60).min(s.len()));
+                while !s.is_char_boundary(from) {
+                    from -= 1;
+                }
+                while !s.is_char_boundary(to) {
+                    to += 1;
+                }
+                s[from..to].to_string()
+            };
+            differ.push(format!(
+                "{name}: first difference at byte {at}\n  want …{}…\n  got  …{}…\n  \
+                 new SVG: {}",
+                context(&want),
+                context(&svg),
+                got.display()
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "charts differ from tests/golden (bless a deliberate change with SMD_CHARTS_BLESS=1):\n{}",
+        differ.join("\n")
+    );
+}
