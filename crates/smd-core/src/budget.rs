@@ -24,8 +24,17 @@ pub fn smallest_epsilon(scenario: &Scenario) -> Option<(f64, String)> {
     worst.map(|(e, id)| (e, id.to_owned()))
 }
 
+/// The `(model)` error of a job whose model cannot be planned.
+pub(crate) fn model_error(id: &str, m: &JobModel) -> Option<FieldError> {
+    model_problem(m).map(|msg| FieldError {
+        job: Some(id.to_owned()),
+        field: "(model)".into(),
+        message: msg.into(),
+    })
+}
+
 /// Why a job's model cannot be planned, if it cannot.
-pub(crate) fn model_problem(m: &JobModel) -> Option<&'static str> {
+fn model_problem(m: &JobModel) -> Option<&'static str> {
     if !m.theta.iter().all(|v| v.is_finite()) || !m.t11.is_finite() {
         Some("gives a completion time too large to represent; check iterations, global_batch and the layer times")
     } else if m.t11 <= 0.0 {
@@ -44,11 +53,7 @@ pub(crate) fn check(scenario: &Scenario) -> Vec<FieldError> {
         .iter()
         .filter_map(|job| {
             let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
-            model_problem(&m).map(|msg| FieldError {
-                job: Some(job.id.clone()),
-                field: "(model)".into(),
-                message: msg.into(),
-            })
+            model_error(&job.id, &m)
         })
         .collect();
     if errs.is_empty() {

@@ -138,27 +138,15 @@ pub(super) fn admission_report(sel: &Selection, depth: Option<u32>) -> Admission
     }
 }
 
-/// Numbers that overflow make every later step meaningless: refuse them with the job named.
+/// A model that cannot be planned is refused naming the job (validation already refuses it:
+/// this keeps a direct caller of the pipeline safe too).
 pub(super) fn check_models(scenario: &Scenario, models: &[JobModel]) -> Result<(), Error> {
-    let mut errs = Vec::new();
-    for (job, m) in scenario.jobs.iter().zip(models) {
-        let bad = if !m.theta.iter().all(|v| v.is_finite()) || !m.t11.is_finite() {
-            Some("gives a completion time too large to represent; check iterations, global_batch and the layer times")
-        } else if m.t11 <= 0.0 {
-            Some("gives a completion time of 0 (every time and overhead is 0)")
-        } else if !m.limit.to_array().iter().all(|v| v.is_finite()) {
-            Some("gives a limit too large to represent")
-        } else {
-            None
-        };
-        if let Some(msg) = bad {
-            errs.push(crate::error::FieldError {
-                job: Some(job.id.clone()),
-                field: "(model)".into(),
-                message: msg.into(),
-            });
-        }
-    }
+    let errs: Vec<crate::error::FieldError> = scenario
+        .jobs
+        .iter()
+        .zip(models)
+        .filter_map(|(job, m)| crate::budget::model_error(&job.id, m))
+        .collect();
     if errs.is_empty() {
         Ok(())
     } else {
