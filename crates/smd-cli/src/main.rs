@@ -9,7 +9,7 @@
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
-use smd_core::scenario::{Outer, RESOURCE_NAMES};
+use smd_core::scenario::{Outer, Resource};
 use smd_core::{Error, GenerateOptions, InnerSolver, Mode, Options, Plan, Policy, Scenario};
 use std::io::{self, BufWriter, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -554,15 +554,15 @@ fn read_input(file: &Path) -> Result<(String, String), Failure> {
 
 /// A plain text table with per-column alignment.
 struct Table {
-    headers: Vec<&'static str>,
+    headers: Vec<String>,
     right: Vec<bool>,
     rows: Vec<Vec<String>>,
 }
 
 impl Table {
-    fn new(columns: &[(&'static str, bool)]) -> Table {
+    fn new(columns: &[(&str, bool)]) -> Table {
         Table {
-            headers: columns.iter().map(|c| c.0).collect(),
+            headers: columns.iter().map(|c| c.0.to_owned()).collect(),
             right: columns.iter().map(|c| c.1).collect(),
             rows: Vec::new(),
         }
@@ -579,9 +579,9 @@ impl Table {
                 *w = (*w).max(cell.chars().count());
             }
         }
-        let header: Vec<String> = self.headers.iter().map(|h| (*h).to_owned()).collect();
+        let header = &self.headers;
         let rule: Vec<String> = width.iter().map(|w| "-".repeat(*w)).collect();
-        for row in std::iter::once(&header)
+        for row in std::iter::once(header)
             .chain(std::iter::once(&rule))
             .chain(&self.rows)
         {
@@ -690,9 +690,10 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
         ("requested", true),
         ("requested %", true),
     ]);
-    for (i, name) in RESOURCE_NAMES.iter().enumerate() {
+    for r in Resource::ALL {
+        let i = r.index();
         res.row(vec![
-            (*name).to_owned(),
+            r.name().to_owned(),
             amount(used[i]),
             amount(cap[i]),
             percent(used[i], cap[i]),
@@ -722,16 +723,11 @@ fn write_compare_table(
         scenario.params.seed
     )?;
     writeln!(out)?;
-    let mut t = Table::new(&[
-        ("policy", false),
-        ("total utility", true),
-        ("admitted", true),
-        ("GPU%", true),
-        ("vCPU%", true),
-        ("mem%", true),
-        ("storage%", true),
-        ("solve ms", true),
-    ]);
+    let shares: Vec<String> = Resource::ALL.iter().map(|r| format!("{}%", r.title())).collect();
+    let mut columns = vec![("policy", false), ("total utility", true), ("admitted", true)];
+    columns.extend(shares.iter().map(|h| (h.as_str(), true)));
+    columns.push(("solve ms", true));
+    let mut t = Table::new(&columns);
     for (policy, r) in results {
         match r {
             Ok(p) => {
@@ -741,13 +737,13 @@ fn write_compare_table(
                     format!("{:.3}", p.total_utility),
                     format!("{}/{}", p.admitted, p.jobs.len()),
                 ];
-                row.extend((0..4).map(|i| percent(used[i], cap[i])));
+                row.extend(Resource::ALL.map(|r| percent(used[r.index()], cap[r.index()])));
                 row.push(format!("{:.1}", p.stats.solve_ms));
                 t.row(row);
             }
             Err(_) => {
                 let mut row = vec![(*policy).to_owned(), "failed".to_owned()];
-                row.extend(std::iter::repeat_n("-".to_owned(), 6));
+                row.extend(std::iter::repeat_n("-".to_owned(), Resource::ALL.len() + 2));
                 t.row(row);
             }
         }

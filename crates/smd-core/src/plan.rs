@@ -20,8 +20,8 @@ pub struct JobPlan {
     pub utility: f64,
     /// Whether the job is admitted.
     pub admitted: bool,
-    /// Why a job is not admitted (`"infeasible: …"`, `"not selected…"`).
-    pub reason: Option<String>,
+    /// Why a job is not admitted (in files: `"infeasible: …"`, `"not selected…"`).
+    pub reason: Option<Reason>,
     /// Algorithm 1's w̄ (policy `smd` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relaxed_workers: Option<f64>,
@@ -34,6 +34,71 @@ pub struct JobPlan {
     /// Algorithm 2's draws (policy `smd` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounding_attempts: Option<u32>,
+}
+
+/// Why a job is not admitted. In plan files it is its text (SCENARIO.md), which `Display`
+/// writes and `FromStr` reads back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reason {
+    /// One worker and one PS exceed the job's own limit; which resources, e.g. `gpu 8 > 4`.
+    Infeasible(String),
+    /// Its allocation needs more than the whole cluster.
+    NeedsMoreThanCluster,
+    /// Its utility is 0 (docs/MODEL.md §12).
+    ZeroUtility,
+    /// Optimus: (1, 1) did not fit the capacity left when its turn came.
+    NoRoomForOneOne,
+    /// The admission chose other jobs.
+    NotSelected,
+}
+
+const INFEASIBLE: &str = "infeasible: one worker and one PS exceed the job's limit (";
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reason::Infeasible(over) => write!(f, "{INFEASIBLE}{over})"),
+            Reason::NeedsMoreThanCluster => {
+                f.write_str("not selected: needs more than the whole cluster")
+            }
+            Reason::ZeroUtility => f.write_str("not selected: zero utility"),
+            Reason::NoRoomForOneOne => {
+                f.write_str("not selected: (1, 1) did not fit the remaining capacity")
+            }
+            Reason::NotSelected => f.write_str("not selected"),
+        }
+    }
+}
+
+impl std::str::FromStr for Reason {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Reason, String> {
+        if let Some(over) = s.strip_prefix(INFEASIBLE).and_then(|r| r.strip_suffix(')')) {
+            return Ok(Reason::Infeasible(over.to_owned()));
+        }
+        [
+            Reason::NeedsMoreThanCluster,
+            Reason::ZeroUtility,
+            Reason::NoRoomForOneOne,
+            Reason::NotSelected,
+        ]
+        .into_iter()
+        .find(|r| r.to_string() == s)
+        .ok_or_else(|| format!("unknown reason {:?}", crate::error::cut(s)))
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Reason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Reason, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 /// Resource use of the admitted jobs.

@@ -24,11 +24,69 @@ pub struct Resources {
     pub storage_gb: f64,
 }
 
-/// Names of the resources in the order of [`Resources::to_array`].
-pub const RESOURCE_NAMES: [&str; 4] = ["gpu", "vcpu", "memory_gb", "storage_gb"];
+/// One of the model's four resources (docs/MODEL.md §1): the one owner of their order,
+/// file names, units and titles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resource {
+    /// GPUs.
+    Gpu,
+    /// Virtual CPUs.
+    Vcpu,
+    /// Memory, GB.
+    MemoryGb,
+    /// Storage, GB.
+    StorageGb,
+}
+
+crate::names::named!(Resource, "resource" {
+    Gpu => "gpu",
+    Vcpu => "vcpu",
+    MemoryGb => "memory_gb",
+    StorageGb => "storage_gb",
+});
+
+impl Resource {
+    /// Its position in [`Resources::to_array`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// A short title for tables and charts: `GPU`, `vCPU`, `memory`, `storage`.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Resource::Gpu => "GPU",
+            Resource::Vcpu => "vCPU",
+            Resource::MemoryGb => "memory",
+            Resource::StorageGb => "storage",
+        }
+    }
+    /// The unit of an amount: `GPUs`, `vCPUs`, `GB`, `GB`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Resource::Gpu => "GPUs",
+            Resource::Vcpu => "vCPUs",
+            Resource::MemoryGb | Resource::StorageGb => "GB",
+        }
+    }
+}
+
+/// Names of the resources in the order of [`Resources::to_array`] ([`Resource::NAMES`]).
+pub const RESOURCE_NAMES: [&str; 4] = Resource::NAMES;
+
+impl std::ops::Index<Resource> for Resources {
+    type Output = f64;
+    fn index(&self, r: Resource) -> &f64 {
+        match r {
+            Resource::Gpu => &self.gpu,
+            Resource::Vcpu => &self.vcpu,
+            Resource::MemoryGb => &self.memory_gb,
+            Resource::StorageGb => &self.storage_gb,
+        }
+    }
+}
 
 impl Resources {
-    /// The four values as an array, in the order of [`RESOURCE_NAMES`].
+    /// The four values as an array, in the order of [`Resource::ALL`].
     pub fn to_array(self) -> [f64; 4] {
         [self.gpu, self.vcpu, self.memory_gb, self.storage_gb]
     }

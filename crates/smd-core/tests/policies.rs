@@ -58,7 +58,11 @@ fn check_common(s: &Scenario, pl: &Plan, policy: Policy, ctx: &str) -> [f64; R] 
         assert_eq!(line.id, job.id, "{ctx}: jobs out of scenario order");
         if !in_omega(s, job, 1, 1) {
             assert!(!line.admitted, "{ctx}: infeasible job admitted");
-            let reason = line.reason.as_deref().unwrap_or("");
+            let reason = line
+                .reason
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
             assert!(reason.starts_with("infeasible"), "{ctx}: reason {reason:?}");
             assert_eq!((line.workers, line.ps), (None, None), "{ctx}");
             continue;
@@ -92,7 +96,11 @@ fn check_common(s: &Scenario, pl: &Plan, policy: Policy, ctx: &str) -> [f64; R] 
             }
             assert_eq!(line.reason, None, "{ctx}: admitted with a reason");
         } else {
-            let reason = line.reason.as_deref().unwrap_or("");
+            let reason = line
+                .reason
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
             assert!(
                 reason.starts_with("not selected"),
                 "{ctx}: reason {reason:?}"
@@ -173,7 +181,7 @@ fn box_optimum(s: &Scenario, job: &Job, m: &JobModel) -> (u64, u64, f64, bool) {
 /// Counts (infeasible, not selected) lines, to show the cases were exercised.
 fn tally(pl: &Plan, counts: &mut (usize, usize)) {
     for l in &pl.jobs {
-        match l.reason.as_deref() {
+        match l.reason.as_ref().map(ToString::to_string).as_deref() {
             Some(r) if r.starts_with("infeasible") => counts.0 += 1,
             Some(_) => counts.1 += 1,
             None => {}

@@ -49,7 +49,11 @@ fn check_feasible(s: &Scenario, pl: &Plan, ctx: &str) {
         assert_eq!(line.id, job.id, "{ctx}: order");
         if !in_omega(s, job, 1, 1) {
             assert!(!line.admitted, "{ctx} {}: infeasible job admitted", job.id);
-            let reason = line.reason.as_deref().unwrap_or("");
+            let reason = line
+                .reason
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default();
             assert!(
                 reason.starts_with("infeasible"),
                 "{ctx} {}: reason {reason:?}",
@@ -94,8 +98,8 @@ fn check_feasible(s: &Scenario, pl: &Plan, ctx: &str) {
         } else {
             assert!(
                 line.reason
-                    .as_deref()
-                    .is_some_and(|r| r.starts_with("not selected")),
+                    .as_ref()
+                    .is_some_and(|r| r.to_string().starts_with("not selected")),
                 "{ctx} {}",
                 job.id
             );
@@ -680,8 +684,9 @@ fn adversarial_but_valid_struct() {
     let pl = plan(&s, Policy::Exact).unwrap();
     assert!(pl.jobs[1]
         .reason
-        .as_deref()
+        .as_ref()
         .unwrap()
+        .to_string()
         .starts_with("infeasible"));
 }
 

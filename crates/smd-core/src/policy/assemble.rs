@@ -7,8 +7,8 @@ use crate::inner::InnerStats;
 use crate::knapsack::{self, Selection, R};
 use crate::model::JobModel;
 use crate::omega::{fits, floor_tol};
-use crate::plan::{AdmissionReport, JobPlan, Plan, ResourceUse, Stats};
-use crate::scenario::{Resources, Scenario, RESOURCE_NAMES};
+use crate::plan::{AdmissionReport, JobPlan, Plan, Reason, ResourceUse, Stats};
+use crate::scenario::{Resource, Resources, Scenario};
 
 /// A job's chosen integer allocation before admission.
 #[derive(Clone, Debug)]
@@ -51,7 +51,7 @@ pub(super) fn assemble(
     chosen: &[bool],
     admission: AdmissionReport,
     stats: Stats,
-    why_not: &dyn Fn(&Candidate, &[f64; R]) -> String,
+    why_not: &dyn Fn(&Candidate, &[f64; R]) -> Reason,
 ) -> Plan {
     let cap = scenario.cluster.capacity().to_array();
     let mut jobs = Vec::with_capacity(models.len());
@@ -167,17 +167,15 @@ pub fn esw_k(m: &JobModel) -> u64 {
     k
 }
 
-pub(super) fn infeasible_reason(m: &JobModel) -> String {
+pub(super) fn infeasible_reason(m: &JobModel) -> Reason {
     let d = m.demand(1.0, 1.0);
     let lim = m.limit.to_array();
-    let over: Vec<String> = (0..R)
-        .filter(|&r| !fits(d[r], lim[r]))
-        .map(|r| format!("{} {} > {}", RESOURCE_NAMES[r], d[r], lim[r]))
+    let over: Vec<String> = Resource::ALL
+        .into_iter()
+        .filter(|r| !fits(d[r.index()], lim[r.index()]))
+        .map(|r| format!("{} {} > {}", r.name(), d[r.index()], lim[r.index()]))
         .collect();
-    format!(
-        "infeasible: one worker and one PS exceed the job's limit ({})",
-        over.join(", ")
-    )
+    Reason::Infeasible(over.join(", "))
 }
 
 pub(super) fn not_selected_reason(
@@ -185,14 +183,14 @@ pub(super) fn not_selected_reason(
     c: &Candidate,
     demand: &[f64; R],
     cap: &[f64; R],
-) -> String {
+) -> Reason {
     if !knapsack::fits_all(demand, cap) {
-        "not selected: needs more than the whole cluster".into()
+        Reason::NeedsMoreThanCluster
     } else if c.utility <= 0.0 {
-        "not selected: zero utility".into()
+        Reason::ZeroUtility
     } else if policy == Policy::Optimus {
-        "not selected: (1, 1) did not fit the remaining capacity".into()
+        Reason::NoRoomForOneOne
     } else {
-        "not selected".into()
+        Reason::NotSelected
     }
 }

@@ -11,6 +11,7 @@ use crate::case::{Capacity, Case, Pol, Pols, Sgd};
 use crate::stats::Summary;
 use crate::table::Table;
 use smd_charts::LineChart;
+use smd_core::scenario::Resource;
 
 pub(super) const SPEC: Spec = Spec {
     id: "e4-resource-share",
@@ -26,7 +27,13 @@ pub(super) const SPEC: Spec = Spec {
 };
 
 /// The resources, as titles.
-const RESOURCE_TITLES: [&str; 4] = ["GPU", "vCPU", "memory", "storage"];
+/// Resource titles, from their one owner.
+const RESOURCE_TITLES: [&str; 4] = [
+    Resource::Gpu.title(),
+    Resource::Vcpu.title(),
+    Resource::MemoryGb.title(),
+    Resource::StorageGb.title(),
+];
 /// The resources, as column prefixes (`<name>_share_mean`, …).
 const RESOURCE_COLUMNS: [&str; 4] = ["gpu", "vcpu", "memory", "storage"];
 
