@@ -671,7 +671,10 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
             opt(j.completion_time_s, |v| format!("{v:.1}")),
             opt(j.completion_time, |v| format!("{v:.3}")),
             format!("{:.3}", j.utility),
-            j.reason.clone().unwrap_or_default(),
+            j.reason
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
         ]);
     }
     jobs.write(out)?;
@@ -723,8 +726,15 @@ fn write_compare_table(
         scenario.params.seed
     )?;
     writeln!(out)?;
-    let shares: Vec<String> = Resource::ALL.iter().map(|r| format!("{}%", r.title())).collect();
-    let mut columns = vec![("policy", false), ("total utility", true), ("admitted", true)];
+    let shares: Vec<String> = Resource::ALL
+        .iter()
+        .map(|r| format!("{}%", r.title()))
+        .collect();
+    let mut columns = vec![
+        ("policy", false),
+        ("total utility", true),
+        ("admitted", true),
+    ];
     columns.extend(shares.iter().map(|h| (h.as_str(), true)));
     columns.push(("solve ms", true));
     let mut t = Table::new(&columns);
