@@ -5,9 +5,11 @@
 //! cancel), and shows the comparison, the selected policy's plan, the objective landscape
 //! and the layer schedule of a job. Built with Trunk (see the repository's README).
 //!
-//! - [`state`]: the one `Reducible` state and its named actions;
-//! - [`components`]: the page, one component per panel;
-//! - [`solver`]: the worker protocol and the page's handle on the worker;
+//! - [`state`]: the one `Reducible` state (a part per concern) and its named actions;
+//! - [`components`]: the page, a tab per view, one component per panel, and the hooks
+//!   that run the side effects;
+//! - [`solver`]: the worker protocol, the worker's side and the page's handle on it;
+//! - [`route`]: the address (`#s=…&view=…`);
 //! - [`fields`], [`codec`], [`defaults`]: text ↔ values, links, CSV, drafts.
 
 pub mod check;
@@ -15,6 +17,7 @@ pub mod codec;
 pub mod components;
 pub mod defaults;
 pub mod fields;
+pub mod route;
 pub mod solver;
 pub mod state;
 

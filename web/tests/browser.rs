@@ -3,8 +3,8 @@
 //! `wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install web --test browser`.
 //!
 //! The app is mounted with the solver on the page's thread (the test runner serves no
-//! worker script), without localStorage unless a test asks for it, and without reading the
-//! address unless a test puts a share link there.
+//! worker script), without localStorage unless a test asks for it, and without using the
+//! address (`#s=…`, `#view=…`) unless a test puts something there (and clears it after).
 #![cfg(target_arch = "wasm32")]
 
 use smd_core::{generate, GenerateOptions, Policy, Scenario};
@@ -524,7 +524,11 @@ async fn a_dead_worker_is_reported_and_the_input_kept() {
 async fn the_quick_reproduction_shows_every_experiment() {
     let m = Mounted::new(props(Some(scenario(2, 1))));
     m.planned(2).await;
-    assert_eq!(m.count("[data-testid=reproduce]"), 1);
+    m.click("[role=tab][data-view=reproduce]");
+    m.until("the reproduce view", |m| {
+        m.count("[data-testid=reproduce]") == 1
+    })
+    .await;
     assert_eq!(m.count("[data-testid=experiment]"), 0);
     let t0 = smd_web::solver::now_ms();
     m.click("[data-testid=reproduce-run]");
@@ -553,4 +557,184 @@ async fn the_quick_reproduction_shows_every_experiment() {
     assert!(!m
         .one("[data-testid=reproduce-run]")
         .has_attribute("disabled"));
+}
+
+/// Puts `hash` (`#…`, or empty for none) in the address without a reload.
+fn set_hash(hash: &str) {
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("{path}{hash}")),
+        )
+        .unwrap();
+}
+
+fn hash() -> String {
+    web_sys::window().unwrap().location().hash().unwrap()
+}
+
+impl Mounted {
+    /// Waits until the address's hash is `want` (the page writes it after rendering).
+    async fn address(&self, want: &str) {
+        self.until(&format!("the address {want}"), |_| hash() == want)
+            .await;
+    }
+
+    /// The `data-view` of the selected tab, checked against the panel on screen.
+    fn selected_view(&self) -> String {
+        let selected = self.all("[role=tablist] [role=tab][aria-selected=true]");
+        assert_eq!(selected.len(), 1, "one tab is selected");
+        let view = selected[0].get_attribute("data-view").unwrap();
+        let panel = self.one("[role=tabpanel]");
+        assert_eq!(panel.get_attribute("data-view").unwrap(), view);
+        assert_eq!(
+            panel.get_attribute("aria-labelledby"),
+            selected[0].get_attribute("id")
+        );
+        view
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_tabs_show_each_view_and_the_address_names_it() {
+    set_hash("");
+    let m = Mounted::new(AppProps {
+        read_link: true,
+        ..props(Some(scenario(2, 1)))
+    });
+    m.planned(2).await;
+    let titles: Vec<String> = m
+        .all("[role=tablist] [role=tab]")
+        .iter()
+        .map(|t| t.text_content().unwrap_or_default().trim().to_string())
+        .collect();
+    assert_eq!(titles, ["Plan", "Reproduce the paper", "How it works"]);
+    assert_eq!(m.selected_view(), "plan");
+    assert_eq!(hash(), "", "opening the page leaves the address alone");
+    assert_eq!(m.count("[data-testid=reproduce]"), 0);
+
+    m.click("[role=tab][data-view=reproduce]");
+    m.until("the reproduce view", |m| {
+        m.count("[data-testid=reproduce]") == 1
+    })
+    .await;
+    assert_eq!(m.selected_view(), "reproduce");
+    assert_eq!(m.count("[data-testid=plan-row]"), 0);
+    m.address("#view=reproduce").await;
+    // Only the selected tab is in the tab order; the arrow keys move between tabs.
+    let tabindex = |v: &str| {
+        m.one(&format!("[role=tab][data-view={v}]"))
+            .get_attribute("tabindex")
+            .unwrap()
+    };
+    assert_eq!(
+        (tabindex("plan"), tabindex("reproduce")),
+        ("-1".into(), "0".into())
+    );
+    let key = js_sys::Function::new_with_args(
+        "el, key",
+        "el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }))",
+    );
+    let reproduce_tab = m.one("[role=tab][data-view=reproduce]");
+    key.call2(
+        &wasm_bindgen::JsValue::NULL,
+        &reproduce_tab,
+        &"ArrowRight".into(),
+    )
+    .unwrap();
+    m.until("the help view", |m| m.count("[data-testid=help]") == 1)
+        .await;
+    assert_eq!(m.selected_view(), "how-it-works");
+    assert_eq!(
+        document()
+            .active_element()
+            .and_then(|e| e.get_attribute("id"))
+            .as_deref(),
+        Some("tab-how-it-works")
+    );
+    m.address("#view=how-it-works").await;
+
+    // Back to the plan: the same plan, no solve needed.
+    m.click("[role=tab][data-view=plan]");
+    m.planned(2).await;
+    assert_eq!(m.selected_view(), "plan");
+    m.address("#view=plan").await;
+    drop(m);
+
+    // The address opens its view.
+    set_hash("#view=reproduce");
+    let m = Mounted::new(AppProps {
+        read_link: true,
+        ..props(Some(scenario(2, 1)))
+    });
+    m.until("the reproduce view", |m| {
+        m.count("[data-testid=reproduce]") == 1
+    })
+    .await;
+    assert_eq!(m.selected_view(), "reproduce");
+    drop(m);
+    // …and a view it does not know is the plan.
+    set_hash("#view=nowhere");
+    let m = Mounted::new(AppProps {
+        read_link: true,
+        ..props(Some(scenario(2, 1)))
+    });
+    m.planned(2).await;
+    assert_eq!(m.selected_view(), "plan");
+    drop(m);
+    set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn a_share_link_opens_its_scenario_in_its_view() {
+    // A link to a view with a scenario: that scenario, in that view; the scenario leaves
+    // the address once opened, the view stays.
+    let s = scenario(3, 12);
+    set_hash(&format!(
+        "#{}&view=reproduce",
+        smd_web::codec::share_fragment(&s)
+    ));
+    let m = Mounted::new(AppProps {
+        read_link: true,
+        ..props(None)
+    });
+    m.until("the reproduce view", |m| {
+        m.count("[data-testid=reproduce]") == 1
+    })
+    .await;
+    assert!(m
+        .text("[data-testid=notice]")
+        .contains("Opened the scenario of the link (3 jobs)"));
+    m.address("#view=reproduce").await;
+    m.click("[role=tab][data-view=plan]");
+    m.planned(3).await;
+    assert_eq!(m.text("[data-testid=total-utility]"), smd_total(&s));
+    m.address("#view=plan").await;
+    drop(m);
+
+    // A scenario the page could not open stays in the address through a change of view.
+    set_hash("#s=damaged");
+    let m = Mounted::new(AppProps {
+        read_link: true,
+        ..props(Some(scenario(2, 1)))
+    });
+    m.until("the warning", |m| {
+        m.text("[data-testid=notice]")
+            .contains("The link's scenario could not be opened")
+    })
+    .await;
+    m.click("[role=tab][data-view=reproduce]");
+    m.until("the reproduce view", |m| {
+        m.count("[data-testid=reproduce]") == 1
+    })
+    .await;
+    m.address("#s=damaged&view=reproduce").await;
+    assert!(smd_web::route::has_share(&hash()));
+    drop(m);
+    set_hash("");
 }

@@ -49,6 +49,7 @@ pub struct MessagesProps {
 pub fn Messages(props: &MessagesProps) -> Html {
     let state = use_app();
     state
+        .draft
         .errors_of(&props.k)
         .map(|e| html! { <span class="msg" data-testid="error" role="alert">{ &e.message }</span> })
         .collect()
@@ -58,8 +59,8 @@ pub fn Messages(props: &MessagesProps) -> Html {
 #[function_component]
 pub fn Field(props: &FieldProps) -> Html {
     let state = use_app();
-    let text = state.text(&props.k);
-    let invalid = state.errors_of(&props.k).next().is_some();
+    let text = state.draft.text(&props.k);
+    let invalid = state.draft.errors_of(&props.k).next().is_some();
     let key = props.k.clone();
     let dispatcher = state.dispatcher();
     let control = if props.choices.is_empty() {

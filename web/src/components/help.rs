@@ -1,25 +1,13 @@
 //! A short explanation of the model and the algorithm, in MODEL.md's symbols.
 
-use super::use_app;
-use crate::state::Action;
 use yew::prelude::*;
 
-/// The help panel (closed by default).
+/// The model and the algorithm.
 #[function_component]
 pub fn Help() -> Html {
-    let state = use_app();
-    let toggle = {
-        let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::ToggleHelp))
-    };
-    if !state.help {
-        return html! {
-            <button class="quiet help-open" onclick={toggle} data-action="help">{"How does it work?"}</button>
-        };
-    }
     html! {
         <section class="card help" id="help" data-testid="help">
-            <h2>{"The model and the algorithm"}<button class="small" onclick={toggle} data-action="help">{"close"}</button></h2>
+            <h2>{"The model and the algorithm"}</h2>
             <p>{"Each training job j runs E iterations of a model of g MB on w workers and p parameter servers (PS). Its N layers have forward, backward and communication-profile times f_j, b_j, r_j; one PS has bandwidth B; β1, β2 are per-worker and per-PS overheads per iteration; α scales asynchronous communication."}</p>
             <p><b>{"Completion time. "}</b>{"Synchronous: T(w,p) = θ1·w + θ2·p + θ3 + θ4·w/p + θ5/w with θ1 = Eβ1, θ2 = Eβ2, θ3 = Eη2·t_b, θ4 = 2Eη3·G/B, θ5 = η1·E·K·t_f. Asynchronous: T = θ'1 + θ'2·p/w + θ'3/w + θ'4/p. The overlap model (sequential, wait-free backprop, pipelined) enters through the exposure factors η1, η2, η3 ∈ [0,1] from one simulated iteration (see the layer schedule)."}</p>
             <p><b>{"Utility. "}</b>{"μ(π) = γ1 / (1 + exp(γ2(π − γ3))), π = T in the planner's unit; by default π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS."}</p>

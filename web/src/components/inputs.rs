@@ -41,7 +41,7 @@ pub fn epsilon_floor_text(eps: f64, job: &str) -> String {
 pub fn ClusterPanel() -> Html {
     let state = use_app();
     let units_key = FieldKey::top("cluster.units");
-    let units_text = state.text(&units_key);
+    let units_text = state.draft.text(&units_key);
     let on_slider = {
         let d = state.dispatcher();
         let k = units_key.clone();
@@ -50,7 +50,7 @@ pub fn ClusterPanel() -> Html {
             d.dispatch(Action::Edit(k.clone(), v));
         })
     };
-    let cap = state.draft.cluster.capacity().to_array();
+    let cap = state.draft.scenario.cluster.capacity().to_array();
     html! {
         <section class="card" id="cluster">
             <h2>{"Cluster"}</h2>
@@ -109,7 +109,7 @@ pub fn ParamsPanel() -> Html {
             d.dispatch(Action::Edit(FieldKey::top("params.m_delta"), v));
         })
     };
-    let unit = match state.draft.params.time_unit_s {
+    let unit = match state.draft.scenario.params.time_unit_s {
         None => "π is relative: π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS.".to_string(),
         Some(u) => format!("π = T / {u} s."),
     };
@@ -120,12 +120,12 @@ pub fn ParamsPanel() -> Html {
                 <label class="field grow">
                     <span class="label"><span class="sym">{"ε"}</span>{" inner accuracy (log scale 0.005–0.5)"}</span>
                     <input type="range" min="0" max="1000" step="1"
-                        value={epsilon_to_slider(state.draft.params.epsilon).to_string()}
+                        value={epsilon_to_slider(state.draft.scenario.params.epsilon).to_string()}
                         oninput={on_eps} aria-label="epsilon slider" data-field="params.epsilon.slider" />
                 </label>
                 <Field k={eps_key} symbol="ε" label="" hint="Algorithm 1 finds T within (1+ε) of its minimum over Ω." />
             </div>
-            if let Some((eps, job)) = &state.epsilon_floor {
+            if let Some((eps, job)) = &state.solving.epsilon_floor {
                 <p class="note" data-testid="epsilon-floor"
                     title={format!("Algorithm 1's grid grows as ε shrinks: below this ε, job {job:?}'s grid would exceed the work budget of {:.0e} points.", smd_core::inner::GRID_BUDGET)}>
                     { epsilon_floor_text(*eps, job) }
@@ -135,7 +135,7 @@ pub fn ParamsPanel() -> Html {
                 <label class="field grow">
                     <span class="label"><span class="sym">{"M_δ"}</span>{" rounding slack (1–4): 1 keeps x̄'s size, more leaves room"}</span>
                     <input type="range" min="1" max="4" step="0.25"
-                        value={state.text(&FieldKey::top("params.m_delta"))}
+                        value={state.draft.text(&FieldKey::top("params.m_delta"))}
                         oninput={on_mdelta} aria-label="M_δ slider" data-field="params.m_delta.slider" />
                 </label>
                 <Field k={FieldKey::top("params.m_delta")} symbol="M_δ" label="" hint="Algorithm 2 rounds 1 + (x̄ − 1)/M_δ; ≥ 1." />
@@ -158,7 +158,7 @@ pub fn ParamsPanel() -> Html {
 #[function_component]
 pub fn GeneratePanel() -> Html {
     let state = use_app();
-    let g = &state.generate;
+    let g = &state.draft.generate;
     let field = |name: &'static str, label: &'static str, value: String| {
         let d = state.dispatcher();
         let oninput = Callback::from(move |e: InputEvent| {

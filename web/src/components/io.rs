@@ -52,7 +52,7 @@ pub fn ImportExport() -> Html {
     };
     let export_json = {
         let d = d.clone();
-        let draft = state.draft.clone();
+        let draft = state.draft.scenario.clone();
         Callback::from(move |_: MouseEvent| {
             d.dispatch(Action::ExportJson);
             if let Err(e) = download("scenario.json", "application/json", &draft.to_json()) {
@@ -65,7 +65,7 @@ pub fn ImportExport() -> Html {
     };
     let export_csv = {
         let d = d.clone();
-        let draft = state.draft.clone();
+        let draft = state.draft.scenario.clone();
         Callback::from(move |_: MouseEvent| {
             d.dispatch(Action::ExportCsv);
             let (csv, _) = codec::jobs_to_csv(&draft.jobs);
@@ -79,7 +79,7 @@ pub fn ImportExport() -> Html {
     };
     let share = {
         let d = d.clone();
-        let draft = state.draft.clone();
+        let draft = state.draft.scenario.clone();
         Callback::from(move |_: MouseEvent| {
             let link = share_link(&draft);
             if let Some(w) = web_sys::window() {
@@ -134,7 +134,7 @@ pub fn ImportExport() -> Html {
                 <button onclick={share} data-action="share">{"Share link"}</button>
                 <label class="file">{"Open file… "}<input type="file" accept=".json,.csv,application/json,text/csv" onchange={on_file} data-action="open-file" /></label>
             </div>
-            if let Some(link) = &state.share_link {
+            if let Some(link) = &state.draft.share_link {
                 <p class="share">{"Link (copied to the clipboard where allowed): "}
                     <input type="text" readonly=true value={link.clone()} data-testid="share-link" onclick={Callback::from(|e: MouseEvent| {
                         if let Some(i) = e.target_dyn_into::<HtmlInputElement>() { i.select(); }
@@ -143,13 +143,13 @@ pub fn ImportExport() -> Html {
             }
             <label class="field">
                 <span class="label">{"Scenario JSON (SCENARIO.md) or jobs CSV (docs/CSV.md): paste, then import"}</span>
-                <textarea rows="5" value={state.io_text.clone()} oninput={on_text} data-field="io.text" spellcheck="false" />
+                <textarea rows="5" value={state.draft.io_text.clone()} oninput={on_text} data-field="io.text" spellcheck="false" />
             </label>
             <div class="row buttons">
                 <button onclick={act(Action::ImportJson)} data-action="import-json">{"Import JSON"}</button>
                 <button onclick={act(Action::ImportCsv)} data-action="import-csv">{"Import CSV (jobs)"}</button>
             </div>
-            if let Some(e) = &state.io_error {
+            if let Some(e) = &state.draft.io_error {
                 <p class="msg block" data-testid="error" role="alert">{ e }</p>
             }
         </section>

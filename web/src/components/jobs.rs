@@ -20,14 +20,15 @@ pub fn JobsTable() -> Html {
         Callback::from(move |_| d.dispatch(Action::AddJob))
     };
     let error_counts: Vec<(u64, usize)> = state
+        .draft
         .uids
         .iter()
-        .map(|&u| (u, state.job_error_count(u)))
+        .map(|&u| (u, state.draft.job_error_count(u)))
         .filter(|(_, n)| *n > 0)
         .collect();
     html! {
         <section class="card" id="jobs">
-            <h2>{ format!("Jobs ({})", state.draft.jobs.len()) }
+            <h2>{ format!("Jobs ({})", state.draft.scenario.jobs.len()) }
                 <button class="small" onclick={add} data-action="add-job">{"+ add job"}</button>
             </h2>
             <super::inputs::GeneratePanel />
@@ -40,8 +41,8 @@ pub fn JobsTable() -> Html {
                         <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
                         <th class="num" title="layers">{"N"}</th><th></th><th></th>
                     </tr></thead>
-                    <JobRows draft={state.draft.clone()} uids={Rc::new(state.uids.clone())}
-                        selected={state.selected} {error_counts} dispatch={state.dispatcher()} />
+                    <JobRows draft={state.draft.scenario.clone()} uids={Rc::new(state.draft.uids.clone())}
+                        selected={state.view.selected} {error_counts} dispatch={state.dispatcher()} />
                 </table>
             </div>
             <JobEditor />
@@ -115,7 +116,11 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
 #[function_component]
 pub fn JobEditor() -> Html {
     let state = use_app();
-    let Some(uid) = state.selected.filter(|u| state.index_of(*u).is_some()) else {
+    let Some(uid) = state
+        .view
+        .selected
+        .filter(|u| state.draft.index_of(*u).is_some())
+    else {
         return html! { <p class="note">{"No job selected."}</p> };
     };
     let k = |f: &str| FieldKey::job(uid, f);
@@ -172,10 +177,10 @@ pub struct LayerProps {
 pub fn LayerEditor(props: &LayerProps) -> Html {
     let state = use_app();
     let open = use_state(|| false);
-    let Some(i) = state.index_of(props.uid) else {
+    let Some(i) = state.draft.index_of(props.uid) else {
         return html! {};
     };
-    let job = &state.draft.jobs[i];
+    let job = &state.draft.scenario.jobs[i];
     let key = FieldKey::job(props.uid, "layers");
     let t = layer_totals(&job.layers);
     let profile = Profile::of(&job.layers)
@@ -193,7 +198,7 @@ pub fn LayerEditor(props: &LayerProps) -> Html {
             d.dispatch(Action::Edit(key.clone(), v));
         })
     };
-    let invalid = state.errors_of(&key).next().is_some();
+    let invalid = state.draft.errors_of(&key).next().is_some();
     html! {
         <div class={classes!("layers", invalid.then_some("invalid"))}>
             <h4>{"Layers"}</h4>
@@ -207,7 +212,7 @@ pub fn LayerEditor(props: &LayerProps) -> Html {
             if *open || invalid {
                 <label class="field">
                     <span class="label">{"one line per layer: forward_ms backward_ms comm_ms (comm is a profile: only its shape counts)"}</span>
-                    <textarea rows="8" value={state.text(&key)} {oninput} data-field="job.layers" />
+                    <textarea rows="8" value={state.draft.text(&key)} {oninput} data-field="job.layers" />
                 </label>
             }
             <Messages k={key} />

@@ -10,7 +10,7 @@ use yew::prelude::*;
 /// Size of the landscape chart (SVG user units; CSS scales it to the column).
 pub const SIZE: (f64, f64) = (660.0, 470.0);
 /// Samples per axis requested from the solver.
-pub const RESOLUTION: usize = 40;
+pub use crate::state::LANDSCAPE_RESOLUTION as RESOLUTION;
 
 fn options(value: LandscapeValue) -> LandscapeOptions {
     LandscapeOptions {
@@ -43,18 +43,25 @@ pub fn LandscapePanel() -> Html {
     // Yew delegates events, so the event's current target is not the chart: measure this.
     let chart_ref = use_node_ref();
     // The SVG is made again only when the landscape or the quantity changes.
-    let data = state.landscape.as_ref().and_then(|l| l.data.clone());
-    let chart = use_memo((data.clone(), state.value), |(data, value)| match data {
-        Some(Ok(l)) => {
-            let opts = options(*value);
-            Some((
-                AttrValue::from(landscape_svg(l, &opts)),
-                landscape_geometry(l, &opts),
-            ))
-        }
-        _ => None,
-    });
-    let Some(results) = state.results.clone() else {
+    let data = state
+        .solving
+        .landscape
+        .as_ref()
+        .and_then(|l| l.data.clone());
+    let chart = use_memo(
+        (data.clone(), state.view.value),
+        |(data, value)| match data {
+            Some(Ok(l)) => {
+                let opts = options(*value);
+                Some((
+                    AttrValue::from(landscape_svg(l, &opts)),
+                    landscape_geometry(l, &opts),
+                ))
+            }
+            _ => None,
+        },
+    );
+    let Some(results) = state.solving.results.clone() else {
         return html! {};
     };
     let on_job = {
@@ -71,7 +78,7 @@ pub fn LandscapePanel() -> Html {
     };
     let switch = |v: LandscapeValue, label: &'static str| {
         let d = state.dispatcher();
-        let on = state.value == v;
+        let on = state.view.value == v;
         html! {
             <button class={classes!("toggle", on.then_some("on"))} aria-pressed={on.to_string()}
                 onclick={Callback::from(move |_| d.dispatch(Action::SetValue(v)))}

@@ -1,10 +1,15 @@
 //! The page's components. Each reads the one [`State`](crate::state::State) from context
 //! and changes it only by dispatching [`Action`](crate::state::Action)s.
+//!
+//! [`app::App`] holds the state and lays out the header, the [`tabs`], the status line and
+//! the view on screen ([`views`]: one component per view, composed of the panels below);
+//! [`hooks`] run the side effects.
 
 pub mod app;
 pub mod field;
 pub mod format;
 pub mod help;
+pub mod hooks;
 pub mod inputs;
 pub mod io;
 pub mod jobs;
@@ -13,6 +18,8 @@ pub mod reproduce;
 pub mod results;
 pub mod schedule;
 pub mod status;
+pub mod tabs;
+pub mod views;
 
 use crate::state::State;
 use yew::prelude::*;

@@ -18,8 +18,8 @@ pub fn ReproducePanel() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::CancelReproduce))
     };
-    let busy = state.reproduce.is_some();
-    let progress = state.reproduce.as_ref().map(|r| {
+    let busy = state.reproduction.running.is_some();
+    let progress = state.reproduction.running.as_ref().map(|r| {
         let (done, total) = r.progress.unwrap_or((0, 0));
         let scale = if r.quick { "quick" } else { "full" };
         html! {
@@ -34,7 +34,7 @@ pub fn ReproducePanel() -> Html {
             </div>
         }
     });
-    let results = match &state.reproduced {
+    let results = match &state.reproduction.finished {
         None => html! {},
         Some(Err(m)) => html! { <p class="bad" data-testid="reproduce-error">{ m }</p> },
         Some(Ok(r)) => {

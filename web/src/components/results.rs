@@ -22,7 +22,7 @@ pub fn policy_blurb(p: Policy) -> &'static str {
 #[function_component]
 pub fn PolicyCompare() -> Html {
     let state = use_app();
-    let Some(r) = state.results.clone() else {
+    let Some(r) = state.solving.results.clone() else {
         return html! {
             <section class="card" id="compare"><h2>{"Policies"}</h2>
                 <p class="note" data-testid="policy-compare-empty">{"No plan yet."}</p></section>
@@ -32,7 +32,7 @@ pub fn PolicyCompare() -> Html {
     let rows = Policy::ALL.into_iter().map(|policy| {
         let d = state.dispatcher();
         let onclick = Callback::from(move |_| d.dispatch(Action::SelectPolicy(policy)));
-        let selected = state.policy == policy;
+        let selected = state.view.policy == policy;
         let cls = classes!(selected.then_some("selected"));
         match r.plan(policy) {
             Some(p) => {
@@ -94,15 +94,15 @@ pub fn PolicyCompare() -> Html {
 #[function_component]
 pub fn PlanDetails() -> Html {
     let state = use_app();
-    let Some(r) = state.results.clone() else {
+    let Some(r) = state.solving.results.clone() else {
         return html! {};
     };
-    let Some(plan) = r.plan(state.policy) else {
-        return html! { <section class="card" id="plan"><h2>{ format!("Plan: {}", state.policy) }</h2><p class="bad">{"This policy failed."}</p></section> };
+    let Some(plan) = r.plan(state.view.policy) else {
+        return html! { <section class="card" id="plan"><h2>{ format!("Plan: {}", state.view.policy) }</h2><p class="bad">{"This policy failed."}</p></section> };
     };
     html! {
         <section class="card" id="plan">
-            <h2>{ format!("Plan of {} ", state.policy) }
+            <h2>{ format!("Plan of {} ", state.view.policy) }
                 <span class="sub">{"total utility "}<strong data-testid="total-utility">{ format!("{:.3}", plan.total_utility) }</strong>
                 { format!(" · {} of {} jobs admitted · π unit: {} · admission: {}{}",
                     plan.admitted, plan.jobs.len(), plan.time_unit, plan.admission.method,
@@ -110,7 +110,7 @@ pub fn PlanDetails() -> Html {
                 </span>
             </h2>
             <ResourceBars plan={plan.clone()} />
-            <PlanTable results={r.clone()} policy={state.policy} selected={state.selected} dispatch={state.dispatcher()} />
+            <PlanTable results={r.clone()} policy={state.view.policy} selected={state.view.selected} dispatch={state.dispatcher()} />
         </section>
     }
 }

@@ -16,17 +16,18 @@ pub fn tau_of(job: &Job, instance: &smd_core::scenario::Resources) -> f64 {
 #[function_component]
 pub fn SchedulePanel() -> Html {
     let state = use_app();
-    let Some(i) = state.selected.and_then(|u| state.index_of(u)) else {
+    let Some(i) = state.view.selected.and_then(|u| state.draft.index_of(u)) else {
         return html! {};
     };
-    let job = &state.draft.jobs[i];
-    let has_layer_errors = state.selected.is_some_and(|u| {
+    let job = &state.draft.scenario.jobs[i];
+    let has_layer_errors = state.view.selected.is_some_and(|u| {
         state
+            .draft
             .errors
             .iter()
             .any(|e| e.key.as_ref().is_some_and(|k| k.job == Some(u)))
     });
-    let tau = tau_of(job, &state.draft.cluster.instance);
+    let tau = tau_of(job, &state.draft.scenario.cluster.instance);
     let drawable = !job.layers.is_empty() && tau.is_finite() && !has_layer_errors;
     let body = if !drawable {
         html! { <p class="note">{"Fix this job's inputs to see its schedule."}</p> }

@@ -17,7 +17,7 @@ pub fn StatusBar() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::DismissNotice))
     };
-    let progress = state.run.as_ref().map(|run| {
+    let progress = state.solving.run.as_ref().map(|run| {
         let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
         let name = Policy::ALL.get(policy).map(|p| p.name()).unwrap_or("");
         // Every policy over every job: overall fraction for the bar.
@@ -35,7 +35,7 @@ pub fn StatusBar() -> Html {
             </div>
         }
     });
-    let worker = match &state.worker {
+    let worker = match &state.solving.worker {
         WorkerStatus::Starting => html! { <span class="pill">{"solver starting…"}</span> },
         WorkerStatus::Ready => html! { <span class="pill ok">{"solver ready"}</span> },
         WorkerStatus::Died(m) => {
@@ -43,10 +43,10 @@ pub fn StatusBar() -> Html {
         }
     };
     let stale = state.results_stale().then(|| {
-        let why = if state.valid {
+        let why = if state.draft.valid {
             "the current input is being solved".to_string()
         } else {
-            format!("the current input has {} — fix it to re-plan", problems(state.errors.len()))
+            format!("the current input has {} — fix it to re-plan", problems(state.draft.errors.len()))
         };
         html! { <span class="pill warn" data-testid="stale">{ format!("showing the previous plan: {why}") }</span> }
     });
@@ -55,7 +55,7 @@ pub fn StatusBar() -> Html {
             { worker }
             { for stale }
             { for progress }
-            if let Some(n) = &state.notice {
+            if let Some(n) = &state.view.notice {
                 <div class={classes!("notice", n.warning.then_some("warning"))} data-testid="notice" role="status">
                     <span>{ &n.text }</span>
                     <button class="icon" onclick={dismiss} aria-label="dismiss">{"✕"}</button>
@@ -69,10 +69,10 @@ pub fn StatusBar() -> Html {
 #[function_component]
 pub fn ErrorSummary() -> Html {
     let state = use_app();
-    if state.errors.is_empty() {
+    if state.draft.errors.is_empty() {
         return html! {};
     }
-    let items = state.errors.iter().map(|e| {
+    let items = state.draft.errors.iter().map(|e| {
         let d = state.dispatcher();
         let job = e.key.as_ref().and_then(|k| k.job);
         let onclick = Callback::from(move |_| {
@@ -90,7 +90,7 @@ pub fn ErrorSummary() -> Html {
     });
     html! {
         <section class="card errors" data-testid="error-summary">
-            <h2>{ format!("{} — the plans shown are for the last valid input", problems(state.errors.len())) }</h2>
+            <h2>{ format!("{} — the plans shown are for the last valid input", problems(state.draft.errors.len())) }</h2>
             <ul>{ for items }</ul>
         </section>
     }

@@ -1,0 +1,249 @@
+//! The page's side effects, one hook each, over the state's counters and task ids: the
+//! solver (spawn, restart, send every task the state waits for), the running solve's
+//! clock, the debounced re-solve, the selected job's landscape, the saved draft, the
+//! address (`#view=…`) and the first-plan mark. The reducer only records what should
+//! happen; these make it happen.
+
+use super::AppState;
+use crate::route;
+use crate::solver::{now_ms, Solver, SolverMode};
+use crate::state::{Action, Notice};
+use gloo_timers::callback::{Interval, Timeout};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// The solver, as long as the page lives: terminated and respawned whenever the state
+/// counts a restart, and sent each task the state waits for ([`State::tasks`]) once — again
+/// after a restart, as the fresh worker knows nothing.
+///
+/// [`State::tasks`]: crate::state::State::tasks
+#[hook]
+pub fn use_solver(state: &AppState, mode: SolverMode) {
+    let solver: Rc<RefCell<Option<Solver>>> = use_mut_ref(|| None);
+    {
+        let solver = solver.clone();
+        let d = state.dispatcher();
+        use_effect_with((), move |_| {
+            let (d1, d2) = (d.clone(), d);
+            *solver.borrow_mut() = Some(Solver::new(
+                mode,
+                Rc::new(move |r| d1.dispatch(Action::Reply(r))),
+                Rc::new(move |m| d2.dispatch(Action::WorkerDied(m))),
+            ));
+            move || drop(solver.borrow_mut().take())
+        });
+    }
+    // Cancel, supersede and death all terminate the worker and start a fresh one.
+    {
+        let solver = solver.clone();
+        use_effect_with(state.solving.restarts, move |r| {
+            if *r > 0 {
+                if let Some(s) = solver.borrow_mut().as_mut() {
+                    s.restart();
+                }
+            }
+        });
+    }
+    // `(restarts, ids)`: the tasks sent to the worker of that restart.
+    let sent = use_mut_ref(|| (0u64, Vec::<u64>::new()));
+    let st = state.clone();
+    use_effect_with(
+        (state.tasks(), state.solving.restarts),
+        move |(tasks, restarts)| {
+            let mut sent = sent.borrow_mut();
+            if sent.0 != *restarts {
+                *sent = (*restarts, Vec::new());
+            }
+            sent.1.retain(|id| tasks.contains(id));
+            if let Some(s) = solver.borrow().as_ref() {
+                for &id in tasks {
+                    if sent.1.contains(&id) {
+                        continue;
+                    }
+                    if let Some(req) = st.request(id) {
+                        s.send(req);
+                        sent.1.push(id);
+                    }
+                }
+            }
+        },
+    );
+}
+
+/// A running solve's clock (the status line calls out a slow one): whole seconds since it
+/// started, ticking on the page's thread while the worker solves.
+#[hook]
+pub fn use_solve_clock(state: &AppState) {
+    let d = state.dispatcher();
+    let run = state.solving.run.as_ref().map(|r| r.id);
+    use_effect_with(run, move |run| {
+        let timer = run.map(|id| {
+            let t0 = now_ms();
+            Interval::new(1000, move || {
+                let s = (now_ms() - t0) / 1000.0;
+                d.dispatch(Action::Elapsed(id, s as u32))
+            })
+        });
+        move || drop(timer)
+    });
+}
+
+/// The re-solve of a valid draft, `debounce_ms` after its last edit (at once when nothing
+/// was solved yet).
+#[hook]
+pub fn use_debounced_solve(state: &AppState, debounce_ms: u32) {
+    let d = state.dispatcher();
+    let revision = state.draft.revision;
+    let solving = &state.solving;
+    let need = state.draft.valid
+        && solving.run.as_ref().map(|r| r.revision) != Some(revision)
+        && solving.results.as_ref().map(|r| r.revision) != Some(revision);
+    let delay = if solving.results.is_none() && solving.run.is_none() {
+        0
+    } else {
+        debounce_ms
+    };
+    use_effect_with(revision, move |_| {
+        let timer =
+            need.then(|| Timeout::new(delay, move || d.dispatch(Action::StartSolve(revision))));
+        move || drop(timer)
+    });
+}
+
+/// Asks for the selected job's landscape when the results, the job or the worker change.
+#[hook]
+pub fn use_landscape(state: &AppState) {
+    let wanted = state.wanted_landscape();
+    let have = state.solving.landscape.as_ref().map(|l| l.key);
+    let d = state.dispatcher();
+    use_effect_with((wanted, state.solving.restarts), move |(wanted, _)| {
+        if let Some((rev, uid, _)) = *wanted {
+            if have != Some((rev, uid)) {
+                d.dispatch(Action::RequestLandscape((rev, uid)));
+            }
+        }
+    });
+}
+
+/// The browser's localStorage, if the page may use it.
+pub fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Keeps the draft (with everything typed) in localStorage under `key`: at once for a
+/// small draft, after a quiet moment for a large one (serialising a thousand jobs takes a
+/// while).
+#[hook]
+pub fn use_saved_draft(state: &AppState, key: Option<AttrValue>) {
+    let st = state.clone();
+    let delay = if state.draft.scenario.jobs.len() > 200 {
+        500
+    } else {
+        0
+    };
+    use_effect_with(state.draft.edits, move |_| {
+        let save = move || {
+            if let (Some(k), Some(store)) = (key, storage()) {
+                if store.set_item(&k, &st.draft.to_saved().to_json()).is_err() {
+                    st.dispatch(Action::Notify(Notice::warning(
+                        "This scenario is too large for the browser's storage: export it to keep it.",
+                    )));
+                }
+            }
+        };
+        let timer = if delay == 0 {
+            save();
+            None
+        } else {
+            Some(Timeout::new(delay, save))
+        };
+        move || drop(timer)
+    });
+}
+
+/// The address's hash, with its `#` (empty without one).
+pub fn hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Replaces the address's hash (given without `#`; empty drops it) without a reload or a
+/// history entry.
+pub fn replace_hash(hash: &str) {
+    let Some(w) = web_sys::window() else { return };
+    let l = w.location();
+    let mut url = format!(
+        "{}{}",
+        l.pathname().unwrap_or_default(),
+        l.search().unwrap_or_default()
+    );
+    if !hash.is_empty() {
+        url = format!("{url}#{hash}");
+    }
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// When `enabled`: the view on screen is kept in the address (`view=…`, the hash's other
+/// parts untouched), and a hash changed by hand (or by a link on the page) shows its view.
+#[hook]
+pub fn use_address(state: &AppState, enabled: bool) {
+    use_effect_with(state.view.tab, move |tab| {
+        let hash = hash();
+        if enabled && route::view_of(&hash) != *tab {
+            replace_hash(&route::with_view(&hash, *tab));
+        }
+    });
+    let d = state.dispatcher();
+    use_effect_with(enabled, move |enabled| {
+        let listener = enabled.then(|| {
+            let follow = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+                d.dispatch(Action::ShowView(route::view_of(&hash())))
+            });
+            if let Some(w) = web_sys::window() {
+                let _ = w.add_event_listener_with_callback(
+                    "hashchange",
+                    follow.as_ref().unchecked_ref(),
+                );
+            }
+            follow
+        });
+        move || {
+            if let (Some(follow), Some(w)) = (listener, web_sys::window()) {
+                let _ = w.remove_event_listener_with_callback(
+                    "hashchange",
+                    follow.as_ref().unchecked_ref(),
+                );
+            }
+        }
+    });
+}
+
+/// Sets `data-first-plan-ms` on `<html>` once: the time from navigation start to the first
+/// plan on screen (read by `scripts/bench-web`).
+#[hook]
+pub fn use_first_plan_mark(state: &AppState) {
+    use_effect_with(state.solving.results.is_some(), |has| {
+        if *has {
+            mark_first_plan();
+        }
+    });
+}
+
+fn mark_first_plan() {
+    let Some(w) = web_sys::window() else { return };
+    let Some(root) = w.document().and_then(|d| d.document_element()) else {
+        return;
+    };
+    if root.has_attribute("data-first-plan-ms") {
+        return;
+    }
+    if let Some(p) = w.performance() {
+        let _ = root.set_attribute("data-first-plan-ms", &format!("{:.0}", p.now()));
+    }
+}

@@ -1,0 +1,18 @@
+//! The page's views, one component each over the shared state; [`render`] maps a
+//! [`View`] (a tab) to its component.
+
+pub mod how_it_works;
+pub mod plan;
+pub mod reproduce;
+
+use crate::state::View;
+use yew::prelude::*;
+
+/// The component of a view.
+pub fn render(view: View) -> Html {
+    match view {
+        View::Plan => html! { <plan::PlanView /> },
+        View::Reproduce => html! { <reproduce::ReproduceView /> },
+        View::HowItWorks => html! { <how_it_works::HowItWorksView /> },
+    }
+}

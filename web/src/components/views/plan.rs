@@ -1,0 +1,30 @@
+//! The plan: the scenario's inputs on the left (cluster, parameters, jobs,
+//! import/export), its plans on the right (the policies, the selected plan, the selected
+//! job's landscape and layer schedule), every current problem above both.
+
+use crate::components::{inputs, io, jobs, landscape, results, schedule, status};
+use yew::prelude::*;
+
+/// The "Plan" view.
+#[function_component]
+pub fn PlanView() -> Html {
+    html! {
+        <>
+            <status::ErrorSummary />
+            <main class="columns">
+                <div class="col col-inputs">
+                    <inputs::ClusterPanel />
+                    <inputs::ParamsPanel />
+                    <jobs::JobsTable />
+                    <io::ImportExport />
+                </div>
+                <div class="col col-results">
+                    <results::PolicyCompare />
+                    <results::PlanDetails />
+                    <landscape::LandscapePanel />
+                    <schedule::SchedulePanel />
+                </div>
+            </main>
+        </>
+    }
+}

@@ -1,0 +1,160 @@
+//! The messages between the page and the worker (JSON over `postMessage`).
+//!
+//! The page asks for one [`Task`] at a time under an id of its own ([`Request`]); the worker
+//! answers with [`Event`]s carrying that id: progress, partial results, then one `Done`
+//! (with the task's [`Output`]) or `Failed`. A new kind of work is one more [`Task`]
+//! variant, its [`Output`] (and [`Partial`], if it reports partial results), and its arm in
+//! [`worker::perform`](super::worker::perform): the ids, progress, timing, cancelling and
+//! restarting are shared.
+
+use serde::{Deserialize, Serialize};
+use smd_core::{Plan, Scenario};
+
+/// Page → worker: a task and the page's id for it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Request {
+    /// The page's id of the task; every event about it carries it.
+    pub id: u64,
+    /// What to do.
+    pub task: Task,
+}
+
+/// The work the worker does.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Task {
+    /// Plan a valid scenario with every policy ([`Partial`] per policy, then
+    /// [`Output::Solved`]).
+    Solve {
+        /// A valid scenario.
+        scenario: Scenario,
+    },
+    /// The objective landscape of one job ([`Output::Landscape`]).
+    Landscape {
+        /// A valid scenario.
+        scenario: Scenario,
+        /// Job index.
+        job: usize,
+        /// Samples per axis.
+        resolution: usize,
+        /// Plans whose points to mark.
+        plans: Vec<Plan>,
+    },
+    /// The paper-reproduction experiments, `smd_reproduce` ([`Output::Reproduced`]).
+    Reproduce {
+        /// The quick scale (else the full one).
+        quick: bool,
+    },
+}
+
+/// Worker → page.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Reply {
+    /// The worker has loaded and listens.
+    Ready,
+    /// News of a task.
+    Event {
+        /// The task's id (from its [`Request`]).
+        task: u64,
+        /// What happened.
+        event: Event,
+    },
+    /// The worker panicked; it is dead after this message.
+    Panicked {
+        /// The panic message.
+        message: String,
+    },
+}
+
+/// What a task reports.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Event {
+    /// Progress: `done` of `total` in step `step` (for a solve: the policy's index in
+    /// [`smd_core::Policy::ALL`], jobs done of jobs; for a reproduction: 0, scenarios
+    /// planned of scenarios).
+    Progress {
+        /// Step of the task.
+        step: usize,
+        /// Units done in this step.
+        done: usize,
+        /// Units in this step.
+        total: usize,
+    },
+    /// A partial result.
+    Partial(Partial),
+    /// The task finished (its last event).
+    Done {
+        /// The result.
+        output: Output,
+        /// Wall time of the whole task, ms.
+        ms: f64,
+    },
+    /// The task could not run (its last event).
+    Failed {
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// A partial result of a task.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Partial {
+    /// One policy's plan (a solve).
+    Planned(Box<Plan>),
+    /// One policy failed; the others still run (a solve).
+    PolicyFailed {
+        /// Policy name.
+        policy: String,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// The result of a finished task.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Output {
+    /// A solve: its plans came as [`Partial`]s.
+    Solved,
+    /// A landscape, as JSON (`smd_core::Landscape` round-trips through serde).
+    Landscape {
+        /// The landscape's JSON.
+        json: String,
+    },
+    /// A reproduction.
+    Reproduced {
+        /// One per experiment, in order.
+        experiments: Vec<Experiment>,
+    },
+}
+
+/// One reproduced experiment, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Experiment {
+    /// File stem (`e1-utility-vs-units`, …).
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// The paper's claim.
+    pub claim: String,
+    /// What was measured, one sentence each.
+    pub findings: Vec<String>,
+    /// The table, as CSV.
+    pub csv: String,
+    /// The figure, a standalone SVG document.
+    pub svg: String,
+    /// Failed invariant checks (empty when all hold).
+    pub failures: Vec<String>,
+}
+
+impl From<&smd_reproduce::Outcome> for Experiment {
+    fn from(o: &smd_reproduce::Outcome) -> Experiment {
+        Experiment {
+            id: o.id.into(),
+            title: o.title.into(),
+            claim: o.claim.into(),
+            findings: o.findings.clone(),
+            csv: o.table.to_csv(),
+            svg: o.svg.clone(),
+            failures: o.violations.clone(),
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! The worker's side: a [`Request`] in, its [`Event`]s out. [`handle`] is the worker's
+//! whole job; tests (and the page in [`SolverMode::InThread`](super::SolverMode)) run it
+//! on the page's thread.
+
+use super::now_ms;
+use super::protocol::{Event, Experiment, Output, Partial, Reply, Request, Task};
+use smd_core::{Policy, Scenario};
+use std::cell::RefCell;
+
+/// Least time between two progress messages of one step, ms.
+pub const PROGRESS_EVERY_MS: f64 = 100.0;
+
+thread_local! {
+    /// SMD allocations of the jobs the last plans saw: after an edit of one job, only that
+    /// job's Algorithm 1 runs again (plans are identical with or without it).
+    static CACHE: RefCell<smd_core::Cache> = RefCell::new(smd_core::Cache::new());
+}
+
+/// Answers one request.
+pub fn handle(req: Request, post: &mut dyn FnMut(Reply)) {
+    let Request { id, task } = req;
+    run(id, post, |ctx| perform(task, ctx));
+}
+
+/// Runs `work` as task `id`: what it reports goes out tagged with the id, then `Done` with
+/// its output and wall time, or `Failed`.
+pub fn run(
+    id: u64,
+    post: &mut dyn FnMut(Reply),
+    work: impl FnOnce(&mut Ctx) -> Result<Output, String>,
+) {
+    let t0 = now_ms();
+    let mut ctx = Ctx {
+        id,
+        post,
+        last_progress: None,
+    };
+    let last = match work(&mut ctx) {
+        Ok(output) => Event::Done {
+            output,
+            ms: now_ms() - t0,
+        },
+        Err(message) => Event::Failed { message },
+    };
+    ctx.send(last);
+}
+
+/// A running task's line to the page.
+pub struct Ctx<'a> {
+    id: u64,
+    post: &'a mut dyn FnMut(Reply),
+    /// `((step, done, total), when)` of the last progress message sent.
+    last_progress: Option<((usize, usize, usize), f64)>,
+}
+
+impl Ctx<'_> {
+    /// Reports progress, at most once per [`PROGRESS_EVERY_MS`] within a step (each message
+    /// makes the page render again); the first of a step and a step's end always go out.
+    pub fn progress(&mut self, step: usize, done: usize, total: usize) {
+        let now = now_ms();
+        let due = match self.last_progress {
+            None => true,
+            Some((last, _)) if last == (step, done, total) => false,
+            Some(((last_step, _, _), when)) => {
+                last_step != step || done == total || now - when >= PROGRESS_EVERY_MS
+            }
+        };
+        if due {
+            self.last_progress = Some(((step, done, total), now));
+            self.send(Event::Progress { step, done, total });
+        }
+    }
+
+    /// Reports a partial result.
+    pub fn partial(&mut self, p: Partial) {
+        self.send(Event::Partial(p));
+    }
+
+    fn send(&mut self, event: Event) {
+        (self.post)(Reply::Event {
+            task: self.id,
+            event,
+        });
+    }
+}
+
+/// Does one task: the one place that knows every kind of work.
+pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
+    match task {
+        Task::Solve { scenario } => {
+            solve(&scenario, ctx);
+            Ok(Output::Solved)
+        }
+        Task::Landscape {
+            scenario,
+            job,
+            resolution,
+            plans,
+        } => smd_core::landscape(&scenario, job, resolution, &plans)
+            .map(|l| Output::Landscape {
+                json: serde_json::to_string(&l).expect("a landscape always serialises"),
+            })
+            .map_err(|e| e.to_string()),
+        Task::Reproduce { quick } => {
+            let scale = if quick {
+                smd_reproduce::Scale::Quick
+            } else {
+                smd_reproduce::Scale::Full
+            };
+            reproduce(smd_reproduce::Runner::new(scale), ctx)
+        }
+    }
+}
+
+/// Plans `scenario` with every policy: progress per policy (step = its index), then its
+/// plan or its failure.
+fn solve(scenario: &Scenario, ctx: &mut Ctx) {
+    CACHE.with(|c| c.borrow_mut().retain_used());
+    for (index, policy) in Policy::ALL.into_iter().enumerate() {
+        let clock = now_ms;
+        let mut progress = |p: smd_core::Progress| ctx.progress(index, p.jobs_done, p.jobs_total);
+        let result = CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            smd_core::plan_with(
+                scenario,
+                policy,
+                &mut smd_core::Options {
+                    clock: Some(&clock),
+                    progress: Some(&mut progress),
+                    cache: Some(&mut cache),
+                    ..Default::default()
+                },
+            )
+        });
+        ctx.partial(match result {
+            Ok(plan) => Partial::Planned(Box::new(plan)),
+            Err(e) => Partial::PolicyFailed {
+                policy: policy.name().into(),
+                message: e.to_string(),
+            },
+        });
+    }
+}
+
+/// Runs a reproduction case by case, with progress in scenarios.
+pub fn reproduce(mut runner: smd_reproduce::Runner, ctx: &mut Ctx) -> Result<Output, String> {
+    let t0 = now_ms();
+    let total = runner.cases();
+    if total == 0 {
+        return Err("no experiment to run".into());
+    }
+    ctx.progress(0, 0, total);
+    while runner.step(&now_ms) {
+        ctx.progress(0, runner.cases_done(), total);
+    }
+    ctx.progress(0, total, total);
+    let report = runner.report(now_ms() - t0);
+    Ok(Output::Reproduced {
+        experiments: report.outcomes.iter().map(Experiment::from).collect(),
+    })
+}
+
+/// The worker binary's `main`: listen for requests, answer with [`handle`].
+pub fn worker_main() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::prelude::*;
+        use wasm_bindgen::JsCast;
+        use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+        let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let post_scope = scope.clone();
+        let post = move |r: Reply| {
+            let text = serde_json::to_string(&r).expect("replies serialise");
+            let _ = post_scope.post_message(&JsValue::from_str(&text));
+        };
+        let panic_post = post.clone();
+        std::panic::set_hook(Box::new(move |info| {
+            panic_post(Reply::Panicked {
+                message: info.to_string(),
+            })
+        }));
+        let mut post_for_handle = post.clone();
+        let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            match serde_json::from_str::<Request>(&text) {
+                Ok(req) => handle(req, &mut post_for_handle),
+                Err(err) => post_for_handle(Reply::Panicked {
+                    message: format!("the worker could not read a request: {err}"),
+                }),
+            }
+        });
+        scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        onmessage.forget();
+        post(Reply::Ready);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A re-plan after an edit of one job solves that job's Algorithm 1 only.
+    #[test]
+    fn replan_after_one_edit_solves_one_job() {
+        let mut s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 5,
+            seed: 2,
+            ..Default::default()
+        });
+        let solve = |s: &Scenario, id: u64| {
+            let mut plans = Vec::new();
+            handle(
+                Request {
+                    id,
+                    task: Task::Solve {
+                        scenario: s.clone(),
+                    },
+                },
+                &mut |r| {
+                    if let Reply::Event {
+                        event: Event::Partial(Partial::Planned(plan)),
+                        ..
+                    } = r
+                    {
+                        plans.push(*plan)
+                    }
+                },
+            );
+            plans
+        };
+        let plans = solve(&s, 1);
+        let misses = CACHE.with(|c| c.borrow().misses());
+        let feasible = plans[0].jobs.iter().filter(|j| j.workers.is_some()).count() as u64;
+        assert_eq!(misses, feasible);
+        let k = plans[0]
+            .jobs
+            .iter()
+            .position(|j| j.workers.is_some())
+            .unwrap();
+        s.jobs[k].iterations += 3.0;
+        solve(&s, 2);
+        assert_eq!(CACHE.with(|c| c.borrow().misses()), misses + 1);
+        assert_eq!(CACHE.with(|c| c.borrow().hits()), feasible - 1);
+    }
+
+    /// Every event of a task carries its id; a solve ends with one `Done`, after a plan per
+    /// policy and each policy's progress (its first report and its last always go out).
+    #[test]
+    fn a_solve_reports_under_its_id_and_ends_once() {
+        let s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 3,
+            seed: 4,
+            ..Default::default()
+        });
+        let mut events = Vec::new();
+        handle(
+            Request {
+                id: 42,
+                task: Task::Solve { scenario: s },
+            },
+            &mut |r| match r {
+                Reply::Event { task: 42, event } => events.push(event),
+                other => panic!("unexpected {other:?}"),
+            },
+        );
+        let planned = events
+            .iter()
+            .filter(|e| matches!(e, Event::Partial(Partial::Planned(_))))
+            .count();
+        assert_eq!(planned, Policy::ALL.len());
+        for step in 0..Policy::ALL.len() {
+            let mine: Vec<_> = events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Progress {
+                        step: s,
+                        done,
+                        total,
+                    } if *s == step => Some((*done, *total)),
+                    _ => None,
+                })
+                .collect();
+            assert!(!mine.is_empty(), "policy {step} reported no progress");
+            let (done, total) = *mine.last().unwrap();
+            assert_eq!(done, total, "policy {step}'s last report is its end");
+        }
+        assert!(matches!(
+            events.last(),
+            Some(Event::Done {
+                output: Output::Solved,
+                ..
+            })
+        ));
+        let ends = events
+            .iter()
+            .filter(|e| matches!(e, Event::Done { .. } | Event::Failed { .. }))
+            .count();
+        assert_eq!(ends, 1);
+    }
+
+    /// A task that cannot run says so with its message, under its id.
+    #[test]
+    fn a_bad_landscape_request_fails_with_a_message() {
+        let s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 2,
+            ..Default::default()
+        });
+        let mut replies = Vec::new();
+        handle(
+            Request {
+                id: 5,
+                task: Task::Landscape {
+                    scenario: s,
+                    job: 9,
+                    resolution: 8,
+                    plans: Vec::new(),
+                },
+            },
+            &mut |r| replies.push(r),
+        );
+        assert!(
+            matches!(
+                &replies[..],
+                [Reply::Event {
+                    task: 5,
+                    event: Event::Failed { .. }
+                }]
+            ),
+            "{replies:?}"
+        );
+    }
+}

@@ -1,0 +1,627 @@
+//! The scenario being edited: the raw text of every input the user touched (so nothing
+//! typed is lost), a draft scenario with the last value of each field that parsed, the
+//! checks of `smd_core`'s `validate` after every edit, the jobs' edits, the generate form,
+//! import/export and the saved draft.
+
+use super::{Notice, State};
+use crate::codec::{self, Draft};
+use crate::defaults;
+use crate::fields::{self, FieldKey};
+use smd_core::{Error, Scenario};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Largest scenario the "generate" form makes.
+pub const MAX_GENERATED_JOBS: usize = 5000;
+
+/// The field of ε, the solver's accuracy.
+const EPSILON: &str = "params.epsilon";
+
+/// One message shown next to an input (and in the error summary).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownError {
+    /// The input it belongs to, if the page has one.
+    pub key: Option<FieldKey>,
+    /// Where: `job "resnet-a": worker.gpu` or `params.epsilon`.
+    pub place: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The "generate N jobs" form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenerateForm {
+    /// Jobs, as typed.
+    pub jobs: String,
+    /// Seed, as typed.
+    pub seed: String,
+    /// Mode of the generated jobs.
+    pub mode: smd_core::Mode,
+    /// Why the form cannot run.
+    pub error: Option<(String, String)>,
+}
+
+/// The draft part of the state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DraftState {
+    /// The scenario as edited (each field's last parsed value); shared with runs and props.
+    pub scenario: Rc<Scenario>,
+    /// A stable handle per job of the scenario, in order.
+    pub uids: Vec<u64>,
+    next_uid: u64,
+    /// Raw text of every input the user edited.
+    pub raw: BTreeMap<FieldKey, String>,
+    /// Inputs whose text does not parse, with the message.
+    pub parse_errors: BTreeMap<FieldKey, String>,
+    /// Every message to show (parse errors and `smd_core` validation).
+    pub errors: Vec<ShownError>,
+    /// No errors: the draft can be solved.
+    pub valid: bool,
+    /// No problem other than ε's (its text or its rules): the jobs are fine as they are.
+    pub only_epsilon_wrong: bool,
+    /// Bumped on every change of the draft (saving).
+    pub edits: u64,
+    /// Bumped on every change that leaves a valid draft (solving).
+    pub revision: u64,
+    /// The generate form.
+    pub generate: GenerateForm,
+    /// Import/export text area.
+    pub io_text: String,
+    /// Why the last import failed.
+    pub io_error: Option<String>,
+    /// The last share link made.
+    pub share_link: Option<String>,
+}
+
+impl DraftState {
+    /// The draft of a scenario (valid or not) with the raw texts of a saved draft.
+    pub fn new(saved: Draft) -> DraftState {
+        let mut d = DraftState {
+            scenario: Rc::new(Scenario {
+                jobs: Vec::new(),
+                ..saved.scenario.clone()
+            }),
+            uids: Vec::new(),
+            next_uid: 1,
+            raw: BTreeMap::new(),
+            parse_errors: BTreeMap::new(),
+            errors: Vec::new(),
+            valid: false,
+            only_epsilon_wrong: false,
+            edits: 0,
+            revision: 0,
+            generate: GenerateForm {
+                jobs: defaults::DEFAULT_JOBS.to_string(),
+                seed: defaults::DEFAULT_SEED.to_string(),
+                mode: smd_core::Mode::Sync,
+                error: None,
+            },
+            io_text: String::new(),
+            io_error: None,
+            share_link: None,
+        };
+        d.replace(saved.scenario);
+        for (job, field, text) in saved.raw {
+            let key = match job {
+                None => Some(FieldKey::top(&field)),
+                Some(i) => d.uids.get(i).map(|&u| FieldKey::job(u, &field)),
+            };
+            if let Some(key) = key {
+                d.apply_edit(key, text);
+            }
+        }
+        d.check();
+        d
+    }
+
+    /// The saved form of the draft.
+    pub fn to_saved(&self) -> Draft {
+        let raw = self
+            .raw
+            .iter()
+            .filter(|(k, text)| self.shown_value(k) != **text)
+            .filter_map(|(k, text)| {
+                let job = match k.job {
+                    None => None,
+                    Some(u) => Some(self.index_of(u)?),
+                };
+                Some((job, k.field.clone(), text.clone()))
+            })
+            .collect();
+        Draft {
+            scenario: (*self.scenario).clone(),
+            raw,
+        }
+    }
+
+    /// The job index of a uid in the draft.
+    pub fn index_of(&self, uid: u64) -> Option<usize> {
+        self.uids.iter().position(|&u| u == uid)
+    }
+
+    /// The draft's value of a field, as text (ignoring what was typed).
+    pub fn shown_value(&self, key: &FieldKey) -> String {
+        match key.job {
+            None => fields::top_text(&self.scenario, &key.field),
+            Some(u) => self
+                .index_of(u)
+                .map(|i| fields::job_text(&self.scenario.jobs[i], &key.field))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// What an input shows: the raw text if the user typed one, else the draft's value.
+    pub fn text(&self, key: &FieldKey) -> String {
+        self.raw
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| self.shown_value(key))
+    }
+
+    /// The messages of one input.
+    pub fn errors_of<'a>(&'a self, key: &'a FieldKey) -> impl Iterator<Item = &'a ShownError> {
+        self.errors
+            .iter()
+            .filter(move |e| e.key.as_ref() == Some(key))
+    }
+
+    /// Number of messages that belong to a job.
+    pub fn job_error_count(&self, uid: u64) -> usize {
+        self.errors
+            .iter()
+            .filter(|e| e.key.as_ref().and_then(|k| k.job) == Some(uid))
+            .count()
+    }
+
+    /// The first job with a problem (opened in the editor after a load).
+    pub fn first_problem_job(&self) -> Option<u64> {
+        self.errors
+            .iter()
+            .find_map(|e| e.key.as_ref().and_then(|k| k.job))
+    }
+
+    /// An input changed: its key and raw text.
+    pub fn edit(&mut self, key: FieldKey, text: String) {
+        self.apply_edit(key, text);
+        self.check();
+    }
+
+    /// Appends a generated job; returns its uid.
+    pub fn add_job(&mut self) -> u64 {
+        let n = self.scenario.jobs.len();
+        let mut job = smd_core::generate::job(self.scenario.params.seed, n, smd_core::Mode::Sync);
+        job.id = self.unique_id(&format!("job-{}", n + 1));
+        Rc::make_mut(&mut self.scenario).jobs.push(job);
+        let uid = self.new_uid();
+        self.uids.push(uid);
+        self.check();
+        uid
+    }
+
+    /// Copies a job, with what was typed into it, after it; returns the copy's uid.
+    pub fn duplicate_job(&mut self, uid: u64) -> Option<u64> {
+        let i = self.index_of(uid)?;
+        let mut job = self.scenario.jobs[i].clone();
+        job.id = self.unique_id(&format!("{}-copy", job.id));
+        Rc::make_mut(&mut self.scenario).jobs.insert(i + 1, job);
+        let new = self.new_uid();
+        self.uids.insert(i + 1, new);
+        let copies: Vec<(FieldKey, String)> = self
+            .raw
+            .iter()
+            .filter(|(k, _)| k.job == Some(uid) && k.field != "id")
+            .map(|(k, t)| (FieldKey::job(new, &k.field), t.clone()))
+            .collect();
+        for (k, t) in copies {
+            self.apply_edit(k, t);
+        }
+        self.check();
+        Some(new)
+    }
+
+    /// Removes a job; returns the job now in its place (or the last), if it existed.
+    pub fn delete_job(&mut self, uid: u64) -> Option<Option<u64>> {
+        let i = self.index_of(uid)?;
+        Rc::make_mut(&mut self.scenario).jobs.remove(i);
+        self.uids.remove(i);
+        self.raw.retain(|k, _| k.job != Some(uid));
+        self.parse_errors.retain(|k, _| k.job != Some(uid));
+        self.check();
+        Some(
+            self.uids
+                .get(i.min(self.uids.len().saturating_sub(1)))
+                .copied(),
+        )
+    }
+
+    /// A field of the generate form: `jobs`, `seed` or `mode`.
+    pub fn generate_field(&mut self, field: &str, text: String) {
+        match field {
+            "jobs" => self.generate.jobs = text,
+            "seed" => self.generate.seed = text,
+            _ => {
+                self.generate.mode = if text == "async" {
+                    smd_core::Mode::Async
+                } else {
+                    smd_core::Mode::Sync
+                }
+            }
+        }
+        self.generate.error = None;
+    }
+
+    /// Replaces the jobs with generated ones, keeping the rest; returns a note for the
+    /// user, or `None` (with the form's error set) when the form's numbers are wrong.
+    pub fn generate(&mut self) -> Option<String> {
+        let jobs = self.generate.jobs.trim().parse::<usize>();
+        let seed = self.generate.seed.trim().parse::<u64>();
+        match (jobs, seed) {
+            (Ok(n), Ok(seed)) if (1..=MAX_GENERATED_JOBS).contains(&n) => {
+                let jobs = (0..n)
+                    .map(|i| smd_core::generate::job(seed, i, self.generate.mode))
+                    .collect();
+                let scenario = Scenario {
+                    jobs,
+                    ..(*self.scenario).clone()
+                };
+                self.replace(scenario);
+                self.generate.error = None;
+                self.check();
+                Some(format!("Generated {n} jobs with seed {seed}."))
+            }
+            (Ok(_), Ok(_)) | (Err(_), _) => {
+                self.generate.error = Some((
+                    "jobs".into(),
+                    format!(
+                        "must be a whole number 1 … {MAX_GENERATED_JOBS} (got {:?})",
+                        self.generate.jobs
+                    ),
+                ));
+                None
+            }
+            (Ok(_), Err(_)) => {
+                self.generate.error = Some((
+                    "seed".into(),
+                    format!("must be a whole number ≥ 0 (got {:?})", self.generate.seed),
+                ));
+                None
+            }
+        }
+    }
+
+    /// Replaces the whole draft (import, share link, reset).
+    pub fn load(&mut self, scenario: Scenario) {
+        self.replace(scenario);
+        self.check();
+    }
+
+    /// Replaces the jobs only (CSV import), keeping the cluster and parameters as typed.
+    pub fn load_jobs(&mut self, jobs: Vec<smd_core::scenario::Job>) {
+        let scenario = Scenario {
+            jobs,
+            ..(*self.scenario).clone()
+        };
+        let top: Vec<(FieldKey, String)> = self
+            .raw
+            .iter()
+            .filter(|(k, _)| k.job.is_none())
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
+        self.replace(scenario);
+        for (k, t) in top {
+            self.apply_edit(k, t);
+        }
+        self.check();
+    }
+
+    /// The import/export text changed.
+    pub fn set_io_text(&mut self, text: String) {
+        self.io_text = text;
+        self.io_error = None;
+    }
+
+    /// The text area read as a scenario (JSON), or `None` with the reason in `io_error`.
+    pub fn import_json(&mut self) -> Option<Scenario> {
+        codec::parse_lenient(&self.io_text)
+            .map_err(|e| self.io_error = Some(format!("Not imported: {e}")))
+            .ok()
+    }
+
+    /// The text area read as jobs (CSV), or `None` with the reason in `io_error`.
+    pub fn import_csv(&mut self) -> Option<Vec<smd_core::scenario::Job>> {
+        codec::jobs_from_csv(&self.io_text)
+            .map_err(|e| self.io_error = Some(format!("Not imported: {e}")))
+            .ok()
+    }
+
+    /// Puts the draft's JSON into the text area.
+    pub fn export_json(&mut self) {
+        self.io_text = self.scenario.to_json();
+        self.io_error = None;
+    }
+
+    /// Puts the draft's CSV into the text area; returns a warning when the CSV loses the
+    /// per-layer shape of some jobs.
+    pub fn export_csv(&mut self) -> Option<Notice> {
+        let (csv, custom) = codec::jobs_to_csv(&self.scenario.jobs);
+        self.io_text = csv;
+        self.io_error = None;
+        (custom > 0).then(|| {
+            Notice::warning(format!(
+                "CSV keeps layer totals and a profile: {custom} job(s) with their own per-layer shape are written as uniform. Use JSON to keep every layer."
+            ))
+        })
+    }
+
+    fn new_uid(&mut self) -> u64 {
+        let u = self.next_uid;
+        self.next_uid += 1;
+        u
+    }
+
+    /// A new scenario: new uids, nothing typed. Call [`DraftState::check`] after.
+    fn replace(&mut self, s: Scenario) {
+        self.uids = (0..s.jobs.len()).map(|_| 0).collect();
+        for i in 0..self.uids.len() {
+            self.uids[i] = self.new_uid();
+        }
+        self.scenario = Rc::new(s);
+        self.raw.clear();
+        self.parse_errors.clear();
+    }
+
+    fn apply_edit(&mut self, key: FieldKey, text: String) {
+        let result = match key.job {
+            None => fields::set_top(Rc::make_mut(&mut self.scenario), &key.field, &text),
+            Some(uid) => match self.index_of(uid) {
+                Some(i) => fields::set_job(
+                    &mut Rc::make_mut(&mut self.scenario).jobs[i],
+                    &key.field,
+                    &text,
+                ),
+                None => return,
+            },
+        };
+        match result {
+            Ok(()) => self.parse_errors.remove(&key),
+            Err(m) => self.parse_errors.insert(key.clone(), m),
+        };
+        self.raw.insert(key, text);
+    }
+
+    /// After any change of the draft: check it again and, if valid, bump the revision (the
+    /// page solves it).
+    fn check(&mut self) {
+        self.edits += 1;
+        let mut errors: Vec<ShownError> = self
+            .parse_errors
+            .iter()
+            .map(|(k, m)| ShownError {
+                key: Some(k.clone()),
+                place: self.place(k),
+                message: m.clone(),
+            })
+            .collect();
+        let list = match self.scenario.validate() {
+            Ok(()) => Vec::new(),
+            Err(Error::Invalid(list)) => list,
+            Err(other) => vec![smd_core::FieldError {
+                job: None,
+                field: "scenario".into(),
+                message: other.to_string(),
+            }],
+        };
+        let eps_key = FieldKey::top(EPSILON);
+        self.only_epsilon_wrong = self.parse_errors.keys().all(|k| *k == eps_key)
+            && list
+                .iter()
+                .all(|fe| fe.job.is_none() && fe.field == EPSILON);
+        for fe in list {
+            let keys = self.keys_of(&fe);
+            if keys.is_empty() {
+                errors.push(ShownError {
+                    key: None,
+                    place: place_of(&fe),
+                    message: fe.message.clone(),
+                });
+            }
+            for key in keys {
+                // A field whose text does not parse shows that message instead.
+                if self.parse_errors.contains_key(&key) {
+                    continue;
+                }
+                errors.push(ShownError {
+                    place: place_of(&fe),
+                    key: Some(key),
+                    message: fe.message.clone(),
+                });
+            }
+        }
+        self.valid = errors.is_empty();
+        self.errors = errors;
+        if self.valid {
+            self.revision += 1;
+        }
+    }
+
+    fn place(&self, k: &FieldKey) -> String {
+        match k.job.and_then(|u| self.index_of(u)) {
+            Some(i) => format!("job {:?}: {}", self.scenario.jobs[i].id, k.field),
+            None => k.field.clone(),
+        }
+    }
+
+    /// The inputs a core error belongs to.
+    fn keys_of(&self, fe: &smd_core::FieldError) -> Vec<FieldKey> {
+        let field = fields::input_of(&fe.field);
+        let jobs = &self.scenario.jobs;
+        match &fe.job {
+            None => vec![FieldKey::top(&field)],
+            Some(job) => {
+                let by_position = job
+                    .strip_prefix('#')
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|n| *n >= 1 && jobs.get(n - 1).is_some_and(|j| j.id.trim().is_empty()))
+                    .map(|n| vec![n - 1]);
+                let indices = by_position
+                    .unwrap_or_else(|| (0..jobs.len()).filter(|&i| jobs[i].id == *job).collect());
+                indices
+                    .into_iter()
+                    .map(|i| FieldKey::job(self.uids[i], &field))
+                    .collect()
+            }
+        }
+    }
+
+    fn unique_id(&self, base: &str) -> String {
+        let taken = |id: &str| self.scenario.jobs.iter().any(|j| j.id == id);
+        if !taken(base) {
+            return base.to_owned();
+        }
+        (2..)
+            .map(|k| format!("{base}-{k}"))
+            .find(|id| !taken(id))
+            .expect("some suffix is free")
+    }
+}
+
+fn place_of(fe: &smd_core::FieldError) -> String {
+    match &fe.job {
+        Some(j) => format!("job {j:?}: {}", fe.field),
+        None => fe.field.clone(),
+    }
+}
+
+/// What a change of the whole draft means for the rest of the page.
+impl State {
+    /// After the draft was replaced (generated, loaded, reset): the first job is selected,
+    /// or, after a load, the first job with a problem; the note is shown.
+    pub(super) fn draft_replaced(&mut self, note: String, open_problem: bool) {
+        self.view.selected = self.draft.uids.first().copied();
+        if open_problem {
+            if let Some(u) = self.draft.first_problem_job() {
+                self.view.selected = Some(u);
+            }
+        }
+        self.view.notice = Some(Notice::info(note));
+    }
+
+    /// Imports the text area as JSON (the whole scenario).
+    pub(super) fn import_json(&mut self) {
+        if let Some(scenario) = self.draft.import_json() {
+            let n = scenario.jobs.len();
+            self.draft.load(scenario);
+            self.draft_replaced(format!("Imported a scenario with {n} jobs (JSON)."), true);
+        }
+    }
+
+    /// Imports the text area as CSV (the jobs only).
+    pub(super) fn import_csv(&mut self) {
+        if let Some(jobs) = self.draft.import_csv() {
+            let n = jobs.len();
+            self.draft.load_jobs(jobs);
+            self.draft_replaced(
+                format!("Imported {n} jobs (CSV); cluster and parameters kept."),
+                true,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::tests::state;
+    use crate::state::Action;
+    use yew::Reducible;
+
+    #[test]
+    fn an_invalid_edit_keeps_the_text_and_names_the_field() {
+        let s = state(2);
+        assert!(s.draft.valid);
+        let uid = s.draft.uids[1];
+        let key = FieldKey::job(uid, "ps_bandwidth_gbps");
+        let s = s.reduce(Action::Edit(key.clone(), "0".into()));
+        assert!(!s.draft.valid);
+        let e: Vec<_> = s.draft.errors_of(&key).collect();
+        assert_eq!(e.len(), 1, "{:?}", s.draft.errors);
+        assert!(e[0].message.contains("must be > 0"), "{}", e[0].message);
+        let s = s.reduce(Action::Edit(key.clone(), "1x".into()));
+        assert_eq!(s.draft.text(&key), "1x");
+        assert!(s
+            .draft
+            .errors_of(&key)
+            .next()
+            .unwrap()
+            .message
+            .contains("number"));
+        let rev = s.draft.revision;
+        let s = s.reduce(Action::Edit(key.clone(), "12".into()));
+        assert!(s.draft.valid);
+        assert_eq!(s.draft.revision, rev + 1);
+        assert_eq!(s.draft.scenario.jobs[1].ps_bandwidth_gbps, 12.0);
+    }
+
+    #[test]
+    fn the_saved_draft_brings_back_what_was_typed() {
+        let s = state(2);
+        let key = FieldKey::job(s.draft.uids[0], "iterations");
+        let s = s.reduce(Action::Edit(key, "lots".into()));
+        let d = s.draft.to_saved();
+        assert_eq!(
+            d.raw,
+            vec![(Some(0), "iterations".to_string(), "lots".to_string())]
+        );
+        let back = State::new(Draft::from_json(&d.to_json()).unwrap());
+        assert_eq!(
+            back.draft
+                .text(&FieldKey::job(back.draft.uids[0], "iterations")),
+            "lots"
+        );
+        assert!(!back.draft.valid);
+    }
+
+    #[test]
+    fn duplicate_ids_and_jobs_edits() {
+        let s = state(2);
+        let u = s.draft.uids[0];
+        let s = s.reduce(Action::DuplicateJob(u));
+        let jobs = &s.draft.scenario.jobs;
+        assert_eq!(jobs.len(), 3);
+        assert_eq!(jobs[1].id, format!("{}-copy", jobs[0].id));
+        assert_eq!(
+            s.view.selected,
+            Some(s.draft.uids[1]),
+            "the copy is selected"
+        );
+        let id0 = jobs[0].id.clone();
+        let k = FieldKey::job(s.draft.uids[1], "id");
+        let s = s.reduce(Action::Edit(k, id0));
+        assert!(!s.draft.valid);
+        assert_eq!(s.draft.errors.len(), 2, "{:?}", s.draft.errors);
+        let u = s.draft.uids[1];
+        let s = s.reduce(Action::DeleteJob(u));
+        assert!(s.draft.valid);
+        assert_eq!(
+            s.view.selected,
+            Some(s.draft.uids[1]),
+            "the job in its place"
+        );
+        let s = s.reduce(Action::AddJob);
+        assert_eq!(s.draft.scenario.jobs.len(), 3);
+        assert_eq!(s.view.selected, Some(s.draft.uids[2]));
+        assert!(s.draft.valid);
+    }
+
+    #[test]
+    fn generate_form_checks_its_numbers() {
+        let s = state(1);
+        let s = s.reduce(Action::GenerateField("jobs", "0".into()));
+        let s = s.reduce(Action::Generate);
+        assert!(s.draft.generate.error.is_some());
+        let s = s.reduce(Action::GenerateField("jobs", "7".into()));
+        let s = s.reduce(Action::Generate);
+        assert_eq!(s.draft.scenario.jobs.len(), 7);
+        assert_eq!(s.draft.scenario.params.epsilon, 0.2, "parameters are kept");
+    }
+}

@@ -1,0 +1,370 @@
+//! The page's whole state and every change to it, as one [`Reducible`] with named actions.
+//!
+//! The state is composed of one part per concern, each in its own module:
+//!
+//! - [`draft`]: the scenario being edited, field by field, checked by `smd_core`'s
+//!   `validate` after every edit; import/export and the saved draft;
+//! - [`solving`]: the worker and what it solves — runs, progress, cancel, results, the
+//!   landscape, the ε-floor hint, the slow-solve call-out;
+//! - [`reproduction`]: the paper's experiments;
+//! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
+//!   message at the top.
+//!
+//! [`Action`] names every change; [`State::reduce`] hands each to the part it concerns
+//! (and tells the other parts what they must know). Only a valid draft is solved, and the
+//! last plans stay on screen while the draft is invalid. Side effects (talking to the
+//! solver, saving, timers, the address) live in the components' hooks, which watch the
+//! counters and task ids kept here.
+
+pub mod draft;
+pub mod reproduction;
+pub mod solving;
+pub mod view;
+
+pub use draft::{DraftState, GenerateForm, ShownError, MAX_GENERATED_JOBS};
+pub use reproduction::{Reproduced, Reproduction, ReproductionState};
+pub use solving::{
+    LandscapeView, Results, Run, Solving, WorkerStatus, LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
+};
+pub use view::{LandscapeValue, Notice, View, ViewState};
+
+use crate::codec::Draft;
+use crate::defaults;
+use crate::fields::FieldKey;
+use crate::solver::Request;
+use smd_core::{Policy, Scenario};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The page's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The scenario being edited.
+    pub draft: DraftState,
+    /// The worker and what it solves.
+    pub solving: Solving,
+    /// The paper's experiments.
+    pub reproduction: ReproductionState,
+    /// What is on screen.
+    pub view: ViewState,
+}
+
+/// Every change the page can make.
+#[derive(Clone, Debug)]
+pub enum Action {
+    // The draft.
+    /// An input changed: its key and raw text.
+    Edit(FieldKey, String),
+    /// Append a generated job (and select it).
+    AddJob,
+    /// Copy a job (inserted after it, and selected).
+    DuplicateJob(u64),
+    /// Remove a job.
+    DeleteJob(u64),
+    /// A field of the generate form: `jobs`, `seed` or `mode`.
+    GenerateField(&'static str, String),
+    /// Replace the jobs with generated ones.
+    Generate,
+    /// Replace the whole draft (import, share link, reset), with a note for the user.
+    Load(Box<Scenario>, String),
+    /// Replace the jobs only (CSV import), with a note.
+    LoadJobs(Vec<smd_core::scenario::Job>, String),
+    /// Back to the default scenario.
+    Reset,
+    /// The import/export text changed.
+    IoText(String),
+    /// Import the text area as JSON.
+    ImportJson,
+    /// Import the text area as CSV.
+    ImportCsv,
+    /// Put the draft's JSON into the text area.
+    ExportJson,
+    /// Put the draft's CSV into the text area.
+    ExportCsv,
+    /// A share link was made.
+    ShareLink(String),
+
+    // Solving.
+    /// The debounce timer fired for this revision: solve it.
+    StartSolve(u64),
+    /// Stop the running solve.
+    Cancel,
+    /// The running solve's clock ticked: its run id and whole seconds since it started.
+    Elapsed(u64, u32),
+    /// A reply from the solver.
+    Reply(crate::solver::Reply),
+    /// The worker died with this message.
+    WorkerDied(String),
+    /// The landscape of `(results revision, uid)` is wanted.
+    RequestLandscape((u64, u64)),
+
+    // The reproduction.
+    /// Run the paper's experiments: quick (else full) scale.
+    StartReproduce(bool),
+    /// Stop the running reproduction.
+    CancelReproduce,
+
+    // The view.
+    /// Show this view (tab).
+    ShowView(View),
+    /// Select a job (editor, landscape, schedule).
+    SelectJob(u64),
+    /// Show this policy's plan.
+    SelectPolicy(Policy),
+    /// Heatmap quantity.
+    SetValue(LandscapeValue),
+    /// Show a message.
+    Notify(Notice),
+    /// Hide the message.
+    DismissNotice,
+}
+
+impl State {
+    /// The state for a scenario (valid or not) with the raw texts of a saved draft.
+    pub fn new(saved: Draft) -> State {
+        let draft = DraftState::new(saved);
+        let mut solving = Solving::default();
+        solving.follow_draft(&draft);
+        let view = ViewState {
+            selected: draft.uids.first().copied(),
+            ..ViewState::default()
+        };
+        State {
+            draft,
+            solving,
+            reproduction: ReproductionState::default(),
+            view,
+        }
+    }
+
+    /// Whether the shown results answer an older draft than the current one.
+    pub fn results_stale(&self) -> bool {
+        self.solving
+            .results
+            .as_ref()
+            .is_some_and(|r| r.revision != self.draft.revision || !self.draft.valid)
+    }
+
+    /// The `(results revision, uid, index)` whose landscape should be on screen.
+    pub fn wanted_landscape(&self) -> Option<(u64, u64, usize)> {
+        let r = self.solving.results.as_ref()?;
+        let uid = self.view.selected?;
+        let index = r.uids.iter().position(|&u| u == uid)?;
+        Some((r.revision, uid, index))
+    }
+
+    /// Whether the page shows this error next to its input right now: cluster and params
+    /// inputs are always on screen, a job's only while the job is in the editor.
+    pub fn shown_inline(&self, e: &ShownError) -> bool {
+        match &e.key {
+            Some(FieldKey { job: None, field }) => {
+                field.starts_with("cluster.") || field.starts_with("params.")
+            }
+            Some(FieldKey { job: Some(u), .. }) => self.view.selected == Some(*u),
+            None => false,
+        }
+    }
+
+    /// Ids of the tasks the worker should be doing now, in the order to send them.
+    pub fn tasks(&self) -> Vec<u64> {
+        let reproduction = self.reproduction.task().map(|(id, _)| id);
+        self.solving.tasks().chain(reproduction).collect()
+    }
+
+    /// The request of task `id`, if the worker should be doing it.
+    pub fn request(&self, id: u64) -> Option<Request> {
+        let task = self.solving.task(id).or_else(|| {
+            self.reproduction
+                .task()
+                .filter(|(i, _)| *i == id)
+                .map(|t| t.1)
+        })?;
+        Some(Request { id, task })
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    /// Hands each action to the part it concerns. One arm per action: the whole table
+    /// reads better in one place than split by part.
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut s = (*self).clone();
+        let edits = s.draft.edits;
+        let changed = match action {
+            Action::Edit(key, text) => {
+                s.draft.edit(key, text);
+                true
+            }
+            Action::AddJob => {
+                s.view.selected = Some(s.draft.add_job());
+                true
+            }
+            Action::DuplicateJob(uid) => {
+                let copy = s.draft.duplicate_job(uid);
+                if copy.is_some() {
+                    s.view.selected = copy;
+                }
+                copy.is_some()
+            }
+            Action::DeleteJob(uid) => match s.draft.delete_job(uid) {
+                Some(next) => {
+                    if s.view.selected == Some(uid) {
+                        s.view.selected = next;
+                    }
+                    true
+                }
+                None => false,
+            },
+            Action::GenerateField(field, text) => {
+                s.draft.generate_field(field, text);
+                true
+            }
+            Action::Generate => {
+                if let Some(note) = s.draft.generate() {
+                    s.draft_replaced(note, false);
+                }
+                true
+            }
+            Action::Load(scenario, note) => {
+                s.draft.load(*scenario);
+                s.draft_replaced(note, true);
+                true
+            }
+            Action::LoadJobs(jobs, note) => {
+                s.draft.load_jobs(jobs);
+                s.draft_replaced(note, true);
+                true
+            }
+            Action::Reset => {
+                s.draft.load(defaults::default_scenario());
+                s.draft_replaced("Back to the default scenario.".into(), false);
+                true
+            }
+            Action::IoText(text) => {
+                s.draft.set_io_text(text);
+                true
+            }
+            Action::ImportJson => {
+                s.import_json();
+                true
+            }
+            Action::ImportCsv => {
+                s.import_csv();
+                true
+            }
+            Action::ExportJson => {
+                s.draft.export_json();
+                true
+            }
+            Action::ExportCsv => {
+                if let Some(n) = s.draft.export_csv() {
+                    s.view.notice = Some(n);
+                }
+                true
+            }
+            Action::ShareLink(link) => {
+                s.draft.share_link = Some(link);
+                true
+            }
+            Action::StartSolve(revision) => s.start_solve(revision),
+            Action::Cancel => {
+                s.cancel_solve();
+                true
+            }
+            Action::Elapsed(run, seconds) => s.solving.elapsed(run, seconds),
+            Action::Reply(reply) => s.on_reply(reply),
+            Action::WorkerDied(message) => {
+                s.worker_died(message);
+                true
+            }
+            Action::RequestLandscape(key) => s.solving.request_landscape(key),
+            Action::StartReproduce(quick) => s.start_reproduction(quick),
+            Action::CancelReproduce => s.cancel_reproduction(),
+            Action::ShowView(view) => {
+                let new = s.view.tab != view;
+                s.view.tab = view;
+                new
+            }
+            Action::SelectJob(uid) => {
+                s.view.selected = Some(uid);
+                true
+            }
+            Action::SelectPolicy(p) => {
+                s.view.policy = p;
+                true
+            }
+            Action::SetValue(v) => {
+                s.view.value = v;
+                true
+            }
+            Action::Notify(n) => {
+                s.view.notice = Some(n);
+                true
+            }
+            Action::DismissNotice => {
+                s.view.notice = None;
+                true
+            }
+        };
+        if !changed {
+            return self;
+        }
+        if s.draft.edits != edits {
+            s.solving.follow_draft(&s.draft);
+        }
+        Rc::new(s)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use smd_core::{generate, GenerateOptions};
+
+    /// A state of `n` generated jobs at ε = 0.2.
+    pub(crate) fn state(n: usize) -> Rc<State> {
+        let mut sc = generate(&GenerateOptions {
+            jobs: n,
+            ..Default::default()
+        });
+        sc.params.epsilon = 0.2;
+        Rc::new(State::new(Draft {
+            scenario: sc,
+            raw: Vec::new(),
+        }))
+    }
+
+    /// A new state selects the first job and knows its ε floor.
+    #[test]
+    fn a_new_state_selects_the_first_job() {
+        let s = state(3);
+        assert_eq!(s.view.selected, Some(s.draft.uids[0]));
+        assert_eq!(s.view.tab, View::Plan);
+        assert_eq!(
+            s.solving.epsilon_floor,
+            smd_core::budget::smallest_epsilon(&s.draft.scenario)
+        );
+        assert!(s.tasks().is_empty());
+    }
+
+    /// A solve superseded while a reproduction runs: the worker restarts, the reproduction
+    /// is lost (and says why), the new solve is the one task left.
+    #[test]
+    fn a_superseding_solve_restarts_the_worker_and_loses_the_reproduction() {
+        let s = state(2);
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let s = s.reduce(Action::StartReproduce(true));
+        assert_eq!(s.tasks().len(), 2);
+        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "9".into()));
+        let r = s.draft.revision;
+        let restarts = s.solving.restarts;
+        let s = s.reduce(Action::StartSolve(r));
+        assert_eq!(s.solving.restarts, restarts + 1);
+        assert!(s.reproduction.running.is_none());
+        let why = s.reproduction.finished.clone().unwrap().unwrap_err();
+        assert!(why.contains("restarted for an edited scenario"), "{why}");
+        assert_eq!(s.tasks(), vec![s.solving.run.as_ref().unwrap().id]);
+    }
+}

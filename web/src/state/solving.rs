@@ -1,0 +1,569 @@
+//! The worker and what it solves: the run in progress (progress, elapsed time, cancel),
+//! the last results, the selected job's landscape, the worker's health and restarts, and
+//! the smallest ε the draft's jobs allow (the hint beside ε).
+
+use super::draft::DraftState;
+use super::{Notice, State};
+use crate::solver::{Event, Output, Partial, Reply, Task};
+use smd_core::{Plan, Policy, Scenario};
+use std::rc::Rc;
+
+/// A solve running this long, s, is called out in the status line (with its Cancel).
+pub const SLOW_SOLVE_S: u32 = 3;
+
+/// Samples per axis of a landscape.
+pub const LANDSCAPE_RESOLUTION: usize = 40;
+
+/// The plans of one solved scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    /// The draft revision they answer.
+    pub revision: u64,
+    /// The scenario that was solved.
+    pub scenario: Rc<Scenario>,
+    /// Job uids of that scenario, in order.
+    pub uids: Vec<u64>,
+    /// One plan per policy that succeeded, in [`Policy::ALL`] order.
+    pub plans: Vec<Plan>,
+    /// Policies that failed, with the message.
+    pub failures: Vec<(String, String)>,
+    /// Wall time of the run, ms.
+    pub ms: f64,
+}
+
+impl Results {
+    /// The plan of `policy`, if it succeeded.
+    pub fn plan(&self, policy: Policy) -> Option<&Plan> {
+        self.plans.iter().find(|p| p.policy == policy.name())
+    }
+}
+
+/// A solve in progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// Task id (replies carry it).
+    pub id: u64,
+    /// The draft revision being solved.
+    pub revision: u64,
+    /// The scenario being solved.
+    pub scenario: Rc<Scenario>,
+    /// Its job uids.
+    pub uids: Vec<u64>,
+    /// `(policy index, jobs done, jobs total)` of the latest progress report.
+    pub progress: Option<(usize, usize, usize)>,
+    /// Plans received so far.
+    pub plans: Vec<Plan>,
+    /// Failures so far.
+    pub failures: Vec<(String, String)>,
+    /// Whole seconds since it started, from the page's clock
+    /// ([`Action::Elapsed`](super::Action::Elapsed)).
+    pub elapsed_s: u32,
+}
+
+impl Run {
+    /// Whether it has run long enough for the status line to say so.
+    pub fn slow(&self) -> bool {
+        self.elapsed_s >= SLOW_SOLVE_S
+    }
+}
+
+/// What the worker is doing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorkerStatus {
+    /// Spawned, not yet listening.
+    Starting,
+    /// Listening.
+    Ready,
+    /// Died with this message (and is being restarted).
+    Died(String),
+}
+
+/// The landscape of the selected job, keyed by the results and the job it was made for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LandscapeView {
+    /// `(results revision, job uid)`.
+    pub key: (u64, u64),
+    /// Task id.
+    pub run: u64,
+    /// `None` while it is computed.
+    pub data: Option<Result<Rc<smd_core::Landscape>, String>>,
+}
+
+/// The solving part of the state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solving {
+    /// The last finished plans.
+    pub results: Option<Rc<Results>>,
+    /// The solve in progress.
+    pub run: Option<Run>,
+    /// The selected job's landscape.
+    pub landscape: Option<LandscapeView>,
+    /// The worker's status.
+    pub worker: WorkerStatus,
+    /// Bumped whenever the worker must be terminated and respawned.
+    pub restarts: u64,
+    /// Deaths since the last finished solve (stops a crash loop).
+    pub deaths_in_row: u32,
+    /// The smallest ε the draft's jobs allow under Algorithm 1's work budget, with the id of
+    /// the job that sets it (`smd_core::budget::smallest_epsilon`). `None` when every ε in
+    /// (0, 1] is allowed, or while a field other than ε has a problem (the limit is only
+    /// meaningful for valid jobs). Derived from the draft after every change of it.
+    pub epsilon_floor: Option<(f64, String)>,
+    /// The draft `epsilon_floor` was computed for: it does not depend on ε, so moving ε
+    /// alone (the slider) reuses it.
+    floor_of: Option<Rc<Scenario>>,
+    /// The next task id (solves, landscapes and reproductions share them).
+    next_task: u64,
+}
+
+impl Default for Solving {
+    fn default() -> Solving {
+        Solving {
+            results: None,
+            run: None,
+            landscape: None,
+            worker: WorkerStatus::Starting,
+            restarts: 0,
+            deaths_in_row: 0,
+            epsilon_floor: None,
+            floor_of: None,
+            next_task: 1,
+        }
+    }
+}
+
+impl Solving {
+    /// A fresh id for a task of the worker.
+    pub fn new_task_id(&mut self) -> u64 {
+        let id = self.next_task;
+        self.next_task += 1;
+        id
+    }
+
+    /// The worker must be terminated and respawned: what it was computing is lost.
+    pub fn restart(&mut self) {
+        self.restarts += 1;
+        self.landscape = None;
+    }
+
+    /// Recomputes [`Solving::epsilon_floor`] after a change of the draft.
+    pub fn follow_draft(&mut self, draft: &DraftState) {
+        if !draft.only_epsilon_wrong {
+            self.epsilon_floor = None;
+            self.floor_of = None;
+            return;
+        }
+        let same = self.floor_of.as_ref().is_some_and(|old| {
+            Rc::ptr_eq(old, &draft.scenario) || same_but_epsilon(old, &draft.scenario)
+        });
+        if !same {
+            self.epsilon_floor = smd_core::budget::smallest_epsilon(&draft.scenario);
+            self.floor_of = Some(draft.scenario.clone());
+        }
+    }
+
+    /// Starts solving `draft` (terminating a worker that is busy or dead first); returns
+    /// whether the worker restarts.
+    pub fn start(&mut self, draft: &DraftState) -> bool {
+        let restart = self.run.is_some() || matches!(self.worker, WorkerStatus::Died(_));
+        if restart {
+            // The worker is busy with an older draft (stop it), or dead (respawn it).
+            self.restart();
+        }
+        let id = self.new_task_id();
+        self.run = Some(Run {
+            id,
+            revision: draft.revision,
+            scenario: draft.scenario.clone(),
+            uids: draft.uids.clone(),
+            progress: None,
+            plans: Vec::new(),
+            failures: Vec::new(),
+            elapsed_s: 0,
+        });
+        restart
+    }
+
+    /// Stops the running solve; returns whether there was one.
+    pub fn cancel(&mut self) -> bool {
+        let running = self.run.take().is_some();
+        if running {
+            self.restart();
+        }
+        running
+    }
+
+    /// Solves the running draft again under a new id (in a fresh worker), from scratch.
+    pub fn rerun(&mut self) {
+        if let Some(r) = self.run.take() {
+            let id = self.new_task_id();
+            self.run = Some(Run {
+                id,
+                progress: None,
+                plans: Vec::new(),
+                failures: Vec::new(),
+                elapsed_s: 0,
+                ..r
+            });
+        }
+    }
+
+    /// The running solve's clock ticked; returns whether anything changed.
+    pub fn elapsed(&mut self, run: u64, seconds: u32) -> bool {
+        match self.run.as_mut() {
+            Some(r) if r.id == run && r.elapsed_s != seconds => {
+                r.elapsed_s = seconds;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The worker died: it is respawned and the solve sent again, unless it died three
+    /// times in a row (then the solve is dropped). Returns whether it is retried.
+    pub fn died(&mut self, message: String) -> bool {
+        self.deaths_in_row += 1;
+        self.worker = WorkerStatus::Died(message);
+        self.landscape = None;
+        let retry = self.deaths_in_row < 3;
+        if retry {
+            self.restarts += 1;
+            // Solve the same draft again in the fresh worker.
+            self.rerun();
+        } else {
+            self.run = None;
+        }
+        retry
+    }
+
+    /// A landscape is wanted for `(results revision, uid)`; returns whether it is a new
+    /// request.
+    pub fn request_landscape(&mut self, key: (u64, u64)) -> bool {
+        if self.landscape.as_ref().is_some_and(|l| l.key == key) {
+            return false;
+        }
+        let run = self.new_task_id();
+        self.landscape = Some(LandscapeView {
+            key,
+            run,
+            data: None,
+        });
+        true
+    }
+
+    /// Whether task `task` is a solve or a landscape of this part.
+    pub fn owns(&self, task: u64) -> bool {
+        self.run.as_ref().is_some_and(|r| r.id == task)
+            || self.landscape.as_ref().is_some_and(|l| l.run == task)
+    }
+
+    /// Tasks this part waits for.
+    pub fn tasks(&self) -> impl Iterator<Item = u64> + '_ {
+        let run = self.run.as_ref().map(|r| r.id);
+        let landscape = self
+            .landscape
+            .as_ref()
+            .filter(|l| l.data.is_none())
+            .map(|l| l.run);
+        run.into_iter().chain(landscape)
+    }
+
+    /// The task to send for id `task`, if this part waits for it.
+    pub fn task(&self, task: u64) -> Option<Task> {
+        if let Some(r) = self.run.as_ref().filter(|r| r.id == task) {
+            return Some(Task::Solve {
+                scenario: (*r.scenario).clone(),
+            });
+        }
+        let l = self
+            .landscape
+            .as_ref()
+            .filter(|l| l.run == task && l.data.is_none())?;
+        let r = self.results.as_ref().filter(|r| r.revision == l.key.0)?;
+        let job = r.uids.iter().position(|&u| u == l.key.1)?;
+        Some(Task::Landscape {
+            scenario: (*r.scenario).clone(),
+            job,
+            resolution: LANDSCAPE_RESOLUTION,
+            plans: r.plans.clone(),
+        })
+    }
+
+    /// News of one of this part's tasks; returns whether anything changed.
+    pub fn on_event(&mut self, task: u64, event: Event) -> bool {
+        if let Some(r) = self.run.as_mut().filter(|r| r.id == task) {
+            match event {
+                Event::Progress { step, done, total } => r.progress = Some((step, done, total)),
+                Event::Partial(Partial::Planned(plan)) => r.plans.push(*plan),
+                Event::Partial(Partial::PolicyFailed { policy, message }) => {
+                    r.failures.push((policy, message))
+                }
+                Event::Done {
+                    output: Output::Solved,
+                    ms,
+                } => {
+                    let r = self.run.take().expect("the run is there");
+                    self.results = Some(Rc::new(Results {
+                        revision: r.revision,
+                        scenario: r.scenario,
+                        uids: r.uids,
+                        plans: r.plans,
+                        failures: r.failures,
+                        ms,
+                    }));
+                    self.deaths_in_row = 0;
+                }
+                // A solve does not fail as a whole: each policy reports its own failure.
+                _ => return false,
+            }
+            return true;
+        }
+        if let Some(l) = self.landscape.as_mut().filter(|l| l.run == task) {
+            l.data = Some(match event {
+                Event::Done {
+                    output: Output::Landscape { json },
+                    ..
+                } => serde_json::from_str::<smd_core::Landscape>(&json)
+                    .map_err(|e| e.to_string())
+                    .map(Rc::new),
+                Event::Failed { message } => Err(message),
+                _ => return false,
+            });
+            return true;
+        }
+        false
+    }
+}
+
+/// Whether two scenarios differ at most in ε.
+fn same_but_epsilon(a: &Scenario, b: &Scenario) -> bool {
+    let params = smd_core::scenario::Params {
+        epsilon: a.params.epsilon,
+        ..b.params.clone()
+    };
+    a.params == params && a.cluster == b.cluster && a.jobs == b.jobs
+}
+
+/// What the worker's life means for the rest of the page.
+impl State {
+    /// The debounce timer fired for `revision`: solve it, if it is still the draft's and
+    /// valid. Returns whether anything changed.
+    pub(super) fn start_solve(&mut self, revision: u64) -> bool {
+        if revision != self.draft.revision || !self.draft.valid {
+            return false;
+        }
+        if self.solving.start(&self.draft) {
+            self.reproduction
+                .lost("the solver restarted for an edited scenario");
+        }
+        true
+    }
+
+    /// Stops the running solve; the previous plans stay.
+    pub(super) fn cancel_solve(&mut self) {
+        if self.solving.cancel() {
+            self.reproduction.lost("the solve was cancelled");
+            self.view.notice = Some(Notice::info(
+                "Solve cancelled; the plans shown are the previous ones.",
+            ));
+        }
+    }
+
+    /// The worker died with `message`.
+    pub(super) fn worker_died(&mut self, message: String) {
+        self.reproduction
+            .lost(&format!("the solver stopped ({message})"));
+        let text = if self.solving.died(message.clone()) {
+            format!("The solver stopped ({message}). It was restarted; your input is kept.")
+        } else {
+            format!("The solver stopped again ({message}); not retrying this scenario. Your input is kept — change it to try again.")
+        };
+        self.view.notice = Some(Notice::warning(text));
+    }
+
+    /// A reply from the worker, to the part whose task it is; returns whether anything
+    /// changed.
+    pub(super) fn on_reply(&mut self, reply: Reply) -> bool {
+        match reply {
+            Reply::Ready => self.solving.worker = WorkerStatus::Ready,
+            Reply::Panicked { message } => self.worker_died(message),
+            Reply::Event { task, event } if self.solving.owns(task) => {
+                return self.solving.on_event(task, event)
+            }
+            Reply::Event { task, event } if self.reproduction.owns(task) => {
+                return self.reproduction.on_event(event)
+            }
+            Reply::Event { .. } => return false,
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fields::FieldKey;
+    use crate::solver::{handle, Request};
+    use crate::state::tests::state;
+    use crate::state::Action;
+    use yew::Reducible;
+
+    #[test]
+    fn solve_replies_fill_results_and_stale_ones_are_ignored() {
+        let s = state(2);
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let id = s.solving.run.as_ref().unwrap().id;
+        assert_eq!(s.tasks(), vec![id]);
+        let Some(Request { task, .. }) = s.request(id) else {
+            panic!("no request for the run")
+        };
+        let mut replies = Vec::new();
+        handle(Request { id, task }, &mut |r| replies.push(r));
+        let mut s = s.reduce(Action::Reply(Reply::Event {
+            task: 999,
+            event: Event::Done {
+                output: Output::Solved,
+                ms: 0.0,
+            },
+        }));
+        assert!(s.solving.run.is_some());
+        for r in replies {
+            s = s.reduce(Action::Reply(r));
+        }
+        let r = s.solving.results.as_ref().unwrap();
+        assert_eq!(r.plans.len(), 4);
+        assert!(s.solving.run.is_none());
+        assert!(!s.results_stale());
+        assert!(s.tasks().is_empty());
+    }
+
+    /// The selected job's landscape is a task like a solve: asked for once per results
+    /// and job, answered under its id.
+    #[test]
+    fn a_landscape_is_requested_once_and_filled_by_its_reply() {
+        let s = state(2);
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let id = s.solving.run.as_ref().unwrap().id;
+        let mut replies = Vec::new();
+        handle(s.request(id).unwrap(), &mut |r| replies.push(r));
+        let s = replies
+            .into_iter()
+            .fold(s, |s, r| s.reduce(Action::Reply(r)));
+        let (rev, uid, index) = s.wanted_landscape().expect("a job is selected");
+        assert_eq!(index, 0);
+        let s = s.reduce(Action::RequestLandscape((rev, uid)));
+        let again = s.clone().reduce(Action::RequestLandscape((rev, uid)));
+        assert!(Rc::ptr_eq(&s, &again), "asked once");
+        let l = s.solving.landscape.clone().unwrap();
+        assert!(l.run > id && l.data.is_none());
+        assert_eq!(s.tasks(), vec![l.run]);
+        let req = s.request(l.run).unwrap();
+        assert!(matches!(req.task, Task::Landscape { job: 0, .. }));
+        let mut replies = Vec::new();
+        handle(req, &mut |r| replies.push(r));
+        let s = replies
+            .into_iter()
+            .fold(s, |s, r| s.reduce(Action::Reply(r)));
+        assert!(matches!(
+            s.solving.landscape.as_ref().unwrap().data,
+            Some(Ok(_))
+        ));
+        assert!(s.tasks().is_empty());
+    }
+
+    #[test]
+    fn too_small_an_epsilon_names_the_field_and_the_hint_gives_the_limit() {
+        let s = state(6);
+        assert!(s.draft.valid);
+        let (floor, job) = smd_core::budget::smallest_epsilon(&s.draft.scenario).expect("a limit");
+        assert_eq!(s.solving.epsilon_floor, Some((floor, job.clone())));
+        assert!(s.draft.scenario.jobs.iter().any(|j| j.id == job));
+        assert!(floor < 0.2, "{floor}");
+
+        let key = FieldKey::top("params.epsilon");
+        let s = s.reduce(Action::Edit(key.clone(), format!("{}", floor / 10.0)));
+        assert!(!s.draft.valid);
+        let e: Vec<_> = s.draft.errors_of(&key).collect();
+        assert_eq!(e.len(), 1, "{:?}", s.draft.errors);
+        assert!(
+            e[0].message
+                .contains(&format!("the smallest ε this scenario allows is {floor}")),
+            "{}",
+            e[0].message
+        );
+        assert!(s.shown_inline(e[0]));
+        assert_eq!(s.solving.epsilon_floor, Some((floor, job.clone())));
+        // The limit itself is allowed.
+        let s = s.reduce(Action::Edit(key.clone(), floor.to_string()));
+        assert!(s.draft.valid, "{:?}", s.draft.errors);
+        assert_eq!(s.solving.epsilon_floor, Some((floor, job.clone())));
+
+        // Text that does not parse and an ε out of range keep the hint: the jobs are fine.
+        let s = s.reduce(Action::Edit(key.clone(), "tiny".into()));
+        assert_eq!(s.solving.epsilon_floor, Some((floor, job.clone())));
+        let s = s.reduce(Action::Edit(key.clone(), "0".into()));
+        assert_eq!(s.solving.epsilon_floor, Some((floor, job.clone())));
+
+        // A problem in a job hides it (the limit needs valid jobs) until it is fixed.
+        let b = FieldKey::job(s.draft.uids[0], "ps_bandwidth_gbps");
+        let bandwidth = s.draft.text(&b);
+        let s = s.reduce(Action::Edit(b.clone(), "0".into()));
+        assert_eq!(s.solving.epsilon_floor, None);
+        let s = s.reduce(Action::Edit(b.clone(), "x".into()));
+        assert_eq!(s.solving.epsilon_floor, None);
+        let s = s.reduce(Action::Edit(b, bandwidth));
+        assert_eq!(s.solving.epsilon_floor, Some((floor, job.clone())));
+
+        // It follows the jobs: fewer jobs, a limit of its own.
+        let s = s.reduce(Action::Edit(key, "0.2".into()));
+        let first = s.draft.uids[0];
+        let s = s.reduce(Action::DeleteJob(first));
+        assert!(s.draft.valid);
+        assert_eq!(
+            s.solving.epsilon_floor,
+            smd_core::budget::smallest_epsilon(&s.draft.scenario)
+        );
+    }
+
+    #[test]
+    fn a_slow_solve_is_called_out_and_cancel_stops_it() {
+        let s = state(2);
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let id = s.solving.run.as_ref().unwrap().id;
+        assert!(!s.solving.run.as_ref().unwrap().slow());
+        let s = s.reduce(Action::Elapsed(id, 1));
+        assert_eq!(s.solving.run.as_ref().unwrap().elapsed_s, 1);
+        assert!(!s.solving.run.as_ref().unwrap().slow());
+        // A tick of an older run changes nothing.
+        let before = s.clone();
+        let s = s.reduce(Action::Elapsed(id + 7, 9));
+        assert!(Rc::ptr_eq(&before, &s));
+        let s = s.reduce(Action::Elapsed(id, SLOW_SOLVE_S));
+        assert!(s.solving.run.as_ref().unwrap().slow());
+        // Cancel stops it: the worker is replaced and the previous plans stay.
+        let restarts = s.solving.restarts;
+        let s = s.reduce(Action::Cancel);
+        assert!(s.solving.run.is_none());
+        assert_eq!(s.solving.restarts, restarts + 1);
+        assert!(s
+            .view
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("Solve cancelled"));
+        let s = s.reduce(Action::Elapsed(id, 5));
+        assert!(s.solving.run.is_none());
+        // A re-run (after the worker died) starts its clock again.
+        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "5".into()));
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let id = s.solving.run.as_ref().unwrap().id;
+        let s = s.reduce(Action::Elapsed(id, 4));
+        let s = s.reduce(Action::WorkerDied("boom".into()));
+        assert_eq!(s.solving.run.as_ref().unwrap().elapsed_s, 0);
+    }
+}
