@@ -80,7 +80,7 @@ pub fn fixture_scenario() -> smd_core::Scenario {
 /// --json` prints).
 pub fn plan_fixture_scenario() -> Value {
     let s = fixture_scenario();
-    let plans: Vec<smd_core::Plan> = smd_core::Policy::ALL
+    let plans: Vec<smd_core::Plan> = crate::state::PAGE_POLICIES
         .into_iter()
         .map(|p| {
             smd_core::plan_with(&s, p, &mut smd_core::Options::default())

@@ -4,7 +4,7 @@
 use super::format::{duration, ms, percent, sig};
 use super::use_app;
 use crate::fields::RESOURCES;
-use crate::state::{Action, Results, State};
+use crate::state::{Action, Results, State, PAGE_POLICIES};
 use smd_core::{Plan, Policy};
 use yew::prelude::*;
 
@@ -15,6 +15,7 @@ pub fn policy_blurb(p: Policy) -> &'static str {
         Policy::Esw => "equal split w = p = k, then the same knapsack",
         Policy::Optimus => "admit at (1,1) in order, then greedy +1 worker/PS",
         Policy::Exact => "per-job integer optimum, exact knapsack",
+        Policy::Global => "joint optimum over every job's Pareto set",
     }
 }
 
@@ -29,7 +30,7 @@ pub fn PolicyCompare() -> Html {
         };
     };
     let exact = r.plan(Policy::Exact).map(|p| p.total_utility);
-    let rows = Policy::ALL.into_iter().map(|policy| {
+    let rows = PAGE_POLICIES.into_iter().map(|policy| {
         let d = state.dispatcher();
         let onclick = Callback::from(move |_| d.dispatch(Action::SelectPolicy(policy)));
         let selected = state.view.policy == policy;
@@ -186,7 +187,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
         let status = if j.admitted {
             html! { <span class="ok">{"✓ admitted"}</span> }
         } else {
-            html! { <span class="no">{ format!("✗ {}", j.reason.clone().unwrap_or_default()) }</span> }
+            html! { <span class="no">{ format!("✗ {}", j.reason.as_ref().map(ToString::to_string).unwrap_or_default()) }</span> }
         };
         let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "—".into());
         html! {

@@ -1,8 +1,7 @@
 //! The status line: solver state, progress with cancel, notices and the error summary.
 
 use super::use_app;
-use crate::state::{Action, WorkerStatus};
-use smd_core::Policy;
+use crate::state::{Action, WorkerStatus, PAGE_POLICIES};
 use yew::prelude::*;
 
 /// Progress, worker status and the notice.
@@ -19,9 +18,9 @@ pub fn StatusBar() -> Html {
     };
     let progress = state.solving.run.as_ref().map(|run| {
         let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
-        let name = Policy::ALL.get(policy).map(|p| p.name()).unwrap_or("");
+        let name = PAGE_POLICIES.get(policy).map(|p| p.name()).unwrap_or("");
         // Every policy over every job: overall fraction for the bar.
-        let policies = Policy::ALL.len();
+        let policies = PAGE_POLICIES.len();
         let whole = (policies * total.max(1)) as f64;
         let frac = (policy as f64 * total as f64 + done as f64) / whole;
         html! {

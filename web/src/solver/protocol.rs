@@ -69,7 +69,7 @@ pub enum Reply {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Event {
     /// Progress: `done` of `total` in step `step` (for a solve: the policy's index in
-    /// [`smd_core::Policy::ALL`], jobs done of jobs; for a reproduction: 0, scenarios
+    /// [`crate::state::PAGE_POLICIES`], jobs done of jobs; for a reproduction: 0, scenarios
     /// planned of scenarios).
     Progress {
         /// Step of the task.

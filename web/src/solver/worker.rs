@@ -4,7 +4,8 @@
 
 use super::now_ms;
 use super::protocol::{Event, Experiment, Output, Partial, Reply, Request, Task};
-use smd_core::{Policy, Scenario};
+use crate::state::PAGE_POLICIES;
+use smd_core::Scenario;
 use std::cell::RefCell;
 
 /// Least time between two progress messages of one step, ms.
@@ -116,7 +117,7 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
 /// plan or its failure.
 fn solve(scenario: &Scenario, ctx: &mut Ctx) {
     CACHE.with(|c| c.borrow_mut().retain_used());
-    for (index, policy) in Policy::ALL.into_iter().enumerate() {
+    for (index, policy) in PAGE_POLICIES.into_iter().enumerate() {
         let clock = now_ms;
         let mut progress = |p: smd_core::Progress| ctx.progress(index, p.jobs_done, p.jobs_total);
         let result = CACHE.with(|cache| {
@@ -267,8 +268,8 @@ mod tests {
             .iter()
             .filter(|e| matches!(e, Event::Partial(Partial::Planned(_))))
             .count();
-        assert_eq!(planned, Policy::ALL.len());
-        for step in 0..Policy::ALL.len() {
+        assert_eq!(planned, PAGE_POLICIES.len());
+        for step in 0..PAGE_POLICIES.len() {
             let mine: Vec<_> = events
                 .iter()
                 .filter_map(|e| match e {

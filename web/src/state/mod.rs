@@ -24,7 +24,8 @@ pub mod view;
 pub use draft::{DraftState, GenerateForm, ShownError, MAX_GENERATED_JOBS};
 pub use reproduction::{Reproduced, Reproduction, ReproductionState};
 pub use solving::{
-    LandscapeView, Results, Run, Solving, WorkerStatus, LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
+    LandscapeView, Results, Run, Solving, WorkerStatus, LANDSCAPE_RESOLUTION, PAGE_POLICIES,
+    SLOW_SOLVE_S,
 };
 pub use view::{LandscapeValue, Notice, View, ViewState};
 

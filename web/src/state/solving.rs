@@ -8,6 +8,10 @@ use crate::solver::{Event, Output, Partial, Reply, Task};
 use smd_core::{Plan, Policy, Scenario};
 use std::rc::Rc;
 
+/// The policies the page plans and compares, in display order: every policy but `global`,
+/// whose search needs a time budget the page does not offer yet.
+pub const PAGE_POLICIES: [Policy; 4] = [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact];
+
 /// A solve running this long, s, is called out in the status line (with its Cancel).
 pub const SLOW_SOLVE_S: u32 = 3;
 
@@ -23,7 +27,7 @@ pub struct Results {
     pub scenario: Rc<Scenario>,
     /// Job uids of that scenario, in order.
     pub uids: Vec<u64>,
-    /// One plan per policy that succeeded, in [`Policy::ALL`] order.
+    /// One plan per policy that succeeded, in [`PAGE_POLICIES`] order.
     pub plans: Vec<Plan>,
     /// Policies that failed, with the message.
     pub failures: Vec<(String, String)>,
@@ -34,7 +38,7 @@ pub struct Results {
 impl Results {
     /// The plan of `policy`, if it succeeded.
     pub fn plan(&self, policy: Policy) -> Option<&Plan> {
-        self.plans.iter().find(|p| p.policy == policy.name())
+        self.plans.iter().find(|p| p.policy == policy)
     }
 }
 
