@@ -2,7 +2,7 @@
 
 use smd_core::{generate, GenerateOptions, Mode, Scenario};
 
-/// Jobs in the default scenario (MODEL.md §10's generator, seed 1).
+/// Jobs in the default scenario (docs/MODEL.md §10's generator, seed 1).
 pub const DEFAULT_JOBS: usize = 30;
 /// Seed of the default scenario.
 pub const DEFAULT_SEED: u64 = 1;

@@ -43,7 +43,7 @@ pub const RESOURCES: [(&str, &str); 4] = [
     ("storage_gb", "storage GB"),
 ];
 
-/// The numeric fields of a job, with the symbol of MODEL.md and a short label.
+/// The numeric fields of a job, with the symbol of docs/MODEL.md and a short label.
 pub const JOB_NUMBERS: [(&str, &str, &str); 21] = [
     ("iterations", "E", "iterations"),
     ("model_size_mb", "g", "model size, MB"),

@@ -1,4 +1,4 @@
-//! MODEL.md §2: the layer schedule of one iteration of one worker, and the exposure factors
+//! docs/MODEL.md §2: the layer schedule of one iteration of one worker, and the exposure factors
 //! η1, η2, η3 that carry it into the completion time.
 
 use crate::scenario::{Layer, Overlap};

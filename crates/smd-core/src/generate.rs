@@ -1,4 +1,4 @@
-//! MODEL.md §10: the seeded workload generator, uniform over the paper's ranges (§1), one
+//! docs/MODEL.md §10: the seeded workload generator, uniform over the paper's ranges (§1), one
 //! random stream per job so that adding a job never changes the others.
 
 use crate::rng::Stream;

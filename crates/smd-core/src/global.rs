@@ -1,4 +1,4 @@
-//! MODEL.md §9, policy **global** (improved): the true optimum of the joint problem — every
+//! docs/MODEL.md §9, policy **global** (improved): the true optimum of the joint problem — every
 //! job's integer (w, p) and the admitted set chosen together — as a multiple-choice
 //! multi-dimensional knapsack over each job's Pareto set of allocations.
 //!

@@ -1,4 +1,4 @@
-//! MODEL.md §6, Algorithm 1's grid: the summands of T with their bounds l_j and φ_j over Ω,
+//! docs/MODEL.md §6, Algorithm 1's grid: the summands of T with their bounds l_j and φ_j over Ω,
 //! the free summand J, the geometric grid per other summand and its size in closed form
 //! (with the work budget), and the half-planes a grid point imposes. Both ways of searching
 //! the grid use this one module: the reference (one LP per point, [`crate::inner`]) and the
@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::model::{JobModel, Ratio};
 use crate::omega::HalfPlane;
 
-/// Relative threshold below which a summand is dropped (MODEL.md §6).
+/// Relative threshold below which a summand is dropped (docs/MODEL.md §6).
 pub const DROP: f64 = 1e-12;
 
 /// One summand ζ_j as Algorithm 1 saw it.

@@ -1,7 +1,7 @@
-//! MODEL.md §6, Algorithm 1: the inner sum-of-ratios problem `min_Ω T(w, p)` of one job,
+//! docs/MODEL.md §6, Algorithm 1: the inner sum-of-ratios problem `min_Ω T(w, p)` of one job,
 //! solved to within (1+ε) over an ε-grid of Charnes–Cooper LPs.
 //!
-//! Decisions where MODEL.md leaves room (documented here as the contract):
+//! Decisions where docs/MODEL.md leaves room (documented here as the contract):
 //! - *Tie-break.* The minimisers of ζ_J at a grid point form a vertex or an edge of the
 //!   feasible polygon; we take the end of that edge with the least T (found by two more LPs
 //!   along the edge), so ties never depend on which vertex the LP crate happens to return.

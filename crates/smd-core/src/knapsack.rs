@@ -1,11 +1,11 @@
-//! MODEL.md §8: admission as a multi-dimensional 0/1 knapsack
+//! docs/MODEL.md §8: admission as a multi-dimensional 0/1 knapsack
 //! `max Σ u_i x_i` s.t. `Σ D_i x_i ≤ capacity` over R = 4 resources.
 //!
 //! Two methods: the Frieze–Clarke scheme at depth q (the paper's), and an exact branch and
 //! bound with LP bounds.
 //!
 //! **The guarantee of depth q** is `q/(q+R)` (0 for q = 0), not the `(q+1)/(q+R+1)` that the
-//! mapping `q = ⌈R/ε⌉ − (R+1)` of MODEL.md suggests. Proof: let S be the q most valuable items
+//! mapping `q = ⌈R/ε⌉ − (R+1)` of docs/MODEL.md suggests. Proof: let S be the q most valuable items
 //! of an optimum O (if |O| ≤ q, S = O and the scheme is exact). The LP with S fixed to 1 and
 //! T(S) to 0 admits O, so its value is ≥ OPT; a basic solution has ≤ R fractional items, each
 //! worth ≤ m = min_S u, so the rounded value is ≥ OPT − R·m, and also ≥ u(S) ≥ q·m. Hence
@@ -90,7 +90,7 @@ fn lp_relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -
     (rel.value, rel.x)
 }
 
-/// Frieze–Clarke at depth `q` (MODEL.md §8).
+/// Frieze–Clarke at depth `q` (docs/MODEL.md §8).
 pub fn frieze_clarke<const R: usize>(
     items: &[Item<R>],
     cap: &[f64; R],
@@ -669,7 +669,7 @@ mod tests {
     }
 
     /// The instance of the module docs: depth 1 reaches only about 1/2 of the optimum,
-    /// below the (q+1)/(q+R+1) = 2/3 a naive reading of MODEL.md §8 would promise (R = 1 here
+    /// below the (q+1)/(q+R+1) = 2/3 a naive reading of docs/MODEL.md §8 would promise (R = 1 here
     /// because only one resource is used; with R = 4 the same instance is within q/(q+R)).
     #[test]
     fn depth_one_can_lose_half() {

@@ -2,7 +2,7 @@
 //!
 //! Plans a GPU/CPU cluster for deep-learning training jobs with **SMD**, the sum-of-ratios
 //! multi-dimensional-knapsack decomposition of Yu, Wu, Ji and Liu (arXiv 2105.13855), as
-//! specified by the project's `MODEL.md`:
+//! specified by the project's `docs/MODEL.md`:
 //!
 //! 1. [`model`]: each job's completion time `T(w, p)` (workers w, parameter servers p) from the
 //!    paper's θ coefficients, with the layer schedule folded in through η ([`eta`]);
@@ -23,7 +23,7 @@
 //! The crate has no browser dependency and no clock of its own: [`plan`] times itself with
 //! `std::time::Instant` natively; in wasm use [`plan_with_clock`] with the page's clock.
 //!
-//! ## Decisions where MODEL.md was silent or wrong
+//! ## Decisions where docs/MODEL.md was silent or wrong
 //! - A worker or PS that demands no resource at all makes Ω unbounded: rejected at
 //!   validation; so is a limit allowing more than 10^6 tasks.
 //! - Frieze–Clarke at depth q guarantees `q/(q+R)` of the optimum, not `(q+1)/(q+R+1)`

@@ -1,4 +1,4 @@
-//! MODEL.md §3–§5: the completion time T(w, p) with the paper's θ coefficients, the utility
+//! docs/MODEL.md §3–§5: the completion time T(w, p) with the paper's θ coefficients, the utility
 //! μ(π) and the job's region Ω; plus §6's split of T into ratio summands ζ_j.
 
 use crate::eta::{eta, Eta};
@@ -57,7 +57,7 @@ pub struct JobModel {
     pub time_unit_s: Option<f64>,
 }
 
-/// π of a job at (1, 1) in the relative unit (MODEL.md §4).
+/// π of a job at (1, 1) in the relative unit (docs/MODEL.md §4).
 pub const RELATIVE_PI_AT_11: f64 = 16.0;
 
 impl JobModel {
@@ -145,7 +145,7 @@ impl JobModel {
         std::array::from_fn(|r| w * ow[r] + p * op[r])
     }
 
-    /// The constant part of T and its ratio summands ζ_j (MODEL.md §6), before dropping.
+    /// The constant part of T and its ratio summands ζ_j (docs/MODEL.md §6), before dropping.
     pub fn split(&self) -> (f64, [Ratio; 3]) {
         let th = &self.theta;
         // Denominators (c, d): 1, w or p.
@@ -179,7 +179,7 @@ impl JobModel {
         self.omega.contains(1.0, 1.0)
     }
 
-    /// The exact p minimising T for a fixed w, clamped to Ω (MODEL.md §6, *polish*).
+    /// The exact p minimising T for a fixed w, clamped to Ω (docs/MODEL.md §6, *polish*).
     pub fn best_p_for(&self, w: f64) -> f64 {
         let th = &self.theta;
         // Sync (θ2·p + θ4·w/p) and async (θ'2·p/w + θ'4/p) have the same stationary p.

@@ -1,4 +1,4 @@
-//! MODEL.md §5: a job's region `Ω = {w ≥ 1, p ≥ 1, O^w_r·w + O^p_r·p ≤ L_r}`.
+//! docs/MODEL.md §5: a job's region `Ω = {w ≥ 1, p ≥ 1, O^w_r·w + O^p_r·p ≤ L_r}`.
 //!
 //! Membership uses a relative tolerance of [`TOL`] so that a point on the boundary written
 //! in decimals (0.1·3 vs 0.3) is inside, the same way everywhere in the crate.

@@ -1,4 +1,4 @@
-//! MODEL.md §7, Algorithm 2: randomized rounding of Algorithm 1's real point x̄ to an
+//! docs/MODEL.md §7, Algorithm 2: randomized rounding of Algorithm 1's real point x̄ to an
 //! integer allocation in Ω.
 
 use crate::model::JobModel;

@@ -103,14 +103,14 @@ impl Resources {
     pub fn scale(self, k: f64) -> Self {
         Self::from_array(self.to_array().map(|v| v * k))
     }
-    /// The paper's C4 instance with 4 GPUs (MODEL.md §1).
+    /// The paper's C4 instance with 4 GPUs (docs/MODEL.md §1).
     pub const DEFAULT_INSTANCE: Resources = Resources {
         gpu: 4.0,
         vcpu: 36.0,
         memory_gb: 60.0,
         storage_gb: 100.0,
     };
-    /// One cluster unit (MODEL.md §1).
+    /// One cluster unit (docs/MODEL.md §1).
     pub const DEFAULT_UNIT: Resources = Resources {
         gpu: 600.0,
         vcpu: 3400.0,
@@ -161,7 +161,7 @@ impl Cluster {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Rounding {
-    /// The paper's randomized rounding (MODEL.md §7).
+    /// The paper's randomized rounding (docs/MODEL.md §7).
     #[default]
     Paper,
     /// Improved: the best feasible floor/ceil corner of `x̃`.
@@ -238,7 +238,7 @@ pub enum Mode {
     Async,
 }
 
-/// How communication overlaps computation (MODEL.md §2).
+/// How communication overlaps computation (docs/MODEL.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Overlap {
@@ -274,7 +274,7 @@ pub struct Utility {
     pub gamma3: f64,
 }
 
-/// One training job (MODEL.md §1).
+/// One training job (docs/MODEL.md §1).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Job {

@@ -1,4 +1,4 @@
-//! Charnes–Cooper bounds (MODEL.md §6 step 1) against an independent vertex enumeration.
+//! Charnes–Cooper bounds (docs/MODEL.md §6 step 1) against an independent vertex enumeration.
 //!
 //! A linear-fractional ζ with a positive denominator is quasi-linear, so its extremes over
 //! the polygon Ω sit at vertices. The test builds Ω's constraint lines from the job's

@@ -1,4 +1,4 @@
-//! Reproducibility (MODEL.md §7, §10): the same scenario gives the same plan, byte for byte;
+//! Reproducibility (docs/MODEL.md §7, §10): the same scenario gives the same plan, byte for byte;
 //! the rounding seed matters; job order and job count do not leak into other jobs.
 
 use smd_core::plan::Plan;
@@ -83,7 +83,7 @@ fn job_order_does_not_change_allocations() {
         let s = small(6, 11, mode, 1.0);
         let mut rev = s.clone();
         rev.jobs.reverse();
-        // Optimus is order-dependent by definition (MODEL.md §9); the others allocate per job.
+        // Optimus is order-dependent by definition (docs/MODEL.md §9); the others allocate per job.
         for policy in [Policy::Smd, Policy::Esw, Policy::Exact] {
             let a = plan(&s, policy).unwrap();
             let b = plan(&rev, policy).unwrap();

@@ -1,4 +1,4 @@
-//! MODEL.md §2 against an independent simulation of one iteration.
+//! docs/MODEL.md §2 against an independent simulation of one iteration.
 //!
 //! The reference below does not call `smd_core::eta::simulate`: it runs its own small
 //! discrete-event loops (a compute device and one link), and for the pipelined model it

@@ -1,7 +1,7 @@
 //! `enumerate::integer_optimum` against a full brute force over Ω's integer bounding box.
 //!
 //! The brute force evaluates every integer (w, p) of the box that `omega.contains`, with its
-//! own T from θ (MODEL.md §3), and relies on no convexity argument.
+//! own T from θ (docs/MODEL.md §3), and relies on no convexity argument.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Algorithm 1 (MODEL.md §6) against a continuous optimum found another way.
+//! Algorithm 1 (docs/MODEL.md §6) against a continuous optimum found another way.
 //!
 //! The reference minimises T over Ω without any LP: it builds Ω's polygon from the job's
 //! demands itself, samples it densely (an 80×80 grid over the bounding box, the vertices,

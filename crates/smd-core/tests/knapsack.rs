@@ -1,4 +1,4 @@
-//! The admission knapsack (MODEL.md §8) against an independent reference: enumeration of
+//! The admission knapsack (docs/MODEL.md §8) against an independent reference: enumeration of
 //! all 2^I subsets of small random instances with R = 4 resources.
 //!
 //! Instances are drawn from `smd_core::rng::Stream` so every run checks the same ~300

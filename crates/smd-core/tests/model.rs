@@ -1,4 +1,4 @@
-//! MODEL.md §1–§5 by hand: θ, T, π and μ for small jobs whose numbers are worked out in the
+//! docs/MODEL.md §1–§5 by hand: θ, T, π and μ for small jobs whose numbers are worked out in the
 //! comments below (and on `common::hand_job`), not recomputed with the crate's formulas.
 
 mod common;

@@ -1,4 +1,4 @@
-//! Every plan of every policy (MODEL.md §5, §7–§9, SCENARIO.md "Plan") checked against
+//! Every plan of every policy (docs/MODEL.md §5, §7–§9, SCENARIO.md "Plan") checked against
 //! independent references: Ω and the capacity by the raw rule `O^w·w + O^p·p ≤ L`, the
 //! per-job integer optimum by enumerating the whole box, admission by enumerating subsets,
 //! ESW's k by brute force and Optimus by replaying its admission and stopping rule.

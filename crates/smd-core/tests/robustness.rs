@@ -3,7 +3,7 @@
 //! ε = 1, depth 3) and as JSON text (a valid file with one field deleted, renamed or given a
 //! string, a negative number, null, 0 or 1e300). `Scenario::from_json`, `validate` and
 //! `plan` must never panic: each answers a clear error (SCENARIO.md: the job id and the
-//! field) or a feasible plan (MODEL.md §5, §8).
+//! field) or a feasible plan (docs/MODEL.md §5, §8).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Algorithm 2 (MODEL.md §7), `smd_core::rounding::round`: feasibility, attempts, the
+//! Algorithm 2 (docs/MODEL.md §7), `smd_core::rounding::round`: feasibility, attempts, the
 //! fallback, determinism, the effect of M_δ, and the best-corner rule against the corners
 //! enumerated here.
 

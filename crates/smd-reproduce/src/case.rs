@@ -9,7 +9,7 @@ use smd_core::{generate, Cache, GenerateOptions, Mode, Options, Plan, Policy, Sc
 /// The cluster of a case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Capacity {
-    /// `n` cluster units (MODEL.md §1: GPU 600, vCPU 3400, memory 1400 GB, storage 1200 GB).
+    /// `n` cluster units (docs/MODEL.md §1: GPU 600, vCPU 3400, memory 1400 GB, storage 1200 GB).
     Units(u32),
     /// `n` instances (the unit is the instance: 4 GPU, 36 vCPU, 60 GB, 100 GB).
     Instances(u32),
@@ -72,9 +72,9 @@ pub enum Pol {
     Optimus,
     /// Per-job integer optimum of T, then the exact knapsack (the decomposition's optimum).
     Exact,
-    /// The joint optimum over every job's Pareto set (MODEL.md §9, improved).
+    /// The joint optimum over every job's Pareto set (docs/MODEL.md §9, improved).
     Global,
-    /// smd with MODEL.md's improved options `polish` and `rounding = best_corner` (same
+    /// smd with docs/MODEL.md's improved options `polish` and `rounding = best_corner` (same
     /// Frieze–Clarke admission).
     SmdPolish,
 }

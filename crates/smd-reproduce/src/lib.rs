@@ -1,6 +1,6 @@
 //! # smd-reproduce — the paper's experiments, as data
 //!
-//! Each experiment of MODEL.md §11 (issue 5) is a [`Spec`]: an id, a title, a description,
+//! Each experiment of docs/MODEL.md §11 (issue 5) is a [`Spec`]: an id, a title, a description,
 //! the paper's claim, the generated cases it needs (scenario × policies × seeds), and a
 //! function that turns the planned cases into a [`Table`] (CSV), a figure (SVG, drawn with
 //! `smd-charts`), measured findings, and the invariant checks that failed.

@@ -14,7 +14,7 @@ pub struct FieldProps {
     pub k: FieldKey,
     /// Label text.
     pub label: AttrValue,
-    /// MODEL.md symbol, shown before the label.
+    /// docs/MODEL.md symbol, shown before the label.
     #[prop_or_default]
     pub symbol: AttrValue,
     /// Tooltip.

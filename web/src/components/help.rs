@@ -1,4 +1,4 @@
-//! A short explanation of the model and the algorithm, in MODEL.md's symbols.
+//! A short explanation of the model and the algorithm, in docs/MODEL.md's symbols.
 
 use yew::prelude::*;
 

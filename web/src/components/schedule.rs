@@ -6,7 +6,7 @@ use smd_core::scenario::{Job, Layer, Overlap};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// τ of MODEL.md §1 (communication time of one iteration at w = p, s), from smd-core's
+/// τ of docs/MODEL.md §1 (communication time of one iteration at w = p, s), from smd-core's
 /// model of the job.
 pub fn tau_of(job: &Job, instance: &smd_core::scenario::Resources) -> f64 {
     smd_core::model::JobModel::new(job, instance, None).tau

@@ -13,7 +13,7 @@ pub enum View {
     Plan,
     /// The paper's experiments.
     Reproduce,
-    /// The model and the algorithm, in MODEL.md's symbols.
+    /// The model and the algorithm, in docs/MODEL.md's symbols.
     HowItWorks,
 }
 

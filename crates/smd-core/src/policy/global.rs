@@ -10,7 +10,7 @@ use crate::model::JobModel;
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::Scenario;
 
-/// Policy **global** (MODEL.md §9, improved): the joint optimum over every job's Pareto set
+/// Policy **global** (docs/MODEL.md §9, improved): the joint optimum over every job's Pareto set
 /// of allocations and the admitted set; see [`crate::global`]. Named `"global"` in plans.
 pub fn plan_global(
     scenario: &Scenario,

@@ -1,4 +1,4 @@
-//! MODEL.md §9: the policies `smd`, `esw`, `optimus`, `exact` and `global`, each turning a
+//! docs/MODEL.md §9: the policies `smd`, `esw`, `optimus`, `exact` and `global`, each turning a
 //! validated scenario into a [`Plan`] through one pipeline: every job's model, its candidate
 //! allocation (per policy: [`smd`], ESW's k, `exact`'s enumeration, [`optimus`]), admission
 //! (a knapsack, or the joint search of [`global`]), then [`assemble`] into the plan.

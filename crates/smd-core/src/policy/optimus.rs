@@ -1,10 +1,10 @@
-//! The Optimus baseline (MODEL.md §9).
+//! The Optimus baseline (docs/MODEL.md §9).
 
 use super::assemble::Candidate;
 use crate::knapsack::{self, R};
 use crate::model::JobModel;
 
-/// Optimus (MODEL.md §9): admit at (1, 1) in order, then add the task with the best utility
+/// Optimus (docs/MODEL.md §9): admit at (1, 1) in order, then add the task with the best utility
 /// gain per dominant share until no move reduces T and fits.
 pub(super) fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candidate>>, Vec<bool>) {
     let mut remaining = *cap;

@@ -75,7 +75,7 @@ pub fn hand_job(mode: Mode, overlap: Overlap, alpha: f64) -> Job {
     }
 }
 
-/// Own evaluation of T from θ (MODEL.md §3), not `JobModel::t`.
+/// Own evaluation of T from θ (docs/MODEL.md §3), not `JobModel::t`.
 pub fn t_of(m: &JobModel, w: f64, p: f64) -> f64 {
     let th = m.theta;
     match m.mode {
@@ -152,7 +152,7 @@ pub fn limit(s: &Scenario, job: &Job) -> [f64; 4] {
     arr(&s.cluster.instance).map(|v| v * job.limit_instances)
 }
 
-/// The raw rule of Ω (MODEL.md §5) for integers w, p ≥ 1.
+/// The raw rule of Ω (docs/MODEL.md §5) for integers w, p ≥ 1.
 pub fn in_omega(s: &Scenario, job: &Job, w: u64, p: u64) -> bool {
     let (d, l) = (demand(job, w, p), limit(s, job));
     w >= 1 && p >= 1 && (0..4).all(|r| fits(d[r], l[r]))

@@ -10,7 +10,7 @@ pub(super) const SPEC: Spec = Spec {
     title: "E1. Total utility over cluster size (I = 50)",
     description: "Total utility of smd, esw, optimus, exact and global for I = 50 jobs \
                   on 1…5 cluster units, Sync and Async (the paper's Figs. 10–11); also \
-                  smd_polish, smd with MODEL.md's improved options (polish, best-corner \
+                  smd_polish, smd with docs/MODEL.md's improved options (polish, best-corner \
                   rounding).",
     claim: "SMD's total utility is above ESW's and Optimus', Sync and Async, and the gap \
             grows with capacity (1–5 units).",

@@ -1,4 +1,4 @@
-//! The five experiments (MODEL.md §11, issue 5) as data: the cases each needs, and how
+//! The five experiments (docs/MODEL.md §11, issue 5) as data: the cases each needs, and how
 //! their samples become a table, a figure, findings and checks.
 //!
 //! One file per experiment (`e1` … `e5`, each with its [`Spec`]); `shared` holds what they
@@ -133,7 +133,7 @@ pub struct Spec {
     pub title: &'static str,
     /// What is run, in a sentence or two.
     pub description: &'static str,
-    /// The paper's claim it tests (MODEL.md §11).
+    /// The paper's claim it tests (docs/MODEL.md §11).
     pub claim: &'static str,
     /// The cases it needs, with the policies to plan each with.
     pub cases: fn(&Grid) -> Vec<(Case, Pols)>,

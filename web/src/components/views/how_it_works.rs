@@ -1,4 +1,4 @@
-//! How it works: the model and the algorithm, in MODEL.md's symbols.
+//! How it works: the model and the algorithm, in docs/MODEL.md's symbols.
 
 use crate::components::help::Help;
 use yew::prelude::*;
