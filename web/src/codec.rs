@@ -1,11 +1,11 @@
 //! Text forms of a scenario beyond SCENARIO.md's JSON: the share link (deflate + base64url
 //! in the URL's hash), the CSV of jobs (docs/CSV.md) and the page's saved draft.
 
-use crate::fields::{self, mode_name, overlap_name};
+use crate::fields;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
-use smd_core::scenario::{Job, Layer};
+use smd_core::scenario::{Job, Layer, Mode, Overlap};
 use smd_core::Scenario;
 
 /// The hash parameter that carries a scenario: `#s=…`.
@@ -200,8 +200,8 @@ pub fn jobs_to_csv(jobs: &[Job]) -> (String, usize) {
         let p = j.ps.to_array();
         let mut cells = vec![
             csv_quote(&j.id),
-            mode_name(j.mode).into(),
-            overlap_name(j.overlap).into(),
+            j.mode.name().into(),
+            j.overlap.name().into(),
         ];
         cells.extend(
             [
@@ -327,8 +327,8 @@ pub fn jobs_from_csv(text: &str) -> Result<Vec<Job>, String> {
         for name in ["id", "mode", "overlap"] {
             let v = at(name);
             let ok = match name {
-                "mode" => ["sync", "async"].contains(&v),
-                "overlap" => ["sequential", "wfbp", "pipelined"].contains(&v),
+                "mode" => v.parse::<Mode>().is_ok(),
+                "overlap" => v.parse::<Overlap>().is_ok(),
                 _ => true,
             };
             if !ok {
@@ -377,7 +377,7 @@ pub fn jobs_from_csv(text: &str) -> Result<Vec<Job>, String> {
 /// CSV column → the job field path (`worker_gpu` → `worker.gpu`, `gamma1` →
 /// `utility.gamma1`).
 fn csv_field(column: &str) -> String {
-    let resource = |r: &&str| fields::RESOURCES.iter().any(|(n, _)| n == r);
+    let resource = |r: &&str| fields::RESOURCES.iter().any(|n| n.name() == *r);
     if let Some(r) = column.strip_prefix("worker_").filter(resource) {
         format!("worker.{r}")
     } else if let Some(r) = column.strip_prefix("ps_").filter(resource) {

@@ -5,7 +5,7 @@
 //! The page keeps the raw text of every input; this module only turns text into values
 //! (or a parse message) and values into text. Checking the values is `smd_core`'s job.
 
-use smd_core::scenario::{Job, Layer, Mode, Outer, Overlap, Rounding};
+use smd_core::scenario::{Job, Layer, Mode, Outer, Overlap, Resource, Rounding};
 use smd_core::Scenario;
 
 /// Where a field lives: the scenario itself (`job: None`) or one job, named by the page's
@@ -35,13 +35,19 @@ impl FieldKey {
     }
 }
 
-/// The four resources: path segment and label.
-pub const RESOURCES: [(&str, &str); 4] = [
-    ("gpu", "GPU"),
-    ("vcpu", "vCPU"),
-    ("memory_gb", "memory GB"),
-    ("storage_gb", "storage GB"),
-];
+/// The four resources, in the order of `Resources::to_array`; a field's path segment is
+/// [`Resource::name`].
+pub const RESOURCES: [Resource; 4] = Resource::ALL;
+
+/// A resource's label in inputs and tables: its [`Resource::title`], with its unit where
+/// the unit does not already name it (`GPU`, `vCPU`, `memory GB`, `storage GB`).
+pub fn resource_label(r: Resource) -> String {
+    if r.unit().starts_with(r.title()) {
+        r.title().to_owned()
+    } else {
+        format!("{} {}", r.title(), r.unit())
+    }
+}
 
 /// The numeric fields of a job, with the symbol of docs/MODEL.md and a short label.
 pub const JOB_NUMBERS: [(&str, &str, &str); 21] = [
@@ -186,14 +192,8 @@ pub fn top_text(s: &Scenario, field: &str) -> String {
         "params.seed" => p.seed.to_string(),
         "params.time_unit_s" => p.time_unit_s.map(|v| v.to_string()).unwrap_or_default(),
         "params.polish" => p.polish.to_string(),
-        "params.rounding" => match p.rounding {
-            Rounding::Paper => "paper".into(),
-            Rounding::BestCorner => "best_corner".into(),
-        },
-        "params.outer" => match p.outer {
-            Outer::Ptas => "ptas".into(),
-            Outer::Exact => "exact".into(),
-        },
+        "params.rounding" => p.rounding.name().into(),
+        "params.outer" => p.outer.name().into(),
         f => if let Some(r) = f.strip_prefix("cluster.unit.") {
             resource(c.unit.to_array(), r).map(|v| v.to_string())
         } else if let Some(r) = f.strip_prefix("cluster.instance.") {
@@ -206,10 +206,7 @@ pub fn top_text(s: &Scenario, field: &str) -> String {
 }
 
 fn resource(values: [f64; 4], name: &str) -> Option<f64> {
-    RESOURCES
-        .iter()
-        .position(|(n, _)| *n == name)
-        .map(|i| values[i])
+    name.parse::<Resource>().ok().map(|r| values[r.index()])
 }
 
 fn set_resource(
@@ -217,12 +214,11 @@ fn set_resource(
     name: &str,
     text: &str,
 ) -> Result<(), String> {
-    let i = RESOURCES
-        .iter()
-        .position(|(n, _)| *n == name)
-        .ok_or_else(|| format!("unknown resource {name:?}"))?;
+    let res: Resource = name
+        .parse()
+        .map_err(|_| format!("unknown resource {name:?}"))?;
     let mut a = r.to_array();
-    a[i] = parse_number(text)?;
+    a[res.index()] = parse_number(text)?;
     *r = smd_core::scenario::Resources::from_array(a);
     Ok(())
 }
@@ -247,18 +243,8 @@ pub fn set_top(s: &mut Scenario, field: &str, text: &str) -> Result<(), String> 
             }
         }
         "params.polish" => p.polish = text == "true",
-        "params.rounding" => {
-            p.rounding = match text {
-                "best_corner" => Rounding::BestCorner,
-                _ => Rounding::Paper,
-            }
-        }
-        "params.outer" => {
-            p.outer = match text {
-                "exact" => Outer::Exact,
-                _ => Outer::Ptas,
-            }
-        }
+        "params.rounding" => p.rounding = text.parse().unwrap_or(Rounding::Paper),
+        "params.outer" => p.outer = text.parse().unwrap_or(Outer::Ptas),
         f => {
             if let Some(r) = f.strip_prefix("cluster.unit.") {
                 set_resource(&mut s.cluster.unit, r, text)?
@@ -276,8 +262,8 @@ pub fn set_top(s: &mut Scenario, field: &str, text: &str) -> Result<(), String> 
 pub fn job_text(j: &Job, field: &str) -> String {
     match field {
         "id" => j.id.clone(),
-        "mode" => mode_name(j.mode).into(),
-        "overlap" => overlap_name(j.overlap).into(),
+        "mode" => j.mode.name().into(),
+        "overlap" => j.overlap.name().into(),
         "layers" => layers_text(&j.layers),
         f => job_number(j, f).map(|v| v.to_string()).unwrap_or_default(),
     }
@@ -287,19 +273,8 @@ pub fn job_text(j: &Job, field: &str) -> String {
 pub fn set_job(j: &mut Job, field: &str, text: &str) -> Result<(), String> {
     match field {
         "id" => j.id = text.to_owned(),
-        "mode" => {
-            j.mode = match text {
-                "async" => Mode::Async,
-                _ => Mode::Sync,
-            }
-        }
-        "overlap" => {
-            j.overlap = match text {
-                "wfbp" => Overlap::Wfbp,
-                "pipelined" => Overlap::Pipelined,
-                _ => Overlap::Sequential,
-            }
-        }
+        "mode" => j.mode = text.parse().unwrap_or(Mode::Sync),
+        "overlap" => j.overlap = text.parse().unwrap_or(Overlap::Sequential),
         "layers" => j.layers = parse_layers(text)?,
         f => {
             let v = parse_number(text)?;
@@ -309,21 +284,40 @@ pub fn set_job(j: &mut Job, field: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `"sync"` / `"async"`.
-pub fn mode_name(m: Mode) -> &'static str {
-    match m {
-        Mode::Sync => "sync",
-        Mode::Async => "async",
-    }
+/// The choices of the mode select: every [`Mode`], labelled by its name.
+pub fn mode_choices() -> Vec<(&'static str, &'static str)> {
+    Mode::ALL.iter().map(|m| (m.name(), m.name())).collect()
 }
 
-/// `"sequential"` / `"wfbp"` / `"pipelined"`.
-pub fn overlap_name(o: Overlap) -> &'static str {
-    match o {
-        Overlap::Sequential => "sequential",
-        Overlap::Wfbp => "wfbp",
-        Overlap::Pipelined => "pipelined",
-    }
+/// The choices of the overlap select: every [`Overlap`] (`wfbp` shown as `WFBP`).
+pub fn overlap_choices() -> Vec<(&'static str, &'static str)> {
+    let label = |o: Overlap| match o {
+        Overlap::Wfbp => "WFBP",
+        o => o.name(),
+    };
+    Overlap::ALL.iter().map(|&o| (o.name(), label(o))).collect()
+}
+
+/// The choices of the rounding select: every [`Rounding`] (`best_corner` shown as
+/// `best corner`).
+pub fn rounding_choices() -> Vec<(&'static str, &'static str)> {
+    let label = |r: Rounding| match r {
+        Rounding::BestCorner => "best corner",
+        r => r.name(),
+    };
+    Rounding::ALL
+        .iter()
+        .map(|&r| (r.name(), label(r)))
+        .collect()
+}
+
+/// The choices of the outer-method select: every [`Outer`], labelled by the method.
+pub fn outer_choices() -> Vec<(&'static str, &'static str)> {
+    let label = |o: Outer| match o {
+        Outer::Ptas => "Frieze–Clarke",
+        Outer::Exact => "exact B&B",
+    };
+    Outer::ALL.iter().map(|&o| (o.name(), label(o))).collect()
 }
 
 /// The layer editor's text: one line per layer, `forward backward comm` in ms.
@@ -386,6 +380,31 @@ pub fn input_of(field: &str) -> String {
 mod tests {
     use super::*;
     use smd_core::{generate, GenerateOptions};
+
+    #[test]
+    fn labels_and_choices_come_from_the_core_names() {
+        let labels: Vec<String> = RESOURCES.into_iter().map(resource_label).collect();
+        assert_eq!(labels, ["GPU", "vCPU", "memory GB", "storage GB"]);
+        let names: Vec<&str> = RESOURCES.iter().map(|r| r.name()).collect();
+        assert_eq!(names, ["gpu", "vcpu", "memory_gb", "storage_gb"]);
+        assert_eq!(mode_choices(), [("sync", "sync"), ("async", "async")]);
+        assert_eq!(
+            overlap_choices(),
+            [
+                ("sequential", "sequential"),
+                ("wfbp", "WFBP"),
+                ("pipelined", "pipelined")
+            ]
+        );
+        assert_eq!(
+            rounding_choices(),
+            [("paper", "paper"), ("best_corner", "best corner")]
+        );
+        assert_eq!(
+            outer_choices(),
+            [("ptas", "Frieze–Clarke"), ("exact", "exact B&B")]
+        );
+    }
 
     #[test]
     fn every_job_field_round_trips_through_text() {

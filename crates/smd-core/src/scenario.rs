@@ -222,6 +222,16 @@ impl Default for Params {
 crate::names::named!(Rounding, "rounding" { Paper => "paper", BestCorner => "best_corner" });
 crate::names::named!(Outer, "admission method" { Ptas => "ptas", Exact => "exact" });
 crate::names::named!(Mode, "mode" { Sync => "sync", Async => "async" });
+
+impl Mode {
+    /// The name capitalised, for titles and series: `"Sync"` or `"Async"`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Mode::Sync => "Sync",
+            Mode::Async => "Async",
+        }
+    }
+}
 crate::names::named!(Overlap, "overlap" {
     Sequential => "sequential",
     Wfbp => "wfbp",
@@ -229,7 +239,7 @@ crate::names::named!(Overlap, "overlap" {
 });
 
 /// Synchronous or asynchronous SGD.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// Synchronous: T of the paper's (9).

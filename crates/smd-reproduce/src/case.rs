@@ -2,7 +2,6 @@
 //! and the checks every plan must pass.
 
 use smd_core::model::JobModel;
-use smd_core::policy::GLOBAL_NODE_LIMIT;
 use smd_core::scenario::{Rounding, RESOURCE_NAMES};
 use smd_core::{generate, Cache, GenerateOptions, Mode, Options, Plan, Policy, Scenario};
 
@@ -27,129 +26,110 @@ impl Capacity {
     }
 }
 
-/// SGD mode of every job of a case (a `Hash`able mirror of [`Mode`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Sgd {
-    /// Synchronous.
-    Sync,
-    /// Asynchronous.
-    Async,
+/// A policy as the experiments plan it: one of [`Policy`], at the case's parameters or
+/// `improved` (docs/MODEL.md's improved options `polish` and `rounding = best_corner`, same
+/// admission). Its name is the policy's, with `_polish` when improved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Variant {
+    /// The policy planned.
+    pub policy: Policy,
+    /// Planned with `params.polish = true` and `params.rounding = best_corner`.
+    pub improved: bool,
 }
 
-impl Sgd {
-    /// Both modes, Sync first.
-    pub const BOTH: [Sgd; 2] = [Sgd::Sync, Sgd::Async];
-    /// `"sync"` or `"async"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Sgd::Sync => "sync",
-            Sgd::Async => "async",
-        }
-    }
-    /// `"Sync"` or `"Async"`.
-    pub fn title(self) -> &'static str {
-        match self {
-            Sgd::Sync => "Sync",
-            Sgd::Async => "Async",
-        }
-    }
-    fn mode(self) -> Mode {
-        match self {
-            Sgd::Sync => Mode::Sync,
-            Sgd::Async => Mode::Async,
-        }
+impl From<Policy> for Variant {
+    fn from(policy: Policy) -> Variant {
+        Variant::plain(policy)
     }
 }
 
-/// A policy as the experiments name it: the four of [`Policy`] and `global`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Pol {
-    /// SMD (Algorithm 1, Algorithm 2, Frieze–Clarke at q = 2).
-    Smd,
-    /// Equal split.
-    Esw,
-    /// The Optimus greedy.
-    Optimus,
-    /// Per-job integer optimum of T, then the exact knapsack (the decomposition's optimum).
-    Exact,
-    /// The joint optimum over every job's Pareto set (docs/MODEL.md §9, improved).
-    Global,
-    /// smd with docs/MODEL.md's improved options `polish` and `rounding = best_corner` (same
-    /// Frieze–Clarke admission).
-    SmdPolish,
-}
-
-impl Pol {
-    /// Every policy, in display order.
-    pub const ALL: [Pol; 6] = [
-        Pol::Smd,
-        Pol::Esw,
-        Pol::Optimus,
-        Pol::Exact,
-        Pol::Global,
-        Pol::SmdPolish,
-    ];
-    /// The name in plans and tables.
-    pub fn name(self) -> &'static str {
-        match self {
-            Pol::Smd => "smd",
-            Pol::Esw => "esw",
-            Pol::Optimus => "optimus",
-            Pol::Exact => "exact",
-            Pol::Global => "global",
-            Pol::SmdPolish => "smd_polish",
+impl Variant {
+    /// Every variant the experiments plan, in display order: the policies of
+    /// [`Policy::ALL`], then smd improved.
+    pub const ALL: [Variant; Policy::ALL.len() + 1] = {
+        let mut all = [Variant::SMD_POLISH; Policy::ALL.len() + 1];
+        let mut i = 0;
+        while i < Policy::ALL.len() {
+            all[i] = Variant::plain(Policy::ALL[i]);
+            i += 1;
+        }
+        all
+    };
+    /// smd with the improved options (`smd_polish`).
+    pub const SMD_POLISH: Variant = Variant {
+        policy: Policy::Smd,
+        improved: true,
+    };
+    /// `policy` at the case's parameters.
+    pub const fn plain(policy: Policy) -> Variant {
+        Variant {
+            policy,
+            improved: false,
         }
     }
+    /// The name in tables: the policy's name, with `_polish` when improved.
+    pub fn name(self) -> String {
+        if self.improved {
+            format!("{}_polish", self.policy.name())
+        } else {
+            self.policy.name().to_string()
+        }
+    }
+    /// The slot of this variant in [`Sample::plans`] and its bit in [`Pols`].
     fn index(self) -> usize {
-        self as usize
+        let p = Policy::ALL
+            .iter()
+            .position(|&q| q == self.policy)
+            .unwrap_or(0);
+        p + usize::from(self.improved) * Policy::ALL.len()
     }
-    fn bit(self) -> u8 {
+    fn bit(self) -> u16 {
         1 << self.index()
     }
     /// Rough cost per job relative to esw, for the progress weights.
     fn cost(self) -> u64 {
-        match self {
-            Pol::Smd | Pol::SmdPolish => 8,
-            Pol::Esw | Pol::Optimus => 1,
-            Pol::Exact => 2,
-            Pol::Global => 24,
+        match self.policy {
+            Policy::Smd => 8,
+            Policy::Esw | Policy::Optimus => 1,
+            Policy::Exact => 2,
+            Policy::Global => 24,
         }
     }
 }
 
-/// A set of policies.
+/// A set of variants.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Pols(u8);
+pub struct Pols(u16);
 
 impl Pols {
     /// The set of `list`.
-    pub fn of(list: &[Pol]) -> Pols {
+    pub fn of(list: &[Variant]) -> Pols {
         Pols(list.iter().fold(0, |a, p| a | p.bit()))
     }
-    /// Every policy.
+    /// Every variant of [`Variant::ALL`].
     pub fn all() -> Pols {
-        Pols::of(&Pol::ALL)
+        Pols::of(&Variant::ALL)
     }
     /// Whether `p` is in the set.
-    pub fn has(self, p: Pol) -> bool {
+    pub fn has(self, p: Variant) -> bool {
         self.0 & p.bit() != 0
     }
     /// The union.
     pub fn union(self, o: Pols) -> Pols {
         Pols(self.0 | o.0)
     }
-    /// The policies, in display order.
-    pub fn list(self) -> Vec<Pol> {
-        Pol::ALL.into_iter().filter(|p| self.has(*p)).collect()
+    /// The variants, in display order.
+    pub fn list(self) -> Vec<Variant> {
+        Variant::ALL.into_iter().filter(|p| self.has(*p)).collect()
     }
 }
 
 /// One generated scenario: what defines it. Two experiments asking for the same case share
 /// its plans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Case {
     /// SGD mode of every job.
-    pub sgd: Sgd,
+    pub sgd: Mode,
     /// Number of jobs I.
     pub jobs: usize,
     /// The cluster.
@@ -166,7 +146,7 @@ pub struct Case {
 
 impl Case {
     /// A case at the generator's defaults (ε = 0.01, M_δ = 1), untimed.
-    pub fn new(sgd: Sgd, jobs: usize, capacity: Capacity, seed: u64) -> Case {
+    pub fn new(sgd: Mode, jobs: usize, capacity: Capacity, seed: u64) -> Case {
         Case {
             sgd,
             jobs,
@@ -189,7 +169,7 @@ impl Case {
         let mut s = generate(&GenerateOptions {
             jobs: self.jobs,
             seed: self.seed,
-            mode: self.sgd.mode(),
+            mode: self.sgd,
             units: 1.0,
         });
         match self.capacity {
@@ -298,16 +278,17 @@ impl Measured {
 /// The plans of one case.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sample {
-    /// Per policy (indexed in [`Pol::ALL`] order), if planned.
-    pub plans: [Option<Measured>; 6],
+    /// Per variant (in the slots of its index: the policies of [`Policy::ALL`], then the
+    /// same improved), if planned.
+    pub plans: [Option<Measured>; 2 * Policy::ALL.len()],
     /// Invariants that failed, one message each.
     pub violations: Vec<String>,
 }
 
 impl Sample {
     /// The measurement of `p`, if planned.
-    pub fn get(&self, p: Pol) -> Option<&Measured> {
-        self.plans[p.index()].as_ref()
+    pub fn get(&self, p: impl Into<Variant>) -> Option<&Measured> {
+        self.plans[p.into().index()].as_ref()
     }
 }
 
@@ -328,48 +309,24 @@ pub fn run(case: &Case, pols: Pols, clock: &dyn Fn() -> f64, cache: &mut Cache) 
         .collect();
     let mut sample = Sample::default();
     for pol in pols.list() {
-        let result = match pol {
-            Pol::Global => smd_core::plan_global(
-                &scenario,
-                &mut Options {
-                    clock: Some(clock),
-                    ..Options::default()
-                },
-                GLOBAL_NODE_LIMIT,
-            ),
-            Pol::SmdPolish => {
-                let mut improved = scenario.clone();
-                improved.params.polish = true;
-                improved.params.rounding = Rounding::BestCorner;
-                smd_core::plan_with(
-                    &improved,
-                    Policy::Smd,
-                    &mut Options {
-                        clock: Some(clock),
-                        cache: if case.timed { None } else { Some(&mut *cache) },
-                        ..Options::default()
-                    },
-                )
-            }
-            other => {
-                let policy = match other {
-                    Pol::Smd => Policy::Smd,
-                    Pol::Esw => Policy::Esw,
-                    Pol::Optimus => Policy::Optimus,
-                    _ => Policy::Exact,
-                };
-                let use_cache = pol == Pol::Smd && !case.timed;
-                smd_core::plan_with(
-                    &scenario,
-                    policy,
-                    &mut Options {
-                        clock: Some(clock),
-                        cache: if use_cache { Some(&mut *cache) } else { None },
-                        ..Options::default()
-                    },
-                )
-            }
-        };
+        let improved = pol.improved.then(|| {
+            let mut s = scenario.clone();
+            s.params.polish = true;
+            s.params.rounding = Rounding::BestCorner;
+            s
+        });
+        let planned = improved.as_ref().unwrap_or(&scenario);
+        // The allocation cache serves smd (plain or improved) in untimed cases.
+        let use_cache = pol.policy == Policy::Smd && !case.timed;
+        let result = smd_core::plan_with(
+            planned,
+            pol.policy,
+            &mut Options {
+                clock: Some(clock),
+                cache: if use_cache { Some(&mut *cache) } else { None },
+                ..Options::default()
+            },
+        );
         match result {
             Ok(plan) => {
                 for v in check_plan(&scenario, &models, &plan) {
@@ -425,7 +382,10 @@ pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<
     let mut total = 0.0;
     let mut admitted = 0;
     for (j, m) in plan.jobs.iter().zip(models) {
-        if plan.policy == smd_core::Policy::Smd && m.feasible() && scenario.params.rounding == Rounding::Paper {
+        if plan.policy == smd_core::Policy::Smd
+            && m.feasible()
+            && scenario.params.rounding == Rounding::Paper
+        {
             match j.rounding_attempts {
                 Some(a) if a >= 1 && a <= scenario.params.max_rounding_attempts => {}
                 other => errs.push(format!(
@@ -524,9 +484,15 @@ pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<
 ///   it (each job's utility is at most its least-T utility) and `global` equals it.
 fn cross_checks(case: &Case, sample: &mut Sample, models: &[JobModel]) {
     let d = case.describe();
-    let total = |s: &Sample, p: Pol| s.get(p).map(|m| m.total_utility);
-    if let Some(g) = sample.get(Pol::Global).cloned() {
-        for p in [Pol::Smd, Pol::Esw, Pol::Optimus, Pol::Exact, Pol::SmdPolish] {
+    let total = |s: &Sample, p: Variant| s.get(p).map(|m| m.total_utility);
+    if let Some(g) = sample.get(Policy::Global).cloned() {
+        for p in [
+            Policy::Smd.into(),
+            Policy::Esw.into(),
+            Policy::Optimus.into(),
+            Policy::Exact.into(),
+            Variant::SMD_POLISH,
+        ] {
             let Some(v) = total(sample, p) else { continue };
             if v > g.total_utility && !close(v, g.total_utility) {
                 sample.violations.push(format!(
@@ -548,8 +514,8 @@ fn cross_checks(case: &Case, sample: &mut Sample, models: &[JobModel]) {
     });
     let everything_fits = (0..4).all(|r| all_limits[r] <= cap[r]);
     if everything_fits {
-        let e = total(sample, Pol::Exact);
-        if let Some(m) = sample.get(Pol::Exact) {
+        let e = total(sample, Policy::Exact.into());
+        if let Some(m) = sample.get(Policy::Exact) {
             let positive = models
                 .iter()
                 .filter(|m| {
@@ -565,7 +531,12 @@ fn cross_checks(case: &Case, sample: &mut Sample, models: &[JobModel]) {
                 ));
             }
         }
-        for p in [Pol::Smd, Pol::SmdPolish, Pol::Esw, Pol::Optimus] {
+        for p in [
+            Policy::Smd.into(),
+            Variant::SMD_POLISH,
+            Policy::Esw.into(),
+            Policy::Optimus.into(),
+        ] {
             if let (Some(s), Some(e)) = (total(sample, p), e) {
                 if s > e && !close(s, e) {
                     sample.violations.push(format!(
@@ -575,7 +546,7 @@ fn cross_checks(case: &Case, sample: &mut Sample, models: &[JobModel]) {
                 }
             }
         }
-        if let (Some(g), Some(e)) = (total(sample, Pol::Global), e) {
+        if let (Some(g), Some(e)) = (total(sample, Policy::Global.into()), e) {
             if !close(g, e) {
                 sample.violations.push(format!(
                     "{d}: every job fits, yet global {g} differs from exact {e}"

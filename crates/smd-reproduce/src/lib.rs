@@ -47,7 +47,7 @@ pub mod figure;
 pub mod stats;
 pub mod table;
 
-pub use case::{Capacity, Case, Pol, Pols, Sample, Sgd};
+pub use case::{Capacity, Case, Pols, Sample, Variant};
 pub use experiments::{resolve_id, specs, Grid, Parts, Samples, Scale, Spec, UnknownExperiment};
 pub use stats::Summary;
 pub use table::{Cell, Table};

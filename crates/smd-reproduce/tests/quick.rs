@@ -3,9 +3,9 @@
 //! checks do catch a broken plan, progress and cancel behave.
 
 use smd_core::model::JobModel;
-use smd_core::{plan_with, Options, Policy};
+use smd_core::{plan_with, Mode, Options, Policy};
 use smd_reproduce::case::check_plan;
-use smd_reproduce::{run, Cancelled, Capacity, Case, Report, Scale, Sgd, Table};
+use smd_reproduce::{run, Cancelled, Capacity, Case, Report, Scale, Table};
 use std::sync::OnceLock;
 
 fn clock() -> f64 {
@@ -199,7 +199,7 @@ fn tables_respect_the_bounds() {
 
 #[test]
 fn the_plan_checks_catch_broken_plans() {
-    let case = Case::new(Sgd::Sync, 12, Capacity::Units(1), 4);
+    let case = Case::new(Mode::Sync, 12, Capacity::Units(1), 4);
     let s = case.scenario();
     let models: Vec<JobModel> = s
         .jobs

@@ -2,7 +2,7 @@
 
 use super::field::{Field, Messages};
 use super::use_app;
-use crate::fields::{FieldKey, RESOURCES};
+use crate::fields::{self, resource_label, FieldKey, RESOURCES};
 use crate::state::Action;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -64,21 +64,21 @@ pub fn ClusterPanel() -> Html {
                 <Field k={units_key.clone()} label="units" hint="Capacity = units × cluster unit (the paper sweeps 1–5)." />
             </div>
             <p class="note">{ "Capacity: " }
-                { for RESOURCES.iter().zip(cap).map(|((_, label), v)| html! {
-                    <span class="cap">{ format!("{} {}", super::format::sig(v, 4), label) }</span>
+                { for RESOURCES.into_iter().zip(cap).map(|(r, v)| html! {
+                    <span class="cap">{ format!("{} {}", super::format::sig(v, 4), resource_label(r)) }</span>
                 }) }
             </p>
             <table class="shape">
-                <thead><tr><th></th>{ for RESOURCES.iter().map(|(_, l)| html! { <th>{ *l }</th> }) }</tr></thead>
+                <thead><tr><th></th>{ for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }</tr></thead>
                 <tbody>
                     <tr><th>{"cluster unit"}</th>
-                        { for RESOURCES.iter().map(|(r, l)| html! {
-                            <td><Field k={FieldKey::top(&format!("cluster.unit.{r}"))} label={AttrValue::from(*l)} /></td>
+                        { for RESOURCES.into_iter().map(|r| html! {
+                            <td><Field k={FieldKey::top(&format!("cluster.unit.{}", r.name()))} label={AttrValue::from(resource_label(r))} /></td>
                         }) }
                     </tr>
                     <tr><th title="A job's limit is L = ϑ · instance.">{"instance"}</th>
-                        { for RESOURCES.iter().map(|(r, l)| html! {
-                            <td><Field k={FieldKey::top(&format!("cluster.instance.{r}"))} label={AttrValue::from(*l)} /></td>
+                        { for RESOURCES.into_iter().map(|r| html! {
+                            <td><Field k={FieldKey::top(&format!("cluster.instance.{}", r.name()))} label={AttrValue::from(resource_label(r))} /></td>
                         }) }
                     </tr>
                 </tbody>
@@ -142,8 +142,8 @@ pub fn ParamsPanel() -> Html {
             </div>
             <div class="grid4">
                 <Field k={FieldKey::top("params.ptas_depth")} symbol="q" label="outer depth" hint="Frieze–Clarke depth 0…3: guarantees q/(q+4) of the knapsack optimum." />
-                <Field k={FieldKey::top("params.outer")} label="outer method" choices={vec![("ptas", "Frieze–Clarke"), ("exact", "exact B&B")]} hint="Frieze–Clarke at depth q (the paper) or exact branch and bound." />
-                <Field k={FieldKey::top("params.rounding")} label="rounding" choices={vec![("paper", "paper"), ("best_corner", "best corner")]} hint="Paper: randomized rounding (Algorithm 2). Improved: the best feasible floor/ceil corner." />
+                <Field k={FieldKey::top("params.outer")} label="outer method" choices={fields::outer_choices()} hint="Frieze–Clarke at depth q (the paper) or exact branch and bound." />
+                <Field k={FieldKey::top("params.rounding")} label="rounding" choices={fields::rounding_choices()} hint="Paper: randomized rounding (Algorithm 2). Improved: the best feasible floor/ceil corner." />
                 <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)"), ("true", "on")]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
                 <Field k={FieldKey::top("params.seed")} label="seed" hint="Seed of the rounding streams." />
                 <Field k={FieldKey::top("params.max_rounding_attempts")} label="rounding attempts" />

@@ -94,8 +94,8 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
             <tr key={uid} class={classes!(selected.then_some("selected"), (errors > 0).then_some("invalid"))}
                 onclick={select} data-testid="job-row">
                 <td class="id">{ if selected { "▸ " } else { "" } }{ &j.id }</td>
-                <td>{ fields::mode_name(j.mode) }</td>
-                <td>{ fields::overlap_name(j.overlap) }</td>
+                <td>{ j.mode.name() }</td>
+                <td>{ j.overlap.name() }</td>
                 <td class="num">{ sig(j.iterations, 4) }</td>
                 <td class="num">{ sig(j.limit_instances, 3) }</td>
                 <td class="num">{ sig(j.utility.gamma1, 3) }</td>
@@ -136,10 +136,10 @@ pub fn JobEditor() -> Html {
     };
     let demands = |who: &'static str, sym: &'static str| {
         fields::RESOURCES
-            .iter()
-            .map(|(r, label)| {
+            .into_iter()
+            .map(|r| {
                 html! {
-                    <Field k={k(&format!("{who}.{r}"))} symbol={sym} label={*label} />
+                    <Field k={k(&format!("{who}.{}", r.name()))} symbol={sym} label={AttrValue::from(fields::resource_label(r))} />
                 }
             })
             .collect::<Html>()
@@ -149,8 +149,8 @@ pub fn JobEditor() -> Html {
             <h3>{"Edit job"}</h3>
             <div class="grid4">
                 <Field k={k("id")} label="id" />
-                <Field k={k("mode")} label="mode" choices={vec![("sync", "sync"), ("async", "async")]} />
-                <Field k={k("overlap")} label="overlap" choices={vec![("sequential", "sequential"), ("wfbp", "WFBP"), ("pipelined", "pipelined")]} />
+                <Field k={k("mode")} label="mode" choices={fields::mode_choices()} />
+                <Field k={k("overlap")} label="overlap" choices={fields::overlap_choices()} />
                 { numbers(0..4) }
                 { numbers(4..8) }
                 { numbers(8..12) }

@@ -3,7 +3,7 @@
 
 use super::format::{duration, ms, percent, sig};
 use super::use_app;
-use crate::fields::RESOURCES;
+use crate::fields::{resource_label, RESOURCES};
 use crate::state::{Action, Results, State, PAGE_POLICIES};
 use smd_core::{Plan, Policy};
 use yew::prelude::*;
@@ -80,7 +80,7 @@ pub fn PolicyCompare() -> Html {
             <table class="compare" data-testid="policy-compare">
                 <thead><tr>
                     <th>{"policy"}</th><th class="num">{"total utility"}</th><th class="num">{"admitted"}</th>
-                    { for RESOURCES.iter().map(|(_, l)| html! { <th class="num">{ format!("{l} used") }</th> }) }
+                    { for RESOURCES.into_iter().map(|r| html! { <th class="num">{ format!("{} used", resource_label(r)) }</th> }) }
                     <th class="num">{"solve time"}</th><th class="num">{"÷ exact"}</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
@@ -139,9 +139,9 @@ pub fn ResourceBars(props: &BarsProps) -> Html {
                 let a = if cap[i] > 0.0 { (asked[i] / cap[i]).clamp(0.0, 1.0) } else { 0.0 };
                 html! {
                     <div class="bar-row">
-                        <span class="bar-label">{ RESOURCES[i].1 }</span>
+                        <span class="bar-label">{ resource_label(RESOURCES[i]) }</span>
                         <div class="bar" role="img"
-                            aria-label={format!("{} used {} of {}", RESOURCES[i].1, sig(used[i], 4), sig(cap[i], 4))}>
+                            aria-label={format!("{} used {} of {}", resource_label(RESOURCES[i]), sig(used[i], 4), sig(cap[i], 4))}>
                             <div class="asked" style={format!("width:{:.2}%", 100.0 * a)}></div>
                             <div class="used" style={format!("width:{:.2}%", 100.0 * u)}></div>
                         </div>

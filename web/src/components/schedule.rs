@@ -37,7 +37,7 @@ pub fn SchedulePanel() -> Html {
     html! {
         <section class="card" id="schedule" data-testid="schedule">
             <h2>{ format!("Layer schedule of {} (one iteration, w = p)", job.id) }</h2>
-            <p class="note">{ format!("Forward f_j (layers 1→N), backward b_j (N→1) and gradient sends r_j rescaled so that Σr_j = τ = {:.3} s. The job's own model ({}) is highlighted; its η1, η2, η3 scale the θ of T.", tau, crate::fields::overlap_name(job.overlap)) }</p>
+            <p class="note">{ format!("Forward f_j (layers 1→N), backward b_j (N→1) and gradient sends r_j rescaled so that Σr_j = τ = {:.3} s. The job's own model ({}) is highlighted; its η1, η2, η3 scale the θ of T.", tau, job.overlap.name()) }</p>
             { body }
         </section>
     }

@@ -3,7 +3,8 @@
 use super::shared::{chart, grid, parts, seed_cases, summarise, At, Order};
 use super::utility::{util_findings, util_point, util_series, util_table, UtilPoint};
 use super::{Grid, Parts, Samples, Spec};
-use crate::case::{Capacity, Case, Pols, Sgd};
+use crate::case::{Capacity, Case, Pols};
+use smd_core::Mode;
 
 pub(super) const SPEC: Spec = Spec {
     id: "e1-utility-vs-units",
@@ -35,7 +36,7 @@ fn assemble(g: &Grid, s: &Samples) -> Parts {
     };
     let mut panels = Vec::new();
     let mut findings = Vec::new();
-    for sgd in Sgd::BOTH {
+    for sgd in Mode::ALL {
         let mine: Vec<&UtilPoint> = pts.iter().filter(|p| p.at.sgd == sgd).collect();
         panels.push(chart(
             format!("{}, I = {}", sgd.title(), g.e1_jobs),

@@ -3,7 +3,8 @@
 use super::shared::{chart, grid, parts, pick, seed_cases, summarise, At, Order};
 use super::utility::{unproven, util_findings, util_point, util_series, util_table, UtilPoint};
 use super::{Grid, Parts, Samples, Spec};
-use crate::case::{Capacity, Case, Pols, Sgd};
+use crate::case::{Capacity, Case, Pols};
+use smd_core::Mode;
 
 pub(super) const SPEC: Spec = Spec {
     id: "e2-utility-vs-jobs",
@@ -31,7 +32,7 @@ fn assemble(g: &Grid, s: &Samples) -> Parts {
     let jobs = |p: &UtilPoint| p.at.jobs as f64;
     let mut panels = Vec::new();
     let mut findings = Vec::new();
-    for sgd in Sgd::BOTH {
+    for sgd in Mode::ALL {
         for &u in &g.e2_units {
             let cap = Capacity::Units(u);
             let mine = pick(&pts, sgd, cap);

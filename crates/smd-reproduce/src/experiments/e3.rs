@@ -7,8 +7,9 @@ use super::shared::{
     Stat, MEAN, SPREAD,
 };
 use super::{Grid, Parts, Samples, Spec};
-use crate::case::{Capacity, Case, Pol, Pols, Sgd};
+use crate::case::{Capacity, Case, Pols, Variant};
 use crate::stats::Summary;
+use smd_core::{Mode, Policy};
 
 pub(super) const SPEC: Spec = Spec {
     id: "e3-ratio-to-optimum",
@@ -39,11 +40,11 @@ fn cases(g: &Grid) -> Vec<(Case, Pols)> {
         g,
         &points(g),
         Pols::of(&[
-            Pol::Smd,
-            Pol::Exact,
-            Pol::Global,
-            Pol::Optimus,
-            Pol::SmdPolish,
+            Variant::plain(Policy::Smd),
+            Variant::plain(Policy::Exact),
+            Variant::plain(Policy::Global),
+            Variant::plain(Policy::Optimus),
+            Variant::SMD_POLISH,
         ]),
     )
 }
@@ -86,15 +87,17 @@ struct Seed {
 
 fn point(g: &Grid, s: &Samples, at: At, errs: &mut Vec<String>) -> RatioPoint {
     let seeds = per_seed(g, s, at.cases(), errs, |seed, x, errs| {
-        let (Some(sm), Some(ex), Some(gl)) =
-            (x.get(Pol::Smd), x.get(Pol::Exact), x.get(Pol::Global))
-        else {
+        let (Some(sm), Some(ex), Some(gl)) = (
+            x.get(Policy::Smd),
+            x.get(Policy::Exact),
+            x.get(Policy::Global),
+        ) else {
             return None;
         };
         let over_global = ratio(sm.total_utility, gl.total_utility);
         check_smd_over_global(&at, seed, over_global, errs);
         let polish = |over: f64| {
-            x.get(Pol::SmdPolish)
+            x.get(Variant::SMD_POLISH)
                 .map_or(f64::NAN, |po| ratio(po.total_utility, over))
         };
         Some(Seed {
@@ -159,7 +162,7 @@ fn table(pts: &[RatioPoint]) -> crate::table::Table {
 }
 
 /// What one mode on one cluster shows, from its first to its last point.
-fn finding(cap: Capacity, sgd: Sgd, mine: &[&RatioPoint]) -> Option<String> {
+fn finding(cap: Capacity, sgd: Mode, mine: &[&RatioPoint]) -> Option<String> {
     let (a, b) = (mine.first()?, mine.last()?);
     let proven: usize = mine.iter().map(|p| p.proven).sum();
     let n: usize = mine.iter().map(|p| p.at.seeds).sum();
@@ -196,7 +199,7 @@ fn assemble(g: &Grid, s: &Samples) -> Parts {
     let mut findings = Vec::new();
     for cap in caps(g) {
         let mut ser = Vec::new();
-        for sgd in Sgd::BOTH {
+        for sgd in Mode::ALL {
             let mine = pick(&pts, sgd, cap);
             let t = sgd.title();
             ser.push(over_jobs(format!("{t} smd/exact"), &mine, |p| {

@@ -7,11 +7,12 @@ use super::shared::{
     seed_cases, summarise, summary, At, Columns, Key, Located, Order, MEAN, MEAN_SD, SPREAD,
 };
 use super::{Grid, Parts, Samples, Spec};
-use crate::case::{Capacity, Case, Pol, Pols, Sgd};
+use crate::case::{Capacity, Case, Pols, Variant};
 use crate::stats::Summary;
 use crate::table::Table;
 use smd_charts::LineChart;
 use smd_core::scenario::Resource;
+use smd_core::{Mode, Policy};
 
 pub(super) const SPEC: Spec = Spec {
     id: "e4-resource-share",
@@ -47,7 +48,11 @@ fn points(g: &Grid) -> Vec<At> {
 }
 
 fn cases(g: &Grid) -> Vec<(Case, Pols)> {
-    seed_cases(g, &points(g), Pols::of(&[Pol::Smd, Pol::Esw]))
+    seed_cases(
+        g,
+        &points(g),
+        Pols::of(&[Variant::plain(Policy::Smd), Variant::plain(Policy::Esw)]),
+    )
 }
 
 struct SharePoint {
@@ -79,7 +84,7 @@ struct Seed {
 
 fn point(g: &Grid, s: &Samples, at: At, errs: &mut Vec<String>) -> SharePoint {
     let seeds = per_seed(g, s, at.cases(), errs, |seed, x, errs| {
-        let (Some(smd), Some(esw)) = (x.get(Pol::Smd), x.get(Pol::Esw)) else {
+        let (Some(smd), Some(esw)) = (x.get(Policy::Smd), x.get(Policy::Esw)) else {
             return None;
         };
         for (who, m) in [("smd", smd), ("esw", esw)] {
@@ -141,7 +146,7 @@ fn table(pts: &[SharePoint]) -> Table {
 fn panels(g: &Grid, pts: &[SharePoint]) -> Vec<LineChart> {
     let y = "used / requested by admitted jobs";
     let mut panels = Vec::new();
-    for sgd in Sgd::BOTH {
+    for sgd in Mode::ALL {
         let mut ser = Vec::new();
         for cap in caps() {
             let mine = pick(pts, sgd, cap);
@@ -154,7 +159,7 @@ fn panels(g: &Grid, pts: &[SharePoint]) -> Vec<LineChart> {
         let title = format!("{}: mean over the 4 resources", sgd.title());
         panels.push(chart(title, "jobs I", y, ser));
     }
-    for sgd in Sgd::BOTH {
+    for sgd in Mode::ALL {
         let one = pick(pts, sgd, Capacity::Units(1));
         let ser = (0..4)
             .map(|r| over_jobs(RESOURCE_TITLES[r], &one, |p| &p.smd[r]))
@@ -169,7 +174,7 @@ fn panels(g: &Grid, pts: &[SharePoint]) -> Vec<LineChart> {
 }
 
 /// What one mode on one cluster shows over I.
-fn finding(sgd: Sgd, group: &[&SharePoint]) -> Option<String> {
+fn finding(sgd: Mode, group: &[&SharePoint]) -> Option<String> {
     let (a, b) = (group.first()?, group.last()?);
     let range = |f: &dyn Fn(&SharePoint) -> f64| {
         let lo = min_of(group.iter().map(|p| f(p)));
@@ -199,7 +204,7 @@ fn finding(sgd: Sgd, group: &[&SharePoint]) -> Option<String> {
 fn assemble(g: &Grid, s: &Samples) -> Parts {
     let (pts, errs) = summarise(g, s, points(g), point);
     let mut findings = Vec::new();
-    for sgd in Sgd::BOTH {
+    for sgd in Mode::ALL {
         for cap in caps() {
             findings.extend(finding(sgd, &pick(&pts, sgd, cap)));
         }

@@ -6,10 +6,11 @@ use super::shared::{
     MEAN_SD, SPREAD,
 };
 use super::{Grid, Parts, Samples, Spec};
-use crate::case::{Capacity, Case, Pol, Pols, Sgd};
+use crate::case::{Capacity, Case, Pols, Variant};
 use crate::stats::Summary;
 use crate::table::{num, Table};
 use smd_charts::LineChart;
+use smd_core::{Mode, Policy};
 
 pub(super) const SPEC: Spec = Spec {
     id: "e5-epsilon-mdelta",
@@ -28,7 +29,7 @@ pub(super) const SPEC: Spec = Spec {
 const PARAMS: [&str; 2] = ["epsilon", "m_delta"];
 
 /// The case of one parameter setting (timed: smd runs without the allocation cache).
-fn case(g: &Grid, sgd: Sgd, seed: u64, eps_ppm: u32, m_delta: u32) -> Case {
+fn case(g: &Grid, sgd: Mode, seed: u64, eps_ppm: u32, m_delta: u32) -> Case {
     Case {
         epsilon_ppm: eps_ppm,
         m_delta,
@@ -51,10 +52,13 @@ fn settings(g: &Grid) -> Vec<(&'static str, u32, u32)> {
 
 fn cases(g: &Grid) -> Vec<(Case, Pols)> {
     let mut v = Vec::new();
-    for sgd in Sgd::BOTH {
+    for sgd in Mode::ALL {
         for (_, e, m) in settings(g) {
             for &seed in &g.seeds {
-                v.push((case(g, sgd, seed, e, m), Pols::of(&[Pol::Smd])));
+                v.push((
+                    case(g, sgd, seed, e, m),
+                    Pols::of(&[Variant::plain(Policy::Smd)]),
+                ));
             }
         }
     }
@@ -103,13 +107,13 @@ struct Seed {
 fn point(
     g: &Grid,
     s: &Samples,
-    sgd: Sgd,
+    sgd: Mode,
     (param, e, m): (&'static str, u32, u32),
     errs: &mut Vec<String>,
 ) -> ParamPoint {
     let case_at = |seed| case(g, sgd, seed, e, m);
     let seeds = per_seed(g, s, case_at, errs, |seed, x, errs| {
-        let smd = x.get(Pol::Smd)?;
+        let smd = x.get(Policy::Smd)?;
         if smd.rounding_attempts < smd.feasible as u64 {
             errs.push(format!(
                 "{}: {} rounding attempts for {} feasible jobs",
@@ -182,7 +186,7 @@ fn panels(pts: &[ParamPoint]) -> Vec<LineChart> {
             } else {
                 "M_δ (ε = 0.01)"
             };
-            let ser = Sgd::BOTH
+            let ser = Mode::ALL
                 .iter()
                 .map(|&sgd| {
                     let mine = pick_param(pts, sgd, param);
@@ -201,14 +205,14 @@ fn panels(pts: &[ParamPoint]) -> Vec<LineChart> {
 }
 
 /// The points of one mode over one parameter, in order.
-fn pick_param<'p>(pts: &'p [ParamPoint], sgd: Sgd, param: &str) -> Vec<&'p ParamPoint> {
+fn pick_param<'p>(pts: &'p [ParamPoint], sgd: Mode, param: &str) -> Vec<&'p ParamPoint> {
     pts.iter()
         .filter(|p| p.at.sgd == sgd && p.param == param)
         .collect()
 }
 
 /// What one mode shows from the first to the last value of one parameter.
-fn finding(sgd: Sgd, param: &str, mine: &[&ParamPoint]) -> Option<String> {
+fn finding(sgd: Mode, param: &str, mine: &[&ParamPoint]) -> Option<String> {
     let (a, b) = (mine.first()?, mine.last()?);
     let sym = if param == PARAMS[0] { "ε" } else { "M_δ" };
     let trend = |s: fn(&ParamPoint) -> &Summary| format!("{} → {}", f3(s(a).mean), f3(s(b).mean));
@@ -230,14 +234,14 @@ fn finding(sgd: Sgd, param: &str, mine: &[&ParamPoint]) -> Option<String> {
 fn assemble(g: &Grid, s: &Samples) -> Parts {
     let mut errs = Vec::new();
     let mut pts = Vec::new();
-    for sgd in Sgd::BOTH {
+    for sgd in Mode::ALL {
         for setting in settings(g) {
             pts.push(point(g, s, sgd, setting, &mut errs));
         }
     }
     let mut findings = Vec::new();
     for param in PARAMS {
-        for sgd in Sgd::BOTH {
+        for sgd in Mode::ALL {
             findings.extend(finding(sgd, param, &pick_param(&pts, sgd, param)));
         }
     }

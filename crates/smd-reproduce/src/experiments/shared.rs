@@ -3,11 +3,12 @@
 //! number formats of the findings.
 
 use super::{Grid, Parts, Samples};
-use crate::case::{Capacity, Case, Pols, Sample, Sgd};
+use crate::case::{Capacity, Case, Pols, Sample};
 use crate::figure::figure;
 use crate::stats::Summary;
 use crate::table::{Cell, Table};
 use smd_charts::{LineChart, Point, Series};
+use smd_core::Mode;
 
 // ---------------------------------------------------------------------------------------
 // Points and their seeds
@@ -15,7 +16,7 @@ use smd_charts::{LineChart, Point, Series};
 /// Where a point is (mode, cluster, jobs) and how many of its seeds have a value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct At {
-    pub sgd: Sgd,
+    pub sgd: Mode,
     pub capacity: Capacity,
     pub jobs: usize,
     pub seeds: usize,
@@ -23,7 +24,7 @@ pub(super) struct At {
 
 impl At {
     /// The point, before its seeds are counted.
-    pub fn new(sgd: Sgd, capacity: Capacity, jobs: usize) -> At {
+    pub fn new(sgd: Mode, capacity: Capacity, jobs: usize) -> At {
         At {
             sgd,
             capacity,
@@ -64,7 +65,7 @@ pub(super) trait Located {
 }
 
 /// The points of `pts` in mode `sgd` on `capacity`, in order.
-pub(super) fn pick<P: Located>(pts: &[P], sgd: Sgd, capacity: Capacity) -> Vec<&P> {
+pub(super) fn pick<P: Located>(pts: &[P], sgd: Mode, capacity: Capacity) -> Vec<&P> {
     pts.iter()
         .filter(|p| p.at().sgd == sgd && p.at().capacity == capacity)
         .collect()
@@ -84,7 +85,7 @@ pub(super) fn grid(order: Order, caps: &[Capacity], jobs: &[usize]) -> Vec<At> {
     let mut v = Vec::new();
     match order {
         Order::ModeFirst => {
-            for sgd in Sgd::BOTH {
+            for sgd in Mode::ALL {
                 for &cap in caps {
                     v.extend(jobs.iter().map(|&i| At::new(sgd, cap, i)));
                 }
@@ -92,7 +93,7 @@ pub(super) fn grid(order: Order, caps: &[Capacity], jobs: &[usize]) -> Vec<At> {
         }
         Order::ClusterFirst => {
             for &cap in caps {
-                for sgd in Sgd::BOTH {
+                for sgd in Mode::ALL {
                     v.extend(jobs.iter().map(|&i| At::new(sgd, cap, i)));
                 }
             }

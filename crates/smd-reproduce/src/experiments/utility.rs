@@ -6,17 +6,18 @@ use super::shared::{
     Located, Stat, MEAN, MEAN_SD, SPREAD,
 };
 use super::{Grid, Samples};
-use crate::case::Pol;
+use crate::case::Variant;
 use crate::stats::Summary;
 use crate::table::Table;
 use smd_charts::Series;
+use smd_core::Policy;
 
 /// Per-seed totals of every policy at one point, summarised.
 pub(super) struct UtilPoint {
     pub at: At,
-    /// Total utility per policy, in [`Pol::ALL`] order.
+    /// Total utility per policy, in [`Variant::ALL`] order.
     by_pol: Vec<Summary>,
-    /// smd / the policy's total, per seed, in [`Pol::ALL`] order.
+    /// smd / the policy's total, per seed, in [`Variant::ALL`] order.
     smd_over: Vec<Summary>,
     /// Seeds where smd is above esw, and above optimus.
     smd_beats: [usize; 2],
@@ -32,18 +33,19 @@ impl Located for UtilPoint {
     }
 }
 
-/// Position of `p` in [`Pol::ALL`], the order of the per-policy vectors.
-fn slot(p: Pol) -> usize {
-    Pol::ALL.iter().position(|&q| q == p).unwrap_or(0)
+/// Position of `p` in [`Variant::ALL`], the order of the per-policy vectors.
+fn slot(p: impl Into<Variant>) -> usize {
+    let p = p.into();
+    Variant::ALL.iter().position(|&q| q == p).unwrap_or(0)
 }
 
 impl UtilPoint {
     /// The total utility of `p`.
-    fn total(&self, p: Pol) -> &Summary {
+    fn total(&self, p: impl Into<Variant>) -> &Summary {
         &self.by_pol[slot(p)]
     }
     /// smd / `p`, per seed.
-    fn smd_over(&self, p: Pol) -> &Summary {
+    fn smd_over(&self, p: impl Into<Variant>) -> &Summary {
         &self.smd_over[slot(p)]
     }
 }
@@ -59,13 +61,13 @@ struct Seed {
 
 /// The point `at` (seeds not yet counted), from the samples of its seeds.
 pub(super) fn util_point(g: &Grid, s: &Samples, at: At, errs: &mut Vec<String>) -> UtilPoint {
-    let smd = slot(Pol::Smd);
+    let smd = slot(Policy::Smd);
     let seeds = per_seed(g, s, at.cases(), errs, |seed, sample, errs| {
-        let totals: Vec<f64> = Pol::ALL
+        let totals: Vec<f64> = Variant::ALL
             .iter()
             .map(|p| sample.get(*p).map_or(f64::NAN, |m| m.total_utility))
             .collect();
-        let global = sample.get(Pol::Global);
+        let global = sample.get(Policy::Global);
         if let Some(m) = global {
             check_smd_over_global(&at, seed, ratio(totals[smd], m.total_utility), errs);
         }
@@ -74,26 +76,26 @@ pub(super) fn util_point(g: &Grid, s: &Samples, at: At, errs: &mut Vec<String>) 
             global_proven: global.is_some_and(|m| m.proven_optimal),
             global_ms: global.map_or(f64::NAN, |m| m.solve_ms),
             global_gap: global.map_or(f64::NAN, |m| m.gap.unwrap_or(0.0)),
-            exact_proven: sample.get(Pol::Exact).is_some_and(|m| m.proven_optimal),
+            exact_proven: sample.get(Policy::Exact).is_some_and(|m| m.proven_optimal),
         })
     });
     let per_policy = |f: fn(f64, f64) -> f64| -> Vec<Summary> {
-        (0..Pol::ALL.len())
+        (0..Variant::ALL.len())
             .map(|k| summary(&seeds, |r| f(r.totals[smd], r.totals[k])))
             .collect()
     };
     let by_pol = per_policy(|_, total| total);
     let at = at.with_seeds(seeds.len());
-    for (s, p) in by_pol.iter().zip(Pol::ALL) {
+    for (s, p) in by_pol.iter().zip(Variant::ALL) {
         let what = format!("{} {}", at.label(), p.name());
         check_seeds(s, g.seeds.len(), &what, errs);
     }
     let count = |f: &dyn Fn(&Seed) -> bool| seeds.iter().filter(|r| f(r)).count();
-    let smd_above = |p: Pol| count(&|r| r.totals[smd] > r.totals[slot(p)]);
+    let smd_above = |p: Policy| count(&|r| r.totals[smd] > r.totals[slot(p)]);
     UtilPoint {
         at,
         smd_over: per_policy(ratio),
-        smd_beats: [smd_above(Pol::Esw), smd_above(Pol::Optimus)],
+        smd_beats: [smd_above(Policy::Esw), smd_above(Policy::Optimus)],
         global_proven: count(&|r| r.global_proven),
         exact_proven: count(&|r| r.exact_proven),
         global_ms: summary(&seeds, |r| r.global_ms),
@@ -107,10 +109,13 @@ pub(super) fn util_point(g: &Grid, s: &Samples, at: At, errs: &mut Vec<String>) 
 pub(super) fn util_table(points: &[UtilPoint]) -> Table {
     let keys = [Key::Mode, Key::Capacity, Key::Jobs, Key::Seeds];
     let mut c = Columns::keyed(&keys);
-    for p in Pol::ALL {
-        c = c.stats(p.name(), SPREAD, move |pt: &UtilPoint| pt.total(p));
+    for p in Variant::ALL {
+        c = c.stats(&p.name(), SPREAD, move |pt: &UtilPoint| pt.total(p));
     }
-    for p in Pol::ALL.into_iter().filter(|&p| p != Pol::Smd) {
+    for p in Variant::ALL
+        .into_iter()
+        .filter(|&p| p != Variant::plain(Policy::Smd))
+    {
         let name = format!("smd_over_{}", p.name());
         c = c.stats(&name, MEAN_SD, move |pt: &UtilPoint| pt.smd_over(p));
     }
@@ -125,7 +130,7 @@ pub(super) fn util_table(points: &[UtilPoint]) -> Table {
 
 /// One series per policy: its mean total (± sd) at `x` of each point.
 pub(super) fn util_series(points: &[&UtilPoint], x: impl Fn(&UtilPoint) -> f64) -> Vec<Series> {
-    Pol::ALL
+    Variant::ALL
         .iter()
         .map(|&p| {
             let pts = points.iter().map(|pt| pt.total(p).point(x(pt))).collect();
@@ -148,27 +153,27 @@ pub(super) fn util_findings(
     let (Some(first), Some(last)) = (pts.first(), pts.last()) else {
         return Vec::new();
     };
-    let gap = |p: &UtilPoint, q: Pol| p.total(Pol::Smd).mean - p.total(q).mean;
+    let gap = |p: &UtilPoint, q: Policy| p.total(Policy::Smd).mean - p.total(q).mean;
     let totals = |p: &UtilPoint| -> String {
-        Pol::ALL
+        Variant::ALL
             .iter()
             .map(|&q| format!("{} {}", q.name(), f3(p.total(q).mean)))
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let polish = |p: &UtilPoint| f3(p.total(Pol::SmdPolish).mean / p.total(Pol::Smd).mean);
+    let polish = |p: &UtilPoint| f3(p.total(Variant::SMD_POLISH).mean / p.total(Policy::Smd).mean);
     let gap_max = pts.iter().map(|p| p.global_gap.max).fold(0.0_f64, f64::max);
     vec![
         format!(
             "{label}: smd above esw in {be}/{n} scenarios and above optimus in {bo}/{n}; \
              smd − esw (means) {} at {x_name} = {} → {} at {x_name} = {}; \
              smd − optimus {} → {}.",
-            f3(gap(first, Pol::Esw)),
+            f3(gap(first, Policy::Esw)),
             x(first),
-            f3(gap(last, Pol::Esw)),
+            f3(gap(last, Policy::Esw)),
             x(last),
-            f3(gap(first, Pol::Optimus)),
-            f3(gap(last, Pol::Optimus)),
+            f3(gap(first, Policy::Optimus)),
+            f3(gap(last, Policy::Optimus)),
         ),
         format!(
             "{label}: mean totals at {x_name} = {}: {}; at {x_name} = {}: {}.",
@@ -181,10 +186,10 @@ pub(super) fn util_findings(
             "{label}: smd / exact {} → {}; smd / global {} → {} \
              (global proven optimal in {gp}/{n}, largest gap {}); \
              smd_polish / smd {} → {}.",
-            pm(first.smd_over(Pol::Exact)),
-            pm(last.smd_over(Pol::Exact)),
-            pm(first.smd_over(Pol::Global)),
-            pm(last.smd_over(Pol::Global)),
+            pm(first.smd_over(Policy::Exact)),
+            pm(last.smd_over(Policy::Exact)),
+            pm(first.smd_over(Policy::Global)),
+            pm(last.smd_over(Policy::Global)),
             f3(gap_max),
             polish(first),
             polish(last),
