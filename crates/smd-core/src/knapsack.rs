@@ -135,55 +135,16 @@ fn frieze_clarke_with<const R: usize>(
         let reduced = it.value - (0..R).map(|r| y0[r] * it.demand[r]).sum::<f64>();
         reduced_tail[p] = reduced_tail[p + 1] + reduced.max(0.0);
     }
-    // Subsets that cannot pass the quick test are skipped unvisited. For a fitting
-    // S' = P ∪ A (A after P's last item, used(S') ≤ cap + tol), with ρ_a = u_a − y0·D_a:
-    // quick(S') ≤ u_P + y0·(cap − D(P)) + y0·tol + Σ_A ρ_a + tail(first_of(u_a)) for any a ∈ A.
-    // `pot[room−1][k]` bounds the last two terms over every A whose first item is k and
-    // with |A| ≤ room; the next item after a prefix P is the first k whose potential can
-    // beat the best. Everything skipped would fail the quick test (now or later, as the best
-    // only grows), so the selection is the one the plain enumeration finds.
-    let rho: Vec<f64> = elig
-        .iter()
-        .map(|&i| items[i].value - (0..R).map(|r| y0[r] * items[i].demand[r]).sum::<f64>())
-        .collect();
-    let alone: Vec<f64> = (0..elig.len())
-        .map(|k| rho[k] + reduced_tail[first_of(items[elig[k]].value)])
-        .collect();
-    // ext[k] = best potential of a set of the current size drawn from elig[k..].
-    let mut pot: Vec<MaxTree> = Vec::with_capacity(q as usize);
-    let mut ext = vec![f64::NEG_INFINITY; elig.len() + 1];
-    let mut cur = alone.clone();
-    for room in 1..=(q as usize).max(1) {
-        if room > 1 {
-            // Sets of size `room` starting at k: k, then a set of size room−1 after k.
-            cur = (0..elig.len())
-                .map(|k| alone[k].max(rho[k] + ext[k + 1]))
-                .collect();
-        }
-        for k in (0..elig.len()).rev() {
-            ext[k] = ext[k + 1].max(cur[k]);
-        }
-        pot.push(MaxTree::new(&cur));
-    }
-    let y0_tol: f64 = (0..R)
-        .map(|r| y0[r] * crate::omega::TOL * cap[r].abs().max(1.0))
-        .sum();
+    let skip = SkipAhead::new(items, &elig, &y0, cap, q, &|k| {
+        reduced_tail[first_of(items[elig[k]].value)]
+    });
     // The first index ≥ `from` that may start a winning extension of `prefix`.
     let first_useful = |prefix: &[usize], from: usize, best: f64| -> usize {
-        if !skip_ahead {
-            return from;
+        if skip_ahead {
+            skip.first_useful(prefix, from, best)
+        } else {
+            from
         }
-        let room = (q as usize).saturating_sub(prefix.len()).max(1);
-        let mut used = [0.0; R];
-        let mut u_p = 0.0;
-        for &k in prefix {
-            add(&mut used, &items[elig[k]].demand);
-            u_p += items[elig[k]].value;
-        }
-        let base = u_p + (0..R).map(|r| y0[r] * (cap[r] - used[r])).sum::<f64>() + y0_tol;
-        // base + pot + 1e-9·|base + pot| > best, solved for pot with a safe margin.
-        let need = best - base - 1e-9 * (best.abs() + base.abs()) - 1e-12;
-        pot[room - 1].first_above(from, need)
     };
     let mut s: Vec<usize> = Vec::new(); // indices into `elig`
     loop {
@@ -281,6 +242,85 @@ fn repair<const R: usize>(
             return;
         }
         picked.pop();
+    }
+}
+
+/// Frieze–Clarke's skipping of subsets that cannot pass its quick test. For a fitting
+/// S' = P ∪ A (A after P's last item, used(S') ≤ cap + tol), with ρ_a = u_a − y0·D_a:
+/// quick(S') ≤ u_P + y0·(cap − D(P)) + y0·tol + Σ_A ρ_a + tail(first_of(u_a)) for any a ∈ A.
+/// `pot[room−1][k]` bounds the last two terms over every A whose first item is k and with
+/// |A| ≤ room; the next item after a prefix P is the first k whose potential can beat the
+/// best. Everything skipped would fail the quick test (now or later, as the best only
+/// grows), so the selection is the one the plain enumeration finds.
+struct SkipAhead<'a, const R: usize> {
+    items: &'a [Item<R>],
+    elig: &'a [usize],
+    y0: &'a [f64],
+    cap: &'a [f64; R],
+    q: usize,
+    pot: Vec<MaxTree>,
+    y0_tol: f64,
+}
+
+impl<'a, const R: usize> SkipAhead<'a, R> {
+    /// `tail(k)`: the reduced tail from the first position of elig[k]'s value.
+    fn new(
+        items: &'a [Item<R>],
+        elig: &'a [usize],
+        y0: &'a [f64],
+        cap: &'a [f64; R],
+        q: u32,
+        tail: &dyn Fn(usize) -> f64,
+    ) -> Self {
+        let rho: Vec<f64> = elig
+            .iter()
+            .map(|&i| items[i].value - (0..R).map(|r| y0[r] * items[i].demand[r]).sum::<f64>())
+            .collect();
+        let alone: Vec<f64> = (0..elig.len()).map(|k| rho[k] + tail(k)).collect();
+        // ext[k] = best potential of a set of the current size drawn from elig[k..].
+        let mut pot: Vec<MaxTree> = Vec::with_capacity(q as usize);
+        let mut ext = vec![f64::NEG_INFINITY; elig.len() + 1];
+        let mut cur = alone.clone();
+        for room in 1..=(q as usize).max(1) {
+            if room > 1 {
+                // Sets of size `room` starting at k: k, then a set of size room−1 after k.
+                cur = (0..elig.len())
+                    .map(|k| alone[k].max(rho[k] + ext[k + 1]))
+                    .collect();
+            }
+            for k in (0..elig.len()).rev() {
+                ext[k] = ext[k + 1].max(cur[k]);
+            }
+            pot.push(MaxTree::new(&cur));
+        }
+        let y0_tol = (0..R)
+            .map(|r| y0[r] * crate::omega::TOL * cap[r].abs().max(1.0))
+            .sum();
+        SkipAhead {
+            items,
+            elig,
+            y0,
+            cap,
+            q: q as usize,
+            pot,
+            y0_tol,
+        }
+    }
+
+    /// The first index ≥ `from` that may start a winning extension of `prefix`.
+    fn first_useful(&self, prefix: &[usize], from: usize, best: f64) -> usize {
+        let room = self.q.saturating_sub(prefix.len()).max(1);
+        let mut used = [0.0; R];
+        let mut u_p = 0.0;
+        for &k in prefix {
+            add(&mut used, &self.items[self.elig[k]].demand);
+            u_p += self.items[self.elig[k]].value;
+        }
+        let slack: f64 = (0..R).map(|r| self.y0[r] * (self.cap[r] - used[r])).sum();
+        let base = u_p + slack + self.y0_tol;
+        // base + pot + 1e-9·|base + pot| > best, solved for pot with a safe margin.
+        let need = best - base - 1e-9 * (best.abs() + base.abs()) - 1e-12;
+        self.pot[room - 1].first_above(from, need)
     }
 }
 

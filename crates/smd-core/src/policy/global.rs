@@ -27,49 +27,8 @@ pub fn plan_global(
         .collect();
     check_models(scenario, &models)?;
     let cap = scenario.cluster.capacity().to_array();
-    // Start from the best plan of every other policy (and of smd with its improved options),
-    // so global never falls below any of them, proven or not.
-    let mut polished = scenario.clone();
-    polished.params.polish = true;
-    polished.params.rounding = crate::scenario::Rounding::BestCorner;
-    let mut seeds = Vec::new();
-    for (s, p) in [
-        (scenario, Policy::Exact),
-        (scenario, Policy::Smd),
-        (&polished, Policy::Smd),
-        (scenario, Policy::Optimus),
-        (scenario, Policy::Esw),
-    ] {
-        seeds.push(plan_with(
-            s,
-            p,
-            &mut Options {
-                inner: opts.inner,
-                ..Options::default()
-            },
-        )?);
-    }
-    let seed = seeds
-        .iter()
-        .reduce(|a, b| {
-            if b.total_utility > a.total_utility {
-                b
-            } else {
-                a
-            }
-        })
-        .expect("five seeds");
-    let start_choice: Vec<Option<(u64, u64)>> = seed
-        .jobs
-        .iter()
-        .map(|j| {
-            if j.admitted {
-                j.workers.zip(j.ps)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let seeds = seed_plans(scenario, opts.inner)?;
+    let start_choice = best_choice(&seeds);
     let t0 = clock();
     let mut options = Vec::with_capacity(models.len());
     // Per job: `Some((u_max, D_min))` when its box was thinned (its bound term is relaxed).
@@ -165,4 +124,55 @@ pub fn plan_global(
         stats,
         &|c, d| not_selected_reason(Policy::Exact, c, d, &cap),
     ))
+}
+
+/// The plans global starts from: every other policy's, and smd's with its improved
+/// options, so that global never falls below any of them, proven or not.
+fn seed_plans(scenario: &Scenario, inner: crate::inner::InnerSolver) -> Result<Vec<Plan>, Error> {
+    let mut polished = scenario.clone();
+    polished.params.polish = true;
+    polished.params.rounding = crate::scenario::Rounding::BestCorner;
+    [
+        (scenario, Policy::Exact),
+        (scenario, Policy::Smd),
+        (&polished, Policy::Smd),
+        (scenario, Policy::Optimus),
+        (scenario, Policy::Esw),
+    ]
+    .into_iter()
+    .map(|(s, p)| {
+        plan_with(
+            s,
+            p,
+            &mut Options {
+                inner,
+                ..Options::default()
+            },
+        )
+    })
+    .collect()
+}
+
+/// The admitted allocations of the best seed (the first of the highest total utility).
+fn best_choice(seeds: &[Plan]) -> Vec<Option<(u64, u64)>> {
+    let seed = seeds
+        .iter()
+        .reduce(|a, b| {
+            if b.total_utility > a.total_utility {
+                b
+            } else {
+                a
+            }
+        })
+        .expect("five seeds");
+    seed.jobs
+        .iter()
+        .map(|j| {
+            if j.admitted {
+                j.workers.zip(j.ps)
+            } else {
+                None
+            }
+        })
+        .collect()
 }

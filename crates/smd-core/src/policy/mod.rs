@@ -11,15 +11,12 @@ mod pinned;
 mod smd;
 
 pub use assemble::esw_k;
-use assemble::{
-    add_inner, admission_report, assemble, check_models, not_selected_reason, Candidate,
-};
-use cache::cache_key;
+use assemble::{admission_report, assemble, check_models, not_selected_reason, Candidate};
 pub use cache::Cache;
 pub use global::plan_global;
 use optimus::optimus;
 pub use pinned::{plan_on, Capacity, Pin};
-use smd::smd_allocation;
+use smd::smd_cached;
 
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
@@ -148,28 +145,8 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
             }
             let c = match policy {
                 Policy::Smd => {
-                    let key = opts
-                        .cache
-                        .as_ref()
-                        .map(|_| cache_key(job, scenario, opts.inner));
-                    let hit = match (opts.cache.as_mut(), key) {
-                        (Some(cache), Some(k)) => cache.get(k),
-                        _ => None,
-                    };
-                    let (c, work, rounding_ms) = match hit {
-                        Some(found) => found,
-                        None => {
-                            let found = smd_allocation(job, m, p, opts.inner, clock)?;
-                            if let (Some(cache), Some(k)) = (opts.cache.as_mut(), key) {
-                                cache.put(k, found.clone());
-                            }
-                            found
-                        }
-                    };
-                    add_inner(&mut stats, &work);
-                    stats.rounding_ms += rounding_ms;
-                    stats.rounding_attempts += u64::from(c.attempts.unwrap_or(0));
-                    c
+                    let cache = opts.cache.as_deref_mut();
+                    smd_cached(job, m, scenario, opts.inner, cache, clock, &mut stats)?
                 }
                 Policy::Esw => {
                     let k = esw_k(m);

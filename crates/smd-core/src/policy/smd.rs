@@ -5,9 +5,10 @@ use super::Clock;
 use crate::error::Error;
 use crate::inner::{self, InnerSolver, InnerStats};
 use crate::model::JobModel;
+use crate::plan::Stats;
 use crate::rng::{stream_of, Stream};
 use crate::rounding;
-use crate::scenario::{Job, Params};
+use crate::scenario::{Job, Params, Scenario};
 
 /// Algorithm 1 (+ polish) and Algorithm 2 for one feasible job: the candidate, the inner
 /// work, and the rounding time.
@@ -42,4 +43,38 @@ pub(super) fn smd_allocation(
         sol.stats,
         ms,
     ))
+}
+
+/// [`smd_allocation`] through the cache when there is one, adding the work it stands for to
+/// `stats` (a cached entry carries its original counts, so plans are the same either way).
+pub(super) fn smd_cached(
+    job: &Job,
+    m: &JobModel,
+    scenario: &Scenario,
+    solver: InnerSolver,
+    mut cache: Option<&mut super::Cache>,
+    clock: Clock,
+    stats: &mut Stats,
+) -> Result<Candidate, Error> {
+    let key = cache
+        .as_ref()
+        .map(|_| super::cache::cache_key(job, scenario, solver));
+    let hit = match (cache.as_mut(), key) {
+        (Some(cache), Some(k)) => cache.get(k),
+        _ => None,
+    };
+    let (c, work, rounding_ms) = match hit {
+        Some(found) => found,
+        None => {
+            let found = smd_allocation(job, m, &scenario.params, solver, clock)?;
+            if let (Some(cache), Some(k)) = (cache, key) {
+                cache.put(k, found.clone());
+            }
+            found
+        }
+    };
+    super::assemble::add_inner(stats, &work);
+    stats.rounding_ms += rounding_ms;
+    stats.rounding_attempts += u64::from(c.attempts.unwrap_or(0));
+    Ok(c)
 }
