@@ -42,7 +42,9 @@ pub fn StatusBar() -> Html {
         }
     };
     let stale = state.results_stale().then(|| {
-        let why = if state.draft.valid {
+        let why = if state.draft.valid && state.solve_cancelled() {
+            "its solve was cancelled — change any input to plan it again".to_string()
+        } else if state.draft.valid {
             "the current input is being solved".to_string()
         } else {
             format!("the current input has {} — fix it to re-plan", problems(state.draft.errors.len()))

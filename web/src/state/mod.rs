@@ -138,6 +138,11 @@ impl State {
         }
     }
 
+    /// Whether the current input's solve was cancelled (and nothing runs now).
+    pub fn solve_cancelled(&self) -> bool {
+        self.solving.run.is_none() && self.solving.cancelled == Some(self.draft.revision)
+    }
+
     /// Whether the shown results answer an older draft than the current one.
     pub fn results_stale(&self) -> bool {
         self.solving

@@ -108,6 +108,9 @@ pub struct Solving {
     pub restarts: u64,
     /// Deaths since the last finished solve (stops a crash loop).
     pub deaths_in_row: u32,
+    /// The draft revision whose solve was cancelled: its plans stay the previous ones until
+    /// the input changes.
+    pub cancelled: Option<u64>,
     /// The smallest ε the draft's jobs allow under Algorithm 1's work budget, with the id of
     /// the job that sets it (`smd_core::budget::smallest_epsilon`). `None` when every ε in
     /// (0, 1] is allowed, or while a field other than ε has a problem (the limit is only
@@ -129,6 +132,7 @@ impl Default for Solving {
             worker: WorkerStatus::Starting,
             restarts: 0,
             deaths_in_row: 0,
+            cancelled: None,
             epsilon_floor: None,
             floor_of: None,
             next_task: 1,
@@ -366,6 +370,7 @@ impl State {
     /// Stops the running solve; the previous plans stay.
     pub(super) fn cancel_solve(&mut self) {
         if self.solving.cancel() {
+            self.solving.cancelled = Some(self.draft.revision);
             self.reproduction.lost("the solve was cancelled");
             self.view.notice = Some(Notice::info(
                 "Solve cancelled; the plans shown are the previous ones.",
@@ -561,8 +566,12 @@ mod tests {
             .contains("Solve cancelled"));
         let s = s.reduce(Action::Elapsed(id, 5));
         assert!(s.solving.run.is_none());
+        // The status says the shown plans are stale because the solve was cancelled (not
+        // "being solved"), until the input changes.
+        assert!(s.solve_cancelled());
         // A re-run (after the worker died) starts its clock again.
         let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "5".into()));
+        assert!(!s.solve_cancelled());
         let r = s.draft.revision;
         let s = s.reduce(Action::StartSolve(r));
         let id = s.solving.run.as_ref().unwrap().id;
