@@ -47,30 +47,33 @@ fn model_problem(m: &JobModel) -> Option<&'static str> {
 }
 
 /// The model rules of validation: every job's model is representable, then ε's budget.
+/// Each job's model is built once for both.
 pub(crate) fn check(scenario: &Scenario) -> Vec<FieldError> {
-    let mut errs: Vec<FieldError> = scenario
-        .jobs
-        .iter()
-        .filter_map(|job| {
-            let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
-            model_error(&job.id, &m)
-        })
-        .collect();
+    let mut errs = Vec::new();
+    let mut grids = Vec::new();
+    for (job, m) in models(scenario) {
+        match model_error(&job.id, &m) {
+            Some(e) => errs.push(e),
+            None if m.feasible() => grids.push((job.id.as_str(), grid_ranges(&m))),
+            None => {}
+        }
+    }
     if errs.is_empty() {
-        errs.extend(check_epsilon(scenario));
+        errs.extend(check_epsilon(scenario.params.epsilon, grids));
     }
     errs
 }
 
-/// `params.epsilon` must keep every job's grid within the budget.
-fn check_epsilon(scenario: &Scenario) -> Option<FieldError> {
-    let eps = scenario.params.epsilon;
-    // (smallest ε, job, grid at ε) of the job that needs the largest ε.
-    let mut over = false;
+/// `params.epsilon` must keep every job's grid (its gridded summands' ranges) within the
+/// budget.
+fn check_epsilon<'a>(
+    eps: f64,
+    grids: impl IntoIterator<Item = (&'a str, Vec<(f64, f64)>)>,
+) -> Option<FieldError> {
+    // (smallest ε, job, grid at ε) of the over-budget job that needs the largest ε.
     let mut worst: Option<(f64, &str, f64)> = None;
-    for (id, ranges) in ranges(scenario) {
+    for (id, ranges) in grids {
         let size = grid_size_of(&ranges, eps);
-        over |= size > GRID_BUDGET;
         if size > GRID_BUDGET {
             let e = smallest(&ranges).unwrap_or(1.0);
             if worst.is_none_or(|(w, _, _)| e > w) {
@@ -78,7 +81,7 @@ fn check_epsilon(scenario: &Scenario) -> Option<FieldError> {
             }
         }
     }
-    let (smallest, job, size) = worst.filter(|_| over)?;
+    let (smallest, job, size) = worst?;
     Some(FieldError {
         job: None,
         field: "params.epsilon".into(),
@@ -90,11 +93,18 @@ fn check_epsilon(scenario: &Scenario) -> Option<FieldError> {
     })
 }
 
+/// Every job with its model.
+fn models(scenario: &Scenario) -> impl Iterator<Item = (&crate::scenario::Job, JobModel)> + '_ {
+    scenario.jobs.iter().map(|job| {
+        let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
+        (job, m)
+    })
+}
+
 /// The gridded summands' ranges of every feasible job whose numbers are finite (others have
 /// no grid: they are reported elsewhere or never solved).
 fn ranges(scenario: &Scenario) -> impl Iterator<Item = (&str, Vec<(f64, f64)>)> + '_ {
-    scenario.jobs.iter().filter_map(|job| {
-        let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
+    models(scenario).filter_map(|(job, m)| {
         (model_problem(&m).is_none() && m.feasible()).then(|| (job.id.as_str(), grid_ranges(&m)))
     })
 }

@@ -38,6 +38,8 @@ pub(crate) struct Problem {
     /// object): the walk goes on, and a later syntax error replaces it — text that is not
     /// JSON is reported as such first.
     pub shape_only: bool,
+    /// Whether the text ended inside the value (a truncated file).
+    pub truncated: bool,
 }
 
 /// What the pass learnt: each job's id (where it was a string) and the first problem.
@@ -66,7 +68,12 @@ pub(crate) fn scan(text: &str) -> Scan {
                 path: String::new(),
                 message: describe(&e.to_string()),
                 shape_only: false,
+                truncated: false,
             });
+        }
+        // The parser's own error comes out here whatever the depth it was raised at.
+        if let Some(p) = scan.problem.as_mut() {
+            p.truncated = e.classify() == serde_json::error::Category::Eof;
         }
     }
     scan
@@ -156,13 +163,33 @@ impl Path<'_> {
     }
 }
 
+#[derive(Clone, Copy)]
 struct Walk<'s, 'p> {
     state: &'s RefCell<Scan>,
     path: Path<'p>,
     depth: usize,
 }
 
-impl Walk<'_, '_> {
+impl<'s, 'p> Walk<'s, 'p> {
+    /// The walker of a value one level down, at `path`.
+    fn child<'q>(&self, path: Path<'q>) -> Walk<'s, 'q> {
+        Walk {
+            state: self.state,
+            path,
+            depth: self.depth + 1,
+        }
+    }
+
+    /// The depth limit, checked where an array or object opens.
+    fn too_deep<E: de::Error>(&self) -> Result<(), E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.fail(format!(
+                "nests arrays and objects deeper than {MAX_DEPTH} levels"
+            )));
+        }
+        Ok(())
+    }
+
     /// Records `message` at this path unless a problem is recorded already (a syntax error
     /// replaces a shape-only one).
     fn record(&self, message: String, shape_only: bool) {
@@ -176,6 +203,7 @@ impl Walk<'_, '_> {
                 path: self.path.to_string(),
                 message,
                 shape_only,
+                truncated: false,
             });
         }
     }
@@ -194,10 +222,11 @@ impl Walk<'_, '_> {
             .problem
             .as_ref()
             .is_some_and(|p| !p.shape_only);
-        if stopped {
-            return e;
+        if !stopped {
+            self.record(format!("cannot be read: {}", describe(&e.to_string())), false);
         }
-        self.fail(format!("cannot be read: {}", describe(&e.to_string())))
+        // The parser's own error travels on, so `scan` can tell a truncated text.
+        e
     }
 
     /// A value that is not an object where one belongs: recorded, and the walk goes on.
@@ -267,28 +296,14 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
             // Not a scenario at all: nothing inside it can be named.
             return Err(de::Error::custom("stopped: not a scenario"));
         }
-        if self.depth >= MAX_DEPTH {
-            return Err(self.fail(format!(
-                "nests arrays and objects deeper than {MAX_DEPTH} levels"
-            )));
-        }
+        self.too_deep()?;
         let mut i = 0;
         loop {
-            let path = Path::Index(&self.path, i);
-            let child = Walk {
-                state: self.state,
-                path,
-                depth: self.depth + 1,
-            };
-            let here = Walk {
-                state: self.state,
-                path,
-                depth: self.depth + 1,
-            };
+            let child = self.child(Path::Index(&self.path, i));
             match seq.next_element_seed(child) {
                 Ok(Some(())) => {}
                 Ok(None) => break,
-                Err(e) => return Err(here.parser_error(e)),
+                Err(e) => return Err(child.parser_error(e)),
             }
             i += 1;
         }
@@ -296,11 +311,7 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.fail(format!(
-                "nests arrays and objects deeper than {MAX_DEPTH} levels"
-            )));
-        }
+        self.too_deep()?;
         let mut seen: HashSet<String> = HashSet::new();
         loop {
             let key = match map.next_key::<String>() {
@@ -308,26 +319,16 @@ impl<'de> Visitor<'de> for Walk<'_, '_> {
                 Ok(None) => break,
                 Err(e) => return Err(self.parser_error(e)),
             };
-            let path = Path::Key(&self.path, &key);
-            let here = Walk {
-                state: self.state,
-                path,
-                depth: self.depth + 1,
-            };
+            let child = self.child(Path::Key(&self.path, &key));
             if seen.contains(&key) {
-                here.record(
+                child.record(
                     "appears twice in the same object (a repeated key is not allowed: which value was meant?)"
                         .into(),
                     true,
                 );
             }
-            let child = Walk {
-                state: self.state,
-                path,
-                depth: self.depth + 1,
-            };
             if let Err(e) = map.next_value_seed(child) {
-                return Err(here.parser_error(e));
+                return Err(child.parser_error(e));
             }
             seen.insert(key);
         }

@@ -4,7 +4,7 @@
 //! every problem is reported with the job it sits in and the field, not only a line and
 //! column, and memory stays proportional to the text.
 
-use crate::error::{Error, FieldError};
+use crate::error::{cut, Error, FieldError};
 use serde::{Deserialize, Serialize};
 
 /// The only scenario version this crate reads and writes.
@@ -362,10 +362,11 @@ impl Scenario {
         let scan = crate::json::scan(text);
         if let Some(p) = scan.problem {
             // A truncated text is the file's problem, not the field's where it happened to end.
-            if p.message.contains("EOF while parsing") {
-                let at = match located(&scan.ids, &p.path, String::new()) {
-                    Error::Invalid(e) => format!(", inside {}", e[0].to_string().trim_end()),
-                    _ => String::new(),
+            if p.truncated {
+                let at = match place(&scan.ids, &p.path) {
+                    (_, f) if f.is_empty() => String::new(),
+                    (Some(job), field) => format!(", inside job {:?}: {field}", cut(&job)),
+                    (None, field) => format!(", inside {field}"),
                 };
                 let msg = p.message.trim_start_matches("cannot be read: ");
                 return Err(Error::Parse(format!("the text ends too early: {msg}{at}")));
@@ -633,6 +634,15 @@ fn validate_job(job: &Job, name: &str, instance: &Resources, errs: &mut Vec<Fiel
 
 /// An error at `path`, naming the job by its id when the path is inside `jobs[i]`.
 fn located(ids: &[Option<String>], path: &str, message: String) -> Error {
+    match place(ids, path) {
+        (None, field) if field.is_empty() || field == "." => Error::Parse(message),
+        (job, field) => Error::field(job.as_deref(), field, message),
+    }
+}
+
+/// (the job, by id or `#position`, and the field inside it) of a path; `(None, path)`
+/// outside `jobs`.
+fn place(ids: &[Option<String>], path: &str) -> (Option<String>, String) {
     if let Some((idx, field)) = path.strip_prefix("jobs[").and_then(|r| r.split_once(']')) {
         if let Ok(i) = idx.parse::<usize>() {
             // A blank id names nothing: the job's position does (as validation does).
@@ -644,14 +654,10 @@ fn located(ids: &[Option<String>], path: &str, message: String) -> Error {
                 .unwrap_or_else(|| format!("#{}", i + 1));
             let field = field.trim_start_matches('.');
             let field = if field.is_empty() { "(job)" } else { field };
-            return Error::field(Some(&id), field, message);
+            return (Some(id), field.to_owned());
         }
     }
-    if path == "." || path.is_empty() {
-        Error::Parse(message)
-    } else {
-        Error::field(None, path, message)
-    }
+    (None, path.to_owned())
 }
 
 /// serde's "unknown field `x`, expected …" reads "is not a known field (expected …)": the path

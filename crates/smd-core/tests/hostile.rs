@@ -246,21 +246,7 @@ fn huge_region() -> Scenario {
 
 fn check_feasible(p: &Plan, s: &Scenario) {
     let cap = s.cluster.capacity().to_array();
-    let mut used = [0.0; 4];
-    for (jp, job) in p.jobs.iter().zip(&s.jobs) {
-        if jp.admitted {
-            let (w, q) = (jp.workers.unwrap() as f64, jp.ps.unwrap() as f64);
-            for (r, (o, op)) in job
-                .worker
-                .to_array()
-                .iter()
-                .zip(job.ps.to_array())
-                .enumerate()
-            {
-                used[r] += w * o + q * op;
-            }
-        }
-    }
+    let used = common::admitted_use(p, s);
     for r in 0..4 {
         assert!(
             used[r] <= cap[r] * (1.0 + 1e-9),
@@ -353,4 +339,20 @@ fn a_model_that_cannot_be_planned_is_invalid_at_validation() {
         e,
         "planning says the same"
     );
+}
+
+#[test]
+fn a_truncated_text_says_so_and_where() {
+    let text = one_job_one_layer().to_json();
+    let cut_at = text.find("\"forward_ms\"").expect("a layer") + 20;
+    match parse_err(&text[..cut_at]) {
+        Error::Parse(m) => {
+            assert!(m.starts_with("the text ends too early: EOF while parsing"), "{m}");
+            assert!(m.ends_with("inside job \"job-001\": layers[0]"), "{m}");
+        }
+        other => panic!("a truncated text is a parse error, got {other:?}"),
+    }
+    // Not every parse error is a truncation.
+    let e = parse_err(&text.replacen("\"iterations\": ", "\"iterations\": 1e400, \"x\": ", 1));
+    assert!(!e.to_string().contains("ends too early"), "{e}");
 }

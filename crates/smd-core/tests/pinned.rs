@@ -4,6 +4,8 @@
 // Re-deriving resource use indexes parallel arrays.
 #![allow(clippy::needless_range_loop)]
 
+mod common;
+
 use smd_core::{
     generate, plan_global, plan_on, plan_with, Capacity, Error, GenerateOptions, Options, Pin,
     Plan, Policy, Scenario,
@@ -83,15 +85,13 @@ fn pinned_jobs_are_admitted_as_given_and_the_rest_fit_what_is_left() {
             assert_eq!((line.workers, line.ps), (Some(pin.workers), Some(pin.ps)));
         }
         // Re-derive the use of every admitted job: within the capacity, and as reported.
-        let mut used = [0.0; 4];
-        let mut total = 0.0;
-        for (line, job) in p.jobs.iter().zip(&s.jobs).filter(|(l, _)| l.admitted) {
-            let (w, q) = (line.workers.unwrap() as f64, line.ps.unwrap() as f64);
-            for r in 0..4 {
-                used[r] += w * job.worker.to_array()[r] + q * job.ps.to_array()[r];
-            }
-            total += line.utility;
-        }
+        let used = common::admitted_use(&p, &s);
+        let total: f64 = p
+            .jobs
+            .iter()
+            .filter(|l| l.admitted)
+            .map(|l| l.utility)
+            .sum();
         for r in 0..4 {
             assert!(used[r] <= cap[r] * (1.0 + 1e-9), "{policy}: resource {r}");
             let reported = p.resources.used.to_array()[r];

@@ -7,7 +7,7 @@
 use smd_core::generate;
 use smd_core::model::JobModel;
 use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources, Utility};
-use smd_core::Scenario;
+use smd_core::{Plan, Scenario};
 
 /// `a` and `b` agree to `rel` relative.
 pub fn close(a: f64, b: f64, rel: f64) -> bool {
@@ -156,4 +156,18 @@ pub fn limit(s: &Scenario, job: &Job) -> [f64; 4] {
 pub fn in_omega(s: &Scenario, job: &Job, w: u64, p: u64) -> bool {
     let (d, l) = (demand(job, w, p), limit(s, job));
     w >= 1 && p >= 1 && (0..4).all(|r| fits(d[r], l[r]))
+}
+
+/// The demand of a plan's admitted jobs per resource, re-derived from the scenario's own
+/// numbers (w·O^w + p·O^p), not from the plan's totals.
+pub fn admitted_use(p: &Plan, s: &Scenario) -> [f64; 4] {
+    let mut used = [0.0; 4];
+    for (line, job) in p.jobs.iter().zip(&s.jobs).filter(|(l, _)| l.admitted) {
+        let (w, q) = (line.workers.unwrap() as f64, line.ps.unwrap() as f64);
+        let (ow, op) = (job.worker.to_array(), job.ps.to_array());
+        for (r, u) in used.iter_mut().enumerate() {
+            *u += w * ow[r] + q * op[r];
+        }
+    }
+    used
 }
