@@ -223,7 +223,10 @@ impl<'s, 'p> Walk<'s, 'p> {
             .as_ref()
             .is_some_and(|p| !p.shape_only);
         if !stopped {
-            self.record(format!("cannot be read: {}", describe(&e.to_string())), false);
+            self.record(
+                format!("cannot be read: {}", describe(&e.to_string())),
+                false,
+            );
         }
         // The parser's own error travels on, so `scan` can tell a truncated text.
         e

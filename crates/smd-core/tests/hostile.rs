@@ -347,7 +347,10 @@ fn a_truncated_text_says_so_and_where() {
     let cut_at = text.find("\"forward_ms\"").expect("a layer") + 20;
     match parse_err(&text[..cut_at]) {
         Error::Parse(m) => {
-            assert!(m.starts_with("the text ends too early: EOF while parsing"), "{m}");
+            assert!(
+                m.starts_with("the text ends too early: EOF while parsing"),
+                "{m}"
+            );
             assert!(m.ends_with("inside job \"job-001\": layers[0]"), "{m}");
         }
         other => panic!("a truncated text is a parse error, got {other:?}"),
