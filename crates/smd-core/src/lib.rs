@@ -66,8 +66,8 @@ pub use inner::InnerSolver;
 pub use landscape::{landscape, Landscape};
 pub use plan::Plan;
 pub use policy::{
-    plan_global, plan_on, plan_with, plan_with_clock, Cache, Capacity, Options, Pin, Policy,
-    Progress,
+    joint_problem, plan_global, plan_on, plan_with, plan_with_clock, Cache, Capacity, JointOption,
+    JointProblem, Options, Pin, Policy, Progress, SearchProgress,
 };
 pub use scenario::{Mode, Scenario};
 

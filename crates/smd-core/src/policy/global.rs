@@ -5,6 +5,7 @@ use super::assemble::{assemble, check_models, not_selected_reason, Candidate};
 use super::{plan_with, Options, Policy};
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
+use crate::global::{Option_, MAX_BOX};
 use crate::knapsack::{Limits, R};
 use crate::model::JobModel;
 use crate::plan::{AdmissionReport, Plan, Stats};
@@ -27,44 +28,16 @@ pub fn plan_global(
         .collect();
     check_models(scenario, &models)?;
     let cap = scenario.cluster.capacity().to_array();
-    let seeds = seed_plans(scenario, opts.inner)?;
-    let start_choice = best_choice(&seeds);
-    let t0 = clock();
-    let mut options = Vec::with_capacity(models.len());
-    // Per job: `Some((u_max, D_min))` when its box was thinned (its bound term is relaxed).
-    let mut relaxed: Vec<Option<(f64, [f64; R])>> = Vec::with_capacity(models.len());
-    let total = models.len();
-    let mut report = |done: usize| {
-        if let Some(f) = opts.progress.as_mut() {
-            f(super::Progress {
-                policy: Policy::Global,
-                jobs_done: done,
-                jobs_total: total,
-            });
-        }
+    // Seeds are needed up front only where a box is thinned (their allocations join its
+    // grid); otherwise only if the search stops unproven.
+    let thinned = models.iter().any(|m| m.feasible() && thin(m));
+    let mut seeds = if thinned {
+        Some(seed_plans(scenario, opts.inner)?)
+    } else {
+        None
     };
-    for (i, m) in models.iter().enumerate() {
-        if !m.feasible() {
-            options.push(Vec::new());
-            relaxed.push(None);
-            report(i + 1);
-            continue;
-        }
-        // Every seed's allocation of this job is on the grid even when the box is thinned.
-        let mut extra: Vec<(u64, u64)> = seeds
-            .iter()
-            .filter_map(|pl| pl.jobs[i].workers.zip(pl.jobs[i].ps))
-            .collect();
-        let best = integer_optimum(m);
-        extra.extend(best.map(|(w, p, _)| (w, p)));
-        let set = crate::global::pareto(m, &cap, &extra);
-        relaxed.push((!set.complete).then(|| {
-            let u_max = best.map_or(0.0, |(w, p, _)| m.utility_at(w as f64, p as f64));
-            (u_max, m.demand(1.0, 1.0))
-        }));
-        options.push(set.options);
-        report(i + 1);
-    }
+    let t0 = clock();
+    let (options, relaxed) = option_sets(&models, &cap, seeds.as_deref(), opts);
     let inner_ms = clock() - t0;
     let t1 = clock();
     let limits = Limits {
@@ -72,12 +45,51 @@ pub fn plan_global(
         time_ms: opts.time_budget_ms,
         clock: opts.clock,
     };
-    let mut joint = crate::global::solve(&options, &cap, &start_choice, &limits);
+    let start_choice = seeds.as_deref().map(best_choice);
+    let total = models.len();
+    let mut on_report = |r: crate::global::Report| {
+        if let Some(f) = opts.progress.as_mut() {
+            f(super::Progress {
+                policy: Policy::Global,
+                jobs_done: total,
+                jobs_total: total,
+                search: Some(super::SearchProgress {
+                    nodes: r.nodes,
+                    best: r.best,
+                    bound: r.bound,
+                }),
+            });
+        }
+    };
+    let mut joint = crate::global::solve(
+        &options,
+        &cap,
+        start_choice.as_deref(),
+        &limits,
+        &mut on_report,
+    );
     if relaxed.iter().any(Option::is_some) {
         // The thinned search's own bound says nothing about the options it never saw.
-        let bound = crate::global::relaxed_bound(&options, &relaxed, &cap).max(joint.value);
+        let bound =
+            crate::global::relaxed_bound(&options, &relaxed, &cap, &joint.dual.y).max(joint.value);
         joint.proven_optimal = bound <= joint.value * (1.0 + 1e-9);
         joint.bound = bound;
+    }
+    if !joint.proven_optimal {
+        // Unproven: never below another policy's plan.
+        let seeds = match seeds.take() {
+            Some(s) => s,
+            None => seed_plans(scenario, opts.inner)?,
+        };
+        let best = seeds
+            .iter()
+            .max_by(|a, b| a.total_utility.total_cmp(&b.total_utility))
+            .expect("five seeds");
+        if best.total_utility > joint.value {
+            joint.chosen = best_choice(&seeds);
+            joint.value = best.total_utility;
+            joint.bound = joint.bound.max(joint.value);
+        }
     }
     let outer_ms = clock() - t1;
     let mut cands = Vec::with_capacity(models.len());
@@ -124,6 +136,56 @@ pub fn plan_global(
         stats,
         &|c, d| not_selected_reason(Policy::Exact, c, d, &cap),
     ))
+}
+
+/// Whether a job's box of allocations is too large to enumerate whole (it gets thinned).
+fn thin(m: &JobModel) -> bool {
+    m.omega.w_max_int().saturating_mul(m.omega.p_max_int(1)) > MAX_BOX
+}
+
+/// Per job, its options, and `Some((u_max, D_min))` when its box was thinned (its bound
+/// term is then relaxed); progress is reported per job.
+#[allow(clippy::type_complexity)]
+fn option_sets(
+    models: &[JobModel],
+    cap: &[f64; R],
+    seeds: Option<&[Plan]>,
+    opts: &mut Options,
+) -> (Vec<Vec<Option_>>, Vec<Option<(f64, [f64; R])>>) {
+    let total = models.len();
+    let mut options = Vec::with_capacity(total);
+    let mut relaxed = Vec::with_capacity(total);
+    for (i, m) in models.iter().enumerate() {
+        if m.feasible() {
+            // Every seed's allocation of this job is on the grid even when the box is thinned.
+            let mut extra: Vec<(u64, u64)> = seeds
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|pl| pl.jobs[i].workers.zip(pl.jobs[i].ps))
+                .collect();
+            // The least-T allocation matters (and costs a search) only for a thinned box.
+            let best = if thin(m) { integer_optimum(m) } else { None };
+            extra.extend(best.map(|(w, p, _)| (w, p)));
+            let set = crate::global::pareto(m, cap, &extra);
+            relaxed.push((!set.complete).then(|| {
+                let u_max = best.map_or(0.0, |(w, p, _)| m.utility_at(w as f64, p as f64));
+                (u_max, m.demand(1.0, 1.0))
+            }));
+            options.push(set.options);
+        } else {
+            options.push(Vec::new());
+            relaxed.push(None);
+        }
+        if let Some(f) = opts.progress.as_mut() {
+            f(super::Progress {
+                policy: Policy::Global,
+                jobs_done: i + 1,
+                jobs_total: total,
+                search: None,
+            });
+        }
+    }
+    (options, relaxed)
 }
 
 /// The plans global starts from: every other policy's, and smd's with its improved
@@ -175,4 +237,60 @@ fn best_choice(seeds: &[Plan]) -> Vec<Option<(u64, u64)>> {
             }
         })
         .collect()
+}
+
+/// The joint problem `global` solves, as data for outside solvers (e.g. the benchmark's
+/// MIP reference): the capacity and every job's Pareto options (docs/MODEL.md §9).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct JointProblem {
+    /// The cluster's capacity per resource (GPU, vCPU, memory, storage).
+    pub capacity: [f64; R],
+    /// Per job (in scenario order): its options; empty for a job that fits nowhere.
+    pub jobs: Vec<Vec<JointOption>>,
+    /// `false` when some job's box was thinned: its true option set is larger.
+    pub complete: bool,
+}
+
+/// One allocation a job may get in the joint problem.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct JointOption {
+    /// Workers.
+    pub workers: u64,
+    /// Parameter servers.
+    pub ps: u64,
+    /// The job's utility at this allocation.
+    pub utility: f64,
+    /// Its demand per resource.
+    pub demand: [f64; R],
+}
+
+/// Builds the joint problem of a valid scenario (the multiple-choice knapsack of
+/// [`plan_global`]); no search is run.
+pub fn joint_problem(scenario: &Scenario) -> Result<JointProblem, Error> {
+    scenario.validate()?;
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .collect();
+    check_models(scenario, &models)?;
+    let cap = scenario.cluster.capacity().to_array();
+    let (options, relaxed) = option_sets(&models, &cap, None, &mut Options::default());
+    Ok(JointProblem {
+        capacity: cap,
+        jobs: options
+            .iter()
+            .map(|o| {
+                o.iter()
+                    .map(|o| JointOption {
+                        workers: o.w,
+                        ps: o.p,
+                        utility: o.utility,
+                        demand: o.demand,
+                    })
+                    .collect()
+            })
+            .collect(),
+        complete: relaxed.iter().all(Option::is_none),
+    })
 }

@@ -13,7 +13,7 @@ mod smd;
 pub use assemble::esw_k;
 use assemble::{admission_report, assemble, check_models, not_selected_reason, Candidate};
 pub use cache::Cache;
-pub use global::plan_global;
+pub use global::{joint_problem, plan_global, JointOption, JointProblem};
 use optimus::optimus;
 pub use pinned::{plan_on, Capacity, Pin};
 use smd::smd_cached;
@@ -54,8 +54,9 @@ crate::names::named!(Policy, "policy" {
 /// A clock in milliseconds; the crate has none of its own so it runs anywhere (wasm too).
 pub type Clock<'a> = &'a dyn Fn() -> f64;
 
-/// Progress of a plan: called after each job's allocation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Progress of a plan: called after each job's allocation, and for `global` every
+/// ~100 ms of its search (when there is a clock).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
     /// The policy being planned.
     pub policy: Policy,
@@ -63,6 +64,30 @@ pub struct Progress {
     pub jobs_done: usize,
     /// Jobs in the scenario.
     pub jobs_total: usize,
+    /// `global`'s search, once all jobs' options are known.
+    pub search: Option<SearchProgress>,
+}
+
+/// Where `global`'s search is: its best plan so far and an upper bound on the optimum.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchProgress {
+    /// Branch-and-bound nodes expanded.
+    pub nodes: u64,
+    /// Total utility of the best plan found.
+    pub best: f64,
+    /// No plan has more total utility than this.
+    pub bound: f64,
+}
+
+impl SearchProgress {
+    /// The relative gap `(bound − best) / bound` (0 when the bound is 0).
+    pub fn gap(&self) -> f64 {
+        if self.bound > 0.0 {
+            ((self.bound - self.best) / self.bound).max(0.0)
+        } else {
+            0.0
+        }
+    }
 }
 
 /// How [`plan_with`] runs: its clock and a progress callback, both optional.
@@ -96,7 +121,10 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
 /// Plans `scenario` with `policy`; invalid scenarios give [`Error::Invalid`].
 pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Result<Plan, Error> {
     if policy == Policy::Global {
-        return plan_global(scenario, opts, GLOBAL_NODE_LIMIT);
+        // A time budget replaces the node limit; the limit keeps clockless runs finite.
+        let timed = opts.clock.is_some() && opts.time_budget_ms.is_some();
+        let nodes = if timed { u64::MAX } else { GLOBAL_NODE_LIMIT };
+        return plan_global(scenario, opts, nodes);
     }
     scenario.validate()?;
     let clock = opts.clock.unwrap_or(&|| 0.0);
@@ -106,6 +134,7 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
                 policy,
                 jobs_done: done,
                 jobs_total: scenario.jobs.len(),
+                search: None,
             });
         }
     };
@@ -206,7 +235,9 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
     ))
 }
 
-/// Default node limit of the `global` policy's search.
+/// Node limit of the `global` policy's search when it has no clock and time budget
+/// (with both, the time budget alone ends it); the limit makes clockless runs finite and
+/// deterministic.
 pub const GLOBAL_NODE_LIMIT: u64 = 10_000_000;
 #[cfg(test)]
 mod tests {

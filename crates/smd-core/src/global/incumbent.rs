@@ -1,0 +1,180 @@
+//! Starting plans for the joint search: the LP relaxation's choice repaired to fit, seeds
+//! mapped onto the Pareto sets, and a local search that improves either.
+
+// Resource loops index several parallel [f64; R] arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+use super::Option_;
+use crate::knapsack::{fits_all, R};
+
+/// Per job: the index of its chosen option, or `None` (not admitted).
+pub type Choice = Vec<Option<usize>>;
+
+/// Σ utility of a choice.
+pub fn value(options: &[Vec<Option_>], choice: &[Option<usize>]) -> f64 {
+    choice
+        .iter()
+        .zip(options)
+        .filter_map(|(c, o)| c.map(|k| o[k].utility))
+        .sum()
+}
+
+/// Total demand of a choice.
+pub fn demand(options: &[Vec<Option_>], choice: &[Option<usize>]) -> [f64; R] {
+    let mut used = [0.0; R];
+    for (c, o) in choice.iter().zip(options) {
+        if let Some(k) = c {
+            for r in 0..R {
+                used[r] += o[*k].demand[r];
+            }
+        }
+    }
+    used
+}
+
+/// A seed's allocations on the Pareto sets: each `(w, p)` replaced by the best option with
+/// no more workers and no more PS (a Pareto option dominates every allocation it covers).
+pub fn dominating(options: &[Vec<Option_>], start: &[Option<(u64, u64)>]) -> Choice {
+    options
+        .iter()
+        .enumerate()
+        .map(|(i, opts)| {
+            let (w, p) = start.get(i).copied().flatten()?;
+            (0..opts.len())
+                .filter(|&k| opts[k].w <= w && opts[k].p <= p)
+                .max_by(|&a, &b| opts[a].utility.total_cmp(&opts[b].utility).then(b.cmp(&a)))
+        })
+        .collect()
+}
+
+/// The LP relaxation's integer part at prices y: each job takes the option of the largest
+/// reduced value `u − y·D` when that is positive; while the choice does not fit, the job of
+/// the least reduced value per priced demand is dropped.
+pub fn from_prices(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> Choice {
+    let priced = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
+    let mut choice: Choice = options
+        .iter()
+        .map(|opts| {
+            (0..opts.len())
+                .map(|k| (opts[k].utility - priced(&opts[k].demand), k))
+                .filter(|&(v, _)| v > 0.0)
+                .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+                .map(|(_, k)| k)
+        })
+        .collect();
+    let mut used = demand(options, &choice);
+    if fits_all(&used, cap) {
+        return choice;
+    }
+    // Drop order: least reduced value per unit of overloaded demand first.
+    let over: [bool; R] = std::array::from_fn(|r| used[r] > cap[r]);
+    let weight = |d: &[f64; R]| -> f64 {
+        (0..R)
+            .filter(|&r| over[r] && cap[r] > 0.0)
+            .map(|r| d[r] / cap[r])
+            .sum()
+    };
+    let mut order: Vec<(f64, usize)> = choice
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let o = &options[i][(*c)?];
+            let w = weight(&o.demand);
+            (w > 0.0).then(|| ((o.utility - priced(&o.demand)) / w, i))
+        })
+        .collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (_, i) in order {
+        if fits_all(&used, cap) {
+            break;
+        }
+        let d = options[i][choice[i].expect("admitted")].demand;
+        for r in 0..R {
+            used[r] -= d[r];
+        }
+        choice[i] = None;
+    }
+    choice
+}
+
+/// Local search on a feasible choice: repeatedly the best single move — change one job's
+/// option (or drop or add it), or drop one job to change another's — while it gains.
+pub fn improve(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    cur: &mut [Option<usize>],
+    out_of_time: &dyn Fn() -> bool,
+) {
+    let n = options.len();
+    let val = |i: usize, k: Option<usize>| k.map_or(0.0, |k| options[i][k].utility);
+    let dem = |i: usize, k: Option<usize>| k.map_or([0.0; R], |k| options[i][k].demand);
+    let mut used = [0.0; R];
+    for (i, &k) in cur.iter().enumerate() {
+        let d = dem(i, k);
+        for r in 0..R {
+            used[r] += d[r];
+        }
+    }
+    for _ in 0..200 {
+        if out_of_time() {
+            break;
+        }
+        // Admitted jobs by ascending utility: the drop loop below stops at the first job
+        // whose loss leaves no gain above the best move so far.
+        let mut admitted: Vec<(f64, usize)> = (0..n)
+            .filter(|&j| cur[j].is_some())
+            .map(|j| (val(j, cur[j]), j))
+            .collect();
+        admitted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // (gain, job to change, its new option, job to drop)
+        let mut best: Option<(f64, usize, Option<usize>, Option<usize>)> = None;
+        for i in 0..n {
+            let (vi, di) = (val(i, cur[i]), dem(i, cur[i]));
+            for k in (0..options[i].len()).map(Some).chain([None]) {
+                if k == cur[i] {
+                    continue;
+                }
+                let gain = val(i, k) - vi;
+                if gain <= 1e-12 * vi.abs().max(1e-300) {
+                    continue;
+                }
+                let dk = dem(i, k);
+                let after: [f64; R] = std::array::from_fn(|r| used[r] - di[r] + dk[r]);
+                if fits_all(&after, cap) {
+                    if best.is_none_or(|b| gain > b.0) {
+                        best = Some((gain, i, k, None));
+                    }
+                    continue;
+                }
+                // Make room by dropping one other admitted job.
+                for &(vj, j) in &admitted {
+                    let g = gain - vj;
+                    if g <= 1e-12 || best.is_some_and(|b| g <= b.0) {
+                        break;
+                    }
+                    if j == i {
+                        continue;
+                    }
+                    let dj = dem(j, cur[j]);
+                    let room: [f64; R] = std::array::from_fn(|r| after[r] - dj[r]);
+                    if fits_all(&room, cap) {
+                        best = Some((g, i, k, Some(j)));
+                    }
+                }
+            }
+        }
+        let Some((_, i, k, drop)) = best else { break };
+        let (di, dk) = (dem(i, cur[i]), dem(i, k));
+        for r in 0..R {
+            used[r] += dk[r] - di[r];
+        }
+        cur[i] = k;
+        if let Some(j) = drop {
+            let dj = dem(j, cur[j]);
+            for r in 0..R {
+                used[r] -= dj[r];
+            }
+            cur[j] = None;
+        }
+    }
+}

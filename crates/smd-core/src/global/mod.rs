@@ -1,0 +1,105 @@
+//! docs/MODEL.md §9, policy **global**: the true optimum of the joint problem — every job's
+//! integer (w, p) and the admitted set chosen together — as a multiple-choice
+//! multi-dimensional knapsack over each job's Pareto set of allocations.
+//!
+//! 1. [`pareto`]: a job's options are its integer points of Ω that no componentwise-smaller
+//!    point matches in utility (demand grows with w and p); options of zero utility or that
+//!    exceed the cluster are dropped. Huge boxes are thinned (the plan then says so).
+//! 2. [`dual`]: prices y for the four capacities minimising the Lagrangian L(y), the LP
+//!    relaxation's value — an upper bound on the optimum.
+//! 3. [`incumbent`]: a first plan — the LP's choice at y repaired to fit, or a seed —
+//!    improved by local search.
+//! 4. [`search`]: reduced-cost fixing leaves a small core of open jobs; a depth-first
+//!    branch and bound over it proves the optimum, or reports its best plan and a true upper
+//!    bound when its budget (nodes or time) ends.
+
+mod dual;
+mod incumbent;
+mod pareto;
+mod search;
+
+pub use dual::{lagrangian, Dual};
+pub use pareto::{pareto, relaxed_bound, Option_, Options, MAX_BOX};
+pub use search::Report;
+
+use crate::knapsack::{Limits, R};
+
+/// The joint optimum's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Joint {
+    /// Per job: `Some((w, p))` if admitted.
+    pub chosen: Vec<Option<(u64, u64)>>,
+    /// Σ utility.
+    pub value: f64,
+    /// Best upper bound when the search stopped (= value when proven).
+    pub bound: f64,
+    /// Whether the optimum is proven.
+    pub proven_optimal: bool,
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// Options per job after the Pareto filter, summed.
+    pub options: u64,
+    /// Jobs left open after reduced-cost fixing.
+    pub core: usize,
+    /// The prices of the LP relaxation used for the bounds.
+    pub dual: Dual,
+}
+
+/// Solves the multiple-choice knapsack over `options[i]` (job i's Pareto set) within the
+/// node and time limits, starting from the better of the LP's repaired choice and `start`
+/// (a feasible `(w, p)` or nothing per job, e.g. another policy's plan).
+pub fn solve(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    start: Option<&[Option<(u64, u64)>]>,
+    limits: &Limits,
+    report: &mut dyn FnMut(Report),
+) -> Joint {
+    let t_start = limits.clock.map(|c| c());
+    let out_of_time = || match (limits.time_ms, limits.clock, t_start) {
+        (Some(budget), Some(c), Some(t0)) => c() - t0 > budget,
+        _ => false,
+    };
+    let dual = dual::solve(options, cap, &out_of_time);
+    let mut first = incumbent::from_prices(options, cap, &dual.y);
+    incumbent::improve(options, cap, &mut first, &out_of_time);
+    if let Some(start) = start {
+        let mut seeded = incumbent::dominating(options, start);
+        incumbent::improve(options, cap, &mut seeded, &out_of_time);
+        if incumbent::value(options, &seeded) > incumbent::value(options, &first) {
+            first = seeded;
+        }
+    }
+    let left = limits
+        .time_ms
+        .zip(limits.clock)
+        .zip(t_start)
+        .map(|((b, c), t0)| b - (c() - t0));
+    let out = search::search(
+        options,
+        cap,
+        &dual,
+        first,
+        &Limits {
+            nodes: limits.nodes,
+            time_ms: left,
+            clock: limits.clock,
+        },
+        report,
+    );
+    Joint {
+        chosen: out
+            .choice
+            .iter()
+            .zip(options)
+            .map(|(c, o)| c.map(|k| (o[k].w, o[k].p)))
+            .collect(),
+        value: out.value,
+        bound: out.bound.min(dual.value).max(out.value),
+        proven_optimal: out.proven,
+        nodes: out.nodes,
+        options: options.iter().map(|o| o.len() as u64).sum(),
+        core: out.core,
+        dual,
+    }
+}

@@ -1,0 +1,141 @@
+//! A job's options: the Pareto set of its integer allocations (utility vs demand), thinned
+//! when Ω's box is huge, and the relaxed bound for thinned jobs.
+
+// Resource loops index several parallel [f64; R] arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+use crate::knapsack::{fits_all, R};
+use crate::model::JobModel;
+
+/// Most allocations enumerated per job (the integer box of Ω); a larger box is thinned.
+pub const MAX_BOX: u64 = 4_000_000;
+
+/// Every integer up to this is kept on each axis of a thinned box; beyond it, a geometric
+/// sequence of ratio [`THIN_RATIO`].
+const THIN_DENSE: u64 = 64;
+/// Ratio of the geometric part of a thinned axis.
+const THIN_RATIO: f64 = 1.05;
+
+/// One allocation option of one job.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Option_ {
+    /// Workers.
+    pub w: u64,
+    /// Parameter servers.
+    pub p: u64,
+    /// μ(π(T(w, p))).
+    pub utility: f64,
+    /// w·O^w + p·O^p.
+    pub demand: [f64; R],
+}
+
+/// A job's options: its Pareto set, or that of a thinned grid when the box is too large.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The options (Pareto-filtered).
+    pub options: Vec<Option_>,
+    /// `false` when the box exceeded [`MAX_BOX`] and only a thinned grid of it (every w and
+    /// p up to 64, then a ratio of 1.05, plus the extra points given) was searched: the
+    /// job's true Pareto set may hold better options.
+    pub complete: bool,
+}
+
+/// The Pareto set of a feasible job's allocations (utility vs demand): every integer point
+/// of Ω when the box holds at most [`MAX_BOX`] of them, else a thinned grid that includes
+/// `extra` points (e.g. other policies' allocations), so huge regions never fail.
+pub fn pareto(m: &JobModel, cap: &[f64; R], extra: &[(u64, u64)]) -> Options {
+    let wmax = m.omega.w_max_int();
+    let pmax1 = m.omega.p_max_int(1);
+    if wmax.saturating_mul(pmax1) <= MAX_BOX {
+        let ws: Vec<u64> = (1..=wmax).collect();
+        let ps: Vec<u64> = (1..=pmax1).collect();
+        return Options {
+            options: pareto_on(m, cap, &ws, &ps),
+            complete: true,
+        };
+    }
+    let axis = |max: u64, pick: fn(&(u64, u64)) -> u64| {
+        let mut v = thinned(max);
+        v.extend(extra.iter().map(pick).filter(|&x| x >= 1 && x <= max));
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    Options {
+        options: pareto_on(m, cap, &axis(wmax, |e| e.0), &axis(pmax1, |e| e.1)),
+        complete: false,
+    }
+}
+
+/// 1, 2, …, 64, then ⌈64·1.05^k⌉ up to `max`, and `max` itself.
+fn thinned(max: u64) -> Vec<u64> {
+    let mut v: Vec<u64> = (1..=max.min(THIN_DENSE)).collect();
+    let mut x = THIN_DENSE as f64;
+    while (x as u64) < max {
+        x = (x * THIN_RATIO).ceil();
+        v.push((x as u64).min(max));
+    }
+    v.dedup();
+    v
+}
+
+/// The options on the grid `ws × ps` (both ascending) that no grid point with smaller or
+/// equal w and p matches in utility.
+fn pareto_on(m: &JobModel, cap: &[f64; R], ws: &[u64], ps: &[u64]) -> Vec<Option_> {
+    // best_prev[j] = the largest utility over rows so far and columns ≤ j, inclusive.
+    let mut best_prev = vec![f64::NEG_INFINITY; ps.len()];
+    let mut out = Vec::new();
+    for &w in ws {
+        let pmax = m.omega.p_max_int(w);
+        let mut best_row = vec![f64::NEG_INFINITY; ps.len()];
+        let mut left = f64::NEG_INFINITY; // max over (w, p' < p) and (w' < w, p' ≤ p−1)
+        for (j, &p) in ps.iter().enumerate() {
+            if p > pmax {
+                // Columns beyond this row's p_max carry the prefix maximum forward.
+                best_row[j] = left.max(best_prev[j]);
+                left = best_row[j];
+                continue;
+            }
+            let u = m.utility_at(w as f64, p as f64);
+            let below = best_prev[j]; // w' < w, p' ≤ p
+            let dominated = u <= left.max(below);
+            let demand = m.demand(w as f64, p as f64);
+            if !dominated && u > 0.0 && fits_all(&demand, cap) {
+                out.push(Option_ {
+                    w,
+                    p,
+                    utility: u,
+                    demand,
+                });
+            }
+            best_row[j] = u.max(left).max(below);
+            left = best_row[j];
+        }
+        best_prev = best_row;
+    }
+    out
+}
+
+/// An upper bound on the joint optimum when some jobs' option sets are incomplete: the
+/// Lagrangian `y·cap + Σ_i max(0, max_k u_ik − y·D_ik)` at any y ≥ 0 (e.g. the dual of the
+/// searched options), where an incomplete job's term is relaxed to `max(0, u_max − y·D_min)`
+/// (its best utility anywhere in Ω, its least demand), which bounds every option it has.
+pub fn relaxed_bound(
+    options: &[Vec<Option_>],
+    relaxed: &[Option<(f64, [f64; R])>],
+    cap: &[f64; R],
+    y: &[f64; R],
+) -> f64 {
+    let dot = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
+    let mut val = dot(cap);
+    for (opts, rel) in options.iter().zip(relaxed) {
+        val += match rel {
+            Some((u_max, d_min)) => (u_max - dot(d_min)).max(0.0),
+            None => opts
+                .iter()
+                .map(|o| o.utility - dot(&o.demand))
+                .fold(0.0, f64::max),
+        };
+    }
+    val
+}

@@ -1,0 +1,295 @@
+//! The exact search (docs/MODEL.md §9.3): depth-first branch and bound on the *core* — the
+//! jobs whose choice is still open once reduced-cost fixing has removed every option that
+//! cannot be in a plan better than the incumbent.
+//!
+//! With prices y, job i's reduced value of option k is `u_ik − y·D_ik`, its best
+//! `π_i = max(0, max_k …)`, and the option's reduced cost `rc_ik = π_i − (u_ik − y·D_ik)`
+//! (`rc = π_i` for not admitting it). Any plan x has value `≤ L(y) − Σ_i rc_i,x_i`, so a plan
+//! better than the incumbent z uses only options with `rc ≤ L(y) − z`: jobs left with one
+//! such option are fixed, and the search enumerates the rest in order of increasing
+//! reduced cost, pruning a node when `L(y) − Σ rc ≤ z` or when even the least demand of the
+//! jobs below it no longer fits. Jobs with identical option lists are interchangeable, so
+//! their choices are enumerated in non-decreasing order only (symmetry breaking). The
+//! bound of every unexplored node is known in O(depth), so a stopped search reports a true
+//! upper bound.
+
+// Resource loops index several parallel [f64; R] arrays at once.
+#![allow(clippy::needless_range_loop)]
+
+use super::incumbent::{self, Choice};
+use super::{Dual, Option_};
+use crate::knapsack::{fits_all, Limits, R};
+
+/// One open choice of a core job.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    /// The option, or `None` for not admitting the job.
+    k: Option<usize>,
+    /// Its reduced cost (≥ 0).
+    rc: f64,
+    utility: f64,
+    demand: [f64; R],
+}
+
+/// Where the search is, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Report {
+    /// Nodes expanded so far.
+    pub nodes: u64,
+    /// The incumbent's value.
+    pub best: f64,
+    /// An upper bound on the optimum.
+    pub bound: f64,
+}
+
+/// What the search ends with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The best choice found.
+    pub choice: Choice,
+    /// Its value.
+    pub value: f64,
+    /// An upper bound on the optimum (= value when proven).
+    pub bound: f64,
+    /// Whether no better plan exists.
+    pub proven: bool,
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// Jobs left open after reduced-cost fixing (the core).
+    pub core: usize,
+}
+
+/// How often (ms of the limits' clock) a running search reports.
+const REPORT_EVERY_MS: f64 = 100.0;
+
+/// Finds the best choice by branch and bound on the core, from the feasible `start`.
+pub fn search(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    dual: &Dual,
+    start: Choice,
+    limits: &Limits,
+    report: &mut dyn FnMut(Report),
+) -> Outcome {
+    let big_l = dual.value;
+    let tol = 1e-9 * big_l.abs().max(1.0);
+    let mut inc = start;
+    let mut inc_value = incumbent::value(options, &inc);
+    let cands = candidates(options, &dual.y, big_l - inc_value + tol);
+
+    // Fixed jobs (one candidate) form the base every plan shares.
+    let (mut base_used, mut base_value, mut base_rc) = ([0.0; R], 0.0, 0.0);
+    let mut base: Choice = vec![None; options.len()];
+    let mut free: Vec<usize> = Vec::new();
+    for (i, c) in cands.iter().enumerate() {
+        if let [only] = c.as_slice() {
+            for r in 0..R {
+                base_used[r] += only.demand[r];
+            }
+            base_value += only.utility;
+            base_rc += only.rc;
+            base[i] = only.k;
+        } else {
+            free.push(i);
+        }
+    }
+    let core = free.len();
+    let done = |inc: Choice, value: f64, bound: f64, proven: bool, nodes: u64| Outcome {
+        choice: inc,
+        value,
+        bound: if proven { value } else { bound.max(value) },
+        proven,
+        nodes,
+        core,
+    };
+    if !fits_all(&base_used, cap) || big_l - base_rc <= inc_value + tol {
+        // No plan better than the incumbent exists.
+        return done(inc, inc_value, inc_value, true, 0);
+    }
+    order(&mut free, &cands, options);
+    let n = free.len();
+    // Symmetry: free[d] has the same options as free[d − 1].
+    let same_prev: Vec<bool> = (0..n)
+        .map(|d| d > 0 && options[free[d]] == options[free[d - 1]])
+        .collect();
+    // min_rest[d] = Σ_{d' ≥ d} the least demand among free[d']'s candidates.
+    let mut min_rest = vec![[0.0; R]; n + 1];
+    for d in (0..n).rev() {
+        for r in 0..R {
+            let least = cands[free[d]]
+                .iter()
+                .map(|c| c.demand[r])
+                .fold(f64::INFINITY, f64::min);
+            min_rest[d][r] = min_rest[d + 1][r] + least;
+        }
+    }
+
+    let t_start = limits.clock.map(|c| c());
+    let mut last_report = t_start.unwrap_or(0.0);
+    let mut next = vec![0usize; n + 1];
+    let mut pick = vec![0usize; n + 1];
+    let mut used = vec![base_used; n + 1];
+    let mut val = vec![base_value; n + 1];
+    let mut rcs = vec![base_rc; n + 1];
+    let mut nodes = 0u64;
+    let mut d = 0usize;
+    // The largest bound of an unexplored node when the path is at depth d: the next
+    // untried sibling above d, and the node at d itself (a leaf at n is handled apart).
+    let open_bound = |d: usize, next: &[usize], rcs: &[f64]| -> f64 {
+        let here = if d < n {
+            big_l - rcs[d]
+        } else {
+            f64::NEG_INFINITY
+        };
+        (0..d)
+            .filter_map(|e| {
+                let c = cands[free[e]].get(next[e])?;
+                Some(big_l - rcs[e] - c.rc)
+            })
+            .fold(here, f64::max)
+    };
+    let record = |inc: &mut Choice, pick: &[usize]| {
+        inc.clone_from(&base);
+        for e in 0..n {
+            inc[free[e]] = cands[free[e]][pick[e]].k;
+        }
+    };
+    loop {
+        if d == n {
+            if val[d] > inc_value + tol {
+                inc_value = val[d];
+                record(&mut inc, &pick);
+            }
+            if n == 0 {
+                break;
+            }
+            d -= 1;
+            continue;
+        }
+        let list = &cands[free[d]];
+        let mut child = None;
+        let mut k = next[d];
+        while k < list.len() {
+            let c = &list[k];
+            if big_l - (rcs[d] + c.rc) <= inc_value + tol {
+                // Candidates are in increasing reduced cost: the rest are worse.
+                break;
+            }
+            let after: [f64; R] = std::array::from_fn(|r| used[d][r] + c.demand[r]);
+            let least: [f64; R] = std::array::from_fn(|r| after[r] + min_rest[d + 1][r]);
+            if fits_all(&least, cap) {
+                child = Some((k, after));
+                break;
+            }
+            k += 1;
+        }
+        let Some((k, after)) = child else {
+            next[d] = list.len();
+            if d == 0 {
+                break;
+            }
+            d -= 1;
+            continue;
+        };
+        next[d] = k + 1;
+        pick[d] = k;
+        used[d + 1] = after;
+        val[d + 1] = val[d] + list[k].utility;
+        rcs[d + 1] = rcs[d] + list[k].rc;
+        d += 1;
+        next[d] = if d < n && same_prev[d] {
+            pick[d - 1]
+        } else {
+            0
+        };
+        nodes += 1;
+        if nodes % 1024 == 0 || nodes >= limits.nodes {
+            let now = limits.clock.map(|c| c());
+            let over_time = matches!((limits.time_ms, now, t_start), (Some(b), Some(t), Some(t0)) if t - t0 > b);
+            if over_time || nodes >= limits.nodes {
+                if d == n && val[d] > inc_value + tol {
+                    inc_value = val[d];
+                    record(&mut inc, &pick);
+                }
+                let open = open_bound(d, &next, &rcs);
+                let proven = open <= inc_value + tol;
+                return done(inc, inc_value, open, proven, nodes);
+            }
+            if let Some(t) = now {
+                if t - last_report >= REPORT_EVERY_MS {
+                    last_report = t;
+                    report(Report {
+                        nodes,
+                        best: inc_value,
+                        bound: open_bound(d, &next, &rcs).max(inc_value),
+                    });
+                }
+            }
+        }
+    }
+    done(inc, inc_value, inc_value, true, nodes)
+}
+
+/// Per job, the choices whose reduced cost is at most `gap`, in increasing reduced cost
+/// (ties: lower option index first, not admitting last).
+fn candidates(options: &[Vec<Option_>], y: &[f64; R], gap: f64) -> Vec<Vec<Cand>> {
+    let priced = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
+    options
+        .iter()
+        .map(|opts| {
+            let reduced: Vec<f64> = opts.iter().map(|o| o.utility - priced(&o.demand)).collect();
+            let pi = reduced.iter().copied().fold(0.0, f64::max);
+            let mut list: Vec<Cand> = opts
+                .iter()
+                .zip(&reduced)
+                .enumerate()
+                .filter(|(_, (_, &red))| pi - red <= gap)
+                .map(|(k, (o, &red))| Cand {
+                    k: Some(k),
+                    rc: pi - red,
+                    utility: o.utility,
+                    demand: o.demand,
+                })
+                .collect();
+            if pi <= gap {
+                list.push(Cand {
+                    k: None,
+                    rc: pi,
+                    utility: 0.0,
+                    demand: [0.0; R],
+                });
+            }
+            // Stable: equal reduced costs keep option order, `None` (pushed last) last.
+            list.sort_by(|a, b| a.rc.total_cmp(&b.rc));
+            list
+        })
+        .collect()
+}
+
+/// Orders the core jobs: the smallest second reduced cost first (the jobs the LP is least
+/// sure about decide first), identical jobs next to each other, then by index.
+fn order(free: &mut [usize], cands: &[Vec<Cand>], options: &[Vec<Option_>]) {
+    let mut keyed: Vec<(f64, Vec<u64>, usize)> = free
+        .iter()
+        .map(|&i| {
+            let second = cands[i].get(1).map_or(f64::INFINITY, |c| c.rc);
+            (second, identity(&options[i]), i)
+        })
+        .collect();
+    keyed.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then_with(|| a.1.cmp(&b.1))
+            .then(a.2.cmp(&b.2))
+    });
+    for (slot, (_, _, i)) in free.iter_mut().zip(keyed) {
+        *slot = i;
+    }
+}
+
+/// A total order key of a job's options (bits of utilities and demands), so identical
+/// jobs sort next to each other.
+fn identity(opts: &[Option_]) -> Vec<u64> {
+    opts.iter()
+        .flat_map(|o| std::iter::once(o.utility.to_bits()).chain(o.demand.map(f64::to_bits)))
+        .collect()
+}
