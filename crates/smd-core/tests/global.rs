@@ -153,3 +153,111 @@ fn never_below_exact_or_smd_and_always_feasible() {
         }
     }
 }
+
+/// A generated scenario with every other job switched to async SGD.
+fn mixed(jobs: usize, seed: u64, units: f64) -> Scenario {
+    let mut s = generate(&GenerateOptions {
+        jobs,
+        seed,
+        mode: Mode::Sync,
+        units,
+    });
+    for j in s.jobs.iter_mut().skip(1).step_by(2) {
+        j.mode = Mode::Async;
+    }
+    s
+}
+
+#[test]
+fn never_below_any_policy_on_larger_mixed_scenarios() {
+    for (jobs, seed, units) in [(40, 4, 1.0), (60, 5, 3.0), (80, 6, 0.5)] {
+        let mut s = mixed(jobs, seed, units);
+        s.params.epsilon = 0.05;
+        let g = plan_global(&s, &mut Options::default(), 5_000_000).unwrap();
+        assert!(g.admission.proven_optimal, "{jobs} jobs: {:?}", g.admission);
+        for p in Policy::ALL.into_iter().filter(|p| *p != Policy::Global) {
+            let other = plan(&s, p).unwrap();
+            assert!(
+                g.total_utility >= other.total_utility * (1.0 - 1e-12),
+                "{jobs} jobs: global {} < {p} {}",
+                g.total_utility,
+                other.total_utility
+            );
+        }
+    }
+}
+
+#[test]
+fn a_tiny_budget_reports_a_gap_that_holds_the_optimum() {
+    // The proven optimum must lie in [value, value / (1 − gap)] of every stopped search.
+    let mut stopped = 0;
+    for (jobs, seed, units) in [(30, 11, 0.4), (50, 12, 1.0), (80, 13, 3.0), (40, 14, 0.2)] {
+        let s = mixed(jobs, seed, units);
+        let full = plan_global(&s, &mut Options::default(), u64::MAX).unwrap();
+        assert!(full.admission.proven_optimal);
+        let opt = full.total_utility;
+        for nodes in [1, 10, 100] {
+            let g = plan_global(&s, &mut Options::default(), nodes).unwrap();
+            let a = &g.admission;
+            assert!(g.total_utility <= opt * (1.0 + 1e-12), "above the optimum");
+            match a.gap {
+                Some(gap) => {
+                    stopped += 1;
+                    assert!(!a.proven_optimal && gap > 0.0 && gap < 1.0, "{a:?}");
+                    let bound = g.total_utility / (1.0 - gap);
+                    assert!(
+                        bound >= opt * (1.0 - 1e-9),
+                        "{jobs} jobs, {nodes} nodes: bound {bound} below the optimum {opt}"
+                    );
+                }
+                None => {
+                    assert!(a.proven_optimal);
+                    assert!(
+                        (g.total_utility - opt).abs() <= 1e-9 * opt,
+                        "proven but not optimal"
+                    );
+                }
+            }
+        }
+    }
+    assert!(stopped >= 3, "some searches stopped early: {stopped}");
+}
+
+#[test]
+fn progress_reports_the_search_with_a_clock() {
+    // A clock that advances 60 ms per reading, so the search reports (every ~100 ms).
+    let s = mixed(200, 21, 1.0);
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 60.0);
+        t.get()
+    };
+    let mut seen = Vec::new();
+    let mut cb = |p: smd_core::Progress| seen.push(p);
+    let g = plan_global(
+        &s,
+        &mut Options {
+            clock: Some(&clock),
+            progress: Some(&mut cb),
+            time_budget_ms: Some(1e12),
+            ..Options::default()
+        },
+        u64::MAX,
+    )
+    .unwrap();
+    let per_job = seen.iter().filter(|p| p.search.is_none()).count();
+    assert_eq!(per_job, 200, "one report per job's options");
+    let searched: Vec<_> = seen.iter().filter_map(|p| p.search).collect();
+    assert!(
+        !searched.is_empty(),
+        "{} nodes, no search report",
+        g.stats.outer_nodes
+    );
+    for p in searched {
+        assert!(
+            p.best <= g.total_utility * (1.0 + 1e-12) && p.bound >= g.total_utility * (1.0 - 1e-9),
+            "{p:?}"
+        );
+        assert!((0.0..1.0).contains(&p.gap()));
+    }
+}

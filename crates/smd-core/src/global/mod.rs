@@ -17,6 +17,8 @@ mod dual;
 mod incumbent;
 mod pareto;
 mod search;
+#[cfg(test)]
+mod tests;
 
 pub use dual::{lagrangian, Dual};
 pub use pareto::{pareto, relaxed_bound, Option_, Options, MAX_BOX};
@@ -65,8 +67,12 @@ pub fn solve(
     incumbent::improve(options, cap, &mut first, &out_of_time);
     if let Some(start) = start {
         let mut seeded = incumbent::dominating(options, start);
-        incumbent::improve(options, cap, &mut seeded, &out_of_time);
-        if incumbent::value(options, &seeded) > incumbent::value(options, &first) {
+        // A Pareto option never demands more than what it covers; check it all the same.
+        let fits = crate::knapsack::fits_all(&incumbent::demand(options, &seeded), cap);
+        if fits {
+            incumbent::improve(options, cap, &mut seeded, &out_of_time);
+        }
+        if fits && incumbent::value(options, &seeded) > incumbent::value(options, &first) {
             first = seeded;
         }
     }

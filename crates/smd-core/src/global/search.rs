@@ -124,6 +124,12 @@ pub fn search(
         }
     }
 
+    // A first report: the incumbent and the LP bound, before any node.
+    report(Report {
+        nodes: 0,
+        best: inc_value,
+        bound: (big_l - base_rc).max(inc_value),
+    });
     let t_start = limits.clock.map(|c| c());
     let mut last_report = t_start.unwrap_or(0.0);
     let mut next = vec![0usize; n + 1];

@@ -54,8 +54,9 @@ crate::names::named!(Policy, "policy" {
 /// A clock in milliseconds; the crate has none of its own so it runs anywhere (wasm too).
 pub type Clock<'a> = &'a dyn Fn() -> f64;
 
-/// Progress of a plan: called after each job's allocation, and for `global` every
-/// ~100 ms of its search (when there is a clock).
+/// Progress of a plan: called after each job's allocation, and for `global` when its search
+/// starts and every
+/// ~100 ms of it (when there is a clock).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
     /// The policy being planned.
