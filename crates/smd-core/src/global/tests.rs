@@ -1,6 +1,9 @@
 //! The joint search against brute force on random multiple-choice knapsacks: equal optimum,
 //! honest proof status under tiny budgets, weak duality of the prices, and identical jobs.
 
+// Resource loops index several parallel [f64; R] arrays at once.
+#![allow(clippy::needless_range_loop)]
+
 use super::*;
 use crate::rng::Stream;
 

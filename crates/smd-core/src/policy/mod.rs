@@ -55,8 +55,7 @@ crate::names::named!(Policy, "policy" {
 pub type Clock<'a> = &'a dyn Fn() -> f64;
 
 /// Progress of a plan: called after each job's allocation, and for `global` when its search
-/// starts and every
-/// ~100 ms of it (when there is a clock).
+/// starts and every ~100 ms of it (when there is a clock).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Progress {
     /// The policy being planned.
