@@ -1,5 +1,5 @@
-//! The LP relaxation's dual (docs/MODEL.md §9.2): prices y ≥ 0 for the R capacities that
-//! minimise the Lagrangian `L(y) = y·cap + Σ_i max(0, max_k u_ik − y·D_ik)`.
+//! The LP relaxation's dual (docs/MODEL.md §9, global, *Prices*): prices y ≥ 0 for the R
+//! capacities that minimise the Lagrangian `L(y) = y·cap + Σ_i max(0, max_k u_ik − y·D_ik)`.
 //!
 //! Every y gives a valid upper bound L(y) on the joint optimum (weak duality), so a poor y
 //! is never wrong, only weak. L is convex and piecewise linear in R = 4 variables: a few

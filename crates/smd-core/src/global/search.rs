@@ -1,6 +1,6 @@
-//! The exact search (docs/MODEL.md §9.3): depth-first branch and bound on the *core* — the
-//! jobs whose choice is still open once reduced-cost fixing has removed every option that
-//! cannot be in a plan better than the incumbent.
+//! The exact search (docs/MODEL.md §9, global, *Search*): depth-first branch and bound on
+//! the *core* — the jobs whose choice is still open once reduced-cost fixing has removed
+//! every option that cannot be in a plan better than the incumbent.
 //!
 //! With prices y, job i's reduced value of option k is `u_ik − y·D_ik`, its best
 //! `π_i = max(0, max_k …)`, and the option's reduced cost `rc_ik = π_i − (u_ik − y·D_ik)`
