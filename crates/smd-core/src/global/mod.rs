@@ -58,19 +58,19 @@ pub fn solve(
     report: &mut dyn FnMut(Report),
 ) -> Joint {
     let t_start = limits.clock.map(|c| c());
-    let out_of_time = || match (limits.time_ms, limits.clock, t_start) {
-        (Some(budget), Some(c), Some(t0)) => c() - t0 > budget,
-        _ => false,
-    };
-    let dual = dual::solve(options, cap, &out_of_time);
+    // The prices and the first plan are bounded work (a few hundred evaluations of L and
+    // of the local search) and always finish, so that even a tiny budget returns a good
+    // plan with a tight bound; the budget cuts the search.
+    let never = || false;
+    let dual = dual::solve(options, cap, &never);
     let mut first = incumbent::from_prices(options, cap, &dual.y);
-    incumbent::improve(options, cap, &mut first, &out_of_time);
+    incumbent::improve(options, cap, &mut first, &never);
     if let Some(start) = start {
         let mut seeded = incumbent::dominating(options, start);
         // A Pareto option never demands more than what it covers; check it all the same.
         let fits = crate::knapsack::fits_all(&incumbent::demand(options, &seeded), cap);
         if fits {
-            incumbent::improve(options, cap, &mut seeded, &out_of_time);
+            incumbent::improve(options, cap, &mut seeded, &never);
         }
         if fits && incumbent::value(options, &seeded) > incumbent::value(options, &first) {
             first = seeded;

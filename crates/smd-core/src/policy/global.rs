@@ -32,7 +32,7 @@ pub fn plan_global(
     // grid); otherwise only if the search stops unproven.
     let thinned = models.iter().any(|m| m.feasible() && thin(m));
     let mut seeds = if thinned {
-        Some(seed_plans(scenario, opts.inner)?)
+        Some(seed_plans(scenario, opts)?)
     } else {
         None
     };
@@ -79,7 +79,7 @@ pub fn plan_global(
         // Unproven: never below another policy's plan.
         let seeds = match seeds.take() {
             Some(s) => s,
-            None => seed_plans(scenario, opts.inner)?,
+            None => seed_plans(scenario, opts)?,
         };
         let best = seeds
             .iter()
@@ -190,7 +190,10 @@ fn option_sets(
 
 /// The plans global starts from: every other policy's, and smd's with its improved
 /// options, so that global never falls below any of them, proven or not.
-fn seed_plans(scenario: &Scenario, inner: crate::inner::InnerSolver) -> Result<Vec<Plan>, Error> {
+/// smd's allocations come from the caller's cache when it has one (the page's does), so
+/// they cost nothing after the page has planned smd.
+fn seed_plans(scenario: &Scenario, opts: &mut Options) -> Result<Vec<Plan>, Error> {
+    let inner = opts.inner;
     let mut polished = scenario.clone();
     polished.params.polish = true;
     polished.params.rounding = crate::scenario::Rounding::BestCorner;
@@ -208,6 +211,7 @@ fn seed_plans(scenario: &Scenario, inner: crate::inner::InnerSolver) -> Result<V
             p,
             &mut Options {
                 inner,
+                cache: opts.cache.as_deref_mut(),
                 ..Options::default()
             },
         )
