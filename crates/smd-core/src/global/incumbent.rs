@@ -48,8 +48,8 @@ pub fn dominating(options: &[Vec<Option_>], start: &[Option<(u64, u64)>]) -> Cho
 }
 
 /// The LP relaxation's integer part at prices y: each job takes the option of the largest
-/// reduced value `u − y·D` when that is positive; while the choice does not fit, the job of
-/// the least reduced value per priced demand is dropped.
+/// reduced value `u − y·D` when that is positive (ties: the least demand relative to the
+/// capacity), then [`repair`] makes it fit.
 pub fn from_prices(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> Choice {
     let priced = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
     let mut choice: Choice = options
@@ -58,43 +58,80 @@ pub fn from_prices(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> Ch
             (0..opts.len())
                 .map(|k| (opts[k].utility - priced(&opts[k].demand), k))
                 .filter(|&(v, _)| v > 0.0)
-                .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
+                .max_by(|a, b| {
+                    a.0.total_cmp(&b.0)
+                        .then_with(|| {
+                            size(&opts[b.1].demand, cap).total_cmp(&size(&opts[a.1].demand, cap))
+                        })
+                        .then(b.1.cmp(&a.1))
+                })
                 .map(|(_, k)| k)
         })
         .collect();
-    let mut used = demand(options, &choice);
-    if fits_all(&used, cap) {
-        return choice;
-    }
-    // Drop order: least reduced value per unit of overloaded demand first.
-    let over: [bool; R] = std::array::from_fn(|r| used[r] > cap[r]);
-    let weight = |d: &[f64; R]| -> f64 {
-        (0..R)
-            .filter(|&r| over[r] && cap[r] > 0.0)
-            .map(|r| d[r] / cap[r])
-            .sum()
-    };
-    let mut order: Vec<(f64, usize)> = choice
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| {
-            let o = &options[i][(*c)?];
-            let w = weight(&o.demand);
-            (w > 0.0).then(|| ((o.utility - priced(&o.demand)) / w, i))
-        })
-        .collect();
-    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    for (_, i) in order {
-        if fits_all(&used, cap) {
-            break;
-        }
-        let d = options[i][choice[i].expect("admitted")].demand;
-        for r in 0..R {
-            used[r] -= d[r];
-        }
-        choice[i] = None;
-    }
+    repair(options, cap, &mut choice);
     choice
+}
+
+/// Σ_r D_r / cap_r: a demand's size relative to the cluster.
+pub fn size(d: &[f64; R], cap: &[f64; R]) -> f64 {
+    (0..R)
+        .filter(|&r| cap[r] > 0.0)
+        .map(|r| d[r] / cap[r])
+        .sum()
+}
+
+/// Makes a choice fit: while some resource is over capacity, the move — one job to a
+/// smaller option, or out — that loses the least utility per unit of overload it removes
+/// (relative to capacity) and overloads nothing new. Downgrading before dropping keeps
+/// jobs whose utility is flat near its best (a met deadline) at a cheaper size.
+pub fn repair(options: &[Vec<Option_>], cap: &[f64; R], choice: &mut [Option<usize>]) {
+    let mut used = demand(options, choice);
+    let dem = |i: usize, k: Option<usize>| k.map_or([0.0; R], |k| options[i][k].demand);
+    let val = |i: usize, k: Option<usize>| k.map_or(0.0, |k| options[i][k].utility);
+    while !fits_all(&used, cap) {
+        let over: [bool; R] = std::array::from_fn(|r| !fits_all(&[used[r]], &[cap[r]]));
+        // (loss per overload removed, job, new option)
+        let mut best: Option<(f64, usize, Option<usize>)> = None;
+        for i in 0..options.len() {
+            let Some(cur) = choice[i] else { continue };
+            let (dc, vc) = (dem(i, Some(cur)), val(i, Some(cur)));
+            for k in (0..options[i].len()).map(Some).chain([None]) {
+                let dk = dem(i, k);
+                // No overloaded resource may grow (so the overload shrinks every step and
+                // the loop ends), and no other may overflow.
+                let grows = (0..R).any(|r| over[r] && dk[r] > dc[r]);
+                let new_over =
+                    (0..R).any(|r| !over[r] && !fits_all(&[used[r] - dc[r] + dk[r]], &[cap[r]]));
+                let removed: f64 = (0..R)
+                    .filter(|&r| over[r] && cap[r] > 0.0)
+                    .map(|r| (dc[r] - dk[r]) / cap[r])
+                    .sum();
+                if grows || new_over || removed <= 0.0 {
+                    continue;
+                }
+                let rate = (vc - val(i, k)) / removed;
+                if best.is_none_or(|b| rate < b.0) {
+                    best = Some((rate, i, k));
+                }
+            }
+        }
+        let Some((_, i, k)) = best else {
+            // Nothing removes overload without adding some: drop every job using an
+            // overloaded resource (always fits).
+            for i in 0..options.len() {
+                let d = dem(i, choice[i]);
+                if (0..R).any(|r| over[r] && d[r] > 0.0) {
+                    choice[i] = None;
+                }
+            }
+            return;
+        };
+        let (dc, dk) = (dem(i, choice[i]), dem(i, k));
+        for r in 0..R {
+            used[r] += dk[r] - dc[r];
+        }
+        choice[i] = k;
+    }
 }
 
 /// Local search on a feasible choice: repeatedly the best single move — change one job's

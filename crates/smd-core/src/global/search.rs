@@ -94,6 +94,12 @@ pub fn search(
         }
     }
     let core = free.len();
+        eprintln!(
+            "L {big_l} inc {inc_value} gap {} core {core} base_rc {base_rc} sizes {:?}",
+            big_l - inc_value,
+            free.iter().map(|&i| cands[i].len()).collect::<Vec<_>>()
+        );
+    }
     let done = |inc: Choice, value: f64, bound: f64, proven: bool, nodes: u64| Outcome {
         choice: inc,
         value,
@@ -123,6 +129,7 @@ pub fn search(
             min_rest[d][r] = min_rest[d + 1][r] + least;
         }
     }
+    let scaled = Scaled::new(&dual.y, cap, &free, &cands);
 
     // A first report: the incumbent and the LP bound, before any node.
     report(Report {
@@ -183,7 +190,9 @@ pub fn search(
             }
             let after: [f64; R] = std::array::from_fn(|r| used[d][r] + c.demand[r]);
             let least: [f64; R] = std::array::from_fn(|r| after[r] + min_rest[d + 1][r]);
-            if fits_all(&least, cap) {
+            if fits_all(&least, cap)
+                && scaled.bound(d + 1, val[d] + c.utility, &after) > inc_value + tol
+            {
                 child = Some((k, after));
                 break;
             }
@@ -234,6 +243,59 @@ pub fn search(
         }
     }
     done(inc, inc_value, inc_value, true, nodes)
+}
+
+/// Multiples of the prices whose Lagrangian bounds every node also takes: a node that
+/// used more (or less) of a binding resource than the LP did is bounded more tightly at a
+/// higher (or lower) price, so the minimum over a few multiples approaches the node's own
+/// LP bound when one resource binds.
+const SCALES: [f64; 12] = [
+    0.0, 0.5, 0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.25, 1.5, 2.0, 4.0,
+];
+
+/// The Lagrangian bound of a node at every multiple of the prices, over the open choices
+/// of the jobs below it: `value + y_s·(cap − used) + Σ_{jobs below} max_c (u_c − y_s·D_c)`.
+struct Scaled {
+    ys: Vec<[f64; R]>,
+    /// tail[s][d]: Σ over free jobs at depth ≥ d of their best open reduced value at ys[s].
+    tail: Vec<Vec<f64>>,
+    cap: [f64; R],
+}
+
+impl Scaled {
+    fn new(y: &[f64; R], cap: &[f64; R], free: &[usize], cands: &[Vec<Cand>]) -> Scaled {
+        let ys: Vec<[f64; R]> = SCALES.iter().map(|t| y.map(|v| v * t)).collect();
+        let tail = ys
+            .iter()
+            .map(|ys| {
+                let mut t = vec![0.0; free.len() + 1];
+                for d in (0..free.len()).rev() {
+                    let best = cands[free[d]]
+                        .iter()
+                        .map(|c| c.utility - (0..R).map(|r| ys[r] * c.demand[r]).sum::<f64>())
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    t[d] = t[d + 1] + best;
+                }
+                t
+            })
+            .collect();
+        Scaled {
+            ys,
+            tail,
+            cap: *cap,
+        }
+    }
+
+    /// The least of the bounds of a node at depth `d` with `value` and `used` so far.
+    fn bound(&self, d: usize, value: f64, used: &[f64; R]) -> f64 {
+        self.ys
+            .iter()
+            .zip(&self.tail)
+            .map(|(y, t)| {
+                value + (0..R).map(|r| y[r] * (self.cap[r] - used[r])).sum::<f64>() + t[d]
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
 }
 
 /// Per job, the choices whose reduced cost is at most `gap`, in increasing reduced cost
