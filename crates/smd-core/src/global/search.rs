@@ -94,12 +94,6 @@ pub fn search(
         }
     }
     let core = free.len();
-        eprintln!(
-            "L {big_l} inc {inc_value} gap {} core {core} base_rc {base_rc} sizes {:?}",
-            big_l - inc_value,
-            free.iter().map(|&i| cands[i].len()).collect::<Vec<_>>()
-        );
-    }
     let done = |inc: Choice, value: f64, bound: f64, proven: bool, nodes: u64| Outcome {
         choice: inc,
         value,
