@@ -19,7 +19,7 @@ fn main() {
     let jobs = arg("--jobs", 50.0) as usize;
     println!(
         "LP backend: {}; I = {jobs}, seed 1, 1 cluster unit, q = 2\n",
-        smd_core::lp::BACKEND
+        smd_core::LP_BACKEND
     );
     println!("| mode | policy | ε | total ms | inner ms | rounding ms | outer ms | LPs (inner) | LPs (outer) | grid points | infeasible | ms per job (inner) | utility | admitted |");
     println!("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");

@@ -1,10 +1,12 @@
 //! The exact knapsack on an outside benchmark: the 30 OR-Library instances 5.100 (100 items,
 //! 5 constraints) of Chu & Beasley, each with a time limit, beside the known optimum.
 //!
-//! `cargo bench -p smd-core --bench orlib -- [--file PATH] [--limit-s 60] [--only K]`
-//! (default file: the shared data folder next to the repository). Prints a Markdown table.
+//! `cargo bench -p smd-core --features internals --bench orlib --
+//! [--file PATH] [--limit-s 60] [--only K]` (default file: the shared data folder next to the
+//! repository). Prints a Markdown table. The feature `internals` gives it the private exact
+//! knapsack and the OR-Library reader (`smd_core::internals`).
 
-use smd_core::knapsack::{branch_and_bound_with, Limits};
+use smd_core::internals::{branch_and_bound_with, parse_orlib, Limits};
 use std::time::Instant;
 
 fn arg(name: &str) -> Option<String> {
@@ -25,7 +27,7 @@ fn main() {
         .unwrap_or(60.0);
     let only: Option<usize> = arg("--only").and_then(|v| v.parse().ok());
     let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
-    let instances = smd_core::orlib::parse(&text).expect("OR-Library file parses");
+    let instances = parse_orlib(&text).expect("OR-Library file parses");
     println!(
         "OR-Library {file}: {} instances, limit {limit_s} s each\n",
         instances.len()

@@ -5,7 +5,9 @@
 //! once the fields are valid, so a valid scenario always plans.
 
 use crate::error::{cut, num, FieldError};
-use crate::inner::{grid_ranges, grid_size_of, smallest_epsilon_of as smallest, GRID_BUDGET};
+use crate::inner::{grid_ranges, grid_size_of, smallest_epsilon_of as smallest};
+// The budget itself, public here (Algorithm 1's grid module is private).
+pub use crate::grid::GRID_BUDGET;
 use crate::model::JobModel;
 use crate::scenario::Scenario;
 

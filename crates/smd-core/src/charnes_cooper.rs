@@ -119,3 +119,6 @@ fn scale(v: &[f64]) -> f64 {
         1.0
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -27,3 +27,6 @@ pub fn integer_optimum(m: &JobModel) -> Option<(u64, u64, f64)> {
     }
     best
 }
+
+#[cfg(test)]
+mod tests;

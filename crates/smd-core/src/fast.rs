@@ -247,3 +247,6 @@ pub(crate) fn grid(
     }
     best.map(|(t, k, x)| (x, t, k[..d].to_vec()))
 }
+
+#[cfg(test)]
+mod tests;

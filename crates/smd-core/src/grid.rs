@@ -174,12 +174,14 @@ fn lambda_estimate(l: f64, phi: f64, epsilon: f64) -> f64 {
 
 /// The grid Algorithm 1 would search for `model` at `epsilon`: Π (λ_j + 1) over the gridded
 /// summands, from Ω's vertices (the fast path's bounds), in closed form — its cost is known
-/// before the search starts. 1 when at most one summand is kept.
-pub fn grid_size(model: &JobModel, epsilon: f64) -> f64 {
+/// before the search starts. 1 when at most one summand is kept. Validation works from the
+/// ranges ([`grid_size_of`]); this form is what the tests compare with the search.
+#[cfg(test)]
+pub(crate) fn grid_size(model: &JobModel, epsilon: f64) -> f64 {
     grid_size_of(&grid_ranges(model), epsilon)
 }
 
-/// [`grid_size`] from the gridded summands' (l_j, φ_j).
+/// The grid's size (see `grid_size`) from the gridded summands' (l_j, φ_j).
 pub(crate) fn grid_size_of(ranges: &[(f64, f64)], epsilon: f64) -> f64 {
     ranges
         .iter()
@@ -199,13 +201,9 @@ pub(crate) fn grid_size_of(ranges: &[(f64, f64)], epsilon: f64) -> f64 {
         .product()
 }
 
-/// The smallest ε (rounded up to two significant digits) whose grid for `model` fits
-/// [`GRID_BUDGET`]; `None` if every ε in (0, 1] does (no grid, or a narrow one).
-pub fn smallest_epsilon(model: &JobModel) -> Option<f64> {
-    smallest_epsilon_of(&grid_ranges(model))
-}
-
-/// [`smallest_epsilon`] from the gridded summands' (l_j, φ_j): arithmetic only.
+/// The smallest ε (rounded up to two significant digits) whose grid for the gridded summands'
+/// (l_j, φ_j) fits [`GRID_BUDGET`]; `None` if every ε in (0, 1] does (no grid, or a narrow
+/// one). Arithmetic only.
 pub(crate) fn smallest_epsilon_of(ranges: &[(f64, f64)]) -> Option<f64> {
     let fits = |e: f64| grid_size_of(ranges, e) <= GRID_BUDGET;
     if fits(f64::MIN_POSITIVE) {
@@ -286,3 +284,6 @@ pub struct InnerStats {
     /// Grid points whose LP was infeasible.
     pub infeasible_grid_points: u64,
 }
+
+#[cfg(test)]
+mod tests;

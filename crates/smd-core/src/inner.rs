@@ -12,11 +12,8 @@
 
 use crate::charnes_cooper::{extreme, linear_extreme};
 use crate::error::Error;
-pub use crate::grid::{
-    face_plane, grid_size, lambda, level_plane, smallest_epsilon, InnerStats, Search, Summand,
-    DROP, GRID_BUDGET,
-};
-pub(crate) use crate::grid::{grid_ranges, grid_size_of, setup, smallest_epsilon_of, Setup};
+use crate::grid::{face_plane, setup, Search, Setup, GRID_BUDGET};
+pub(crate) use crate::grid::{grid_ranges, grid_size_of, smallest_epsilon_of, InnerStats};
 use crate::lp::Sense;
 use crate::model::{JobModel, Ratio};
 use crate::omega::HalfPlane;
@@ -41,7 +38,7 @@ pub struct InnerSolution {
 #[serde(rename_all = "snake_case")]
 pub enum InnerSolver {
     /// Exact closed form over the polygon's vertices, with grid blocks pruned by bounds
-    /// ([`crate::fast`]).
+    /// (the fast path, `fast.rs`).
     #[default]
     Fast,
     /// The paper's method as written: one Charnes–Cooper LP per grid point through the LP crate.
@@ -211,3 +208,6 @@ fn grid_point(
     }
     Ok(Some(best))
 }
+
+#[cfg(test)]
+mod tests;

@@ -99,280 +99,232 @@ pub fn solve<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> Relaxat
 fn dense<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> Relaxation {
     let n = c.len();
     let tol = 1e-11;
-    // Variables 0..n are items, n..n+R the slacks of the rows.
-    let col = |j: usize| -> [f64; R] {
-        if j < n {
-            a[j]
-        } else {
-            let mut e = [0.0; R];
-            e[j - n] = 1.0;
-            e
-        }
-    };
-    let cost = |j: usize| if j < n { c[j] } else { 0.0 };
-    let upper = |j: usize| if j < n { 1.0 } else { f64::INFINITY };
-    let mut state = vec![State::Lower; n + R];
-    let mut basis = [0usize; R];
-    let mut binv = [[0.0; R]; R];
-    let mut xb = [0.0; R];
-    for r in 0..R {
-        basis[r] = n + r;
-        state[n + r] = State::Basic(r);
-        binv[r][r] = 1.0;
-        xb[r] = b[r].max(0.0);
-    }
+    let mut s = Simplex::new(c, a, b);
     let cmax = c.iter().fold(0.0_f64, |m, v| m.max(v.abs())).max(1e-300);
     let mut degenerate = 0usize;
     let limit = 100 * (n + R) + 1000;
     for _ in 0..limit {
-        // Duals y = c_B · B⁻¹.
+        let y = s.duals();
+        // Pricing: Dantzig, or Bland (first improving index) after degenerate pivots.
+        let Some(j) = s.entering(&y, degenerate > 2 * R, tol * cmax) else {
+            break;
+        };
+        let theta = s.step(j);
+        degenerate = if theta <= 1e-12 { degenerate + 1 } else { 0 };
+    }
+    s.solution()
+}
+
+/// The simplex's state. Variables 0..n are the items (0 ≤ x ≤ 1), n..n+R the slacks of the
+/// rows (x ≥ 0).
+struct Simplex<'a, const R: usize> {
+    c: &'a [f64],
+    a: &'a [[f64; R]],
+    n: usize,
+    state: Vec<State>,
+    /// The basic variable of each row.
+    basis: [usize; R],
+    /// B⁻¹.
+    binv: [[f64; R]; R],
+    /// The basic variables' values.
+    xb: [f64; R],
+}
+
+impl<'a, const R: usize> Simplex<'a, R> {
+    /// The slack basis: every item at 0.
+    fn new(c: &'a [f64], a: &'a [[f64; R]], b: &[f64; R]) -> Self {
+        let n = c.len();
+        let mut s = Simplex {
+            c,
+            a,
+            n,
+            state: vec![State::Lower; n + R],
+            basis: [0usize; R],
+            binv: [[0.0; R]; R],
+            xb: [0.0; R],
+        };
+        for r in 0..R {
+            s.basis[r] = n + r;
+            s.state[n + r] = State::Basic(r);
+            s.binv[r][r] = 1.0;
+            s.xb[r] = b[r].max(0.0);
+        }
+        s
+    }
+
+    /// Column j of [A | I].
+    fn col(&self, j: usize) -> [f64; R] {
+        if j < self.n {
+            self.a[j]
+        } else {
+            let mut e = [0.0; R];
+            e[j - self.n] = 1.0;
+            e
+        }
+    }
+
+    fn cost(&self, j: usize) -> f64 {
+        if j < self.n {
+            self.c[j]
+        } else {
+            0.0
+        }
+    }
+
+    fn upper(&self, j: usize) -> f64 {
+        if j < self.n {
+            1.0
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Duals y = c_B · B⁻¹.
+    fn duals(&self) -> [f64; R] {
         let mut y = [0.0; R];
-        for (r, &bj) in basis.iter().enumerate() {
-            let cb = cost(bj);
+        for (r, &bj) in self.basis.iter().enumerate() {
+            let cb = self.cost(bj);
             if cb != 0.0 {
                 for k in 0..R {
-                    y[k] += cb * binv[r][k];
+                    y[k] += cb * self.binv[r][k];
                 }
             }
         }
-        // Pricing: Dantzig, or Bland (first improving index) after degenerate pivots.
-        let bland = degenerate > 2 * R;
+        y
+    }
+
+    /// The entering variable, whose reduced cost improves by more than `tol`: the largest
+    /// gain (Dantzig), or the first index (Bland); `None` at an optimum.
+    fn entering(&self, y: &[f64; R], bland: bool, tol: f64) -> Option<usize> {
         let mut enter: Option<(usize, f64)> = None;
-        for j in 0..n + R {
-            if matches!(state[j], State::Basic(_)) {
+        for j in 0..self.n + R {
+            if matches!(self.state[j], State::Basic(_)) {
                 continue;
             }
-            let aj = col(j);
-            let d = cost(j) - (0..R).map(|k| y[k] * aj[k]).sum::<f64>();
-            let gain = match state[j] {
-                State::Lower if d > tol * cmax => d,
-                State::Upper if d < -tol * cmax => -d,
+            let aj = self.col(j);
+            let d = self.cost(j) - (0..R).map(|k| y[k] * aj[k]).sum::<f64>();
+            let gain = match self.state[j] {
+                State::Lower if d > tol => d,
+                State::Upper if d < -tol => -d,
                 _ => continue,
             };
             if bland {
-                enter = Some((j, gain));
-                break;
+                return Some(j);
             }
             if enter.is_none_or(|(_, g)| gain > g) {
                 enter = Some((j, gain));
             }
         }
-        let Some((j, _)) = enter else { break };
+        enter.map(|(j, _)| j)
+    }
+
+    /// Moves the entering variable j off its bound as far as the ratio test allows: a bound
+    /// flip, or a pivot. Returns the step θ.
+    fn step(&mut self, j: usize) -> f64 {
         // Direction of x_B per unit step of the entering variable.
-        let aj = col(j);
-        let sign = if state[j] == State::Upper { -1.0 } else { 1.0 };
+        let aj = self.col(j);
+        let sign = if self.state[j] == State::Upper {
+            -1.0
+        } else {
+            1.0
+        };
         let mut alpha = [0.0; R];
         for r in 0..R {
-            alpha[r] = (0..R).map(|k| binv[r][k] * aj[k]).sum();
+            alpha[r] = (0..R).map(|k| self.binv[r][k] * aj[k]).sum();
         }
-        // Ratio test: the entering bound flip, or a basic variable hitting a bound.
-        let mut theta = upper(j);
-        let mut leave: Option<(usize, State)> = None;
+        let (theta, leave) = self.ratio_test(j, sign, &alpha);
         for r in 0..R {
-            let rate = -sign * alpha[r];
-            if rate < -1e-12 {
-                let t = xb[r].max(0.0) / -rate;
-                if t < theta {
-                    theta = t;
-                    leave = Some((r, State::Lower));
-                }
-            } else if rate > 1e-12 {
-                let t = (upper(basis[r]) - xb[r]).max(0.0) / rate;
-                if t < theta {
-                    theta = t;
-                    leave = Some((r, State::Upper));
-                }
-            }
-        }
-        degenerate = if theta <= 1e-12 { degenerate + 1 } else { 0 };
-        for r in 0..R {
-            xb[r] -= sign * alpha[r] * theta;
+            self.xb[r] -= sign * alpha[r] * theta;
         }
         match leave {
             None => {
                 // Bound flip: the entering variable moves to its other bound.
-                state[j] = if state[j] == State::Upper {
+                self.state[j] = if self.state[j] == State::Upper {
                     State::Lower
                 } else {
                     State::Upper
                 };
             }
             Some((r, to)) => {
-                let entering_value = if state[j] == State::Upper {
+                let entering_value = if self.state[j] == State::Upper {
                     1.0 - theta
                 } else {
                     theta
                 };
-                state[basis[r]] = to;
-                basis[r] = j;
-                state[j] = State::Basic(r);
-                // Pivot B⁻¹ on row r with column alpha.
-                let p = alpha[r];
+                self.state[self.basis[r]] = to;
+                self.basis[r] = j;
+                self.state[j] = State::Basic(r);
+                self.pivot(r, &alpha);
+                self.xb[r] = entering_value;
+            }
+        }
+        theta
+    }
+
+    /// The ratio test: the entering bound flip, or a basic variable hitting a bound (its row
+    /// and the bound it leaves at).
+    fn ratio_test(&self, j: usize, sign: f64, alpha: &[f64; R]) -> (f64, Option<(usize, State)>) {
+        let mut theta = self.upper(j);
+        let mut leave: Option<(usize, State)> = None;
+        for r in 0..R {
+            let rate = -sign * alpha[r];
+            if rate < -1e-12 {
+                let t = self.xb[r].max(0.0) / -rate;
+                if t < theta {
+                    theta = t;
+                    leave = Some((r, State::Lower));
+                }
+            } else if rate > 1e-12 {
+                let t = (self.upper(self.basis[r]) - self.xb[r]).max(0.0) / rate;
+                if t < theta {
+                    theta = t;
+                    leave = Some((r, State::Upper));
+                }
+            }
+        }
+        (theta, leave)
+    }
+
+    /// Pivots B⁻¹ on row r with column alpha.
+    fn pivot(&mut self, r: usize, alpha: &[f64; R]) {
+        let binv = &mut self.binv;
+        let p = alpha[r];
+        for k in 0..R {
+            binv[r][k] /= p;
+        }
+        for i in 0..R {
+            if i != r && alpha[i] != 0.0 {
+                let f = alpha[i];
                 for k in 0..R {
-                    binv[r][k] /= p;
+                    binv[i][k] -= f * binv[r][k];
                 }
-                for i in 0..R {
-                    if i != r && alpha[i] != 0.0 {
-                        let f = alpha[i];
-                        for k in 0..R {
-                            binv[i][k] -= f * binv[r][k];
-                        }
-                    }
-                }
-                xb[r] = entering_value;
             }
         }
     }
-    let x: Vec<f64> = (0..n)
-        .map(|j| match state[j] {
-            State::Lower => 0.0,
-            State::Upper => 1.0,
-            State::Basic(r) => xb[r].clamp(0.0, 1.0),
-        })
-        .collect();
-    let value = c.iter().zip(&x).map(|(c, x)| c * x).sum();
-    let mut dual = vec![0.0; R];
-    for (r, &bj) in basis.iter().enumerate() {
-        for k in 0..R {
-            dual[k] += cost(bj) * binv[r][k];
+
+    /// The basic solution: x, c·x and the duals (clamped at 0).
+    fn solution(&self) -> Relaxation {
+        let x: Vec<f64> = (0..self.n)
+            .map(|j| match self.state[j] {
+                State::Lower => 0.0,
+                State::Upper => 1.0,
+                State::Basic(r) => self.xb[r].clamp(0.0, 1.0),
+            })
+            .collect();
+        let value = self.c.iter().zip(&x).map(|(c, x)| c * x).sum();
+        let mut dual = vec![0.0; R];
+        for (r, &bj) in self.basis.iter().enumerate() {
+            for k in 0..R {
+                dual[k] += self.cost(bj) * self.binv[r][k];
+            }
         }
-    }
-    Relaxation {
-        value,
-        x,
-        dual: dual.into_iter().map(|y| y.max(0.0)).collect(),
+        Relaxation {
+            value,
+            x,
+            dual: dual.into_iter().map(|y| y.max(0.0)).collect(),
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lp::{Lp, Op, Outcome, Sense};
-    use crate::rng::Stream;
-
-    /// The LP crate as the independent reference.
-    fn reference<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> f64 {
-        let mut lp = Lp::new(Sense::Max);
-        let v: Vec<usize> = c.iter().map(|&ci| lp.var(ci, 0.0, 1.0)).collect();
-        for r in 0..R {
-            let terms: Vec<(usize, f64)> = v.iter().map(|&j| (j, a[j][r])).collect();
-            lp.row(&terms, Op::Le, b[r]);
-        }
-        match lp.solve().unwrap() {
-            Outcome::Optimal { objective, .. } => objective,
-            o => panic!("{o:?}"),
-        }
-    }
-
-    #[test]
-    fn column_generation_matches_the_dense_simplex() {
-        let mut s = Stream::new(9, 0);
-        for case in 0..6 {
-            let n = COLUMN_GENERATION_MIN + 1 + s.int(0, 12_000) as usize;
-            let c: Vec<f64> = (0..n).map(|_| s.uniform(0.0, 100.0)).collect();
-            let a: Vec<[f64; 4]> = (0..n)
-                .map(|_| std::array::from_fn(|_| s.uniform(0.0, 50.0)))
-                .collect();
-            // Few items fit (the 10^5-job regime) or many (column generation needs rounds).
-            let tight = if case % 2 == 0 { 0.001 } else { 0.2 };
-            let b: [f64; 4] = std::array::from_fn(|r| tight * a.iter().map(|x| x[r]).sum::<f64>());
-            let got = solve(&c, &a, &b);
-            let want = dense(&c, &a, &b);
-            assert!(
-                (got.value - want.value).abs() <= 1e-9 * want.value.max(1.0),
-                "case {case}: {} vs {}",
-                got.value,
-                want.value
-            );
-            let fractional = got
-                .x
-                .iter()
-                .filter(|&&x| x > 1e-9 && x < 1.0 - 1e-9)
-                .count();
-            assert!(fractional <= 4, "case {case}: {fractional} fractional");
-            for r in 0..4 {
-                let used: f64 = a.iter().zip(&got.x).map(|(a, x)| a[r] * x).sum();
-                assert!(used <= b[r] * (1.0 + 1e-9) + 1e-9);
-            }
-            // Its duals bound the LP (weak duality), so Frieze–Clarke's pruning stays valid.
-            let y = &got.dual;
-            let bound: f64 = (0..4).map(|r| y[r] * b[r]).sum::<f64>()
-                + (0..n)
-                    .map(|j| (c[j] - (0..4).map(|r| y[r] * a[j][r]).sum::<f64>()).max(0.0))
-                    .sum::<f64>();
-            assert!(
-                bound >= want.value * (1.0 - 1e-9),
-                "case {case}: {bound} < {}",
-                want.value
-            );
-        }
-    }
-
-    #[test]
-    fn matches_the_lp_crate_and_is_basic() {
-        let mut s = Stream::new(5, 0);
-        for case in 0..400 {
-            let n = 1 + s.int(0, 40) as usize;
-            let c: Vec<f64> = (0..n)
-                .map(|_| {
-                    if s.unit() < 0.1 {
-                        0.0
-                    } else {
-                        s.uniform(0.0, 100.0)
-                    }
-                })
-                .collect();
-            let a: Vec<[f64; 4]> = (0..n)
-                .map(|_| {
-                    std::array::from_fn(|_| {
-                        if s.unit() < 0.2 {
-                            0.0
-                        } else {
-                            s.uniform(0.0, 50.0)
-                        }
-                    })
-                })
-                .collect();
-            let tight = s.uniform(0.05, 0.9);
-            let b: [f64; 4] = std::array::from_fn(|r| tight * a.iter().map(|x| x[r]).sum::<f64>());
-            let got = solve(&c, &a, &b);
-            let want = reference(&c, &a, &b);
-            assert!(
-                (got.value - want).abs() <= 1e-7 * want.max(1.0),
-                "case {case}: {} vs {want}",
-                got.value
-            );
-            for r in 0..4 {
-                let used: f64 = a.iter().zip(&got.x).map(|(a, x)| a[r] * x).sum();
-                assert!(
-                    used <= b[r] * (1.0 + 1e-9) + 1e-9,
-                    "case {case}: row {r} {used} > {}",
-                    b[r]
-                );
-            }
-            let fractional = got
-                .x
-                .iter()
-                .filter(|&&x| x > 1e-9 && x < 1.0 - 1e-9)
-                .count();
-            assert!(
-                fractional <= 4,
-                "case {case}: {fractional} fractional entries"
-            );
-        }
-    }
-
-    #[test]
-    fn degenerate_and_empty_cases() {
-        let r = solve::<4>(&[], &[], &[1.0; 4]);
-        assert_eq!(r.value, 0.0);
-        // Zero capacity: nothing with positive demand fits; free items are taken whole.
-        let a = [[1.0, 0.0, 0.0, 0.0], [0.0; 4], [1.0, 1.0, 1.0, 1.0]];
-        let r = solve(&[3.0, 2.0, 5.0], &a, &[0.0; 4]);
-        assert_eq!(r.x, vec![0.0, 1.0, 0.0]);
-        // Many identical items: degenerate ties.
-        let a = vec![[1.0, 1.0, 1.0, 1.0]; 30];
-        let r = solve(&vec![1.0; 30], &a, &[7.5; 4]);
-        assert!((r.value - 7.5).abs() < 1e-9);
-    }
-}
+mod tests;

@@ -3,7 +3,9 @@
 
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
-use crate::inner::{self, Search};
+use crate::inner;
+// Algorithm 1's search, part of a landscape (its module is private).
+pub use crate::grid::{Search, Summand};
 use crate::model::JobModel;
 use crate::plan::Plan;
 use crate::scenario::Scenario;

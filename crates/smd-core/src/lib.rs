@@ -6,10 +6,10 @@
 //!
 //! 1. [`model`]: each job's completion time `T(w, p)` (workers w, parameter servers p) from the
 //!    paper's θ coefficients, with the layer schedule folded in through η ([`eta`]);
-//! 2. [`inner`] (Algorithm 1): `min_Ω T` to within (1+ε) by an ε-grid of Charnes–Cooper LPs
-//!    ([`charnes_cooper`], [`lp`]);
-//! 3. [`rounding`] (Algorithm 2): randomized rounding to an integer allocation in Ω;
-//! 4. [`knapsack`]: admission as a multi-dimensional knapsack (Frieze–Clarke or exact);
+//! 2. Algorithm 1: `min_Ω T` to within (1+ε) by an ε-grid of Charnes–Cooper LPs, or by its
+//!    exact fast path ([`InnerSolver`]); its search is shown by [`landscape()`];
+//! 3. Algorithm 2: randomized rounding to an integer allocation in Ω;
+//! 4. admission as a multi-dimensional knapsack (Frieze–Clarke or exact branch and bound);
 //! 5. [`policy`]: `smd` and the baselines `esw`, `optimus`, `exact`, each giving a [`Plan`].
 //!
 //! ```
@@ -20,50 +20,76 @@
 //! assert_eq!(p.jobs.len(), 5);
 //! ```
 //!
-//! The crate has no browser dependency and no clock of its own: [`plan`] times itself with
+//! The crate has no browser dependency and no clock of its own: [`plan()`] times itself with
 //! `std::time::Instant` natively; in wasm use [`plan_with_clock`] with the page's clock.
 //!
 //! ## Decisions where docs/MODEL.md was silent or wrong
 //! - A worker or PS that demands no resource at all makes Ω unbounded: rejected at
 //!   validation; so is a limit allowing more than 10^6 tasks.
 //! - Frieze–Clarke at depth q guarantees `q/(q+R)` of the optimum, not `(q+1)/(q+R+1)`
-//!   (see [`knapsack`]); depth 0 guarantees nothing.
-//! - Algorithm 1's ties among the minimisers of ζ_J go to the least T (see [`inner`]).
+//!   (proved in the admission module, `knapsack.rs`); depth 0 guarantees nothing.
+//! - Algorithm 1's ties among the minimisers of ζ_J go to the least T (`inner.rs`).
 //! - Rounding streams are keyed by a hash of the job id, so reordering jobs changes nothing.
 //! - A plan's `utility` per job is the utility of its allocation; only admitted jobs count
 //!   in `total_utility`.
+//!
+//! ## The public API
+//! Narrow on purpose: the scenario and its validation ([`scenario`], [`json`], [`budget`],
+//! [`error`]), planning ([`policy`], [`mod@plan`]), views ([`mod@landscape`], [`eta`],
+//! [`model`]), the generator ([`mod@generate`]) and the seeded streams ([`rng`]). The
+//! algorithms (Algorithm 1's grid, LPs and fast path, rounding, the knapsacks, the integer
+//! enumeration) are private and tested beside their code; the benchmarks reach the few they
+//! time through the hidden `internals` module of the `internals` feature.
 
 #![warn(missing_docs)]
 
 pub mod budget;
-pub mod charnes_cooper;
-pub mod enumerate;
+mod charnes_cooper;
+mod enumerate;
 pub mod error;
 pub mod eta;
-pub mod fast;
+mod fast;
 pub mod generate;
 pub mod global;
 mod grid;
-pub mod inner;
+mod inner;
 pub mod json;
-pub mod knapsack;
-pub mod kp_lp;
+mod knapsack;
+mod kp_lp;
 pub mod landscape;
-pub mod lp;
+mod lp;
 pub mod model;
 mod names;
-pub mod omega;
-pub mod orlib;
+mod omega;
+#[cfg(any(test, feature = "internals"))]
+mod orlib;
 pub mod plan;
 pub mod policy;
 pub mod rng;
-pub mod rounding;
+mod rounding;
 pub mod scenario;
+
+// The helpers of the unit tests, shared with the integration tests (tests/common), name the
+// crate `smd_core` as those do.
+#[cfg(test)]
+extern crate self as smd_core;
+#[cfg(test)]
+mod testutil;
+
+/// What the benchmarks time beyond the public API (feature `internals`); not part of the API.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::knapsack::{branch_and_bound_with, Limits};
+    pub use crate::orlib::parse as parse_orlib;
+}
 
 pub use error::{Error, FieldError};
 pub use generate::{generate, GenerateOptions};
 pub use inner::InnerSolver;
 pub use landscape::{landscape, Landscape};
+// Which LP crate `InnerSolver::Reference` runs on (the feature `minilp` swaps it).
+pub use lp::BACKEND as LP_BACKEND;
 pub use plan::Plan;
 pub use policy::{
     joint_problem, plan_global, plan_on, plan_with, plan_with_clock, Cache, Capacity, JointOption,

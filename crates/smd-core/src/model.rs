@@ -2,7 +2,8 @@
 //! μ(π) and the job's region Ω; plus §6's split of T into ratio summands ζ_j.
 
 use crate::eta::{eta, Eta};
-use crate::omega::Omega;
+// A job's region, part of its model (the module `omega` is private).
+pub use crate::omega::Omega;
 use crate::scenario::{Job, Mode, Resources};
 
 /// A linear-fractional summand `ζ(x) = (a·x + q) / (c·x + d)` of T, x = (w, p).
@@ -177,6 +178,12 @@ impl JobModel {
     /// Whether (1, 1) fits the job's limit, i.e. the job is feasible at all.
     pub fn feasible(&self) -> bool {
         self.omega.contains(1.0, 1.0)
+    }
+
+    /// (w, p, T) of the least T over Ω's integer points (ties to the smaller w, then the
+    /// smaller p), or `None` if (1, 1) does not fit: the `exact` policy's allocation.
+    pub fn integer_optimum(&self) -> Option<(u64, u64, f64)> {
+        crate::enumerate::integer_optimum(self)
     }
 
     /// The exact p minimising T for a fixed w, clamped to Ω (docs/MODEL.md §6, *polish*).

@@ -50,7 +50,7 @@ impl Omega {
         }
     }
 
-    /// Whether (w, p) is in Ω (reals; tolerance [`TOL`]).
+    /// Whether (w, p) is in Ω (reals; relative tolerance 1e-9, as every capacity check).
     pub fn contains(&self, w: f64, p: f64) -> bool {
         w >= 1.0 - TOL
             && p >= 1.0 - TOL
@@ -58,7 +58,7 @@ impl Omega {
     }
 
     /// All constraints of Ω as half-planes: `w ≥ 1`, `p ≥ 1`, then one per resource.
-    pub fn half_planes(&self) -> Vec<HalfPlane> {
+    pub(crate) fn half_planes(&self) -> Vec<HalfPlane> {
         let mut h = vec![
             HalfPlane {
                 a: [-1.0, 0.0],

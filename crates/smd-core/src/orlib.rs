@@ -61,3 +61,6 @@ impl Instance {
         Some((items, std::array::from_fn(|i| self.capacities[i])))
     }
 }
+
+#[cfg(test)]
+mod tests;

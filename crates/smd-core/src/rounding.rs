@@ -87,3 +87,6 @@ pub fn round(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -520,7 +520,7 @@ fn cross_checks(case: &Case, sample: &mut Sample, models: &[JobModel]) {
                 .iter()
                 .filter(|m| {
                     m.feasible()
-                        && smd_core::enumerate::integer_optimum(m)
+                        && m.integer_optimum()
                             .is_some_and(|(w, p, _)| m.utility_at(w as f64, p as f64) > 0.0)
                 })
                 .count();

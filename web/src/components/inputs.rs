@@ -127,7 +127,7 @@ pub fn ParamsPanel() -> Html {
             </div>
             if let Some((eps, job)) = &state.solving.epsilon_floor {
                 <p class="note" data-testid="epsilon-floor"
-                    title={format!("Algorithm 1's grid grows as ε shrinks: below this ε, job {job:?}'s grid would exceed the work budget of {:.0e} points.", smd_core::inner::GRID_BUDGET)}>
+                    title={format!("Algorithm 1's grid grows as ε shrinks: below this ε, job {job:?}'s grid would exceed the work budget of {:.0e} points.", smd_core::budget::GRID_BUDGET)}>
                     { epsilon_floor_text(*eps, job) }
                 </p>
             }

@@ -4,7 +4,7 @@
 
 use crate::format::fmt_sig;
 use crate::svg::{end, group, text_at, text_tag, titled_group, Tag};
-use smd_core::inner::{Search, Summand};
+use smd_core::landscape::{Search, Summand};
 use smd_core::Landscape;
 use std::fmt::Display;
 

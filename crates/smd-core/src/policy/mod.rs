@@ -1,7 +1,7 @@
 //! docs/MODEL.md §9: the policies `smd`, `esw`, `optimus`, `exact` and `global`, each turning a
 //! validated scenario into a [`Plan`] through one pipeline: every job's model, its candidate
-//! allocation (per policy: [`smd`], ESW's k, `exact`'s enumeration, [`optimus`]), admission
-//! (a knapsack, or the joint search of [`global`]), then [`assemble`] into the plan.
+//! allocation (per policy: `smd.rs`, ESW's k, `exact`'s enumeration, `optimus.rs`), admission
+//! (a knapsack, or the joint search of [`crate::global`]), then `assemble.rs` into the plan.
 
 mod assemble;
 mod cache;
@@ -239,78 +239,6 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
 /// (with both, the time budget alone ends it); the limit makes clockless runs finite and
 /// deterministic.
 pub const GLOBAL_NODE_LIMIT: u64 = 10_000_000;
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::generate::{generate, GenerateOptions};
-
-    fn without_times(mut p: Plan) -> Plan {
-        p.stats.solve_ms = 0.0;
-        p.stats.inner_ms = 0.0;
-        p.stats.rounding_ms = 0.0;
-        p.stats.outer_ms = 0.0;
-        p
-    }
-
-    #[test]
-    fn cache_reuses_unchanged_jobs_and_changes_no_plan() {
-        let mut s = generate(&GenerateOptions {
-            jobs: 6,
-            seed: 4,
-            ..Default::default()
-        });
-        let mut cache = Cache::new();
-        let with_cache = |s: &Scenario, cache: &mut Cache| {
-            let mut o = Options {
-                cache: Some(cache),
-                ..Options::default()
-            };
-            without_times(plan_with(s, Policy::Smd, &mut o).unwrap())
-        };
-        let first = with_cache(&s, &mut cache);
-        let feasible = first.jobs.iter().filter(|j| j.workers.is_some()).count() as u64;
-        assert_eq!((cache.hits(), cache.misses()), (0, feasible));
-        assert_eq!(first, without_times(crate::plan(&s, Policy::Smd).unwrap()));
-        // Edit one feasible job: only it is solved again.
-        let k = first.jobs.iter().position(|j| j.workers.is_some()).unwrap();
-        s.jobs[k].iterations += 7.0;
-        let second = with_cache(&s, &mut cache);
-        assert_eq!((cache.hits(), cache.misses()), (feasible - 1, feasible + 1));
-        assert_eq!(second, without_times(crate::plan(&s, Policy::Smd).unwrap()));
-        // A parameter every job depends on invalidates them all.
-        s.params.seed += 1;
-        with_cache(&s, &mut cache);
-        assert_eq!(cache.misses(), 2 * feasible + 1);
-        cache.retain_used();
-    }
-
-    #[test]
-    fn progress_counts_every_job_once_in_order() {
-        let mut s = generate(&GenerateOptions {
-            jobs: 4,
-            seed: 9,
-            ..Default::default()
-        });
-        s.params.epsilon = 0.3;
-        for policy in Policy::ALL {
-            let mut seen = Vec::new();
-            let mut cb = |p: Progress| seen.push((p.jobs_done, p.jobs_total));
-            let plan = plan_with(
-                &s,
-                policy,
-                &mut Options {
-                    progress: Some(&mut cb),
-                    ..Options::default()
-                },
-            )
-            .unwrap();
-            assert_eq!(plan.stats.solve_ms, 0.0, "no clock, no time");
-            let last = *seen.last().unwrap();
-            assert_eq!(last, (4, 4), "{policy}");
-            assert!(
-                seen.windows(2).all(|w| w[0].0 < w[1].0),
-                "{policy}: {seen:?}"
-            );
-        }
-    }
-}
+mod tests;

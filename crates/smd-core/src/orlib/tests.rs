@@ -2,14 +2,18 @@
 //! 21 (one per tightness 0.25, 0.50, 0.75), whose optima are known. The exact branch and
 //! bound must prove each; Frieze–Clarke must stay within its guarantee q/(q+5).
 
-use smd_core::knapsack::{branch_and_bound_with, frieze_clarke, guarantee_for, Limits};
+use crate::knapsack::{branch_and_bound_with, frieze_clarke, guarantee_for, Limits};
+use crate::orlib::parse;
 
-const FIXTURE: &str = include_str!("../../../tests/fixtures/orlib-5.100-sample.txt");
+const FIXTURE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fixtures/orlib-5.100-sample.txt"
+));
 const KNOWN: [f64; 3] = [24274.0, 42009.0, 62081.0];
 
 #[test]
 fn exact_knapsack_proves_the_known_optima() {
-    let instances = smd_core::orlib::parse(FIXTURE).unwrap();
+    let instances = parse(FIXTURE).unwrap();
     assert_eq!(instances.len(), 3);
     for (inst, known) in instances.iter().zip(KNOWN) {
         assert_eq!(
@@ -36,7 +40,7 @@ fn exact_knapsack_proves_the_known_optima() {
 
 #[test]
 fn frieze_clarke_stays_within_its_guarantee() {
-    for (inst, known) in smd_core::orlib::parse(FIXTURE).unwrap().iter().zip(KNOWN) {
+    for (inst, known) in parse(FIXTURE).unwrap().iter().zip(KNOWN) {
         let (items, cap) = inst.items::<5>().unwrap();
         let mut previous = 0.0;
         for q in 0..=1 {

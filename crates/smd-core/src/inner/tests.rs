@@ -6,12 +6,12 @@
 //! best samples with a projected pattern search whose step shrinks until it is negligible.
 //! Algorithm 1 must land within (1+ε) of that reference, and not far below it either.
 
-mod common;
-
-use common::{inside, intersections, lines, t_of, Line};
-use smd_core::inner::{solve, InnerSolution, DROP};
-use smd_core::model::JobModel;
-use smd_core::scenario::Mode;
+use crate::grid::DROP;
+use crate::inner::{solve, InnerSolution};
+use crate::model::JobModel;
+use crate::scenario::Mode;
+use crate::testutil;
+use crate::testutil::{inside, intersections, lines, t_of, Line};
 
 /// Ω's vertices in counter-clockwise order (pairwise intersections that are feasible).
 fn polygon(ls: &[Line]) -> Vec<[f64; 2]> {
@@ -51,7 +51,7 @@ fn project(ls: &[Line], vs: &[[f64; 2]], x: [f64; 2]) -> [f64; 2] {
     best.1
 }
 
-/// T at x, by `common::t_of` (own evaluation from θ).
+/// T at x, by `testutil::t_of` (own evaluation from θ).
 fn t_at(m: &JobModel, x: [f64; 2]) -> f64 {
     t_of(m, x[0], x[1])
 }
@@ -299,7 +299,7 @@ fn run(mode: Mode, eps: f64, count: usize, seeds: &[u64]) -> f64 {
             if done == count {
                 break 'outer;
             }
-            let m = common::generated(seed, i, mode);
+            let m = testutil::generated(seed, i, mode);
             if !m.feasible() {
                 continue;
             }
@@ -353,7 +353,7 @@ fn eps_0_01() {
         (22, 10, Mode::Async),
         (21, 0, Mode::Sync),
     ] {
-        let m = common::generated(seed, i, mode);
+        let m = testutil::generated(seed, i, mode);
         assert!(m.feasible());
         let (r, sol) = check(
             &m,

@@ -3,12 +3,11 @@
 //! The brute force evaluates every integer (w, p) of the box that `omega.contains`, with its
 //! own T from θ (docs/MODEL.md §3), and relies on no convexity argument.
 
-mod common;
-
-use common::{hand_job, model, res, t_of};
-use smd_core::enumerate::integer_optimum;
-use smd_core::model::JobModel;
-use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources};
+use crate::enumerate::integer_optimum;
+use crate::model::JobModel;
+use crate::scenario::{Job, Layer, Mode, Overlap, Resources};
+use crate::testutil;
+use crate::testutil::{hand_job, model, res, t_of};
 
 /// Integer bounding box of Ω from the job's numbers: w ≤ min_r (L_r − O^p_r)/O^w_r and
 /// p ≤ min_r (L_r − O^w_r)/O^p_r (the other variable at its least value 1), plus one.
@@ -116,7 +115,7 @@ fn generated_jobs() {
         (34, Mode::Async),
     ] {
         for i in 0..80 {
-            let m = common::generated(seed, i, mode);
+            let m = testutil::generated(seed, i, mode);
             feasible += usize::from(m.feasible());
             points += brute_force(&m).points;
             unique += usize::from(check(&m, &format!("seed {seed} job {i} ({mode:?})")));

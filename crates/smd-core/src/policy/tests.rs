@@ -3,14 +3,13 @@
 //! per-job integer optimum by enumerating the whole box, admission by enumerating subsets,
 //! ESW's k by brute force and Optimus by replaying its admission and stopping rule.
 
-mod common;
-
-use common::{arr, demand, fits, in_omega, limit};
-use smd_core::knapsack::guarantee;
-use smd_core::model::JobModel;
-use smd_core::plan::Plan;
-use smd_core::scenario::{Job, Outer, Rounding};
-use smd_core::{generate, plan, GenerateOptions, Mode, Policy, Scenario};
+use super::{plan_with, Cache, Options, Progress};
+use crate::knapsack::guarantee;
+use crate::model::JobModel;
+use crate::plan::Plan;
+use crate::scenario::{Job, Outer, Rounding};
+use crate::testutil::{arr, demand, fits, in_omega, limit};
+use crate::{generate, plan, GenerateOptions, Mode, Policy, Scenario};
 
 const R: usize = 4;
 
@@ -436,4 +435,76 @@ fn optimus_follows_its_greedy() {
         counts.0 >= 6 && counts.1 > 0 && grown > 0,
         "cases not exercised: {counts:?}, {grown} grown"
     );
+}
+
+// The allocation cache and progress reports.
+
+fn without_times(mut p: Plan) -> Plan {
+    p.stats.solve_ms = 0.0;
+    p.stats.inner_ms = 0.0;
+    p.stats.rounding_ms = 0.0;
+    p.stats.outer_ms = 0.0;
+    p
+}
+
+#[test]
+fn cache_reuses_unchanged_jobs_and_changes_no_plan() {
+    let mut s = generate(&GenerateOptions {
+        jobs: 6,
+        seed: 4,
+        ..Default::default()
+    });
+    let mut cache = Cache::new();
+    let with_cache = |s: &Scenario, cache: &mut Cache| {
+        let mut o = Options {
+            cache: Some(cache),
+            ..Options::default()
+        };
+        without_times(plan_with(s, Policy::Smd, &mut o).unwrap())
+    };
+    let first = with_cache(&s, &mut cache);
+    let feasible = first.jobs.iter().filter(|j| j.workers.is_some()).count() as u64;
+    assert_eq!((cache.hits(), cache.misses()), (0, feasible));
+    assert_eq!(first, without_times(crate::plan(&s, Policy::Smd).unwrap()));
+    // Edit one feasible job: only it is solved again.
+    let k = first.jobs.iter().position(|j| j.workers.is_some()).unwrap();
+    s.jobs[k].iterations += 7.0;
+    let second = with_cache(&s, &mut cache);
+    assert_eq!((cache.hits(), cache.misses()), (feasible - 1, feasible + 1));
+    assert_eq!(second, without_times(crate::plan(&s, Policy::Smd).unwrap()));
+    // A parameter every job depends on invalidates them all.
+    s.params.seed += 1;
+    with_cache(&s, &mut cache);
+    assert_eq!(cache.misses(), 2 * feasible + 1);
+    cache.retain_used();
+}
+
+#[test]
+fn progress_counts_every_job_once_in_order() {
+    let mut s = generate(&GenerateOptions {
+        jobs: 4,
+        seed: 9,
+        ..Default::default()
+    });
+    s.params.epsilon = 0.3;
+    for policy in Policy::ALL {
+        let mut seen = Vec::new();
+        let mut cb = |p: Progress| seen.push((p.jobs_done, p.jobs_total));
+        let plan = plan_with(
+            &s,
+            policy,
+            &mut Options {
+                progress: Some(&mut cb),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(plan.stats.solve_ms, 0.0, "no clock, no time");
+        let last = *seen.last().unwrap();
+        assert_eq!(last, (4, 4), "{policy}");
+        assert!(
+            seen.windows(2).all(|w| w[0].0 < w[1].0),
+            "{policy}: {seen:?}"
+        );
+    }
 }

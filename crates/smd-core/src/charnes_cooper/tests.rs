@@ -5,14 +5,13 @@
 //! demands and limit itself, intersects every pair, keeps the feasible intersections and
 //! takes the min / max of ζ there; a dense grid of feasible points must stay in [l, φ].
 
-mod common;
-
-use common::{close, inside, intersections, lines, res, Line};
-use smd_core::charnes_cooper::extreme;
-use smd_core::generate;
-use smd_core::lp::Sense;
-use smd_core::model::{JobModel, Ratio};
-use smd_core::scenario::{Layer, Mode, Overlap, Resources, Utility};
+use crate::charnes_cooper::extreme;
+use crate::generate;
+use crate::lp::Sense;
+use crate::model::{JobModel, Ratio};
+use crate::scenario::{Layer, Mode, Overlap, Resources, Utility};
+use crate::testutil;
+use crate::testutil::{close, inside, intersections, lines, res, Line};
 
 /// Every feasible pairwise intersection of the constraint lines, without repeats.
 fn vertices(ls: &[Line]) -> Vec<[f64; 2]> {
@@ -106,7 +105,7 @@ fn generated_jobs_sync_and_async() {
     let mut summands = 0;
     for (seed, mode) in [(11, Mode::Sync), (12, Mode::Async)] {
         for i in 0..60 {
-            let m = common::generated(seed, i, mode);
+            let m = testutil::generated(seed, i, mode);
             let what = format!("seed {seed} job {i} ({mode:?})");
             if !m.feasible() {
                 // Ω is empty: no vertex, and the LP says so.
@@ -147,7 +146,7 @@ fn shaped_model(worker: Resources, ps: Resources, limit_instances: f64) -> JobMo
         gamma2: 5.0,
         gamma3: 4.0,
     };
-    common::model(&job)
+    testutil::model(&job)
 }
 
 #[test]

@@ -1,15 +1,14 @@
-//! Algorithm 2 (docs/MODEL.md §7), `smd_core::rounding::round`: feasibility, attempts, the
+//! Algorithm 2 (docs/MODEL.md §7), `crate::rounding::round`: feasibility, attempts, the
 //! fallback, determinism, the effect of M_δ, and the best-corner rule against the corners
 //! enumerated here.
 
-mod common;
-
-use common::{inside, intersections, lines, t_of, Line};
-use smd_core::inner::solve;
-use smd_core::model::JobModel;
-use smd_core::rng::Stream;
-use smd_core::rounding::{round, Rounded};
-use smd_core::scenario::{Mode, Rounding};
+use crate::inner::solve;
+use crate::model::JobModel;
+use crate::rng::Stream;
+use crate::rounding::{round, Rounded};
+use crate::scenario::{Mode, Rounding};
+use crate::testutil;
+use crate::testutil::{inside, intersections, lines, t_of, Line};
 
 const M_DELTAS: [f64; 4] = [1.0, 1.5, 2.0, 4.0];
 const RULES: [Rounding; 2] = [Rounding::Paper, Rounding::BestCorner];
@@ -68,7 +67,7 @@ fn corners(xt: [f64; 2]) -> Vec<(u64, u64)> {
 
 fn jobs(seed: u64, mode: Mode, count: usize) -> Vec<JobModel> {
     (0..)
-        .map(|i| common::generated(seed, i, mode))
+        .map(|i| testutil::generated(seed, i, mode))
         .filter(|m| m.feasible())
         .take(count)
         .collect()

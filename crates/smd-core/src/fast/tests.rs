@@ -5,12 +5,10 @@
 //! the first 20 generated jobs whose grid has at most 20 000 points, since the reference
 //! needs seconds per job there.
 
-mod common;
-
-use common::generated;
-use smd_core::inner::{solve_with, InnerSolution, InnerSolver};
-use smd_core::model::JobModel;
-use smd_core::Mode;
+use crate::inner::{solve_with, InnerSolution, InnerSolver};
+use crate::model::JobModel;
+use crate::testutil::generated;
+use crate::Mode;
 
 fn agree(m: &JobModel, f: &InnerSolution, r: &InnerSolution, what: &str) {
     assert!(
