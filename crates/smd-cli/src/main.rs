@@ -44,7 +44,7 @@ enum Command {
     /// Plan a scenario with one policy and print the plan as a table (or JSON with --json).
     #[command(after_help = AFTER_HELP)]
     Plan(PlanArgs),
-    /// Plan a scenario with every policy (smd, esw, optimus, exact) and print them side by side.
+    /// Plan a scenario with every policy (smd, esw, optimus, exact, global) and print them side by side.
     #[command(after_help = AFTER_HELP)]
     Compare(CompareArgs),
     /// Read and validate a scenario without planning: "valid: N jobs …" and the smallest ε

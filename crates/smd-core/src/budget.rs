@@ -7,6 +7,9 @@
 use crate::error::{cut, num, FieldError};
 use crate::inner::{grid_ranges, grid_size_of, smallest_epsilon_of as smallest};
 // The budget itself, public here (Algorithm 1's grid module is private).
+/// Most allocations policy `global` enumerates per job (the integer box of Ω); a larger box
+/// is thinned and the plan's bound relaxed (docs/MODEL.md §9, global, *Options*).
+pub use crate::global::MAX_BOX as GLOBAL_MAX_BOX;
 pub use crate::grid::GRID_BUDGET;
 use crate::model::JobModel;
 use crate::scenario::Scenario;

@@ -50,7 +50,7 @@ pub mod error;
 pub mod eta;
 mod fast;
 pub mod generate;
-pub mod global;
+mod global;
 mod grid;
 mod inner;
 pub mod json;

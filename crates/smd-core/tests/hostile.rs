@@ -201,7 +201,7 @@ fn check_feasible(p: &Plan, s: &Scenario) {
 fn global_degrades_gracefully_on_a_huge_region() {
     let s = huge_region();
     let m = model(&s.jobs[0]);
-    assert!(m.omega.w_max_int() * m.omega.p_max_int(1) > smd_core::global::MAX_BOX);
+    assert!(m.omega.w_max_int() * m.omega.p_max_int(1) > smd_core::budget::GLOBAL_MAX_BOX);
     let g = plan_global(&s, &mut Options::default(), 200_000).expect("valid input plans");
     check_feasible(&g, &s);
     for pol in [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact] {

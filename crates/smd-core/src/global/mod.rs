@@ -20,8 +20,10 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-pub use dual::{lagrangian, Dual};
-pub use pareto::{pareto, relaxed_bound, Option_, Options, MAX_BOX};
+#[cfg(test)]
+use dual::lagrangian;
+pub use dual::Dual;
+pub use pareto::{pareto, relaxed_bound, Option_, MAX_BOX};
 pub use search::Report;
 
 use crate::knapsack::{Limits, R};

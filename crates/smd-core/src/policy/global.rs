@@ -1,5 +1,5 @@
 //! Policy **global** in the pipeline: seeds from every other policy, the Pareto sets, the
-//! joint search of [`crate::global`], and the plan.
+//! joint search of the private `global` module (docs/MODEL.md §9), and the plan.
 
 use super::assemble::{assemble, check_models, not_selected_reason, Candidate};
 use super::{plan_with, Options, Policy};
@@ -12,7 +12,7 @@ use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::Scenario;
 
 /// Policy **global** (docs/MODEL.md §9, improved): the joint optimum over every job's Pareto set
-/// of allocations and the admitted set; see [`crate::global`]. Named `"global"` in plans.
+/// of allocations and the admitted set (docs/MODEL.md §9, global). Named `"global"` in plans.
 pub fn plan_global(
     scenario: &Scenario,
     opts: &mut Options,

@@ -1,7 +1,7 @@
 //! docs/MODEL.md §9: the policies `smd`, `esw`, `optimus`, `exact` and `global`, each turning a
 //! validated scenario into a [`Plan`] through one pipeline: every job's model, its candidate
 //! allocation (per policy: `smd.rs`, ESW's k, `exact`'s enumeration, `optimus.rs`), admission
-//! (a knapsack, or the joint search of [`crate::global`]), then `assemble.rs` into the plan.
+//! (a knapsack, or the joint search of the private `global` module), then `assemble.rs` into the plan.
 
 mod assemble;
 mod cache;
