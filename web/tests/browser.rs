@@ -164,9 +164,18 @@ fn fire(el: &Element, kind: &str) {
     el.dispatch_event(&e).unwrap();
 }
 
-fn smd_total(s: &Scenario) -> String {
-    let p = smd_core::plan_with(s, Policy::Smd, &mut smd_core::Options::default()).unwrap();
+fn total(s: &Scenario, policy: Policy) -> String {
+    let p = smd_core::plan_with(s, policy, &mut smd_core::Options::default()).unwrap();
     format!("{:.3}", p.total_utility)
+}
+
+/// What the page says of `global`'s plan: proven optimal, or within a gap of the optimum.
+fn has_proof_status(text: &str) -> bool {
+    text.contains("proven optimal") || text.contains("best found, within ")
+}
+
+fn smd_total(s: &Scenario) -> String {
+    total(s, Policy::Smd)
 }
 
 #[wasm_bindgen_test]
@@ -178,7 +187,17 @@ async fn the_default_page_opens_with_a_plan() {
     let default = smd_web::defaults::default_scenario();
     m.planned(default.jobs.len()).await;
     assert_eq!(m.text("[data-testid=total-utility]"), smd_total(&default));
-    assert_eq!(m.count("[data-testid=policy-compare] tbody tr"), 4);
+    assert_eq!(
+        m.count("[data-testid=policy-compare] tbody tr"),
+        smd_web::state::PAGE_POLICIES.len()
+    );
+    assert_eq!(
+        m.count("[data-testid=policy-compare] tbody tr[data-policy=global]"),
+        1
+    );
+    assert!(m
+        .text("[data-testid=recommended]")
+        .starts_with("Recommended plan: global"));
     // The selected job's landscape and schedule are drawn by smd-charts.
     m.until("the landscape", |m| {
         m.count("[data-testid=landscape] svg") == 1
@@ -468,6 +487,7 @@ async fn the_draft_survives_a_reload_with_what_was_typed() {
         let m = Mounted::new(with_storage());
         m.planned(2).await;
         m.type_into("[data-field='job.iterations']", "12x");
+        m.type_into("[data-field='page.global_budget_s']", "0.5");
         m.until("the message", |m| m.count("[data-testid=error]") == 1)
             .await;
         m.click("[data-action=add-job]");
@@ -486,6 +506,7 @@ async fn the_draft_survives_a_reload_with_what_was_typed() {
     })
     .await;
     assert_eq!(m.count("[data-testid=error]"), 1);
+    assert_eq!(m.value("[data-field='page.global_budget_s']"), "0.5");
     storage.remove_item(key).unwrap();
 }
 
@@ -737,4 +758,93 @@ async fn a_share_link_opens_its_scenario_in_its_view() {
     assert!(smd_web::route::has_share(&hash()));
     drop(m);
     set_hash("");
+}
+
+#[wasm_bindgen_test]
+async fn global_is_the_recommended_plan_with_its_proof_status() {
+    let s = scenario(6, 3);
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(6).await;
+    // In the comparison: the recommended plan, with its proof status and solve time.
+    let badges = m.all("[data-testid=policy-compare] [data-testid=recommended-badge]");
+    assert_eq!(badges.len(), 1);
+    let row = badges[0].closest("tr").unwrap().unwrap();
+    assert_eq!(row.get_attribute("data-policy").as_deref(), Some("global"));
+    let line = m.text("[data-testid=recommended]");
+    assert!(
+        line.starts_with("Recommended plan: global — the best total utility ("),
+        "{line}"
+    );
+    assert!(line.contains(", proven optimal; solved in "), "{line}");
+    // Its plan, from the comparison's link: marked as the recommended plan.
+    m.click("[data-action=show-recommended]");
+    let global = total(&s, Policy::Global);
+    m.until("global's plan", |m| {
+        m.text("[data-testid=total-utility]") == global
+    })
+    .await;
+    let mark = m.text("[data-testid=plan-recommended]");
+    assert!(
+        mark.contains("The recommended plan") && mark.contains("proven optimal"),
+        "{mark}"
+    );
+    assert!(mark.contains("solved in"), "{mark}");
+    assert_eq!(
+        m.count("[data-action=show-recommended]"),
+        0,
+        "it is on screen"
+    );
+    // The landscape marks global's allocation of the selected job, like the others'.
+    m.until("global's point in the landscape", |m| {
+        m.count("[data-testid=landscape] svg .marker-global") >= 1
+    })
+    .await;
+    // Another policy's plan points to the recommended one.
+    m.click("[data-testid=policy-compare] tr[data-policy=esw]");
+    m.until("esw's plan", |m| {
+        m.text("[data-testid=plan-recommended]")
+            .contains("The recommended plan is global's")
+    })
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn the_global_budget_rejects_bad_input_and_a_tiny_one_still_plans() {
+    let s = scenario(12, 7);
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(12).await;
+    let budget = "[data-field='page.global_budget_s']";
+    assert_eq!(m.value(budget), "3", "3 s by default");
+    let total = m.text("[data-testid=total-utility]");
+    for (typed, why) in [("-1", "must be > 0 s"), ("three", "must be a number")] {
+        m.type_into(budget, typed);
+        m.until("the budget's message", |m| {
+            m.text("#params [data-testid=error]").contains(why)
+        })
+        .await;
+        assert_eq!(m.value(budget), typed, "what was typed stays");
+        assert_eq!(
+            m.one(budget).get_attribute("aria-invalid").as_deref(),
+            Some("true")
+        );
+        assert_eq!(m.count("[data-testid=error]"), 1);
+    }
+    // Nothing is solved meanwhile: the previous plan stays, marked as such.
+    yew::platform::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(m.count("[data-testid=progress]"), 0);
+    assert_eq!(m.count("[data-testid=stale]"), 1);
+    assert_eq!(m.text("[data-testid=total-utility]"), total);
+    // A millisecond of search still gives global a plan: proven, or the best found with
+    // its gap.
+    m.type_into(budget, "0.001");
+    m.until("a fresh plan", |m| {
+        m.count("[data-testid=error]") == 0
+            && m.count("[data-testid=stale]") == 0
+            && m.count("[data-testid=progress]") == 0
+    })
+    .await;
+    assert_eq!(m.value(budget), "0.001");
+    let line = m.text("[data-testid=recommended]");
+    assert!(line.starts_with("Recommended plan: global"), "{line}");
+    assert!(has_proof_status(&line), "{line}");
 }
