@@ -89,7 +89,9 @@ fn compare_row(
     html! {
         <tr class={cls} {onclick} data-policy={policy.name()} {title}>
             <td class="policy">{ if selected { "▸ " } else { "" } }{ policy.name() }
-                if recommended { {" "}<span class="pill ok" data-testid="recommended-badge">{"★ recommended"}</span> }
+                if recommended {
+                    {" "}<span class="star" data-testid="recommended-badge" title="the recommended plan: the best total utility" aria-label="recommended">{"★"}</span>
+                }
             </td>
             <td class="num strong">{ format!("{:.3}", p.total_utility) }</td>
             <td class="num">{ format!("{}/{}", p.admitted, p.jobs.len()) }</td>
@@ -171,7 +173,7 @@ fn recommendation(r: &Results, plan: &Plan, dispatch: UseReducerDispatcher<State
             .unwrap_or_default();
         return html! {
             <p class="recommend" data-testid="plan-recommended">
-                { format!("★ The recommended plan: the best total utility of the policies compared{proof} · solved in {}", ms(plan.stats.solve_ms)) }
+                { format!("The recommended plan: the best total utility of the policies compared{proof} · solved in {}", ms(plan.stats.solve_ms)) }
             </p>
         };
     }
