@@ -2,7 +2,8 @@
 //   node scripts/page.mjs shots URL OUTDIR   screenshots at 1400×1000
 //   node scripts/page.mjs bench URL RUNS      load → first plan, ms (fresh context per run)
 //   node scripts/page.mjs big URL JOBS        responsiveness and cancel during a large solve
-//   node scripts/page.mjs e2e URL ROWS        the page shows a plan of ROWS jobs (tests/e2e.sh)
+//   node scripts/page.mjs e2e URL ROWS        the page shows a plan of ROWS jobs; global: the
+//                                            recommended plan, its search, Cancel, its budget (tests/e2e.sh)
 import { chromium } from 'playwright-core';
 
 const [mode, url, arg] = process.argv.slice(2);
@@ -21,6 +22,36 @@ async function open() {
   await page.goto(url);
   await page.waitForSelector('html[data-first-plan-ms]', { state: 'attached', timeout: 120000 });
   return { context, page };
+}
+
+// global in the real worker: its search shows in the status line and Cancel stops it; a
+// short time budget ends it with the best plan found and its gap; a bad budget is refused.
+// 20 generated jobs of seed 15 take global's search (natively) more than 5 s to prove.
+async function globalInTheWorker(page, check) {
+  const budget = "[data-field='page.global_budget_s']";
+  await page.fill("[data-field='generate.jobs']", '20');
+  await page.fill("[data-field='generate.seed']", '15');
+  await page.click('[data-action=generate]');
+  await page.waitForFunction(() => /global: searching — best [0-9.]+, bound [0-9.]+ \(gap [0-9.e-]+%\), [0-9.]+( k| M| G)? nodes/
+    .test(document.querySelector('[data-testid=progress-text]')?.textContent ?? ''), null, { timeout: 60000 });
+  const searching = await page.locator('[data-testid=progress-text]').textContent();
+  await page.click('[data-action=cancel]');
+  await page.waitForSelector('[data-testid=notice]:has-text("Solve cancelled")', { timeout: 10000 });
+  console.log(`global in the worker: "${searching}", then Cancel stopped it`);
+  check(await page.locator('[data-testid=progress]').count() === 0, 'the progress stays after Cancel');
+  check(await page.locator('[data-testid=stale]').count() === 1, 'the previous plan is not marked after Cancel');
+  // Half a second of search: the best plan found, with its gap.
+  await page.fill(budget, '0.5');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan-row]').length === 20
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
+  null, { timeout: 120000 });
+  const recommended = await page.locator('[data-testid=recommended]').textContent();
+  check(/^Recommended plan: global .*, best found, within [0-9.e-]+% of the optimum; solved in /.test(recommended),
+    `after a 0.5 s budget the recommended plan reads ${JSON.stringify(recommended)}`);
+  console.log(`with a 0.5 s budget: "${recommended}"`);
+  await page.fill(budget, '-2');
+  await page.waitForSelector('#params [data-testid=error]:has-text("must be > 0 s")', { timeout: 10000 });
+  check(await page.inputValue(budget) === '-2', 'the bad budget was not kept as typed');
 }
 
 if (mode === 'shots') {
@@ -79,9 +110,13 @@ if (mode === 'shots') {
   const compare = await page.locator('[data-testid=policy-compare] tbody tr').count();
   const check = (ok, what) => { if (!ok) problems.push(what); };
   check(/^[0-9]+\.[0-9]+$/.test(total), `total utility is ${JSON.stringify(total)}`);
-  check(compare === 4, `policy comparison has ${compare} rows`);
+  check(compare === 5, `policy comparison has ${compare} rows`);
   check(status.includes('solver ready'), `status is ${JSON.stringify(status)}`);
   check(!status.includes('restarted'), 'the worker died');
+  const recommended = await page.locator('[data-testid=recommended]').textContent();
+  check(/^Recommended plan: global .*(proven optimal|best found, within [0-9.e-]+% of the optimum); solved in /.test(recommended),
+    `the recommended plan reads ${JSON.stringify(recommended)}`);
+  if (!problems.length) await globalInTheWorker(page, check);
   if (problems.length) {
     console.error(`e2e: ${problems.join('; ')}`);
     process.exitCode = 1;
@@ -110,8 +145,10 @@ if (mode === 'shots') {
   const echo = Date.now() - typed;
   console.log(`during the solve of ${jobs} jobs: ${gaps.frames} frames in 3 s, worst frame gap ${gaps.worst.toFixed(0)} ms; an edit showed in the jobs table after ${echo} ms`);
   await page.waitForSelector('[data-testid=progress]', { timeout: 60000 });
+  const searching = await page.locator('[data-testid=progress-text]').textContent();
   await page.click('[data-action=cancel]');
   await page.waitForSelector('[data-testid=notice]:has-text("Solve cancelled")', { timeout: 10000 });
+  console.log(`global in the worker: "${searching}", then Cancel stopped it`);
   console.log('cancel: the worker was stopped and the previous plan kept');
   // Solve to the end (an edit re-solves).
   const t1 = Date.now();
@@ -119,7 +156,7 @@ if (mode === 'shots') {
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
     && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
     Number(jobs), { timeout: 600000 });
-  console.log(`full solve of ${jobs} jobs (all four policies) shown after ${Date.now() - t1} ms (generation at +${t1 - t0} ms)`);
+  console.log(`full solve of ${jobs} jobs (all five policies) shown after ${Date.now() - t1} ms (generation at +${t1 - t0} ms)`);
 } else {
   console.error('usage: node scripts/page.mjs shots URL OUTDIR | bench URL RUNS');
   process.exitCode = 2;

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end check of the built page: `trunk build --release`, dist/ served under a
 # sub-path (as on a project page of a static host) by python3's http.server on 127.0.0.1,
-# loaded in headless Chromium; the plan table must appear, made by the real Web Worker.
+# loaded in headless Chromium; the plan table must appear, made by the real Web Worker,
+# with global's recommended plan and its proof status; then, in that worker, global's
+# search shows in the status line and Cancel stops it, a 0.5 s time budget gives the best
+# plan found with its gap, and a bad budget is refused with a message.
 #
 # The page is driven in real time by playwright-core (scripts/page.mjs e2e). Chromium's
 # `--dump-dom --virtual-time-budget` is not used: virtual time fast-forwards through the

@@ -52,15 +52,50 @@ pub fn parse_lenient(text: &str) -> Result<Scenario, String> {
     Scenario::parse(text).map_err(|e| e.to_string())
 }
 
-/// The page's saved draft: the scenario as typed so far and the raw text of inputs that
-/// do not (yet) hold a valid number, keyed by job position.
+/// `global`'s search time budget the page opens with, s.
+pub const DEFAULT_GLOBAL_BUDGET_S: f64 = 3.0;
+
+/// The page's own settings: how it plans, not what (they are not part of the scenario's
+/// file or its share link), saved with the draft.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Wall-clock budget of `global`'s search, s (`smd_core::Options::time_budget_ms`).
+    pub global_budget_s: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            global_budget_s: DEFAULT_GLOBAL_BUDGET_S,
+        }
+    }
+}
+
+/// The page's saved draft: the scenario as typed so far, the page's settings, and the raw
+/// text of inputs that do not (yet) hold a valid value, keyed by job position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Draft {
     /// The scenario (the last value of every field that parsed).
     pub scenario: Scenario,
-    /// `(job index or None, field, text)` of inputs whose text differs from the scenario.
+    /// `(job index or None, field, text)` of inputs whose text differs from the value.
     #[serde(default)]
     pub raw: Vec<(Option<usize>, String, String)>,
+    /// The page's settings (the last valid value of each); drafts saved before they
+    /// existed get the defaults.
+    #[serde(default)]
+    pub settings: Settings,
+}
+
+impl Draft {
+    /// A scenario with nothing typed and the default settings.
+    pub fn of(scenario: Scenario) -> Draft {
+        Draft {
+            scenario,
+            raw: Vec::new(),
+            settings: Settings::default(),
+        }
+    }
 }
 
 impl Draft {

@@ -2,11 +2,57 @@
 //! [`FieldError::field`](smd_core::FieldError) uses (`cluster.units`, `params.epsilon`,
 //! `worker.gpu`, `layers[3].forward_ms`, …), with its text form and its parser.
 //!
+//! The page's own settings ([`Settings`], not part of the scenario) are fields too, under
+//! `page.` (`page.global_budget_s`); their rules are checked here, as the core does not
+//! know them.
+//!
 //! The page keeps the raw text of every input; this module only turns text into values
 //! (or a parse message) and values into text. Checking the values is `smd_core`'s job.
 
+use crate::codec::Settings;
 use smd_core::scenario::{Job, Layer, Mode, Outer, Overlap, Resource, Rounding};
 use smd_core::Scenario;
+
+/// The field of `global`'s time budget, s (a page setting).
+pub const GLOBAL_BUDGET: &str = "page.global_budget_s";
+
+/// Whether a top-level field is one of the page's settings rather than the scenario's.
+pub fn is_setting(field: &str) -> bool {
+    field.starts_with("page.")
+}
+
+/// The current value of a page setting as text.
+pub fn setting_text(s: &Settings, field: &str) -> String {
+    match field {
+        GLOBAL_BUDGET => s.global_budget_s.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// Sets a page setting from text, or says why the text is not a valid value (the setting
+/// keeps its last valid value).
+pub fn set_setting(s: &mut Settings, field: &str, text: &str) -> Result<(), String> {
+    match field {
+        GLOBAL_BUDGET => s.global_budget_s = parse_seconds(text)?,
+        f => return Err(format!("unknown field {f:?}")),
+    }
+    Ok(())
+}
+
+/// A duration in seconds: a finite number > 0.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    let v = parse_number(text)?;
+    if !v.is_finite() {
+        Err(format!(
+            "must be a finite number of seconds (got {:?})",
+            text.trim()
+        ))
+    } else if v <= 0.0 {
+        Err(format!("must be > 0 s (got {})", text.trim()))
+    } else {
+        Ok(v)
+    }
+}
 
 /// Where a field lives: the scenario itself (`job: None`) or one job, named by the page's
 /// stable job handle (a uid that survives reordering, adding and deleting jobs).
@@ -455,6 +501,28 @@ mod tests {
         set_top(&mut s, "params.time_unit_s", "3600").unwrap();
         assert_eq!(s.params.time_unit_s, Some(3600.0));
         assert!(set_top(&mut s, "params.ptas_depth", "-1").is_err());
+    }
+
+    #[test]
+    fn the_global_budget_is_a_positive_number_of_seconds() {
+        let mut s = Settings::default();
+        assert_eq!(setting_text(&s, GLOBAL_BUDGET), "3");
+        set_setting(&mut s, GLOBAL_BUDGET, " 0.001 ").unwrap();
+        assert_eq!(s.global_budget_s, 0.001);
+        assert_eq!(setting_text(&s, GLOBAL_BUDGET), "0.001");
+        for (bad, why) in [
+            ("0", "must be > 0 s"),
+            ("-2", "must be > 0 s"),
+            ("abc", "must be a number"),
+            ("", "the field is empty"),
+            ("inf", "finite"),
+            ("NaN", "finite"),
+        ] {
+            let e = set_setting(&mut s, GLOBAL_BUDGET, bad).unwrap_err();
+            assert!(e.contains(why), "{bad:?}: {e}");
+        }
+        assert_eq!(s.global_budget_s, 0.001, "a bad text keeps the last value");
+        assert!(is_setting(GLOBAL_BUDGET) && !is_setting("params.epsilon"));
     }
 
     #[test]

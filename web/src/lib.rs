@@ -1,9 +1,9 @@
 //! # smd-web — the SMD planner in the browser
 //!
 //! A Yew page over `smd_core`: edit a cluster, the solver's parameters and the jobs; the
-//! page validates every field, solves in a Web Worker (all four policies, with progress and
-//! cancel), and shows the comparison, the selected policy's plan, the objective landscape
-//! and the layer schedule of a job. Built with Trunk (see the repository's README).
+//! page validates every field, solves in a Web Worker (every policy, `global` within a time
+//! budget, with progress and cancel), and shows the comparison with the recommended plan,
+//! the selected policy's plan, the objective landscape and the layer schedule of a job. Built with Trunk (see the repository's README).
 //!
 //! - [`state`]: the one `Reducible` state (a part per concern) and its named actions;
 //! - [`components`]: the page, a tab per view, one component per panel, and the hooks

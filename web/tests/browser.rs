@@ -19,6 +19,10 @@ use yew::AttrValue;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// `global` on the page: the recommended plan, its proof status, its time budget.
+#[path = "browser/global.rs"]
+mod global;
+
 const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
 
 fn document() -> web_sys::Document {
@@ -164,9 +168,13 @@ fn fire(el: &Element, kind: &str) {
     el.dispatch_event(&e).unwrap();
 }
 
-fn smd_total(s: &Scenario) -> String {
-    let p = smd_core::plan_with(s, Policy::Smd, &mut smd_core::Options::default()).unwrap();
+fn total(s: &Scenario, policy: Policy) -> String {
+    let p = smd_core::plan_with(s, policy, &mut smd_core::Options::default()).unwrap();
     format!("{:.3}", p.total_utility)
+}
+
+fn smd_total(s: &Scenario) -> String {
+    total(s, Policy::Smd)
 }
 
 #[wasm_bindgen_test]
@@ -178,7 +186,17 @@ async fn the_default_page_opens_with_a_plan() {
     let default = smd_web::defaults::default_scenario();
     m.planned(default.jobs.len()).await;
     assert_eq!(m.text("[data-testid=total-utility]"), smd_total(&default));
-    assert_eq!(m.count("[data-testid=policy-compare] tbody tr"), 4);
+    assert_eq!(
+        m.count("[data-testid=policy-compare] tbody tr"),
+        smd_web::state::PAGE_POLICIES.len()
+    );
+    assert_eq!(
+        m.count("[data-testid=policy-compare] tbody tr[data-policy=global]"),
+        1
+    );
+    assert!(m
+        .text("[data-testid=recommended]")
+        .starts_with("Recommended plan: global"));
     // The selected job's landscape and schedule are drawn by smd-charts.
     m.until("the landscape", |m| {
         m.count("[data-testid=landscape] svg") == 1
@@ -468,6 +486,7 @@ async fn the_draft_survives_a_reload_with_what_was_typed() {
         let m = Mounted::new(with_storage());
         m.planned(2).await;
         m.type_into("[data-field='job.iterations']", "12x");
+        m.type_into("[data-field='page.global_budget_s']", "0.5");
         m.until("the message", |m| m.count("[data-testid=error]") == 1)
             .await;
         m.click("[data-action=add-job]");
@@ -486,6 +505,7 @@ async fn the_draft_survives_a_reload_with_what_was_typed() {
     })
     .await;
     assert_eq!(m.count("[data-testid=error]"), 1);
+    assert_eq!(m.value("[data-field='page.global_budget_s']"), "0.5");
     storage.remove_item(key).unwrap();
 }
 
@@ -650,6 +670,9 @@ async fn the_tabs_show_each_view_and_the_address_names_it() {
     m.until("the help view", |m| m.count("[data-testid=help]") == 1)
         .await;
     assert_eq!(m.selected_view(), "how-it-works");
+    assert!(m
+        .text("[data-testid=help-global]")
+        .contains("Global chooses every job's size and the admitted set together"));
     assert_eq!(
         document()
             .active_element()

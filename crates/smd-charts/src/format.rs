@@ -110,6 +110,23 @@ pub fn percent(part: f64, whole: f64) -> String {
     }
 }
 
+/// A share of 1 as a percentage with `digits` significant digits (`0.04%`, `1.5%`, `12%`):
+/// for small shares such as an optimality gap.
+pub fn percent_sig(share: f64, digits: usize) -> String {
+    format!("{}%", sig(100.0 * share, digits))
+}
+
+/// A count in the unit that reads best: `950`, `12.3 k`, `1.2 M`, `3.4 G`.
+pub fn count(n: u64) -> String {
+    let v = n as f64;
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{} k", sig(v / 1e3, 3)),
+        1_000_000..=999_999_999 => format!("{} M", sig(v / 1e6, 2)),
+        _ => format!("{} G", sig(v / 1e9, 2)),
+    }
+}
+
 /// Milliseconds.
 pub fn ms(v: f64) -> String {
     if v >= 1000.0 {
@@ -178,6 +195,15 @@ mod tests {
         assert_eq!(sig(0.5, 3), "0.5");
         assert_eq!(percent(1.0, 4.0), "25.0%");
         assert_eq!(ms(2500.0), "2.50 s");
+        assert_eq!(percent_sig(0.0004, 2), "0.04%");
+        assert_eq!(percent_sig(0.015, 2), "1.5%");
+        assert_eq!(percent_sig(0.123, 2), "12%");
+        assert_eq!(percent_sig(0.0, 2), "0%");
+        assert_eq!(count(950), "950");
+        assert_eq!(count(12_345), "12.3 k");
+        assert_eq!(count(1_234_567), "1.2 M");
+        assert_eq!(count(45_600_000), "46 M");
+        assert_eq!(count(3_400_000_000), "3.4 G");
     }
 
     /// Where the page's `sig` and the charts' `fmt_sig` part ways (both kept as they were).

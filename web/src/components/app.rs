@@ -65,6 +65,11 @@ pub fn initial_state(props: &AppProps) -> State {
 }
 
 fn initial_scenario(props: &AppProps, hash: &str) -> State {
+    let saved = props
+        .storage_key
+        .as_ref()
+        .and_then(|k| hooks::storage()?.get_item(k).ok().flatten())
+        .and_then(|text| Draft::from_json(&text).ok());
     let mut warning = None;
     if route::has_share(hash) {
         match codec::parse_share_fragment(hash) {
@@ -72,9 +77,10 @@ fn initial_scenario(props: &AppProps, hash: &str) -> State {
                 // A reload then opens the saved (possibly edited) draft; the view stays.
                 hooks::replace_hash(&route::without_share(hash));
                 let n = scenario.jobs.len();
+                // A link carries a scenario, not the page's settings: those stay.
                 let mut s = State::new(Draft {
-                    scenario,
-                    raw: Vec::new(),
+                    settings: saved.map(|d| d.settings).unwrap_or_default(),
+                    ..Draft::of(scenario)
                 });
                 s.view.notice = Some(Notice::info(format!(
                     "Opened the scenario of the link ({n} jobs)."
@@ -84,22 +90,15 @@ fn initial_scenario(props: &AppProps, hash: &str) -> State {
             Err(e) => warning = Some(format!("The link's scenario could not be opened: {e}")),
         }
     }
-    let saved = props
-        .storage_key
-        .as_ref()
-        .and_then(|k| hooks::storage()?.get_item(k).ok().flatten())
-        .and_then(|text| Draft::from_json(&text).ok());
-    let mut s = match saved {
-        Some(d) => State::new(d),
-        None => State::new(Draft {
-            scenario: props
+    let mut s = State::new(saved.unwrap_or_else(|| {
+        Draft::of(
+            props
                 .initial
                 .as_ref()
                 .map(|s| (**s).clone())
                 .unwrap_or_else(defaults::default_scenario),
-            raw: Vec::new(),
-        }),
-    };
+        )
+    }));
     if let Some(w) = warning {
         s.view.notice = Some(Notice::warning(w));
     }

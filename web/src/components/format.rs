@@ -2,4 +2,4 @@
 //! `smd_charts::format`, shared so that the page and its charts write numbers one way.
 //! Their tests are there.
 
-pub use smd_charts::format::{duration, ms, percent, sig};
+pub use smd_charts::format::{count, duration, ms, percent, percent_sig, sig};

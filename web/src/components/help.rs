@@ -1,4 +1,5 @@
-//! A short explanation of the model and the algorithm, in docs/MODEL.md's symbols.
+//! A short explanation of the model and the algorithms (SMD, the baselines, `global`), in
+//! docs/MODEL.md's symbols.
 
 use yew::prelude::*;
 
@@ -16,6 +17,9 @@ pub fn Help() -> Html {
                 {"2) Algorithm 2 rounds x̃ = 1 + (x̄ − 1)/M_δ up or down at random (seeded) until the point is in Ω. "}
                 {"3) A multi-dimensional knapsack admits jobs: maximise Σ μ_i subject to Σ demand ≤ capacity, by Frieze–Clarke at depth q (guarantee q/(q+4)) or exactly."}</p>
             <p><b>{"Baselines. "}</b>{"ESW: w = p = k, the largest k in Ω, same knapsack. Optimus: admit at (1,1) in order, then add the worker or PS with the best utility gain per dominant share. Exact: each job's integer optimum of T, exact knapsack — the optimum of the decomposition, which SMD can beat by picking smaller allocations."}</p>
+            <p data-testid="help-global"><b>{"Global: sizes and admission together. "}</b>{"SMD decomposes the problem: first it sizes each job on its own — the allocation (w, p) that makes that job fastest — and only then decides which jobs to admit. Global chooses every job's size and the admitted set together: each job may take any integer (w, p) in Ω that no smaller allocation matches in utility, or not be admitted, and global picks the combination of the largest total utility that fits the cluster. It is the recommended plan: its total utility is never below any other policy's, proven optimal or not."}</p>
+            <p><b>{"Why \"fast enough\" beats \"fastest\". "}</b>{"The utility μ(π) is a sigmoid, like a deadline: high while the job finishes in time, falling steeply after. Once a job meets its deadline, more workers and PS barely raise its utility — but the GPUs, vCPUs, memory and storage they take could admit another job, worth far more. So the best plan often gives each job just enough to be fast enough and fits more jobs in; sizing each job for speed alone cannot see that trade."}</p>
+            <p><b>{"How global proves its plan optimal. "}</b>{"The LP relaxation of the problem (jobs may be admitted fractionally) gives a price for each of the four resources. At those prices no plan can be worth more than the capacity's value plus each job's best utility minus the price of what it uses: an upper bound. An option that cannot be part of a plan better than the best one found is discarded, which leaves few jobs with few options; a small search over them either finds a better plan or shows that none exists — then the plan is proven optimal. The search stops at the time budget (the field \"global time budget\"): the page then shows the best plan found and how far from the optimum it can be at most, (bound − best)/bound, as \"within X% of the optimum\"."}</p>
             <p class="note">{"Everything is computed in your browser by the same Rust solver as the command-line tool (compiled to WebAssembly, running in a Web Worker)."}</p>
         </section>
     }

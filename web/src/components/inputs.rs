@@ -148,6 +148,8 @@ pub fn ParamsPanel() -> Html {
                 <Field k={FieldKey::top("params.seed")} label="seed" hint="Seed of the rounding streams." />
                 <Field k={FieldKey::top("params.max_rounding_attempts")} label="rounding attempts" />
                 <Field k={FieldKey::top("params.time_unit_s")} label="time unit, s" placeholder="relative" hint="Empty: relative unit. Else π = T / unit." />
+                <Field k={FieldKey::top(fields::GLOBAL_BUDGET)} label="global time budget, s"
+                    hint="How long the global policy's search may run (a positive number of seconds). When it ends, global shows the best plan found and how far from the optimum it can be at most. Not part of the scenario; kept with the page's draft." />
             </div>
             <p class="note">{ unit }</p>
         </section>

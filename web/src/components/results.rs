@@ -1,7 +1,7 @@
-//! The plans: the comparison of the four policies, the selected policy's job table and its
-//! resource bars.
+//! The plans: the comparison of the policies with the recommended plan (`global`'s, with
+//! its proof status), the selected policy's job table and its resource bars.
 
-use super::format::{duration, ms, percent, sig};
+use super::format::{duration, ms, percent, percent_sig, sig};
 use super::use_app;
 use crate::fields::{resource_label, RESOURCES};
 use crate::state::{Action, Results, State, PAGE_POLICIES};
@@ -15,8 +15,106 @@ pub fn policy_blurb(p: Policy) -> &'static str {
         Policy::Esw => "equal split w = p = k, then the same knapsack",
         Policy::Optimus => "admit at (1,1) in order, then greedy +1 worker/PS",
         Policy::Exact => "per-job integer optimum, exact knapsack",
-        Policy::Global => "joint optimum over every job's Pareto set",
+        Policy::Global => "joint optimum: every job's size and the admission chosen together",
     }
+}
+
+/// How sure a plan is to be the joint optimum: for `global`, "proven optimal" or "best
+/// found, within X% of the optimum" (when its time budget ended the search first); `None`
+/// for the other policies, which do not search the joint problem.
+pub fn proof_status(plan: &Plan) -> Option<String> {
+    if plan.policy != Policy::Global {
+        return None;
+    }
+    let a = &plan.admission;
+    Some(match (a.proven_optimal, a.gap) {
+        (true, _) => "proven optimal".into(),
+        (false, Some(gap)) => format!("best found, within {} of the optimum", percent_sig(gap, 2)),
+        (false, None) => "best found".into(),
+    })
+}
+
+/// The line about the recommended plan: its policy, total utility, proof status and solve
+/// time.
+pub fn recommended_text(plan: &Plan) -> String {
+    let proof = proof_status(plan)
+        .map(|p| format!(", {p}"))
+        .unwrap_or_default();
+    format!(
+        "Recommended plan: {} — the best total utility ({:.3}){proof}; solved in {}.",
+        plan.policy,
+        plan.total_utility,
+        ms(plan.stats.solve_ms)
+    )
+}
+
+/// One row of the comparison.
+fn compare_row(
+    state: &State,
+    r: &Results,
+    policy: Policy,
+    dispatch: UseReducerDispatcher<State>,
+) -> Html {
+    let onclick = Callback::from(move |_| dispatch.dispatch(Action::SelectPolicy(policy)));
+    let selected = state.view.policy == policy;
+    let recommended = r.recommended().is_some_and(|p| p.policy == policy);
+    let cls = classes!(
+        selected.then_some("selected"),
+        recommended.then_some("recommended")
+    );
+    let Some(p) = r.plan(policy) else {
+        let why = r
+            .failures
+            .iter()
+            .find(|(n, _)| n == policy.name())
+            .map(|(_, m)| m.clone())
+            .unwrap_or_else(|| "no plan".into());
+        return html! {
+            <tr class={cls} {onclick} data-policy={policy.name()}>
+                <td class="policy">{ policy.name() }</td>
+                <td colspan="8" class="bad">{ format!("failed: {why}") }</td>
+            </tr>
+        };
+    };
+    let used = p.resources.used.to_array();
+    let cap = p.resources.capacity.to_array();
+    let ratio = match r.plan(Policy::Exact).map(|e| e.total_utility) {
+        Some(e) if e > 0.0 => format!("{:.3}", p.total_utility / e),
+        _ => "—".into(),
+    };
+    let title = match proof_status(p) {
+        Some(proof) => format!("{} — {proof}", policy_blurb(policy)),
+        None => policy_blurb(policy).into(),
+    };
+    html! {
+        <tr class={cls} {onclick} data-policy={policy.name()} {title}>
+            <td class="policy">{ if selected { "▸ " } else { "" } }{ policy.name() }
+                if recommended {
+                    {" "}<span class="star" data-testid="recommended-badge" title="the recommended plan: the best total utility" aria-label="recommended">{"★"}</span>
+                }
+            </td>
+            <td class="num strong">{ format!("{:.3}", p.total_utility) }</td>
+            <td class="num">{ format!("{}/{}", p.admitted, p.jobs.len()) }</td>
+            { for (0..4).map(|i| html! { <td class="num">{ percent(used[i], cap[i]) }</td> }) }
+            <td class="num">{ ms(p.stats.solve_ms) }</td>
+            <td class="num">{ ratio }</td>
+        </tr>
+    }
+}
+
+/// `"SMD / exact = 0.740 · SMD / global = 0.401"`, for the policies that planned.
+fn smd_ratios(r: &Results) -> String {
+    let Some(smd) = r.plan(Policy::Smd) else {
+        return String::new();
+    };
+    [Policy::Exact, Policy::Global]
+        .into_iter()
+        .filter_map(|other| {
+            let o = r.plan(other)?.total_utility;
+            (o > 0.0).then(|| format!("SMD / {other} = {:.3}", smd.total_utility / o))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// The comparison of the policies.
@@ -29,54 +127,24 @@ pub fn PolicyCompare() -> Html {
                 <p class="note" data-testid="policy-compare-empty">{"No plan yet."}</p></section>
         };
     };
-    let exact = r.plan(Policy::Exact).map(|p| p.total_utility);
-    let rows = PAGE_POLICIES.into_iter().map(|policy| {
+    let rows = PAGE_POLICIES
+        .into_iter()
+        .map(|policy| compare_row(&state, &r, policy, state.dispatcher()));
+    let recommended = r.recommended().map(|best| {
+        let policy = best.policy;
         let d = state.dispatcher();
-        let onclick = Callback::from(move |_| d.dispatch(Action::SelectPolicy(policy)));
-        let selected = state.view.policy == policy;
-        let cls = classes!(selected.then_some("selected"));
-        match r.plan(policy) {
-            Some(p) => {
-                let used = p.resources.used.to_array();
-                let cap = p.resources.capacity.to_array();
-                let ratio = match exact {
-                    Some(e) if e > 0.0 => format!("{:.3}", p.total_utility / e),
-                    _ => "—".into(),
-                };
-                html! {
-                    <tr class={cls} {onclick} data-policy={policy.name()} title={policy_blurb(policy)}>
-                        <td class="policy">{ if selected { "▸ " } else { "" } }{ policy.name() }</td>
-                        <td class="num strong">{ format!("{:.3}", p.total_utility) }</td>
-                        <td class="num">{ format!("{}/{}", p.admitted, p.jobs.len()) }</td>
-                        { for (0..4).map(|i| html! { <td class="num">{ percent(used[i], cap[i]) }</td> }) }
-                        <td class="num">{ ms(p.stats.solve_ms) }</td>
-                        <td class="num">{ ratio }</td>
-                    </tr>
+        let show = Callback::from(move |_| d.dispatch(Action::SelectPolicy(policy)));
+        html! {
+            <p class="recommend" data-testid="recommended">{ recommended_text(best) }
+                if state.view.policy != policy {
+                    {" "}<button class="quiet" onclick={show} data-action="show-recommended">{"Show it"}</button>
                 }
-            }
-            None => {
-                let why = r
-                    .failures
-                    .iter()
-                    .find(|(n, _)| n == policy.name())
-                    .map(|(_, m)| m.clone())
-                    .unwrap_or_else(|| "no plan".into());
-                html! {
-                    <tr class={cls} {onclick} data-policy={policy.name()}>
-                        <td class="policy">{ policy.name() }</td>
-                        <td colspan="8" class="bad">{ format!("failed: {why}") }</td>
-                    </tr>
-                }
-            }
+            </p>
         }
     });
-    let smd_ratio = match (r.plan(Policy::Smd), exact) {
-        (Some(s), Some(e)) if e > 0.0 => format!("SMD / exact = {:.3}", s.total_utility / e),
-        _ => String::new(),
-    };
     html! {
         <section class="card" id="compare">
-            <h2>{"Policies"}<span class="sub">{ format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratio) }</span></h2>
+            <h2>{"Policies"}<span class="sub">{ format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r)) }</span></h2>
             <table class="compare" data-testid="policy-compare">
                 <thead><tr>
                     <th>{"policy"}</th><th class="num">{"total utility"}</th><th class="num">{"admitted"}</th>
@@ -85,9 +153,45 @@ pub fn PolicyCompare() -> Html {
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            { for recommended }
             <p class="note">{"Click a policy to see its plan. Resource use is the share of the cluster capacity the admitted jobs take. "}
-                {"Exact is the optimum of the decomposition (per-job best T, exact knapsack); SMD can beat it by choosing smaller allocations."}</p>
+                {"Exact is the optimum of the decomposition (per-job best T, exact knapsack); SMD can beat it by choosing smaller allocations. "}
+                {"Global chooses every job's size and the admission together: the joint optimum, proven or within the gap shown (see How it works)."}</p>
         </section>
+    }
+}
+
+/// Under the selected plan's title: that it is the recommended plan (with its proof status
+/// and solve time), or which plan is.
+fn recommendation(r: &Results, plan: &Plan, dispatch: UseReducerDispatcher<State>) -> Html {
+    let Some(best) = r.recommended() else {
+        return html! {};
+    };
+    if best.policy == plan.policy {
+        let proof = proof_status(plan)
+            .map(|p| format!(" · {p}"))
+            .unwrap_or_default();
+        return html! {
+            <p class="recommend" data-testid="plan-recommended">
+                { format!("The recommended plan: the best total utility of the policies compared{proof} · solved in {}", ms(plan.stats.solve_ms)) }
+            </p>
+        };
+    }
+    let policy = best.policy;
+    let show = Callback::from(move |_| dispatch.dispatch(Action::SelectPolicy(policy)));
+    let more = if plan.total_utility > 0.0 {
+        format!(
+            " ({} more total utility)",
+            percent(best.total_utility - plan.total_utility, plan.total_utility)
+        )
+    } else {
+        String::new()
+    };
+    html! {
+        <p class="note" data-testid="plan-recommended">
+            { format!("The recommended plan is {policy}'s{more}. ") }
+            <button class="quiet" onclick={show}>{ format!("Show {policy}'s plan") }</button>
+        </p>
     }
 }
 
@@ -105,11 +209,13 @@ pub fn PlanDetails() -> Html {
         <section class="card" id="plan">
             <h2>{ format!("Plan of {} ", state.view.policy) }
                 <span class="sub">{"total utility "}<strong data-testid="total-utility">{ format!("{:.3}", plan.total_utility) }</strong>
-                { format!(" · {} of {} jobs admitted · π unit: {} · admission: {}{}",
+                { format!(" · {} of {} jobs admitted · π unit: {} · admission: {}{} · solved in {}",
                     plan.admitted, plan.jobs.len(), plan.time_unit, plan.admission.method,
-                    plan.admission.depth.map(|q| format!(" q={q} (guarantee {:.2})", plan.admission.guarantee)).unwrap_or_default()) }
+                    plan.admission.depth.map(|q| format!(" q={q} (guarantee {:.2})", plan.admission.guarantee)).unwrap_or_default(),
+                    ms(plan.stats.solve_ms)) }
                 </span>
             </h2>
+            { recommendation(&r, plan, state.dispatcher()) }
             <ResourceBars plan={plan.clone()} />
             <PlanTable results={r.clone()} policy={state.view.policy} selected={state.view.selected} dispatch={state.dispatcher()} />
         </section>
@@ -215,5 +321,52 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn planned(policy: Policy) -> Plan {
+        let s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 3,
+            ..Default::default()
+        });
+        smd_core::plan_with(&s, policy, &mut smd_core::Options::default()).unwrap()
+    }
+
+    /// `global`'s plan says whether it is proven optimal or how far from the optimum it can
+    /// be; the other policies make no such claim.
+    #[test]
+    fn globals_proof_status_is_shown() {
+        let mut g = planned(Policy::Global);
+        assert!(g.admission.proven_optimal);
+        assert_eq!(proof_status(&g).as_deref(), Some("proven optimal"));
+        g.admission.proven_optimal = false;
+        g.admission.gap = Some(0.0004);
+        assert_eq!(
+            proof_status(&g).as_deref(),
+            Some("best found, within 0.04% of the optimum")
+        );
+        g.stats.solve_ms = 3001.0;
+        let text = recommended_text(&g);
+        assert!(
+            text.starts_with("Recommended plan: global — the best total utility ("),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(", best found, within 0.04% of the optimum; solved in 3.00 s."),
+            "{text}"
+        );
+        let mut exact = planned(Policy::Exact);
+        assert!(exact.admission.proven_optimal);
+        assert_eq!(
+            proof_status(&exact),
+            None,
+            "the decomposition's optimum is not the joint one"
+        );
+        exact.stats.solve_ms = 2.0;
+        assert!(recommended_text(&exact).ends_with("; solved in 2.0 ms."));
     }
 }

@@ -1,8 +1,40 @@
-//! The status line: solver state, progress with cancel, notices and the error summary.
+//! The status line: solver state, progress with cancel (and where `global`'s search is),
+//! notices and the error summary.
 
+use super::format::{count, percent_sig, sig};
 use super::use_app;
-use crate::state::{Action, WorkerStatus, PAGE_POLICIES};
+use crate::state::{Action, Run, WorkerStatus, PAGE_POLICIES};
+use smd_core::SearchProgress;
 use yew::prelude::*;
+
+/// Where `global`'s search is: "searching — best 1234.5, bound 1235 (gap 0.04%), 1.2 M
+/// nodes".
+pub fn search_text(s: &SearchProgress) -> String {
+    format!(
+        "searching — best {}, bound {} (gap {}), {} nodes",
+        sig(s.best, 6),
+        sig(s.bound, 6),
+        percent_sig(s.gap(), 2),
+        count(s.nodes)
+    )
+}
+
+/// The progress of a run: "Solving 30 jobs: exact 12/30 (policy 4 of 5)", or while
+/// `global` searches, "Solving 30 jobs: global: searching — … (policy 5 of 5)".
+pub fn progress_text(run: &Run) -> String {
+    let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
+    let name = PAGE_POLICIES.get(policy).map(|p| p.name()).unwrap_or("");
+    let what = match &run.search {
+        Some(s) => format!("{name}: {}", search_text(s)),
+        None => format!("{name} {done}/{total}"),
+    };
+    format!(
+        "Solving {} jobs: {what} (policy {} of {})",
+        run.scenario.jobs.len(),
+        policy + 1,
+        PAGE_POLICIES.len()
+    )
+}
 
 /// Progress, worker status and the notice.
 #[function_component]
@@ -18,15 +50,18 @@ pub fn StatusBar() -> Html {
     };
     let progress = state.solving.run.as_ref().map(|run| {
         let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
-        let name = PAGE_POLICIES.get(policy).map(|p| p.name()).unwrap_or("");
-        // Every policy over every job: overall fraction for the bar.
-        let policies = PAGE_POLICIES.len();
-        let whole = (policies * total.max(1)) as f64;
+        // Every policy over every job: overall fraction for the bar; none while `global`
+        // searches (its end is the proof or the time budget, not a count).
+        let whole = (PAGE_POLICIES.len() * total.max(1)) as f64;
         let frac = (policy as f64 * total as f64 + done as f64) / whole;
+        let value = run
+            .search
+            .is_none()
+            .then(|| format!("{:.0}", 1000.0 * frac));
         html! {
             <div class="progress" data-testid="progress">
-                <span>{ format!("Solving {} jobs: {name} {done}/{total} (policy {} of {policies})", run.scenario.jobs.len(), policy + 1) }</span>
-                <progress max="1000" value={format!("{:.0}", 1000.0 * frac)}></progress>
+                <span data-testid="progress-text">{ progress_text(run) }</span>
+                <progress max="1000" {value}></progress>
                 if run.slow() {
                     <span class="pill warn" data-testid="slow-solve">{ format!("{} s — still solving; Cancel stops it", run.elapsed_s) }</span>
                 }
@@ -102,5 +137,47 @@ fn problems(n: usize) -> String {
         "1 problem".into()
     } else {
         format!("{n} problems")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::tests::state;
+    use crate::state::Action;
+    use yew::Reducible;
+
+    #[test]
+    fn the_status_says_where_globals_search_is() {
+        let search = SearchProgress {
+            nodes: 1_200_000,
+            best: 1234.5,
+            bound: 1235.0,
+        };
+        assert_eq!(
+            search_text(&search),
+            "searching — best 1234.5, bound 1235 (gap 0.04%), 1.2 M nodes"
+        );
+        let s = state(2);
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let mut run = s.solving.run.clone().unwrap();
+        assert_eq!(
+            progress_text(&run),
+            "Solving 2 jobs: smd 0/2 (policy 1 of 5)"
+        );
+        run.progress = Some((4, 2, 2));
+        assert_eq!(
+            progress_text(&run),
+            "Solving 2 jobs: global 2/2 (policy 5 of 5)"
+        );
+        run.search = Some(search);
+        assert_eq!(
+            progress_text(&run),
+            format!(
+                "Solving 2 jobs: global: {} (policy 5 of 5)",
+                search_text(&search)
+            )
+        );
     }
 }

@@ -1,14 +1,15 @@
 //! The messages between the page and the worker (JSON over `postMessage`).
 //!
 //! The page asks for one [`Task`] at a time under an id of its own ([`Request`]); the worker
-//! answers with [`Event`]s carrying that id: progress, partial results, then one `Done`
-//! (with the task's [`Output`]) or `Failed`. A new kind of work is one more [`Task`]
+//! answers with [`Event`]s carrying that id: progress (and, for `global`, where its search
+//! is: [`Event::Search`]), partial results, then one `Done` (with the task's [`Output`]) or
+//! `Failed`. A new kind of work is one more [`Task`]
 //! variant, its [`Output`] (and [`Partial`], if it reports partial results), and its arm in
 //! [`worker::perform`](super::worker::perform): the ids, progress, timing, cancelling and
 //! restarting are shared.
 
 use serde::{Deserialize, Serialize};
-use smd_core::{Plan, Scenario};
+use smd_core::{Plan, Scenario, SearchProgress};
 
 /// Page → worker: a task and the page's id for it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -27,6 +28,8 @@ pub enum Task {
     Solve {
         /// A valid scenario.
         scenario: Scenario,
+        /// Wall-clock budget of `global`'s search, ms (`smd_core::Options::time_budget_ms`).
+        global_budget_ms: f64,
     },
     /// The objective landscape of one job ([`Output::Landscape`]).
     Landscape {
@@ -79,6 +82,13 @@ pub enum Event {
         /// Units in this step.
         total: usize,
     },
+    /// Where `global`'s search is (step `step` of a solve), every ~100 ms of it.
+    Search {
+        /// Step of the task (the policy's index).
+        step: usize,
+        /// Nodes, the best plan's total utility and the bound on the optimum.
+        search: Search,
+    },
     /// A partial result.
     Partial(Partial),
     /// The task finished (its last event).
@@ -93,6 +103,37 @@ pub enum Event {
         /// What went wrong.
         message: String,
     },
+}
+
+/// `smd_core::SearchProgress` on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Search {
+    /// Branch-and-bound nodes expanded.
+    pub nodes: u64,
+    /// Total utility of the best plan found.
+    pub best: f64,
+    /// No plan has more total utility than this.
+    pub bound: f64,
+}
+
+impl From<SearchProgress> for Search {
+    fn from(s: SearchProgress) -> Search {
+        Search {
+            nodes: s.nodes,
+            best: s.best,
+            bound: s.bound,
+        }
+    }
+}
+
+impl From<Search> for SearchProgress {
+    fn from(s: Search) -> SearchProgress {
+        SearchProgress {
+            nodes: s.nodes,
+            best: s.best,
+            bound: s.bound,
+        }
+    }
 }
 
 /// A partial result of a task.

@@ -72,6 +72,19 @@ impl Ctx<'_> {
         }
     }
 
+    /// Reports how a policy's plan advances: jobs done (through [`Ctx::progress`]), or
+    /// where `global`'s search is — sent whenever the solver reports it, as the solver
+    /// already reports it at most every ~100 ms.
+    pub fn report(&mut self, step: usize, p: smd_core::Progress) {
+        match p.search {
+            Some(search) => self.send(Event::Search {
+                step,
+                search: search.into(),
+            }),
+            None => self.progress(step, p.jobs_done, p.jobs_total),
+        }
+    }
+
     /// Reports a partial result.
     pub fn partial(&mut self, p: Partial) {
         self.send(Event::Partial(p));
@@ -88,8 +101,11 @@ impl Ctx<'_> {
 /// Does one task: the one place that knows every kind of work.
 pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
     match task {
-        Task::Solve { scenario } => {
-            solve(&scenario, ctx);
+        Task::Solve {
+            scenario,
+            global_budget_ms,
+        } => {
+            solve(&scenario, global_budget_ms, ctx);
             Ok(Output::Solved)
         }
         Task::Landscape {
@@ -114,12 +130,13 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
 }
 
 /// Plans `scenario` with every policy: progress per policy (step = its index), then its
-/// plan or its failure.
-fn solve(scenario: &Scenario, ctx: &mut Ctx) {
+/// plan or its failure. `global`'s search stops after `global_budget_ms` with the best
+/// plan found (its bound and gap in the plan's admission report).
+fn solve(scenario: &Scenario, global_budget_ms: f64, ctx: &mut Ctx) {
     CACHE.with(|c| c.borrow_mut().retain_used());
     for (index, policy) in PAGE_POLICIES.into_iter().enumerate() {
         let clock = now_ms;
-        let mut progress = |p: smd_core::Progress| ctx.progress(index, p.jobs_done, p.jobs_total);
+        let mut progress = |p: smd_core::Progress| ctx.report(index, p);
         let result = CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             smd_core::plan_with(
@@ -129,6 +146,7 @@ fn solve(scenario: &Scenario, ctx: &mut Ctx) {
                     clock: Some(&clock),
                     progress: Some(&mut progress),
                     cache: Some(&mut cache),
+                    time_budget_ms: Some(global_budget_ms),
                     ..Default::default()
                 },
             )
@@ -215,6 +233,7 @@ mod tests {
                     id,
                     task: Task::Solve {
                         scenario: s.clone(),
+                        global_budget_ms: 3000.0,
                     },
                 },
                 &mut |r| {
@@ -257,7 +276,10 @@ mod tests {
         handle(
             Request {
                 id: 42,
-                task: Task::Solve { scenario: s },
+                task: Task::Solve {
+                    scenario: s,
+                    global_budget_ms: 3000.0,
+                },
             },
             &mut |r| match r {
                 Reply::Event { task: 42, event } => events.push(event),
@@ -297,6 +319,100 @@ mod tests {
             .filter(|e| matches!(e, Event::Done { .. } | Event::Failed { .. }))
             .count();
         assert_eq!(ends, 1);
+    }
+
+    /// `global`'s search reports go out as the solver sends them (it paces them itself),
+    /// under the policy's step; job progress is paced here.
+    #[test]
+    fn search_reports_go_out_under_their_step() {
+        let mut events = Vec::new();
+        let mut post = |r: Reply| {
+            if let Reply::Event { task: 7, event } = r {
+                events.push(event)
+            }
+        };
+        let mut ctx = Ctx {
+            id: 7,
+            post: &mut post,
+            last_progress: None,
+        };
+        let search = smd_core::SearchProgress {
+            nodes: 1_200_000,
+            best: 1234.5,
+            bound: 1235.0,
+        };
+        let at = |jobs_done, search| smd_core::Progress {
+            policy: smd_core::Policy::Global,
+            jobs_done,
+            jobs_total: 3,
+            search,
+        };
+        ctx.report(4, at(3, None));
+        ctx.report(4, at(3, None));
+        ctx.report(4, at(3, Some(search)));
+        ctx.report(4, at(3, Some(search)));
+        assert_eq!(events.len(), 3, "{events:?}");
+        assert!(matches!(
+            events[0],
+            Event::Progress {
+                step: 4,
+                done: 3,
+                total: 3
+            }
+        ));
+        for e in &events[1..] {
+            match e {
+                Event::Search { step: 4, search: s } => {
+                    assert_eq!(smd_core::SearchProgress::from(*s), search)
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    /// However small the budget, `global` plans: proven optimal, or the best plan found
+    /// with its gap — and never below another policy's plan.
+    #[test]
+    fn a_tiny_global_budget_still_gives_a_plan_with_its_proof() {
+        let s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 40,
+            seed: 3,
+            ..Default::default()
+        });
+        let mut plans = Vec::new();
+        handle(
+            Request {
+                id: 1,
+                task: Task::Solve {
+                    scenario: s,
+                    global_budget_ms: 0.001,
+                },
+            },
+            &mut |r| {
+                if let Reply::Event {
+                    event: Event::Partial(Partial::Planned(plan)),
+                    ..
+                } = r
+                {
+                    plans.push(*plan)
+                }
+            },
+        );
+        let policies: Vec<_> = plans.iter().map(|p| p.policy).collect();
+        assert_eq!(policies, PAGE_POLICIES);
+        let global = plans.last().unwrap();
+        let a = &global.admission;
+        assert!(
+            a.proven_optimal != a.gap.is_some(),
+            "proven, or a gap: {a:?}"
+        );
+        for p in &plans {
+            assert!(
+                global.total_utility >= p.total_utility - 1e-9,
+                "{}",
+                p.policy
+            );
+        }
     }
 
     /// A task that cannot run says so with its message, under its id.

@@ -1,10 +1,10 @@
 //! The scenario being edited: the raw text of every input the user touched (so nothing
 //! typed is lost), a draft scenario with the last value of each field that parsed, the
-//! checks of `smd_core`'s `validate` after every edit, the jobs' edits, the generate form,
-//! import/export and the saved draft.
+//! page's settings (`global`'s time budget), the checks of `smd_core`'s `validate` after
+//! every edit, the jobs' edits, the generate form, import/export and the saved draft.
 
 use super::{Notice, State};
-use crate::codec::{self, Draft};
+use crate::codec::{self, Draft, Settings};
 use crate::defaults;
 use crate::fields::{self, FieldKey};
 use smd_core::{Error, Scenario};
@@ -46,6 +46,8 @@ pub struct GenerateForm {
 pub struct DraftState {
     /// The scenario as edited (each field's last parsed value); shared with runs and props.
     pub scenario: Rc<Scenario>,
+    /// The page's settings (each one's last valid value).
+    pub settings: Settings,
     /// A stable handle per job of the scenario, in order.
     pub uids: Vec<u64>,
     next_uid: u64,
@@ -81,6 +83,7 @@ impl DraftState {
                 jobs: Vec::new(),
                 ..saved.scenario.clone()
             }),
+            settings: saved.settings.clone(),
             uids: Vec::new(),
             next_uid: 1,
             raw: BTreeMap::new(),
@@ -131,6 +134,7 @@ impl DraftState {
         Draft {
             scenario: (*self.scenario).clone(),
             raw,
+            settings: self.settings.clone(),
         }
     }
 
@@ -142,6 +146,9 @@ impl DraftState {
     /// The draft's value of a field, as text (ignoring what was typed).
     pub fn shown_value(&self, key: &FieldKey) -> String {
         match key.job {
+            None if fields::is_setting(&key.field) => {
+                fields::setting_text(&self.settings, &key.field)
+            }
             None => fields::top_text(&self.scenario, &key.field),
             Some(u) => self
                 .index_of(u)
@@ -359,19 +366,24 @@ impl DraftState {
         u
     }
 
-    /// A new scenario: new uids, nothing typed. Call [`DraftState::check`] after.
+    /// A new scenario: new uids, nothing typed into it (what was typed into the page's
+    /// settings stays). Call [`DraftState::check`] after.
     fn replace(&mut self, s: Scenario) {
         self.uids = (0..s.jobs.len()).map(|_| 0).collect();
         for i in 0..self.uids.len() {
             self.uids[i] = self.new_uid();
         }
         self.scenario = Rc::new(s);
-        self.raw.clear();
-        self.parse_errors.clear();
+        let setting = |k: &FieldKey| k.job.is_none() && fields::is_setting(&k.field);
+        self.raw.retain(|k, _| setting(k));
+        self.parse_errors.retain(|k, _| setting(k));
     }
 
     fn apply_edit(&mut self, key: FieldKey, text: String) {
         let result = match key.job {
+            None if fields::is_setting(&key.field) => {
+                fields::set_setting(&mut self.settings, &key.field, &text)
+            }
             None => fields::set_top(Rc::make_mut(&mut self.scenario), &key.field, &text),
             Some(uid) => match self.index_of(uid) {
                 Some(i) => fields::set_job(
@@ -412,7 +424,11 @@ impl DraftState {
             }],
         };
         let eps_key = FieldKey::top(EPSILON);
-        self.only_epsilon_wrong = self.parse_errors.keys().all(|k| *k == eps_key)
+        // The page's settings do not touch the jobs either.
+        self.only_epsilon_wrong = self
+            .parse_errors
+            .keys()
+            .all(|k| *k == eps_key || (k.job.is_none() && fields::is_setting(&k.field)))
             && list
                 .iter()
                 .all(|fe| fe.job.is_none() && fe.field == EPSILON);
@@ -579,6 +595,56 @@ mod tests {
             "lots"
         );
         assert!(!back.draft.valid);
+    }
+
+    /// `global`'s time budget is a field like the others: checked (a positive number of
+    /// seconds), kept as typed with its message when wrong (nothing is solved meanwhile),
+    /// kept through an import, and saved with the draft.
+    #[test]
+    fn the_global_budget_is_checked_kept_as_typed_and_saved() {
+        let s = state(2);
+        let key = FieldKey::top(fields::GLOBAL_BUDGET);
+        assert_eq!(s.draft.text(&key), "3");
+        assert_eq!(s.draft.settings, Settings::default());
+        let rev = s.draft.revision;
+        let s = s.reduce(Action::Edit(key.clone(), "-1".into()));
+        assert!(!s.draft.valid);
+        assert_eq!(s.draft.text(&key), "-1");
+        let e: Vec<_> = s.draft.errors_of(&key).collect();
+        assert_eq!(e.len(), 1, "{:?}", s.draft.errors);
+        assert!(e[0].message.contains("must be > 0"), "{}", e[0].message);
+        assert!(s.shown_inline(e[0]), "the message is next to the field");
+        assert!(s.draft.only_epsilon_wrong, "the jobs are fine");
+        assert_eq!(s.draft.revision, rev, "nothing new to solve");
+        assert_eq!(s.draft.settings.global_budget_s, 3.0);
+        let reloaded =
+            |s: &State| State::new(Draft::from_json(&s.draft.to_saved().to_json()).unwrap());
+        let back = reloaded(&s);
+        assert_eq!(back.draft.text(&key), "-1");
+        assert!(!back.draft.valid);
+        // An import replaces the scenario, not what was typed into the page's settings.
+        let mut other = (*s.draft.scenario).clone();
+        other.jobs.truncate(1);
+        let s = s.reduce(Action::Load(Box::new(other), "imported".into()));
+        assert_eq!(s.draft.text(&key), "-1");
+        assert!(!s.draft.valid);
+        let s = s.reduce(Action::Edit(key.clone(), "0.5".into()));
+        assert!(s.draft.valid);
+        assert!(s.draft.revision > rev, "a new budget is solved again");
+        assert_eq!(s.draft.settings.global_budget_s, 0.5);
+        let back = reloaded(&s);
+        assert_eq!(back.draft.settings.global_budget_s, 0.5);
+        assert_eq!(back.draft.text(&key), "0.5");
+        assert!(back.draft.valid);
+        // A draft saved before the setting existed opens with the default.
+        let old = format!(
+            "{{\"scenario\":{},\"raw\":[]}}",
+            serde_json::to_string(&*s.draft.scenario).unwrap()
+        );
+        assert_eq!(
+            Draft::from_json(&old).unwrap().settings,
+            Settings::default()
+        );
     }
 
     #[test]

@@ -159,12 +159,14 @@ impl State {
         Some((r.revision, uid, index))
     }
 
-    /// Whether the page shows this error next to its input right now: cluster and params
-    /// inputs are always on screen, a job's only while the job is in the editor.
+    /// Whether the page shows this error next to its input right now: cluster, params and
+    /// settings inputs are always on screen, a job's only while the job is in the editor.
     pub fn shown_inline(&self, e: &ShownError) -> bool {
         match &e.key {
             Some(FieldKey { job: None, field }) => {
-                field.starts_with("cluster.") || field.starts_with("params.")
+                field.starts_with("cluster.")
+                    || field.starts_with("params.")
+                    || crate::fields::is_setting(field)
             }
             Some(FieldKey { job: Some(u), .. }) => self.view.selected == Some(*u),
             None => false,
@@ -335,10 +337,7 @@ pub(crate) mod tests {
             ..Default::default()
         });
         sc.params.epsilon = 0.2;
-        Rc::new(State::new(Draft {
-            scenario: sc,
-            raw: Vec::new(),
-        }))
+        Rc::new(State::new(Draft::of(sc)))
     }
 
     /// A new state selects the first job and knows its ε floor.

@@ -1,19 +1,24 @@
-//! The worker and what it solves: the run in progress (progress, elapsed time, cancel),
-//! the last results, the selected job's landscape, the worker's health and restarts, and
-//! the smallest ε the draft's jobs allow (the hint beside ε).
+//! The worker and what it solves: the run in progress (progress, `global`'s search,
+//! elapsed time, cancel), the last results and the recommended plan among them, the
+//! selected job's landscape, the worker's health and restarts, and the smallest ε the
+//! draft's jobs allow (the hint beside ε).
 
 use super::draft::DraftState;
 use super::{Notice, State};
 use crate::solver::{Event, Output, Partial, Reply, Task};
-use smd_core::{Plan, Policy, Scenario};
+use smd_core::{Plan, Policy, Scenario, SearchProgress};
 use std::rc::Rc;
 
-/// The policies the page plans and compares, in display order: every policy but `global`,
-/// whose search needs a time budget the page does not offer yet.
-pub const PAGE_POLICIES: [Policy; 4] = [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact];
+/// The policies the page plans and compares, in display order: every policy, `global`
+/// last (its search runs within the draft's time budget, and it starts from the others'
+/// plans).
+pub const PAGE_POLICIES: [Policy; 5] = Policy::ALL;
 
 /// A solve running this long, s, is called out in the status line (with its Cancel).
 pub const SLOW_SOLVE_S: u32 = 3;
+
+/// Total utilities this close (relative) are the same for choosing the recommended plan.
+pub const SAME_TOTAL: f64 = 1e-9;
 
 /// Samples per axis of a landscape.
 pub const LANDSCAPE_RESOLUTION: usize = 40;
@@ -40,6 +45,22 @@ impl Results {
     pub fn plan(&self, policy: Policy) -> Option<&Plan> {
         self.plans.iter().find(|p| p.policy == policy)
     }
+
+    /// The recommended plan: the one of the best total utility. Totals within
+    /// [`SAME_TOTAL`] (relative) of the best count as the best — sums of the same utilities
+    /// in another order differ in the last bits — and among them `global`'s is recommended
+    /// (it is never below the others), else the first in [`PAGE_POLICIES`] order.
+    pub fn recommended(&self) -> Option<&Plan> {
+        let best = self
+            .plans
+            .iter()
+            .map(|p| p.total_utility)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let tied = |p: &&Plan| p.total_utility >= best - SAME_TOTAL * best.abs().max(1.0);
+        let mut tied = self.plans.iter().filter(tied);
+        let first = tied.clone().next();
+        tied.find(|p| p.policy == Policy::Global).or(first)
+    }
 }
 
 /// A solve in progress.
@@ -53,8 +74,12 @@ pub struct Run {
     pub scenario: Rc<Scenario>,
     /// Its job uids.
     pub uids: Vec<u64>,
+    /// `global`'s time budget for this solve, ms.
+    pub global_budget_ms: f64,
     /// `(policy index, jobs done, jobs total)` of the latest progress report.
     pub progress: Option<(usize, usize, usize)>,
+    /// Where `global`'s search is, once it searches (cleared by the next job progress).
+    pub search: Option<SearchProgress>,
     /// Plans received so far.
     pub plans: Vec<Plan>,
     /// Failures so far.
@@ -184,7 +209,9 @@ impl Solving {
             revision: draft.revision,
             scenario: draft.scenario.clone(),
             uids: draft.uids.clone(),
+            global_budget_ms: 1000.0 * draft.settings.global_budget_s,
             progress: None,
+            search: None,
             plans: Vec::new(),
             failures: Vec::new(),
             elapsed_s: 0,
@@ -208,6 +235,7 @@ impl Solving {
             self.run = Some(Run {
                 id,
                 progress: None,
+                search: None,
                 plans: Vec::new(),
                 failures: Vec::new(),
                 elapsed_s: 0,
@@ -281,6 +309,7 @@ impl Solving {
         if let Some(r) = self.run.as_ref().filter(|r| r.id == task) {
             return Some(Task::Solve {
                 scenario: (*r.scenario).clone(),
+                global_budget_ms: r.global_budget_ms,
             });
         }
         let l = self
@@ -301,7 +330,15 @@ impl Solving {
     pub fn on_event(&mut self, task: u64, event: Event) -> bool {
         if let Some(r) = self.run.as_mut().filter(|r| r.id == task) {
             match event {
-                Event::Progress { step, done, total } => r.progress = Some((step, done, total)),
+                Event::Progress { step, done, total } => {
+                    r.progress = Some((step, done, total));
+                    r.search = None;
+                }
+                Event::Search { step, search } => {
+                    let total = r.scenario.jobs.len();
+                    r.progress = Some((step, total, total));
+                    r.search = Some(search.into());
+                }
                 Event::Partial(Partial::Planned(plan)) => r.plans.push(*plan),
                 Event::Partial(Partial::PolicyFailed { policy, message }) => {
                     r.failures.push((policy, message))
@@ -441,10 +478,109 @@ mod tests {
             s = s.reduce(Action::Reply(r));
         }
         let r = s.solving.results.as_ref().unwrap();
-        assert_eq!(r.plans.len(), 4);
+        assert_eq!(r.plans.len(), PAGE_POLICIES.len());
+        // `global` is planned too, and it is the recommended plan.
+        let global = r.plan(Policy::Global).expect("global planned");
+        assert_eq!(r.recommended().map(|p| p.policy), Some(Policy::Global));
+        for p in &r.plans {
+            assert!(
+                global.total_utility >= p.total_utility - 1e-9,
+                "{}",
+                p.policy
+            );
+        }
         assert!(s.solving.run.is_none());
         assert!(!s.results_stale());
         assert!(s.tasks().is_empty());
+    }
+
+    /// The recommended plan is the best total utility; `global` wins a tie, and another
+    /// policy is recommended only without a `global` plan.
+    #[test]
+    fn the_recommended_plan_is_the_best_total_utility() {
+        let s = state(2);
+        let plan = |policy, total_utility| Plan {
+            policy,
+            total_utility,
+            ..smd_core::plan_with(&s.draft.scenario, Policy::Esw, &mut Default::default()).unwrap()
+        };
+        let mut r = Results {
+            revision: 1,
+            scenario: s.draft.scenario.clone(),
+            uids: s.draft.uids.clone(),
+            plans: vec![plan(Policy::Smd, 5.0), plan(Policy::Exact, 7.0)],
+            failures: Vec::new(),
+            ms: 0.0,
+        };
+        assert_eq!(r.recommended().map(|p| p.policy), Some(Policy::Exact));
+        // A total a rounding error below the best is as good (the fixture's optimus and
+        // global differ so: 260.4205629462304 and 260.4205629455367).
+        r.plans.insert(1, plan(Policy::Global, 7.0 * (1.0 - 1e-12)));
+        assert_eq!(r.recommended().map(|p| p.policy), Some(Policy::Global));
+        r.plans[1].total_utility = 6.9;
+        assert_eq!(r.recommended().map(|p| p.policy), Some(Policy::Exact));
+        r.plans.clear();
+        assert!(r.recommended().is_none());
+    }
+
+    /// The draft's time budget goes with the solve; `global`'s search reports show in the
+    /// run until the solve ends, and Cancel stops a searching `global` like any solve.
+    #[test]
+    fn global_searches_within_the_budget_and_cancel_stops_it() {
+        let s = state(2);
+        let s = s.reduce(Action::Edit(
+            FieldKey::top(crate::fields::GLOBAL_BUDGET),
+            "0.25".into(),
+        ));
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let id = s.solving.run.as_ref().unwrap().id;
+        let Some(Request {
+            task: Task::Solve {
+                global_budget_ms, ..
+            },
+            ..
+        }) = s.request(id)
+        else {
+            panic!("no solve request")
+        };
+        assert_eq!(global_budget_ms, 250.0);
+        let global = PAGE_POLICIES
+            .iter()
+            .position(|&p| p == Policy::Global)
+            .unwrap();
+        let event = |event| Action::Reply(Reply::Event { task: id, event });
+        let s = s.reduce(event(Event::Progress {
+            step: global,
+            done: 1,
+            total: 2,
+        }));
+        assert_eq!(s.solving.run.as_ref().unwrap().search, None);
+        let search = crate::solver::protocol::Search {
+            nodes: 1_200_000,
+            best: 1234.5,
+            bound: 1235.0,
+        };
+        let s = s.reduce(event(Event::Search {
+            step: global,
+            search,
+        }));
+        let run = s.solving.run.as_ref().unwrap();
+        assert_eq!(run.progress, Some((global, 2, 2)));
+        assert_eq!(run.search, Some(search.into()));
+        // Cancel: the worker is terminated (a restart), the previous plans stay.
+        let restarts = s.solving.restarts;
+        let s = s.reduce(Action::Cancel);
+        assert!(s.solving.run.is_none());
+        assert_eq!(s.solving.restarts, restarts + 1);
+        assert!(s.solve_cancelled());
+        // A late report of the cancelled solve changes nothing.
+        let before = s.clone();
+        let s = s.reduce(event(Event::Search {
+            step: global,
+            search,
+        }));
+        assert!(Rc::ptr_eq(&before, &s));
     }
 
     /// The selected job's landscape is a task like a solve: asked for once per results
