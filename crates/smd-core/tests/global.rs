@@ -261,3 +261,32 @@ fn progress_reports_the_search_with_a_clock() {
         assert!((0.0..1.0).contains(&p.gap()));
     }
 }
+
+#[test]
+fn near_copies_with_degenerate_prices_reach_the_mip_optimum() {
+    // 60 jobs, each a near-copy of one of four (iterations × (1 + 10⁻³·i)): at the LP's
+    // prices every job's best reduced value is 0, a tie the first plan must admit and
+    // repair rather than read as "admit nothing" (which left global at 438, 40% below).
+    // The optimum was computed by HiGHS 1.16 (scripts/bench-highs.py) on the same knapsack.
+    let mut s = generate(&GenerateOptions {
+        jobs: 60,
+        seed: 3,
+        mode: Mode::Sync,
+        units: 0.5,
+    });
+    let base: Vec<_> = s.jobs[..4].to_vec();
+    for (i, j) in s.jobs.iter_mut().enumerate() {
+        let id = j.id.clone();
+        *j = base[i % 4].clone();
+        j.id = id;
+        j.iterations *= 1.0 + 1e-3 * i as f64;
+    }
+    let g = plan_global(&s, &mut Options::default(), 1_000_000).unwrap();
+    assert!(g.admission.proven_optimal, "{:?}", g.admission);
+    let highs = 733.182_897_241_845_5;
+    assert!(
+        (g.total_utility - highs).abs() <= 1e-7 * highs,
+        "global {} vs HiGHS {highs}",
+        g.total_utility
+    );
+}

@@ -48,8 +48,8 @@ pub fn dominating(options: &[Vec<Option_>], start: &[Option<(u64, u64)>]) -> Cho
 }
 
 /// The LP relaxation's integer part at prices y: each job takes the option of the largest
-/// reduced value `u − y·D` when that is positive (ties: the least demand relative to the
-/// capacity), then [`repair`] makes it fit.
+/// reduced value `u − y·D` when that is not negative (ties: the least demand relative to
+/// the capacity), then [`repair`] makes it fit.
 pub fn from_prices(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> Choice {
     let priced = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
     let mut choice: Choice = options
@@ -57,7 +57,9 @@ pub fn from_prices(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> Ch
         .map(|opts| {
             (0..opts.len())
                 .map(|k| (opts[k].utility - priced(&opts[k].demand), k))
-                .filter(|&(v, _)| v > 0.0)
+                // A reduced value of 0 (up to rounding) is a tie the LP may admit in part:
+                // take it, and let the repair decide what fits.
+                .filter(|&(v, k)| v >= -1e-9 * opts[k].utility)
                 .max_by(|a, b| {
                     a.0.total_cmp(&b.0)
                         .then_with(|| {
