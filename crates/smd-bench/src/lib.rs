@@ -1,7 +1,10 @@
 //! The speed budgets of the planner (issue: interactive speed), as one function that both the
 //! native binary (`cargo run --release -p smd-bench`) and the wasm test in headless Chromium
 //! (`cargo test --release -p smd-bench --target wasm32-unknown-unknown -- --nocapture`) run,
-//! so the two columns of `docs/BENCHMARKS.md` measure the same work.
+//! so the two columns of `docs/BENCHMARKS.md` measure the same work. [`joint`] does the same
+//! for the joint optimum `global` (§5).
+
+pub mod joint;
 
 use smd_core::{
     generate, plan_with, Cache, GenerateOptions, InnerSolver, Mode, Options, Policy, Scenario,
