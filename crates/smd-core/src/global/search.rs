@@ -106,7 +106,7 @@ pub fn search(
         // No plan better than the incumbent exists.
         return done(inc, inc_value, inc_value, true, 0);
     }
-    order(&mut free, &cands, options);
+    order(&mut free, &cands, options, &dual.y);
     let n = free.len();
     // Symmetry: free[d] has the same options as free[d − 1].
     let same_prev: Vec<bool> = (0..n)
@@ -328,14 +328,18 @@ fn candidates(options: &[Vec<Option_>], y: &[f64; R], gap: f64) -> Vec<Vec<Cand>
         .collect()
 }
 
-/// Orders the core jobs: the smallest second reduced cost first (the jobs the LP is least
-/// sure about decide first), identical jobs next to each other, then by index.
-fn order(free: &mut [usize], cands: &[Vec<Cand>], options: &[Vec<Option_>]) {
+/// Orders the core jobs: the largest priced demand `y·D` among a job's open options first
+/// (big decisions near the root, where capacity then prunes the most), identical jobs
+/// next to each other, then by index.
+fn order(free: &mut [usize], cands: &[Vec<Cand>], options: &[Vec<Option_>], y: &[f64; R]) {
     let mut keyed: Vec<(f64, Vec<u64>, usize)> = free
         .iter()
         .map(|&i| {
-            let second = cands[i].get(1).map_or(f64::INFINITY, |c| c.rc);
-            (second, identity(&options[i]), i)
+            let biggest = cands[i]
+                .iter()
+                .map(|c| (0..R).map(|r| y[r] * c.demand[r]).sum::<f64>())
+                .fold(0.0, f64::max);
+            (-biggest, identity(&options[i]), i)
         })
         .collect();
     keyed.sort_by(|a, b| {
