@@ -63,6 +63,10 @@ pub struct Outcome {
 const REPORT_EVERY_MS: f64 = 100.0;
 
 /// Finds the best choice by branch and bound on the core, from the feasible `start`.
+///
+/// Longer than the project's usual function: the depth-first loop over explicit per-depth
+/// stacks (`next`, `pick`, `used`, `val`, `rcs`) reads better whole than split into
+/// helpers that would each need all five.
 pub fn search(
     options: &[Vec<Option_>],
     cap: &[f64; R],
@@ -75,24 +79,16 @@ pub fn search(
     let tol = 1e-9 * big_l.abs().max(1.0);
     let mut inc = start;
     let mut inc_value = incumbent::value(options, &inc);
-    let cands = candidates(options, &dual.y, big_l - inc_value + tol);
-
-    // Fixed jobs (one candidate) form the base every plan shares.
-    let (mut base_used, mut base_value, mut base_rc) = ([0.0; R], 0.0, 0.0);
-    let mut base: Choice = vec![None; options.len()];
-    let mut free: Vec<usize> = Vec::new();
-    for (i, c) in cands.iter().enumerate() {
-        if let [only] = c.as_slice() {
-            for r in 0..R {
-                base_used[r] += only.demand[r];
-            }
-            base_value += only.utility;
-            base_rc += only.rc;
-            base[i] = only.k;
-        } else {
-            free.push(i);
-        }
-    }
+    let Core {
+        cands,
+        free,
+        base,
+        base_used,
+        base_value,
+        base_rc,
+        same_prev,
+        min_rest,
+    } = Core::new(options, &dual.y, big_l - inc_value + tol);
     let core = free.len();
     let done = |inc: Choice, value: f64, bound: f64, proven: bool, nodes: u64| Outcome {
         choice: inc,
@@ -106,23 +102,7 @@ pub fn search(
         // No plan better than the incumbent exists.
         return done(inc, inc_value, inc_value, true, 0);
     }
-    order(&mut free, &cands, options, &dual.y);
     let n = free.len();
-    // Symmetry: free[d] has the same options as free[d − 1].
-    let same_prev: Vec<bool> = (0..n)
-        .map(|d| d > 0 && options[free[d]] == options[free[d - 1]])
-        .collect();
-    // min_rest[d] = Σ_{d' ≥ d} the least demand among free[d']'s candidates.
-    let mut min_rest = vec![[0.0; R]; n + 1];
-    for d in (0..n).rev() {
-        for r in 0..R {
-            let least = cands[free[d]]
-                .iter()
-                .map(|c| c.demand[r])
-                .fold(f64::INFINITY, f64::min);
-            min_rest[d][r] = min_rest[d + 1][r] + least;
-        }
-    }
     let scaled = Scaled::new(&dual.y, cap, &free, &cands);
 
     // A first report: the incumbent and the LP bound, before any node.
@@ -289,6 +269,70 @@ impl Scaled {
                 value + (0..R).map(|r| y[r] * (self.cap[r] - used[r])).sum::<f64>() + t[d]
             })
             .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// The search's problem after reduced-cost fixing.
+struct Core {
+    /// Per job, its open choices (see [`candidates`]).
+    cands: Vec<Vec<Cand>>,
+    /// The open jobs in search order.
+    free: Vec<usize>,
+    /// The fixed jobs' choices (open jobs `None`), their demand, value and reduced cost.
+    base: Choice,
+    base_used: [f64; R],
+    base_value: f64,
+    base_rc: f64,
+    /// Symmetry: `free[d]` has the same options as `free[d − 1]`.
+    same_prev: Vec<bool>,
+    /// `min_rest[d]` = Σ over depths ≥ d of the least demand among the job's open choices.
+    min_rest: Vec<[f64; R]>,
+}
+
+impl Core {
+    /// Fixes every job with one open choice within `gap` and orders the rest.
+    fn new(options: &[Vec<Option_>], y: &[f64; R], gap: f64) -> Core {
+        let cands = candidates(options, y, gap);
+        let (mut base_used, mut base_value, mut base_rc) = ([0.0; R], 0.0, 0.0);
+        let mut base: Choice = vec![None; options.len()];
+        let mut free: Vec<usize> = Vec::new();
+        for (i, c) in cands.iter().enumerate() {
+            if let [only] = c.as_slice() {
+                for r in 0..R {
+                    base_used[r] += only.demand[r];
+                }
+                base_value += only.utility;
+                base_rc += only.rc;
+                base[i] = only.k;
+            } else {
+                free.push(i);
+            }
+        }
+        order(&mut free, &cands, options, y);
+        let n = free.len();
+        let same_prev = (0..n)
+            .map(|d| d > 0 && options[free[d]] == options[free[d - 1]])
+            .collect();
+        let mut min_rest = vec![[0.0; R]; n + 1];
+        for d in (0..n).rev() {
+            for r in 0..R {
+                let least = cands[free[d]]
+                    .iter()
+                    .map(|c| c.demand[r])
+                    .fold(f64::INFINITY, f64::min);
+                min_rest[d][r] = min_rest[d + 1][r] + least;
+            }
+        }
+        Core {
+            cands,
+            free,
+            base,
+            base_used,
+            base_value,
+            base_rc,
+            same_prev,
+            min_rest,
+        }
     }
 }
 

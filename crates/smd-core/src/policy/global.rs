@@ -76,20 +76,7 @@ pub fn plan_global(
         joint.bound = bound;
     }
     if !joint.proven_optimal {
-        // Unproven: never below another policy's plan.
-        let seeds = match seeds.take() {
-            Some(s) => s,
-            None => seed_plans(scenario, opts)?,
-        };
-        let best = seeds
-            .iter()
-            .max_by(|a, b| a.total_utility.total_cmp(&b.total_utility))
-            .expect("five seeds");
-        if best.total_utility > joint.value {
-            joint.chosen = best_choice(&seeds);
-            joint.value = best.total_utility;
-            joint.bound = joint.bound.max(joint.value);
-        }
+        keep_the_best_seed(&mut joint, seeds.take(), scenario, opts)?;
     }
     let outer_ms = clock() - t1;
     let mut cands = Vec::with_capacity(models.len());
@@ -136,6 +123,30 @@ pub fn plan_global(
         stats,
         &|c, d| not_selected_reason(Policy::Exact, c, d, &cap),
     ))
+}
+
+/// Unproven: never below another policy's plan — plans the seeds (unless given) and takes
+/// the best of them when it beats the search's plan.
+fn keep_the_best_seed(
+    joint: &mut crate::global::Joint,
+    seeds: Option<Vec<Plan>>,
+    scenario: &Scenario,
+    opts: &mut Options,
+) -> Result<(), Error> {
+    let seeds = match seeds {
+        Some(s) => s,
+        None => seed_plans(scenario, opts)?,
+    };
+    let best = seeds
+        .iter()
+        .max_by(|a, b| a.total_utility.total_cmp(&b.total_utility))
+        .expect("five seeds");
+    if best.total_utility > joint.value {
+        joint.chosen = best_choice(&seeds);
+        joint.value = best.total_utility;
+        joint.bound = joint.bound.max(joint.value);
+    }
+    Ok(())
 }
 
 /// Whether a job's box of allocations is too large to enumerate whole (it gets thinned).
