@@ -95,8 +95,9 @@ pub fn resource_label(r: Resource) -> String {
     }
 }
 
-/// The numeric fields of a job, with the symbol of docs/MODEL.md and a short label.
-pub const JOB_NUMBERS: [(&str, &str, &str); 21] = [
+/// The numeric fields of a job, with the symbol of docs/MODEL.md and a short label (the
+/// demands `worker.<resource>` and `ps.<resource>` come from [`RESOURCES`]).
+pub const JOB_NUMBERS: [(&str, &str, &str); 12] = [
     ("iterations", "E", "iterations"),
     ("model_size_mb", "g", "model size, MB"),
     ("minibatch", "m", "mini-batch"),
@@ -109,15 +110,6 @@ pub const JOB_NUMBERS: [(&str, &str, &str); 21] = [
     ("utility.gamma1", "γ1", "utility height"),
     ("utility.gamma2", "γ2", "utility steepness"),
     ("utility.gamma3", "γ3", "utility midpoint π"),
-    ("worker.gpu", "Oʷ", "GPU"),
-    ("worker.vcpu", "Oʷ", "vCPU"),
-    ("worker.memory_gb", "Oʷ", "memory GB"),
-    ("worker.storage_gb", "Oʷ", "storage GB"),
-    ("ps.gpu", "Oᵖ", "GPU"),
-    ("ps.vcpu", "Oᵖ", "vCPU"),
-    ("ps.memory_gb", "Oᵖ", "memory GB"),
-    ("ps.storage_gb", "Oᵖ", "storage GB"),
-    ("id", "", "id"),
 ];
 
 macro_rules! job_number_paths {
@@ -459,10 +451,14 @@ mod tests {
             ..Default::default()
         });
         let mut j = s.jobs[0].clone();
-        for (f, _, _) in JOB_NUMBERS {
-            let t = job_text(&j, f);
+        let demands = ["worker", "ps"]
+            .into_iter()
+            .flat_map(|who| RESOURCES.map(|r| format!("{who}.{}", r.name())));
+        let fields = JOB_NUMBERS.iter().map(|(f, _, _)| f.to_string());
+        for f in fields.chain(demands).chain(["id".to_string()]) {
+            let t = job_text(&j, &f);
             assert!(!t.is_empty(), "{f}");
-            set_job(&mut j, f, &t).unwrap();
+            set_job(&mut j, &f, &t).unwrap();
         }
         assert_eq!(j, s.jobs[0]);
         set_job(&mut j, "worker.vcpu", "7.5").unwrap();

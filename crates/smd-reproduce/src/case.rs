@@ -129,7 +129,7 @@ impl Pols {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Case {
     /// SGD mode of every job.
-    pub sgd: Mode,
+    pub mode: Mode,
     /// Number of jobs I.
     pub jobs: usize,
     /// The cluster.
@@ -146,9 +146,9 @@ pub struct Case {
 
 impl Case {
     /// A case at the generator's defaults (ε = 0.01, M_δ = 1), untimed.
-    pub fn new(sgd: Mode, jobs: usize, capacity: Capacity, seed: u64) -> Case {
+    pub fn new(mode: Mode, jobs: usize, capacity: Capacity, seed: u64) -> Case {
         Case {
-            sgd,
+            mode,
             jobs,
             capacity,
             seed,
@@ -169,7 +169,7 @@ impl Case {
         let mut s = generate(&GenerateOptions {
             jobs: self.jobs,
             seed: self.seed,
-            mode: self.sgd,
+            mode: self.mode,
             units: 1.0,
         });
         match self.capacity {
@@ -195,7 +195,7 @@ impl Case {
     pub fn describe(&self) -> String {
         format!(
             "{} I={} {} seed {} ε={} M_δ={}",
-            self.sgd.name(),
+            self.mode.name(),
             self.jobs,
             self.capacity.label(),
             self.seed,

@@ -36,15 +36,15 @@ fn assemble(g: &Grid, s: &Samples) -> Parts {
     };
     let mut panels = Vec::new();
     let mut findings = Vec::new();
-    for sgd in Mode::ALL {
-        let mine: Vec<&UtilPoint> = pts.iter().filter(|p| p.at.sgd == sgd).collect();
+    for mode in Mode::ALL {
+        let mine: Vec<&UtilPoint> = pts.iter().filter(|p| p.at.mode == mode).collect();
         panels.push(chart(
-            format!("{}, I = {}", sgd.title(), g.e1_jobs),
+            format!("{}, I = {}", mode.title(), g.e1_jobs),
             "cluster units",
             "total utility",
             util_series(&mine, units),
         ));
-        findings.extend(util_findings(sgd.title(), &mine, "units", units));
+        findings.extend(util_findings(mode.title(), &mine, "units", units));
     }
     parts(
         util_table(&pts),

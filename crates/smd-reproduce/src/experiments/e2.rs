@@ -32,11 +32,11 @@ fn assemble(g: &Grid, s: &Samples) -> Parts {
     let jobs = |p: &UtilPoint| p.at.jobs as f64;
     let mut panels = Vec::new();
     let mut findings = Vec::new();
-    for sgd in Mode::ALL {
+    for mode in Mode::ALL {
         for &u in &g.e2_units {
             let cap = Capacity::Units(u);
-            let mine = pick(&pts, sgd, cap);
-            let label = format!("{}, {}", sgd.title(), cap.label());
+            let mine = pick(&pts, mode, cap);
+            let label = format!("{}, {}", mode.title(), cap.label());
             panels.push(chart(
                 label.clone(),
                 "jobs I",

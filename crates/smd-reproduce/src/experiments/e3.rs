@@ -162,7 +162,7 @@ fn table(pts: &[RatioPoint]) -> crate::table::Table {
 }
 
 /// What one mode on one cluster shows, from its first to its last point.
-fn finding(cap: Capacity, sgd: Mode, mine: &[&RatioPoint]) -> Option<String> {
+fn finding(cap: Capacity, mode: Mode, mine: &[&RatioPoint]) -> Option<String> {
     let (a, b) = (mine.first()?, mine.last()?);
     let proven: usize = mine.iter().map(|p| p.proven).sum();
     let n: usize = mine.iter().map(|p| p.at.seeds).sum();
@@ -174,7 +174,7 @@ fn finding(cap: Capacity, sgd: Mode, mine: &[&RatioPoint]) -> Option<String> {
          global proven in {proven}/{n}; \
          smd_polish/exact {} → {}, smd_polish/global {} → {}.",
         cap.label(),
-        sgd.title(),
+        mode.title(),
         pm(&a.over_exact),
         a.at.jobs,
         pm(&b.over_exact),
@@ -199,16 +199,16 @@ fn assemble(g: &Grid, s: &Samples) -> Parts {
     let mut findings = Vec::new();
     for cap in caps(g) {
         let mut ser = Vec::new();
-        for sgd in Mode::ALL {
-            let mine = pick(&pts, sgd, cap);
-            let t = sgd.title();
+        for mode in Mode::ALL {
+            let mine = pick(&pts, mode, cap);
+            let t = mode.title();
             ser.push(over_jobs(format!("{t} smd/exact"), &mine, |p| {
                 &p.over_exact
             }));
             ser.push(over_jobs(format!("{t} smd/global"), &mine, |p| {
                 &p.over_global
             }));
-            findings.extend(finding(cap, sgd, &mine));
+            findings.extend(finding(cap, mode, &mine));
         }
         let guarantee = pts
             .iter()

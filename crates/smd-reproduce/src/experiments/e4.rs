@@ -92,7 +92,7 @@ fn point(g: &Grid, s: &Samples, at: At, errs: &mut Vec<String>) -> SharePoint {
                 if v.is_finite() && !(-1e-9..=1.0 + 1e-9).contains(&v) {
                     errs.push(format!(
                         "{} I={} {} seed {seed} {who}: {} used / requested = {v} outside [0, 1]",
-                        at.sgd.name(),
+                        at.mode.name(),
                         at.jobs,
                         at.capacity.label(),
                         RESOURCE_TITLES[r]
@@ -146,25 +146,25 @@ fn table(pts: &[SharePoint]) -> Table {
 fn panels(g: &Grid, pts: &[SharePoint]) -> Vec<LineChart> {
     let y = "used / requested by admitted jobs";
     let mut panels = Vec::new();
-    for sgd in Mode::ALL {
+    for mode in Mode::ALL {
         let mut ser = Vec::new();
         for cap in caps() {
-            let mine = pick(pts, sgd, cap);
+            let mine = pick(pts, mode, cap);
             let l = cap.label();
             ser.push(over_jobs(format!("smd, {l}"), &mine, |p| &p.smd_mean));
             ser.push(over_jobs(format!("esw, {l}"), &mine, |p| &p.esw_mean));
         }
         ser.push(level("paper: 30%", &g.e4_jobs, 0.3));
         ser.push(level("paper: 50%", &g.e4_jobs, 0.5));
-        let title = format!("{}: mean over the 4 resources", sgd.title());
+        let title = format!("{}: mean over the 4 resources", mode.title());
         panels.push(chart(title, "jobs I", y, ser));
     }
-    for sgd in Mode::ALL {
-        let one = pick(pts, sgd, Capacity::Units(1));
+    for mode in Mode::ALL {
+        let one = pick(pts, mode, Capacity::Units(1));
         let ser = (0..4)
             .map(|r| over_jobs(RESOURCE_TITLES[r], &one, |p| &p.smd[r]))
             .collect();
-        let title = format!("{}: smd per resource, 1 cluster unit", sgd.title());
+        let title = format!("{}: smd per resource, 1 cluster unit", mode.title());
         panels.push(chart(title, "jobs I", y, ser));
     }
     for c in &mut panels {
@@ -174,7 +174,7 @@ fn panels(g: &Grid, pts: &[SharePoint]) -> Vec<LineChart> {
 }
 
 /// What one mode on one cluster shows over I.
-fn finding(sgd: Mode, group: &[&SharePoint]) -> Option<String> {
+fn finding(mode: Mode, group: &[&SharePoint]) -> Option<String> {
     let (a, b) = (group.first()?, group.last()?);
     let range = |f: &dyn Fn(&SharePoint) -> f64| {
         let lo = min_of(group.iter().map(|p| f(p)));
@@ -189,7 +189,7 @@ fn finding(sgd: Mode, group: &[&SharePoint]) -> Option<String> {
         "{}, {}: smd's mean share of the requested resources {} over I = {}…{} \
          (per resource: {}); esw's {}; smd's busiest resource uses {} of \
          the cluster; smd admits {} jobs.",
-        sgd.title(),
+        mode.title(),
         a.at.capacity.label(),
         range(&|p| p.smd_mean.mean),
         a.at.jobs,
@@ -204,9 +204,9 @@ fn finding(sgd: Mode, group: &[&SharePoint]) -> Option<String> {
 fn assemble(g: &Grid, s: &Samples) -> Parts {
     let (pts, errs) = summarise(g, s, points(g), point);
     let mut findings = Vec::new();
-    for sgd in Mode::ALL {
+    for mode in Mode::ALL {
         for cap in caps() {
-            findings.extend(finding(sgd, &pick(&pts, sgd, cap)));
+            findings.extend(finding(mode, &pick(&pts, mode, cap)));
         }
     }
     let caption = [

@@ -29,12 +29,12 @@ pub(super) const SPEC: Spec = Spec {
 const PARAMS: [&str; 2] = ["epsilon", "m_delta"];
 
 /// The case of one parameter setting (timed: smd runs without the allocation cache).
-fn case(g: &Grid, sgd: Mode, seed: u64, eps_ppm: u32, m_delta: u32) -> Case {
+fn case(g: &Grid, mode: Mode, seed: u64, eps_ppm: u32, m_delta: u32) -> Case {
     Case {
         epsilon_ppm: eps_ppm,
         m_delta,
         timed: true,
-        ..Case::new(sgd, g.e5_jobs, Capacity::Units(1), seed)
+        ..Case::new(mode, g.e5_jobs, Capacity::Units(1), seed)
     }
 }
 
@@ -52,11 +52,11 @@ fn settings(g: &Grid) -> Vec<(&'static str, u32, u32)> {
 
 fn cases(g: &Grid) -> Vec<(Case, Pols)> {
     let mut v = Vec::new();
-    for sgd in Mode::ALL {
+    for mode in Mode::ALL {
         for (_, e, m) in settings(g) {
             for &seed in &g.seeds {
                 v.push((
-                    case(g, sgd, seed, e, m),
+                    case(g, mode, seed, e, m),
                     Pols::of(&[Variant::plain(Policy::Smd)]),
                 ));
             }
@@ -103,15 +103,15 @@ struct Seed {
     admitted: f64,
 }
 
-/// The point of mode `sgd` at one setting of [`settings`].
+/// The point of one mode at one setting of [`settings`].
 fn point(
     g: &Grid,
     s: &Samples,
-    sgd: Mode,
+    mode: Mode,
     (param, e, m): (&'static str, u32, u32),
     errs: &mut Vec<String>,
 ) -> ParamPoint {
-    let case_at = |seed| case(g, sgd, seed, e, m);
+    let case_at = |seed| case(g, mode, seed, e, m);
     let seeds = per_seed(g, s, case_at, errs, |seed, x, errs| {
         let smd = x.get(Policy::Smd)?;
         if smd.rounding_attempts < smd.feasible as u64 {
@@ -131,7 +131,7 @@ fn point(
         })
     });
     let p = ParamPoint {
-        at: At::new(sgd, Capacity::Units(1), g.e5_jobs).with_seeds(seeds.len()),
+        at: At::new(mode, Capacity::Units(1), g.e5_jobs).with_seeds(seeds.len()),
         param,
         x: if param == PARAMS[0] {
             f64::from(e) / 1e6
@@ -144,7 +144,7 @@ fn point(
         ms: summary(&seeds, |r| r.ms),
         admitted: summary(&seeds, |r| r.admitted),
     };
-    let what = format!("{} {param} = {}", sgd.name(), p.x);
+    let what = format!("{} {param} = {}", mode.name(), p.x);
     check_seeds(&p.utility, g.seeds.len(), &what, errs);
     p
 }
@@ -188,9 +188,9 @@ fn panels(pts: &[ParamPoint]) -> Vec<LineChart> {
             };
             let ser = Mode::ALL
                 .iter()
-                .map(|&sgd| {
-                    let mine = pick_param(pts, sgd, param);
-                    series(sgd.title(), mine.iter().map(|p| f(p).point(p.x)).collect())
+                .map(|&mode| {
+                    let mine = pick_param(pts, mode, param);
+                    series(mode.title(), mine.iter().map(|p| f(p).point(p.x)).collect())
                 })
                 .collect();
             let title = format!("{name} over {}", if eps { "ε" } else { "M_δ" });
@@ -205,21 +205,21 @@ fn panels(pts: &[ParamPoint]) -> Vec<LineChart> {
 }
 
 /// The points of one mode over one parameter, in order.
-fn pick_param<'p>(pts: &'p [ParamPoint], sgd: Mode, param: &str) -> Vec<&'p ParamPoint> {
+fn pick_param<'p>(pts: &'p [ParamPoint], mode: Mode, param: &str) -> Vec<&'p ParamPoint> {
     pts.iter()
-        .filter(|p| p.at.sgd == sgd && p.param == param)
+        .filter(|p| p.at.mode == mode && p.param == param)
         .collect()
 }
 
 /// What one mode shows from the first to the last value of one parameter.
-fn finding(sgd: Mode, param: &str, mine: &[&ParamPoint]) -> Option<String> {
+fn finding(mode: Mode, param: &str, mine: &[&ParamPoint]) -> Option<String> {
     let (a, b) = (mine.first()?, mine.last()?);
     let sym = if param == PARAMS[0] { "ε" } else { "M_δ" };
     let trend = |s: fn(&ParamPoint) -> &Summary| format!("{} → {}", f3(s(a).mean), f3(s(b).mean));
     Some(format!(
         "{}, {sym} {} → {}: utility {} → {}; rounding attempts {} \
          ({} per job); solve time {} ms; admitted {}.",
-        sgd.title(),
+        mode.title(),
         num(a.x),
         num(b.x),
         pm(&a.utility),
@@ -234,15 +234,15 @@ fn finding(sgd: Mode, param: &str, mine: &[&ParamPoint]) -> Option<String> {
 fn assemble(g: &Grid, s: &Samples) -> Parts {
     let mut errs = Vec::new();
     let mut pts = Vec::new();
-    for sgd in Mode::ALL {
+    for mode in Mode::ALL {
         for setting in settings(g) {
-            pts.push(point(g, s, sgd, setting, &mut errs));
+            pts.push(point(g, s, mode, setting, &mut errs));
         }
     }
     let mut findings = Vec::new();
     for param in PARAMS {
-        for sgd in Mode::ALL {
-            findings.extend(finding(sgd, param, &pick_param(&pts, sgd, param)));
+        for mode in Mode::ALL {
+            findings.extend(finding(mode, param, &pick_param(&pts, mode, param)));
         }
     }
     let caption = [

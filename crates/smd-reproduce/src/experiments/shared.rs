@@ -16,7 +16,7 @@ use smd_core::Mode;
 /// Where a point is (mode, cluster, jobs) and how many of its seeds have a value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct At {
-    pub sgd: Mode,
+    pub mode: Mode,
     pub capacity: Capacity,
     pub jobs: usize,
     pub seeds: usize,
@@ -24,9 +24,9 @@ pub(super) struct At {
 
 impl At {
     /// The point, before its seeds are counted.
-    pub fn new(sgd: Mode, capacity: Capacity, jobs: usize) -> At {
+    pub fn new(mode: Mode, capacity: Capacity, jobs: usize) -> At {
         At {
-            sgd,
+            mode,
             capacity,
             jobs,
             seeds: 0,
@@ -40,7 +40,7 @@ impl At {
 
     /// The point's case at `seed`, at the generator's defaults.
     pub fn case(&self, seed: u64) -> Case {
-        Case::new(self.sgd, self.jobs, self.capacity, seed)
+        Case::new(self.mode, self.jobs, self.capacity, seed)
     }
 
     /// The point's case at each seed.
@@ -52,7 +52,7 @@ impl At {
     pub fn label(&self) -> String {
         format!(
             "{} I={} {}",
-            self.sgd.name(),
+            self.mode.name(),
             self.jobs,
             self.capacity.label()
         )
@@ -64,10 +64,10 @@ pub(super) trait Located {
     fn at(&self) -> &At;
 }
 
-/// The points of `pts` in mode `sgd` on `capacity`, in order.
-pub(super) fn pick<P: Located>(pts: &[P], sgd: Mode, capacity: Capacity) -> Vec<&P> {
+/// The points of `pts` in mode `mode` on `capacity`, in order.
+pub(super) fn pick<P: Located>(pts: &[P], mode: Mode, capacity: Capacity) -> Vec<&P> {
     pts.iter()
-        .filter(|p| p.at().sgd == sgd && p.at().capacity == capacity)
+        .filter(|p| p.at().mode == mode && p.at().capacity == capacity)
         .collect()
 }
 
@@ -85,16 +85,16 @@ pub(super) fn grid(order: Order, caps: &[Capacity], jobs: &[usize]) -> Vec<At> {
     let mut v = Vec::new();
     match order {
         Order::ModeFirst => {
-            for sgd in Mode::ALL {
+            for mode in Mode::ALL {
                 for &cap in caps {
-                    v.extend(jobs.iter().map(|&i| At::new(sgd, cap, i)));
+                    v.extend(jobs.iter().map(|&i| At::new(mode, cap, i)));
                 }
             }
         }
         Order::ClusterFirst => {
             for &cap in caps {
-                for sgd in Mode::ALL {
-                    v.extend(jobs.iter().map(|&i| At::new(sgd, cap, i)));
+                for mode in Mode::ALL {
+                    v.extend(jobs.iter().map(|&i| At::new(mode, cap, i)));
                 }
             }
         }
@@ -174,7 +174,7 @@ pub(super) fn check_smd_over_global(at: &At, seed: u64, r: f64, errs: &mut Vec<S
     if r.is_finite() && !(0.0..=1.0 + 1e-9).contains(&r) {
         errs.push(format!(
             "{} I={} {} seed {seed}: smd / global = {r} outside [0, 1]",
-            at.sgd.name(),
+            at.mode.name(),
             at.jobs,
             at.capacity.label()
         ));
@@ -254,7 +254,7 @@ impl<'a, P: Located + 'a> Columns<'a, P> {
     /// Appends the key columns `keys`.
     pub fn keys(self, keys: &[Key]) -> Self {
         keys.iter().fold(self, |c, k| match k {
-            Key::Mode => c.col("mode", |p| p.at().sgd.name().into()),
+            Key::Mode => c.col("mode", |p| p.at().mode.name().into()),
             Key::Capacity => c.col("capacity", |p| p.at().capacity.label().into()),
             Key::Jobs => c.col("jobs", |p| p.at().jobs.into()),
             Key::Seeds => c.col("seeds", |p| p.at().seeds.into()),
