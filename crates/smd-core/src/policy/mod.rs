@@ -39,7 +39,8 @@ pub enum Policy {
     /// Per-job integer optimum, then the exact knapsack.
     Exact,
     /// The joint optimum over every job's Pareto set of allocations ([`plan_global`]),
-    /// within a node limit and a time budget.
+    /// proven, or the best found when its time budget (or, without a clock, its node
+    /// limit) ends.
     Global,
 }
 
