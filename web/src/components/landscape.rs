@@ -100,31 +100,7 @@ pub fn LandscapePanel() -> Html {
         (Some(Err(e)), _) => html! { <p class="bad">{ format!("No landscape: {e}") }</p> },
         (Some(Ok(_)), None) => html! {},
         (Some(Ok(l)), Some((svg, geometry))) => {
-            let onmousemove = {
-                let hover = hover.clone();
-                let l = l.clone();
-                let chart_ref = chart_ref.clone();
-                Callback::from(move |e: MouseEvent| {
-                    let Some(el) = chart_ref.cast::<Element>() else {
-                        return;
-                    };
-                    let r = el.get_bounding_client_rect();
-                    if r.width() <= 0.0 {
-                        return;
-                    }
-                    let scale = geometry.width / r.width();
-                    let x = (e.client_x() as f64 - r.left()) * scale;
-                    let y = (e.client_y() as f64 - r.top()) * scale;
-                    hover.set(geometry.nearest_sample(x, y).map(|(i, j)| Hover {
-                        w: l.w[i],
-                        p: l.p[j],
-                        t: l.t[j][i],
-                        pi: l.pi[j][i],
-                        mu: l.mu[j][i],
-                        inside: l.inside[j][i],
-                    }));
-                })
-            };
+            let onmousemove = hover_at(&hover, &l, &chart_ref, geometry);
             let onmouseleave = {
                 let hover = hover.clone();
                 Callback::from(move |_| hover.set(None))
@@ -172,4 +148,34 @@ pub fn LandscapePanel() -> Html {
             { body }
         </section>
     }
+}
+
+/// The chart's mouse-move handler: the landscape sample nearest the pointer, or nothing.
+fn hover_at(
+    hover: &UseStateHandle<Option<Hover>>,
+    l: &std::rc::Rc<smd_core::Landscape>,
+    chart_ref: &NodeRef,
+    geometry: smd_charts::Geometry,
+) -> Callback<MouseEvent> {
+    let (hover, l, chart_ref) = (hover.clone(), l.clone(), chart_ref.clone());
+    Callback::from(move |e: MouseEvent| {
+        let Some(el) = chart_ref.cast::<Element>() else {
+            return;
+        };
+        let r = el.get_bounding_client_rect();
+        if r.width() <= 0.0 {
+            return;
+        }
+        let scale = geometry.width / r.width();
+        let x = (e.client_x() as f64 - r.left()) * scale;
+        let y = (e.client_y() as f64 - r.top()) * scale;
+        hover.set(geometry.nearest_sample(x, y).map(|(i, j)| Hover {
+            w: l.w[i],
+            p: l.p[j],
+            t: l.t[j][i],
+            pi: l.pi[j][i],
+            mu: l.mu[j][i],
+            inside: l.inside[j][i],
+        }));
+    })
 }
