@@ -158,3 +158,16 @@ pub fn table(rows: &[Row], column: &str) -> String {
     }
     out
 }
+
+/// The browser's clock in ms (`performance.now()`), for the wasm measurements; it works in
+/// a page and in a worker.
+#[cfg(target_arch = "wasm32")]
+pub fn browser_now() -> f64 {
+    use wasm_bindgen::JsCast;
+    let perf = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).expect("performance");
+    let f: js_sys::Function = js_sys::Reflect::get(&perf, &"now".into())
+        .expect("now")
+        .dyn_into()
+        .expect("function");
+    f.call0(&perf).expect("call").as_f64().expect("number")
+}

@@ -2,19 +2,10 @@
 //! `cargo test --release -p smd-bench --target wasm32-unknown-unknown -- --nocapture`.
 #![cfg(target_arch = "wasm32")]
 
-use wasm_bindgen::JsCast;
+use smd_bench::browser_now as now;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn now() -> f64 {
-    let perf = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).expect("performance");
-    let f: js_sys::Function = js_sys::Reflect::get(&perf, &"now".into())
-        .expect("now")
-        .dyn_into()
-        .expect("function");
-    f.call0(&perf).expect("call").as_f64().expect("number")
-}
 
 #[wasm_bindgen_test]
 fn budgets_in_the_browser() {

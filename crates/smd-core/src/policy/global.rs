@@ -18,15 +18,9 @@ pub fn plan_global(
     opts: &mut Options,
     node_limit: u64,
 ) -> Result<Plan, Error> {
-    scenario.validate()?;
     let clock = opts.clock.unwrap_or(&|| 0.0);
     let start = clock();
-    let models: Vec<JobModel> = scenario
-        .jobs
-        .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
-        .collect();
-    check_models(scenario, &models)?;
+    let models = checked_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
     // Seeds are needed up front only where a box is thinned (their allocations join its
     // grid); otherwise only if the search stops unproven.
@@ -147,6 +141,18 @@ fn keep_the_best_seed(
         joint.bound = joint.bound.max(joint.value);
     }
     Ok(())
+}
+
+/// Validates the scenario and builds every job's model (the model rules checked).
+fn checked_models(scenario: &Scenario) -> Result<Vec<JobModel>, Error> {
+    scenario.validate()?;
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .collect();
+    check_models(scenario, &models)?;
+    Ok(models)
 }
 
 /// Whether a job's box of allocations is too large to enumerate whole (it gets thinned).
@@ -282,13 +288,7 @@ pub struct JointOption {
 /// Builds the joint problem of a valid scenario (the multiple-choice knapsack of
 /// [`plan_global`]); no search is run.
 pub fn joint_problem(scenario: &Scenario) -> Result<JointProblem, Error> {
-    scenario.validate()?;
-    let models: Vec<JobModel> = scenario
-        .jobs
-        .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
-        .collect();
-    check_models(scenario, &models)?;
+    let models = checked_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
     let (options, relaxed) = option_sets(&models, &cap, None, &mut Options::default());
     Ok(JointProblem {
