@@ -298,3 +298,48 @@ fn a_seed_start_is_never_lost() {
         );
     }
 }
+
+#[test]
+fn a_plan_better_by_a_hair_is_found_when_the_bound_is_loose() {
+    // From the fuzzer: job a's tiny-utility allocation fits beside b's slightly smaller one;
+    // a's big allocation makes L(y) about twice the optimum, and a tolerance of 1e-9·L
+    // once hid the better plan (by 1.7e-9 of its value).
+    let opt = |w: u64, utility: f64, memory: f64| Option_ {
+        w,
+        p: 1,
+        utility,
+        demand: [w as f64, 0.0, memory, 0.0],
+    };
+    let options = vec![
+        vec![opt(1, 1.717e-7, 48.54), opt(2, 80.149, 78.26)],
+        vec![
+            opt(3, 91.149_999_984_7, 85.99),
+            opt(5, 91.149_999_999_999_6, 134.0),
+        ],
+    ];
+    let cap = [10.0, 1.0, 140.0, 1.0];
+    let want = brute(&options, &cap);
+    // Zero prices are valid and as loose as the fuzzed case's were: L = Σ max u ≈ 1.9·want.
+    let (l0, _) = lagrangian(&options, &cap, &[0.0; R]);
+    let d = Dual {
+        y: [0.0; R],
+        value: l0,
+        lower: 0.0,
+    };
+    assert!(d.value > 1.5 * want, "a loose bound: {}", d.value);
+    // The search starts where the fuzzed case's first plan stood: b alone, at its best.
+    let out = search::search(
+        &options,
+        &cap,
+        &d,
+        vec![None, Some(1)],
+        &unlimited(),
+        &mut |_| {},
+    );
+    assert!(out.proven);
+    assert!(
+        (out.value - want).abs() <= 1e-12 * want,
+        "{} vs brute force {want}",
+        out.value
+    );
+}

@@ -66,10 +66,11 @@ pub fn plan_global(
         // The thinned search's own bound says nothing about the options it never saw.
         let bound =
             crate::global::relaxed_bound(&options, &relaxed, &cap, &joint.dual.y).max(joint.value);
-        joint.proven_optimal = bound <= joint.value * (1.0 + 1e-9);
+        joint.proven_optimal = bound <= joint.value + 1e-11 * bound.abs().max(1.0);
         joint.bound = bound;
     }
-    if !joint.proven_optimal {
+    if !joint.proven_optimal || seeds.is_some() {
+        // Seeds planned up front (a thinned box) are compared whatever the proof says.
         keep_the_best_seed(&mut joint, seeds.take(), scenario, opts)?;
     }
     let outer_ms = clock() - t1;
