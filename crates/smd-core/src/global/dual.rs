@@ -26,15 +26,20 @@ pub struct Dual {
     pub lower: f64,
 }
 
+/// `y·d`: a demand (or the capacity) at prices y.
+pub fn priced(y: &[f64; R], d: &[f64; R]) -> f64 {
+    (0..R).map(|r| y[r] * d[r]).sum()
+}
+
 /// `L(y)` and a subgradient (`cap − Σ_i D_i,k*(i)`, k* the job's maximiser or nothing).
 pub fn lagrangian(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> (f64, [f64; R]) {
-    let mut val: f64 = (0..R).map(|r| y[r] * cap[r]).sum();
+    let mut val = priced(y, cap);
     let mut g = *cap;
     for opts in options {
         let mut best: Option<&Option_> = None;
         let mut bv = 0.0;
         for o in opts {
-            let v = o.utility - (0..R).map(|r| y[r] * o.demand[r]).sum::<f64>();
+            let v = o.utility - priced(y, &o.demand);
             if v > bv {
                 bv = v;
                 best = Some(o);
@@ -57,9 +62,9 @@ const KELLEY_STEPS: usize = 80;
 /// Relative distance between L(y) and the model's minimum at which y counts as optimal.
 const DUAL_TOL: f64 = 1e-10;
 
-/// Near-optimal prices: subgradient descent, then Kelley's cutting planes; stops early when
-/// `out_of_time` says so (any y is still a valid bound).
-pub fn solve(options: &[Vec<Option_>], cap: &[f64; R], out_of_time: &dyn Fn() -> bool) -> Dual {
+/// Near-optimal prices: subgradient descent, then Kelley's cutting planes (bounded work:
+/// at most 150 + 80 evaluations of L, so it runs whatever the time budget).
+pub fn solve(options: &[Vec<Option_>], cap: &[f64; R]) -> Dual {
     // Work in z_r = y_r·cap_r (utility units), where every coordinate has the same scale.
     let to_y = |z: &[f64; R]| -> [f64; R] {
         std::array::from_fn(|r| if cap[r] > 0.0 { z[r] / cap[r] } else { 0.0 })
@@ -72,7 +77,7 @@ pub fn solve(options: &[Vec<Option_>], cap: &[f64; R], out_of_time: &dyn Fn() ->
         let g = cuts.last().expect("one cut").2;
         let gz: [f64; R] = std::array::from_fn(|r| if cap[r] > 0.0 { g[r] / cap[r] } else { 0.0 });
         let norm = gz.iter().map(|v| v * v).sum::<f64>().sqrt();
-        if norm == 0.0 || out_of_time() {
+        if norm == 0.0 {
             break;
         }
         let step = 0.2 * l0 / (R as f64) / (1.0 + it as f64).sqrt();
@@ -87,9 +92,6 @@ pub fn solve(options: &[Vec<Option_>], cap: &[f64; R], out_of_time: &dyn Fn() ->
     }
     let mut lower = 0.0;
     for _ in 0..KELLEY_STEPS {
-        if out_of_time() {
-            break;
-        }
         let Some((zk, model_min)) = master(&cuts, cap, l0) else {
             break;
         };

@@ -4,6 +4,7 @@
 // Resource loops index several parallel [f64; R] arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+use super::dual::priced;
 use super::Option_;
 use crate::knapsack::{fits_all, R};
 
@@ -51,12 +52,11 @@ pub fn dominating(options: &[Vec<Option_>], start: &[Option<(u64, u64)>]) -> Cho
 /// reduced value `u − y·D` when that is not negative (ties: the least demand relative to
 /// the capacity), then [`repair`] makes it fit.
 pub fn from_prices(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> Choice {
-    let priced = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
     let mut choice: Choice = options
         .iter()
         .map(|opts| {
             (0..opts.len())
-                .map(|k| (opts[k].utility - priced(&opts[k].demand), k))
+                .map(|k| (opts[k].utility - priced(y, &opts[k].demand), k))
                 // A reduced value of 0 (up to rounding) is a tie the LP may admit in part:
                 // take it, and let the repair decide what fits.
                 .filter(|&(v, k)| v >= -1e-9 * opts[k].utility)
@@ -138,26 +138,12 @@ pub fn repair(options: &[Vec<Option_>], cap: &[f64; R], choice: &mut [Option<usi
 
 /// Local search on a feasible choice: repeatedly the best single move — change one job's
 /// option (or drop or add it), or drop one job to change another's — while it gains.
-pub fn improve(
-    options: &[Vec<Option_>],
-    cap: &[f64; R],
-    cur: &mut [Option<usize>],
-    out_of_time: &dyn Fn() -> bool,
-) {
+pub fn improve(options: &[Vec<Option_>], cap: &[f64; R], cur: &mut [Option<usize>]) {
     let n = options.len();
     let val = |i: usize, k: Option<usize>| k.map_or(0.0, |k| options[i][k].utility);
     let dem = |i: usize, k: Option<usize>| k.map_or([0.0; R], |k| options[i][k].demand);
-    let mut used = [0.0; R];
-    for (i, &k) in cur.iter().enumerate() {
-        let d = dem(i, k);
-        for r in 0..R {
-            used[r] += d[r];
-        }
-    }
+    let mut used = demand(options, cur);
     for _ in 0..200 {
-        if out_of_time() {
-            break;
-        }
         // Admitted jobs by ascending utility: the drop loop below stops at the first job
         // whose loss leaves no gain above the best move so far.
         let mut admitted: Vec<(f64, usize)> = (0..n)

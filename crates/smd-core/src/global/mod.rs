@@ -23,7 +23,7 @@ mod tests;
 #[cfg(test)]
 use dual::lagrangian;
 pub use dual::Dual;
-pub use pareto::{pareto, relaxed_bound, Option_, MAX_BOX};
+pub use pareto::{pareto, relaxed_bound, thinned_box, Option_, MAX_BOX};
 pub use search::Report;
 
 use crate::knapsack::{Limits, R};
@@ -63,16 +63,15 @@ pub fn solve(
     // The prices and the first plan are bounded work (a few hundred evaluations of L and
     // of the local search) and always finish, so that even a tiny budget returns a good
     // plan with a tight bound; the budget cuts the search.
-    let never = || false;
-    let dual = dual::solve(options, cap, &never);
+    let dual = dual::solve(options, cap);
     let mut first = incumbent::from_prices(options, cap, &dual.y);
-    incumbent::improve(options, cap, &mut first, &never);
+    incumbent::improve(options, cap, &mut first);
     if let Some(start) = start {
         let mut seeded = incumbent::dominating(options, start);
         // A Pareto option never demands more than what it covers; check it all the same.
         let fits = crate::knapsack::fits_all(&incumbent::demand(options, &seeded), cap);
         if fits {
-            incumbent::improve(options, cap, &mut seeded, &never);
+            incumbent::improve(options, cap, &mut seeded);
         }
         if fits && incumbent::value(options, &seeded) > incumbent::value(options, &first) {
             first = seeded;

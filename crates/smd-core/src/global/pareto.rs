@@ -4,6 +4,7 @@
 // Resource loops index several parallel [f64; R] arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+use super::dual::priced;
 use crate::knapsack::{fits_all, R};
 use crate::model::JobModel;
 
@@ -46,7 +47,7 @@ pub struct Options {
 pub fn pareto(m: &JobModel, cap: &[f64; R], extra: &[(u64, u64)]) -> Options {
     let wmax = m.omega.w_max_int();
     let pmax1 = m.omega.p_max_int(1);
-    if wmax.saturating_mul(pmax1) <= MAX_BOX {
+    if !thinned_box(m) {
         let ws: Vec<u64> = (1..=wmax).collect();
         let ps: Vec<u64> = (1..=pmax1).collect();
         return Options {
@@ -65,6 +66,12 @@ pub fn pareto(m: &JobModel, cap: &[f64; R], extra: &[(u64, u64)]) -> Options {
         options: pareto_on(m, cap, &axis(wmax, |e| e.0), &axis(pmax1, |e| e.1)),
         complete: false,
     }
+}
+
+/// Whether a job's integer box (`w_max × p_max(1)`) exceeds [`MAX_BOX`], so that
+/// [`pareto`] searches a thinned grid of it.
+pub fn thinned_box(m: &JobModel) -> bool {
+    m.omega.w_max_int().saturating_mul(m.omega.p_max_int(1)) > MAX_BOX
 }
 
 /// 1, 2, …, 64, then ⌈64·1.05^k⌉ up to `max`, and `max` itself.
@@ -126,14 +133,13 @@ pub fn relaxed_bound(
     cap: &[f64; R],
     y: &[f64; R],
 ) -> f64 {
-    let dot = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
-    let mut val = dot(cap);
+    let mut val = priced(y, cap);
     for (opts, rel) in options.iter().zip(relaxed) {
         val += match rel {
-            Some((u_max, d_min)) => (u_max - dot(d_min)).max(0.0),
+            Some((u_max, d_min)) => (u_max - priced(y, d_min)).max(0.0),
             None => opts
                 .iter()
-                .map(|o| o.utility - dot(&o.demand))
+                .map(|o| o.utility - priced(y, &o.demand))
                 .fold(0.0, f64::max),
         };
     }

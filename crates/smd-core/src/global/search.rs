@@ -16,6 +16,7 @@
 // Resource loops index several parallel [f64; R] arrays at once.
 #![allow(clippy::needless_range_loop)]
 
+use super::dual::priced;
 use super::incumbent::{self, Choice};
 use super::{Dual, Option_};
 use crate::knapsack::{fits_all, Limits, R};
@@ -249,7 +250,7 @@ impl Scaled {
                 for d in (0..free.len()).rev() {
                     let best = cands[free[d]]
                         .iter()
-                        .map(|c| c.utility - (0..R).map(|r| ys[r] * c.demand[r]).sum::<f64>())
+                        .map(|c| c.utility - priced(ys, &c.demand))
                         .fold(f64::NEG_INFINITY, f64::max);
                     t[d] = t[d + 1] + best;
                 }
@@ -342,11 +343,13 @@ impl Core {
 /// Per job, the choices whose reduced cost is at most `gap`, in increasing reduced cost
 /// (ties: lower option index first, not admitting last).
 fn candidates(options: &[Vec<Option_>], y: &[f64; R], gap: f64) -> Vec<Vec<Cand>> {
-    let priced = |d: &[f64; R]| (0..R).map(|r| y[r] * d[r]).sum::<f64>();
     options
         .iter()
         .map(|opts| {
-            let reduced: Vec<f64> = opts.iter().map(|o| o.utility - priced(&o.demand)).collect();
+            let reduced: Vec<f64> = opts
+                .iter()
+                .map(|o| o.utility - priced(y, &o.demand))
+                .collect();
             let pi = reduced.iter().copied().fold(0.0, f64::max);
             let mut list: Vec<Cand> = opts
                 .iter()
@@ -384,7 +387,7 @@ fn order(free: &mut [usize], cands: &[Vec<Cand>], options: &[Vec<Option_>], y: &
         .map(|&i| {
             let biggest = cands[i]
                 .iter()
-                .map(|c| (0..R).map(|r| y[r] * c.demand[r]).sum::<f64>())
+                .map(|c| priced(y, &c.demand))
                 .fold(0.0, f64::max);
             (-biggest, identity(&options[i]), i)
         })

@@ -138,17 +138,23 @@ pub(super) fn admission_report(sel: &Selection, depth: Option<u32>) -> Admission
     }
 }
 
-/// A model that cannot be planned is refused naming the job (validation already refuses it:
-/// this keeps a direct caller of the pipeline safe too).
-pub(super) fn check_models(scenario: &Scenario, models: &[JobModel]) -> Result<(), Error> {
+/// Every job's model of a validated scenario. A model that cannot be planned is refused
+/// naming the job (validation already refuses it: this keeps a direct caller of the
+/// pipeline safe too).
+pub(super) fn job_models(scenario: &Scenario) -> Result<Vec<JobModel>, Error> {
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .collect();
     let errs: Vec<crate::error::FieldError> = scenario
         .jobs
         .iter()
-        .zip(models)
+        .zip(&models)
         .filter_map(|(job, m)| crate::budget::model_error(&job.id, m))
         .collect();
     if errs.is_empty() {
-        Ok(())
+        Ok(models)
     } else {
         Err(Error::Invalid(errs))
     }

@@ -1,11 +1,11 @@
 //! Policy **global** in the pipeline: seeds from every other policy, the Pareto sets, the
 //! joint search of the private `global` module (docs/MODEL.md §9), and the plan.
 
-use super::assemble::{assemble, check_models, not_selected_reason, Candidate};
+use super::assemble::{assemble, job_models, not_selected_reason, Candidate};
 use super::{plan_with, Options, Policy};
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
-use crate::global::{Option_, MAX_BOX};
+use crate::global::{thinned_box, Option_};
 use crate::knapsack::{Limits, R};
 use crate::model::JobModel;
 use crate::plan::{AdmissionReport, Plan, Stats};
@@ -18,13 +18,14 @@ pub fn plan_global(
     opts: &mut Options,
     node_limit: u64,
 ) -> Result<Plan, Error> {
+    scenario.validate()?;
     let clock = opts.clock.unwrap_or(&|| 0.0);
     let start = clock();
-    let models = checked_models(scenario)?;
+    let models = job_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
     // Seeds are needed up front only where a box is thinned (their allocations join its
     // grid); otherwise only if the search stops unproven.
-    let thinned = models.iter().any(|m| m.feasible() && thin(m));
+    let thinned = models.iter().any(|m| m.feasible() && thinned_box(m));
     let mut seeds = if thinned {
         Some(seed_plans(scenario, opts)?)
     } else {
@@ -144,23 +145,6 @@ fn keep_the_best_seed(
     Ok(())
 }
 
-/// Validates the scenario and builds every job's model (the model rules checked).
-fn checked_models(scenario: &Scenario) -> Result<Vec<JobModel>, Error> {
-    scenario.validate()?;
-    let models: Vec<JobModel> = scenario
-        .jobs
-        .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
-        .collect();
-    check_models(scenario, &models)?;
-    Ok(models)
-}
-
-/// Whether a job's box of allocations is too large to enumerate whole (it gets thinned).
-fn thin(m: &JobModel) -> bool {
-    m.omega.w_max_int().saturating_mul(m.omega.p_max_int(1)) > MAX_BOX
-}
-
 /// Per job, its options, and `Some((u_max, D_min))` when its box was thinned (its bound
 /// term is then relaxed); progress is reported per job.
 #[allow(clippy::type_complexity)]
@@ -182,7 +166,11 @@ fn option_sets(
                 .filter_map(|pl| pl.jobs[i].workers.zip(pl.jobs[i].ps))
                 .collect();
             // The least-T allocation matters (and costs a search) only for a thinned box.
-            let best = if thin(m) { integer_optimum(m) } else { None };
+            let best = if thinned_box(m) {
+                integer_optimum(m)
+            } else {
+                None
+            };
             extra.extend(best.map(|(w, p, _)| (w, p)));
             let set = crate::global::pareto(m, cap, &extra);
             relaxed.push((!set.complete).then(|| {
@@ -289,7 +277,8 @@ pub struct JointOption {
 /// Builds the joint problem of a valid scenario (the multiple-choice knapsack of
 /// [`plan_global`]); no search is run.
 pub fn joint_problem(scenario: &Scenario) -> Result<JointProblem, Error> {
-    let models = checked_models(scenario)?;
+    scenario.validate()?;
+    let models = job_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
     let (options, relaxed) = option_sets(&models, &cap, None, &mut Options::default());
     Ok(JointProblem {

@@ -11,7 +11,7 @@ mod pinned;
 mod smd;
 
 pub use assemble::esw_k;
-use assemble::{admission_report, assemble, check_models, not_selected_reason, Candidate};
+use assemble::{admission_report, assemble, job_models, not_selected_reason, Candidate};
 pub use cache::Cache;
 pub use global::{joint_problem, plan_global, JointOption, JointProblem};
 use optimus::optimus;
@@ -22,7 +22,6 @@ use crate::enumerate::integer_optimum;
 use crate::error::Error;
 use crate::inner::InnerSolver;
 use crate::knapsack::{self, Item, R};
-use crate::model::JobModel;
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::{Outer, Scenario};
 
@@ -141,12 +140,7 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
     };
     let start = clock();
     let p = &scenario.params;
-    let models: Vec<JobModel> = scenario
-        .jobs
-        .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, p.time_unit_s))
-        .collect();
-    check_models(scenario, &models)?;
+    let models = job_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
     let mut stats = Stats::default();
     let mut cands: Vec<Option<Candidate>> = Vec::with_capacity(models.len());
