@@ -87,7 +87,7 @@ pub enum Event {
         /// Step of the task (the policy's index).
         step: usize,
         /// Nodes, the best plan's total utility and the bound on the optimum.
-        search: Search,
+        search: SearchProgress,
     },
     /// A partial result.
     Partial(Partial),
@@ -103,37 +103,6 @@ pub enum Event {
         /// What went wrong.
         message: String,
     },
-}
-
-/// `smd_core::SearchProgress` on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Search {
-    /// Branch-and-bound nodes expanded.
-    pub nodes: u64,
-    /// Total utility of the best plan found.
-    pub best: f64,
-    /// No plan has more total utility than this.
-    pub bound: f64,
-}
-
-impl From<SearchProgress> for Search {
-    fn from(s: SearchProgress) -> Search {
-        Search {
-            nodes: s.nodes,
-            best: s.best,
-            bound: s.bound,
-        }
-    }
-}
-
-impl From<Search> for SearchProgress {
-    fn from(s: Search) -> SearchProgress {
-        SearchProgress {
-            nodes: s.nodes,
-            best: s.best,
-            bound: s.bound,
-        }
-    }
 }
 
 /// A partial result of a task.

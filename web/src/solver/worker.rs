@@ -77,10 +77,7 @@ impl Ctx<'_> {
     /// already reports it at most every ~100 ms.
     pub fn report(&mut self, step: usize, p: smd_core::Progress) {
         match p.search {
-            Some(search) => self.send(Event::Search {
-                step,
-                search: search.into(),
-            }),
+            Some(search) => self.send(Event::Search { step, search }),
             None => self.progress(step, p.jobs_done, p.jobs_total),
         }
     }
@@ -363,7 +360,7 @@ mod tests {
         for e in &events[1..] {
             match e {
                 Event::Search { step: 4, search: s } => {
-                    assert_eq!(smd_core::SearchProgress::from(*s), search)
+                    assert_eq!(*s, search)
                 }
                 other => panic!("unexpected {other:?}"),
             }

@@ -337,7 +337,7 @@ impl Solving {
                 Event::Search { step, search } => {
                     let total = r.scenario.jobs.len();
                     r.progress = Some((step, total, total));
-                    r.search = Some(search.into());
+                    r.search = Some(search);
                 }
                 Event::Partial(Partial::Planned(plan)) => r.plans.push(*plan),
                 Event::Partial(Partial::PolicyFailed { policy, message }) => {
@@ -556,7 +556,7 @@ mod tests {
             total: 2,
         }));
         assert_eq!(s.solving.run.as_ref().unwrap().search, None);
-        let search = crate::solver::protocol::Search {
+        let search = smd_core::SearchProgress {
             nodes: 1_200_000,
             best: 1234.5,
             bound: 1235.0,
@@ -567,7 +567,7 @@ mod tests {
         }));
         let run = s.solving.run.as_ref().unwrap();
         assert_eq!(run.progress, Some((global, 2, 2)));
-        assert_eq!(run.search, Some(search.into()));
+        assert_eq!(run.search, Some(search));
         // Cancel: the worker is terminated (a restart), the previous plans stay.
         let restarts = s.solving.restarts;
         let s = s.reduce(Action::Cancel);

@@ -68,8 +68,9 @@ pub struct Progress {
     pub search: Option<SearchProgress>,
 }
 
-/// Where `global`'s search is: its best plan so far and an upper bound on the optimum.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Where `global`'s search is: its best plan so far and an upper bound on the optimum
+/// (serialisable, so a Web Worker can post it as it is).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SearchProgress {
     /// Branch-and-bound nodes expanded.
     pub nodes: u64,
