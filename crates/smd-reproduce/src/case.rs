@@ -476,9 +476,10 @@ pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<
 
 /// Checks across the policies of one case.
 ///
-/// - `global` is never below any other policy, proven or not: it starts from the best plan
-///   of `exact`, `smd`, `smd` with polish and best-corner rounding, `optimus` and `esw`
-///   (`smd_core::plan_global`), and its search only improves on that start.
+/// - `global` is never below any other policy, proven or not: proven, it is the optimum
+///   of a problem every other plan is a point of; unproven (or with a thinned box), it
+///   keeps the best of `exact`, `smd`, `smd` with polish and best-corner rounding,
+///   `optimus` and `esw` when that beats its own (`smd_core::plan_global`).
 /// - When every job's limit fits the cluster at once (Σ L ≤ capacity, e.g. 1000 instances
 ///   and I ≤ 50), `exact` admits every feasible job of positive utility, `smd` cannot beat
 ///   it (each job's utility is at most its least-T utility) and `global` equals it.

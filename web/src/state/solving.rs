@@ -10,8 +10,7 @@ use smd_core::{Plan, Policy, Scenario, SearchProgress};
 use std::rc::Rc;
 
 /// The policies the page plans and compares, in display order: every policy, `global`
-/// last (its search runs within the draft's time budget, and it starts from the others'
-/// plans).
+/// last (its search runs within the draft's time budget).
 pub const PAGE_POLICIES: [Policy; 5] = Policy::ALL;
 
 /// A solve running this long, s, is called out in the status line (with its Cancel).

@@ -1,5 +1,6 @@
-//! Policy **global** in the pipeline: seeds from every other policy, the Pareto sets, the
-//! joint search of the private `global` module (docs/MODEL.md §9), and the plan.
+//! Policy **global** in the pipeline: the Pareto sets, the joint search of the private
+//! `global` module (docs/MODEL.md §9), every other policy's plan only where the search
+//! cannot vouch for itself (a thinned box, or a stop before the proof), and the plan.
 
 use super::assemble::{assemble, job_models, not_selected_reason, Candidate};
 use super::{plan_with, Options, Policy};
