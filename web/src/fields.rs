@@ -188,6 +188,9 @@ fn scalars_of(j: &Job) -> Job {
         ps: j.ps,
         limit_instances: j.limit_instances,
         utility: j.utility,
+        arrival_s: j.arrival_s,
+        requested_workers: j.requested_workers,
+        requested_ps: j.requested_ps,
     }
 }
 

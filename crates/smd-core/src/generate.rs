@@ -109,5 +109,8 @@ pub fn job(seed: u64, i: usize, mode: Mode) -> Job {
         ps,
         limit_instances,
         utility,
+        arrival_s: None,
+        requested_workers: None,
+        requested_ps: None,
     }
 }

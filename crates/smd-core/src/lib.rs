@@ -57,6 +57,7 @@ pub mod json;
 mod knapsack;
 mod kp_lp;
 pub mod landscape;
+pub mod locality;
 mod lp;
 pub mod model;
 mod names;

@@ -120,6 +120,18 @@ impl JobModel {
         }
     }
 
+    /// T(w, p) with the communication term scaled by the locality factor ρ of a placement
+    /// (docs/CLUSTER.md §3, [`crate::locality`]): sync `θ4·(w/p)·ρ`, async `θ'4·ρ/p`.
+    /// `ρ = 1` is [`JobModel::t`].
+    #[inline]
+    pub fn t_placed(&self, w: f64, p: f64, rho: f64) -> f64 {
+        let th = &self.theta;
+        match self.mode {
+            Mode::Sync => th[0] * w + th[1] * p + th[2] + th[3] * w / p * rho + th[4] / w,
+            Mode::Async => th[0] + th[1] * p / w + th[2] / w + th[3] * rho / p,
+        }
+    }
+
     /// π: T in the planner's time unit.
     #[inline]
     pub fn pi(&self, t: f64) -> f64 {

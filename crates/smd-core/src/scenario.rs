@@ -7,8 +7,11 @@
 use crate::error::{cut, Error, FieldError};
 use serde::{Deserialize, Serialize};
 
-/// The only scenario version this crate reads and writes.
+/// The scenario version of a phase-1 file (docs/SCENARIO.md), the one `generate` writes.
 pub const VERSION: u32 = 1;
+/// The newest version this crate reads: version 2 adds the optional fields of
+/// docs/SCENARIO.md §"Version 2" (so far the online fields of a job).
+pub const MAX_VERSION: u32 = 2;
 
 /// A vector over the four resources of the model (GPU, vCPU, memory, storage).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Default)]
@@ -320,6 +323,30 @@ pub struct Job {
     pub limit_instances: f64,
     /// γ1, γ2, γ3.
     pub utility: Utility,
+    /// Version 2: arrival time, s from the start of the trace (the online view will use it;
+    /// a static plan plans every job as if all had arrived).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrival_s: Option<f64>,
+    /// Version 2: the workers the job asked for (e.g. a trace's `num_replicas`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_workers: Option<f64>,
+    /// Version 2: the PSs the job asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_ps: Option<f64>,
+}
+
+impl Job {
+    /// The version-2 fields the job uses, by name (empty for a version-1 job).
+    pub fn version2_fields(&self) -> Vec<&'static str> {
+        [
+            ("arrival_s", self.arrival_s.is_some()),
+            ("requested_workers", self.requested_workers.is_some()),
+            ("requested_ps", self.requested_ps.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, used)| used.then_some(name))
+        .collect()
+    }
 }
 
 /// Everything the planner needs.
@@ -399,10 +426,10 @@ impl Scenario {
                 message,
             })
         };
-        if self.version != VERSION {
+        if !(VERSION..=MAX_VERSION).contains(&self.version) {
             top(
                 "version",
-                format!("must be {VERSION} (got {})", self.version),
+                format!("must be {VERSION} or {MAX_VERSION} (got {})", self.version),
             );
         }
         check(&mut top, "cluster.units", self.cluster.units, Rule::NonNeg);
@@ -470,6 +497,7 @@ impl Scenario {
                 job.id.clone()
             };
             validate_job(job, &name, &self.cluster.instance, &mut errs);
+            validate_version2(job, &name, self.version, &mut errs);
         }
         // The model rules (representable times, the work budget) need every job's model:
         // only once the fields are valid.
@@ -524,6 +552,46 @@ fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
 pub const MIN_MAGNITUDE: f64 = 1e-12;
 /// Largest magnitude of a number in a scenario.
 pub const MAX_MAGNITUDE: f64 = 1e12;
+
+/// The version-2 fields of a job (docs/SCENARIO.md §"Version 2"): only in a version-2 file,
+/// an arrival ≥ 0, requested counts whole and ≥ 1.
+fn validate_version2(job: &Job, name: &str, version: u32, errs: &mut Vec<FieldError>) {
+    let mut push = |field: &str, message: String| {
+        errs.push(FieldError {
+            job: Some(name.to_owned()),
+            field: field.to_owned(),
+            message,
+        })
+    };
+    if version < 2 {
+        for field in job.version2_fields() {
+            push(
+                field,
+                format!(
+                    "is a version-2 field: the file must say \"version\": 2 (it says {version})"
+                ),
+            );
+        }
+        return;
+    }
+    if let Some(a) = job.arrival_s {
+        check(&mut push, "arrival_s", a, Rule::NonNeg);
+    }
+    for (field, v) in [
+        ("requested_workers", job.requested_workers),
+        ("requested_ps", job.requested_ps),
+    ] {
+        if let Some(v) = v {
+            check(&mut push, field, v, Rule::AtLeastOne);
+            if v.is_finite() && v.fract() != 0.0 {
+                push(
+                    field,
+                    format!("must be a whole number (got {})", crate::error::num(v)),
+                );
+            }
+        }
+    }
+}
 
 fn validate_job(job: &Job, name: &str, instance: &Resources, errs: &mut Vec<FieldError>) {
     let id = name.to_owned();

@@ -77,6 +77,9 @@ pub fn hand_job(mode: Mode, overlap: Overlap, alpha: f64) -> Job {
             gamma2: 5.0,
             gamma3: 4.0,
         },
+        arrival_s: None,
+        requested_workers: None,
+        requested_ps: None,
     }
 }
 

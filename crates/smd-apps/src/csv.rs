@@ -1,0 +1,97 @@
+//! RFC 4180 records with the line each starts on, so that every message about a cell can
+//! name its row and column. The one CSV reader of the project (traces here, the page's job
+//! CSV in `web/src/codec.rs`).
+
+/// One record (row) of a CSV text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// The 1-based line of the text the record starts on.
+    pub line: usize,
+    /// Its cells, unquoted.
+    pub cells: Vec<String>,
+}
+
+/// Splits CSV text into records: cells split at commas, quoted cells may hold commas, line
+/// breaks and doubled quotes; `\r` outside quotes is ignored; blank lines are skipped.
+/// The only error is a quoted cell left open at the end of the text.
+pub fn records(text: &str) -> Result<Vec<Record>, String> {
+    let mut out = Vec::new();
+    let mut row = Vec::new();
+    let mut cell = String::new();
+    let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    let (mut line, mut start) = (1, 1);
+    let mut push_row = |row: &mut Vec<String>, start: usize| {
+        if !(row.len() == 1 && row[0].trim().is_empty()) {
+            out.push(Record {
+                line: start,
+                cells: std::mem::take(row),
+            });
+        }
+        row.clear();
+    };
+    while let Some(c) = chars.next() {
+        if quoted {
+            match c {
+                '"' if chars.peek() == Some(&'"') => {
+                    chars.next();
+                    cell.push('"');
+                }
+                '"' => quoted = false,
+                '\n' => {
+                    line += 1;
+                    cell.push(c)
+                }
+                _ => cell.push(c),
+            }
+            continue;
+        }
+        match c {
+            '"' if cell.trim().is_empty() => {
+                cell.clear();
+                quoted = true
+            }
+            ',' => row.push(std::mem::take(&mut cell)),
+            '\r' => {}
+            '\n' => {
+                row.push(std::mem::take(&mut cell));
+                push_row(&mut row, start);
+                line += 1;
+                start = line;
+            }
+            _ => cell.push(c),
+        }
+    }
+    if quoted {
+        return Err(format!("line {line}: a quoted cell is not closed"));
+    }
+    row.push(cell);
+    push_row(&mut row, start);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_line_breaks_and_line_numbers() {
+        let text = "a,b\r\n\n\"x, \"\"y\"\"\",\"two\nlines\"\n3,4";
+        let r = records(text).unwrap();
+        assert_eq!(r.len(), 3);
+        assert_eq!(
+            (r[0].line, r[0].cells.clone()),
+            (1, vec!["a".into(), "b".into()])
+        );
+        assert_eq!(r[1].line, 3);
+        assert_eq!(
+            r[1].cells,
+            vec!["x, \"y\"".to_string(), "two\nlines".into()]
+        );
+        assert_eq!(
+            (r[2].line, r[2].cells.clone()),
+            (5, vec!["3".into(), "4".into()])
+        );
+        assert!(records("a,\"open").unwrap_err().contains("line 1"));
+    }
+}

@@ -1,0 +1,30 @@
+//! # smd-apps — real applications for the SMD planner
+//!
+//! Turns the measurements of the Pollux artifact (Qiao et al., OSDI 2021; its workloads are
+//! sampled from Microsoft's Philly trace, Jeon et al., ATC 2019), bundled in `data/pollux/`,
+//! into what the planner reads:
+//!
+//! - [`app`]: the six applications and their measured facts;
+//! - [`preset`]: a job of docs/MODEL.md §1 from an application and a global batch;
+//! - [`machines`]: a catalog of real machine types;
+//! - [`trace`]: arrival traces read into scenarios (the bundled workloads included);
+//! - [`calibrate`]: the speed model against every measured placement, with a fit of its
+//!   free parameters ([`calibrated`] holds the fitted values the presets use);
+//! - [`csv`]: the project's one CSV reader.
+//!
+//! ```
+//! use smd_apps::{app::App, preset::{preset, PresetOptions}};
+//! let job = preset(App::Bert, &PresetOptions::batch(384.0)).unwrap();
+//! assert_eq!(job.iterations, 480.0); // measured at K = 384
+//! ```
+//!
+//! Pure: no clock, file system or thread; builds for `wasm32-unknown-unknown`.
+
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod calibrated;
+pub mod csv;
+pub mod machines;
+pub mod preset;
+pub mod trace;

@@ -1,0 +1,109 @@
+//! docs/APPLICATIONS.md §3: a catalog of real machine types with their public specs, usable
+//! by name wherever a cluster is described.
+
+use crate::calibrated;
+use smd_core::scenario::Resources;
+
+/// A machine type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MachineType {
+    /// Its name in files and on the command line.
+    pub name: &'static str,
+    /// What it is, with the source of its numbers.
+    pub description: &'static str,
+    /// GPUs, vCPUs, memory and local storage of one machine.
+    pub capacity: Resources,
+    /// Memory of one GPU, GB (0: no GPU).
+    pub gpu_memory_gb: f64,
+    /// Network bandwidth of one machine, Gbps.
+    pub nic_gbps: f64,
+    /// Transfer rate between two tasks on the machine, Gbps (docs/CLUSTER.md §3).
+    pub local_gbps: Option<f64>,
+}
+
+/// The catalog. GPU machines are AWS instance types (their published specs); compute speed
+/// is not part of a machine type: presets carry the artifact's T4 timings wherever they run.
+pub const CATALOG: [MachineType; 4] = [
+    MachineType {
+        name: "t4x4",
+        description: "AWS g4dn.12xlarge, the Pollux artifact's node: 4 × NVIDIA T4 (16 GB), \
+                      48 vCPU, 192 GB, 900 GB NVMe, 50 Gbps; local rate calibrated",
+        capacity: Resources {
+            gpu: 4.0,
+            vcpu: 48.0,
+            memory_gb: 192.0,
+            storage_gb: 900.0,
+        },
+        gpu_memory_gb: 16.0,
+        nic_gbps: 50.0,
+        local_gbps: Some(calibrated::LOCAL_GBPS),
+    },
+    MachineType {
+        name: "v100x8",
+        description: "AWS p3dn.24xlarge: 8 × NVIDIA V100 (32 GB, NVLink), 96 vCPU, 768 GB, \
+                      1800 GB NVMe, 100 Gbps; local rate as t4x4's (not measured)",
+        capacity: Resources {
+            gpu: 8.0,
+            vcpu: 96.0,
+            memory_gb: 768.0,
+            storage_gb: 1800.0,
+        },
+        gpu_memory_gb: 32.0,
+        nic_gbps: 100.0,
+        local_gbps: Some(calibrated::LOCAL_GBPS),
+    },
+    MachineType {
+        name: "a100x8",
+        description: "AWS p4d.24xlarge: 8 × NVIDIA A100 (40 GB, NVSwitch), 96 vCPU, 1152 GB, \
+                      8000 GB NVMe, 400 Gbps; local rate as t4x4's (not measured)",
+        capacity: Resources {
+            gpu: 8.0,
+            vcpu: 96.0,
+            memory_gb: 1152.0,
+            storage_gb: 8000.0,
+        },
+        gpu_memory_gb: 40.0,
+        nic_gbps: 400.0,
+        local_gbps: Some(calibrated::LOCAL_GBPS),
+    },
+    MachineType {
+        name: "c4.8xlarge",
+        description: "AWS c4.8xlarge, the SMD paper's instance: no GPU, 36 vCPU, 60 GB, \
+                      100 GB of EBS storage (the planner's default instance size), 10 Gbps",
+        capacity: Resources {
+            gpu: 0.0,
+            vcpu: 36.0,
+            memory_gb: 60.0,
+            storage_gb: 100.0,
+        },
+        gpu_memory_gb: 0.0,
+        nic_gbps: 10.0,
+        local_gbps: None,
+    },
+];
+
+/// The machine type named `name`, or a message listing the catalog.
+pub fn machine_type(name: &str) -> Result<&'static MachineType, String> {
+    CATALOG
+        .iter()
+        .find(|m| m.name == name.trim())
+        .ok_or_else(|| {
+            let names: Vec<&str> = CATALOG.iter().map(|m| m.name).collect();
+            format!(
+                "unknown machine type {:?} (expected {})",
+                smd_core::error::cut(name),
+                names.join(", ")
+            )
+        })
+}
+
+/// The pool of `count` machines of type `m` (docs/MODEL.md's cluster, until machines are
+/// planned one by one): `count` units of one machine each, and one machine as the instance
+/// a job's limit ϑ counts in.
+pub fn pool(m: &MachineType, count: f64) -> smd_core::scenario::Cluster {
+    smd_core::scenario::Cluster {
+        units: count,
+        unit: m.capacity,
+        instance: m.capacity,
+    }
+}

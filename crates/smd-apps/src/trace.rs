@@ -1,0 +1,270 @@
+//! docs/APPLICATIONS.md §4: arrival traces (`name,time,application,num_replicas,batch_size`,
+//! the Pollux artifact's workloads sampled from Microsoft's Philly trace) read into jobs.
+
+use crate::app::App;
+use crate::csv;
+use crate::preset::{default_workers, limit_for, preset, PresetOptions};
+use smd_core::scenario::{Cluster, Job, Params, Scenario};
+
+/// The columns of a trace, in the artifact's order (any order is accepted).
+pub const COLUMNS: [&str; 5] = ["name", "time", "application", "num_replicas", "batch_size"];
+
+/// One arrival.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arrival {
+    /// The job's name (its id in the scenario).
+    pub name: String,
+    /// Arrival time, s from the start of the trace.
+    pub time_s: f64,
+    /// The application.
+    pub app: App,
+    /// GPUs (workers) the job asked for.
+    pub num_replicas: u32,
+    /// Its global batch K.
+    pub batch_size: f64,
+}
+
+/// A problem in a trace, at a row and column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceError {
+    /// The data row, 1-based (the header is row 0); 0 for the header itself.
+    pub row: usize,
+    /// The line of the file the row starts on.
+    pub line: usize,
+    /// The column's name, if the problem is in one cell.
+    pub column: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for TraceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.column, self.row) {
+            (_, 0) => write!(f, "header (line {}): {}", self.line, self.message),
+            (Some(c), r) => write!(
+                f,
+                "row {r} (line {}), column {c:?}: {}",
+                self.line, self.message
+            ),
+            (None, r) => write!(f, "row {r} (line {}): {}", self.line, self.message),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// The bundled workloads: `(name, CSV text)`; `workload-N` at the artifact's rate (160 jobs
+/// in 8 hours), `workload-N-half` at half of it (80 jobs).
+pub const WORKLOADS: [(&str, &str); 16] = {
+    macro_rules! w {
+        ($n:literal) => {
+            (
+                concat!("workload-", $n),
+                include_str!(concat!(
+                    "../../../data/pollux/workloads/workload-",
+                    $n,
+                    ".csv"
+                )),
+            )
+        };
+        ($n:literal, half) => {
+            (
+                concat!("workload-", $n, "-half"),
+                include_str!(concat!(
+                    "../../../data/pollux/workloads-0.5/workload-",
+                    $n,
+                    ".csv"
+                )),
+            )
+        };
+    }
+    [
+        w!("1"),
+        w!("2"),
+        w!("3"),
+        w!("4"),
+        w!("5"),
+        w!("6"),
+        w!("7"),
+        w!("8"),
+        w!("1", half),
+        w!("2", half),
+        w!("3", half),
+        w!("4", half),
+        w!("5", half),
+        w!("6", half),
+        w!("7", half),
+        w!("8", half),
+    ]
+};
+
+/// The bundled workload named `name`, or a message listing them.
+pub fn workload(name: &str) -> Result<&'static str, String> {
+    WORKLOADS
+        .iter()
+        .find(|(n, _)| *n == name.trim())
+        .map(|(_, text)| *text)
+        .ok_or_else(|| {
+            let names: Vec<&str> = WORKLOADS.iter().map(|(n, _)| *n).collect();
+            format!(
+                "unknown workload {:?} (expected {})",
+                smd_core::error::cut(name),
+                names.join(", ")
+            )
+        })
+}
+
+/// Reads a trace: a header naming the five [`COLUMNS`] (any order, no others), then one
+/// arrival per row. Every problem names its row and column.
+pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
+    let records = csv::records(text).map_err(|message| TraceError {
+        row: 0,
+        line: 0,
+        column: None,
+        message,
+    })?;
+    let (header, body) = records.split_first().ok_or(TraceError {
+        row: 0,
+        line: 1,
+        column: None,
+        message: format!(
+            "the trace is empty (expected a header: {})",
+            COLUMNS.join(",")
+        ),
+    })?;
+    let head_err = |message: String| TraceError {
+        row: 0,
+        line: header.line,
+        column: None,
+        message,
+    };
+    let names: Vec<String> = header
+        .cells
+        .iter()
+        .map(|c| c.trim().to_lowercase())
+        .collect();
+    if let Some(u) = names.iter().find(|n| !COLUMNS.contains(&n.as_str())) {
+        return Err(head_err(format!(
+            "unknown column {:?} (expected {})",
+            smd_core::error::cut(u),
+            COLUMNS.join(",")
+        )));
+    }
+    let mut at = [0usize; 5];
+    for (k, c) in COLUMNS.iter().enumerate() {
+        let found: Vec<usize> = (0..names.len()).filter(|&i| names[i] == *c).collect();
+        match found[..] {
+            [i] => at[k] = i,
+            [] => return Err(head_err(format!("missing column {c:?}"))),
+            _ => return Err(head_err(format!("column {c:?} appears more than once"))),
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    body.iter()
+        .enumerate()
+        .map(|(i, rec)| {
+            let row = i + 1;
+            let err = |k: usize, message: String| TraceError {
+                row,
+                line: rec.line,
+                column: Some(COLUMNS[k].to_owned()),
+                message,
+            };
+            if rec.cells.len() != names.len() {
+                return Err(TraceError {
+                    row,
+                    line: rec.line,
+                    column: None,
+                    message: format!("has {} cells, the header {}", rec.cells.len(), names.len()),
+                });
+            }
+            let cell = |k: usize| rec.cells[at[k]].trim();
+            let number = |k: usize| -> Result<f64, TraceError> {
+                cell(k)
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| {
+                        err(
+                            k,
+                            format!("{:?} is not a number", smd_core::error::cut(cell(k))),
+                        )
+                    })
+            };
+            let name = cell(0).to_owned();
+            if name.is_empty() {
+                return Err(err(0, "is empty".into()));
+            }
+            if !seen.insert(name.clone()) {
+                return Err(err(
+                    0,
+                    format!("{:?} names an earlier row too", smd_core::error::cut(&name)),
+                ));
+            }
+            let time_s = number(1)?;
+            if time_s < 0.0 {
+                return Err(err(1, format!("must be ≥ 0 s (got {time_s})")));
+            }
+            let app: App = cell(2).parse().map_err(|m| err(2, m))?;
+            let replicas = number(3)?;
+            if replicas < 1.0
+                || replicas.fract() != 0.0
+                || replicas > crate::preset::MAX_WORKERS as f64 * 1e3
+            {
+                return Err(err(
+                    3,
+                    format!("must be a whole number ≥ 1 (got {replicas})"),
+                ));
+            }
+            let batch_size = number(4)?;
+            crate::preset::iterations(app, batch_size).map_err(|e| err(4, e.message))?;
+            Ok(Arrival {
+                name,
+                time_s,
+                app,
+                num_replicas: replicas as u32,
+                batch_size,
+            })
+        })
+        .collect()
+}
+
+/// The jobs of a trace: each row's preset at its batch, with `arrival_s` = its time and
+/// `requested_workers` = its `num_replicas`; its limit ϑ (in `cluster.instance`) holds
+/// the larger of the request and the preset's default of workers, and as many PSs.
+pub fn jobs(arrivals: &[Arrival], cluster: &Cluster) -> Result<Vec<Job>, TraceError> {
+    arrivals
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let workers = a.num_replicas.max(default_workers(a.app, a.batch_size));
+            let at = |e: crate::preset::PresetError| TraceError {
+                row: i + 1,
+                line: 0,
+                column: None,
+                message: e.to_string(),
+            };
+            let opts = PresetOptions {
+                global_batch: a.batch_size,
+                minibatch: None,
+                id: Some(a.name.clone()),
+                limit_instances: Some(limit_for(workers, &cluster.instance).map_err(at)?),
+                instance: cluster.instance,
+            };
+            let mut job = preset(a.app, &opts).map_err(at)?;
+            job.arrival_s = Some(a.time_s);
+            job.requested_workers = Some(a.num_replicas as f64);
+            Ok(job)
+        })
+        .collect()
+}
+
+/// A version-2 scenario with one job per arrival on `cluster`, default parameters.
+pub fn scenario(arrivals: &[Arrival], cluster: Cluster) -> Result<Scenario, TraceError> {
+    Ok(Scenario {
+        version: 2,
+        jobs: jobs(arrivals, &cluster)?,
+        cluster,
+        params: Params::default(),
+    })
+}
