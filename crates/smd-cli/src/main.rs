@@ -7,6 +7,8 @@
 //! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
 //! head`) ends the program quietly with status 0.
 
+mod apps;
+
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
 use smd_core::scenario::{Outer, Resource};
@@ -53,6 +55,16 @@ enum Command {
     /// Run the paper's experiments (docs/REPRODUCTION.md): writes DIR/<id>.csv, DIR/<id>.svg
     /// and DIR/summary.md; exit 1 if an invariant check fails.
     Reproduce(ReproduceArgs),
+    /// List the measured applications (Pollux artifact) a job can be made from.
+    Apps(apps::AppsArgs),
+    /// List the machine types of the catalog.
+    Machines(apps::MachinesArgs),
+    /// Write one job made from an application and a global batch (a scenario's `jobs[]`
+    /// element) as JSON.
+    Job(apps::JobArgs),
+    /// Read an arrival trace (CSV) into a scenario: one preset job per row, with its arrival
+    /// time and requested workers.
+    Trace(apps::TraceArgs),
 }
 
 #[derive(Args, Debug)]
@@ -250,6 +262,10 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Compare(a) => compare(&a, out),
         Command::Check(a) => check(&a, out),
         Command::Reproduce(a) => reproduce(&a, out),
+        Command::Apps(a) => apps::apps(&a, out),
+        Command::Machines(a) => apps::machines(&a, out),
+        Command::Job(a) => apps::job(&a, out),
+        Command::Trace(a) => apps::trace(&a, out),
     }
 }
 
@@ -534,15 +550,21 @@ fn apply_sets(scenario: &mut Scenario, sets: &[String]) -> Result<(), Failure> {
 
 /// The input's display name and its text; `-` is stdin.
 fn read_input(file: &Path) -> Result<(String, String), Failure> {
+    read_named(file, "scenario file")
+}
+
+/// Reads `file` (or stdin for `-`), a `what` (e.g. "trace file"): its name for messages and
+/// its text.
+fn read_named(file: &Path, what: &str) -> Result<(String, String), Failure> {
     let mut text = String::new();
     if file.as_os_str() == "-" {
         io::stdin()
             .lock()
             .read_to_string(&mut text)
-            .map_err(|e| Failure::Invalid(format!("cannot read the scenario from stdin: {e}")))?;
+            .map_err(|e| Failure::Invalid(format!("cannot read the {what} from stdin: {e}")))?;
         Ok(("stdin".to_owned(), text))
     } else {
-        let name = format!("scenario file \"{}\"", file.display());
+        let name = format!("{what} \"{}\"", file.display());
         text = std::fs::read_to_string(file)
             .map_err(|e| Failure::Invalid(format!("cannot read {name}: {e}")))?;
         Ok((name, text))

@@ -1,0 +1,103 @@
+//! Traces: the bundled workloads read into scenarios with exact arrival times, and every
+//! problem in a trace named by row and column.
+
+use smd_apps::app::App;
+use smd_apps::machines::{machine_type, pool};
+use smd_apps::trace::{parse, scenario, workload, WORKLOADS};
+use smd_core::Scenario;
+
+#[test]
+fn bundled_workloads_round_trip_arrival_times_exactly() {
+    let cluster = pool(machine_type("t4x4").unwrap(), 16.0);
+    for (name, text) in WORKLOADS {
+        let arrivals = parse(text).unwrap();
+        let want = if name.ends_with("-half") { 80 } else { 160 };
+        assert_eq!(arrivals.len(), want, "{name}");
+        let s = scenario(&arrivals, cluster.clone()).unwrap();
+        s.validate().unwrap();
+        // Through the file format and back.
+        let back = Scenario::from_json(&s.to_json()).unwrap();
+        assert_eq!(back, s);
+        let lines: Vec<&str> = text.lines().skip(1).filter(|l| !l.is_empty()).collect();
+        for (job, line) in back.jobs.iter().zip(lines) {
+            let cells: Vec<&str> = line.split(',').collect();
+            assert_eq!(job.id, cells[0]);
+            assert_eq!(
+                job.arrival_s.unwrap().to_bits(),
+                cells[1].parse::<f64>().unwrap().to_bits()
+            );
+            let app: App = cells[2].parse().unwrap();
+            assert!(job.id.starts_with(app.name()), "{}", job.id);
+            assert_eq!(job.requested_workers, Some(cells[3].parse().unwrap()));
+            assert_eq!(job.global_batch, cells[4].parse::<f64>().unwrap());
+            // The limit holds at least the requested workers and as many PSs.
+            let l = s.cluster.instance.scale(job.limit_instances).to_array();
+            let need = job.worker.scale(cells[3].parse().unwrap()).to_array();
+            assert!((0..4).all(|r| need[r] <= l[r]), "{}", job.id);
+        }
+    }
+    assert!(workload("workload-9").unwrap_err().contains("workload-1"));
+}
+
+/// The message for `text`, which must fail.
+fn fails(text: &str) -> String {
+    parse(text).unwrap_err().to_string()
+}
+
+#[test]
+fn problems_name_the_row_and_column() {
+    let head = "name,time,application,num_replicas,batch_size\n";
+    let good = "a,0,bert,2,48\n";
+    let cases = [
+        (
+            format!("{head}{good}b,1,bert,2,4x8\n"),
+            "row 2 (line 3), column \"batch_size\"",
+        ),
+        (
+            format!("{head}{good}b,-5,bert,2,48\n"),
+            "column \"time\": must be ≥ 0",
+        ),
+        (
+            format!("{head}b,1,resnet,2,48\n"),
+            "column \"application\": unknown application",
+        ),
+        (format!("{head}b,1,bert,0,48\n"), "column \"num_replicas\""),
+        (
+            format!("{head}b,1,bert,2.5,48\n"),
+            "column \"num_replicas\"",
+        ),
+        (
+            format!("{head}b,1,bert,2,1000\n"),
+            "column \"batch_size\": must be between 12 and 384",
+        ),
+        (
+            format!("{head}{good}a,1,bert,2,48\n"),
+            "column \"name\": \"a\" names an earlier row",
+        ),
+        (format!("{head}b,1,bert,2\n"), "row 1 (line 2): has 4 cells"),
+        (
+            "name,time,application,num_replicas\n".to_owned(),
+            "missing column \"batch_size\"",
+        ),
+        (
+            format!("{}gpus\n", head.trim_end().to_owned() + ","),
+            "unknown column \"gpus\"",
+        ),
+        (String::new(), "the trace is empty"),
+        (
+            format!("{head}\"b,1,bert,2,48\n"),
+            "quoted cell is not closed",
+        ),
+    ];
+    for (text, needle) in cases {
+        let m = fails(&text);
+        assert!(m.contains(needle), "{text:?}: {m}");
+    }
+    // Columns in any order, blank lines and CRLF are fine.
+    let shuffled = "batch_size,name,application,time,num_replicas\r\n\r\n48,a,bert,7.5,2\r\n";
+    let a = parse(shuffled).unwrap();
+    assert_eq!(
+        (a[0].name.as_str(), a[0].time_s, a[0].num_replicas),
+        ("a", 7.5, 2)
+    );
+}

@@ -1,0 +1,256 @@
+//! The real-application commands (docs/APPLICATIONS.md): `smd apps`, `smd machines`,
+//! `smd job` and `smd trace`, over the crate `smd-apps`.
+
+use crate::{read_named, Failure, Table};
+use clap::Args;
+use smd_apps::app::App;
+use smd_apps::machines::{self, CATALOG};
+use smd_apps::preset::{self, PresetOptions};
+use smd_apps::trace;
+use smd_core::scenario::{Cluster, Resources};
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Args, Debug)]
+pub struct AppsArgs {
+    /// Print JSON: one object per application with its facts.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MachinesArgs {
+    /// Print JSON: one object per machine type.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct JobArgs {
+    /// The application (`smd apps` lists them).
+    #[arg(long, value_name = "APP")]
+    app: String,
+    /// Its global batch K, within the measured range `smd apps` shows.
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    global_batch: f64,
+    /// Per-worker batch m (default: K, at most the largest local batch measured on one GPU).
+    #[arg(long, value_name = "M", allow_negative_numbers = true)]
+    minibatch: Option<f64>,
+    /// The job's id (default: APP-K, e.g. bert-384).
+    #[arg(long, value_name = "ID")]
+    id: Option<String>,
+    /// ϑ, the job's limit in instances (default: room for the workers worth having and as
+    /// many PSs, in `--machine-type`'s machines or the default instance).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    limit_instances: Option<f64>,
+    /// Count ϑ in machines of this type instead of the default instance.
+    #[arg(long, value_name = "NAME")]
+    machine_type: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct TraceArgs {
+    /// Trace CSV (`name,time,application,num_replicas,batch_size`), or `-` for stdin.
+    #[arg(value_name = "FILE.csv|-", required_unless_present = "workload")]
+    file: Option<PathBuf>,
+    /// A bundled workload instead of a file: workload-1 … workload-8 (160 jobs in 8 h),
+    /// workload-1-half … workload-8-half (80 jobs).
+    #[arg(long, value_name = "NAME", conflicts_with = "file")]
+    workload: Option<String>,
+    /// Number of machines (with --machine-type; default 16, the artifact's cluster).
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        conflicts_with = "units"
+    )]
+    machines: Option<f64>,
+    /// Machine type from the catalog (`smd machines`; default t4x4).
+    #[arg(long, value_name = "NAME", conflicts_with = "units")]
+    machine_type: Option<String>,
+    /// A pool of U cluster units (docs/MODEL.md §1) instead of machines.
+    #[arg(long, value_name = "U", allow_negative_numbers = true)]
+    units: Option<f64>,
+}
+
+/// `smd apps`: the applications with model, parameters, size, epochs and batch range.
+pub fn apps(a: &AppsArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if a.json {
+        let list: Vec<serde_json::Value> = App::ALL
+            .iter()
+            .map(|&app| {
+                let f = app.facts();
+                serde_json::json!({
+                    "app": app.name(), "model": f.model, "parameters": f.parameters,
+                    "model_size_mb": app.model_size_mb(), "epochs": f.epochs,
+                    "initial_batch": f.initial_batch, "max_batch": f.max_batch,
+                    "step_ms": { "a": f.step_ms[0], "per_sample": f.step_ms[1] },
+                    "local_batch": f.local_batch,
+                    "iterations": f.iterations.iter()
+                        .map(|&(k, e)| serde_json::json!({ "global_batch": k, "iterations": e }))
+                        .collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&list).expect("JSON")
+        )?;
+        return Ok(());
+    }
+    let mut t = Table::new(&[
+        ("app", false),
+        ("model", false),
+        ("parameters", true),
+        ("MB", true),
+        ("epochs", true),
+        ("global batch", true),
+        ("iterations", true),
+        ("1-GPU step, ms", false),
+    ]);
+    for app in App::ALL {
+        let f = app.facts();
+        let (first, last) = (f.iterations[0], f.iterations[f.iterations.len() - 1]);
+        t.row(vec![
+            app.name().into(),
+            f.model.into(),
+            f.parameters.to_string(),
+            format!("{:.1}", app.model_size_mb()),
+            f.epochs.to_string(),
+            format!("{}–{}", f.initial_batch, f.max_batch),
+            format!("{}–{}", first.1, last.1),
+            format!("{:.1} + {:.3}·b", f.step_ms[0], f.step_ms[1]),
+        ]);
+    }
+    t.write(out)?;
+    writeln!(
+        out,
+        "\nMeasured by the Pollux artifact (Qiao et al., OSDI 2021) on 4 × T4 nodes; iterations\n\
+         at the smallest and largest global batch; b = local batch. docs/APPLICATIONS.md\n\
+         says how a preset is built: smd job --app bert --global-batch 384"
+    )?;
+    Ok(())
+}
+
+/// `smd machines`: the machine catalog.
+pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if a.json {
+        let list: Vec<serde_json::Value> = CATALOG
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "name": m.name, "description": m.description, "capacity": m.capacity,
+                    "gpu_memory_gb": m.gpu_memory_gb, "nic_gbps": m.nic_gbps,
+                    "local_gbps": m.local_gbps,
+                })
+            })
+            .collect();
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&list).expect("JSON")
+        )?;
+        return Ok(());
+    }
+    let mut t = Table::new(&[
+        ("name", false),
+        ("GPUs", true),
+        ("GPU GB", true),
+        ("vCPUs", true),
+        ("memory GB", true),
+        ("storage GB", true),
+        ("NIC Gbps", true),
+        ("local Gbps", true),
+    ]);
+    for m in &CATALOG {
+        let c = m.capacity;
+        t.row(vec![
+            m.name.into(),
+            crate::amount(c.gpu),
+            crate::amount(m.gpu_memory_gb),
+            crate::amount(c.vcpu),
+            crate::amount(c.memory_gb),
+            crate::amount(c.storage_gb),
+            crate::amount(m.nic_gbps),
+            m.local_gbps.map_or("-".into(), crate::amount),
+        ]);
+    }
+    t.write(out)?;
+    writeln!(out)?;
+    for m in &CATALOG {
+        writeln!(out, "{}: {}", m.name, m.description)?;
+    }
+    Ok(())
+}
+
+fn invalid(what: &str, message: impl std::fmt::Display) -> Failure {
+    Failure::Invalid(format!("{what}: {message}"))
+}
+
+/// `smd job`: one preset job as a `jobs[]` element of a scenario.
+pub fn job(a: &JobArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let app: App = a.app.parse().map_err(|m| invalid("--app", m))?;
+    let instance = match &a.machine_type {
+        Some(name) => {
+            machines::machine_type(name)
+                .map_err(|m| invalid("--machine-type", m))?
+                .capacity
+        }
+        None => Resources::DEFAULT_INSTANCE,
+    };
+    let opts = PresetOptions {
+        global_batch: a.global_batch,
+        minibatch: a.minibatch,
+        id: a.id.clone(),
+        limit_instances: a.limit_instances,
+        instance,
+    };
+    let job = preset::preset(app, &opts).map_err(|e| {
+        let flag = format!("--{}", e.field.replace('_', "-"));
+        invalid(&flag, e.message)
+    })?;
+    writeln!(out, "{}", serde_json::to_string_pretty(&job).expect("JSON"))?;
+    Ok(())
+}
+
+/// The cluster `smd trace` plans on.
+fn trace_cluster(a: &TraceArgs) -> Result<Cluster, Failure> {
+    if let Some(u) = a.units {
+        if !(u.is_finite() && u > 0.0) {
+            return Err(invalid("--units", format!("must be > 0 (got {u})")));
+        }
+        return Ok(Cluster {
+            units: u,
+            ..Cluster::default()
+        });
+    }
+    let name = a.machine_type.as_deref().unwrap_or("t4x4");
+    let m = machines::machine_type(name).map_err(|m| invalid("--machine-type", m))?;
+    let n = a.machines.unwrap_or(16.0);
+    if !(n.is_finite() && n >= 1.0 && n.fract() == 0.0) {
+        return Err(invalid(
+            "--machines",
+            format!("must be a whole number ≥ 1 (got {n})"),
+        ));
+    }
+    Ok(machines::pool(m, n))
+}
+
+/// `smd trace`: a version-2 scenario with one preset job per row of a trace.
+pub fn trace(a: &TraceArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let cluster = trace_cluster(a)?;
+    let (name, text) = match (&a.workload, &a.file) {
+        (Some(w), _) => {
+            let text = trace::workload(w).map_err(|m| invalid("--workload", m))?;
+            (format!("workload {w}"), text.to_owned())
+        }
+        (None, Some(file)) => read_named(file, "trace file")?,
+        (None, None) => return Err(invalid("trace", "give a FILE.csv or --workload NAME")),
+    };
+    let arrivals = trace::parse(&text).map_err(|e| invalid(&name, e))?;
+    let scenario = trace::scenario(&arrivals, cluster).map_err(|e| invalid(&name, e))?;
+    scenario.validate()?;
+    writeln!(out, "{}", scenario.to_json())?;
+    Ok(())
+}

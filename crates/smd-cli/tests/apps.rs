@@ -1,0 +1,158 @@
+//! `smd apps`, `smd machines`, `smd job` and `smd trace` end to end.
+
+mod common;
+
+use common::smd;
+use smd_apps::app::App;
+use smd_apps::preset::{preset, PresetOptions};
+use smd_core::scenario::Job;
+use smd_core::Scenario;
+use std::process::Output;
+
+fn ok(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "stderr:\n{err}");
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// Exit 2 with every needle in the message, nothing on stdout.
+fn invalid(o: &Output, needles: &[&str]) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "stderr:\n{err}");
+    assert!(o.stdout.is_empty() && !err.contains("panicked"), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "stderr lacks {n:?}:\n{err}");
+    }
+}
+
+#[test]
+fn apps_and_machines_list_the_catalogs() {
+    let text = ok(&smd(&["apps"], None));
+    for app in App::ALL {
+        let f = app.facts();
+        let line = text.lines().find(|l| l.starts_with(app.name())).unwrap();
+        assert!(line.contains(&f.parameters.to_string()), "{line}");
+        assert!(
+            line.contains(&format!("{}–{}", f.initial_batch, f.max_batch)),
+            "{line}"
+        );
+    }
+    let v: serde_json::Value = serde_json::from_str(&ok(&smd(&["apps", "--json"], None))).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 6);
+    assert_eq!(v[2]["app"], "bert");
+    assert_eq!(v[2]["iterations"][5]["iterations"], 480);
+    let m: serde_json::Value =
+        serde_json::from_str(&ok(&smd(&["machines", "--json"], None))).unwrap();
+    assert_eq!(m[0]["name"], "t4x4");
+    assert_eq!(m[0]["capacity"]["gpu"], 4.0);
+    assert!(ok(&smd(&["machines"], None)).contains("g4dn.12xlarge"));
+}
+
+#[test]
+fn job_writes_the_preset() {
+    let out = ok(&smd(
+        &[
+            "job",
+            "--app",
+            "imagenet",
+            "--global-batch",
+            "3200",
+            "--id",
+            "r50",
+        ],
+        None,
+    ));
+    let job: Job = serde_json::from_str(&out).unwrap();
+    let want = preset(
+        App::Imagenet,
+        &PresetOptions {
+            id: Some("r50".into()),
+            ..PresetOptions::batch(3200.0)
+        },
+    )
+    .unwrap();
+    assert_eq!(job, want);
+    invalid(
+        &smd(&["job", "--app", "resnet", "--global-batch", "32"], None),
+        &["--app", "unknown application \"resnet\"", "cifar10"],
+    );
+    invalid(
+        &smd(&["job", "--app", "bert", "--global-batch", "1000"], None),
+        &["--global-batch", "between 12 and 384"],
+    );
+    invalid(
+        &smd(
+            &[
+                "job",
+                "--app",
+                "bert",
+                "--global-batch",
+                "48",
+                "--minibatch",
+                "96",
+            ],
+            None,
+        ),
+        &["--minibatch"],
+    );
+}
+
+#[test]
+fn trace_reads_a_workload_or_a_file_into_a_valid_scenario() {
+    let out = ok(&smd(&["trace", "--workload", "workload-3-half"], None));
+    let s = Scenario::from_json(&out).unwrap();
+    assert_eq!((s.version, s.jobs.len()), (2, 80));
+    // The default cluster: the artifact's 16 nodes of 4 T4s.
+    assert_eq!((s.cluster.units, s.cluster.unit.gpu), (16.0, 4.0));
+    // From stdin, on a pool of units.
+    let csv = "name,time,application,num_replicas,batch_size\nj,12.5,ncf,1,32768\n";
+    let out = ok(&smd(&["trace", "-", "--units", "2"], Some(csv.as_bytes())));
+    let s = Scenario::from_json(&out).unwrap();
+    assert_eq!(s.cluster.units, 2.0);
+    assert_eq!(s.jobs[0].arrival_s, Some(12.5));
+    // It plans.
+    ok(&smd(
+        &["plan", "--epsilon", "0.1", "-"],
+        Some(out.as_bytes()),
+    ));
+    // Problems name the row and column, or the option.
+    let bad = "name,time,application,num_replicas,batch_size\nj,1,ncf,1,32768\nk,x,ncf,1,256\n";
+    invalid(
+        &smd(&["trace", "-"], Some(bad.as_bytes())),
+        &["row 2 (line 3)", "column \"time\""],
+    );
+    invalid(
+        &smd(
+            &["trace", "--workload", "w", "--machine-type", "t4x4"],
+            None,
+        ),
+        &["--workload", "workload-1"],
+    );
+    invalid(
+        &smd(
+            &["trace", "--workload", "workload-1", "--machine-type", "dgx"],
+            None,
+        ),
+        &["--machine-type", "t4x4"],
+    );
+    invalid(
+        &smd(
+            &["trace", "--workload", "workload-1", "--machines", "2.5"],
+            None,
+        ),
+        &["--machines", "whole number"],
+    );
+    let conflict = smd(
+        &[
+            "trace",
+            "--workload",
+            "workload-1",
+            "--units",
+            "1",
+            "--machines",
+            "4",
+        ],
+        None,
+    );
+    assert_eq!(conflict.status.code(), Some(2));
+}
