@@ -4,7 +4,7 @@
 
 /// B: the cross-machine bandwidth of one PS, Gbps.
 pub const CROSS_GBPS: f64 = 10.0;
-/// The transfer rate between two tasks on the same machine, Gbps (docs/CLUSTER.md §3).
+/// The transfer rate between two tasks on the same machine, Gbps (docs/MODEL.md §14).
 pub const LOCAL_GBPS: f64 = 100.0;
 /// β1: per-worker overhead per iteration, s.
 pub const WORKER_OVERHEAD_S: f64 = 0.001;

@@ -17,7 +17,7 @@ pub struct MachineType {
     pub gpu_memory_gb: f64,
     /// Network bandwidth of one machine, Gbps.
     pub nic_gbps: f64,
-    /// Transfer rate between two tasks on the machine, Gbps (docs/CLUSTER.md §3).
+    /// Transfer rate between two tasks on the machine, Gbps (docs/MODEL.md §14).
     pub local_gbps: Option<f64>,
 }
 

@@ -1,4 +1,4 @@
-//! docs/CLUSTER.md §3: how a placement's locality changes a job's communication.
+//! docs/MODEL.md §14 (CLUSTER.md §3): how a placement's locality changes a job's communication.
 //!
 //! Parameters are sharded evenly over the p PSs; every (worker, PS) pair exchanges `2G/p`
 //! gigabits per iteration, at the job's bandwidth B across machines and at the machine's

@@ -121,7 +121,7 @@ impl JobModel {
     }
 
     /// T(w, p) with the communication term scaled by the locality factor ρ of a placement
-    /// (docs/CLUSTER.md §3, [`crate::locality`]): sync `θ4·(w/p)·ρ`, async `θ'4·ρ/p`.
+    /// (docs/MODEL.md §14, [`crate::locality`]): sync `θ4·(w/p)·ρ`, async `θ'4·ρ/p`.
     /// `ρ = 1` is [`JobModel::t`].
     #[inline]
     pub fn t_placed(&self, w: f64, p: f64, rho: f64) -> f64 {
