@@ -22,6 +22,8 @@ pub struct Arrival {
     pub num_replicas: u32,
     /// Its global batch K.
     pub batch_size: f64,
+    /// The line of the trace the row starts on (for messages).
+    pub line: usize,
 }
 
 /// A problem in a trace, at a row and column.
@@ -224,6 +226,7 @@ pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
                 app,
                 num_replicas: replicas as u32,
                 batch_size,
+                line: rec.line,
             })
         })
         .collect()
@@ -240,7 +243,7 @@ pub fn jobs(arrivals: &[Arrival], cluster: &Cluster) -> Result<Vec<Job>, TraceEr
             let workers = a.num_replicas.max(default_workers(a.app, a.batch_size));
             let at = |e: crate::preset::PresetError| TraceError {
                 row: i + 1,
-                line: 0,
+                line: a.line,
                 column: None,
                 message: e.to_string(),
             };
