@@ -178,7 +178,7 @@ fn mutate_value(v: &mut Value, rng: &mut Stream) -> &'static str {
     leaves(v, &mut Vec::new(), &mut paths);
     let pick = |rng: &mut Stream, n: usize| rng.int(0, n.max(1) as u64 - 1) as usize;
     let path = paths[pick(rng, paths.len())].clone();
-    match rng.int(0, 13) {
+    match rng.int(0, 14) {
         0..=3 => {
             // A valid-looking value in a wide range: exercises the planner, not the reader.
             if let Some(x) = at(v, &path) {
@@ -286,6 +286,19 @@ fn mutate_value(v: &mut Value, rng: &mut Stream) -> &'static str {
             v["params"]["epsilon"] =
                 serde_json::json!([1e-3, 3e-4, 1e-5, 1e-9, 1e-300][pick(rng, 5)]);
             "epsilon: tiny"
+        }
+        13 => {
+            // Version 2's online fields, valid or not, in a file of either version.
+            v["version"] = serde_json::json!(rng.int(1, 2));
+            if let Some(jobs) = v["jobs"].as_array_mut() {
+                if !jobs.is_empty() {
+                    let i = pick(rng, jobs.len());
+                    let field = ["arrival_s", "requested_workers", "requested_ps"][pick(rng, 3)];
+                    jobs[i][field] =
+                        serde_json::json!([0.0, 107.0, -1.0, 2.5, 64.0, 1e300][pick(rng, 6)]);
+                }
+            }
+            "version 2: online fields"
         }
         _ => {
             // A huge region: cheap workers and a large limit.
