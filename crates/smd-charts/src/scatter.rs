@@ -2,10 +2,11 @@
 //! y = k·x: what a model predicts against what was measured.
 //!
 //! Made for thousands of points: each series' marker is defined once (`<defs>`) and every
-//! point is a `<use>` of it; points of a series that would land on the same half pixel are
+//! point is a `<use>` of it; points of a series that would land on the same pixel are
 //! drawn once (the group's `data-points` counts them all, `data-drawn` the markers).
 
 use crate::axes::{scale_ticks, x_title, y_title, Axis};
+use crate::format::fmt_sig;
 use crate::legend::{line_key, Legend};
 use crate::marker;
 use crate::palette::series_style;
@@ -37,7 +38,8 @@ pub struct ScatterChart {
     pub series: Vec<ScatterSeries>,
     /// Width of the SVG, px.
     pub width: f64,
-    /// Height of the SVG, px.
+    /// Height of the SVG, px (with `identity`, at most: the chart ends below its square
+    /// plot).
     pub height: f64,
     /// Logarithmic axes (both).
     pub log: bool,
@@ -110,7 +112,7 @@ struct Layout {
 
 impl Layout {
     fn new(chart: &ScatterChart) -> Layout {
-        let (width, height) = (chart.width.max(240.0), chart.height.max(180.0));
+        let (width, mut height) = (chart.width.max(240.0), chart.height.max(180.0));
         let names = chart
             .series
             .iter()
@@ -132,6 +134,8 @@ impl Layout {
             let r = range(pts().filter(both).flat_map(|p| [p.0, p.1]), chart.log);
             plot_w = plot_w.min(plot_h);
             plot_h = plot_w;
+            // No empty band under a square plot that is narrower than the chart is tall.
+            height = top + plot_h + bottom;
             (r, r)
         } else {
             (
@@ -174,7 +178,7 @@ impl Layout {
 
 /// The chart as a standalone SVG document. Series `k` is a `g.series.series-{k}` with
 /// `data-name`, `data-points` (its usable points) and `data-drawn` (its markers, one per
-/// occupied half pixel); each marker is a `<use>` with `data-x` and `data-y`. The line
+/// occupied pixel); each marker is a `<use>` with `data-x` and `data-y`. The line
 /// y = x is `line.identity`, each guide a `line.guide` with `data-k`.
 pub fn scatter_svg(chart: &ScatterChart) -> String {
     let lay = Layout::new(chart);
@@ -239,7 +243,7 @@ fn axes(out: &mut String, chart: &ScatterChart, lay: &Layout) {
     frame(out, lay.plot());
     let mid_x = (xs.px.0 + xs.px.1) / 2.0;
     let mid_y = (ys.px.0 + ys.px.1) / 2.0;
-    x_title(out, mid_x, lay.height - 12.0, &chart.x_label);
+    x_title(out, mid_x, ys.px.0 + 40.0, &chart.x_label);
     y_title(out, 16.0, mid_y, &chart.y_label);
     end(out, "g");
 }
@@ -301,15 +305,17 @@ fn series(out: &mut String, chart: &ScatterChart, lay: &Layout, k: usize, s: &Sc
     let mut markers = String::new();
     for &(x, y) in &usable_points {
         let (px, py) = (lay.xs.to_px(x), lay.ys.to_px(y));
-        if !seen.insert(((px * 2.0).round() as i64, (py * 2.0).round() as i64)) {
+        if !seen.insert((px.round() as i64, py.round() as i64)) {
             continue;
         }
+        // Four significant digits: enough to find the point, and a figure of thousands
+        // of points stays small.
         Tag::new(&mut markers, "use")
             .attr("href", format!("#scatter-marker-{k}"))
             .px("x", px)
             .px("y", py)
-            .attr("data-x", x)
-            .attr("data-y", y)
+            .attr("data-x", fmt_sig(x, 4))
+            .attr("data-y", fmt_sig(y, 4))
             .close();
     }
     let g = Tag::new(out, "g")

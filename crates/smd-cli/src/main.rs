@@ -7,6 +7,8 @@
 //! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
 //! head`) ends the program quietly with status 0.
 
+mod calibrate;
+
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
 use smd_core::scenario::{Outer, Resource};
@@ -53,6 +55,9 @@ enum Command {
     /// Run the paper's experiments (docs/REPRODUCTION.md): writes DIR/<id>.csv, DIR/<id>.svg
     /// and DIR/summary.md; exit 1 if an invariant check fails.
     Reproduce(ReproduceArgs),
+    /// Fit the speed model to the Pollux artifact's measured steps and report its errors on
+    /// held-out runs (docs/CALIBRATION.md).
+    Calibrate(calibrate::CalibrateArgs),
 }
 
 #[derive(Args, Debug)]
@@ -250,6 +255,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Compare(a) => compare(&a, out),
         Command::Check(a) => check(&a, out),
         Command::Reproduce(a) => reproduce(&a, out),
+        Command::Calibrate(a) => calibrate::run(&a, out),
     }
 }
 
