@@ -557,6 +557,8 @@ pub struct Report {
     pub fit: Fit,
     /// Held-out errors over all applications.
     pub overall: Cells,
+    /// Held-out errors over all applications, each at its own fit (when asked).
+    pub overall_own: Option<Cells>,
     /// Per application, in [`App::ALL`]'s order.
     pub apps: Vec<AppReport>,
     /// The [`WORST`] held-out points with the largest absolute error, worst first.
@@ -592,6 +594,7 @@ pub fn calibrate(options: &Options) -> Result<Report, CalibrateError> {
     let points = evaluate(&test, &global.params)?;
     let refs: Vec<&Evaluated> = points.iter().collect();
     let mut apps = Vec::new();
+    let mut own_points = Vec::new();
     for app in App::ALL {
         let mine: Vec<&Evaluated> = refs
             .iter()
@@ -602,7 +605,9 @@ pub fn calibrate(options: &Options) -> Result<Report, CalibrateError> {
         let (own_fit, own) = if options.per_app {
             let f = fit(&app_train)?;
             let own = evaluate(&part(false, Some(app)), &f.params)?;
-            (Some(f), Some(Cells::of(&own.iter().collect::<Vec<_>>())))
+            let cells = Cells::of(&own.iter().collect::<Vec<_>>());
+            own_points.extend(own);
+            (Some(f), Some(cells))
         } else {
             (None, None)
         };
@@ -624,6 +629,9 @@ pub fn calibrate(options: &Options) -> Result<Report, CalibrateError> {
         train: train.len(),
         held_out: test.len(),
         overall: Cells::of(&refs),
+        overall_own: options
+            .per_app
+            .then(|| Cells::of(&own_points.iter().collect::<Vec<_>>())),
         fit: global,
         apps,
         worst,

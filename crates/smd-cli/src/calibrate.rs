@@ -163,7 +163,11 @@ fn write_report(r: &Report, out: &mut impl Write) -> std::io::Result<()> {
         let own = a.own_fit.as_ref().zip(a.own.as_ref());
         t.row(row(a.app, &a.held_out, own.map(|(f, c)| (&f.params, c))));
     }
-    t.row(row("all", &r.overall, None));
+    let mut all = row("all", &r.overall, None);
+    if let Some(own) = &r.overall_own {
+        all[7] = cell(&own.all);
+    }
+    t.row(all);
     t.write(out)?;
     writeln!(out, "\nworst held-out points")?;
     let mut t = Table::new(&[

@@ -105,6 +105,7 @@ fn the_report_accounts_for_every_row() {
         assert_eq!(a.own_fit.as_ref().unwrap().points, a.train);
     }
     assert_eq!(r.fit.points, r.train);
+    assert_eq!(r.overall_own.unwrap().all.count, r.held_out);
     // The worst cases are the largest errors, in order.
     assert_eq!(r.worst.len(), WORST);
     let max = r.points.iter().map(Evaluated::ape_pct).fold(0.0, f64::max);
