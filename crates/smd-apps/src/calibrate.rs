@@ -207,7 +207,8 @@ fn rho(point: &Point, params: &Params) -> f64 {
 /// The training part of a seeded split: `true` for a point to fit on, `false` for a point
 /// held out. Per application, its points are shuffled (Fisher–Yates on stream `app` of
 /// `seed`) and the first `round(share·n)` train, at least one and at most n − 1 when the
-/// application has two points or more.
+/// application has two points or more. `train_share` is clamped to [0, 1]; a non-finite
+/// one counts as 0.5 ([`calibrate`] rejects both before splitting).
 pub fn split(points: &[Point], seed: u64, train_share: f64) -> Vec<bool> {
     let mut train = vec![false; points.len()];
     for app in App::ALL {
@@ -240,7 +241,7 @@ pub fn split(points: &[Point], seed: u64, train_share: f64) -> Vec<bool> {
     train
 }
 
-/// A fit of the global parameters.
+/// A fit of B, `local_gbps` and β1 to a set of points.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Fit {
     /// The fitted parameters.
@@ -249,7 +250,7 @@ pub struct Fit {
     pub rms_pct: f64,
     /// Points fitted.
     pub points: usize,
-    /// Model evaluations (over all points) the search spent.
+    /// Evaluations of the loss (each over every point fitted) the search spent.
     pub evaluations: usize,
     /// Parameters that ended on the edge of their range (`cross_gbps`, `local_gbps`,
     /// `worker_overhead_s`): the data only bound them from one side.
