@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod calibrate;
 pub mod calibrated;
 pub mod csv;
 pub mod machines;

@@ -15,6 +15,7 @@
 //! - B, β1, β2: the calibration's fitted values ([`crate::calibrated`]).
 
 use crate::app::App;
+use crate::calibrate::Params;
 use crate::calibrated;
 use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources, Utility};
 
@@ -161,9 +162,22 @@ fn us(ms: f64) -> f64 {
 
 /// The job of docs/MODEL.md §1 for `app` (module docs: how every field is derived).
 pub fn preset(app: App, opts: &PresetOptions) -> Result<Job, PresetError> {
+    let e = iterations(app, opts.global_batch)?;
+    build(app, opts, e, &Params::CALIBRATED)
+}
+
+/// [`preset`] with the iterations `e` and the speed parameters given, and no check of the
+/// global batch against the measured range: the calibration ([`crate::calibrate`]) builds
+/// jobs at batches the validation table does not cover, where E does not matter because it
+/// compares per-iteration times (T/E), and with candidate parameters of its fit.
+pub(crate) fn build(
+    app: App,
+    opts: &PresetOptions,
+    e: f64,
+    speed: &Params,
+) -> Result<Job, PresetError> {
     let f = app.facts();
     let k = opts.global_batch;
-    let e = iterations(app, k)?;
     let m = match opts.minibatch {
         None => k.min(f.local_batch[1] as f64),
         Some(m) if m.is_finite() && m >= 1.0 && m <= k => m,
@@ -192,7 +206,7 @@ pub fn preset(app: App, opts: &PresetOptions) -> Result<Job, PresetError> {
     let n = groups.len() as f64;
     let total: u64 = groups.iter().map(|g| g.params).sum();
     let g_mb = app.model_size_mb();
-    let b = calibrated::CROSS_GBPS;
+    let b = speed.cross_gbps;
     // τ = 2G/B in ms: the profile's sum, so that r_j reads as the group's transfer time.
     let tau_ms = 2.0 * 8.0 * g_mb / 1000.0 / b * 1000.0;
     let [a, slope] = f.step_ms;
@@ -219,7 +233,7 @@ pub fn preset(app: App, opts: &PresetOptions) -> Result<Job, PresetError> {
         global_batch: k,
         layers,
         ps_bandwidth_gbps: b,
-        worker_overhead_s: calibrated::WORKER_OVERHEAD_S,
+        worker_overhead_s: speed.worker_overhead_s,
         ps_overhead_s: calibrated::PS_OVERHEAD_S,
         async_comm_factor: 1.0,
         worker: WORKER,

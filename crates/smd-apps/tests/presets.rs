@@ -69,8 +69,9 @@ fn a_preset_reproduces_the_single_gpu_fit_at_every_local_batch() {
             assert!(job.minibatch <= k as f64 && job.minibatch <= f.local_batch[1] as f64);
         }
     }
-    // Most presets are compute-bound at one worker (the check above is not vacuous).
-    assert!(checked >= 3 * 20, "{checked}");
+    // At the calibrated B, 19 of the 40 presets leave compute exposed (so the check above
+    // is not vacuous).
+    assert!(checked >= 3 * 15, "{checked}");
 }
 
 #[test]

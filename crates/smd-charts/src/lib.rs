@@ -10,6 +10,8 @@
 //! - [`schedule_svg`]: one iteration's layer schedule under sequential, WFBP and pipelined
 //!   overlap, from [`smd_core::eta::simulate`], with T and η1, η2, η3 per model.
 //! - [`line_chart_svg`]: a line chart with error bars.
+//! - [`scatter_svg`]: a scatter plot of many points with the line y = x (a model against
+//!   measurements).
 //!
 //! Numbers are written by [`format`](mod@format), which the page uses too (tick labels, significant
 //! digits, durations, percentages).
@@ -30,7 +32,8 @@
 //!   `g.marker.marker-relaxed`, `g.marker.marker-integer-optimum`, each with `data-w`,
 //!   `data-p`, `data-t`; the Ω boundary `g.omega`; the search panel `g.search` with one
 //!   `g.summand` per summand;
-//! - schedule: see [`schedule_svg`]; line chart: see [`line_chart_svg`].
+//! - schedule: see [`schedule_svg`]; line chart: see [`line_chart_svg`]; scatter: see
+//!   [`scatter_svg`].
 //!
 //! ```
 //! use smd_charts::{landscape_geometry, landscape_svg, LandscapeOptions, Value};
@@ -56,10 +59,12 @@ pub mod marker;
 pub mod palette;
 mod rect;
 pub mod scale;
+mod scatter;
 mod schedule;
 pub mod svg;
 
 pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Value};
 pub use line::{line_chart_svg, LineChart, Point, Series};
 pub use rect::Rect;
+pub use scatter::{scatter_svg, ScatterChart, ScatterSeries};
 pub use schedule::{schedule_svg, ScheduleOptions, TimeUnit};

@@ -3,8 +3,8 @@
 use roxmltree::{Document, Node};
 use smd_charts::svg::fmt_sig;
 use smd_charts::{
-    landscape_geometry, landscape_svg, line_chart_svg, schedule_svg, LandscapeOptions, LineChart,
-    Point, ScheduleOptions, Series, TimeUnit, Value,
+    landscape_geometry, landscape_svg, line_chart_svg, scatter_svg, schedule_svg, LandscapeOptions,
+    LineChart, Point, ScatterChart, ScatterSeries, ScheduleOptions, Series, TimeUnit, Value,
 };
 use smd_core::eta::{attribute, simulate};
 use smd_core::scenario::{Layer, Overlap};
@@ -588,4 +588,95 @@ fn line_charts_have_distinct_series() {
         ..Default::default()
     };
     parse(&line_chart_svg(&odd));
+}
+
+#[test]
+fn scatter_points_sit_where_the_identity_says() {
+    // Series 0 lies on y = x, series 1 on y = 2x; series 2 holds a duplicate and points a
+    // log axis cannot show.
+    let on = |k: f64| (1..=40).map(move |i| (0.01 * 1.2f64.powi(i), k * 0.01 * 1.2f64.powi(i)));
+    let chart = ScatterChart {
+        title: "model <vs> measured".into(),
+        x_label: "measured (s)".into(),
+        y_label: "model (s)".into(),
+        series: vec![
+            ScatterSeries {
+                name: "on y = x".into(),
+                points: on(1.0).collect(),
+            },
+            ScatterSeries {
+                name: "on y = 2x".into(),
+                points: on(2.0).collect(),
+            },
+            ScatterSeries {
+                name: "odd".into(),
+                points: vec![
+                    (0.5, 0.5),
+                    (0.5, 0.5),
+                    (f64::NAN, 1.0),
+                    (0.0, 1.0),
+                    (1.0, -1.0),
+                ],
+            },
+        ],
+        log: true,
+        identity: true,
+        guides: vec![0.5, 2.0],
+        ..Default::default()
+    };
+    let svg = scatter_svg(&chart);
+    let doc = parse(&svg);
+    assert!(all_text(&doc).contains("model <vs> measured"));
+    // A square plot: y = x is its diagonal.
+    let frame = with_class(&doc, "frame")[0];
+    assert!((num(&frame, "width") - num(&frame, "height")).abs() < 0.02);
+    let line = |class: &str, k: Option<f64>| {
+        let n = with_class(&doc, class)
+            .into_iter()
+            .find(|n| k.is_none_or(|k| n.attribute("data-k") == Some(&k.to_string())))
+            .unwrap_or_else(|| panic!("no {class} {k:?}"));
+        [num(&n, "x1"), num(&n, "y1"), num(&n, "x2"), num(&n, "y2")]
+    };
+    let on_line = |l: [f64; 4], x: f64, y: f64| {
+        // The distance of (x, y) from the line through the two ends, px.
+        let (dx, dy) = (l[2] - l[0], l[3] - l[1]);
+        ((x - l[0]) * dy - (y - l[1]) * dx).abs() / dx.hypot(dy)
+    };
+    let groups = with_class(&doc, "series");
+    assert_eq!(groups.len(), 3);
+    for (g, l) in groups
+        .iter()
+        .zip([line("identity", None), line("guide", Some(2.0))])
+    {
+        let uses: Vec<_> = g.children().filter(|n| n.has_tag_name("use")).collect();
+        assert_eq!(uses.len(), 40);
+        assert_eq!(num(g, "data-points"), 40.0);
+        assert_eq!(num(g, "data-drawn"), 40.0);
+        for u in uses {
+            let d = on_line(l, num(&u, "x"), num(&u, "y"));
+            // Pixels are written to 0.01 px.
+            assert!(d < 0.02, "{d} px off at {:?}", u.attribute("data-x"));
+        }
+    }
+    // The duplicate is drawn once; NaN and non-positive values are skipped on log axes.
+    assert_eq!(num(&groups[2], "data-points"), 2.0);
+    assert_eq!(num(&groups[2], "data-drawn"), 1.0);
+    // Every series has its own marker shape.
+    let shapes: Vec<&str> = doc
+        .descendants()
+        .filter(|n| {
+            n.attribute("id")
+                .is_some_and(|i| i.starts_with("scatter-marker-"))
+        })
+        .map(|n| n.attribute("d").unwrap())
+        .collect();
+    assert_eq!(shapes.len(), 3);
+    assert!(shapes[0] != shapes[1] && shapes[1] != shapes[2] && shapes[0] != shapes[2]);
+    // Empty charts render and say so.
+    let empty = scatter_svg(&ScatterChart {
+        log: true,
+        identity: true,
+        ..Default::default()
+    });
+    assert!(all_text(&parse(&empty)).contains("no data"));
 }

@@ -8,6 +8,7 @@
 //! head`) ends the program quietly with status 0.
 
 mod apps;
+mod calibrate;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -65,6 +66,9 @@ enum Command {
     /// Read an arrival trace (CSV) into a scenario: one preset job per row, with its arrival
     /// time and requested workers.
     Trace(apps::TraceArgs),
+    /// Fit the speed model to the Pollux artifact's measured steps and report its errors on
+    /// held-out runs (docs/CALIBRATION.md).
+    Calibrate(calibrate::CalibrateArgs),
 }
 
 #[derive(Args, Debug)]
@@ -266,6 +270,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Machines(a) => apps::machines(&a, out),
         Command::Job(a) => apps::job(&a, out),
         Command::Trace(a) => apps::trace(&a, out),
+        Command::Calibrate(a) => calibrate::run(&a, out),
     }
 }
 
