@@ -1,9 +1,12 @@
 //! `smd`: the command-line front end of the SMD planner.
 //!
-//! Five commands, reading and writing the files of `SCENARIO.md`: `generate` writes a
-//! seeded scenario, `check` reads and validates one, `plan` plans one with one policy,
-//! `compare` plans it with every policy; `reproduce` runs the paper's experiments (crate
-//! `smd-reproduce`) and writes their tables and figures. Exit status: 0 on success, 2 on invalid input (the message names the
+//! Commands reading and writing the files of `SCENARIO.md`: `generate` writes a seeded
+//! scenario, `check` reads and validates one, `plan` plans one with one policy, `compare`
+//! plans it with every policy; `reproduce` runs the paper's experiments (crate
+//! `smd-reproduce`) and writes their tables and figures. Real applications (crate
+//! `smd-apps`, `apps.rs` and `calibrate.rs`): `apps` and `machines` list the catalogs, `job`
+//! writes a preset job, `trace` reads an arrival trace into a scenario, `calibrate` checks
+//! the speed model against the measurements. Exit status: 0 on success, 2 on invalid input (the message names the
 //! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
 //! head`) ends the program quietly with status 0.
 
