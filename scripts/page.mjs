@@ -70,6 +70,16 @@ async function traceInTheWorker(page, check) {
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=job-row]').length === 160,
     null, { timeout: 30000 });
   const loaded = Date.now() - t0;
+  // The page's thread while the worker solves: frames keep coming.
+  await page.waitForSelector('[data-testid=progress]', { timeout: 30000 });
+  const gaps = await page.evaluate(() => new Promise((done) => {
+    const start = performance.now(); let last = start; let worst = 0; let frames = 0;
+    function tick(t) { worst = Math.max(worst, t - last); last = t; frames++;
+      if (t - start < 1500 && document.querySelector('[data-testid=progress]')) requestAnimationFrame(tick);
+      else done({ frames, worst, ms: t - start }); }
+    requestAnimationFrame(tick);
+  }));
+  console.log(`during the trace's solve: ${gaps.frames} frames in ${gaps.ms.toFixed(0)} ms, worst frame gap ${gaps.worst.toFixed(0)} ms`);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan-row]').length === 160
     && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
   null, { timeout: 180000 });
@@ -130,6 +140,8 @@ if (mode === 'shots') {
   await page.screenshot({ path: `${arg}/apps-trace.png` });
   await page.evaluate(() => document.querySelector('#jobs').scrollIntoView());
   await page.screenshot({ path: `${arg}/apps-trace-jobs.png` });
+  await page.evaluate(() => document.querySelector("[data-field='job.arrival_s']").scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: `${arg}/apps-trace-editor.png` });
   console.log(`wrote ${arg}/apps-*.png`);
 } else if (mode === 'bench') {
   const runs = Number(arg || 5);

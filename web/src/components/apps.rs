@@ -48,7 +48,7 @@ fn select(
         onchange.emit(e.target_unchecked_into::<HtmlSelectElement>().value())
     });
     html! {
-        <label class="field">
+        <label class="field wide">
             <span class="label">{ label }</span>
             <select {onchange} data-field={field}>
                 { for choices.into_iter().map(|(v, l)| {
@@ -74,10 +74,11 @@ fn machine_choices() -> Vec<(String, String)> {
     CATALOG
         .iter()
         .map(|m| {
-            (
-                m.name.to_owned(),
-                format!("{} — {}", m.name, machine_specs(m)),
-            )
+            let gpus = match m.capacity.gpu {
+                g if g > 0.0 => format!("{} GPU", sig(g, 3)),
+                _ => "no GPU".into(),
+            };
+            (m.name.to_owned(), format!("{} ({gpus})", m.name))
         })
         .collect()
 }
@@ -151,11 +152,13 @@ pub fn ApplicationPanel() -> Html {
     html! {
         <div class="apps" data-testid="from-app">
             <h3>{"From an application"}</h3>
-            <div class="row">
+            <div class="row form">
                 { select("preset.app", "application", apps, f.app.name(), on("app")) }
                 { input("preset.batch", "global batch K", f.batch.clone(), err("batch"), String::new(), on("batch")) }
-                { input("preset.minibatch", "per-worker batch m", f.minibatch.clone(), err("minibatch"),
+                { input("preset.minibatch", "per-worker m", f.minibatch.clone(), err("minibatch"),
                     "default".into(), on("minibatch")) }
+            </div>
+            <div class="row buttons">
                 <button onclick={add} data-action="add-from-app" title="Append a job made from this application at this batch.">{"Add job"}</button>
                 <button onclick={fill} disabled={selected.is_none()} data-action="fill-from-app"
                     title="Replace every field of the selected job (its arrival and requests stay).">{ fill_label }</button>
@@ -190,12 +193,12 @@ pub fn MachinesRow() -> Html {
     };
     html! {
         <div class="machines" data-testid="machines">
-            <div class="row">
+            <div class="row form">
                 { input("machines.count", "machines N", f.count.clone(), f.error.as_ref(), String::new(), on("count")) }
                 { select("machines.type", "of type", machine_choices(), f.machine.name, on("type")) }
                 <button onclick={set} data-action="set-machines" title="Units = N, cluster unit = instance = one machine.">{"Set cluster"}</button>
             </div>
-            <p class="note" data-testid="machine-description">{ f.machine.description }{ format!("; GPU memory {} GB, network {} Gbps.", sig(f.machine.gpu_memory_gb, 3), sig(f.machine.nic_gbps, 4)) }</p>
+            <p class="note" data-testid="machine-description">{ f.machine.description }{ format!(". One machine: {}.", machine_specs(f.machine)) }</p>
             <p class="note" data-testid="machines-in-force">{ in_force }</p>
         </div>
     }
@@ -248,15 +251,17 @@ pub fn TracePanel() -> Html {
     html! {
         <div class="trace" data-testid="trace">
             <h3>{"Load a trace"}</h3>
-            <div class="row">
+            <div class="row form">
                 { select("trace.workload", "workload", workloads, f.workload, on("workload")) }
                 { input("trace.count", "on N machines", f.count.clone(), err("count"), String::new(), on("count")) }
                 { select("trace.type", "of type", machine_choices(), f.machine.name, on("type")) }
-                <button onclick={load} data-action="load-trace" title="Replaces the jobs and the cluster (Undo brings them back).">{"Load trace"}</button>
-                <label class="file">{"Open trace CSV… "}<input type="file" accept=".csv,text/csv" onchange={on_file} data-action="open-trace" /></label>
+            </div>
+            <div class="row buttons">
+                <button onclick={load} data-action="load-trace" title="Replaces the jobs and the cluster (Undo, in the message, brings them back).">{"Load trace"}</button>
+                <label class="file" title="Columns name,time,application,num_replicas,batch_size (the artifact's format).">{"or open a trace CSV… "}<input type="file" accept=".csv,text/csv" onchange={on_file} data-action="open-trace" /></label>
             </div>
             if let Some(m) = err("file") { <p class="msg block" data-testid="error" role="alert">{ m }</p> }
-            <p class="note">{ TRACE_SOURCE }{" A trace CSV has the columns name,time,application,num_replicas,batch_size. Loading replaces the jobs and the cluster (Undo brings them back). Each job is its application's preset at its batch, with its arrival (column \"arrives\") and its requested workers kept; the plan takes every job at once — the online view over arrivals does not exist yet."}</p>
+            <p class="note">{ TRACE_SOURCE }{" Loading replaces the jobs and the cluster (Undo, in the message, brings them back). Each job is its application's preset at its batch; its arrival time (column \"arrives\", in s) and requested workers are kept. The plan takes every job at once: the online view over the arrivals does not exist yet."}</p>
         </div>
     }
 }

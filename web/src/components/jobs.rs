@@ -43,7 +43,7 @@ pub fn JobsTable() -> Html {
                         <th class="num" title="limit in instances">{"ϑ"}</th>
                         <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
                         <th class="num" title="layers">{"N"}</th>
-                        if arrivals { <th class="num" title="arrival time, s from the start of the trace">{"arrives, s"}</th> }
+                        if arrivals { <th class="num" title="arrival time, s from the start of the trace">{"arrives"}</th> }
                         <th></th><th></th>
                     </tr></thead>
                     <JobRows draft={state.draft.scenario.clone()} uids={Rc::new(state.draft.uids.clone())}

@@ -154,10 +154,11 @@ fn machine_named(name: &str) -> &'static MachineType {
 /// reads but whose job cannot be made (line 0: the cluster's instance cannot hold it),
 /// the row and the reason.
 pub fn trace_message(e: &TraceError) -> String {
-    if e.line == 0 && e.row > 0 {
-        format!("row {}: {}", e.row, e.message)
-    } else {
-        e.to_string()
+    match (e.row, e.line) {
+        // The CSV itself cannot be read (its message names the line).
+        (0, 0) => e.message.clone(),
+        (row, 0) => format!("row {row}: {}", e.message),
+        _ => e.to_string(),
     }
 }
 
@@ -561,6 +562,16 @@ mod tests {
         let s = s.reduce(Action::LoadWorkload);
         let m = s.draft.trace.error.clone().unwrap().1;
         assert!(m.contains("row 1: instance: has no gpu"), "{m}");
+        let open = "name,time,application,num_replicas,batch_size\na,0,\"bert,1,12\n";
+        let s = s.reduce(Action::LoadTraceFile("open.csv".into(), open.into()));
+        let m = s.draft.trace.error.clone().unwrap().1;
+        assert_eq!(m, "open.csv: line 3: a quoted cell is not closed");
+        let s = s.reduce(Action::IoText(
+            trace::workload("workload-2-half").unwrap().into(),
+        ));
+        let s = s.reduce(Action::ImportCsv);
+        let m = s.draft.io_error.clone().unwrap();
+        assert!(m.contains("this is an arrival trace"), "{m}");
         let s = s.reduce(Action::TraceField("count", "0".into()));
         let s = s.reduce(Action::LoadWorkload);
         assert_eq!(s.draft.trace.error.as_ref().unwrap().0, "count");

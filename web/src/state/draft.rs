@@ -369,7 +369,14 @@ impl DraftState {
     /// The text area read as jobs (CSV), or `None` with the reason in `io_error`.
     pub fn import_csv(&mut self) -> Option<Vec<smd_core::scenario::Job>> {
         codec::jobs_from_csv(&self.io_text)
-            .map_err(|e| self.io_error = Some(format!("Not imported: {e}")))
+            .map_err(|e| {
+                let trace = smd_apps::trace::parse(&self.io_text).is_ok();
+                self.io_error = Some(if trace {
+                    "Not imported: this is an arrival trace (name,time,application,num_replicas,batch_size), not jobs: open it under \"Load a trace\".".into()
+                } else {
+                    format!("Not imported: {e}")
+                })
+            })
             .ok()
     }
 
