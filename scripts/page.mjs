@@ -3,7 +3,10 @@
 //   node scripts/page.mjs bench URL RUNS      load → first plan, ms (fresh context per run)
 //   node scripts/page.mjs big URL JOBS        responsiveness and cancel during a large solve
 //   node scripts/page.mjs e2e URL ROWS        the page shows a plan of ROWS jobs; global: the
-//                                            recommended plan, its search, Cancel, its budget (tests/e2e.sh)
+//                                            recommended plan, its search, Cancel, its budget;
+//                                            a bundled trace loaded and planned (tests/e2e.sh)
+//   node scripts/page.mjs apps URL OUTDIR     screenshots of the application, machine and trace
+//                                            controls (1400×1000)
 import { chromium } from 'playwright-core';
 
 const [mode, url, arg] = process.argv.slice(2);
@@ -57,6 +60,38 @@ async function globalInTheWorker(page, check) {
   check(await page.inputValue(budget) === '-2', 'the bad budget was not kept as typed');
 }
 
+// A bundled trace (160 jobs of the Pollux artifact on 16 × t4x4) loads and is planned by
+// the worker with every policy, the page answering meanwhile.
+async function traceInTheWorker(page, check) {
+  await page.fill("[data-field='page.global_budget_s']", '3');
+  await page.waitForFunction(() => !document.querySelector('#params [data-testid=error]'), null, { timeout: 10000 });
+  const t0 = Date.now();
+  await page.click('[data-action=load-trace]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=job-row]').length === 160,
+    null, { timeout: 30000 });
+  const loaded = Date.now() - t0;
+  // The page's thread while the worker solves: frames keep coming.
+  await page.waitForSelector('[data-testid=progress]', { timeout: 30000 });
+  const gaps = await page.evaluate(() => new Promise((done) => {
+    const start = performance.now(); let last = start; let worst = 0; let frames = 0;
+    function tick(t) { worst = Math.max(worst, t - last); last = t; frames++;
+      if (t - start < 1500 && document.querySelector('[data-testid=progress]')) requestAnimationFrame(tick);
+      else done({ frames, worst, ms: t - start }); }
+    requestAnimationFrame(tick);
+  }));
+  console.log(`during the trace's solve: ${gaps.frames} frames in ${gaps.ms.toFixed(0)} ms, worst frame gap ${gaps.worst.toFixed(0)} ms`);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan-row]').length === 160
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
+  null, { timeout: 180000 });
+  const planned = Date.now() - t0;
+  const recommended = await page.locator('[data-testid=recommended]').textContent();
+  check(/^Recommended plan: global /.test(recommended), `the trace's recommended plan reads ${JSON.stringify(recommended)}`);
+  check(await page.locator('[data-testid=error]').count() === 0, 'the loaded trace has problems');
+  const notice = await page.locator('[data-testid=notice]').textContent();
+  check(notice.includes('Loaded workload-1: 160 jobs'), `the notice reads ${JSON.stringify(notice)}`);
+  console.log(`trace workload-1: 160 jobs on screen after ${loaded} ms, planned by the worker after ${planned} ms: "${recommended}"`);
+}
+
 if (mode === 'shots') {
   const { page } = await open();
   await page.waitForSelector('[data-testid=landscape] svg', { timeout: 60000 });
@@ -85,6 +120,29 @@ if (mode === 'shots') {
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${arg}/screenshot-error.png` });
   console.log(`wrote ${arg}/screenshot*.png`);
+} else if (mode === 'apps') {
+  // The real-application controls: the cluster's machines, a job from an application (with
+  // a batch out of range), a loaded trace.
+  const { page } = await open();
+  await page.evaluate(() => document.querySelector('#cluster').scrollIntoView());
+  await page.screenshot({ path: `${arg}/apps-cluster.png` });
+  await page.selectOption("[data-field='preset.app']", 'bert');
+  await page.fill("[data-field='preset.batch']", '500');
+  await page.click('[data-action=add-from-app]');
+  await page.waitForSelector('[data-testid=from-app] [data-testid=error]');
+  await page.evaluate(() => document.querySelector('[data-testid=from-app]').scrollIntoView());
+  await page.screenshot({ path: `${arg}/apps-preset-error.png` });
+  await page.click('[data-action=load-trace]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan-row]').length === 160
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
+  null, { timeout: 180000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${arg}/apps-trace.png` });
+  await page.evaluate(() => document.querySelector('#jobs').scrollIntoView());
+  await page.screenshot({ path: `${arg}/apps-trace-jobs.png` });
+  await page.evaluate(() => document.querySelector("[data-field='job.arrival_s']").scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: `${arg}/apps-trace-editor.png` });
+  console.log(`wrote ${arg}/apps-*.png`);
 } else if (mode === 'bench') {
   const runs = Number(arg || 5);
   const times = [];
@@ -120,6 +178,7 @@ if (mode === 'shots') {
   check(/^Recommended plan: global .*(proven optimal|best found, within [0-9.e-]+% of the optimum); solved in /.test(recommended),
     `the recommended plan reads ${JSON.stringify(recommended)}`);
   if (!problems.length) await globalInTheWorker(page, check);
+  if (!problems.length) await traceInTheWorker(page, check);
   if (problems.length) {
     console.error(`e2e: ${problems.join('; ')}`);
     process.exitCode = 1;

@@ -4,7 +4,8 @@
 # loaded in headless Chromium; the plan table must appear, made by the real Web Worker,
 # with global's recommended plan and its proof status; then, in that worker, global's
 # search shows in the status line and Cancel stops it, a 0.5 s time budget gives the best
-# plan found with its gap, and a bad budget is refused with a message.
+# plan found with its gap, and a bad budget is refused with a message; finally a bundled
+# trace (160 jobs of the Pollux artifact on 16 × t4x4) is loaded and planned by the worker.
 #
 # The page is driven in real time by playwright-core (scripts/page.mjs e2e). Chromium's
 # `--dump-dom --virtual-time-budget` is not used: virtual time fast-forwards through the

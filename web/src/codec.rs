@@ -273,64 +273,18 @@ pub fn jobs_to_csv(jobs: &[Job]) -> (String, usize) {
     (out, custom)
 }
 
-/// Splits CSV text into rows of cells (RFC 4180 quoting; blank lines skipped).
-fn csv_rows(text: &str) -> Result<Vec<Vec<String>>, String> {
-    let mut rows = Vec::new();
-    let mut row = Vec::new();
-    let mut cell = String::new();
-    let mut quoted = false;
-    let mut chars = text.chars().peekable();
-    let mut line = 1;
-    while let Some(c) = chars.next() {
-        if quoted {
-            match c {
-                '"' if chars.peek() == Some(&'"') => {
-                    chars.next();
-                    cell.push('"');
-                }
-                '"' => quoted = false,
-                '\n' => {
-                    line += 1;
-                    cell.push(c)
-                }
-                _ => cell.push(c),
-            }
-            continue;
-        }
-        match c {
-            '"' if cell.trim().is_empty() => {
-                cell.clear();
-                quoted = true
-            }
-            ',' => row.push(std::mem::take(&mut cell)),
-            '\r' => {}
-            '\n' => {
-                line += 1;
-                row.push(std::mem::take(&mut cell));
-                if !(row.len() == 1 && row[0].trim().is_empty()) {
-                    rows.push(std::mem::take(&mut row));
-                }
-                row.clear();
-            }
-            _ => cell.push(c),
-        }
-    }
-    if quoted {
-        return Err(format!("line {line}: a quoted cell is not closed"));
-    }
-    row.push(cell);
-    if !(row.len() == 1 && row[0].trim().is_empty()) {
-        rows.push(row);
-    }
-    Ok(rows)
-}
-
-/// Reads jobs from CSV (docs/CSV.md): columns by header name, in any order; every
-/// column is required. Values are parsed, not validated (the page validates them).
+/// Reads jobs from CSV (docs/CSV.md) with the project's one CSV reader
+/// ([`smd_apps::csv::records`]): columns by header name, in any order; every column is
+/// required. Values are parsed, not validated (the page validates them). A message names
+/// the row by the line it starts on, and the column.
 pub fn jobs_from_csv(text: &str) -> Result<Vec<Job>, String> {
-    let rows = csv_rows(text)?;
+    let rows = smd_apps::csv::records(text)?;
     let (header, body) = rows.split_first().ok_or("the CSV is empty")?;
-    let header: Vec<String> = header.iter().map(|h| h.trim().to_lowercase()).collect();
+    let header: Vec<String> = header
+        .cells
+        .iter()
+        .map(|h| h.trim().to_lowercase())
+        .collect();
     for h in &header {
         if !CSV_COLUMNS.contains(&h.as_str()) {
             return Err(format!(
@@ -350,14 +304,18 @@ pub fn jobs_from_csv(text: &str) -> Result<Vec<Job>, String> {
     }
     let template = smd_core::generate::job(1, 0, smd_core::Mode::Sync);
     let mut jobs = Vec::new();
-    for (r, row) in body.iter().enumerate() {
+    for record in body {
         let at = |name: &str| -> &str {
             col(name)
-                .and_then(|i| row.get(i))
+                .and_then(|i| record.cells.get(i))
                 .map(|s| s.trim())
                 .unwrap_or("")
         };
-        let row_name = format!("row {} (job {:?})", r + 2, smd_core::error::cut(at("id")));
+        let row_name = format!(
+            "line {} (job {:?})",
+            record.line,
+            smd_core::error::cut(at("id"))
+        );
         let mut job = template.clone();
         for name in ["id", "mode", "overlap"] {
             let v = at(name);
@@ -480,6 +438,23 @@ mod tests {
         assert!(jobs_from_csv("id,mode\nx,sync")
             .unwrap_err()
             .contains("missing"));
+    }
+
+    /// Messages name the row by the line it starts on (blank lines and line breaks inside
+    /// quoted cells counted), and the column.
+    #[test]
+    fn csv_messages_name_the_line_and_the_column() {
+        let s = scenario(2);
+        let (csv, _) = jobs_to_csv(&s.jobs);
+        let mut lines: Vec<String> = csv.lines().map(String::from).collect();
+        lines.insert(1, String::new());
+        lines[2] = lines[2].replacen(&s.jobs[0].id, "\"two\nlines\"", 1);
+        lines[3] = lines[3].replacen(",sync,", ",fast,", 1);
+        let e = jobs_from_csv(&lines.join("\n")).unwrap_err();
+        assert!(e.starts_with("line 5 (job "), "{e}");
+        assert!(e.contains("mode \"fast\" is not one of the choices"), "{e}");
+        let e = jobs_from_csv("id,mode\n\"open").unwrap_err();
+        assert!(e.contains("line 2: a quoted cell is not closed"), "{e}");
     }
 
     #[test]

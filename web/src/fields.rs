@@ -112,6 +112,23 @@ pub const JOB_NUMBERS: [(&str, &str, &str); 12] = [
     ("utility.gamma3", "γ3", "utility midpoint π"),
 ];
 
+/// The optional fields of a version-2 job (docs/SCENARIO.md §"Version 2"), with a short
+/// label: empty text is no value.
+pub const JOB_ONLINE: [(&str, &str); 3] = [
+    ("arrival_s", "arrives, s"),
+    ("requested_workers", "asked workers"),
+    ("requested_ps", "asked PSs"),
+];
+
+fn job_option_mut<'a>(j: &'a mut Job, field: &str) -> Option<&'a mut Option<f64>> {
+    match field {
+        "arrival_s" => Some(&mut j.arrival_s),
+        "requested_workers" => Some(&mut j.requested_workers),
+        "requested_ps" => Some(&mut j.requested_ps),
+        _ => None,
+    }
+}
+
 macro_rules! job_number_paths {
     ($j:expr, $f:expr, $($name:literal => $($path:ident).+),* $(,)?) => {
         match $f {
@@ -306,8 +323,15 @@ pub fn job_text(j: &Job, field: &str) -> String {
         "mode" => j.mode.name().into(),
         "overlap" => j.overlap.name().into(),
         "layers" => layers_text(&j.layers),
+        "arrival_s" => opt_text(j.arrival_s),
+        "requested_workers" => opt_text(j.requested_workers),
+        "requested_ps" => opt_text(j.requested_ps),
         f => job_number(j, f).map(|v| v.to_string()).unwrap_or_default(),
     }
+}
+
+fn opt_text(v: Option<f64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
 }
 
 /// Sets a job field from text; on a parse error the job is unchanged.
@@ -317,6 +341,14 @@ pub fn set_job(j: &mut Job, field: &str, text: &str) -> Result<(), String> {
         "mode" => j.mode = text.parse().unwrap_or(Mode::Sync),
         "overlap" => j.overlap = text.parse().unwrap_or(Overlap::Sequential),
         "layers" => j.layers = parse_layers(text)?,
+        f if job_option_mut(j, f).is_some() => {
+            let v = if text.trim().is_empty() {
+                None
+            } else {
+                Some(parse_number(text)?)
+            };
+            *job_option_mut(j, f).expect("matched above") = v;
+        }
         f => {
             let v = parse_number(text)?;
             *job_number_mut(j, f).ok_or_else(|| format!("unknown field {f:?}"))? = v;
@@ -462,6 +494,21 @@ mod tests {
             let t = job_text(&j, &f);
             assert!(!t.is_empty(), "{f}");
             set_job(&mut j, &f, &t).unwrap();
+        }
+        assert_eq!(j, s.jobs[0]);
+        for (f, _) in JOB_ONLINE {
+            assert_eq!(job_text(&j, f), "", "{f}");
+            set_job(&mut j, f, "").unwrap();
+            set_job(&mut j, f, " 3 ").unwrap();
+            assert_eq!(job_text(&j, f), "3");
+            assert!(set_job(&mut j, f, "soon").is_err());
+        }
+        assert_eq!(
+            (j.arrival_s, j.requested_workers, j.requested_ps),
+            (Some(3.0), Some(3.0), Some(3.0))
+        );
+        for (f, _) in JOB_ONLINE {
+            set_job(&mut j, f, "").unwrap();
         }
         assert_eq!(j, s.jobs[0]);
         set_job(&mut j, "worker.vcpu", "7.5").unwrap();

@@ -23,6 +23,10 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[path = "browser/global.rs"]
 mod global;
 
+/// Real applications: a job from an application, machines of a catalog type, traces.
+#[path = "browser/apps.rs"]
+mod apps;
+
 const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
 
 fn document() -> web_sys::Document {
@@ -121,6 +125,8 @@ impl Mounted {
             i.value()
         } else if let Some(t) = el.dyn_ref::<HtmlTextAreaElement>() {
             t.value()
+        } else if let Some(s) = el.dyn_ref::<HtmlSelectElement>() {
+            s.value()
         } else {
             el.text_content().unwrap_or_default()
         }

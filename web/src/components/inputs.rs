@@ -51,19 +51,29 @@ pub fn ClusterPanel() -> Html {
         })
     };
     let cap = state.draft.scenario.cluster.capacity().to_array();
+    // The paper sweeps 1–5 units; a pool of machines has as many units as machines.
+    let slider_max = state
+        .draft
+        .scenario
+        .cluster
+        .units
+        .clamp(10.0, 1000.0)
+        .ceil()
+        .to_string();
     html! {
         <section class="card" id="cluster">
             <h2>{"Cluster"}</h2>
+            <super::apps::MachinesRow />
             <div class="row units">
                 <label class="field grow">
                     <span class="label">{"capacity, cluster units"}</span>
-                    <input type="range" min="0.5" max="10" step="0.5"
+                    <input type="range" min="0.5" max={slider_max} step="0.5"
                         value={units_text.clone()} oninput={on_slider} aria-label="cluster units slider"
                         data-field="cluster.units.slider" />
                 </label>
                 <Field k={units_key.clone()} label="units" hint="Capacity = units × cluster unit (the paper sweeps 1–5)." />
             </div>
-            <p class="note">{ "Capacity: " }
+            <p class="note" data-testid="capacity">{ "Capacity: " }
                 { for RESOURCES.into_iter().zip(cap).map(|(r, v)| html! {
                     <span class="cap">{ format!("{} {}", super::format::sig(v, 4), resource_label(r)) }</span>
                 }) }

@@ -26,12 +26,15 @@ pub fn JobsTable() -> Html {
         .map(|&u| (u, state.draft.job_error_count(u)))
         .filter(|(_, n)| *n > 0)
         .collect();
+    let arrivals = has_arrivals(&state.draft.scenario);
     html! {
         <section class="card" id="jobs">
             <h2>{ format!("Jobs ({})", state.draft.scenario.jobs.len()) }
                 <button class="small" onclick={add} data-action="add-job">{"+ add job"}</button>
             </h2>
             <super::inputs::GeneratePanel />
+            <super::apps::ApplicationPanel />
+            <super::apps::TracePanel />
             <div class="scroll jobs-scroll">
                 <table class="jobs" data-testid="jobs-table">
                     <thead><tr>
@@ -39,7 +42,9 @@ pub fn JobsTable() -> Html {
                         <th class="num" title="iterations">{"E"}</th>
                         <th class="num" title="limit in instances">{"ϑ"}</th>
                         <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
-                        <th class="num" title="layers">{"N"}</th><th></th><th></th>
+                        <th class="num" title="layers">{"N"}</th>
+                        if arrivals { <th class="num" title="arrival time, s from the start of the trace">{"arrives"}</th> }
+                        <th></th><th></th>
                     </tr></thead>
                     <JobRows draft={state.draft.scenario.clone()} uids={Rc::new(state.draft.uids.clone())}
                         selected={state.view.selected} {error_counts} dispatch={state.dispatcher()} />
@@ -48,6 +53,11 @@ pub fn JobsTable() -> Html {
             <JobEditor />
         </section>
     }
+}
+
+/// Whether any job has an arrival time (the table then shows it).
+pub fn has_arrivals(s: &Scenario) -> bool {
+    s.jobs.iter().any(|j| j.arrival_s.is_some())
 }
 
 /// Properties of [`JobRows`]: everything the rows show, so that they render again only
@@ -69,6 +79,7 @@ pub struct JobRowsProps {
 /// The rows of the jobs table.
 #[function_component]
 pub fn JobRows(props: &JobRowsProps) -> Html {
+    let arrivals = has_arrivals(&props.draft);
     let rows = props.draft.jobs.iter().zip(props.uids.iter()).map(|(j, &uid)| {
         let d = props.dispatch.clone();
         let select = Callback::from(move |_| d.dispatch(Action::SelectJob(uid)));
@@ -101,6 +112,7 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
                 <td class="num">{ sig(j.utility.gamma1, 3) }</td>
                 <td class="num">{ sig(j.utility.gamma3, 3) }</td>
                 <td class="num" title={format!("Σf = {} ms, Σb = {} ms, Σr = {} ms", sig(t[0], 4), sig(t[1], 4), sig(t[2], 4))}>{ j.layers.len() }</td>
+                if arrivals { <td class="num" data-testid="arrives">{ j.arrival_s.map(|a| sig(a, 8)).unwrap_or_else(|| "—".into()) }</td> }
                 <td class="job-status">{ if errors > 0 { html!{ <span class="bad">{ format!("⚠ {errors}") }</span> } } else { html!{} } }</td>
                 <td class="actions">
                     <button class="small" title="duplicate this job" onclick={dup} data-action="duplicate">{"copy"}</button>
@@ -160,6 +172,13 @@ pub fn JobEditor() -> Html {
                 { demands("worker", "Oʷ") }
                 { demands("ps", "Oᵖ") }
             </div>
+            <h4>{"Arrival and request (scenario version 2)"}</h4>
+            <div class="grid4">
+                { for fields::JOB_ONLINE.iter().map(|(f, label)| html! {
+                    <Field k={k(f)} label={*label} placeholder="none" />
+                }) }
+            </div>
+            <p class="note">{"Optional; a value makes the scenario version 2 (docs/SCENARIO.md). The plan takes every job at once, as if all had arrived: the online view over arrivals does not exist yet."}</p>
             <LayerEditor uid={uid} />
         </div>
     }

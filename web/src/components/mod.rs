@@ -6,6 +6,7 @@
 //! [`hooks`] run the side effects.
 
 pub mod app;
+pub mod apps;
 pub mod field;
 pub mod format;
 pub mod help;

@@ -48,6 +48,10 @@ pub fn StatusBar() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::DismissNotice))
     };
+    let undo = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::Undo))
+    };
     let progress = state.solving.run.as_ref().map(|run| {
         let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
         // Every policy over every job: overall fraction for the bar; none while `global`
@@ -94,6 +98,9 @@ pub fn StatusBar() -> Html {
             if let Some(n) = &state.view.notice {
                 <div class={classes!("notice", n.warning.then_some("warning"))} data-testid="notice" role="status">
                     <span>{ &n.text }</span>
+                    if let Some(u) = &state.draft.undo {
+                        <button class="small" onclick={undo} data-action="undo" title={format!("Undo {}", u.what)}>{"Undo"}</button>
+                    }
                     <button class="icon" onclick={dismiss} aria-label="dismiss">{"✕"}</button>
                 </div>
             }

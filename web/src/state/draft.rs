@@ -3,10 +3,12 @@
 //! page's settings (`global`'s time budget), the checks of `smd_core`'s `validate` after
 //! every edit, the jobs' edits, the generate form, import/export and the saved draft.
 
+use super::apps::{MachineForm, PresetForm, TraceForm, Undo};
 use super::{Notice, State};
 use crate::codec::{self, Draft, Settings};
 use crate::defaults;
 use crate::fields::{self, FieldKey};
+use smd_core::scenario::MAX_VERSION;
 use smd_core::{Error, Scenario};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -73,6 +75,15 @@ pub struct DraftState {
     pub io_error: Option<String>,
     /// The last share link made.
     pub share_link: Option<String>,
+    /// The "from an application" form.
+    pub preset: PresetForm,
+    /// The "N machines of type X" form.
+    pub machines: MachineForm,
+    /// The "load a trace" form.
+    pub trace: TraceForm,
+    /// The draft before the last change that replaced jobs or the cluster wholesale
+    /// (generate, import, reset, a preset, machines, a trace), until the next edit.
+    pub undo: Option<Undo>,
 }
 
 impl DraftState {
@@ -102,6 +113,10 @@ impl DraftState {
             io_text: String::new(),
             io_error: None,
             share_link: None,
+            preset: PresetForm::new(smd_apps::app::App::ALL[0]),
+            machines: MachineForm::of(&saved.scenario.cluster),
+            trace: TraceForm::default(),
+            undo: None,
         };
         d.replace(saved.scenario);
         for (job, field, text) in saved.raw {
@@ -271,10 +286,13 @@ impl DraftState {
                     jobs,
                     ..(*self.scenario).clone()
                 };
+                let before = self.to_saved();
                 self.replace(scenario);
                 self.generate.error = None;
                 self.check();
-                Some(format!("Generated {n} jobs with seed {seed}."))
+                let note = format!("Generated {n} jobs with seed {seed}.");
+                self.undo = Some(Undo::of(before, "generating jobs"));
+                Some(note)
             }
             (Ok(_), Ok(_)) | (Err(_), _) => {
                 self.generate.error = Some((
@@ -298,8 +316,10 @@ impl DraftState {
 
     /// Replaces the whole draft (import, share link, reset).
     pub fn load(&mut self, scenario: Scenario) {
+        let before = self.to_saved();
         self.replace(scenario);
         self.check();
+        self.undo = Some(Undo::of(before, "replacing the scenario"));
     }
 
     /// Replaces the jobs only (CSV import), keeping the cluster and parameters as typed.
@@ -308,17 +328,29 @@ impl DraftState {
             jobs,
             ..(*self.scenario).clone()
         };
+        let before = self.to_saved();
+        self.replace_keeping_typed(scenario, |_| true);
+        self.check();
+        self.undo = Some(Undo::of(before, "importing jobs"));
+    }
+
+    /// [`DraftState::replace`], then what was typed into the top-level fields that `keep`
+    /// accepts applied again (an import of jobs keeps the cluster and parameters as typed).
+    pub(super) fn replace_keeping_typed(
+        &mut self,
+        scenario: Scenario,
+        keep: impl Fn(&str) -> bool,
+    ) {
         let top: Vec<(FieldKey, String)> = self
             .raw
             .iter()
-            .filter(|(k, _)| k.job.is_none())
+            .filter(|(k, _)| k.job.is_none() && keep(&k.field))
             .map(|(k, t)| (k.clone(), t.clone()))
             .collect();
         self.replace(scenario);
         for (k, t) in top {
             self.apply_edit(k, t);
         }
-        self.check();
     }
 
     /// The import/export text changed.
@@ -337,7 +369,14 @@ impl DraftState {
     /// The text area read as jobs (CSV), or `None` with the reason in `io_error`.
     pub fn import_csv(&mut self) -> Option<Vec<smd_core::scenario::Job>> {
         codec::jobs_from_csv(&self.io_text)
-            .map_err(|e| self.io_error = Some(format!("Not imported: {e}")))
+            .map_err(|e| {
+                let trace = smd_apps::trace::parse(&self.io_text).is_ok();
+                self.io_error = Some(if trace {
+                    "Not imported: this is an arrival trace (name,time,application,num_replicas,batch_size), not jobs: open it under \"Load a trace\".".into()
+                } else {
+                    format!("Not imported: {e}")
+                })
+            })
             .ok()
     }
 
@@ -353,14 +392,26 @@ impl DraftState {
         let (csv, custom) = codec::jobs_to_csv(&self.scenario.jobs);
         self.io_text = csv;
         self.io_error = None;
-        (custom > 0).then(|| {
-            Notice::warning(format!(
-                "CSV keeps layer totals and a profile: {custom} job(s) with their own per-layer shape are written as uniform. Use JSON to keep every layer."
-            ))
-        })
+        let online = self
+            .scenario
+            .jobs
+            .iter()
+            .filter(|j| !j.version2_fields().is_empty())
+            .count();
+        let mut lost = Vec::new();
+        if custom > 0 {
+            lost.push(format!("CSV keeps layer totals and a profile: {custom} job(s) with their own per-layer shape are written as uniform."));
+        }
+        if online > 0 {
+            lost.push(format!(
+                "CSV has no columns for arrival times and requests: {online} job(s) lose theirs."
+            ));
+        }
+        (!lost.is_empty())
+            .then(|| Notice::warning(format!("{} Use JSON to keep everything.", lost.join(" "))))
     }
 
-    fn new_uid(&mut self) -> u64 {
+    pub(super) fn new_uid(&mut self) -> u64 {
         let u = self.next_uid;
         self.next_uid += 1;
         u
@@ -368,7 +419,7 @@ impl DraftState {
 
     /// A new scenario: new uids, nothing typed into it (what was typed into the page's
     /// settings stays). Call [`DraftState::check`] after.
-    fn replace(&mut self, s: Scenario) {
+    pub(super) fn replace(&mut self, s: Scenario) {
         self.uids = (0..s.jobs.len()).map(|_| 0).collect();
         for i in 0..self.uids.len() {
             self.uids[i] = self.new_uid();
@@ -379,18 +430,23 @@ impl DraftState {
         self.parse_errors.retain(|k, _| setting(k));
     }
 
-    fn apply_edit(&mut self, key: FieldKey, text: String) {
+    pub(super) fn apply_edit(&mut self, key: FieldKey, text: String) {
         let result = match key.job {
             None if fields::is_setting(&key.field) => {
                 fields::set_setting(&mut self.settings, &key.field, &text)
             }
             None => fields::set_top(Rc::make_mut(&mut self.scenario), &key.field, &text),
             Some(uid) => match self.index_of(uid) {
-                Some(i) => fields::set_job(
-                    &mut Rc::make_mut(&mut self.scenario).jobs[i],
-                    &key.field,
-                    &text,
-                ),
+                Some(i) => {
+                    let s = Rc::make_mut(&mut self.scenario);
+                    let r = fields::set_job(&mut s.jobs[i], &key.field, &text);
+                    // A version-2 field (an arrival, a request) makes the file version 2,
+                    // the only one that may carry it (docs/SCENARIO.md).
+                    if !s.jobs[i].version2_fields().is_empty() && s.version < MAX_VERSION {
+                        s.version = MAX_VERSION;
+                    }
+                    r
+                }
                 None => return,
             },
         };
@@ -403,8 +459,11 @@ impl DraftState {
 
     /// After any change of the draft: check it again and, if valid, bump the revision (the
     /// page solves it).
-    fn check(&mut self) {
+    pub(super) fn check(&mut self) {
         self.edits += 1;
+        // Undo reaches back over one replacement only: any later change ends it (the
+        // replacing actions set it again after their check).
+        self.undo = None;
         let mut errors: Vec<ShownError> = self
             .parse_errors
             .iter()
@@ -489,8 +548,20 @@ impl DraftState {
         }
     }
 
-    fn unique_id(&self, base: &str) -> String {
-        let taken = |id: &str| self.scenario.jobs.iter().any(|j| j.id == id);
+    pub(super) fn unique_id(&self, base: &str) -> String {
+        self.unique_id_except(base, None)
+    }
+
+    /// An id based on `base` that no job has, ignoring the job at index `except` (the one
+    /// about to get the id).
+    pub(super) fn unique_id_except(&self, base: &str, except: Option<usize>) -> String {
+        let taken = |id: &str| {
+            self.scenario
+                .jobs
+                .iter()
+                .enumerate()
+                .any(|(i, j)| Some(i) != except && j.id == id)
+        };
         if !taken(base) {
             return base.to_owned();
         }

@@ -4,6 +4,8 @@
 //!
 //! - [`draft`]: the scenario being edited, field by field, checked by `smd_core`'s
 //!   `validate` after every edit; import/export and the saved draft;
+//! - [`apps`]: real applications in the draft (`smd-apps`): a job from an application,
+//!   the cluster as catalog machines, a trace; undoing the last replacement;
 //! - [`solving`]: the worker and what it solves — runs, progress, cancel, results, the
 //!   landscape, the ε-floor hint, the slow-solve call-out;
 //! - [`reproduction`]: the paper's experiments;
@@ -16,11 +18,13 @@
 //! solver, saving, timers, the address) live in the components' hooks, which watch the
 //! counters and task ids kept here.
 
+pub mod apps;
 pub mod draft;
 pub mod reproduction;
 pub mod solving;
 pub mod view;
 
+pub use apps::{machines_in_force, MachineForm, PresetForm, TraceForm, Undo, TRACE_SOURCE};
 pub use draft::{DraftState, GenerateForm, ShownError, MAX_GENERATED_JOBS};
 pub use reproduction::{Reproduced, Reproduction, ReproductionState};
 pub use solving::{
@@ -84,6 +88,25 @@ pub enum Action {
     ExportCsv,
     /// A share link was made.
     ShareLink(String),
+    /// A field of the "from an application" form: `app`, `batch` or `minibatch`.
+    PresetField(&'static str, String),
+    /// Append a job made from the application form (and select it).
+    AddFromApp,
+    /// Fill every field of this job from the application form.
+    FillFromApp(u64),
+    /// A field of the machines form: `type` or `count`.
+    MachinesField(&'static str, String),
+    /// The cluster becomes N machines of the form's type.
+    SetMachines,
+    /// A field of the trace form: `workload`, `type` or `count`.
+    TraceField(&'static str, String),
+    /// Replace the jobs and the cluster with the trace form's bundled workload.
+    LoadWorkload,
+    /// Replace the jobs and the cluster with a trace the user opened: its name and text.
+    LoadTraceFile(String, String),
+    /// Back to the draft before the last replacement (generate, import, reset, a preset,
+    /// machines, a trace).
+    Undo,
 
     // Solving.
     /// The debounce timer fired for this revision: solve it.
@@ -273,6 +296,44 @@ impl Reducible for State {
             }
             Action::ShareLink(link) => {
                 s.draft.share_link = Some(link);
+                true
+            }
+            Action::PresetField(field, text) => {
+                s.draft.preset_field(field, text);
+                true
+            }
+            Action::AddFromApp => {
+                s.add_from_app();
+                true
+            }
+            Action::FillFromApp(uid) => {
+                s.draft.fill_from_app(uid);
+                true
+            }
+            Action::MachinesField(field, text) => {
+                s.draft.machines_field(field, text);
+                true
+            }
+            Action::SetMachines => {
+                if let Some(note) = s.draft.set_machines() {
+                    s.view.notice = Some(Notice::info(note));
+                }
+                true
+            }
+            Action::TraceField(field, text) => {
+                s.draft.trace_field(field, text);
+                true
+            }
+            Action::LoadWorkload => {
+                s.load_workload();
+                true
+            }
+            Action::LoadTraceFile(name, text) => {
+                s.load_trace_file(&name, &text);
+                true
+            }
+            Action::Undo => {
+                s.undo();
                 true
             }
             Action::StartSolve(revision) => s.start_solve(revision),

@@ -1,0 +1,267 @@
+//! Real applications (`smd-apps`): a job from an application, the cluster as machines of
+//! a catalog type, and loading an arrival trace. Each form keeps its text as typed and
+//! shows its problem at the input it belongs to.
+
+use super::format::sig;
+use super::use_app;
+use crate::fields::{resource_label, RESOURCES};
+use crate::state::{machines_in_force, Action, Notice, TRACE_SOURCE};
+use smd_apps::app::App;
+use smd_apps::machines::{MachineType, CATALOG};
+use smd_apps::trace::WORKLOADS;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// One input of a form: its `data-field`, label, text, message and change handler.
+fn input(
+    field: &'static str,
+    label: &'static str,
+    value: String,
+    error: Option<&String>,
+    placeholder: String,
+    oninput: Callback<String>,
+) -> Html {
+    let oninput = Callback::from(move |e: InputEvent| {
+        oninput.emit(e.target_unchecked_into::<HtmlInputElement>().value())
+    });
+    html! {
+        <label class={classes!("field", error.is_some().then_some("invalid"))}>
+            <span class="label">{ label }</span>
+            <input type="text" inputmode="decimal" {value} {oninput} {placeholder}
+                aria-invalid={error.is_some().to_string()} data-field={field} />
+            if let Some(m) = error { <span class="msg" data-testid="error" role="alert">{ m }</span> }
+        </label>
+    }
+}
+
+/// A select of a form: its `data-field`, label, `(value, label)` choices, the selected
+/// value and the change handler.
+fn select(
+    field: &'static str,
+    label: &'static str,
+    choices: Vec<(String, String)>,
+    selected: &str,
+    onchange: Callback<String>,
+) -> Html {
+    let onchange = Callback::from(move |e: Event| {
+        onchange.emit(e.target_unchecked_into::<HtmlSelectElement>().value())
+    });
+    html! {
+        <label class="field wide">
+            <span class="label">{ label }</span>
+            <select {onchange} data-field={field}>
+                { for choices.into_iter().map(|(v, l)| {
+                    let on = v == selected;
+                    html! { <option selected={on} value={v}>{ l }</option> }
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// A machine type's specs: `4 GPU · 48 vCPU · 192 memory GB · 900 storage GB`.
+pub fn machine_specs(m: &MachineType) -> String {
+    RESOURCES
+        .into_iter()
+        .zip(m.capacity.to_array())
+        .map(|(r, v)| format!("{} {}", sig(v, 4), resource_label(r)))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+fn machine_choices() -> Vec<(String, String)> {
+    CATALOG
+        .iter()
+        .map(|m| {
+            let gpus = match m.capacity.gpu {
+                g if g > 0.0 => format!("{} GPU", sig(g, 3)),
+                _ => "no GPU".into(),
+            };
+            (m.name.to_owned(), format!("{} ({gpus})", m.name))
+        })
+        .collect()
+}
+
+/// What the artifact measured of an application, in a line.
+pub fn app_facts(app: App) -> String {
+    let f = app.facts();
+    let note = if f.fit_note.is_empty() {
+        String::new()
+    } else {
+        format!(" (step time {})", f.fit_note)
+    };
+    format!(
+        "{}: {} M parameters ({} MB), {} epochs. Global batch K measured {}–{} (initial {}); per-worker batch m up to {} measured on one T4{note}, by default min(K, {}).",
+        f.model,
+        sig(f.parameters as f64 / 1e6, 4),
+        sig(app.model_size_mb(), 4),
+        f.epochs,
+        f.iterations[0].0,
+        f.iterations[f.iterations.len() - 1].0,
+        f.initial_batch,
+        f.local_batch[1],
+        f.local_batch[1],
+    )
+}
+
+/// "From an application": an application and a global batch (and optionally the
+/// per-worker batch) make a job — appended, or filling the selected job.
+#[function_component]
+pub fn ApplicationPanel() -> Html {
+    let state = use_app();
+    let f = &state.draft.preset;
+    let d = state.dispatcher();
+    let on = |name: &'static str| {
+        let d = d.clone();
+        Callback::from(move |v: String| d.dispatch(Action::PresetField(name, v)))
+    };
+    let err = |name: &str| f.error.as_ref().filter(|(n, _)| *n == name).map(|e| &e.1);
+    let selected = state
+        .view
+        .selected
+        .and_then(|u| Some((u, state.draft.index_of(u)?)));
+    let add = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::AddFromApp))
+    };
+    let fill = {
+        let d = d.clone();
+        Callback::from(move |_| {
+            if let Some((u, _)) = selected {
+                d.dispatch(Action::FillFromApp(u))
+            }
+        })
+    };
+    let fill_label = match selected {
+        Some((_, i)) => format!(
+            "Fill job {:?}",
+            smd_core::error::cut(&state.draft.scenario.jobs[i].id)
+        ),
+        None => "Fill the selected job".into(),
+    };
+    let apps = App::ALL
+        .iter()
+        .map(|a| {
+            (
+                a.name().to_owned(),
+                format!("{} — {}", a.name(), a.facts().model),
+            )
+        })
+        .collect();
+    html! {
+        <div class="apps" data-testid="from-app">
+            <h3>{"From an application"}</h3>
+            <div class="row form">
+                { select("preset.app", "application", apps, f.app.name(), on("app")) }
+                { input("preset.batch", "global batch K", f.batch.clone(), err("batch"), String::new(), on("batch")) }
+                { input("preset.minibatch", "per-worker m", f.minibatch.clone(), err("minibatch"),
+                    "default".into(), on("minibatch")) }
+            </div>
+            <div class="row buttons">
+                <button onclick={add} data-action="add-from-app" title="Append a job made from this application at this batch.">{"Add job"}</button>
+                <button onclick={fill} disabled={selected.is_none()} data-action="fill-from-app"
+                    title="Replace every field of the selected job (its arrival and requests stay).">{ fill_label }</button>
+            </div>
+            if let Some(m) = err("app") { <p class="msg block" data-testid="error" role="alert">{ m }</p> }
+            <p class="note" data-testid="app-facts">{ app_facts(f.app) }{" Measured in the Pollux artifact; every field stays editable below."}</p>
+        </div>
+    }
+}
+
+/// "N machines of type X" and which type is in force (in the cluster card).
+#[function_component]
+pub fn MachinesRow() -> Html {
+    let state = use_app();
+    let f = &state.draft.machines;
+    let d = state.dispatcher();
+    let on = |name: &'static str| {
+        let d = d.clone();
+        Callback::from(move |v: String| d.dispatch(Action::MachinesField(name, v)))
+    };
+    let set = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::SetMachines))
+    };
+    let in_force = match machines_in_force(&state.draft.scenario.cluster) {
+        Some((m, n)) => format!(
+            "In force: {} × {} (one unit = one machine, and the instance too).",
+            sig(n, 6),
+            m.name
+        ),
+        None => "The cluster below is not a catalog pool (its numbers as typed).".into(),
+    };
+    html! {
+        <div class="machines" data-testid="machines">
+            <div class="row form">
+                { input("machines.count", "machines N", f.count.clone(), f.error.as_ref(), String::new(), on("count")) }
+                { select("machines.type", "of type", machine_choices(), f.machine.name, on("type")) }
+                <button onclick={set} data-action="set-machines" title="Units = N, cluster unit = instance = one machine.">{"Set cluster"}</button>
+            </div>
+            <p class="note" data-testid="machine-description">{ f.machine.description }{ format!(". One machine: {}.", machine_specs(f.machine)) }</p>
+            <p class="note" data-testid="machines-in-force">{ in_force }</p>
+        </div>
+    }
+}
+
+/// "Load a trace": a bundled workload (or a trace CSV the user opens) on N machines.
+#[function_component]
+pub fn TracePanel() -> Html {
+    let state = use_app();
+    let f = &state.draft.trace;
+    let d = state.dispatcher();
+    let on = |name: &'static str| {
+        let d = d.clone();
+        Callback::from(move |v: String| d.dispatch(Action::TraceField(name, v)))
+    };
+    let err = |name: &str| f.error.as_ref().filter(|(n, _)| *n == name).map(|e| &e.1);
+    let load = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::LoadWorkload))
+    };
+    let on_file = {
+        let d = d.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let d = d.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                match JsFuture::from(file.text()).await {
+                    Ok(t) => d.dispatch(Action::LoadTraceFile(
+                        file.name(),
+                        t.as_string().unwrap_or_default(),
+                    )),
+                    Err(e) => d.dispatch(Action::Notify(Notice::warning(format!(
+                        "Could not read the file: {e:?}"
+                    )))),
+                }
+            });
+            input.set_value("");
+        })
+    };
+    let workloads = WORKLOADS
+        .iter()
+        .map(|(n, _)| {
+            let jobs = if n.ends_with("-half") { 80 } else { 160 };
+            (n.to_string(), format!("{n} ({jobs} jobs)"))
+        })
+        .collect();
+    html! {
+        <div class="trace" data-testid="trace">
+            <h3>{"Load a trace"}</h3>
+            <div class="row form">
+                { select("trace.workload", "workload", workloads, f.workload, on("workload")) }
+                { input("trace.count", "on N machines", f.count.clone(), err("count"), String::new(), on("count")) }
+                { select("trace.type", "of type", machine_choices(), f.machine.name, on("type")) }
+            </div>
+            <div class="row buttons">
+                <button onclick={load} data-action="load-trace" title="Replaces the jobs and the cluster (Undo, in the message, brings them back).">{"Load trace"}</button>
+                <label class="file" title="Columns name,time,application,num_replicas,batch_size (the artifact's format).">{"or open a trace CSV… "}<input type="file" accept=".csv,text/csv" onchange={on_file} data-action="open-trace" /></label>
+            </div>
+            if let Some(m) = err("file") { <p class="msg block" data-testid="error" role="alert">{ m }</p> }
+            <p class="note">{ TRACE_SOURCE }{" Loading replaces the jobs and the cluster (Undo, in the message, brings them back). Each job is its application's preset at its batch; its arrival time (column \"arrives\", in s) and requested workers are kept. The plan takes every job at once: the online view over the arrivals does not exist yet."}</p>
+        </div>
+    }
+}

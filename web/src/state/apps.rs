@@ -1,0 +1,605 @@
+//! Real applications in the draft (`smd-apps`): a job from an application's preset, the
+//! cluster as N machines of a catalog type, a bundled or opened arrival trace, and undoing
+//! the last change that replaced jobs or the cluster wholesale.
+//!
+//! The forms keep their text as typed (like the generate form); a problem is kept at the
+//! form's input it belongs to, and nothing in the draft changes until a form applies
+//! cleanly. `smd-apps` makes every job, cluster and scenario; this module only moves them
+//! into the draft.
+
+use super::draft::DraftState;
+use super::State;
+use crate::codec::Draft;
+use crate::fields::{self, FieldKey};
+use smd_apps::app::App;
+use smd_apps::machines::{self, MachineType, CATALOG};
+use smd_apps::preset::{preset, PresetError, PresetOptions};
+use smd_apps::trace::{self, TraceError};
+use smd_core::scenario::{Cluster, Job};
+use smd_core::Scenario;
+use std::rc::Rc;
+
+/// The bundled workloads' source, in a sentence (shown beside the trace form).
+pub const TRACE_SOURCE: &str =
+    "Bundled workloads from the Pollux artifact (Qiao et al., OSDI 2021), \
+     sampled from Microsoft's Philly trace (Jeon et al., ATC 2019): workload-N has 160 jobs \
+     arriving over 8 h, workload-N-half 80.";
+
+/// The cluster the artifact's workloads ran on: 16 machines of type `t4x4`.
+pub const TRACE_MACHINES: (&str, u32) = ("t4x4", 16);
+
+/// Most machines the forms accept (a scenario's numbers stay far below its limits).
+pub const MAX_MACHINES: f64 = 1e6;
+
+/// The draft before a change, to go back to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Undo {
+    /// The saved form of the draft before the change (what was typed included).
+    pub before: Rc<Draft>,
+    /// The change, in words (`loading workload-1`).
+    pub what: String,
+}
+
+impl Undo {
+    /// Going back to `before` over `what`.
+    pub fn of(before: Draft, what: impl Into<String>) -> Undo {
+        Undo {
+            before: Rc::new(before),
+            what: what.into(),
+        }
+    }
+}
+
+/// The "from an application" form: an application, its global batch K and, optionally,
+/// the per-worker batch m.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetForm {
+    /// The application.
+    pub app: App,
+    /// K, as typed (pre-filled with the application's initial batch).
+    pub batch: String,
+    /// m, as typed; empty: the preset's default.
+    pub minibatch: String,
+    /// The input at fault (`app`, `batch` or `minibatch`) and the message.
+    pub error: Option<(&'static str, String)>,
+}
+
+impl PresetForm {
+    /// The form for `app` at its initial batch.
+    pub fn new(app: App) -> PresetForm {
+        PresetForm {
+            app,
+            batch: app.facts().initial_batch.to_string(),
+            minibatch: String::new(),
+            error: None,
+        }
+    }
+}
+
+/// The "N machines of type X" form.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MachineForm {
+    /// The machine type.
+    pub machine: &'static MachineType,
+    /// N, as typed.
+    pub count: String,
+    /// Why the form cannot apply.
+    pub error: Option<String>,
+}
+
+impl MachineForm {
+    /// The form for a cluster: its machines if it is a catalog pool, else 16 × t4x4.
+    pub fn of(cluster: &Cluster) -> MachineForm {
+        let (machine, count) = machines_in_force(cluster).unwrap_or((&CATALOG[0], 16.0));
+        MachineForm {
+            machine,
+            count: count.to_string(),
+            error: None,
+        }
+    }
+}
+
+/// The "load a trace" form: a bundled workload and the cluster to plan it on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceForm {
+    /// The bundled workload's name.
+    pub workload: &'static str,
+    /// The machine type of the cluster.
+    pub machine: &'static MachineType,
+    /// How many machines, as typed.
+    pub count: String,
+    /// The input at fault (`count` or `file`) and the message.
+    pub error: Option<(&'static str, String)>,
+}
+
+impl Default for TraceForm {
+    fn default() -> TraceForm {
+        let (name, count) = TRACE_MACHINES;
+        TraceForm {
+            workload: trace::WORKLOADS[0].0,
+            machine: machines::machine_type(name)
+                .expect("the artifact's machine is in the catalog"),
+            count: count.to_string(),
+            error: None,
+        }
+    }
+}
+
+/// The catalog's machine type and count if `cluster` is exactly `pool(type, count)`.
+pub fn machines_in_force(cluster: &Cluster) -> Option<(&'static MachineType, f64)> {
+    CATALOG
+        .iter()
+        .find(|m| *cluster == machines::pool(m, cluster.units))
+        .map(|m| (m, cluster.units))
+}
+
+/// A machine count as typed: a whole number from 1 to [`MAX_MACHINES`].
+pub fn parse_count(text: &str) -> Result<f64, String> {
+    let v = fields::parse_number(text)?;
+    if v.is_finite() && v.fract() == 0.0 && (1.0..=MAX_MACHINES).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "must be a whole number of machines from 1 to {MAX_MACHINES} (got {:?})",
+            text.trim()
+        ))
+    }
+}
+
+fn machine_named(name: &str) -> &'static MachineType {
+    machines::machine_type(name).unwrap_or(&CATALOG[0])
+}
+
+/// A trace's problem as the page says it: its row, line and column, or, for a row that
+/// reads but whose job cannot be made (line 0: the cluster's instance cannot hold it),
+/// the row and the reason.
+pub fn trace_message(e: &TraceError) -> String {
+    match (e.row, e.line) {
+        // The CSV itself cannot be read (its message names the line).
+        (0, 0) => e.message.clone(),
+        (row, 0) => format!("row {row}: {}", e.message),
+        _ => e.to_string(),
+    }
+}
+
+impl DraftState {
+    /// A field of the application form: `app`, `batch` or `minibatch`. A new application
+    /// starts at its initial batch.
+    pub fn preset_field(&mut self, field: &str, text: String) {
+        match field {
+            "app" => {
+                let app = text.parse().unwrap_or(self.preset.app);
+                if app != self.preset.app {
+                    self.preset = PresetForm {
+                        minibatch: std::mem::take(&mut self.preset.minibatch),
+                        ..PresetForm::new(app)
+                    };
+                }
+            }
+            "batch" => self.preset.batch = text,
+            _ => self.preset.minibatch = text,
+        }
+        self.preset.error = None;
+    }
+
+    /// The application form's job with id `id`, or `None` with the form's error set.
+    fn preset_job(&mut self, id: String) -> Option<Job> {
+        let f = &self.preset;
+        let batch = match fields::parse_number(&f.batch) {
+            Ok(v) => v,
+            Err(m) => {
+                self.preset.error = Some(("batch", m));
+                return None;
+            }
+        };
+        let minibatch = if f.minibatch.trim().is_empty() {
+            None
+        } else {
+            match fields::parse_number(&f.minibatch) {
+                Ok(v) => Some(v),
+                Err(m) => {
+                    self.preset.error = Some(("minibatch", m));
+                    return None;
+                }
+            }
+        };
+        let opts = PresetOptions {
+            global_batch: batch,
+            minibatch,
+            id: Some(id),
+            limit_instances: None,
+            instance: self.scenario.cluster.instance,
+        };
+        preset(f.app, &opts)
+            .map_err(|e: PresetError| {
+                let at = match e.field {
+                    "global_batch" => "batch",
+                    "minibatch" => "minibatch",
+                    _ => "app",
+                };
+                let message = match e.field {
+                    "instance" => format!("the cluster's instance {}", e.message),
+                    _ => e.message,
+                };
+                self.preset.error = Some((at, message));
+            })
+            .ok()
+    }
+
+    /// The id a job from the form gets: `<app>-<K>`, unique in the scenario (ignoring the
+    /// job at `except`).
+    fn preset_id(&self, except: Option<usize>) -> String {
+        let k = fields::parse_number(&self.preset.batch).unwrap_or(0.0);
+        let base = format!("{}-{}", self.preset.app.name(), smd_core::error::num(k));
+        self.unique_id_except(&base, except)
+    }
+
+    /// Appends the application form's job; returns its uid, or `None` with the form's
+    /// error set.
+    pub fn add_from_app(&mut self) -> Option<u64> {
+        let job = self.preset_job(self.preset_id(None))?;
+        let before = self.to_saved();
+        Rc::make_mut(&mut self.scenario).jobs.push(job);
+        let uid = self.new_uid();
+        self.uids.push(uid);
+        self.check();
+        self.undo = Some(Undo::of(before, "adding a job from an application"));
+        Some(uid)
+    }
+
+    /// Fills every field of job `uid` from the application form (its arrival and requests
+    /// stay: they belong to the job, not to the application); what was typed into the job
+    /// is dropped (Undo brings it back). Returns whether the job was filled.
+    pub fn fill_from_app(&mut self, uid: u64) -> bool {
+        let Some(i) = self.index_of(uid) else {
+            return false;
+        };
+        let Some(mut job) = self.preset_job(self.preset_id(Some(i))) else {
+            return false;
+        };
+        let before = self.to_saved();
+        let old = &self.scenario.jobs[i];
+        job.arrival_s = old.arrival_s;
+        job.requested_workers = old.requested_workers;
+        job.requested_ps = old.requested_ps;
+        Rc::make_mut(&mut self.scenario).jobs[i] = job;
+        self.raw.retain(|k, _| k.job != Some(uid));
+        self.parse_errors.retain(|k, _| k.job != Some(uid));
+        self.check();
+        self.undo = Some(Undo::of(before, "filling a job from an application"));
+        true
+    }
+
+    /// A field of the machines form: `type` or `count`.
+    pub fn machines_field(&mut self, field: &str, text: String) {
+        match field {
+            "type" => self.machines.machine = machine_named(&text),
+            _ => self.machines.count = text,
+        }
+        self.machines.error = None;
+    }
+
+    /// The cluster becomes N machines of the form's type; returns a note, or `None` with
+    /// the form's error set.
+    pub fn set_machines(&mut self) -> Option<String> {
+        let n = match parse_count(&self.machines.count) {
+            Ok(n) => n,
+            Err(m) => {
+                self.machines.error = Some(m);
+                return None;
+            }
+        };
+        let m = self.machines.machine;
+        let before = self.to_saved();
+        Rc::make_mut(&mut self.scenario).cluster = machines::pool(m, n);
+        let cluster = |k: &FieldKey| k.job.is_none() && k.field.starts_with("cluster.");
+        self.raw.retain(|k, _| !cluster(k));
+        self.parse_errors.retain(|k, _| !cluster(k));
+        self.check();
+        let what = format!("{n} × {}", m.name);
+        self.undo = Some(Undo::of(before, format!("setting the cluster to {what}")));
+        Some(format!(
+            "The cluster is now {what}: {n} units of one machine each, and one machine as the instance a job's limit ϑ counts in."
+        ))
+    }
+
+    /// A field of the trace form: `workload`, `type` or `count`.
+    pub fn trace_field(&mut self, field: &str, text: String) {
+        match field {
+            "workload" => {
+                if let Some((name, _)) = trace::WORKLOADS.iter().find(|(n, _)| *n == text) {
+                    self.trace.workload = name;
+                }
+            }
+            "type" => self.trace.machine = machine_named(&text),
+            _ => self.trace.count = text,
+        }
+        self.trace.error = None;
+    }
+
+    /// Replaces the jobs and the cluster with trace `text` (called `source`) on the form's
+    /// cluster: a version-2 scenario, the parameters kept as typed. Returns a note, or
+    /// `None` with the form's error set (the draft unchanged).
+    pub fn load_trace(&mut self, source: &str, text: &str) -> Option<String> {
+        let n = match parse_count(&self.trace.count) {
+            Ok(n) => n,
+            Err(m) => {
+                self.trace.error = Some(("count", m));
+                return None;
+            }
+        };
+        let m = self.trace.machine;
+        let loaded = trace::parse(text).and_then(|a| trace::scenario(&a, machines::pool(m, n)));
+        let scenario = match loaded {
+            Ok(s) => s,
+            Err(e) => {
+                self.trace.error = Some(("file", format!("{source}: {}", trace_message(&e))));
+                return None;
+            }
+        };
+        let jobs = scenario.jobs.len();
+        let last = scenario
+            .jobs
+            .iter()
+            .filter_map(|j| j.arrival_s)
+            .fold(0.0, f64::max);
+        let before = self.to_saved();
+        let scenario = Scenario {
+            params: self.scenario.params.clone(),
+            ..scenario
+        };
+        self.replace_keeping_typed(scenario, |f| !f.starts_with("cluster."));
+        self.trace.error = None;
+        self.check();
+        self.undo = Some(Undo::of(before, format!("loading {source}")));
+        Some(format!(
+            "Loaded {source}: {jobs} jobs arriving over {}, on {n} × {}. The plan takes every job at once (an online view over the arrivals does not exist yet).",
+            crate::components::format::duration(last),
+            m.name
+        ))
+    }
+
+    /// Loads the form's bundled workload.
+    pub fn load_workload(&mut self) -> Option<String> {
+        let name = self.trace.workload;
+        let text = trace::workload(name).ok()?;
+        self.load_trace(name, text)
+    }
+
+    /// Back to the draft before the last replacement; returns what was undone.
+    pub fn undo(&mut self) -> Option<String> {
+        let undo = self.undo.take()?;
+        let before = (*undo.before).clone();
+        self.replace(before.scenario);
+        for (job, field, text) in before.raw {
+            let key = match job {
+                None => Some(FieldKey::top(&field)),
+                Some(i) => self.uids.get(i).map(|&u| FieldKey::job(u, &field)),
+            };
+            if let Some(key) = key {
+                self.apply_edit(key, text);
+            }
+        }
+        self.check();
+        Some(undo.what)
+    }
+}
+
+/// What the application actions mean for the rest of the page.
+impl State {
+    /// Appends the application form's job and selects it.
+    pub(super) fn add_from_app(&mut self) {
+        if let Some(uid) = self.draft.add_from_app() {
+            self.view.selected = Some(uid);
+        }
+    }
+
+    /// Loads the trace form's bundled workload.
+    pub(super) fn load_workload(&mut self) {
+        if let Some(note) = self.draft.load_workload() {
+            self.draft_replaced(note, true);
+        }
+    }
+
+    /// Loads a trace the user opened.
+    pub(super) fn load_trace_file(&mut self, name: &str, text: &str) {
+        if let Some(note) = self.draft.load_trace(name, text) {
+            self.draft_replaced(note, true);
+        }
+    }
+
+    /// Undoes the last replacement.
+    pub(super) fn undo(&mut self) {
+        if let Some(what) = self.draft.undo() {
+            self.draft_replaced(format!("Undone: {what}."), false);
+            // Nothing to undo the undo with: the notice says what happened.
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::tests::state;
+    use crate::state::Action;
+    use yew::Reducible;
+
+    #[test]
+    fn a_preset_job_is_added_with_a_unique_id_and_fills_a_job() {
+        let s = state(2);
+        let s = s.reduce(Action::PresetField("app", "bert".into()));
+        assert_eq!(s.draft.preset.batch, "12", "the initial batch");
+        let s = s.reduce(Action::PresetField("batch", "384".into()));
+        let s = s.reduce(Action::AddFromApp);
+        let s = s.reduce(Action::AddFromApp);
+        let jobs = &s.draft.scenario.jobs;
+        assert_eq!(jobs.len(), 4);
+        let mut want = preset(App::Bert, &PresetOptions::batch(384.0)).unwrap();
+        assert_eq!(jobs[2], want);
+        want.id = "bert-384-2".into();
+        assert_eq!(jobs[3], want);
+        assert_eq!(s.view.selected, Some(s.draft.uids[3]));
+        assert!(s.draft.valid, "{:?}", s.draft.errors);
+        // Fill the first job; its arrival stays; undo brings the job back.
+        let mut sc = (*s.draft.scenario).clone();
+        sc.version = 2;
+        sc.jobs[0].arrival_s = Some(5.0);
+        let s = s.reduce(Action::Load(Box::new(sc), "".into()));
+        let before = s.draft.scenario.jobs[0].clone();
+        let u = s.draft.uids[0];
+        let s = s.reduce(Action::PresetField("app", "ncf".into()));
+        let s = s.reduce(Action::FillFromApp(u));
+        let j = &s.draft.scenario.jobs[0];
+        let mut want = preset(App::Ncf, &PresetOptions::batch(256.0)).unwrap();
+        want.arrival_s = Some(5.0);
+        assert_eq!(*j, want);
+        let s = s.reduce(Action::Undo);
+        assert_eq!(s.draft.scenario.jobs[0], before);
+        assert!(s.draft.undo.is_none());
+    }
+
+    #[test]
+    fn a_preset_error_stays_at_its_field_and_changes_nothing() {
+        let s = state(1);
+        let s = s.reduce(Action::PresetField("batch", "99999".into()));
+        let edits = s.draft.edits;
+        let s = s.reduce(Action::AddFromApp);
+        let (field, message) = s.draft.preset.error.clone().unwrap();
+        assert_eq!(field, "batch");
+        assert!(message.contains("between 128 and 4096"), "{message}");
+        assert_eq!(s.draft.preset.batch, "99999");
+        assert_eq!(s.draft.scenario.jobs.len(), 1);
+        assert_eq!(s.draft.edits, edits);
+        let s = s.reduce(Action::PresetField("batch", "256".into()));
+        let s = s.reduce(Action::PresetField("minibatch", "x".into()));
+        let s = s.reduce(Action::AddFromApp);
+        assert_eq!(s.draft.preset.error.as_ref().unwrap().0, "minibatch");
+    }
+
+    #[test]
+    fn machines_set_the_cluster_and_are_recognised() {
+        let s = state(1);
+        assert!(machines_in_force(&s.draft.scenario.cluster).is_none());
+        let s = s.reduce(Action::Edit(FieldKey::top("cluster.unit.gpu"), "x".into()));
+        let s = s.reduce(Action::MachinesField("type", "a100x8".into()));
+        let s = s.reduce(Action::MachinesField("count", "3".into()));
+        let s = s.reduce(Action::SetMachines);
+        let c = &s.draft.scenario.cluster;
+        let a100 = machines::machine_type("a100x8").unwrap();
+        assert_eq!(*c, machines::pool(a100, 3.0));
+        assert_eq!(machines_in_force(c), Some((a100, 3.0)));
+        assert_eq!(
+            s.draft.text(&FieldKey::top("cluster.unit.gpu")),
+            "8",
+            "the typed text gave way to the machine's"
+        );
+        let s = s.reduce(Action::MachinesField("count", "2.5".into()));
+        let s = s.reduce(Action::SetMachines);
+        assert!(s.draft.machines.error.is_some());
+        let s = s.reduce(Action::Edit(FieldKey::top("cluster.units"), "4".into()));
+        assert_eq!(
+            machines_in_force(&s.draft.scenario.cluster),
+            Some((a100, 4.0))
+        );
+    }
+
+    #[test]
+    fn a_bundled_trace_loads_as_version_2_and_undo_brings_the_jobs_back() {
+        let s = state(3);
+        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "7".into()));
+        let k = FieldKey::job(s.draft.uids[0], "iterations");
+        let s = s.reduce(Action::Edit(k, "lots".into()));
+        let before = s.draft.to_saved();
+        let s = s.reduce(Action::LoadWorkload);
+        let sc = &s.draft.scenario;
+        assert_eq!(sc.version, 2);
+        assert_eq!(sc.jobs.len(), 160);
+        assert_eq!(sc.params.seed, 7, "the parameters are kept");
+        assert_eq!(sc.cluster, machines::pool(&CATALOG[0], 16.0));
+        let text = trace::workload("workload-1").unwrap();
+        let arrivals = trace::parse(text).unwrap();
+        for (j, a) in sc.jobs.iter().zip(&arrivals) {
+            assert_eq!(j.arrival_s, Some(a.time_s));
+            assert_eq!(j.id, a.name);
+        }
+        assert!(s.draft.valid, "{:?}", s.draft.errors);
+        assert!(s.view.notice.as_ref().unwrap().text.contains("160 jobs"));
+        // Round trips: the saved draft, JSON, the share link.
+        let saved = s.draft.to_saved();
+        assert_eq!(Draft::from_json(&saved.to_json()).unwrap(), saved);
+        assert_eq!(&crate::codec::parse_lenient(&sc.to_json()).unwrap(), &**sc);
+        let link = crate::codec::share_fragment(sc);
+        assert_eq!(&crate::codec::parse_share_fragment(&link).unwrap(), &**sc);
+        // Undo: the draft before, with what was typed.
+        let s = s.reduce(Action::Undo);
+        assert_eq!(s.draft.to_saved(), before);
+        assert!(s
+            .view
+            .notice
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("Undone: loading workload-1"));
+    }
+
+    #[test]
+    fn a_bad_trace_names_row_and_column_and_changes_nothing() {
+        let s = state(2);
+        let edits = s.draft.edits;
+        let bad =
+            "name,time,application,num_replicas,batch_size\na,0,bert,1,12\nb,10,bert,two,12\n";
+        let s = s.reduce(Action::LoadTraceFile("mine.csv".into(), bad.into()));
+        let (field, m) = s.draft.trace.error.clone().unwrap();
+        assert_eq!(field, "file");
+        assert!(
+            m.starts_with("mine.csv: row 2 (line 3), column \"num_replicas\""),
+            "{m}"
+        );
+        assert_eq!(s.draft.edits, edits);
+        assert_eq!(s.draft.scenario.jobs.len(), 2);
+        // A machine without GPUs cannot hold the jobs: the row and the reason.
+        let s = s.reduce(Action::TraceField("type", "c4.8xlarge".into()));
+        let s = s.reduce(Action::LoadWorkload);
+        let m = s.draft.trace.error.clone().unwrap().1;
+        assert!(m.contains("row 1: instance: has no gpu"), "{m}");
+        let open = "name,time,application,num_replicas,batch_size\na,0,\"bert,1,12\n";
+        let s = s.reduce(Action::LoadTraceFile("open.csv".into(), open.into()));
+        let m = s.draft.trace.error.clone().unwrap().1;
+        assert_eq!(m, "open.csv: line 3: a quoted cell is not closed");
+        let s = s.reduce(Action::IoText(
+            trace::workload("workload-2-half").unwrap().into(),
+        ));
+        let s = s.reduce(Action::ImportCsv);
+        let m = s.draft.io_error.clone().unwrap();
+        assert!(m.contains("this is an arrival trace"), "{m}");
+        let s = s.reduce(Action::TraceField("count", "0".into()));
+        let s = s.reduce(Action::LoadWorkload);
+        assert_eq!(s.draft.trace.error.as_ref().unwrap().0, "count");
+    }
+
+    #[test]
+    fn an_online_field_makes_the_draft_version_2() {
+        let s = state(1);
+        assert_eq!(s.draft.scenario.version, 1);
+        let k = FieldKey::job(s.draft.uids[0], "arrival_s");
+        assert_eq!(s.draft.text(&k), "");
+        let s = s.reduce(Action::Edit(k.clone(), "30".into()));
+        assert_eq!(s.draft.scenario.version, 2);
+        assert_eq!(s.draft.scenario.jobs[0].arrival_s, Some(30.0));
+        assert!(s.draft.valid);
+        let s = s.reduce(Action::Edit(k.clone(), "-1".into()));
+        assert!(s.draft.errors_of(&k).next().is_some());
+        let s = s.reduce(Action::Edit(k.clone(), "".into()));
+        assert_eq!(s.draft.scenario.jobs[0].arrival_s, None);
+        assert!(s.draft.valid);
+        let w = FieldKey::job(s.draft.uids[0], "requested_workers");
+        let s = s.reduce(Action::Edit(w.clone(), "2.5".into()));
+        assert!(s
+            .draft
+            .errors_of(&w)
+            .next()
+            .unwrap()
+            .message
+            .contains("whole"));
+    }
+}
