@@ -561,7 +561,7 @@ mod tests {
         let s = s.reduce(Action::TraceField("type", "c4.8xlarge".into()));
         let s = s.reduce(Action::LoadWorkload);
         let m = s.draft.trace.error.clone().unwrap().1;
-        assert!(m.contains("row 1: instance: has no gpu"), "{m}");
+        assert!(m.contains("row 1 (line 2): instance: has no gpu"), "{m}");
         let open = "name,time,application,num_replicas,batch_size\na,0,\"bert,1,12\n";
         let s = s.reduce(Action::LoadTraceFile("open.csv".into(), open.into()));
         let m = s.draft.trace.error.clone().unwrap().1;
