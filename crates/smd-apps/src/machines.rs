@@ -105,5 +105,6 @@ pub fn pool(m: &MachineType, count: f64) -> smd_core::scenario::Cluster {
         units: count,
         unit: m.capacity,
         instance: m.capacity,
+        machines: Vec::new(),
     }
 }

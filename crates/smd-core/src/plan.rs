@@ -34,6 +34,55 @@ pub struct JobPlan {
     /// Algorithm 2's draws (policy `smd` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounding_attempts: Option<u32>,
+    /// On machines: where the admitted job's tasks run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Vec<PlacedShare>>,
+    /// On machines: ρ of the placement (docs/MODEL.md §14); T, π and μ include it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locality_factor: Option<f64>,
+    /// On machines: X, gigabits the job moves across machines per iteration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cross_traffic_gbit: Option<f64>,
+}
+
+/// A job's tasks on one machine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlacedShare {
+    /// The machine, `<group>-<index>`.
+    pub machine: String,
+    /// Workers on it.
+    pub workers: u64,
+    /// PSs on it.
+    pub ps: u64,
+}
+
+/// How the admitted jobs were put on machines.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlacementSummary {
+    /// The placement policy.
+    pub policy: crate::scenario::Placement,
+    /// Σ X over the placed jobs, gigabits per iteration of each.
+    pub total_cross_traffic_gbit: f64,
+    /// Machines that run at least one task.
+    pub machines_used: usize,
+    /// Every machine's use, in `cluster.machines` order.
+    pub machines: Vec<MachineUse>,
+    /// `exact` only: whether the least total X is proven.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proven: Option<bool>,
+    /// Jobs the admission chose that no placement fitted (their reason says why).
+    pub not_placed: usize,
+}
+
+/// One machine's use in a plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MachineUse {
+    /// `<group>-<index>`.
+    pub machine: String,
+    /// What its tasks take.
+    pub used: Resources,
+    /// Its capacity.
+    pub capacity: Resources,
 }
 
 /// Why a job is not admitted. In plan files it is its text (SCENARIO.md), which `Display`
@@ -50,9 +99,12 @@ pub enum Reason {
     NoRoomForOneOne,
     /// The admission chose other jobs.
     NotSelected,
+    /// On machines: the admission chose it but no placement fitted (what did not fit).
+    NotPlaced(String),
 }
 
 const INFEASIBLE: &str = "infeasible: one worker and one PS exceed the job's limit (";
+const NOT_PLACED: &str = "not placed: ";
 
 impl std::fmt::Display for Reason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -66,6 +118,7 @@ impl std::fmt::Display for Reason {
                 f.write_str("not selected: (1, 1) did not fit the remaining capacity")
             }
             Reason::NotSelected => f.write_str("not selected"),
+            Reason::NotPlaced(why) => write!(f, "{NOT_PLACED}{why}"),
         }
     }
 }
@@ -75,6 +128,9 @@ impl std::str::FromStr for Reason {
     fn from_str(s: &str) -> Result<Reason, String> {
         if let Some(over) = s.strip_prefix(INFEASIBLE).and_then(|r| r.strip_suffix(')')) {
             return Ok(Reason::Infeasible(over.to_owned()));
+        }
+        if let Some(why) = s.strip_prefix(NOT_PLACED) {
+            return Ok(Reason::NotPlaced(why.to_owned()));
         }
         [
             Reason::NeedsMoreThanCluster,
@@ -176,6 +232,9 @@ pub struct Plan {
     pub admission: AdmissionReport,
     /// `"relative"` (π = 16·T/T(1,1)) or `"seconds/N"` for an absolute unit of N s.
     pub time_unit: String,
+    /// On machines: the placement stage's summary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<PlacementSummary>,
 }
 
 impl Plan {

@@ -122,23 +122,120 @@ impl Resources {
     };
 }
 
-/// The cluster: `units × unit` is the capacity; `instance` scales each job's limit ϑ.
+/// The cluster: `units × unit` (a pool, version 1) or `machines` (version 2) is the
+/// capacity; `instance` scales each job's limit ϑ.
+///
+/// In a file a cluster gives either `units` (with an optional `unit`) or `machines`, never
+/// both (docs/SCENARIO.md). In memory a machine cluster keeps `units = 1` and `unit` = the
+/// machines' total, so that code that reads a pool's capacity keeps working; but
+/// [`Cluster::capacity`] and the file read the machines.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "ClusterFile", into = "ClusterFile")]
 pub struct Cluster {
     /// Number of cluster units (the paper sweeps 1–5).
     pub units: f64,
     /// One cluster unit.
-    #[serde(default = "default_unit")]
     pub unit: Resources,
     /// One instance; a job's limit is `L = ϑ · instance`.
-    #[serde(default = "default_instance")]
     pub instance: Resources,
+    /// Version 2: the machine groups (empty: a pool of `units × unit`).
+    pub machines: Vec<MachineGroup>,
 }
 
-fn default_unit() -> Resources {
-    Resources::DEFAULT_UNIT
+/// A group of identical machines (docs/SCENARIO.md, version 2). Its machines are named
+/// `<name>-<index>`, index from 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachineGroup {
+    /// The group's name.
+    pub name: String,
+    /// How many machines, a whole number ≥ 1.
+    pub count: f64,
+    /// GPUs, vCPUs, memory and storage of one machine.
+    pub capacity: Resources,
+    /// Memory of one GPU, GB (GPU sharing uses it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_memory_gb: Option<f64>,
+    /// Network bandwidth of one machine, Gbps: its PSs' bandwidths B must fit in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nic_gbps: Option<f64>,
+    /// Transfer rate between two tasks on one machine, Gbps (unset: free; docs/MODEL.md §14).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_gbps: Option<f64>,
 }
+
+/// One machine of a [`Cluster`]'s groups.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Machine {
+    /// `<group>-<index>`.
+    pub name: String,
+    /// Index of its group in `cluster.machines`.
+    pub group: usize,
+    /// Its capacity.
+    pub capacity: Resources,
+    /// Its group's `nic_gbps`.
+    pub nic_gbps: Option<f64>,
+    /// Its group's `local_gbps`.
+    pub local_gbps: Option<f64>,
+}
+
+/// The cluster as written in a file: `units` or `machines`.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClusterFile {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    units: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    unit: Option<Resources>,
+    #[serde(default = "default_instance")]
+    instance: Resources,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    machines: Option<Vec<MachineGroup>>,
+}
+
+impl TryFrom<ClusterFile> for Cluster {
+    type Error = String;
+    fn try_from(f: ClusterFile) -> Result<Cluster, String> {
+        match (f.units, f.machines) {
+            (Some(_), Some(_)) => Err("give `units` or `machines`, not both".into()),
+            (None, None) => Err("missing field `units` (or `machines`, version 2)".into()),
+            (None, Some(m)) if m.is_empty() => {
+                Err("`machines` must list at least one group".into())
+            }
+            (None, Some(_)) if f.unit.is_some() => {
+                Err("`unit` belongs to `units`: a cluster of `machines` has none".into())
+            }
+            (Some(units), None) => Ok(Cluster {
+                units,
+                unit: f.unit.unwrap_or(Resources::DEFAULT_UNIT),
+                instance: f.instance,
+                machines: Vec::new(),
+            }),
+            (None, Some(machines)) => Ok(Cluster::of_machines(machines, f.instance)),
+        }
+    }
+}
+
+impl From<Cluster> for ClusterFile {
+    fn from(c: Cluster) -> ClusterFile {
+        if c.machines.is_empty() {
+            ClusterFile {
+                units: Some(c.units),
+                unit: Some(c.unit),
+                instance: c.instance,
+                machines: None,
+            }
+        } else {
+            ClusterFile {
+                units: None,
+                unit: None,
+                instance: c.instance,
+                machines: Some(c.machines),
+            }
+        }
+    }
+}
+
 fn default_instance() -> Resources {
     Resources::DEFAULT_INSTANCE
 }
@@ -149,16 +246,66 @@ impl Default for Cluster {
             units: 1.0,
             unit: Resources::DEFAULT_UNIT,
             instance: Resources::DEFAULT_INSTANCE,
+            machines: Vec::new(),
         }
     }
 }
 
 impl Cluster {
-    /// The cluster capacity `units × unit`.
+    /// A cluster of machine groups (version 2), with `instance` for the jobs' limits.
+    pub fn of_machines(machines: Vec<MachineGroup>, instance: Resources) -> Cluster {
+        let total = machines.iter().fold([0.0; 4], |acc, g| {
+            let c = g.capacity.scale(g.count).to_array();
+            std::array::from_fn(|r| acc[r] + c[r])
+        });
+        Cluster {
+            units: 1.0,
+            unit: Resources::from_array(total),
+            instance,
+            machines,
+        }
+    }
+
+    /// The cluster capacity: `units × unit`, or the sum over the machines.
     pub fn capacity(&self) -> Resources {
-        self.unit.scale(self.units)
+        if self.machines.is_empty() {
+            self.unit.scale(self.units)
+        } else {
+            Cluster::of_machines(self.machines.clone(), self.instance).unit
+        }
+    }
+
+    /// Whether the cluster is made of machines (version 2) rather than a pool.
+    pub fn has_machines(&self) -> bool {
+        !self.machines.is_empty()
+    }
+
+    /// Every machine, group by group, named `<group>-<index>` (empty for a pool). Counts
+    /// are whole numbers in a valid scenario; a fractional count is cut.
+    pub fn machine_list(&self) -> Vec<Machine> {
+        self.machines
+            .iter()
+            .enumerate()
+            .flat_map(|(gi, g)| {
+                let n = if g.count.is_finite() && g.count > 0.0 {
+                    g.count.min(MAX_MACHINES as f64) as usize
+                } else {
+                    0
+                };
+                (0..n).map(move |i| Machine {
+                    name: format!("{}-{i}", g.name),
+                    group: gi,
+                    capacity: g.capacity,
+                    nic_gbps: g.nic_gbps,
+                    local_gbps: g.local_gbps,
+                })
+            })
+            .collect()
     }
 }
+
+/// Most machines a cluster may list (all groups together).
+pub const MAX_MACHINES: usize = 100_000;
 
 /// Algorithm 2's rounding rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -204,6 +351,13 @@ pub struct Params {
     pub rounding: Rounding,
     /// Admission method.
     pub outer: Outer,
+    /// Version 2: how admitted jobs are put on machines (`None`: the default,
+    /// [`Placement::Locality`]; used only on machines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
+    /// Version 2: λ of the `dltap` placement, in [0, 1] (`None`: 0.7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dltap_lambda: Option<f64>,
 }
 
 impl Default for Params {
@@ -218,9 +372,39 @@ impl Default for Params {
             polish: false,
             rounding: Rounding::Paper,
             outer: Outer::Ptas,
+            placement: None,
+            dltap_lambda: None,
         }
     }
 }
+
+/// How admitted jobs' tasks are put on machines (docs/MODEL.md §15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// Tasks in job order, PSs then workers, each to the first machine with room.
+    FirstFit,
+    /// Each task to the machine with the most free dominant share.
+    Spread,
+    /// Seed 003: the best mix of aggregation degree and free share.
+    Dltap,
+    /// Seed 004: a job on one machine if it fits, else spread in proportion.
+    #[default]
+    Locality,
+    /// The least total cross-machine traffic, proven (small cases).
+    Exact,
+}
+
+/// λ of the `dltap` placement when `params.dltap_lambda` is unset.
+pub const DEFAULT_DLTAP_LAMBDA: f64 = 0.7;
+
+crate::names::named!(Placement, "placement" {
+    FirstFit => "first_fit",
+    Spread => "spread",
+    Dltap => "dltap",
+    Locality => "locality",
+    Exact => "exact",
+});
 
 crate::names::named!(Rounding, "rounding" { Paper => "paper", BestCorner => "best_corner" });
 crate::names::named!(Outer, "admission method" { Ptas => "ptas", Exact => "exact" });
@@ -432,9 +616,30 @@ impl Scenario {
                 format!("must be {VERSION} or {MAX_VERSION} (got {})", self.version),
             );
         }
-        check(&mut top, "cluster.units", self.cluster.units, Rule::NonNeg);
-        for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.unit.to_array()) {
-            check(&mut top, &format!("cluster.unit.{name}"), v, Rule::NonNeg);
+        if self.cluster.has_machines() {
+            validate_machines(&self.cluster.machines, self.version, &mut top);
+        } else {
+            check(&mut top, "cluster.units", self.cluster.units, Rule::NonNeg);
+            for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.unit.to_array()) {
+                check(&mut top, &format!("cluster.unit.{name}"), v, Rule::NonNeg);
+            }
+        }
+        for (field, used) in [
+            ("params.placement", self.params.placement.is_some()),
+            ("params.dltap_lambda", self.params.dltap_lambda.is_some()),
+        ] {
+            if used && self.version < 2 {
+                top(
+                    field,
+                    format!(
+                        "is a version-2 field: the file must say \"version\": 2 (it says {})",
+                        self.version
+                    ),
+                );
+            }
+        }
+        if let Some(l) = self.params.dltap_lambda {
+            check(&mut top, "params.dltap_lambda", l, Rule::Unit);
         }
         for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.instance.to_array()) {
             check(
@@ -552,6 +757,71 @@ fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
 pub const MIN_MAGNITUDE: f64 = 1e-12;
 /// Largest magnitude of a number in a scenario.
 pub const MAX_MAGNITUDE: f64 = 1e12;
+
+/// The machine groups of a version-2 cluster: names unique and not empty, whole counts,
+/// capacities ≥ 0 and not all 0, rates > 0.
+fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut(&str, String)) {
+    if version < 2 {
+        top(
+            "cluster.machines",
+            format!("is a version-2 field: the file must say \"version\": 2 (it says {version})"),
+        );
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut total = 0.0;
+    for (i, g) in groups.iter().enumerate() {
+        let at = |f: &str| format!("cluster.machines[{i}].{f}");
+        if g.name.trim().is_empty() || g.name.chars().count() > MAX_ID_CHARS {
+            top(
+                &at("name"),
+                format!("must be 1 to {MAX_ID_CHARS} characters"),
+            );
+        } else if !seen.insert(g.name.as_str()) {
+            top(
+                &at("name"),
+                format!("{:?} names an earlier group too", cut(&g.name)),
+            );
+        }
+        check(top, &at("count"), g.count, Rule::AtLeastOne);
+        if g.count.is_finite() && g.count.fract() != 0.0 {
+            top(
+                &at("count"),
+                format!(
+                    "must be a whole number (got {})",
+                    crate::error::num(g.count)
+                ),
+            );
+        }
+        total += g.count.max(0.0);
+        for (name, v) in RESOURCE_NAMES.iter().zip(g.capacity.to_array()) {
+            check(top, &at(&format!("capacity.{name}")), v, Rule::NonNeg);
+        }
+        if g.capacity.to_array().iter().all(|v| *v == 0.0) {
+            top(
+                &at("capacity"),
+                "must have some resource (all four are 0)".into(),
+            );
+        }
+        for (f, v) in [
+            ("gpu_memory_gb", g.gpu_memory_gb),
+            ("nic_gbps", g.nic_gbps),
+            ("local_gbps", g.local_gbps),
+        ] {
+            if let Some(v) = v {
+                check(top, &at(f), v, Rule::Pos);
+            }
+        }
+    }
+    if total > MAX_MACHINES as f64 {
+        top(
+            "cluster.machines",
+            format!(
+                "must list at most {MAX_MACHINES} machines (got {})",
+                crate::error::num(total)
+            ),
+        );
+    }
+}
 
 /// The version-2 fields of a job (docs/SCENARIO.md §"Version 2"): only in a version-2 file,
 /// an arrival ≥ 0, requested counts whole and ≥ 1.

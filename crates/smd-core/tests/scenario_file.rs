@@ -122,3 +122,86 @@ fn a_version_2_scenario_plans_like_the_same_version_1_scenario() {
         assert_eq!(a.total_utility, b.total_utility);
     }
 }
+
+/// A version-2 scenario on `groups` (JSON) with the example's job.
+fn on_machines(version: u32, groups: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(EXAMPLE).unwrap();
+    v["version"] = version.into();
+    let cluster = v["cluster"].as_object_mut().unwrap();
+    cluster.remove("units");
+    cluster.remove("unit");
+    cluster.insert("machines".into(), serde_json::from_str(groups).unwrap());
+    v.to_string()
+}
+
+const TWO_GROUPS: &str = r#"[
+  {"name": "t4x4", "count": 3, "capacity": {"gpu": 4, "vcpu": 48, "memory_gb": 192, "storage_gb": 900},
+   "gpu_memory_gb": 16, "nic_gbps": 50, "local_gbps": 200},
+  {"name": "cpu", "count": 2, "capacity": {"gpu": 0, "vcpu": 36, "memory_gb": 60, "storage_gb": 100}}
+]"#;
+
+#[test]
+fn machines_are_version_2_and_sum_to_the_capacity() {
+    let s = Scenario::from_json(&on_machines(2, TWO_GROUPS)).unwrap();
+    let c = s.cluster.capacity();
+    assert_eq!(
+        c.to_array(),
+        [12.0, 3.0 * 48.0 + 72.0, 3.0 * 192.0 + 120.0, 2700.0 + 200.0]
+    );
+    let names: Vec<String> = s
+        .cluster
+        .machine_list()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(names, ["t4x4-0", "t4x4-1", "t4x4-2", "cpu-0", "cpu-1"]);
+    // The file round-trips and writes machines, not units.
+    let text = s.to_json();
+    assert!(!text.contains("\"units\"") && text.contains("\"machines\""));
+    assert_eq!(Scenario::from_json(&text).unwrap(), s);
+    // A version-1 file with machines is refused, naming the field.
+    let e = Scenario::from_json(&on_machines(1, TWO_GROUPS))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cluster.machines is a version-2 field"), "{e}");
+    // Units and machines together, neither, or no group: the cluster cannot be read.
+    let mut both: serde_json::Value = serde_json::from_str(&on_machines(2, TWO_GROUPS)).unwrap();
+    both["cluster"]["units"] = 1.into();
+    for (text, needle) in [
+        (both.to_string(), "not both"),
+        (on_machines(2, "[]"), "at least one group"),
+    ] {
+        let e = Scenario::from_json(&text).unwrap_err().to_string();
+        assert!(e.contains(needle) && e.contains("cluster"), "{e}");
+    }
+}
+
+#[test]
+fn machine_groups_are_validated_by_group_and_field() {
+    let bad = r#"[
+      {"name": "a", "count": 1.5, "capacity": {"gpu": 0, "vcpu": 0, "memory_gb": 0, "storage_gb": 0}, "nic_gbps": 0},
+      {"name": "a", "count": 0, "capacity": {"gpu": 4, "vcpu": 8, "memory_gb": -1, "storage_gb": 1}, "local_gbps": -2}
+    ]"#;
+    let e = Scenario::from_json(&on_machines(2, bad))
+        .unwrap_err()
+        .to_string();
+    for needle in [
+        "cluster.machines[0].count must be a whole number",
+        "cluster.machines[0].capacity must have some resource",
+        "cluster.machines[0].nic_gbps must be > 0",
+        "cluster.machines[1].name \"a\" names an earlier group",
+        "cluster.machines[1].count must be ≥ 1",
+        "cluster.machines[1].capacity.memory_gb must be ≥ 0",
+        "cluster.machines[1].local_gbps must be > 0",
+    ] {
+        assert!(e.contains(needle), "{needle}: {e}");
+    }
+}
+
+#[test]
+fn a_machine_scenario_plans_on_the_machines_total_as_admission() {
+    // Admission sees the sum of the machines (placement comes after it).
+    let s = Scenario::from_json(&on_machines(2, TWO_GROUPS)).unwrap();
+    let p = plan(&s, Policy::Exact).unwrap();
+    assert_eq!(p.resources.capacity, s.cluster.capacity());
+}

@@ -74,6 +74,9 @@ pub(super) fn assemble(
                 relaxed_ps: None,
                 relaxed_completion_time_s: None,
                 rounding_attempts: None,
+                placement: None,
+                locality_factor: None,
+                cross_traffic_gbit: None,
             },
             Some(c) => {
                 let demand = m.demand(c.w as f64, c.p as f64);
@@ -98,6 +101,9 @@ pub(super) fn assemble(
                     relaxed_ps: c.relaxed.map(|r| r.0[1]),
                     relaxed_completion_time_s: c.relaxed.map(|r| r.1),
                     rounding_attempts: c.attempts,
+                    placement: None,
+                    locality_factor: None,
+                    cross_traffic_gbit: None,
                 }
             }
         };
@@ -119,6 +125,7 @@ pub(super) fn assemble(
             None => "relative".into(),
             Some(u) => format!("seconds/{u}"),
         },
+        placement: None,
     }
 }
 

@@ -159,5 +159,8 @@ fn pinned_line(id: &str, m: &JobModel, pin: &Pin) -> JobPlan {
         relaxed_ps: None,
         relaxed_completion_time_s: None,
         rounding_attempts: None,
+        placement: None,
+        locality_factor: None,
+        cross_traffic_gbit: None,
     }
 }
