@@ -108,3 +108,15 @@ pub fn pool(m: &MachineType, count: f64) -> smd_core::scenario::Cluster {
         machines: Vec::new(),
     }
 }
+
+/// A version-2 machine group of `count` machines of type `m`, named after the type.
+pub fn group(m: &MachineType, count: f64) -> smd_core::scenario::MachineGroup {
+    smd_core::scenario::MachineGroup {
+        name: m.name.to_owned(),
+        count,
+        capacity: m.capacity,
+        gpu_memory_gb: (m.gpu_memory_gb > 0.0).then_some(m.gpu_memory_gb),
+        nic_gbps: Some(m.nic_gbps),
+        local_gbps: m.local_gbps,
+    }
+}

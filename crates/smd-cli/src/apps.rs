@@ -214,6 +214,23 @@ pub fn job(a: &JobArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
+/// `n` machines of the catalog type `name` (default t4x4) as a version-2 cluster, with the
+/// default instance for the jobs' limits.
+pub fn machine_cluster(n: f64, name: Option<&str>) -> Result<Cluster, Failure> {
+    let m =
+        machines::machine_type(name.unwrap_or("t4x4")).map_err(|m| invalid("--machine-type", m))?;
+    if !(n.is_finite() && n >= 1.0 && n.fract() == 0.0) {
+        return Err(invalid(
+            "--machines",
+            format!("must be a whole number ≥ 1 (got {n})"),
+        ));
+    }
+    Ok(Cluster::of_machines(
+        vec![machines::group(m, n)],
+        Resources::DEFAULT_INSTANCE,
+    ))
+}
+
 /// The cluster `smd trace` plans on.
 fn trace_cluster(a: &TraceArgs) -> Result<Cluster, Failure> {
     if let Some(u) = a.units {

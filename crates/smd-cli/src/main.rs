@@ -115,9 +115,16 @@ struct GenerateArgs {
         long,
         value_name = "U",
         default_value_t = 1.0,
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        conflicts_with = "machines"
     )]
     units: f64,
+    /// Plan on N machines instead of a pool (a version-2 scenario; with --machine-type).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    machines: Option<f64>,
+    /// The machines' type from the catalog (`smd machines`; default t4x4).
+    #[arg(long, value_name = "NAME", requires = "machines")]
+    machine_type: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -378,12 +385,16 @@ fn generate(a: &GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
             a.jobs
         )));
     }
-    let scenario = smd_core::generate(&GenerateOptions {
+    let mut scenario = smd_core::generate(&GenerateOptions {
         jobs: a.jobs,
         seed: a.seed,
         mode: a.mode,
         units: a.units,
     });
+    if let Some(n) = a.machines {
+        scenario.cluster = apps::machine_cluster(n, a.machine_type.as_deref())?;
+        scenario.version = 2;
+    }
     // `--units -1` would write a file that no command accepts: refuse it here.
     scenario.validate()?;
     writeln!(out, "{}", scenario.to_json())?;

@@ -156,3 +156,33 @@ fn trace_reads_a_workload_or_a_file_into_a_valid_scenario() {
     );
     assert_eq!(conflict.status.code(), Some(2));
 }
+
+#[test]
+fn generate_on_machines_writes_a_version_2_scenario() {
+    let out = ok(&smd(
+        &[
+            "generate",
+            "--jobs",
+            "4",
+            "--machines",
+            "3",
+            "--machine-type",
+            "a100x8",
+        ],
+        None,
+    ));
+    let s = Scenario::from_json(&out).unwrap();
+    assert_eq!(s.version, 2);
+    let names: Vec<String> = s
+        .cluster
+        .machine_list()
+        .into_iter()
+        .map(|m| m.name)
+        .collect();
+    assert_eq!(names, ["a100x8-0", "a100x8-1", "a100x8-2"]);
+    assert_eq!(s.cluster.capacity().gpu, 24.0);
+    invalid(
+        &smd(&["generate", "--machines", "0"], None),
+        &["--machines", "whole number"],
+    );
+}
