@@ -1,0 +1,431 @@
+//! `exact` (docs/PLACEMENT.md §10): the best placement in the order
+//! *more jobs placed, then less Σ X, then fewer machines used*, by branch and bound over
+//! each job's distributions over the machines.
+//!
+//! - **Start.** The best of the four heuristics in that order is the incumbent; the search
+//!   only replaces it by a strictly better placement, so `exact` is never worse than any
+//!   heuristic, proven or not.
+//! - **Branching.** Jobs in the given order; for each, every way to put its w workers and
+//!   p PSs on the machines that fits what earlier jobs left, best (least X, then fewest new
+//!   machines) first, and last the branch that leaves the job out.
+//! - **Symmetry.** Machines of the same type (capacity, NIC and local rate alike) that are
+//!   in the same state (the same loads to the bit, both occupied or both empty) are
+//!   interchangeable: among them a job's shares are enumerated in non-increasing order
+//!   only, so one of each set of mirror-image distributions is tried.
+//! - **Bound.** A node cannot beat the incumbent if even placing every remaining job at no
+//!   further X and on no further machine would not: placed + remaining, X so far, machines
+//!   so far (X and machines used only grow).
+//! - **Limit.** Every search node and every step of a job's enumeration counts against
+//!   `Options::exact_max_nodes`; at the limit the best placement found is returned with
+//!   `proven: Some(false)`.
+
+use crate::cluster::{Cluster, Demand, Dims, Kind, DIMS};
+use crate::greedy;
+use crate::input::{Job, Machine, Options};
+use crate::output::{self, Placement, Share};
+use crate::policy::Policy;
+use crate::reason;
+use smd_core::locality::cross_traffic_gbit;
+
+/// A placement's value in `exact`'s order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Key {
+    placed: usize,
+    x: f64,
+    machines: usize,
+}
+
+impl Key {
+    /// Strictly better: more placed, or as many and less X (beyond a relative 1e-9, so
+    /// that summation order cannot decide), or the same X and fewer machines.
+    fn better(&self, other: &Key) -> bool {
+        if self.placed != other.placed {
+            return self.placed > other.placed;
+        }
+        let eps = 1e-9 * self.x.abs().max(other.x.abs());
+        if (self.x - other.x).abs() > eps {
+            return self.x < other.x;
+        }
+        self.machines < other.machines
+    }
+}
+
+type Decision = Result<Vec<Share>, String>;
+
+fn job_x(job: &Job, shares: &[Share]) -> f64 {
+    let f: Vec<(f64, f64)> = shares
+        .iter()
+        .map(|s| (s.workers as f64, s.ps as f64))
+        .collect();
+    cross_traffic_gbit(job.gradient_gbit, &f)
+}
+
+/// The value of the heuristics' answer, summed in job order as `output::assemble` does.
+fn key_of(machines: usize, jobs: &[Job], decisions: &[Decision]) -> Key {
+    let mut key = Key {
+        placed: 0,
+        x: 0.0,
+        machines: 0,
+    };
+    let mut used = vec![false; machines];
+    for (job, d) in jobs.iter().zip(decisions) {
+        if let Ok(shares) = d {
+            key.placed += 1;
+            key.x += job_x(job, shares);
+            for s in shares {
+                used[s.machine] |= s.workers > 0 || s.ps > 0;
+            }
+        }
+    }
+    key.machines = used.iter().filter(|&&u| u).count();
+    key
+}
+
+pub(crate) fn place(machines: &[Machine], jobs: &[Job], options: &Options) -> Placement {
+    let mut incumbent: Option<(Key, Vec<Decision>)> = None;
+    for policy in Policy::HEURISTICS {
+        let d = greedy::place_all(machines, jobs, policy, options);
+        let key = key_of(machines.len(), jobs, &d);
+        if incumbent.as_ref().is_none_or(|(best, _)| key.better(best)) {
+            incumbent = Some((key, d));
+        }
+    }
+    let (best, start) = incumbent.unzip();
+    let (found, proven) = search(machines, jobs, options, best);
+    let chosen: Vec<Option<Vec<Share>>> = match (found, start) {
+        (Some((_, found)), _) => found,
+        (None, Some(start)) => start.into_iter().map(Result::ok).collect(),
+        (None, None) => vec![None; jobs.len()], // unreachable: HEURISTICS is not empty
+    };
+    let placed = chosen.iter().filter(|c| c.is_some()).count();
+    let empty = Cluster::new(machines);
+    let decisions = chosen
+        .into_iter()
+        .zip(jobs)
+        .map(|(c, job)| {
+            c.ok_or_else(|| {
+                reason::before(&empty, job, options)
+                    .unwrap_or_else(|| left_out(placed, jobs.len(), proven, options))
+            })
+        })
+        .collect();
+    output::assemble(machines, jobs, decisions, Some(proven))
+}
+
+/// The branch and bound from an incumbent of value `best` (`None`: no incumbent): the best
+/// placement found that is strictly better, if any, and whether the search finished.
+fn search(
+    machines: &[Machine],
+    jobs: &[Job],
+    options: &Options,
+    best: Option<Key>,
+) -> (Option<(Key, Vec<Option<Vec<Share>>>)>, bool) {
+    let empty = Cluster::new(machines);
+    // Jobs that cannot be placed on the empty cluster (or exceed the task limit) are out of
+    // the search, as they are out of every heuristic.
+    let refused: Vec<bool> = jobs
+        .iter()
+        .map(|j| reason::before(&empty, j, options).is_some())
+        .collect();
+    let mut search = Search {
+        jobs,
+        demands: jobs.iter().map(Demand::of).collect(),
+        class: classes(machines),
+        placeable_from: placeable_from(&refused),
+        refused,
+        cluster: empty,
+        nodes: 0,
+        max_nodes: options.exact_max_nodes,
+        aborted: false,
+        current: vec![None; jobs.len()],
+        best,
+        found: None,
+    };
+    search.visit(
+        0,
+        Key {
+            placed: 0,
+            x: 0.0,
+            machines: 0,
+        },
+    );
+    (search.found, !search.aborted)
+}
+
+fn left_out(placed: usize, of: usize, proven: bool, options: &Options) -> String {
+    let most = if proven {
+        "the most possible".to_string()
+    } else {
+        format!(
+            "the most found within exact_max_nodes = {}",
+            options.exact_max_nodes
+        )
+    };
+    format!(
+        "not placed: no placement fits every job together; exact places {placed} of {of} \
+         jobs ({most}) and this one is not among them"
+    )
+}
+
+/// Machine types: machines with the same capacity, NIC and local rate (to the bit) share a
+/// class number.
+fn classes(machines: &[Machine]) -> Vec<usize> {
+    let bits = |m: &Machine| {
+        let mut v: Vec<u64> = m.capacity.to_array().iter().map(|x| x.to_bits()).collect();
+        v.push(m.nic_gbps.map_or(u64::MAX, f64::to_bits));
+        v.push(m.local_gbps.map_or(u64::MAX, f64::to_bits));
+        v
+    };
+    let mut seen: Vec<Vec<u64>> = Vec::new();
+    machines
+        .iter()
+        .map(|m| {
+            let b = bits(m);
+            match seen.iter().position(|s| *s == b) {
+                Some(i) => i,
+                None => {
+                    seen.push(b);
+                    seen.len() - 1
+                }
+            }
+        })
+        .collect()
+}
+
+/// `placeable_from[j]`: jobs from j on that the search may place.
+fn placeable_from(refused: &[bool]) -> Vec<usize> {
+    let mut v = vec![0; refused.len() + 1];
+    for j in (0..refused.len()).rev() {
+        v[j] = v[j + 1] + usize::from(!refused[j]);
+    }
+    v
+}
+
+/// One way to place a job, with what it adds.
+struct Candidate {
+    x: f64,
+    new_machines: usize,
+    shares: Vec<Share>,
+}
+
+struct Search<'a> {
+    jobs: &'a [Job],
+    demands: Vec<Demand>,
+    class: Vec<usize>,
+    refused: Vec<bool>,
+    placeable_from: Vec<usize>,
+    cluster: Cluster,
+    nodes: u64,
+    max_nodes: u64,
+    aborted: bool,
+    current: Vec<Option<Vec<Share>>>,
+    /// The value to beat: the incumbent's, then the best found.
+    best: Option<Key>,
+    /// The best placement the search found, if better than the incumbent.
+    found: Option<(Key, Vec<Option<Vec<Share>>>)>,
+}
+
+impl Search<'_> {
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes > self.max_nodes {
+            self.aborted = true;
+        }
+        !self.aborted
+    }
+
+    /// Whether `key` is strictly better than the value to beat.
+    fn beats(&self, key: &Key) -> bool {
+        self.best.as_ref().is_none_or(|b| key.better(b))
+    }
+
+    fn visit(&mut self, j: usize, key: Key) {
+        if !self.tick() {
+            return;
+        }
+        if j == self.jobs.len() {
+            if self.beats(&key) {
+                self.best = Some(key);
+                self.found = Some((key, self.current.clone()));
+            }
+            return;
+        }
+        let bound = Key {
+            placed: key.placed + self.placeable_from[j],
+            ..key
+        };
+        if !self.beats(&bound) {
+            return;
+        }
+        let jobs = self.jobs;
+        let job = &jobs[j];
+        if !self.refused[j] {
+            let candidates = if job.workers == 0 && job.ps == 0 {
+                vec![Candidate {
+                    x: 0.0,
+                    new_machines: 0,
+                    shares: Vec::new(),
+                }]
+            } else {
+                self.distributions(j)
+            };
+            for c in candidates {
+                if self.aborted {
+                    return;
+                }
+                let next = Key {
+                    placed: key.placed + 1,
+                    x: key.x + c.x,
+                    machines: key.machines + c.new_machines,
+                };
+                // Sorted by (x, new machines), but the tolerance of `better` makes the
+                // order not quite monotone in it: skip, do not stop.
+                let bound = Key {
+                    placed: key.placed + self.placeable_from[j],
+                    ..next
+                };
+                if !self.beats(&bound) {
+                    continue;
+                }
+                let saved: Vec<(usize, (Dims, bool))> = c
+                    .shares
+                    .iter()
+                    .map(|s| (s.machine, self.cluster.state(s.machine)))
+                    .collect();
+                self.cluster.commit(&self.demands[j], &c.shares);
+                self.current[j] = Some(c.shares);
+                self.visit(j + 1, next);
+                self.current[j] = None;
+                for (h, state) in saved {
+                    self.cluster.restore(h, state);
+                }
+            }
+        }
+        // A zero-task job is always worth placing; every other job may also be left out.
+        if job.workers > 0 || job.ps > 0 || self.refused[j] {
+            self.visit(j + 1, key);
+        }
+    }
+
+    /// Every distribution of job j over the machines that fits now, one per set of mirror
+    /// images, sorted by (X, new machines).
+    fn distributions(&mut self, j: usize) -> Vec<Candidate> {
+        let cluster = &self.cluster;
+        let state_key = |h: usize| {
+            let (used, occupied) = cluster.state(h);
+            (self.class[h], used.map(f64::to_bits), occupied)
+        };
+        let mut order: Vec<usize> = (0..cluster.len()).collect();
+        order.sort_by_key(|&h| (state_key(h), h));
+        let twin: Vec<bool> = (0..order.len())
+            .map(|i| i > 0 && state_key(order[i - 1]) == state_key(order[i]))
+            .collect();
+        // Free room from each position on: no distribution can use more.
+        let mut suffix = vec![[0.0; DIMS]; order.len() + 1];
+        for i in (0..order.len()).rev() {
+            let h = order[i];
+            for r in 0..DIMS {
+                let free = (cluster.limit(h)[r] - cluster.used(h)[r]).max(0.0);
+                suffix[i][r] = suffix[i + 1][r] + free;
+            }
+        }
+        let mut walk = Walk {
+            order,
+            twin,
+            suffix,
+            demand: self.demands[j],
+            current: Vec::new(),
+            out: Vec::new(),
+        };
+        let jobs = self.jobs;
+        let job = &jobs[j];
+        walk.enumerate(self, 0, job.workers, job.ps, (u32::MAX, u32::MAX));
+        let mut out: Vec<Candidate> = walk
+            .out
+            .into_iter()
+            .map(|mut shares| {
+                shares.sort_by_key(|s| s.machine);
+                Candidate {
+                    x: job_x(job, &shares),
+                    new_machines: shares
+                        .iter()
+                        .filter(|s| !self.cluster.occupied(s.machine))
+                        .count(),
+                    shares,
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            a.x.total_cmp(&b.x)
+                .then(a.new_machines.cmp(&b.new_machines))
+        });
+        out
+    }
+}
+
+/// The enumeration of one job's distributions.
+struct Walk {
+    /// Machines, interchangeable ones next to each other.
+    order: Vec<usize>,
+    /// `twin[i]`: `order[i]` is interchangeable with `order[i − 1]`.
+    twin: Vec<bool>,
+    suffix: Vec<Dims>,
+    demand: Demand,
+    current: Vec<Share>,
+    out: Vec<Vec<Share>>,
+}
+
+impl Walk {
+    /// Puts `w` workers and `p` PSs on the machines from position `i` on; `prev` is what
+    /// position `i − 1` took (a twin takes no more, in lexicographic order).
+    fn enumerate(&mut self, s: &mut Search, i: usize, w: u32, p: u32, prev: (u32, u32)) {
+        if !s.tick() {
+            return;
+        }
+        if w == 0 && p == 0 {
+            self.out.push(self.current.clone());
+            return;
+        }
+        if i == self.order.len() {
+            return;
+        }
+        let need = self.demand.load(w, p);
+        if (0..DIMS).any(|r| need[r] > self.suffix[i][r]) {
+            return;
+        }
+        let h = self.order[i];
+        let cap = if self.twin[i] {
+            prev
+        } else {
+            (u32::MAX, u32::MAX)
+        };
+        let most_w = s.cluster.max_fit(h, &self.demand, Kind::Worker, (0, 0), w);
+        for a in (0..=most_w.min(cap.0)).rev() {
+            let most_p = s.cluster.max_fit(h, &self.demand, Kind::Ps, (a, 0), p);
+            let most_p = if a == cap.0 {
+                most_p.min(cap.1)
+            } else {
+                most_p
+            };
+            for b in (0..=most_p).rev() {
+                if a > 0 || b > 0 {
+                    self.current.push(Share {
+                        machine: h,
+                        workers: a,
+                        ps: b,
+                    });
+                }
+                self.enumerate(s, i + 1, w - a, p - b, (a, b));
+                if a > 0 || b > 0 {
+                    self.current.pop();
+                }
+                if s.aborted {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,69 @@
+//! Every policy on random instances: every rule of CLUSTER.md §2–§3 holds when re-derived
+//! from the shares (`common::check`), and the same input gives the same placement.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use smd_place::{place, Options, Policy};
+
+fn options() -> Options {
+    Options {
+        // Random instances are beyond a proof at times: the rules must hold anyway.
+        exact_max_nodes: 20_000,
+        ..Options::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn every_policy_keeps_every_rule(
+        machines in prop::collection::vec(machine_strategy(), 0..7),
+        jobs in prop::collection::vec(job_strategy(7, 4), 0..7),
+        lambda in 0.0f64..=1.0,
+    ) {
+        let options = Options { dltap_lambda: lambda, ..options() };
+        for policy in Policy::ALL {
+            let pl = place(&machines, &jobs, policy, &options).unwrap();
+            check(&machines, &jobs, &pl);
+            prop_assert_eq!(pl.proven.is_some(), policy == Policy::Exact);
+            let again = place(&machines, &jobs, policy, &options).unwrap();
+            prop_assert_eq!(&pl, &again, "{} is deterministic", policy);
+        }
+    }
+
+    /// A job left out takes nothing: placing the same jobs without it changes no other
+    /// job's shares (every heuristic places jobs in order, each on what earlier ones left).
+    #[test]
+    fn a_job_not_placed_takes_nothing(
+        machines in prop::collection::vec(machine_strategy(), 1..6),
+        jobs in prop::collection::vec(job_strategy(8, 4), 1..7),
+    ) {
+        for policy in Policy::HEURISTICS {
+            let pl = place(&machines, &jobs, policy, &options()).unwrap();
+            let kept: Vec<usize> = (0..jobs.len()).filter(|&i| pl.jobs[i].placed().is_some()).collect();
+            let subset: Vec<_> = kept.iter().map(|&i| jobs[i].clone()).collect();
+            let alone = place(&machines, &subset, policy, &options()).unwrap();
+            for (k, &i) in kept.iter().enumerate() {
+                prop_assert_eq!(alone.jobs[k].placed(), pl.jobs[i].placed(), "{} job {}", policy, i);
+            }
+            prop_assert_eq!(&alone.used, &pl.used);
+        }
+    }
+
+    /// On a big enough cluster every job is placed by every policy.
+    #[test]
+    fn room_for_all_places_all(
+        jobs in prop::collection::vec(job_strategy(6, 3), 0..5),
+    ) {
+        let node = res(64.0, 256.0, 1024.0, 1024.0);
+        let machines: Vec<_> = (0..3).map(|i| machine(&format!("big-{i}"), node)).collect();
+        for policy in Policy::ALL {
+            let pl = place(&machines, &jobs, policy, &options()).unwrap();
+            prop_assert_eq!(pl.placed(), jobs.len(), "{}", policy);
+            check(&machines, &jobs, &pl);
+        }
+    }
+}
