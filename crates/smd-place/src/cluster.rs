@@ -1,6 +1,8 @@
 //! The machines while jobs are placed: what each has in use, whether more tasks fit
 //! (docs/PLACEMENT.md §3), the free dominant share (§5), and the draft of the job being
 //! placed, which is committed whole or dropped (§2: all or nothing).
+// A dimension indexes several arrays at once (capacity, use, demand).
+#![allow(clippy::needless_range_loop)]
 
 use crate::input::{Job, Machine};
 use crate::output::Share;

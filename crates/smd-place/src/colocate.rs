@@ -11,15 +11,16 @@
 //!    that fits on it, where a PS only counts as fitting together with the worker after
 //!    it. A machine's part of the stream carries PSs in proportion to its workers (± 1),
 //!    and the largest machines first keep the count of machines low.
-//! 3. Tasks left when every machine has had its turn go one at a time to the first machine,
-//!    in the same order, with room for them (a PS that stopped a machine's prefix may fit
-//!    elsewhere; workers may fit where it did not); if one fits nowhere, the job is not
-//!    placed.
+//! 3. Tasks left when every machine has had its turn go one at a time, the workers first
+//!    (their GPUs are the scarce part; a PS placed first could take the room they need), to
+//!    the first machine in the same order with room for them.
+//! 4. If one fits nowhere, the job's draft is dropped and the whole job placed by
+//!    `first_fit` (§6), whose reason is the job's if that fails too: so `locality` places
+//!    a job wherever `first_fit` would on the same machines.
 
 use crate::cluster::{Cluster, Demand, Draft, Kind, DIMS};
-use crate::greedy::Failed;
+use crate::greedy::{self, Failed};
 use crate::input::Job;
-use crate::reason;
 
 pub(crate) fn place_job(
     cluster: &Cluster,
@@ -81,20 +82,31 @@ pub(crate) fn place_job(
             return Ok(());
         }
     }
-    // 3. What is left, one task at a time, first fit in the same order.
-    while next < n {
-        let kind = stream.kind(next);
-        let fits = |h: &&usize| cluster.fits(**h, &draft.load_plus(demand, **h, kind));
-        match order.iter().find(fits) {
-            Some(&h) => draft.add(h, kind, 1),
-            None => {
-                let of = if kind == Kind::Worker { w } else { p };
-                return Err(reason::no_room(cluster, draft, demand, kind, of));
-            }
+    // 3. What is left, workers first, one task at a time, first fit in the same order.
+    let (mut left_w, mut left_p) = (0u32, 0u32);
+    for j in next..n {
+        match stream.kind(j) {
+            Kind::Worker => left_w += 1,
+            Kind::Ps => left_p += 1,
         }
-        next += 1;
     }
-    Ok(())
+    let rest = [(Kind::Worker, left_w), (Kind::Ps, left_p)];
+    let placed = rest.iter().all(|&(kind, k)| {
+        (0..k).all(|_| {
+            let fits = |h: &&usize| cluster.fits(**h, &draft.load_plus(demand, **h, kind));
+            order
+                .iter()
+                .find(fits)
+                .map(|&h| draft.add(h, kind, 1))
+                .is_some()
+        })
+    });
+    if placed {
+        return Ok(());
+    }
+    // 4. The whole job again, first fit: whatever `first_fit` places here, so does this.
+    draft.clear();
+    greedy::first_fit(cluster, draft, demand, job)
 }
 
 /// The job's tasks in stream order: p PSs evenly among n = w + p tasks.

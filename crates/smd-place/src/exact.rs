@@ -18,6 +18,8 @@
 //! - **Limit.** Every search node and every step of a job's enumeration counts against
 //!   `Options::exact_max_nodes`; at the limit the best placement found is returned with
 //!   `proven: Some(false)`.
+// A dimension indexes several arrays at once (capacity, use, demand).
+#![allow(clippy::needless_range_loop)]
 
 use crate::cluster::{Cluster, Demand, Dims, Kind, DIMS};
 use crate::greedy;
@@ -51,6 +53,9 @@ impl Key {
 }
 
 type Decision = Result<Vec<Share>, String>;
+
+/// Per job its shares, or `None` when it is left out.
+type Choice = Vec<Option<Vec<Share>>>;
 
 fn job_x(job: &Job, shares: &[Share]) -> f64 {
     let f: Vec<(f64, f64)> = shares
@@ -92,7 +97,7 @@ pub(crate) fn place(machines: &[Machine], jobs: &[Job], options: &Options) -> Pl
     }
     let (best, start) = incumbent.unzip();
     let (found, proven) = search(machines, jobs, options, best);
-    let chosen: Vec<Option<Vec<Share>>> = match (found, start) {
+    let chosen: Choice = match (found, start) {
         (Some((_, found)), _) => found,
         (None, Some(start)) => start.into_iter().map(Result::ok).collect(),
         (None, None) => vec![None; jobs.len()], // unreachable: HEURISTICS is not empty
@@ -119,7 +124,7 @@ fn search(
     jobs: &[Job],
     options: &Options,
     best: Option<Key>,
-) -> (Option<(Key, Vec<Option<Vec<Share>>>)>, bool) {
+) -> (Option<(Key, Choice)>, bool) {
     let empty = Cluster::new(machines);
     // Jobs that cannot be placed on the empty cluster (or exceed the task limit) are out of
     // the search, as they are out of every heuristic.
@@ -218,11 +223,11 @@ struct Search<'a> {
     nodes: u64,
     max_nodes: u64,
     aborted: bool,
-    current: Vec<Option<Vec<Share>>>,
+    current: Choice,
     /// The value to beat: the incumbent's, then the best found.
     best: Option<Key>,
     /// The best placement the search found, if better than the incumbent.
-    found: Option<(Key, Vec<Option<Vec<Share>>>)>,
+    found: Option<(Key, Choice)>,
 }
 
 impl Search<'_> {

@@ -60,7 +60,7 @@ pub(crate) fn place_all(
 /// §6: PSs, then workers, each to the first machine (by index) with room. Filling a machine
 /// with as many as fit before moving on is the same as placing them one at a time: a machine
 /// that has no room for one task of a kind gets none later, as loads only grow.
-fn first_fit(
+pub(crate) fn first_fit(
     cluster: &Cluster,
     draft: &mut Draft,
     demand: &Demand,

@@ -1,5 +1,7 @@
 //! Why a job is not placed (docs/PLACEMENT.md §11): every reason starts `"not placed: "` and
 //! names what did not fit — the task, its demand, and the resources machines were short of.
+// A dimension indexes several arrays at once (capacity, use, demand).
+#![allow(clippy::needless_range_loop)]
 
 use crate::cluster::{Cluster, Demand, Dims, Draft, Kind, DIMS, NIC};
 use crate::input::{Job, Options};

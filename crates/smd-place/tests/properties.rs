@@ -66,4 +66,17 @@ proptest! {
             check(&machines, &jobs, &pl);
         }
     }
+
+    /// docs/PLACEMENT.md §9 step 4: on the same machines `locality` places a job whenever
+    /// `first_fit` does.
+    #[test]
+    fn locality_places_what_first_fit_places(
+        machines in prop::collection::vec(machine_strategy(), 1..6),
+        job in job_strategy(10, 4),
+    ) {
+        let jobs = [job];
+        let ff = place(&machines, &jobs, Policy::FirstFit, &options()).unwrap();
+        let lo = place(&machines, &jobs, Policy::Locality, &options()).unwrap();
+        prop_assert!(lo.placed() >= ff.placed());
+    }
 }
