@@ -12,9 +12,11 @@
 //!   in the same state (the same loads to the bit, both occupied or both empty) are
 //!   interchangeable: among them a job's shares are enumerated in non-increasing order
 //!   only, so one of each set of mirror-image distributions is tried.
-//! - **Bound.** A node cannot beat the incumbent if even placing every remaining job at no
-//!   further X and on no further machine would not: placed + remaining, X so far, machines
-//!   so far (X and machines used only grow).
+//! - **Bound.** A node cannot beat the incumbent if even the best imaginable completion
+//!   would not: every remaining job placed, each at the least X it has alone on the empty
+//!   cluster (capacity only shrinks, so its X can only be higher), on as few new machines as
+//!   the remaining demand needs beyond the free room of the machines already in use. A
+//!   completion that leaves a job out places fewer, so it is below the bound too.
 //! - **Limit.** Every search node and every step of a job's enumeration counts against
 //!   `Options::exact_max_nodes`; at the limit the best placement found is returned with
 //!   `proven: Some(false)`.
@@ -125,27 +127,8 @@ fn search(
     options: &Options,
     best: Option<Key>,
 ) -> (Option<(Key, Choice)>, bool) {
-    let empty = Cluster::new(machines);
-    // Jobs that cannot be placed on the empty cluster (or exceed the task limit) are out of
-    // the search, as they are out of every heuristic.
-    let refused: Vec<bool> = jobs
-        .iter()
-        .map(|j| reason::before(&empty, j, options).is_some())
-        .collect();
-    let mut search = Search {
-        jobs,
-        demands: jobs.iter().map(Demand::of).collect(),
-        class: classes(machines),
-        placeable_from: placeable_from(&refused),
-        refused,
-        cluster: empty,
-        nodes: 0,
-        max_nodes: options.exact_max_nodes,
-        aborted: false,
-        current: vec![None; jobs.len()],
-        best,
-        found: None,
-    };
+    let mut search = Search::new(machines, jobs, options, best);
+    search.prepare();
     search.visit(
         0,
         Key {
@@ -197,14 +180,8 @@ fn classes(machines: &[Machine]) -> Vec<usize> {
         .collect()
 }
 
-/// `placeable_from[j]`: jobs from j on that the search may place.
-fn placeable_from(refused: &[bool]) -> Vec<usize> {
-    let mut v = vec![0; refused.len() + 1];
-    for j in (0..refused.len()).rev() {
-        v[j] = v[j + 1] + usize::from(!refused[j]);
-    }
-    v
-}
+/// Search nodes one job's lower bound may take before [`Search::quick_bound`] stands in.
+const LOWER_BOUND_NODES: u64 = 20_000;
 
 /// One way to place a job, with what it adds.
 struct Candidate {
@@ -217,8 +194,14 @@ struct Search<'a> {
     jobs: &'a [Job],
     demands: Vec<Demand>,
     class: Vec<usize>,
+    /// Jobs that no placement can hold, even on the empty cluster.
     refused: Vec<bool>,
+    /// `placeable_from[j]`: jobs from j on that the search may place.
     placeable_from: Vec<usize>,
+    /// `lb_from[j]`: Σ over those jobs of the least X each has alone on the empty cluster.
+    lb_from: Vec<f64>,
+    /// `need_from[j]`: Σ over those jobs of their whole demand.
+    need_from: Vec<Dims>,
     cluster: Cluster,
     nodes: u64,
     max_nodes: u64,
@@ -230,13 +213,179 @@ struct Search<'a> {
     found: Option<(Key, Choice)>,
 }
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    fn new(machines: &[Machine], jobs: &'a [Job], options: &Options, best: Option<Key>) -> Self {
+        let empty = Cluster::new(machines);
+        // Jobs that cannot be placed on the empty cluster (or exceed the task limit) are out
+        // of the search, as they are out of every heuristic.
+        let refused: Vec<bool> = jobs
+            .iter()
+            .map(|j| reason::before(&empty, j, options).is_some())
+            .collect();
+        Search {
+            jobs,
+            demands: jobs.iter().map(Demand::of).collect(),
+            class: classes(machines),
+            placeable_from: Vec::new(),
+            lb_from: Vec::new(),
+            need_from: Vec::new(),
+            refused,
+            cluster: empty,
+            nodes: 0,
+            max_nodes: options.exact_max_nodes,
+            aborted: false,
+            current: vec![None; jobs.len()],
+            best,
+            found: None,
+        }
+    }
+
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes > self.max_nodes {
             self.aborted = true;
         }
         !self.aborted
+    }
+
+    /// The bounds of the remaining jobs, before the search: each job's least X alone on the
+    /// empty cluster (a lower bound on its X anywhere in the search, as capacity only
+    /// shrinks), found by enumerating its distributions within [`LOWER_BOUND_NODES`], else
+    /// [`Search::quick_bound`]; a job with no distribution at all is refused.
+    fn prepare(&mut self) {
+        let n = self.jobs.len();
+        let mut lb = vec![0.0; n];
+        for j in 0..n {
+            let job = &self.jobs[j];
+            if self.refused[j] || job.workers == 0 || job.ps == 0 {
+                continue; // X = 0 without a worker or a PS
+            }
+            let limit = self.max_nodes;
+            self.max_nodes = limit.min(self.nodes.saturating_add(LOWER_BOUND_NODES));
+            let most = Wanted {
+                min_local: f64::NEG_INFINITY,
+                improving: true,
+            };
+            let candidates = self.distributions(j, most);
+            let complete = !self.aborted;
+            self.max_nodes = limit;
+            self.aborted = self.nodes > limit;
+            lb[j] = match candidates.first() {
+                Some(c) if complete => c.x, // sorted by X: the least of all
+                None if complete => {
+                    self.refused[j] = true;
+                    0.0
+                }
+                _ => self.quick_bound(j),
+            };
+        }
+        self.placeable_from = vec![0; n + 1];
+        self.lb_from = vec![0.0; n + 1];
+        self.need_from = vec![[0.0; DIMS]; n + 1];
+        for j in (0..n).rev() {
+            let (mut count, mut x, mut need) = (
+                self.placeable_from[j + 1],
+                self.lb_from[j + 1],
+                self.need_from[j + 1],
+            );
+            if !self.refused[j] {
+                count += 1;
+                x += lb[j];
+                let d = self.demands[j].load(self.jobs[j].workers, self.jobs[j].ps);
+                for r in 0..DIMS {
+                    need[r] += d[r];
+                }
+            }
+            self.placeable_from[j] = count;
+            self.lb_from[j] = x;
+            self.need_from[j] = need;
+        }
+    }
+
+    /// A lower bound on job j's X without enumeration: 0 if one machine holds it all;
+    /// otherwise `Σ_h w_h·p_h` is at most `w·P`, `p·W` (P, W: the most PSs, workers one
+    /// machine holds) and `w·p − 1` (below `w·p` unless all tasks share a machine).
+    fn quick_bound(&self, j: usize) -> f64 {
+        let job = &self.jobs[j];
+        let d = &self.demands[j];
+        let (w, p) = (job.workers, job.ps);
+        let c = &self.cluster;
+        if (0..c.len()).any(|h| c.fits(h, &d.load(w, p))) {
+            return 0.0;
+        }
+        let most = |kind, n| (0..c.len()).map(|h| c.max_fit(h, d, kind, (0, 0), n)).max();
+        let (wf, pf) = (w as f64, p as f64);
+        let local = (wf * f64::from(most(Kind::Ps, p).unwrap_or(0)))
+            .min(pf * f64::from(most(Kind::Worker, w).unwrap_or(0)))
+            .min(wf * pf - 1.0);
+        2.0 * job.gradient_gbit / pf * (wf * pf - local)
+    }
+
+    /// The best any completion from job j on can reach: every remaining placeable job
+    /// placed, each at its least X, on as few new machines as their demand needs beyond the
+    /// free room of the occupied machines (per resource, the largest empty machines first).
+    fn bound(&self, j: usize, key: Key) -> Key {
+        Key {
+            placed: key.placed + self.placeable_from[j],
+            x: key.x + self.lb_from[j],
+            machines: key.machines + self.extra_machines(j),
+        }
+    }
+
+    fn extra_machines(&self, j: usize) -> usize {
+        let need = &self.need_from[j];
+        let c = &self.cluster;
+        let mut extra = 0;
+        let mut empty = Vec::new();
+        for r in 0..DIMS {
+            if need[r] <= 0.0 {
+                continue;
+            }
+            let mut excess = need[r];
+            empty.clear();
+            for h in 0..c.len() {
+                let free = (c.limit(h)[r] - c.used(h)[r]).max(0.0);
+                if c.occupied(h) {
+                    excess -= free;
+                } else {
+                    empty.push(free);
+                }
+            }
+            empty.sort_by(|a, b| b.total_cmp(a));
+            let mut k = 0;
+            for f in &empty {
+                if excess <= 0.0 {
+                    break;
+                }
+                excess -= f;
+                k += 1;
+            }
+            extra = extra.max(k);
+        }
+        extra
+    }
+
+    /// The distributions of job j worth trying at a node of value `key`: when placing every
+    /// remaining job would only tie the incumbent's count, one whose X exceeds what the
+    /// incumbent leaves (its X − the X so far − the later jobs' bounds) cannot win. In
+    /// co-located pairs: `Σ w_h·p_h ≥ w·p − room·p/(2G)`, with a margin far above rounding so
+    /// that only hopeless distributions are skipped.
+    fn wanted(&self, j: usize, key: Key) -> Wanted {
+        let job = &self.jobs[j];
+        let Some(best) = self.best else {
+            return Wanted::ALL;
+        };
+        let g = job.gradient_gbit;
+        if key.placed + self.placeable_from[j] > best.placed || g <= 0.0 || job.ps == 0 {
+            return Wanted::ALL;
+        }
+        let room = best.x - key.x - self.lb_from[j + 1];
+        let room = room + 1e-6 * best.x.abs() + 1e-12;
+        let (w, p) = (job.workers as f64, job.ps as f64);
+        Wanted {
+            min_local: w * p - room * p / (2.0 * g),
+            improving: false,
+        }
     }
 
     /// Whether `key` is strictly better than the value to beat.
@@ -255,11 +404,7 @@ impl Search<'_> {
             }
             return;
         }
-        let bound = Key {
-            placed: key.placed + self.placeable_from[j],
-            ..key
-        };
-        if !self.beats(&bound) {
+        if !self.beats(&self.bound(j, key)) {
             return;
         }
         let jobs = self.jobs;
@@ -272,7 +417,8 @@ impl Search<'_> {
                     shares: Vec::new(),
                 }]
             } else {
-                self.distributions(j)
+                let wanted = self.wanted(j, key);
+                self.distributions(j, wanted)
             };
             for c in candidates {
                 if self.aborted {
@@ -285,8 +431,10 @@ impl Search<'_> {
                 };
                 // Sorted by (x, new machines), but the tolerance of `better` makes the
                 // order not quite monotone in it: skip, do not stop.
+                // The full bound is taken at the child; here the cheap part of it.
                 let bound = Key {
                     placed: key.placed + self.placeable_from[j],
+                    x: next.x + self.lb_from[j + 1],
                     ..next
                 };
                 if !self.beats(&bound) {
@@ -314,7 +462,7 @@ impl Search<'_> {
 
     /// Every distribution of job j over the machines that fits now, one per set of mirror
     /// images, sorted by (X, new machines).
-    fn distributions(&mut self, j: usize) -> Vec<Candidate> {
+    fn distributions(&mut self, j: usize, wanted: Wanted) -> Vec<Candidate> {
         let cluster = &self.cluster;
         let state_key = |h: usize| {
             let (used, occupied) = cluster.state(h);
@@ -341,6 +489,8 @@ impl Search<'_> {
             demand: self.demands[j],
             current: Vec::new(),
             out: Vec::new(),
+            local: 0.0,
+            wanted,
         };
         let jobs = self.jobs;
         let job = &jobs[j];
@@ -378,6 +528,25 @@ struct Walk {
     demand: Demand,
     current: Vec<Share>,
     out: Vec<Vec<Share>>,
+    /// `Σ w_h·p_h` of `current`.
+    local: f64,
+    wanted: Wanted,
+}
+
+/// Which distributions a walk keeps, by their co-located pairs `Σ_h w_h·p_h` (X falls as it
+/// grows): at least `min_local`; with `improving`, each one kept must beat the last (the
+/// walk then finds the largest, for a lower bound on X).
+#[derive(Clone, Copy, Debug)]
+struct Wanted {
+    min_local: f64,
+    improving: bool,
+}
+
+impl Wanted {
+    const ALL: Wanted = Wanted {
+        min_local: f64::NEG_INFINITY,
+        improving: false,
+    };
 }
 
 impl Walk {
@@ -387,8 +556,15 @@ impl Walk {
         if !s.tick() {
             return;
         }
+        // The pairs still to place can add at most w·p co-located pairs.
+        if self.local + f64::from(w) * f64::from(p) < self.wanted.min_local {
+            return;
+        }
         if w == 0 && p == 0 {
             self.out.push(self.current.clone());
+            if self.wanted.improving {
+                self.wanted.min_local = self.local + 1.0;
+            }
             return;
         }
         if i == self.order.len() {
@@ -413,6 +589,7 @@ impl Walk {
                 most_p
             };
             for b in (0..=most_p).rev() {
+                let pairs = a as f64 * b as f64;
                 if a > 0 || b > 0 {
                     self.current.push(Share {
                         machine: h,
@@ -420,7 +597,9 @@ impl Walk {
                         ps: b,
                     });
                 }
+                self.local += pairs;
                 self.enumerate(s, i + 1, w - a, p - b, (a, b));
+                self.local -= pairs;
                 if a > 0 || b > 0 {
                     self.current.pop();
                 }

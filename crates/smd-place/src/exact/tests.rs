@@ -98,6 +98,25 @@ proptest! {
     }
 }
 
+proptest! {
+    /// The bound used when enumeration would take too long is below the least X.
+    #[test]
+    fn the_quick_bound_is_a_lower_bound(
+        machines in machines(),
+        job in (job(), 1u32..8, 1u32..4).prop_map(|(j, workers, ps)| Job { workers, ps, ..j }),
+    ) {
+        let jobs = [job];
+        let mut s = Search::new(&machines, &jobs, &Options::default(), None);
+        prop_assume!(!s.refused[0] && jobs[0].workers > 0 && jobs[0].ps > 0);
+        let most = Wanted { min_local: f64::NEG_INFINITY, improving: true };
+        let least = s.distributions(0, most).first().map(|c| c.x);
+        prop_assume!(!s.aborted);
+        if let Some(least) = least {
+            prop_assert!(s.quick_bound(0) <= least, "{} > {least}", s.quick_bound(0));
+        }
+    }
+}
+
 #[test]
 fn the_order_is_placed_then_x_then_machines() {
     let k = |placed, x, machines| Key {
