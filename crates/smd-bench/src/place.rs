@@ -154,7 +154,7 @@ pub fn run_place(clock: &dyn Fn() -> f64, reps: usize, options: &Options) -> Vec
 }
 
 /// (jobs, machines) of the slices `exact` is measured on.
-pub const EXACT_SLICES: [(usize, usize); 5] = [(6, 4), (16, 8), (32, 16), (64, 32), (128, 64)];
+pub const EXACT_SLICES: [(usize, usize); 4] = [(6, 4), (16, 8), (32, 16), (64, 32)];
 
 /// The rows as a Markdown table.
 pub fn place_table(rows: &[PlaceRow], column: &str) -> String {

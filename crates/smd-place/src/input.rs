@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use smd_core::error::num;
-use smd_core::scenario::{Mode, Resource, Resources};
+use smd_core::scenario::{Mode, Resource, Resources, MAX_MAGNITUDE};
 use smd_core::{Error, FieldError};
 
 /// One machine (CLUSTER.md §1: each machine of each group is its own machine).
@@ -90,18 +90,20 @@ impl Default for Options {
     }
 }
 
-/// Every number that placement computes with must be finite and non-negative, a local rate
-/// positive, λ in [0, 1]: each violation is one [`FieldError`] (machines by their index,
-/// job fields under the job's id).
+/// Every number that placement computes with must be in [0, 1e12] (the scenario's range), a
+/// local rate positive, λ in [0, 1]: each violation is one [`FieldError`] (machines by their
+/// index, job fields under the job's id). NaN fails every range.
 pub(crate) fn validate(machines: &[Machine], jobs: &[Job], options: &Options) -> Result<(), Error> {
     let mut errors = Vec::new();
+    // The scenario's own range (SCENARIO.md): 1e12 times a count below 2^32 stays finite,
+    // so no load can overflow to ∞ and pass a check against an ∞ limit.
     let mut check = |job: Option<&str>, field: String, v: f64, positive: bool| {
-        let bad = !v.is_finite() || v < 0.0 || (positive && v == 0.0);
+        let bad = !(0.0..=MAX_MAGNITUDE).contains(&v) || (positive && v == 0.0);
         if bad {
             let rule = if positive {
-                "must be a positive finite number"
+                "must be in (0, 1e12]"
             } else {
-                "must be a finite number ≥ 0"
+                "must be in [0, 1e12]"
             };
             errors.push(FieldError {
                 job: job.map(str::to_owned),

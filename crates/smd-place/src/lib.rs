@@ -64,8 +64,8 @@ use smd_core::Error;
 /// Places every job's workers and PSs on the machines with `policy` (docs/PLACEMENT.md).
 ///
 /// Jobs are taken in the given order (the plan's order); `exact` optimises over all of them
-/// at once. An invalid number (negative, not finite, λ outside [0, 1]) is an
-/// [`Error::Invalid`] naming its field; everything else gives a [`Placement`].
+/// at once. An invalid number (negative, not finite, above 1e12, a local rate of 0, λ outside
+/// [0, 1]) is an [`Error::Invalid`] naming its field; everything else gives a [`Placement`].
 pub fn place(
     machines: &[Machine],
     jobs: &[Job],

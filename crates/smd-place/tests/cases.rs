@@ -339,6 +339,7 @@ fn invalid_numbers_name_their_field() {
     let mut machines = nodes(2, 4.0);
     machines[1].capacity.vcpu = f64::NAN;
     machines[0].local_gbps = Some(0.0);
+    machines[0].capacity.gpu = f64::MAX;
     let mut j = plain("a", 1, 1);
     j.ps_demand.memory_gb = -1.0;
     j.bandwidth_gbps = f64::INFINITY;
@@ -356,6 +357,7 @@ fn invalid_numbers_name_their_field() {
     assert_eq!(
         fields,
         vec![
+            (None, "machines[0].capacity.gpu"),
             (None, "machines[0].local_gbps"),
             (None, "machines[1].capacity.vcpu"),
             (Some("a"), "ps_demand.memory_gb"),
