@@ -29,6 +29,10 @@ pub(crate) fn place_job(
     job: &Job,
 ) -> Result<(), Failed> {
     let (w, p) = (job.workers, job.ps);
+    let n = w as u64 + p as u64;
+    if n == 0 {
+        return Ok(()); // nothing to place: placed with no shares
+    }
     let whole = demand.load(w, p);
     // 1. Co-located, best fit.
     let mut best: Option<(f64, usize)> = None;
@@ -46,7 +50,6 @@ pub(crate) fn place_job(
         return Ok(());
     }
     // 2. Evenly spread: machines by decreasing room for the job's average task.
-    let n = w as u64 + p as u64;
     let average: [f64; DIMS] = std::array::from_fn(|r| whole[r] / n as f64);
     let room = |h: usize| {
         (0..DIMS)

@@ -79,4 +79,80 @@ proptest! {
         let lo = place(&machines, &jobs, Policy::Locality, &options()).unwrap();
         prop_assert!(lo.placed() >= ff.placed());
     }
+
+    /// Hostile numbers and counts: an error naming fields, or a placement that keeps every
+    /// rule; never a panic, never a long loop.
+    #[test]
+    fn hostile_inputs_never_panic(
+        machines in prop::collection::vec(hostile_machine(), 0..5),
+        jobs in prop::collection::vec(hostile_job(), 0..5),
+    ) {
+        for policy in Policy::ALL {
+            match place(&machines, &jobs, policy, &options()) {
+                Ok(pl) => check(&machines, &jobs, &pl),
+                Err(smd_core::Error::Invalid(errors)) => prop_assert!(!errors.is_empty()),
+                Err(e) => prop_assert!(false, "unexpected error {e}"),
+            }
+        }
+    }
+}
+
+/// Mostly valid extremes, sometimes anything at all (NaN, ∞, negative, subnormal).
+fn hostile_number() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        4 => prop::sample::select(vec![0.0, 1e-300, 1e-12, 0.1, 1.0, 3.0, 5e11, 1e12]),
+        1 => any::<f64>(),
+    ]
+}
+
+fn hostile_count() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        3 => 0u32..4,
+        1 => prop::sample::select(vec![u32::MAX, u32::MAX - 1, 1 << 31, 1_000_001]),
+    ]
+}
+
+fn hostile_machine() -> impl Strategy<Value = smd_place::Machine> {
+    (
+        [
+            hostile_number(),
+            hostile_number(),
+            hostile_number(),
+            hostile_number(),
+        ],
+        prop::option::of(hostile_number()),
+        prop::option::of(hostile_number()),
+    )
+        .prop_map(|([g, v, m, s], nic_gbps, local_gbps)| smd_place::Machine {
+            name: "h".into(),
+            capacity: res(g, v, m, s),
+            nic_gbps,
+            local_gbps,
+        })
+}
+
+fn hostile_job() -> impl Strategy<Value = smd_place::Job> {
+    (
+        (hostile_count(), hostile_count()),
+        [
+            hostile_number(),
+            hostile_number(),
+            hostile_number(),
+            hostile_number(),
+        ],
+        [hostile_number(), hostile_number()],
+        (hostile_number(), hostile_number()),
+    )
+        .prop_map(
+            |((w, p), [g, v, m, s], [pv, pm], (b, grad))| smd_place::Job {
+                id: "h".into(),
+                mode: smd_core::scenario::Mode::Async,
+                workers: w,
+                ps: p,
+                worker_demand: res(g, v, m, s),
+                ps_demand: res(0.0, pv, pm, s),
+                bandwidth_gbps: b,
+                gradient_gbit: grad,
+            },
+        )
 }
