@@ -140,7 +140,7 @@ fn time(
 /// once each, to show how far `exact` reaches within its node limit (`options`).
 pub fn run_place(clock: &dyn Fn() -> f64, reps: usize, options: &Options) -> Vec<PlaceRow> {
     let (machines, jobs) = instance();
-    let mut rows: Vec<PlaceRow> = Policy::HEURISTICS
+    let mut rows: Vec<PlaceRow> = smd_place::HEURISTICS
         .iter()
         .map(|&policy| time(clock, (&machines, &jobs), policy, options, reps))
         .collect();

@@ -27,7 +27,6 @@ use crate::cluster::{Cluster, Demand, Dims, Kind, DIMS};
 use crate::greedy;
 use crate::input::{Job, Machine, Options};
 use crate::output::{self, Placement, Share};
-use crate::policy::Policy;
 use crate::reason;
 use smd_core::locality::cross_traffic_gbit;
 
@@ -90,7 +89,7 @@ fn key_of(machines: usize, jobs: &[Job], decisions: &[Decision]) -> Key {
 
 pub(crate) fn place(machines: &[Machine], jobs: &[Job], options: &Options) -> Placement {
     let mut incumbent: Option<(Key, Vec<Decision>)> = None;
-    for policy in Policy::HEURISTICS {
+    for policy in crate::HEURISTICS {
         let d = greedy::place_all(machines, jobs, policy, options);
         let key = key_of(machines.len(), jobs, &d);
         if incumbent.as_ref().is_none_or(|(best, _)| key.better(best)) {
@@ -150,7 +149,7 @@ fn left_out(placed: usize, of: usize, proven: bool, options: &Options) -> String
         )
     };
     format!(
-        "not placed: no placement fits every job together; exact places {placed} of {of} \
+        "no placement fits every job together; exact places {placed} of {of} \
          jobs ({most}) and this one is not among them"
     )
 }

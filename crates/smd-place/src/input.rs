@@ -72,8 +72,9 @@ pub struct Options {
 }
 
 impl Options {
-    /// λ's default: aggregation weighs more than free room (seed 003 favours aggregation).
-    pub const DEFAULT_DLTAP_LAMBDA: f64 = 0.7;
+    /// λ's default, the scenario's (`params.dltap_lambda` unset): aggregation weighs more
+    /// than free room.
+    pub const DEFAULT_DLTAP_LAMBDA: f64 = smd_core::scenario::DEFAULT_DLTAP_LAMBDA;
     /// `exact`'s default node limit: about a second natively.
     pub const DEFAULT_EXACT_MAX_NODES: u64 = 1_000_000;
     /// The default task limit per job.

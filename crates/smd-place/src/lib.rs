@@ -56,7 +56,7 @@ mod rho;
 pub use cluster::TOLERANCE;
 pub use input::{Job, Machine, Options};
 pub use output::{JobPlacement, Outcome, Placement, Share};
-pub use policy::Policy;
+pub use policy::{Policy, HEURISTICS};
 pub use rho::locality_factor;
 
 use smd_core::Error;

@@ -36,7 +36,9 @@ pub struct JobPlacement {
 pub enum Outcome {
     /// Every task of the job is on a machine.
     Placed(JobPlacement),
-    /// The job takes nothing; the reason (`"not placed: …"`) says what did not fit.
+    /// The job takes nothing; the reason says what did not fit. It is the text after
+    /// `"not placed: "`, as `smd_core::plan::Reason::NotPlaced` holds it (its `Display` adds
+    /// the prefix).
     NotPlaced(String),
 }
 

@@ -1,5 +1,4 @@
-//! Why a job is not placed (docs/PLACEMENT.md §11): every reason starts `"not placed: "` and
-//! names what did not fit — the task, its demand, and the resources machines were short of.
+//! Why a job is not placed (docs/PLACEMENT.md §11): every reason names what did not fit — the task, its demand, and the resources machines were short of.
 // A dimension indexes several arrays at once (capacity, use, demand).
 #![allow(clippy::needless_range_loop)]
 
@@ -45,7 +44,7 @@ pub(crate) fn before(cluster: &Cluster, job: &Job, options: &Options) -> Option<
         return None;
     }
     if cluster.len() == 0 {
-        return Some("not placed: there are no machines".into());
+        return Some("there are no machines".into());
     }
     let demand = Demand::of(job);
     for (kind, n) in [(Kind::Worker, job.workers), (Kind::Ps, job.ps)] {
@@ -66,7 +65,7 @@ pub(crate) fn before(cluster: &Cluster, job: &Job, options: &Options) -> Option<
                 .map(|h| (cluster.cap(h)[r] - cluster.used(h)[r]).max(0.0))
                 .sum();
             return Some(format!(
-                "not placed: its {} and {} need {} in all, more than the {} free on all machines",
+                "its {} and {} need {} in all, more than the {} free on all machines",
                 plural(job.workers as usize, "worker", "workers"),
                 plural(job.ps as usize, "PS", "PSs"),
                 amount(r, need[r]),
@@ -76,7 +75,7 @@ pub(crate) fn before(cluster: &Cluster, job: &Job, options: &Options) -> Option<
     }
     if tasks > options.max_tasks_per_job {
         return Some(format!(
-            "not placed: its {tasks} tasks exceed the placement limit of {} per job \
+            "its {tasks} tasks exceed the placement limit of {} per job \
              (max_tasks_per_job)",
             options.max_tasks_per_job
         ));
@@ -97,7 +96,7 @@ fn too_large(cluster: &Cluster, d: &Dims, kind: Kind) -> Option<String> {
             .fold(0.0, f64::max);
         if d[r] > most + most * crate::TOLERANCE {
             return Some(format!(
-                "not placed: a {} needs {}, more than any machine has (the most is {})",
+                "a {} needs {}, more than any machine has (the most is {})",
                 kind.name(),
                 amount(r, d[r]),
                 num(most)
@@ -105,7 +104,7 @@ fn too_large(cluster: &Cluster, d: &Dims, kind: Kind) -> Option<String> {
         }
     }
     Some(format!(
-        "not placed: no machine has all a {} needs ({}) even when empty",
+        "no machine has all a {} needs ({}) even when empty",
         kind.name(),
         describe(d)
     ))
@@ -152,7 +151,7 @@ pub(crate) fn no_room(
         describe(d)
     };
     format!(
-        "not placed: no machine has room for {} {index} of {of} ({shown}); short of {}",
+        "no machine has room for {} {index} of {of} ({shown}); short of {}",
         kind.name(),
         lacks.join(", ")
     )

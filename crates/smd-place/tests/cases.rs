@@ -277,7 +277,7 @@ fn no_machines() {
     let jobs = vec![plain("a", 1, 1), plain("empty", 0, 0)];
     for policy in Policy::ALL {
         let pl = place(&[], &jobs, policy, &Options::default()).unwrap();
-        assert_eq!(reason(&pl, 0), "not placed: there are no machines");
+        assert_eq!(reason(&pl, 0), "there are no machines");
         // A job with no tasks is placed anywhere, even on nothing.
         assert_eq!(pl.jobs[1].placed().unwrap().shares, Vec::<Share>::new());
         assert_eq!(pl.jobs[1].placed().unwrap().locality_factor, 1.0);
@@ -391,6 +391,6 @@ fn the_answer_serialises() {
     assert!(json["jobs"][1]["not_placed"]
         .as_str()
         .unwrap()
-        .starts_with("not placed: "));
+        .starts_with("its 9 workers"));
     assert_eq!(json["proven"], serde_json::Value::Null);
 }

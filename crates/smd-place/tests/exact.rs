@@ -63,7 +63,7 @@ proptest! {
         let options = Options { exact_max_nodes: nodes, ..Options::default() };
         let exact = place(&machines, &jobs, Policy::Exact, &options).unwrap();
         check(&machines, &jobs, &exact);
-        for policy in Policy::HEURISTICS {
+        for policy in smd_place::HEURISTICS {
             let h = place(&machines, &jobs, policy, &options).unwrap();
             prop_assert_ne!(compare(&exact, &h), Ordering::Greater, "{} is better", policy);
         }
@@ -110,7 +110,7 @@ fn at_the_limit_the_best_heuristic_is_returned() {
     };
     let pl = place(&machines, &jobs, Policy::Exact, &options).unwrap();
     assert_eq!(pl.proven, Some(false));
-    let best = Policy::HEURISTICS
+    let best = smd_place::HEURISTICS
         .iter()
         .map(|&p| place(&machines, &jobs, p, &options).unwrap())
         .min_by(compare)

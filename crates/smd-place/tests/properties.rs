@@ -41,7 +41,7 @@ proptest! {
         machines in prop::collection::vec(machine_strategy(), 1..6),
         jobs in prop::collection::vec(job_strategy(8, 4), 1..7),
     ) {
-        for policy in Policy::HEURISTICS {
+        for policy in smd_place::HEURISTICS {
             let pl = place(&machines, &jobs, policy, &options()).unwrap();
             let kept: Vec<usize> = (0..jobs.len()).filter(|&i| pl.jobs[i].placed().is_some()).collect();
             let subset: Vec<_> = kept.iter().map(|&i| jobs[i].clone()).collect();
