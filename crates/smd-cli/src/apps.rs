@@ -57,7 +57,8 @@ pub struct TraceArgs {
     /// workload-1-half … workload-8-half (80 jobs).
     #[arg(long, value_name = "NAME", conflicts_with = "file")]
     workload: Option<String>,
-    /// Number of machines (with --machine-type; default 16, the artifact's cluster).
+    /// Number of machines (version-2 machines, with --machine-type; default 16, the
+    /// artifact's cluster).
     #[arg(
         long,
         value_name = "N",
@@ -251,7 +252,11 @@ fn trace_cluster(a: &TraceArgs) -> Result<Cluster, Failure> {
             format!("must be a whole number ≥ 1 (got {n})"),
         ));
     }
-    Ok(machines::pool(m, n))
+    // The machine is also the instance: a job's limit ϑ reads "machines it may span".
+    Ok(Cluster::of_machines(
+        vec![machines::group(m, n)],
+        m.capacity,
+    ))
 }
 
 /// `smd trace`: a version-2 scenario with one preset job per row of a trace.

@@ -15,7 +15,7 @@ mod calibrate;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
-use smd_core::scenario::{Outer, Resource};
+use smd_core::scenario::{Outer, Placement, Resource};
 use smd_core::{Error, GenerateOptions, InnerSolver, Mode, Options, Plan, Policy, Scenario};
 use std::io::{self, BufWriter, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -176,6 +176,10 @@ struct Common {
         allow_negative_numbers = true
     )]
     global_budget: f64,
+    /// On machines: how admitted jobs are placed (overrides params.placement; default
+    /// locality).
+    #[arg(long, value_parser = named::<Placement>(&Placement::NAMES))]
+    placement: Option<Placement>,
     /// How Algorithm 1 solves its grid points: `fast` (exact closed form with pruning) or
     /// `reference` (one LP-crate solve per grid point, the paper's method; slow at small ε).
     #[arg(long, value_parser = named::<InnerSolver>(&InnerSolver::NAMES), default_value = "fast")]
@@ -495,7 +499,8 @@ fn solve(scenario: &Scenario, which: Policy, c: &Common) -> Result<Plan, Failure
         ..Options::default()
     };
     let policy = which.name();
-    let run = || smd_core::plan_with(scenario, which, &mut opts);
+    // On machines the admitted jobs are placed (docs/MODEL.md §15); a pool plans as ever.
+    let run = || smd_place::plan_placed(scenario, which, &mut opts);
     match catch_unwind(AssertUnwindSafe(run)) {
         Ok(Ok(plan)) => Ok(plan),
         Ok(Err(e)) => Err(e.into()),
@@ -535,6 +540,15 @@ fn load(c: &Common) -> Result<Scenario, Failure> {
     }
     if let Some(s) = c.seed {
         p.seed = s;
+    }
+    if let Some(pl) = c.placement {
+        if !scenario.cluster.has_machines() {
+            return Err(Failure::Invalid(
+                "--placement needs a cluster of machines (version 2); this one is a pool of units"
+                    .into(),
+            ));
+        }
+        scenario.params.placement = Some(pl);
     }
     scenario.validate()?;
     Ok(scenario)
@@ -692,8 +706,25 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
         if a.proven_optimal { "yes" } else { "no" },
         gap
     )?;
+    if let Some(pl) = &plan.placement {
+        writeln!(
+            out,
+            "placement {}   cross traffic {:.1} Gbit per iteration   machines used {}/{}   not placed {}{}",
+            pl.policy,
+            pl.total_cross_traffic_gbit,
+            pl.machines_used,
+            pl.machines.len(),
+            pl.not_placed,
+            match pl.proven {
+                Some(true) => "   proven",
+                Some(false) => "   not proven (node limit)",
+                None => "",
+            }
+        )?;
+    }
     writeln!(out)?;
-    let mut jobs = Table::new(&[
+    let placed = plan.placement.is_some();
+    let mut columns = vec![
         ("id", false),
         ("admitted", false),
         ("workers", true),
@@ -701,10 +732,14 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
         ("T (s)", true),
         ("π", true),
         ("utility", true),
-        ("reason", false),
-    ]);
+    ];
+    if placed {
+        columns.extend([("ρ", true), ("X Gbit", true), ("machines", false)]);
+    }
+    columns.push(("reason", false));
+    let mut jobs = Table::new(&columns);
     for j in &plan.jobs {
-        jobs.row(vec![
+        let mut row = vec![
             smd_core::error::cut(&j.id).into_owned(),
             if j.admitted { "yes" } else { "no" }.to_owned(),
             opt(j.workers, |v| v.to_string()),
@@ -712,11 +747,25 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
             opt(j.completion_time_s, |v| format!("{v:.1}")),
             opt(j.completion_time, |v| format!("{v:.3}")),
             format!("{:.3}", j.utility),
+        ];
+        if placed {
+            row.push(opt(j.locality_factor, |v| format!("{v:.3}")));
+            row.push(opt(j.cross_traffic_gbit, |v| format!("{v:.1}")));
+            row.push(opt(j.placement.as_ref(), |shares| {
+                let cells: Vec<String> = shares
+                    .iter()
+                    .map(|s| format!("{} {}w{}p", s.machine, s.workers, s.ps))
+                    .collect();
+                cells.join(", ")
+            }));
+        }
+        row.push(
             j.reason
                 .as_ref()
                 .map(ToString::to_string)
                 .unwrap_or_default(),
-        ]);
+        );
+        jobs.row(row);
     }
     jobs.write(out)?;
     writeln!(out)?;
@@ -777,6 +826,14 @@ fn write_compare_table(
         ("admitted", true),
     ];
     columns.extend(shares.iter().map(|h| (h.as_str(), true)));
+    let machines = scenario.cluster.has_machines();
+    if machines {
+        columns.extend([
+            ("cross Gbit", true),
+            ("machines", true),
+            ("not placed", true),
+        ]);
+    }
     columns.push(("solve ms", true));
     let mut t = Table::new(&columns);
     for (policy, r) in results {
@@ -789,12 +846,21 @@ fn write_compare_table(
                     format!("{}/{}", p.admitted, p.jobs.len()),
                 ];
                 row.extend(Resource::ALL.map(|r| percent(used[r.index()], cap[r.index()])));
+                if let Some(pl) = p.placement.as_ref().filter(|_| machines) {
+                    row.push(format!("{:.1}", pl.total_cross_traffic_gbit));
+                    row.push(format!("{}/{}", pl.machines_used, pl.machines.len()));
+                    row.push(pl.not_placed.to_string());
+                }
                 row.push(format!("{:.1}", p.stats.solve_ms));
                 t.row(row);
             }
             Err(_) => {
                 let mut row = vec![(*policy).to_owned(), "failed".to_owned()];
-                row.extend(std::iter::repeat_n("-".to_owned(), Resource::ALL.len() + 2));
+                let extra = if machines { 3 } else { 0 };
+                row.extend(std::iter::repeat_n(
+                    "-".to_owned(),
+                    Resource::ALL.len() + 2 + extra,
+                ));
                 t.row(row);
             }
         }

@@ -102,8 +102,10 @@ fn trace_reads_a_workload_or_a_file_into_a_valid_scenario() {
     let out = ok(&smd(&["trace", "--workload", "workload-3-half"], None));
     let s = Scenario::from_json(&out).unwrap();
     assert_eq!((s.version, s.jobs.len()), (2, 80));
-    // The default cluster: the artifact's 16 nodes of 4 T4s.
-    assert_eq!((s.cluster.units, s.cluster.unit.gpu), (16.0, 4.0));
+    // The default cluster: the artifact's 16 nodes of 4 T4s, as machines.
+    assert_eq!(s.cluster.machine_list().len(), 16);
+    assert_eq!(s.cluster.capacity().gpu, 64.0);
+    assert_eq!(s.cluster.instance.gpu, 4.0);
     // From stdin, on a pool of units.
     let csv = "name,time,application,num_replicas,batch_size\nj,12.5,ncf,1,32768\n";
     let out = ok(&smd(&["trace", "-", "--units", "2"], Some(csv.as_bytes())));
@@ -184,5 +186,60 @@ fn generate_on_machines_writes_a_version_2_scenario() {
     invalid(
         &smd(&["generate", "--machines", "0"], None),
         &["--machines", "whole number"],
+    );
+}
+
+#[test]
+fn plans_on_machines_say_where_every_job_runs() {
+    let scenario = ok(&smd(
+        &["trace", "--workload", "workload-2-half", "--machines", "8"],
+        None,
+    ));
+    let out = ok(&smd(
+        &[
+            "plan",
+            "--json",
+            "--policy",
+            "exact",
+            "--placement",
+            "spread",
+            "--epsilon",
+            "0.1",
+            "-",
+        ],
+        Some(scenario.as_bytes()),
+    ));
+    let p: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(p["placement"]["policy"], "spread");
+    assert_eq!(p["placement"]["machines"].as_array().unwrap().len(), 8);
+    let admitted: Vec<&serde_json::Value> = p["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|j| j["admitted"] == true)
+        .collect();
+    assert!(!admitted.is_empty());
+    for j in admitted {
+        let shares = j["placement"].as_array().unwrap();
+        let w: u64 = shares.iter().map(|s| s["workers"].as_u64().unwrap()).sum();
+        assert_eq!(Some(w), j["workers"].as_u64());
+        assert!(j["locality_factor"].is_number() && j["cross_traffic_gbit"].is_number());
+    }
+    let table = ok(&smd(
+        &["compare", "--epsilon", "0.1", "-"],
+        Some(scenario.as_bytes()),
+    ));
+    assert!(
+        table.contains("cross Gbit") && table.contains("not placed"),
+        "{table}"
+    );
+    // A pool has no placement.
+    let pool = ok(&smd(&["generate", "--jobs", "3"], None));
+    invalid(
+        &smd(
+            &["plan", "--placement", "dltap", "-"],
+            Some(pool.as_bytes()),
+        ),
+        &["--placement needs a cluster of machines"],
     );
 }
