@@ -364,8 +364,10 @@ fn measure(models: &[JobModel], plan: &Plan) -> Measured {
 }
 
 /// The invariants of one plan, recomputed from the scenario: every admitted (w, p) is an
-/// integer point of Ω; utilities, totals and resource sums match the model; the admitted
-/// demand fits the cluster per resource; the rounding attempts are within their cap.
+/// integer point of Ω; utilities (at the placement's ρ on machines), totals and resource
+/// sums match the model; the admitted demand fits the cluster per resource and, on
+/// machines, every machine's capacity, with each job's shares summing to its (w, p); the
+/// rounding attempts are within their cap.
 pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<String> {
     let mut errs = Vec::new();
     if plan.jobs.len() != models.len() {
@@ -377,6 +379,8 @@ pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<
         return errs;
     }
     let cap = scenario.cluster.capacity().to_array();
+    let machines = scenario.cluster.machine_list();
+    let mut machine_used = vec![[0.0; 4]; machines.len()];
     let mut used = [0.0; 4];
     let mut requested = [0.0; 4];
     let mut total = 0.0;
@@ -409,11 +413,44 @@ pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<
                 j.id
             ));
         }
-        let u = m.utility_at(wf, pf);
+        // On machines T uses the placement's ρ (docs/MODEL.md §14–§15).
+        let rho = j.locality_factor.unwrap_or(1.0);
+        let u = m.mu(m.pi(m.t_placed(wf, pf, rho)));
         if !close(u, j.utility) {
             errs.push(format!(
-                "job {}: utility {} but μ(T({w}, {p})) = {u}",
+                "job {}: utility {} but μ(T({w}, {p}, ρ = {rho})) = {u}",
                 j.id, j.utility
+            ));
+        }
+        if let Some(shares) = &j.placement {
+            let (sw, sp) = shares
+                .iter()
+                .fold((0, 0), |(a, b), s| (a + s.workers, b + s.ps));
+            if (sw, sp) != (w, p) {
+                errs.push(format!(
+                    "job {}: placed ({sw}, {sp}) but allocated ({w}, {p})",
+                    j.id
+                ));
+            }
+            for s in shares {
+                match machines.iter().position(|mm| mm.name == s.machine) {
+                    Some(h) => {
+                        let (dw, dp) =
+                            (m.demand(s.workers as f64, 0.0), m.demand(0.0, s.ps as f64));
+                        for r in 0..4 {
+                            machine_used[h][r] += dw[r] + dp[r];
+                        }
+                    }
+                    None => errs.push(format!(
+                        "job {}: placed on unknown machine {:?}",
+                        j.id, s.machine
+                    )),
+                }
+            }
+        } else if scenario.cluster.has_machines() && plan.placement.is_some() {
+            errs.push(format!(
+                "job {}: admitted on machines without a placement",
+                j.id
             ));
         }
         if j.utility.is_nan() || j.utility <= 0.0 {
@@ -432,6 +469,17 @@ pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<
             "admitted = {} but {admitted} job lines are admitted",
             plan.admitted
         ));
+    }
+    for (mm, u) in machines.iter().zip(&machine_used) {
+        let c = mm.capacity.to_array();
+        for r in 0..4 {
+            if u[r] > c[r] * (1.0 + TOL) + TOL {
+                errs.push(format!(
+                    "machine {}: {} {} exceeds its capacity {}",
+                    mm.name, RESOURCE_NAMES[r], u[r], c[r]
+                ));
+            }
+        }
     }
     if !close(total, plan.total_utility) {
         errs.push(format!(
