@@ -434,7 +434,16 @@ fn check(a: &CheckArgs, out: &mut impl Write) -> Result<(), Failure> {
         if scenario.jobs.len() == 1 { "" } else { "s" },
         scenario.params.epsilon
     )?;
+    warn(&scenario);
     Ok(())
+}
+
+/// `warning: …` on stderr for what is valid but probably not meant (`Scenario::warnings`).
+fn warn(scenario: &Scenario) {
+    let mut err = io::stderr().lock();
+    for w in scenario.warnings() {
+        let _ = writeln!(err, "warning: {w}");
+    }
 }
 
 fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
@@ -551,6 +560,7 @@ fn load(c: &Common) -> Result<Scenario, Failure> {
         scenario.params.placement = Some(pl);
     }
     scenario.validate()?;
+    warn(&scenario);
     Ok(scenario)
 }
 

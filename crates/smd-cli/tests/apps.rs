@@ -243,3 +243,32 @@ fn plans_on_machines_say_where_every_job_runs() {
         &["--placement needs a cluster of machines"],
     );
 }
+
+#[test]
+fn check_warns_about_machines_no_worker_fits() {
+    // Generated workers ask for 0–4 GPUs; on GPU-less machines some may still fit, so ask
+    // for a scenario where every worker needs a GPU.
+    let text = ok(&smd(
+        &[
+            "generate",
+            "--jobs",
+            "2",
+            "--machines",
+            "2",
+            "--machine-type",
+            "c4.8xlarge",
+        ],
+        None,
+    ));
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for j in v["jobs"].as_array_mut().unwrap() {
+        j["worker"]["gpu"] = 1.into();
+    }
+    let o = smd(&["check", "-"], Some(v.to_string().as_bytes()));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning: cluster.machines[0] fits no job's worker"),
+        "{err}"
+    );
+}

@@ -600,6 +600,50 @@ impl Scenario {
         serde_json::to_string_pretty(self).expect("a scenario always serialises")
     }
 
+    /// What is allowed but probably not meant (never an error): a machine group on which no
+    /// job's worker fits (docs/SCENARIO.md, version 2). Each names the group and says why.
+    pub fn warnings(&self) -> Vec<FieldError> {
+        let mut out = Vec::new();
+        if self.jobs.is_empty() {
+            return out;
+        }
+        for (i, g) in self.cluster.machines.iter().enumerate() {
+            let cap = g.capacity.to_array();
+            let fits = |d: &Resources| d.to_array().iter().zip(cap).all(|(d, c)| *d <= c);
+            if self.jobs.iter().any(|j| fits(&j.worker)) {
+                continue;
+            }
+            // The resource that rules out the most jobs says why.
+            let short = Resource::ALL
+                .into_iter()
+                .max_by_key(|r| {
+                    self.jobs
+                        .iter()
+                        .filter(|j| j.worker[*r] > cap[r.index()])
+                        .count()
+                })
+                .unwrap_or(Resource::Gpu);
+            let example = self
+                .jobs
+                .iter()
+                .find(|j| j.worker[short] > cap[short.index()])
+                .unwrap_or(&self.jobs[0]);
+            out.push(FieldError {
+                job: None,
+                field: format!("cluster.machines[{i}]"),
+                message: format!(
+                    "fits no job's worker: a {:?} machine has {} {}, e.g. job {:?}'s worker needs {}",
+                    cut(&g.name),
+                    short.name(),
+                    crate::error::num(cap[short.index()]),
+                    cut(&example.id),
+                    crate::error::num(example.worker[short])
+                ),
+            });
+        }
+        out
+    }
+
     /// Checks every rule of `SCENARIO.md`; returns all violations at once.
     pub fn validate(&self) -> Result<(), Error> {
         let mut errs = Vec::new();

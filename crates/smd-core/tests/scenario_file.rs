@@ -205,3 +205,25 @@ fn a_machine_scenario_plans_on_the_machines_total_as_admission() {
     let p = plan(&s, Policy::Exact).unwrap();
     assert_eq!(p.resources.capacity, s.cluster.capacity());
 }
+
+#[test]
+fn a_machine_no_worker_fits_on_is_a_warning_not_an_error() {
+    // The example's worker needs 2 GPUs; the `cpu` group has none, `t4x4` has 4.
+    let s = Scenario::from_json(&on_machines(2, TWO_GROUPS)).unwrap();
+    let w = s.warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!(w[0].field, "cluster.machines[1]");
+    assert!(
+        w[0].message.contains("\"cpu\"") && w[0].message.contains("has gpu 0"),
+        "{}",
+        w[0].message
+    );
+    assert!(
+        w[0].message.contains("\"resnet-a\"'s worker needs 2"),
+        "{}",
+        w[0].message
+    );
+    // It still plans; a pool has no warnings.
+    plan(&s, Policy::Smd).unwrap();
+    assert!(Scenario::from_json(EXAMPLE).unwrap().warnings().is_empty());
+}
