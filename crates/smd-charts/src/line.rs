@@ -7,7 +7,9 @@ use crate::marker;
 use crate::palette::series_style;
 use crate::rect::Rect;
 use crate::scale::Scale;
-use crate::svg::{end, frame, group, root, text_at, text_width, titled_group, Px, Tag};
+use crate::svg::{
+    chart_title, end, frame, group, root, text_at, text_width, titled_group, Px, Tag,
+};
 use std::fmt::Display;
 
 /// One point of a series: the mean at `x` and the half-height of its error bar.
@@ -230,17 +232,7 @@ pub fn line_chart_svg(chart: &LineChart) -> String {
         &label,
         &[],
     );
-    if !chart.title.is_empty() {
-        text_at(
-            &mut out,
-            lay.left,
-            22.0,
-            15.0,
-            "start",
-            "title",
-            &chart.title,
-        );
-    }
+    chart_title(&mut out, lay.left, &chart.title);
     axes(&mut out, chart, &lay);
     if chart.series.iter().all(|s| s.points.is_empty()) {
         let (x, y) = lay.middle();

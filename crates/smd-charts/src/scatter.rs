@@ -12,7 +12,7 @@ use crate::marker;
 use crate::palette::series_style;
 use crate::rect::Rect;
 use crate::scale::Scale;
-use crate::svg::{end, frame, group, root, text_at, text_width, Tag};
+use crate::svg::{chart_title, end, frame, group, root, text_at, text_width, Tag};
 use std::collections::BTreeSet;
 
 /// A named set of points `(x, y)`.
@@ -196,17 +196,7 @@ pub fn scatter_svg(chart: &ScatterChart) -> String {
         &label,
         &[],
     );
-    if !chart.title.is_empty() {
-        text_at(
-            &mut out,
-            lay.left,
-            22.0,
-            15.0,
-            "start",
-            "title",
-            &chart.title,
-        );
-    }
+    chart_title(&mut out, lay.left, &chart.title);
     axes(&mut out, chart, &lay);
     if chart.identity {
         identity(&mut out, chart, &lay);

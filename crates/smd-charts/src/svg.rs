@@ -170,6 +170,13 @@ pub(crate) fn root(
         .close();
 }
 
+/// A chart's title at the top left (x = the plot's left edge), if it has one.
+pub(crate) fn chart_title(out: &mut String, x: f64, title: &str) {
+    if !title.is_empty() {
+        text_at(out, x, 22.0, 15.0, "start", "title", title);
+    }
+}
+
 /// Starts a text element of class `class` at (x, y) in `size` px type.
 pub(crate) fn text_tag<'a>(out: &'a mut String, class: &str, x: f64, y: f64, size: f64) -> Tag<'a> {
     Tag::new(out, "text")
