@@ -72,10 +72,11 @@ fn compare_row(
         return html! {
             <tr class={cls} {onclick} data-policy={policy.name()}>
                 <td class="policy">{ policy.name() }</td>
-                <td colspan="8" class="bad">{ format!("failed: {why}") }</td>
+                <td colspan={if r.scenario.cluster.has_machines() { "10" } else { "8" }} class="bad">{ format!("failed: {why}") }</td>
             </tr>
         };
     };
+    let on_machines = r.scenario.cluster.has_machines();
     let used = p.resources.used.to_array();
     let cap = p.resources.capacity.to_array();
     let ratio = match r.plan(Policy::Exact).map(|e| e.total_utility) {
@@ -98,8 +99,30 @@ fn compare_row(
             { for (0..4).map(|i| html! { <td class="num">{ percent(used[i], cap[i]) }</td> }) }
             <td class="num">{ ms(p.stats.solve_ms) }</td>
             <td class="num">{ ratio }</td>
+            if on_machines {
+                <td class="num" data-testid="cross-traffic">{ p.placement.as_ref().map(|x| format!("{} Gbit", sig(x.total_cross_traffic_gbit, 3))).unwrap_or_else(|| "—".into()) }</td>
+                <td class="num" data-testid="machines-used">{ p.placement.as_ref().map(|x| format!("{}/{}", x.machines_used, x.machines.len())).unwrap_or_else(|| "—".into()) }</td>
+            }
         </tr>
     }
+}
+
+/// Where a job's tasks run, compactly: `t4x4-0 ×3w1p, t4x4-1 ×1w`.
+pub fn placement_text(shares: &[smd_core::plan::PlacedShare]) -> String {
+    shares
+        .iter()
+        .map(|s| {
+            let mut t = format!("{} ×", s.machine);
+            if s.workers > 0 {
+                t.push_str(&format!("{}w", s.workers));
+            }
+            if s.ps > 0 {
+                t.push_str(&format!("{}p", s.ps));
+            }
+            t
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `"SMD / exact = 0.740 · SMD / global = 0.401"`, for the policies that planned.
@@ -150,6 +173,10 @@ pub fn PolicyCompare() -> Html {
                     <th>{"policy"}</th><th class="num">{"total utility"}</th><th class="num">{"admitted"}</th>
                     { for RESOURCES.into_iter().map(|r| html! { <th class="num">{ format!("{} used", resource_label(r)) }</th> }) }
                     <th class="num">{"solve time"}</th><th class="num">{"÷ exact"}</th>
+                    if r.scenario.cluster.has_machines() {
+                        <th class="num" title="Σ X: gigabits the placed jobs move across machines per iteration">{"cross traffic"}</th>
+                        <th class="num" title="machines that run a task, of all">{"machines used"}</th>
+                    }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -218,6 +245,9 @@ pub fn PlanDetails() -> Html {
             { recommendation(&r, plan, state.dispatcher()) }
             <ResourceBars plan={plan.clone()} />
             <PlanTable results={r.clone()} policy={state.view.policy} selected={state.view.selected} dispatch={state.dispatcher()} />
+            if r.scenario.cluster.has_machines() {
+                <MachineMap results={r.clone()} policy={state.view.policy} />
+            }
         </section>
     }
 }
@@ -285,6 +315,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     let Some(plan) = props.results.plan(props.policy) else {
         return html! {};
     };
+    let on_machines = props.results.scenario.cluster.has_machines();
     let rows = plan.jobs.iter().enumerate().map(|(i, j)| {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
         let d = props.dispatch.clone();
@@ -306,6 +337,11 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
                 <td class="num">{ j.completion_time_s.map(duration).unwrap_or_else(|| "—".into()) }</td>
                 <td class="num">{ j.completion_time.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into()) }</td>
                 <td class="num">{ sig(j.utility, 4) }</td>
+                if on_machines {
+                    <td class="num" title="ρ of the placement (docs/MODEL.md §14)">{ j.locality_factor.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into()) }</td>
+                    <td class="where" data-testid="runs-on" title={j.cross_traffic_gbit.map(|x| format!("X = {} Gbit per iteration", sig(x, 3))).unwrap_or_default()}>
+                        { j.placement.as_deref().map(placement_text).unwrap_or_default() }</td>
+                }
             </tr>
         }
     });
@@ -317,9 +353,59 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
                     <th class="num" title="workers">{"w"}</th><th class="num" title="parameter servers">{"p"}</th>
                     <th class="num" title="completion time">{"T"}</th><th class="num" title="T in the planner's unit">{"π"}</th>
                     <th class="num" title="utility μ(π)">{"μ"}</th>
+                    if on_machines {
+                        <th class="num" title="ρ: the placement's locality factor; T includes it">{"ρ"}</th>
+                        <th title="machine ×workers w, PSs p">{"runs on"}</th>
+                    }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+        </div>
+    }
+}
+
+/// Properties of [`MachineMap`].
+#[derive(Properties, PartialEq)]
+pub struct MachineMapProps {
+    /// The results (their scenario's machines).
+    pub results: std::rc::Rc<Results>,
+    /// Which policy's plan.
+    pub policy: Policy,
+}
+
+/// The selected plan on the machines: a box per machine, a mark per task
+/// (`smd_charts::machine_map_svg`).
+#[function_component]
+pub fn MachineMap(props: &MachineMapProps) -> Html {
+    let Some(plan) = props.results.plan(props.policy) else {
+        return html! {};
+    };
+    let svg = smd_charts::machine_map_svg(
+        plan,
+        &props.results.scenario.cluster,
+        &smd_charts::MachineMapOptions { width: 660.0 },
+    );
+    let summary = plan.placement.as_ref().map(|p| {
+        let proven = match p.proven {
+            Some(true) => " (proven least)",
+            Some(false) => " (not proven least)",
+            None => "",
+        };
+        format!(
+            "Placement {}: {} of {} machines used, total cross traffic {} Gbit per iteration{proven}{}.",
+            p.policy,
+            p.machines_used,
+            p.machines.len(),
+            sig(p.total_cross_traffic_gbit, 3),
+            if p.not_placed > 0 { format!("; {} chosen jobs not placed", p.not_placed) } else { String::new() }
+        )
+    });
+    html! {
+        <div class="machine-map" data-testid="machine-map">
+            <h3>{"On the machines"}</h3>
+            if let Some(s) = summary { <p class="note" data-testid="placement-summary">{ s }</p> }
+            <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            <p class="note">{"Filled squares are workers, hollow diamonds PSs, one colour per job; bars show GPU, vCPU and memory used of each machine's capacity. Hover a mark for its job, ρ and X."}</p>
         </div>
     }
 }
@@ -334,6 +420,25 @@ mod tests {
             ..Default::default()
         });
         smd_core::plan_with(&s, policy, &mut smd_core::Options::default()).unwrap()
+    }
+
+    #[test]
+    fn placement_is_written_compactly() {
+        use smd_core::plan::PlacedShare;
+        let share = |m: &str, workers, ps| PlacedShare {
+            machine: m.into(),
+            workers,
+            ps,
+        };
+        assert_eq!(
+            placement_text(&[
+                share("t4x4-0", 3, 1),
+                share("t4x4-1", 1, 0),
+                share("a-2", 0, 2)
+            ]),
+            "t4x4-0 ×3w1p, t4x4-1 ×1w, a-2 ×2p"
+        );
+        assert_eq!(placement_text(&[]), "");
     }
 
     /// `global`'s plan says whether it is proven optimal or how far from the optimum it can
