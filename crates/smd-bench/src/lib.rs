@@ -2,9 +2,11 @@
 //! native binary (`cargo run --release -p smd-bench`) and the wasm test in headless Chromium
 //! (`cargo test --release -p smd-bench --target wasm32-unknown-unknown -- --nocapture`) run,
 //! so the two columns of `docs/BENCHMARKS.md` measure the same work. [`joint`] does the same
-//! for the joint optimum `global` (§5).
+//! for the joint optimum `global` (§5), and [`place`] for the placement stage
+//! (docs/PLACEMENT.md §13).
 
 pub mod joint;
+pub mod place;
 
 use smd_core::{
     generate, plan_with, Cache, GenerateOptions, InnerSolver, Mode, Options, Policy, Scenario,
