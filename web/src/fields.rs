@@ -557,9 +557,10 @@ pub fn parse_layers(text: &str) -> Result<Vec<Layer>, String> {
 pub fn input_of(field: &str) -> String {
     if field.starts_with("layers") {
         "layers".into()
-    } else if field == "worker" || field == "ps" {
-        format!("{field}.gpu")
-    } else if machine_field(field).is_some_and(|(_, p)| p == "capacity") {
+    } else if field == "worker"
+        || field == "ps"
+        || machine_field(field).is_some_and(|(_, p)| p == "capacity")
+    {
         format!("{field}.gpu")
     } else {
         field.to_owned()

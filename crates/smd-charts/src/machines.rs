@@ -70,8 +70,11 @@ fn box_size(n: usize) -> BoxSize {
     }
 }
 
+/// Reads one resource of a [`Resources`].
+type Get = fn(&Resources) -> f64;
+
 /// The three resources a box shows: key, label, accessor.
-const BARS: [(&str, &str, fn(&Resources) -> f64); 3] = [
+const BARS: [(&str, &str, Get); 3] = [
     ("gpu", "GPU", |r| r.gpu),
     ("vcpu", "vCPU", |r| r.vcpu),
     ("memory", "memory GB", |r| r.memory_gb),
