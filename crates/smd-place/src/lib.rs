@@ -49,6 +49,7 @@ mod exact;
 mod greedy;
 mod input;
 mod output;
+mod pipeline;
 mod policy;
 mod reason;
 mod rho;
@@ -56,6 +57,7 @@ mod rho;
 pub use cluster::TOLERANCE;
 pub use input::{Job, Machine, Options};
 pub use output::{JobPlacement, Outcome, Placement, Share};
+pub use pipeline::{machines_of, plan_placed, scenario_policy};
 pub use policy::{Policy, HEURISTICS};
 pub use rho::locality_factor;
 

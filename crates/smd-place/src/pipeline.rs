@@ -1,0 +1,154 @@
+//! docs/MODEL.md §15: planning on machines — admission by any policy of `smd-core` on the
+//! machines' total capacity, then the placement stage, then each placed job's T, π and μ
+//! with its locality factor ρ. A job the admission chose that no placement fits is not
+//! admitted (`"not placed: …"`); the totals are re-derived from what was placed.
+
+use crate::{place, Job, Machine, Options as PlaceOptions, Outcome, Policy};
+use smd_core::model::JobModel;
+use smd_core::plan::{MachineUse, PlacedShare, PlacementSummary, Reason};
+use smd_core::scenario::{Resources, DEFAULT_DLTAP_LAMBDA};
+use smd_core::{Error, Options, Plan, Policy as Planner, Scenario};
+
+/// The placement options a scenario asks for (`params.placement`, `params.dltap_lambda`).
+pub fn scenario_policy(s: &Scenario) -> (Policy, PlaceOptions) {
+    let options = PlaceOptions {
+        dltap_lambda: s.params.dltap_lambda.unwrap_or(DEFAULT_DLTAP_LAMBDA),
+        ..PlaceOptions::default()
+    };
+    (s.params.placement.unwrap_or_default(), options)
+}
+
+/// The machines of a scenario as placement reads them.
+pub fn machines_of(s: &Scenario) -> Vec<Machine> {
+    s.cluster
+        .machine_list()
+        .into_iter()
+        .map(|m| Machine {
+            name: m.name,
+            capacity: m.capacity,
+            nic_gbps: m.nic_gbps,
+            local_gbps: m.local_gbps,
+        })
+        .collect()
+}
+
+/// Plans `scenario` with `planner` and, on machines, places the admitted jobs with the
+/// scenario's placement policy. A pool scenario's plan is exactly `smd_core::plan_with`'s.
+pub fn plan_placed(
+    scenario: &Scenario,
+    planner: Planner,
+    opts: &mut Options,
+) -> Result<Plan, Error> {
+    let mut plan = smd_core::plan_with(scenario, planner, opts)?;
+    if !scenario.cluster.has_machines() {
+        return Ok(plan);
+    }
+    let clock = opts.clock;
+    let start = clock.map(|c| c());
+    let (policy, options) = scenario_policy(scenario);
+    let machines = machines_of(scenario);
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .collect();
+    // Admitted jobs in plan order: the order placement takes them in.
+    let admitted: Vec<usize> = (0..plan.jobs.len())
+        .filter(|&i| plan.jobs[i].admitted)
+        .collect();
+    let tasks: Vec<Job> = admitted
+        .iter()
+        .map(|&i| {
+            let (job, line) = (&scenario.jobs[i], &plan.jobs[i]);
+            Job {
+                id: job.id.clone(),
+                mode: job.mode,
+                workers: line.workers.unwrap_or(0) as u32,
+                ps: line.ps.unwrap_or(0) as u32,
+                worker_demand: job.worker,
+                ps_demand: job.ps,
+                bandwidth_gbps: job.ps_bandwidth_gbps,
+                gradient_gbit: 8.0 * job.model_size_mb / 1000.0,
+            }
+        })
+        .collect();
+    let placement = place(&machines, &tasks, policy, &options)?;
+    let mut not_placed = 0;
+    for (k, &i) in admitted.iter().enumerate() {
+        let (line, m) = (&mut plan.jobs[i], &models[i]);
+        match &placement.jobs[k] {
+            Outcome::Placed(p) => {
+                let (w, ps) = (tasks[k].workers as f64, tasks[k].ps as f64);
+                let t = m.t_placed(w, ps, p.locality_factor);
+                line.completion_time_s = Some(t);
+                line.completion_time = Some(m.pi(t));
+                line.utility = m.mu(m.pi(t));
+                line.locality_factor = Some(p.locality_factor);
+                line.cross_traffic_gbit = Some(p.cross_traffic_gbit);
+                line.placement = Some(
+                    p.shares
+                        .iter()
+                        .map(|s| PlacedShare {
+                            machine: machines[s.machine].name.clone(),
+                            workers: u64::from(s.workers),
+                            ps: u64::from(s.ps),
+                        })
+                        .collect(),
+                );
+            }
+            Outcome::NotPlaced(why) => {
+                not_placed += 1;
+                line.admitted = false;
+                let why = why.strip_prefix("not placed: ").unwrap_or(why);
+                line.reason = Some(Reason::NotPlaced(why.to_owned()));
+            }
+        }
+    }
+    rederive_totals(&models, &mut plan);
+    plan.placement = Some(PlacementSummary {
+        policy,
+        total_cross_traffic_gbit: placement.total_cross_traffic_gbit,
+        machines_used: placement.machines_used,
+        machines: machines
+            .iter()
+            .zip(&placement.used)
+            .map(|(m, u)| MachineUse {
+                machine: m.name.clone(),
+                used: *u,
+                capacity: m.capacity,
+            })
+            .collect(),
+        proven: placement.proven,
+        not_placed,
+    });
+    if let (Some(c), Some(s)) = (clock, start) {
+        plan.stats.solve_ms += c() - s;
+    }
+    Ok(plan)
+}
+
+/// Total utility, admitted count, used and requested resources from the job lines.
+fn rederive_totals(models: &[JobModel], plan: &mut Plan) {
+    let (mut total, mut admitted) = (0.0, 0);
+    let (mut used, mut requested) = ([0.0; 4], [0.0; 4]);
+    for (line, m) in plan.jobs.iter().zip(models) {
+        if !line.admitted {
+            continue;
+        }
+        admitted += 1;
+        total += line.utility;
+        let d = m.demand(
+            line.workers.unwrap_or(0) as f64,
+            line.ps.unwrap_or(0) as f64,
+        );
+        let l = m.limit.to_array();
+        for r in 0..4 {
+            used[r] += d[r];
+            requested[r] += l[r];
+        }
+    }
+    plan.total_utility = total;
+    plan.admitted = admitted;
+    plan.resources.used = Resources::from_array(used);
+    plan.resources.requested = Resources::from_array(requested);
+}
