@@ -174,8 +174,10 @@ if (mode === 'shots') {
     && document.querySelectorAll('[data-testid=machine-map] g.machine').length === 16
     && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
   null, { timeout: 240000 });
-  await page.evaluate(() => document.querySelector('#cluster').scrollIntoView());
   await page.screenshot({ path: `${arg}/machines-cluster.png` });
+  // The recommended plan (global's) on the machines.
+  await page.click('[data-action=show-recommended]');
+  await page.waitForSelector('[data-testid=policy-compare] tr.selected[data-policy=global]');
   await page.evaluate(() => document.querySelector('#compare').scrollIntoView());
   await page.screenshot({ path: `${arg}/machines-plan.png` });
   await page.evaluate(() => document.querySelector('[data-testid=machine-map]').scrollIntoView());

@@ -218,12 +218,19 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
             ("data-cross-traffic", total_x.to_string()),
         ],
     );
-    let title = if policy.is_empty() {
-        label.clone()
-    } else {
-        format!("{label} ({})", policy_name(&policy))
-    };
-    text_at(&mut out, MARGIN, 18.0, 14.0, "start", "title", &title);
+    let title = format!(
+        "{}{used_machines} of {n} machines used · {task_count} tasks · cross traffic {} Gbit/iteration",
+        if policy.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", policy_name(&policy))
+        },
+        sig(total_x, 3)
+    );
+    let title_size = (14.0f64)
+        .min((width - 2.0 * MARGIN) / text_width(&title, 1.0))
+        .max(8.0);
+    text_at(&mut out, MARGIN, 18.0, title_size, "start", "title", &title);
 
     // Legend: the two task marks, the bars, then the jobs' colours if few.
     let ly = title_h + 8.0;
@@ -612,7 +619,7 @@ mod tests {
         assert!(svg.contains("data-cross-traffic=\"2.5\""));
         assert!(svg.contains("total cross traffic 2.5 Gbit"));
         assert!(svg.contains("data-rho=\"0.8\""));
-        assert!(svg.contains("(locality)"));
+        assert!(svg.contains(">locality: 2 of 5 machines used"));
     }
 
     #[test]

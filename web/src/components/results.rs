@@ -168,18 +168,20 @@ pub fn PolicyCompare() -> Html {
     html! {
         <section class="card" id="compare">
             <h2>{"Policies"}<span class="sub">{ format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r)) }</span></h2>
+            <div class="scroll">
             <table class="compare" data-testid="policy-compare">
                 <thead><tr>
                     <th>{"policy"}</th><th class="num">{"total utility"}</th><th class="num">{"admitted"}</th>
                     { for RESOURCES.into_iter().map(|r| html! { <th class="num">{ format!("{} used", resource_label(r)) }</th> }) }
                     <th class="num">{"solve time"}</th><th class="num">{"÷ exact"}</th>
                     if r.scenario.cluster.has_machines() {
-                        <th class="num" title="Σ X: gigabits the placed jobs move across machines per iteration">{"cross traffic"}</th>
-                        <th class="num" title="machines that run a task, of all">{"machines used"}</th>
+                        <th class="num" title="cross traffic: Σ X, gigabits the placed jobs move across machines per iteration">{"cross traffic"}</th>
+                        <th class="num" title="machines that run a task, of all">{"machines"}</th>
                     }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            </div>
             { for recommended }
             <p class="note">{"Click a policy to see its plan. Resource use is the share of the cluster capacity the admitted jobs take. "}
                 {"Exact is the optimum of the decomposition (per-job best T, exact knapsack); SMD can beat it by choosing smaller allocations. "}
@@ -331,32 +333,32 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
             <tr key={uid} data-testid="plan-row" {onclick}
                 class={classes!(selected.then_some("selected"), (!j.admitted).then_some("rejected"))}>
                 <td class="id">{ if selected { "▸ " } else { "" } }{ &j.id }</td>
-                <td>{ status }</td>
+                <td class="status">{ status }</td>
                 <td class="num">{ opt(j.workers) }</td>
                 <td class="num">{ opt(j.ps) }</td>
-                <td class="num">{ j.completion_time_s.map(duration).unwrap_or_else(|| "—".into()) }</td>
-                <td class="num">{ j.completion_time.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into()) }</td>
-                <td class="num">{ sig(j.utility, 4) }</td>
                 if on_machines {
                     <td class="num" title="ρ of the placement (docs/MODEL.md §14)">{ j.locality_factor.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into()) }</td>
                     <td class="where" data-testid="runs-on" title={j.cross_traffic_gbit.map(|x| format!("X = {} Gbit per iteration", sig(x, 3))).unwrap_or_default()}>
                         { j.placement.as_deref().map(placement_text).unwrap_or_default() }</td>
                 }
+                <td class="num">{ j.completion_time_s.map(duration).unwrap_or_else(|| "—".into()) }</td>
+                <td class="num">{ j.completion_time.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into()) }</td>
+                <td class="num">{ sig(j.utility, 4) }</td>
             </tr>
         }
     });
     html! {
         <div class="scroll plan-scroll">
-            <table class="plan" data-testid="plan-table">
+            <table class={classes!("plan", on_machines.then_some("on-machines"))} data-testid="plan-table">
                 <thead><tr>
                     <th>{"job"}</th><th>{"admitted / reason"}</th>
                     <th class="num" title="workers">{"w"}</th><th class="num" title="parameter servers">{"p"}</th>
-                    <th class="num" title="completion time">{"T"}</th><th class="num" title="T in the planner's unit">{"π"}</th>
-                    <th class="num" title="utility μ(π)">{"μ"}</th>
                     if on_machines {
                         <th class="num" title="ρ: the placement's locality factor; T includes it">{"ρ"}</th>
                         <th title="machine ×workers w, PSs p">{"runs on"}</th>
                     }
+                    <th class="num" title="completion time">{"T"}</th><th class="num" title="T in the planner's unit">{"π"}</th>
+                    <th class="num" title="utility μ(π)">{"μ"}</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -397,7 +399,11 @@ pub fn MachineMap(props: &MachineMapProps) -> Html {
             p.machines_used,
             p.machines.len(),
             sig(p.total_cross_traffic_gbit, 3),
-            if p.not_placed > 0 { format!("; {} chosen jobs not placed", p.not_placed) } else { String::new() }
+            match p.not_placed {
+                0 => String::new(),
+                1 => "; 1 job the admission chose was not placed (see its reason)".into(),
+                k => format!("; {k} jobs the admission chose were not placed (see their reasons)"),
+            }
         )
     });
     html! {

@@ -132,7 +132,7 @@ async fn changing_the_placement_policy_plans_again_and_changes_the_map() {
         "the fixture places differently under spread"
     );
     m.until("the map of spread", |m| {
-        m.map_svg() != before && m.map_svg().contains("(spread)")
+        m.map_svg() != before && m.map_svg().contains(">spread: ")
     })
     .await;
     let svg = m.one("[data-testid=machine-map] svg");
