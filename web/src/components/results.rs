@@ -366,6 +366,9 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     }
 }
 
+/// Most machines the machine map draws.
+pub const MAX_MAP_MACHINES: f64 = 2000.0;
+
 /// Properties of [`MachineMap`].
 #[derive(Properties, PartialEq)]
 pub struct MachineMapProps {
@@ -382,11 +385,17 @@ pub fn MachineMap(props: &MachineMapProps) -> Html {
     let Some(plan) = props.results.plan(props.policy) else {
         return html! {};
     };
-    let svg = smd_charts::machine_map_svg(
-        plan,
-        &props.results.scenario.cluster,
-        &smd_charts::MachineMapOptions { width: 660.0 },
-    );
+    let cluster = &props.results.scenario.cluster;
+    let machines: f64 = cluster.machines.iter().map(|g| g.count.max(0.0)).sum();
+    // Past this many boxes the map stops being read (and costs the page): the tables
+    // still say where each job runs.
+    let svg = (machines <= MAX_MAP_MACHINES).then(|| {
+        smd_charts::machine_map_svg(
+            plan,
+            cluster,
+            &smd_charts::MachineMapOptions { width: 660.0 },
+        )
+    });
     let summary = plan.placement.as_ref().map(|p| {
         let proven = match p.proven {
             Some(true) => " (proven least)",
@@ -410,7 +419,11 @@ pub fn MachineMap(props: &MachineMapProps) -> Html {
         <div class="machine-map" data-testid="machine-map">
             <h3>{"On the machines"}</h3>
             if let Some(s) = summary { <p class="note" data-testid="placement-summary">{ s }</p> }
-            <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            if let Some(svg) = svg {
+                <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            } else {
+                <p class="note" data-testid="machine-map-too-big">{ format!("{} machines are more than the map draws ({MAX_MAP_MACHINES}); the plan table says where each job runs.", sig(machines, 6)) }</p>
+            }
             <p class="note">{"Filled squares are workers, hollow diamonds PSs, one colour per job; bars show GPU, vCPU and memory used of each machine's capacity. Hover a mark for its job, ρ and X."}</p>
         </div>
     }
