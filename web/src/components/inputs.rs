@@ -159,8 +159,13 @@ pub fn ParamsPanel() -> Html {
             d.dispatch(Action::Edit(FieldKey::top("params.m_delta"), v));
         })
     };
-    let on_machines = state.draft.scenario.cluster.has_machines();
-    let dltap = state.draft.scenario.params.placement == Some(smd_core::scenario::Placement::Dltap);
+    // The placement fields are for machines; one with a problem stays shown wherever it is.
+    let wrong = |f: &str| state.draft.errors_of(&FieldKey::top(f)).next().is_some();
+    let on_machines = state.draft.scenario.cluster.has_machines()
+        || wrong("params.placement")
+        || wrong("params.dltap_lambda");
+    let dltap = state.draft.scenario.params.placement == Some(smd_core::scenario::Placement::Dltap)
+        || wrong("params.dltap_lambda");
     let unit = match state.draft.scenario.params.time_unit_s {
         None => "π is relative: π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS.".to_string(),
         Some(u) => format!("π = T / {u} s."),

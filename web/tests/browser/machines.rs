@@ -145,6 +145,23 @@ async fn changing_the_placement_policy_plans_again_and_changes_the_map() {
     m.select("[data-field='params.placement']", "dltap");
     m.until("λ", |m| m.count("[data-field='params.dltap_lambda']") == 1)
         .await;
+    // A bad λ: its message at its field, which stays on a pool until fixed.
+    let lambda = "[data-field='params.dltap_lambda']";
+    m.type_into(lambda, "2");
+    m.until("λ's message", |m| {
+        m.text("#params label.invalid [data-testid=error]")
+            .contains("2")
+    })
+    .await;
+    m.click("[data-action=use-pool]");
+    m.until("the pool", |m| m.count("[data-testid=machine-groups]") == 0)
+        .await;
+    assert_eq!(m.value(lambda), "2");
+    m.type_into(lambda, "");
+    m.until("no λ on a pool", |m| {
+        m.count(lambda) == 0 && m.count("[data-testid=error]") == 0
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]
