@@ -174,6 +174,7 @@ if (mode === 'shots') {
     && document.querySelectorAll('[data-testid=machine-map] g.machine').length === 16
     && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
   null, { timeout: 240000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${arg}/machines-cluster.png` });
   // The recommended plan (global's) on the machines.
   await page.click('[data-action=show-recommended]');
