@@ -7,6 +7,8 @@
 //                                            a bundled trace loaded and planned (tests/e2e.sh)
 //   node scripts/page.mjs apps URL OUTDIR     screenshots of the application, machine and trace
 //                                            controls (1400×1000)
+//   node scripts/page.mjs machines URL OUTDIR a bundled trace on 16 × t4x4 machines (version 2):
+//                                            the machine groups, the plan and its machine map
 import { chromium } from 'playwright-core';
 
 const [mode, url, arg] = process.argv.slice(2);
@@ -92,6 +94,22 @@ async function traceInTheWorker(page, check) {
   console.log(`trace workload-1: 160 jobs on screen after ${loaded} ms, planned by the worker after ${planned} ms: "${recommended}"`);
 }
 
+// The cluster as machines (the machines form's 16 × t4x4), planned by the worker with the
+// placement stage: a box per machine and a mark per placed task on the machine map.
+async function machinesInTheWorker(page, check) {
+  await page.click('[data-action=use-machines]');
+  await page.waitForSelector('[data-testid=machine-groups] tr[data-group]', { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=machine-map] g.machine').length === 16
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
+  null, { timeout: 180000 });
+  const marks = await page.locator('[data-testid=machine-map] g.task').count();
+  const tasks = await page.getAttribute('[data-testid=machine-map] svg', 'data-tasks');
+  const summary = await page.locator('[data-testid=placement-summary]').textContent();
+  check(Number(tasks) === marks && marks > 0, `the machine map has ${marks} marks for ${tasks} tasks`);
+  check(await page.locator('[data-testid=error]').count() === 0, 'the machines have problems');
+  console.log(`on 16 × t4x4 machines: ${marks} task marks; "${summary}"`);
+}
+
 if (mode === 'shots') {
   const { page } = await open();
   await page.waitForSelector('[data-testid=landscape] svg', { timeout: 60000 });
@@ -143,6 +161,38 @@ if (mode === 'shots') {
   await page.evaluate(() => document.querySelector("[data-field='job.arrival_s']").scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: `${arg}/apps-trace-editor.png` });
   console.log(`wrote ${arg}/apps-*.png`);
+} else if (mode === 'machines') {
+  // A bundled trace on 16 × t4x4 machines: the cluster card, the plan with its machine map.
+  const { page } = await open();
+  const problems = [];
+  const check = (ok, what) => { if (!ok) problems.push(what); };
+  await page.click('[data-action=use-machines]');
+  await page.waitForSelector('[data-testid=machine-groups] tr[data-group]', { timeout: 10000 });
+  await page.fill("[data-field='page.global_budget_s']", '3');
+  await page.click('[data-action=load-trace]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=plan-row]').length === 160
+    && document.querySelectorAll('[data-testid=machine-map] g.machine').length === 16
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
+  null, { timeout: 240000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${arg}/machines-cluster.png` });
+  // The recommended plan (global's) on the machines.
+  await page.click('[data-action=show-recommended]');
+  await page.waitForSelector('[data-testid=policy-compare] tr.selected[data-policy=global]');
+  await page.evaluate(() => document.querySelector('#compare').scrollIntoView());
+  await page.screenshot({ path: `${arg}/machines-plan.png` });
+  await page.evaluate(() => document.querySelector('[data-testid=machine-map]').scrollIntoView());
+  await page.screenshot({ path: `${arg}/machines-map.png` });
+  await page.locator('[data-testid=machine-map] svg').screenshot({ path: `${arg}/machines-map-only.png` });
+  await page.selectOption("[data-field='params.placement']", 'spread');
+  await page.waitForFunction(() => (document.querySelector('[data-testid=machine-map] svg title')?.textContent ?? '').length > 0
+    && document.querySelector('[data-testid=placement-summary]')?.textContent.includes('spread')
+    && !document.querySelector('[data-testid=progress]'), null, { timeout: 240000 });
+  await page.evaluate(() => document.querySelector('[data-testid=machine-map]').scrollIntoView());
+  await page.screenshot({ path: `${arg}/machines-map-spread.png` });
+  check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
+  if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
+  console.log(`wrote ${arg}/machines-*.png`);
 } else if (mode === 'bench') {
   const runs = Number(arg || 5);
   const times = [];
@@ -179,6 +229,7 @@ if (mode === 'shots') {
     `the recommended plan reads ${JSON.stringify(recommended)}`);
   if (!problems.length) await globalInTheWorker(page, check);
   if (!problems.length) await traceInTheWorker(page, check);
+  if (!problems.length) await machinesInTheWorker(page, check);
   if (problems.length) {
     console.error(`e2e: ${problems.join('; ')}`);
     process.exitCode = 1;

@@ -5,7 +5,8 @@
 # with global's recommended plan and its proof status; then, in that worker, global's
 # search shows in the status line and Cancel stops it, a 0.5 s time budget gives the best
 # plan found with its gap, and a bad budget is refused with a message; finally a bundled
-# trace (160 jobs of the Pollux artifact on 16 × t4x4) is loaded and planned by the worker.
+# trace (160 jobs of the Pollux artifact on 16 × t4x4) is loaded and planned by the worker,
+# and then on 16 × t4x4 machines (version 2), whose machine map shows a mark per placed task.
 #
 # The page is driven in real time by playwright-core (scripts/page.mjs e2e). Chromium's
 # `--dump-dom --virtual-time-budget` is not used: virtual time fast-forwards through the

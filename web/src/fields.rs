@@ -10,7 +10,9 @@
 //! (or a parse message) and values into text. Checking the values is `smd_core`'s job.
 
 use crate::codec::Settings;
-use smd_core::scenario::{Job, Layer, Mode, Outer, Overlap, Resource, Rounding};
+use smd_core::scenario::{
+    Cluster, Job, Layer, MachineGroup, Mode, Outer, Overlap, Placement, Resource, Rounding,
+};
 use smd_core::Scenario;
 
 /// The field of `global`'s time budget, s (a page setting).
@@ -252,7 +254,11 @@ pub fn top_text(s: &Scenario, field: &str) -> String {
         "params.polish" => p.polish.to_string(),
         "params.rounding" => p.rounding.name().into(),
         "params.outer" => p.outer.name().into(),
-        f => if let Some(r) = f.strip_prefix("cluster.unit.") {
+        "params.placement" => p.placement.unwrap_or_default().name().into(),
+        "params.dltap_lambda" => opt_text(p.dltap_lambda),
+        f => if let Some((i, part)) = machine_field(f) {
+            c.machines.get(i).map(|g| group_text(g, part))
+        } else if let Some(r) = f.strip_prefix("cluster.unit.") {
             resource(c.unit.to_array(), r).map(|v| v.to_string())
         } else if let Some(r) = f.strip_prefix("cluster.instance.") {
             resource(c.instance.to_array(), r).map(|v| v.to_string())
@@ -281,6 +287,100 @@ fn set_resource(
     Ok(())
 }
 
+/// The editable parts of a machine group (`capacity.<resource>` from [`RESOURCES`] too):
+/// the path segment after `cluster.machines[i].` and a short label; the optional ones may
+/// be empty.
+pub const GROUP_FIELDS: [(&str, &str); 2] = [("name", "name"), ("count", "machines")];
+
+/// The optional numbers of a machine group, with a short label.
+pub const GROUP_OPTIONS: [(&str, &str); 3] = [
+    ("gpu_memory_gb", "GB per GPU"),
+    ("nic_gbps", "NIC, Gbps"),
+    ("local_gbps", "local, Gbps"),
+];
+
+/// `cluster.machines[2].count` → `(2, "count")`.
+pub fn machine_field(field: &str) -> Option<(usize, &str)> {
+    let rest = field.strip_prefix("cluster.machines[")?;
+    let (index, part) = rest.split_once("].")?;
+    Some((index.parse().ok()?, part))
+}
+
+/// The path of part `part` of machine group `i`.
+pub fn machine_path(i: usize, part: &str) -> String {
+    format!("cluster.machines[{i}].{part}")
+}
+
+fn group_option_mut<'a>(g: &'a mut MachineGroup, part: &str) -> Option<&'a mut Option<f64>> {
+    match part {
+        "gpu_memory_gb" => Some(&mut g.gpu_memory_gb),
+        "nic_gbps" => Some(&mut g.nic_gbps),
+        "local_gbps" => Some(&mut g.local_gbps),
+        _ => None,
+    }
+}
+
+fn group_text(g: &MachineGroup, part: &str) -> String {
+    match part {
+        "name" => g.name.clone(),
+        "count" => g.count.to_string(),
+        p => {
+            if let Some(r) = p.strip_prefix("capacity.") {
+                resource(g.capacity.to_array(), r)
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            } else {
+                let mut g = g.clone();
+                group_option_mut(&mut g, p)
+                    .and_then(|v| v.map(|v| v.to_string()))
+                    .unwrap_or_default()
+            }
+        }
+    }
+}
+
+fn set_group(g: &mut MachineGroup, part: &str, text: &str) -> Result<(), String> {
+    match part {
+        "name" => g.name = text.trim().to_owned(),
+        "count" => g.count = parse_number(text)?,
+        p => {
+            if let Some(r) = p.strip_prefix("capacity.") {
+                set_resource(&mut g.capacity, r, text)?
+            } else if let Some(v) = group_option_mut(g, p) {
+                *v = if text.trim().is_empty() {
+                    None
+                } else {
+                    Some(parse_number(text)?)
+                }
+            } else {
+                return Err(format!("unknown field {p:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The choices of the placement select: every [`Placement`] by its name.
+pub fn placement_choices() -> Vec<(&'static str, &'static str)> {
+    [
+        Placement::FirstFit,
+        Placement::Spread,
+        Placement::Dltap,
+        Placement::Locality,
+        Placement::Exact,
+    ]
+    .iter()
+    .map(|p| {
+        let label = match p {
+            Placement::FirstFit => "first fit",
+            Placement::Locality => "locality (default)",
+            p => p.name(),
+        };
+        (p.name(), label)
+    })
+    .collect()
+}
+
 /// Sets a top-level field from text; on a parse error the scenario is unchanged.
 pub fn set_top(s: &mut Scenario, field: &str, text: &str) -> Result<(), String> {
     let p = &mut s.params;
@@ -303,8 +403,23 @@ pub fn set_top(s: &mut Scenario, field: &str, text: &str) -> Result<(), String> 
         "params.polish" => p.polish = text == "true",
         "params.rounding" => p.rounding = text.parse().unwrap_or(Rounding::Paper),
         "params.outer" => p.outer = text.parse().unwrap_or(Outer::Ptas),
+        "params.placement" => p.placement = Some(text.parse().unwrap_or_default()),
+        "params.dltap_lambda" => {
+            p.dltap_lambda = if text.trim().is_empty() {
+                None
+            } else {
+                Some(parse_number(text)?)
+            }
+        }
         f => {
-            if let Some(r) = f.strip_prefix("cluster.unit.") {
+            if let Some((i, part)) = machine_field(f) {
+                let mut groups = s.cluster.machines.clone();
+                let g = groups
+                    .get_mut(i)
+                    .ok_or_else(|| format!("there is no machine group {}", i + 1))?;
+                set_group(g, part, text)?;
+                s.cluster = Cluster::of_machines(groups, s.cluster.instance);
+            } else if let Some(r) = f.strip_prefix("cluster.unit.") {
                 set_resource(&mut s.cluster.unit, r, text)?
             } else if let Some(r) = f.strip_prefix("cluster.instance.") {
                 set_resource(&mut s.cluster.instance, r, text)?
@@ -442,7 +557,10 @@ pub fn parse_layers(text: &str) -> Result<Vec<Layer>, String> {
 pub fn input_of(field: &str) -> String {
     if field.starts_with("layers") {
         "layers".into()
-    } else if field == "worker" || field == "ps" {
+    } else if field == "worker"
+        || field == "ps"
+        || machine_field(field).is_some_and(|(_, p)| p == "capacity")
+    {
         format!("{field}.gpu")
     } else {
         field.to_owned()

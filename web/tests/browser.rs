@@ -27,6 +27,10 @@ mod global;
 #[path = "browser/apps.rs"]
 mod apps;
 
+/// Machines: the cluster as machine groups, the placement policy, the machine map.
+#[path = "browser/machines.rs"]
+mod machines;
+
 const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
 
 fn document() -> web_sys::Document {

@@ -10,6 +10,8 @@
 //! - [`schedule_svg`]: one iteration's layer schedule under sequential, WFBP and pipelined
 //!   overlap, from [`smd_core::eta::simulate`], with T and η1, η2, η3 per model.
 //! - [`line_chart_svg`]: a line chart with error bars.
+//! - [`machine_map_svg`]: a plan on machines — a box per machine (grouped by machine group)
+//!   with its GPU, vCPU and memory use and a mark per task, coloured by job.
 //! - [`scatter_svg`]: a scatter plot of many points with the line y = x (a model against
 //!   measurements).
 //!
@@ -55,6 +57,7 @@ pub mod format;
 mod landscape;
 mod legend;
 mod line;
+mod machines;
 pub mod marker;
 pub mod palette;
 mod rect;
@@ -65,6 +68,7 @@ pub mod svg;
 
 pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Value};
 pub use line::{line_chart_svg, LineChart, Point, Series};
+pub use machines::{machine_map_svg, MachineMapOptions};
 pub use rect::Rect;
 pub use scatter::{scatter_svg, ScatterChart, ScatterSeries};
 pub use schedule::{schedule_svg, ScheduleOptions, TimeUnit};

@@ -2,9 +2,12 @@
 //! a catalog type, and loading an arrival trace. Each form keeps its text as typed and
 //! shows its problem at the input it belongs to.
 
+use super::field::Field;
 use super::format::sig;
 use super::use_app;
-use crate::fields::{resource_label, RESOURCES};
+use crate::fields::{
+    machine_path, resource_label, FieldKey, GROUP_FIELDS, GROUP_OPTIONS, RESOURCES,
+};
 use crate::state::{machines_in_force, Action, Notice, TRACE_SOURCE};
 use smd_apps::app::App;
 use smd_apps::machines::{MachineType, CATALOG};
@@ -183,7 +186,9 @@ pub fn MachinesRow() -> Html {
         let d = d.clone();
         Callback::from(move |_| d.dispatch(Action::SetMachines))
     };
+    let on_machines = state.draft.scenario.cluster.has_machines();
     let in_force = match machines_in_force(&state.draft.scenario.cluster) {
+        _ if on_machines => "Set machines replaces the groups below with N machines of this type (and the instance with one machine); Add group appends them.".into(),
         Some((m, n)) => format!(
             "In force: {} × {} (one unit = one machine, and the instance too).",
             sig(n, 6),
@@ -196,10 +201,62 @@ pub fn MachinesRow() -> Html {
             <div class="row form">
                 { input("machines.count", "machines N", f.count.clone(), f.error.as_ref(), String::new(), on("count")) }
                 { select("machines.type", "of type", machine_choices(), f.machine.name, on("type")) }
-                <button onclick={set} data-action="set-machines" title="Units = N, cluster unit = instance = one machine.">{"Set cluster"}</button>
+                <button onclick={set} data-action="set-machines" title="Units = N, cluster unit = instance = one machine.">{ if on_machines { "Set machines" } else { "Set cluster" } }</button>
             </div>
             <p class="note" data-testid="machine-description">{ f.machine.description }{ format!(". One machine: {}.", machine_specs(f.machine)) }</p>
             <p class="note" data-testid="machines-in-force">{ in_force }</p>
+        </div>
+    }
+}
+
+/// The cluster's machine groups, one row each: name, count, capacity per machine and the
+/// optional GPU memory, NIC and local rate; every cell a field (`cluster.machines[i].…`)
+/// that shows its text as typed and its messages.
+#[function_component]
+pub fn MachineGroups() -> Html {
+    let state = use_app();
+    let groups = state.draft.scenario.cluster.machines.len();
+    let d = state.dispatcher();
+    let add = {
+        let d = d.clone();
+        Callback::from(move |_| d.dispatch(Action::AddMachineGroup))
+    };
+    let cell = |i: usize, part: &str, label: String| {
+        let k = FieldKey::top(&machine_path(i, part));
+        html! { <td><Field {k} label={AttrValue::from(label)} /></td> }
+    };
+    let machines: usize = state.draft.scenario.cluster.machine_list().len();
+    html! {
+        <div class="groups" data-testid="machine-groups">
+            <table class="shape groups">
+                <thead><tr>
+                    { for GROUP_FIELDS.iter().map(|(_, l)| html! { <th>{ *l }</th> }) }
+                    { for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }
+                    { for GROUP_OPTIONS.iter().map(|(_, l)| html! { <th>{ *l }</th> }) }
+                    <th></th>
+                </tr></thead>
+                <tbody>
+                    { for (0..groups).map(|i| {
+                        let remove = {
+                            let d = d.clone();
+                            Callback::from(move |_| d.dispatch(Action::RemoveMachineGroup(i)))
+                        };
+                        html! {
+                            <tr data-group={i.to_string()}>
+                                { for GROUP_FIELDS.iter().map(|(p, l)| cell(i, p, l.to_string())) }
+                                { for RESOURCES.into_iter().map(|r| cell(i, &format!("capacity.{}", r.name()), resource_label(r))) }
+                                { for GROUP_OPTIONS.iter().map(|(p, l)| cell(i, p, l.to_string())) }
+                                <td><button onclick={remove} disabled={groups <= 1} data-action="remove-group"
+                                    title="Remove this group (a cluster of machines keeps at least one).">{"✕"}</button></td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+            <div class="row buttons">
+                <button onclick={add} data-action="add-group" title="Append a group of N machines of the type above.">{"Add group"}</button>
+            </div>
+            <p class="note" data-testid="machines-count">{ format!("{machines} machines, named <group>-<index>. Capacities are per machine; GB per GPU, NIC and local rate are optional (empty: none).") }</p>
         </div>
     }
 }

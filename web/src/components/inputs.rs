@@ -60,9 +60,57 @@ pub fn ClusterPanel() -> Html {
         .clamp(10.0, 1000.0)
         .ceil()
         .to_string();
+    let on_machines = state.draft.scenario.cluster.has_machines();
+    let kind = |machines: bool, label: &'static str, hint: &'static str| {
+        let d = state.dispatcher();
+        let onchange = Callback::from(move |_: Event| d.dispatch(Action::UseMachines(machines)));
+        html! {
+            <label class="kind" title={hint}>
+                <input type="radio" name="cluster-kind" checked={on_machines == machines} {onchange}
+                    data-action={if machines { "use-machines" } else { "use-pool" }} />
+                { label }
+            </label>
+        }
+    };
+    let instance = html! {
+        <tr><th title="A job's limit is L = ϑ · instance.">{"instance"}</th>
+            { for RESOURCES.into_iter().map(|r| html! {
+                <td><Field k={FieldKey::top(&format!("cluster.instance.{}", r.name()))} label={AttrValue::from(resource_label(r))} /></td>
+            }) }
+        </tr>
+    };
+    let capacity = html! {
+        <p class="note" data-testid="capacity">{ "Capacity: " }
+            { for RESOURCES.into_iter().zip(cap).map(|(r, v)| html! {
+                <span class="cap">{ format!("{} {}", super::format::sig(v, 4), resource_label(r)) }</span>
+            }) }
+        </p>
+    };
+    let kinds = html! {
+        <div class="row kinds" data-testid="cluster-kind">
+            { kind(false, "a pool of units", "Capacity = units × cluster unit (version 1; the paper's model).") }
+            { kind(true, "machines (version 2)", "Groups of machines; a plan also says where each job's tasks run.") }
+        </div>
+    };
+    if on_machines {
+        return html! {
+            <section class="card" id="cluster">
+                <h2>{"Cluster"}</h2>
+                { kinds }
+                <super::apps::MachinesRow />
+                <super::apps::MachineGroups />
+                { capacity }
+                <table class="shape">
+                    <thead><tr><th></th>{ for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }</tr></thead>
+                    <tbody>{ instance }</tbody>
+                </table>
+            </section>
+        };
+    }
     html! {
         <section class="card" id="cluster">
             <h2>{"Cluster"}</h2>
+            { kinds }
             <super::apps::MachinesRow />
             <div class="row units">
                 <label class="field grow">
@@ -73,11 +121,7 @@ pub fn ClusterPanel() -> Html {
                 </label>
                 <Field k={units_key.clone()} label="units" hint="Capacity = units × cluster unit (the paper sweeps 1–5)." />
             </div>
-            <p class="note" data-testid="capacity">{ "Capacity: " }
-                { for RESOURCES.into_iter().zip(cap).map(|(r, v)| html! {
-                    <span class="cap">{ format!("{} {}", super::format::sig(v, 4), resource_label(r)) }</span>
-                }) }
-            </p>
+            { capacity }
             <table class="shape">
                 <thead><tr><th></th>{ for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }</tr></thead>
                 <tbody>
@@ -86,11 +130,7 @@ pub fn ClusterPanel() -> Html {
                             <td><Field k={FieldKey::top(&format!("cluster.unit.{}", r.name()))} label={AttrValue::from(resource_label(r))} /></td>
                         }) }
                     </tr>
-                    <tr><th title="A job's limit is L = ϑ · instance.">{"instance"}</th>
-                        { for RESOURCES.into_iter().map(|r| html! {
-                            <td><Field k={FieldKey::top(&format!("cluster.instance.{}", r.name()))} label={AttrValue::from(resource_label(r))} /></td>
-                        }) }
-                    </tr>
+                    { instance }
                 </tbody>
             </table>
         </section>
@@ -119,6 +159,13 @@ pub fn ParamsPanel() -> Html {
             d.dispatch(Action::Edit(FieldKey::top("params.m_delta"), v));
         })
     };
+    // The placement fields are for machines; one with a problem stays shown wherever it is.
+    let wrong = |f: &str| state.draft.errors_of(&FieldKey::top(f)).next().is_some();
+    let on_machines = state.draft.scenario.cluster.has_machines()
+        || wrong("params.placement")
+        || wrong("params.dltap_lambda");
+    let dltap = state.draft.scenario.params.placement == Some(smd_core::scenario::Placement::Dltap)
+        || wrong("params.dltap_lambda");
     let unit = match state.draft.scenario.params.time_unit_s {
         None => "π is relative: π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS.".to_string(),
         Some(u) => format!("π = T / {u} s."),
@@ -158,6 +205,12 @@ pub fn ParamsPanel() -> Html {
                 <Field k={FieldKey::top("params.seed")} label="seed" hint="Seed of the rounding streams." />
                 <Field k={FieldKey::top("params.max_rounding_attempts")} label="rounding attempts" />
                 <Field k={FieldKey::top("params.time_unit_s")} label="time unit, s" placeholder="relative" hint="Empty: relative unit. Else π = T / unit." />
+                if on_machines {
+                    <Field k={FieldKey::top("params.placement")} label="placement" choices={fields::placement_choices()} hint="How admitted jobs' tasks are put on machines (docs/MODEL.md §15)." />
+                    if dltap {
+                        <Field k={FieldKey::top("params.dltap_lambda")} symbol="λ" label="dltap mix" placeholder="0.7" hint="dltap's mix of aggregation degree and free share, 0…1; empty: 0.7." />
+                    }
+                }
                 <Field k={FieldKey::top(fields::GLOBAL_BUDGET)} label="global time budget, s"
                     hint="How long the global policy's search may run (a positive number of seconds). When it ends, global shows the best plan found and how far from the optimum it can be at most. Not part of the scenario; kept with the page's draft." />
             </div>

@@ -72,10 +72,11 @@ fn compare_row(
         return html! {
             <tr class={cls} {onclick} data-policy={policy.name()}>
                 <td class="policy">{ policy.name() }</td>
-                <td colspan="8" class="bad">{ format!("failed: {why}") }</td>
+                <td colspan={if r.scenario.cluster.has_machines() { "10" } else { "8" }} class="bad">{ format!("failed: {why}") }</td>
             </tr>
         };
     };
+    let on_machines = r.scenario.cluster.has_machines();
     let used = p.resources.used.to_array();
     let cap = p.resources.capacity.to_array();
     let ratio = match r.plan(Policy::Exact).map(|e| e.total_utility) {
@@ -95,11 +96,33 @@ fn compare_row(
             </td>
             <td class="num strong">{ format!("{:.3}", p.total_utility) }</td>
             <td class="num">{ format!("{}/{}", p.admitted, p.jobs.len()) }</td>
+            if on_machines {
+                <td class="num" data-testid="cross-traffic">{ p.placement.as_ref().map(|x| format!("{} Gbit", sig(x.total_cross_traffic_gbit, 3))).unwrap_or_else(|| "—".into()) }</td>
+                <td class="num" data-testid="machines-used">{ p.placement.as_ref().map(|x| format!("{}/{}", x.machines_used, x.machines.len())).unwrap_or_else(|| "—".into()) }</td>
+            }
             { for (0..4).map(|i| html! { <td class="num">{ percent(used[i], cap[i]) }</td> }) }
             <td class="num">{ ms(p.stats.solve_ms) }</td>
             <td class="num">{ ratio }</td>
         </tr>
     }
+}
+
+/// Where a job's tasks run, compactly: `t4x4-0 ×3w1p, t4x4-1 ×1w`.
+pub fn placement_text(shares: &[smd_core::plan::PlacedShare]) -> String {
+    shares
+        .iter()
+        .map(|s| {
+            let mut t = format!("{} ×", s.machine);
+            if s.workers > 0 {
+                t.push_str(&format!("{}w", s.workers));
+            }
+            if s.ps > 0 {
+                t.push_str(&format!("{}p", s.ps));
+            }
+            t
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `"SMD / exact = 0.740 · SMD / global = 0.401"`, for the policies that planned.
@@ -145,14 +168,20 @@ pub fn PolicyCompare() -> Html {
     html! {
         <section class="card" id="compare">
             <h2>{"Policies"}<span class="sub">{ format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r)) }</span></h2>
+            <div class="scroll">
             <table class="compare" data-testid="policy-compare">
                 <thead><tr>
                     <th>{"policy"}</th><th class="num">{"total utility"}</th><th class="num">{"admitted"}</th>
+                    if r.scenario.cluster.has_machines() {
+                        <th class="num" title="cross traffic: Σ X, gigabits the placed jobs move across machines per iteration">{"cross traffic"}</th>
+                        <th class="num" title="machines that run a task, of all">{"machines"}</th>
+                    }
                     { for RESOURCES.into_iter().map(|r| html! { <th class="num">{ format!("{} used", resource_label(r)) }</th> }) }
                     <th class="num">{"solve time"}</th><th class="num">{"÷ exact"}</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            </div>
             { for recommended }
             <p class="note">{"Click a policy to see its plan. Resource use is the share of the cluster capacity the admitted jobs take. "}
                 {"Exact is the optimum of the decomposition (per-job best T, exact knapsack); SMD can beat it by choosing smaller allocations. "}
@@ -218,6 +247,9 @@ pub fn PlanDetails() -> Html {
             { recommendation(&r, plan, state.dispatcher()) }
             <ResourceBars plan={plan.clone()} />
             <PlanTable results={r.clone()} policy={state.view.policy} selected={state.view.selected} dispatch={state.dispatcher()} />
+            if r.scenario.cluster.has_machines() {
+                <MachineMap results={r.clone()} policy={state.view.policy} />
+            }
         </section>
     }
 }
@@ -285,6 +317,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     let Some(plan) = props.results.plan(props.policy) else {
         return html! {};
     };
+    let on_machines = props.results.scenario.cluster.has_machines();
     let rows = plan.jobs.iter().enumerate().map(|(i, j)| {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
         let d = props.dispatch.clone();
@@ -300,9 +333,14 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
             <tr key={uid} data-testid="plan-row" {onclick}
                 class={classes!(selected.then_some("selected"), (!j.admitted).then_some("rejected"))}>
                 <td class="id">{ if selected { "▸ " } else { "" } }{ &j.id }</td>
-                <td>{ status }</td>
+                <td class="status">{ status }</td>
                 <td class="num">{ opt(j.workers) }</td>
                 <td class="num">{ opt(j.ps) }</td>
+                if on_machines {
+                    <td class="num" title="ρ of the placement (docs/MODEL.md §14)">{ j.locality_factor.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into()) }</td>
+                    <td class="where" data-testid="runs-on" title={j.cross_traffic_gbit.map(|x| format!("X = {} Gbit per iteration", sig(x, 3))).unwrap_or_default()}>
+                        { j.placement.as_deref().map(placement_text).unwrap_or_default() }</td>
+                }
                 <td class="num">{ j.completion_time_s.map(duration).unwrap_or_else(|| "—".into()) }</td>
                 <td class="num">{ j.completion_time.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into()) }</td>
                 <td class="num">{ sig(j.utility, 4) }</td>
@@ -311,15 +349,82 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     });
     html! {
         <div class="scroll plan-scroll">
-            <table class="plan" data-testid="plan-table">
+            <table class={classes!("plan", on_machines.then_some("on-machines"))} data-testid="plan-table">
                 <thead><tr>
                     <th>{"job"}</th><th>{"admitted / reason"}</th>
                     <th class="num" title="workers">{"w"}</th><th class="num" title="parameter servers">{"p"}</th>
+                    if on_machines {
+                        <th class="num" title="ρ: the placement's locality factor; T includes it">{"ρ"}</th>
+                        <th title="machine ×workers w, PSs p">{"runs on"}</th>
+                    }
                     <th class="num" title="completion time">{"T"}</th><th class="num" title="T in the planner's unit">{"π"}</th>
                     <th class="num" title="utility μ(π)">{"μ"}</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+        </div>
+    }
+}
+
+/// Most machines the machine map draws.
+pub const MAX_MAP_MACHINES: f64 = 2000.0;
+
+/// Properties of [`MachineMap`].
+#[derive(Properties, PartialEq)]
+pub struct MachineMapProps {
+    /// The results (their scenario's machines).
+    pub results: std::rc::Rc<Results>,
+    /// Which policy's plan.
+    pub policy: Policy,
+}
+
+/// The selected plan on the machines: a box per machine, a mark per task
+/// (`smd_charts::machine_map_svg`).
+#[function_component]
+pub fn MachineMap(props: &MachineMapProps) -> Html {
+    let Some(plan) = props.results.plan(props.policy) else {
+        return html! {};
+    };
+    let cluster = &props.results.scenario.cluster;
+    let machines: f64 = cluster.machines.iter().map(|g| g.count.max(0.0)).sum();
+    // Past this many boxes the map stops being read (and costs the page): the tables
+    // still say where each job runs.
+    let svg = (machines <= MAX_MAP_MACHINES).then(|| {
+        smd_charts::machine_map_svg(
+            plan,
+            cluster,
+            &smd_charts::MachineMapOptions { width: 660.0 },
+        )
+    });
+    let summary = plan.placement.as_ref().map(|p| {
+        let proven = match p.proven {
+            Some(true) => " (proven least)",
+            Some(false) => " (not proven least)",
+            None => "",
+        };
+        format!(
+            "Placement {}: {} of {} machines used, total cross traffic {} Gbit per iteration{proven}{}.",
+            p.policy,
+            p.machines_used,
+            p.machines.len(),
+            sig(p.total_cross_traffic_gbit, 3),
+            match p.not_placed {
+                0 => String::new(),
+                1 => "; 1 job the admission chose was not placed (see its reason)".into(),
+                k => format!("; {k} jobs the admission chose were not placed (see their reasons)"),
+            }
+        )
+    });
+    html! {
+        <div class="machine-map" data-testid="machine-map">
+            <h3>{"On the machines"}</h3>
+            if let Some(s) = summary { <p class="note" data-testid="placement-summary">{ s }</p> }
+            if let Some(svg) = svg {
+                <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            } else {
+                <p class="note" data-testid="machine-map-too-big">{ format!("{} machines are more than the map draws ({MAX_MAP_MACHINES}); the plan table says where each job runs.", sig(machines, 6)) }</p>
+            }
+            <p class="note">{"Filled squares are workers, hollow diamonds PSs, one colour per job; bars show GPU, vCPU and memory used of each machine's capacity. Hover a mark for its job, ρ and X."}</p>
         </div>
     }
 }
@@ -334,6 +439,25 @@ mod tests {
             ..Default::default()
         });
         smd_core::plan_with(&s, policy, &mut smd_core::Options::default()).unwrap()
+    }
+
+    #[test]
+    fn placement_is_written_compactly() {
+        use smd_core::plan::PlacedShare;
+        let share = |m: &str, workers, ps| PlacedShare {
+            machine: m.into(),
+            workers,
+            ps,
+        };
+        assert_eq!(
+            placement_text(&[
+                share("t4x4-0", 3, 1),
+                share("t4x4-1", 1, 0),
+                share("a-2", 0, 2)
+            ]),
+            "t4x4-0 ×3w1p, t4x4-1 ×1w, a-2 ×2p"
+        );
+        assert_eq!(placement_text(&[]), "");
     }
 
     /// `global`'s plan says whether it is proven optimal or how far from the optimum it can

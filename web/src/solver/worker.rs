@@ -126,7 +126,8 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
     }
 }
 
-/// Plans `scenario` with every policy: progress per policy (step = its index), then its
+/// Plans `scenario` with every policy (on machines with `smd_place::plan_placed`, which also
+/// places the admitted jobs): progress per policy (step = its index), then its
 /// plan or its failure. `global`'s search stops after `global_budget_ms` with the best
 /// plan found (its bound and gap in the plan's admission report).
 fn solve(scenario: &Scenario, global_budget_ms: f64, ctx: &mut Ctx) {
@@ -136,17 +137,20 @@ fn solve(scenario: &Scenario, global_budget_ms: f64, ctx: &mut Ctx) {
         let mut progress = |p: smd_core::Progress| ctx.report(index, p);
         let result = CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
-            smd_core::plan_with(
-                scenario,
-                policy,
-                &mut smd_core::Options {
-                    clock: Some(&clock),
-                    progress: Some(&mut progress),
-                    cache: Some(&mut cache),
-                    time_budget_ms: Some(global_budget_ms),
-                    ..Default::default()
-                },
-            )
+            let mut opts = smd_core::Options {
+                clock: Some(&clock),
+                progress: Some(&mut progress),
+                cache: Some(&mut cache),
+                time_budget_ms: Some(global_budget_ms),
+                ..Default::default()
+            };
+            // On machines: admission, then placement, then T with ρ (docs/MODEL.md §15);
+            // a pool plans exactly as before.
+            if scenario.cluster.has_machines() {
+                smd_place::plan_placed(scenario, policy, &mut opts)
+            } else {
+                smd_core::plan_with(scenario, policy, &mut opts)
+            }
         });
         ctx.partial(match result {
             Ok(plan) => Partial::Planned(Box::new(plan)),

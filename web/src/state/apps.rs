@@ -99,6 +99,30 @@ impl MachineForm {
     }
 }
 
+/// The cluster kind not in use, with the text typed into its fields (`cluster.*` but the
+/// instance, which both kinds share) and their messages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterStash {
+    /// The cluster of that kind (its instance is not used).
+    pub cluster: Cluster,
+    /// Its fields' text as typed.
+    pub raw: Vec<(FieldKey, String)>,
+    /// Its fields' parse messages.
+    pub parse_errors: Vec<(FieldKey, String)>,
+}
+
+/// Whether `k` is a field of one kind of cluster (not the shared instance).
+fn kind_field(k: &FieldKey) -> bool {
+    k.job.is_none() && k.field.starts_with("cluster.") && !k.field.starts_with("cluster.instance.")
+}
+
+/// The key of machine group field `k` moved by `shift` groups if its group is after
+/// `after`.
+fn shifted(k: &FieldKey, after: usize) -> Option<FieldKey> {
+    let (i, part) = fields::machine_field(&k.field)?;
+    (k.job.is_none() && i > after).then(|| FieldKey::top(&fields::machine_path(i - 1, part)))
+}
+
 /// The "load a trace" form: a bundled workload and the cluster to plan it on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceForm {
@@ -291,16 +315,148 @@ impl DraftState {
         };
         let m = self.machines.machine;
         let before = self.to_saved();
-        Rc::make_mut(&mut self.scenario).cluster = machines::pool(m, n);
+        let on_machines = self.scenario.cluster.has_machines();
+        Rc::make_mut(&mut self.scenario).cluster = if on_machines {
+            Cluster::of_machines(vec![machines::group(m, n)], m.capacity)
+        } else {
+            machines::pool(m, n)
+        };
         let cluster = |k: &FieldKey| k.job.is_none() && k.field.starts_with("cluster.");
         self.raw.retain(|k, _| !cluster(k));
         self.parse_errors.retain(|k, _| !cluster(k));
         self.check();
         let what = format!("{n} × {}", m.name);
         self.undo = Some(Undo::of(before, format!("setting the cluster to {what}")));
-        Some(format!(
-            "The cluster is now {what}: {n} units of one machine each, and one machine as the instance a job's limit ϑ counts in."
-        ))
+        Some(if on_machines {
+            format!("The cluster is now {what}: one group of {n} machines, and one machine as the instance a job's limit ϑ counts in.")
+        } else {
+            format!("The cluster is now {what}: {n} units of one machine each, and one machine as the instance a job's limit ϑ counts in.")
+        })
+    }
+
+    /// The cluster as a pool (`false`) or as version-2 machines (`true`). What was typed
+    /// into the kind left is kept aside and comes back when the user switches again; the
+    /// first switch to machines makes one group of the machines form's type and count (16
+    /// if the count does not read), the first switch to a pool a pool of the machines'
+    /// capacity in one unit.
+    pub fn use_machines(&mut self, on: bool) {
+        if on == self.scenario.cluster.has_machines() {
+            return;
+        }
+        let instance = self.scenario.cluster.instance;
+        let cluster = match self.other_cluster.take() {
+            Some(stash) => {
+                for (k, t) in stash.raw {
+                    self.raw.insert(k, t);
+                }
+                for (k, m) in stash.parse_errors {
+                    self.parse_errors.insert(k, m);
+                }
+                Cluster {
+                    instance,
+                    ..stash.cluster
+                }
+            }
+            None if on => {
+                let n = parse_count(&self.machines.count).unwrap_or(16.0);
+                let g = machines::group(self.machines.machine, n);
+                Cluster::of_machines(vec![g], instance)
+            }
+            None => Cluster {
+                machines: Vec::new(),
+                ..Cluster::of_machines(self.scenario.cluster.machines.clone(), instance)
+            },
+        };
+        // Keep what was typed into the kind left; its keys leave the live maps.
+        let leaving =
+            |k: &FieldKey| kind_field(k) && (fields::machine_field(&k.field).is_some() != on);
+        let raw: Vec<_> = self
+            .raw
+            .iter()
+            .filter(|(k, _)| leaving(k))
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
+        let parse_errors: Vec<_> = self
+            .parse_errors
+            .iter()
+            .filter(|(k, _)| leaving(k))
+            .map(|(k, t)| (k.clone(), t.clone()))
+            .collect();
+        self.raw.retain(|k, _| !leaving(k));
+        self.parse_errors.retain(|k, _| !leaving(k));
+        let s = Rc::make_mut(&mut self.scenario);
+        let old = std::mem::replace(&mut s.cluster, cluster);
+        if on && s.version < smd_core::scenario::MAX_VERSION {
+            s.version = smd_core::scenario::MAX_VERSION;
+        }
+        self.other_cluster = Some(ClusterStash {
+            cluster: old,
+            raw,
+            parse_errors,
+        });
+        self.check();
+    }
+
+    /// Appends a group of N machines of the machines form's type (named after the type,
+    /// made unique); on a count that does not read, the form's error is set.
+    pub fn add_machine_group(&mut self) {
+        let n = match parse_count(&self.machines.count) {
+            Ok(n) => n,
+            Err(m) => {
+                self.machines.error = Some(m);
+                return;
+            }
+        };
+        let mut g = machines::group(self.machines.machine, n);
+        let groups = &self.scenario.cluster.machines;
+        let taken = |name: &str| groups.iter().any(|g| g.name == name);
+        if taken(&g.name) {
+            let base = g.name.clone();
+            g.name = (2..)
+                .map(|k| format!("{base}-g{k}"))
+                .find(|n| !taken(n))
+                .expect("some name is free");
+        }
+        let s = Rc::make_mut(&mut self.scenario);
+        let mut list = s.cluster.machines.clone();
+        list.push(g);
+        s.cluster = Cluster::of_machines(list, s.cluster.instance);
+        if s.version < smd_core::scenario::MAX_VERSION {
+            s.version = smd_core::scenario::MAX_VERSION;
+        }
+        self.check();
+    }
+
+    /// Removes machine group `i` (the last group stays: switch to a pool instead); the
+    /// text typed into the later groups moves with them.
+    pub fn remove_machine_group(&mut self, i: usize) {
+        let groups = &self.scenario.cluster.machines;
+        if groups.len() <= 1 || i >= groups.len() {
+            return;
+        }
+        let gone = |k: &FieldKey| {
+            k.job.is_none() && fields::machine_field(&k.field).is_some_and(|(j, _)| j == i)
+        };
+        self.raw.retain(|k, _| !gone(k));
+        self.parse_errors.retain(|k, _| !gone(k));
+        for map in [&mut self.raw, &mut self.parse_errors] {
+            let moved: Vec<(FieldKey, FieldKey)> = map
+                .keys()
+                .filter_map(|k| Some((k.clone(), shifted(k, i)?)))
+                .collect();
+            let mut entries: Vec<(FieldKey, String)> = moved
+                .iter()
+                .filter_map(|(old, new)| Some((new.clone(), map.remove(old)?)))
+                .collect();
+            for (k, v) in entries.drain(..) {
+                map.insert(k, v);
+            }
+        }
+        let s = Rc::make_mut(&mut self.scenario);
+        let mut list = s.cluster.machines.clone();
+        list.remove(i);
+        s.cluster = Cluster::of_machines(list, s.cluster.instance);
+        self.check();
     }
 
     /// A field of the trace form: `workload`, `type` or `count`.
@@ -329,7 +485,13 @@ impl DraftState {
             }
         };
         let m = self.trace.machine;
-        let loaded = trace::parse(text).and_then(|a| trace::scenario(&a, machines::pool(m, n)));
+        // On machines the trace's cluster is machines too (one group), else a pool.
+        let cluster = if self.scenario.cluster.has_machines() {
+            Cluster::of_machines(vec![machines::group(m, n)], m.capacity)
+        } else {
+            machines::pool(m, n)
+        };
+        let loaded = trace::parse(text).and_then(|a| trace::scenario(&a, cluster));
         let scenario = match loaded {
             Ok(s) => s,
             Err(e) => {
@@ -575,6 +737,80 @@ mod tests {
         let s = s.reduce(Action::TraceField("count", "0".into()));
         let s = s.reduce(Action::LoadWorkload);
         assert_eq!(s.draft.trace.error.as_ref().unwrap().0, "count");
+    }
+
+    #[test]
+    fn machines_and_pool_switch_keeping_what_was_typed() {
+        let s = state(1);
+        let units = FieldKey::top("cluster.units");
+        let s = s.reduce(Action::Edit(units.clone(), "3x".into()));
+        let s = s.reduce(Action::UseMachines(true));
+        let c = &s.draft.scenario.cluster;
+        assert_eq!(s.draft.scenario.version, 2);
+        assert_eq!(c.machines, vec![machines::group(&CATALOG[0], 16.0)]);
+        assert!(s.draft.valid, "{:?}", s.draft.errors);
+        // Bad machine fields: messages at their fields, the text kept.
+        let count = FieldKey::top("cluster.machines[0].count");
+        let s = s.reduce(Action::Edit(count.clone(), "2.5".into()));
+        let m = &s.draft.errors_of(&count).next().unwrap().message;
+        assert!(m.contains("whole"), "{m}");
+        assert_eq!(s.draft.text(&count), "2.5");
+        let name = FieldKey::top("cluster.machines[0].name");
+        let s = s.reduce(Action::Edit(name.clone(), "".into()));
+        assert!(s.draft.errors_of(&name).next().is_some());
+        let gpu = FieldKey::top("cluster.machines[0].capacity.gpu");
+        let s = s.reduce(Action::Edit(gpu.clone(), "four".into()));
+        assert!(s
+            .draft
+            .errors_of(&gpu)
+            .next()
+            .unwrap()
+            .message
+            .contains("number"));
+        assert_eq!(s.draft.text(&gpu), "four");
+        // Back to the pool: its text comes back; and machines again: theirs.
+        let s = s.reduce(Action::UseMachines(false));
+        assert!(!s.draft.scenario.cluster.has_machines());
+        assert_eq!(s.draft.text(&units), "3x");
+        assert!(s.draft.errors_of(&count).next().is_none());
+        let s = s.reduce(Action::Edit(units.clone(), "3".into()));
+        assert!(s.draft.valid, "{:?}", s.draft.errors);
+        let s = s.reduce(Action::UseMachines(true));
+        assert_eq!(s.draft.text(&count), "2.5");
+        assert_eq!(s.draft.text(&gpu), "four");
+        assert!(!s.draft.valid);
+        // Groups: add two, remove the first; the typed text moves with its group.
+        let s = s.reduce(Action::Edit(count.clone(), "4".into()));
+        let s = s.reduce(Action::Edit(name.clone(), "a".into()));
+        let s = s.reduce(Action::Edit(gpu.clone(), "4".into()));
+        assert!(s.draft.valid, "{:?}", s.draft.errors);
+        let s = s.reduce(Action::MachinesField("count", "2".into()));
+        let s = s.reduce(Action::AddMachineGroup);
+        let s = s.reduce(Action::AddMachineGroup);
+        let names: Vec<&str> = s
+            .draft
+            .scenario
+            .cluster
+            .machines
+            .iter()
+            .map(|g| g.name.as_str())
+            .collect();
+        assert_eq!(names, ["a", "t4x4", "t4x4-g2"]);
+        let c2 = FieldKey::top("cluster.machines[2].count");
+        let s = s.reduce(Action::Edit(c2, "0".into()));
+        assert!(!s.draft.valid);
+        let s = s.reduce(Action::RemoveMachineGroup(0));
+        let c1 = FieldKey::top("cluster.machines[1].count");
+        assert_eq!(s.draft.text(&c1), "0");
+        assert!(s.draft.errors_of(&c1).next().is_some());
+        assert_eq!(s.draft.scenario.cluster.machine_list().len(), 2);
+        // The placement parameter.
+        let p = FieldKey::top("params.placement");
+        let s = s.reduce(Action::Edit(p, "dltap".into()));
+        assert_eq!(
+            s.draft.scenario.params.placement,
+            Some(smd_core::scenario::Placement::Dltap)
+        );
     }
 
     #[test]

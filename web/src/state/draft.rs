@@ -81,6 +81,9 @@ pub struct DraftState {
     pub machines: MachineForm,
     /// The "load a trace" form.
     pub trace: TraceForm,
+    /// The other kind of cluster (a pool while on machines, machines while on a pool) with
+    /// what was typed into it, kept while the user switches between them.
+    pub other_cluster: Option<super::apps::ClusterStash>,
     /// The draft before the last change that replaced jobs or the cluster wholesale
     /// (generate, import, reset, a preset, machines, a trace), until the next edit.
     pub undo: Option<Undo>,
@@ -116,6 +119,7 @@ impl DraftState {
             preset: PresetForm::new(smd_apps::app::App::ALL[0]),
             machines: MachineForm::of(&saved.scenario.cluster),
             trace: TraceForm::default(),
+            other_cluster: None,
             undo: None,
         };
         d.replace(saved.scenario);

@@ -96,8 +96,15 @@ pub enum Action {
     FillFromApp(u64),
     /// A field of the machines form: `type` or `count`.
     MachinesField(&'static str, String),
-    /// The cluster becomes N machines of the form's type.
+    /// The cluster becomes N machines of the form's type (a pool, or one machine group).
     SetMachines,
+    /// The cluster is a pool of units (`false`) or version-2 machines (`true`); what was
+    /// typed into the other kind is kept.
+    UseMachines(bool),
+    /// Append a group of N machines of the machines form's type.
+    AddMachineGroup,
+    /// Remove machine group `i`.
+    RemoveMachineGroup(usize),
     /// A field of the trace form: `workload`, `type` or `count`.
     TraceField(&'static str, String),
     /// Replace the jobs and the cluster with the trace form's bundled workload.
@@ -318,6 +325,18 @@ impl Reducible for State {
                 if let Some(note) = s.draft.set_machines() {
                     s.view.notice = Some(Notice::info(note));
                 }
+                true
+            }
+            Action::UseMachines(on) => {
+                s.draft.use_machines(on);
+                true
+            }
+            Action::AddMachineGroup => {
+                s.draft.add_machine_group();
+                true
+            }
+            Action::RemoveMachineGroup(i) => {
+                s.draft.remove_machine_group(i);
                 true
             }
             Action::TraceField(field, text) => {
