@@ -7,9 +7,7 @@ use crate::marker;
 use crate::palette::series_style;
 use crate::rect::Rect;
 use crate::scale::Scale;
-use crate::svg::{
-    chart_title, end, frame, group, root, text_at, text_width, titled_group, Px, Tag,
-};
+use crate::svg::{end, frame, group, text_at, text_width, titled_group, xy_root, Px, Tag};
 use std::fmt::Display;
 
 /// One point of a series: the mean at `x` and the half-height of its error bar.
@@ -219,20 +217,14 @@ impl Layout {
 pub fn line_chart_svg(chart: &LineChart) -> String {
     let lay = Layout::new(chart);
     let mut out = String::with_capacity(16 * 1024);
-    let label = if chart.title.is_empty() {
-        format!("{} against {}", chart.y_label, chart.x_label)
-    } else {
-        chart.title.clone()
-    };
-    root(
+    xy_root(
         &mut out,
-        lay.width,
-        lay.height,
+        (lay.width, lay.height, lay.left),
         "smd-line-chart",
-        &label,
-        &[],
+        &chart.title,
+        &chart.y_label,
+        &chart.x_label,
     );
-    chart_title(&mut out, lay.left, &chart.title);
     axes(&mut out, chart, &lay);
     if chart.series.iter().all(|s| s.points.is_empty()) {
         let (x, y) = lay.middle();

@@ -12,7 +12,7 @@ use crate::marker;
 use crate::palette::series_style;
 use crate::rect::Rect;
 use crate::scale::Scale;
-use crate::svg::{chart_title, end, frame, group, root, text_at, text_width, Tag};
+use crate::svg::{end, frame, group, text_at, text_width, xy_root, Tag};
 use std::collections::BTreeSet;
 
 /// A named set of points `(x, y)`.
@@ -183,20 +183,14 @@ impl Layout {
 pub fn scatter_svg(chart: &ScatterChart) -> String {
     let lay = Layout::new(chart);
     let mut out = String::with_capacity(64 * 1024);
-    let label = if chart.title.is_empty() {
-        format!("{} against {}", chart.y_label, chart.x_label)
-    } else {
-        chart.title.clone()
-    };
-    root(
+    xy_root(
         &mut out,
-        lay.width,
-        lay.height,
+        (lay.width, lay.height, lay.left),
         "smd-scatter-chart",
-        &label,
-        &[],
+        &chart.title,
+        &chart.y_label,
+        &chart.x_label,
     );
-    chart_title(&mut out, lay.left, &chart.title);
     axes(&mut out, chart, &lay);
     if chart.identity {
         identity(&mut out, chart, &lay);

@@ -170,6 +170,25 @@ pub(crate) fn root(
         .close();
 }
 
+/// Opens an x–y chart (line or scatter): the root element, labelled with the title or
+/// "<y> against <x>" when there is none, and the title at the plot's left edge.
+pub(crate) fn xy_root(
+    out: &mut String,
+    (width, height, left): (f64, f64, f64),
+    class: &str,
+    title: &str,
+    y_label: &str,
+    x_label: &str,
+) {
+    let label = if title.is_empty() {
+        format!("{y_label} against {x_label}")
+    } else {
+        title.to_owned()
+    };
+    root(out, width, height, class, &label, &[]);
+    chart_title(out, left, title);
+}
+
 /// A chart's title at the top left (x = the plot's left edge), if it has one.
 pub(crate) fn chart_title(out: &mut String, x: f64, title: &str) {
     if !title.is_empty() {
