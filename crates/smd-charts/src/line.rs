@@ -6,7 +6,7 @@ use crate::legend::{line_key, Legend};
 use crate::marker;
 use crate::palette::series_style;
 use crate::rect::Rect;
-use crate::scale::Scale;
+use crate::scale::{data_range, usable, Scale};
 use crate::svg::{end, frame, group, text_at, text_width, titled_group, xy_root, Px, Tag};
 use std::fmt::Display;
 
@@ -75,40 +75,12 @@ impl Default for LineChart {
     }
 }
 
-/// Data range of an axis over usable values, widened when degenerate.
-fn range(vals: impl Iterator<Item = f64>, log: bool, zero: bool) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in vals.filter(|v| v.is_finite() && (!log || *v > 0.0)) {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if lo > hi {
-        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
-    }
-    if zero && !log {
-        lo = lo.min(0.0);
-        hi = hi.max(0.0);
-    }
-    if log {
-        if hi / lo < 1.0 + 1e-9 {
-            (lo / 2.0, hi * 2.0)
-        } else {
-            // A little headroom in log space.
-            let pad = (hi / lo).powf(0.04);
-            (lo / pad, hi * pad)
-        }
-    } else if hi - lo <= 0.0 {
-        let d = lo.abs().max(1.0) * 0.5;
-        (lo - d, hi + d)
-    } else {
-        let pad = (hi - lo) * 0.04;
-        (if zero && lo == 0.0 { 0.0 } else { lo - pad }, hi + pad)
-    }
-}
+/// Headroom of a line chart's axes: 4% of the span.
+const HEADROOM: f64 = 0.04;
 
-/// Whether `v` can be drawn on an axis (finite; positive on a log axis).
-fn usable(v: f64, log: bool) -> bool {
-    v.is_finite() && (!log || v > 0.0)
+/// Data range of an axis (`scale::data_range` with the line chart's headroom).
+fn range(vals: impl Iterator<Item = f64>, log: bool, zero: bool) -> (f64, f64) {
+    data_range(vals, log, zero, HEADROOM)
 }
 
 /// The half-height of a point's error bar (0 when not finite).

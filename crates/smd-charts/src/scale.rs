@@ -148,6 +148,49 @@ pub fn log_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
     linear_ticks(lo, hi, nice_step(lo, hi, target))
 }
 
+/// Whether `v` can be drawn on an axis (finite; positive on a log axis).
+pub(crate) fn usable(v: f64, log: bool) -> bool {
+    v.is_finite() && (!log || v > 0.0)
+}
+
+/// The data range of an axis over the usable values: widened when degenerate (empty: a
+/// default decade or unit; one value: ×/÷ 2 on a log axis, ± half its size otherwise),
+/// including 0 when `zero` (linear axes), with `headroom` (a share of the span, or of the
+/// decades on a log axis) on both sides — none below a 0 that `zero` put there.
+pub(crate) fn data_range(
+    vals: impl Iterator<Item = f64>,
+    log: bool,
+    zero: bool,
+    headroom: f64,
+) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in vals.filter(|&v| usable(v, log)) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if lo > hi {
+        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
+    }
+    if zero && !log {
+        lo = lo.min(0.0);
+        hi = hi.max(0.0);
+    }
+    if log {
+        if hi / lo < 1.0 + 1e-9 {
+            (lo / 2.0, hi * 2.0)
+        } else {
+            let pad = (hi / lo).powf(headroom);
+            (lo / pad, hi * pad)
+        }
+    } else if hi - lo <= 0.0 {
+        let d = lo.abs().max(1.0) * 0.5;
+        (lo - d, hi + d)
+    } else {
+        let pad = (hi - lo) * headroom;
+        (if zero && lo == 0.0 { 0.0 } else { lo - pad }, hi + pad)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,7 +11,7 @@ use crate::legend::{line_key, Legend};
 use crate::marker;
 use crate::palette::series_style;
 use crate::rect::Rect;
-use crate::scale::Scale;
+use crate::scale::{data_range, usable, Scale};
 use crate::svg::{end, frame, group, text_at, text_width, xy_root, Tag};
 use std::collections::BTreeSet;
 
@@ -68,35 +68,9 @@ impl Default for ScatterChart {
     }
 }
 
-/// Data range of the usable values, widened when degenerate, with a little headroom.
+/// Data range of the usable values (`scale::data_range` with 3% headroom, no forced 0).
 fn range(vals: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in vals.filter(|&v| usable(v, log)) {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if lo > hi {
-        return if log { (1.0, 10.0) } else { (0.0, 1.0) };
-    }
-    if log {
-        if hi / lo < 1.0 + 1e-9 {
-            (lo / 2.0, hi * 2.0)
-        } else {
-            let pad = (hi / lo).powf(0.03);
-            (lo / pad, hi * pad)
-        }
-    } else if hi - lo <= 0.0 {
-        let d = lo.abs().max(1.0) * 0.5;
-        (lo - d, hi + d)
-    } else {
-        let pad = (hi - lo) * 0.03;
-        (lo - pad, hi + pad)
-    }
-}
-
-/// Whether `v` can be drawn (finite; positive on a log axis).
-fn usable(v: f64, log: bool) -> bool {
-    v.is_finite() && (!log || v > 0.0)
+    data_range(vals, log, false, 0.03)
 }
 
 /// Where everything goes.
