@@ -4,8 +4,8 @@
 use crate::calibrated;
 use smd_core::scenario::Resources;
 
-/// A machine type.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A machine type (serialised as `smd machines --json` prints it).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct MachineType {
     /// Its name in files and on the command line.
     pub name: &'static str,

@@ -137,21 +137,8 @@ pub fn apps(a: &AppsArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// `smd machines`: the machine catalog.
 pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
     if a.json {
-        let list: Vec<serde_json::Value> = CATALOG
-            .iter()
-            .map(|m| {
-                serde_json::json!({
-                    "name": m.name, "description": m.description, "capacity": m.capacity,
-                    "gpu_memory_gb": m.gpu_memory_gb, "nic_gbps": m.nic_gbps,
-                    "local_gbps": m.local_gbps,
-                })
-            })
-            .collect();
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&list).expect("JSON")
-        )?;
+        let text = serde_json::to_string_pretty(&CATALOG).expect("the catalog serialises");
+        writeln!(out, "{text}")?;
         return Ok(());
     }
     let mut t = Table::new(&[
