@@ -8,11 +8,10 @@ use super::use_app;
 use crate::fields::{
     machine_path, resource_label, FieldKey, GROUP_FIELDS, GROUP_OPTIONS, RESOURCES,
 };
-use crate::state::{machines_in_force, Action, Notice, TRACE_SOURCE};
+use crate::state::{machines_in_force, Action, TRACE_SOURCE};
 use smd_apps::app::App;
 use smd_apps::machines::{MachineType, CATALOG};
 use smd_apps::trace::WORKLOADS;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -276,28 +275,9 @@ pub fn TracePanel() -> Html {
         let d = d.clone();
         Callback::from(move |_| d.dispatch(Action::LoadWorkload))
     };
-    let on_file = {
-        let d = d.clone();
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
-                return;
-            };
-            let d = d.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                match JsFuture::from(file.text()).await {
-                    Ok(t) => d.dispatch(Action::LoadTraceFile(
-                        file.name(),
-                        t.as_string().unwrap_or_default(),
-                    )),
-                    Err(e) => d.dispatch(Action::Notify(Notice::warning(format!(
-                        "Could not read the file: {e:?}"
-                    )))),
-                }
-            });
-            input.set_value("");
-        })
-    };
+    let on_file = super::io::read_picked_file(d.clone(), |d, name, text| {
+        d.dispatch(Action::LoadTraceFile(name, text))
+    });
     let workloads = WORKLOADS
         .iter()
         .map(|(n, _)| {

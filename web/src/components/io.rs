@@ -2,7 +2,7 @@
 
 use super::use_app;
 use crate::codec;
-use crate::state::{Action, Notice};
+use crate::state::{Action, Notice, State};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
@@ -30,6 +30,32 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 
 fn gloo_utils_document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
+}
+
+/// A file input's `change` handler: reads the picked file as text and hands its name and
+/// text to `then`; a file that cannot be read becomes a warning. The input is cleared, so
+/// that picking the same file again reads it again.
+pub fn read_picked_file(
+    d: UseReducerDispatcher<State>,
+    then: impl Fn(&UseReducerDispatcher<State>, String, String) + 'static,
+) -> Callback<Event> {
+    let then = std::rc::Rc::new(then);
+    Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        let (d, then) = (d.clone(), then.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            match JsFuture::from(file.text()).await {
+                Ok(t) => then(&d, file.name(), t.as_string().unwrap_or_default()),
+                Err(e) => d.dispatch(Action::Notify(Notice::warning(format!(
+                    "Could not read the file: {e:?}"
+                )))),
+            }
+        });
+        input.set_value("");
+    })
 }
 
 /// The page's address with the scenario in its hash.
@@ -95,36 +121,16 @@ pub fn ImportExport() -> Html {
             d.dispatch(Action::IoText(v));
         })
     };
-    let on_file = {
-        let d = d.clone();
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
-                return;
-            };
-            let d = d.clone();
-            let csv = file.name().to_lowercase().ends_with(".csv");
-            wasm_bindgen_futures::spawn_local(async move {
-                match JsFuture::from(file.text()).await {
-                    Ok(t) => {
-                        let text = t.as_string().unwrap_or_default();
-                        let is_csv = csv || !text.trim_start().starts_with('{');
-                        d.dispatch(Action::IoText(text));
-                        d.dispatch(if is_csv {
-                            Action::ImportCsv
-                        } else {
-                            Action::ImportJson
-                        });
-                    }
-                    Err(e) => d.dispatch(Action::Notify(Notice {
-                        warning: true,
-                        text: format!("Could not read the file: {e:?}"),
-                    })),
-                }
-            });
-            input.set_value("");
-        })
-    };
+    let on_file = read_picked_file(d.clone(), |d, name, text| {
+        let csv = name.to_lowercase().ends_with(".csv");
+        let is_csv = csv || !text.trim_start().starts_with('{');
+        d.dispatch(Action::IoText(text));
+        d.dispatch(if is_csv {
+            Action::ImportCsv
+        } else {
+            Action::ImportJson
+        });
+    });
     html! {
         <section class="card" id="io">
             <h2>{"Import · export · share"}</h2>
