@@ -56,7 +56,34 @@ fn without_pins_it_is_the_plain_plan() {
 
 #[test]
 fn pinned_jobs_are_admitted_as_given_and_the_rest_fit_what_is_left() {
-    let s = scenario();
+    pinned_jobs_fit(&scenario());
+}
+
+#[test]
+fn on_machines_the_rest_fit_what_is_left_too() {
+    // The same jobs on 4 machines holding the same total: the leftover is still a pool
+    // (admission's view), and the pinned jobs' use must not be counted twice.
+    let mut s = scenario();
+    let quarter = s.cluster.capacity().scale(0.25);
+    s.version = 2;
+    s.cluster = smd_core::scenario::Cluster::of_machines(
+        vec![smd_core::scenario::MachineGroup {
+            name: "m".into(),
+            count: 4.0,
+            capacity: quarter,
+            gpu_memory_gb: None,
+            nic_gbps: None,
+            local_gbps: None,
+        }],
+        s.cluster.instance,
+    );
+    pinned_jobs_fit(&s);
+}
+
+/// Every policy on `s` with two jobs pinned: the pins as given, the rest within what is
+/// left, use and totals as reported.
+fn pinned_jobs_fit(s: &Scenario) {
+    let s = s.clone();
     let pins = [
         Pin {
             job: 3,

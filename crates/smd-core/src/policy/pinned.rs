@@ -101,8 +101,11 @@ pub fn plan_on(
             m.limit.to_array(),
         ));
     }
-    // The free jobs as a scenario of their own, on the leftover pool (round-off to 0).
+    // The free jobs as a scenario of their own, on the leftover pool (round-off to 0). A
+    // cluster of machines becomes that pool too: `Capacity` is a pool today, and the
+    // machines' capacity would otherwise count the pinned jobs' use again.
     let mut sub = scenario.clone();
+    sub.cluster.machines.clear();
     sub.jobs = (0..scenario.jobs.len())
         .filter(|&i| pin_of[i].is_none())
         .map(|i| scenario.jobs[i].clone())
