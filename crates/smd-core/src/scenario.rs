@@ -254,13 +254,9 @@ impl Default for Cluster {
 impl Cluster {
     /// A cluster of machine groups (version 2), with `instance` for the jobs' limits.
     pub fn of_machines(machines: Vec<MachineGroup>, instance: Resources) -> Cluster {
-        let total = machines.iter().fold([0.0; 4], |acc, g| {
-            let c = g.capacity.scale(g.count).to_array();
-            std::array::from_fn(|r| acc[r] + c[r])
-        });
         Cluster {
             units: 1.0,
-            unit: Resources::from_array(total),
+            unit: total_of(&machines),
             instance,
             machines,
         }
@@ -271,7 +267,7 @@ impl Cluster {
         if self.machines.is_empty() {
             self.unit.scale(self.units)
         } else {
-            Cluster::of_machines(self.machines.clone(), self.instance).unit
+            total_of(&self.machines)
         }
     }
 
@@ -302,6 +298,15 @@ impl Cluster {
             })
             .collect()
     }
+}
+
+/// Σ count · capacity over machine groups.
+fn total_of(groups: &[MachineGroup]) -> Resources {
+    let total = groups.iter().fold([0.0; 4], |acc, g| {
+        let c = g.capacity.scale(g.count).to_array();
+        std::array::from_fn(|r| acc[r] + c[r])
+    });
+    Resources::from_array(total)
 }
 
 /// Most machines a cluster may list (all groups together).
