@@ -283,12 +283,7 @@ impl Cluster {
             .iter()
             .enumerate()
             .flat_map(|(gi, g)| {
-                let n = if g.count.is_finite() && g.count > 0.0 {
-                    g.count.min(MAX_MACHINES as f64) as usize
-                } else {
-                    0
-                };
-                (0..n).map(move |i| Machine {
+                (0..g.machine_count()).map(move |i| Machine {
                     name: format!("{}-{i}", g.name),
                     group: gi,
                     capacity: g.capacity,
@@ -297,6 +292,18 @@ impl Cluster {
                 })
             })
             .collect()
+    }
+}
+
+impl MachineGroup {
+    /// Its machines as [`Cluster::machine_list`] lists them: the count cut to a whole number
+    /// (at most [`MAX_MACHINES`]; none for a count that is not positive).
+    pub fn machine_count(&self) -> usize {
+        if self.count.is_finite() && self.count > 0.0 {
+            self.count.min(MAX_MACHINES as f64) as usize
+        } else {
+            0
+        }
     }
 }
 

@@ -224,7 +224,15 @@ pub fn MachineGroups() -> Html {
         let k = FieldKey::top(&machine_path(i, part));
         html! { <td><Field {k} label={AttrValue::from(label)} /></td> }
     };
-    let machines: usize = state.draft.scenario.cluster.machine_list().len();
+    // Counted, not listed: this renders on every edit.
+    let machines: usize = state
+        .draft
+        .scenario
+        .cluster
+        .machines
+        .iter()
+        .map(|g| g.machine_count())
+        .sum();
     html! {
         <div class="groups" data-testid="machine-groups">
             <table class="shape groups">
