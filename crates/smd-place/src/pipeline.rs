@@ -10,7 +10,7 @@ use smd_core::scenario::{Resources, DEFAULT_DLTAP_LAMBDA};
 use smd_core::{Error, Options, Plan, Policy as Planner, Scenario};
 
 /// The placement options a scenario asks for (`params.placement`, `params.dltap_lambda`).
-pub fn scenario_policy(s: &Scenario) -> (Policy, PlaceOptions) {
+fn scenario_policy(s: &Scenario) -> (Policy, PlaceOptions) {
     let options = PlaceOptions {
         dltap_lambda: s.params.dltap_lambda.unwrap_or(DEFAULT_DLTAP_LAMBDA),
         ..PlaceOptions::default()
@@ -19,7 +19,7 @@ pub fn scenario_policy(s: &Scenario) -> (Policy, PlaceOptions) {
 }
 
 /// The machines of a scenario as placement reads them.
-pub fn machines_of(s: &Scenario) -> Vec<Machine> {
+fn machines_of(s: &Scenario) -> Vec<Machine> {
     s.cluster
         .machine_list()
         .into_iter()
