@@ -532,17 +532,7 @@ impl DraftState {
     pub fn undo(&mut self) -> Option<String> {
         let undo = self.undo.take()?;
         let before = (*undo.before).clone();
-        self.replace(before.scenario);
-        for (job, field, text) in before.raw {
-            let key = match job {
-                None => Some(FieldKey::top(&field)),
-                Some(i) => self.uids.get(i).map(|&u| FieldKey::job(u, &field)),
-            };
-            if let Some(key) = key {
-                self.apply_edit(key, text);
-            }
-        }
-        self.check();
+        self.restore(before.scenario, before.raw);
         Some(undo.what)
     }
 }

@@ -122,18 +122,29 @@ impl DraftState {
             other_cluster: None,
             undo: None,
         };
-        d.replace(saved.scenario);
-        for (job, field, text) in saved.raw {
+        d.restore(saved.scenario, saved.raw);
+        d
+    }
+
+    /// Sets the draft to `scenario` with the text once typed into its fields
+    /// (`(job index, field, text)`) applied again, then checks it: a saved draft reloaded,
+    /// or an undo.
+    pub(super) fn restore(
+        &mut self,
+        scenario: Scenario,
+        raw: Vec<(Option<usize>, String, String)>,
+    ) {
+        self.replace(scenario);
+        for (job, field, text) in raw {
             let key = match job {
                 None => Some(FieldKey::top(&field)),
-                Some(i) => d.uids.get(i).map(|&u| FieldKey::job(u, &field)),
+                Some(i) => self.uids.get(i).map(|&u| FieldKey::job(u, &field)),
             };
             if let Some(key) = key {
-                d.apply_edit(key, text);
+                self.apply_edit(key, text);
             }
         }
-        d.check();
-        d
+        self.check();
     }
 
     /// The saved form of the draft.
