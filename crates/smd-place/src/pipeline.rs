@@ -99,8 +99,8 @@ pub fn plan_placed(
             Outcome::NotPlaced(why) => {
                 not_placed += 1;
                 line.admitted = false;
-                let why = why.strip_prefix("not placed: ").unwrap_or(why);
-                line.reason = Some(Reason::NotPlaced(why.to_owned()));
+                // `why` is the text after "not placed: ", as the reason holds it.
+                line.reason = Some(Reason::NotPlaced(why.clone()));
             }
         }
     }
