@@ -80,9 +80,9 @@ pub fn fixture_scenario() -> smd_core::Scenario {
 /// --json` prints).
 pub fn plan_fixture_scenario() -> Value {
     let s = fixture_scenario();
-    let plans: Vec<smd_core::Plan> = crate::state::PAGE_POLICIES
-        .into_iter()
-        .map(|p| {
+    let plans: Vec<smd_core::Plan> = smd_core::Policy::for_cluster(&s.cluster)
+        .iter()
+        .map(|&p| {
             smd_core::plan_with(&s, p, &mut smd_core::Options::default())
                 .expect("the fixture scenario plans")
         })

@@ -85,6 +85,20 @@ pub struct Draft {
     /// existed get the defaults.
     #[serde(default)]
     pub settings: Settings,
+    /// The other kind of cluster (machines while on a pool, a pool while on machines) with
+    /// its fields' text as typed, so a reload keeps both.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_cluster: Option<SavedCluster>,
+}
+
+/// A cluster kind the draft is not on, as saved.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedCluster {
+    /// The cluster (its instance is not used).
+    pub cluster: smd_core::scenario::Cluster,
+    /// `(field, text, parse message)` of its fields whose text is not the value.
+    #[serde(default)]
+    pub raw: Vec<(String, String, Option<String>)>,
 }
 
 impl Draft {
@@ -94,6 +108,7 @@ impl Draft {
             scenario,
             raw: Vec::new(),
             settings: Settings::default(),
+            other_cluster: None,
         }
     }
 }

@@ -198,7 +198,7 @@ async fn the_default_page_opens_with_a_plan() {
     assert_eq!(m.text("[data-testid=total-utility]"), smd_total(&default));
     assert_eq!(
         m.count("[data-testid=policy-compare] tbody tr"),
-        smd_web::state::PAGE_POLICIES.len()
+        smd_web::state::page_policies(&default.cluster).len()
     );
     assert_eq!(
         m.count("[data-testid=policy-compare] tbody tr[data-policy=global]"),

@@ -4,7 +4,7 @@
 
 use crate::format::sig;
 use crate::marker::Shape;
-use crate::palette::CATEGORICAL;
+use crate::palette::categorical;
 use crate::rect::Rect;
 use crate::svg::{end, root, text_at, text_width, titled_group, Tag, INK};
 use smd_core::plan::Plan;
@@ -83,7 +83,7 @@ const BARS: [(&str, &str, Get); 3] = [
 /// One task mark to draw on a machine.
 struct Task<'a> {
     job: &'a str,
-    colour: &'static str,
+    colour: &'a str,
     ps: bool,
     rho: Option<f64>,
     x: Option<f64>,
@@ -120,16 +120,18 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
 
     // Tasks per machine, in job order, PSs first.
     let mut tasks: Vec<Vec<Task>> = (0..n).map(|_| Vec::new()).collect();
-    let mut placed_jobs: Vec<(&str, &'static str)> = Vec::new();
-    for job in &plan.jobs {
-        let Some(shares) = &job.placement else {
-            continue;
-        };
-        if shares.is_empty() {
-            continue;
-        }
-        let colour = CATEGORICAL[placed_jobs.len() % CATEGORICAL.len()];
-        placed_jobs.push((&job.id, colour));
+    let placed = || {
+        plan.jobs
+            .iter()
+            .filter(|j| j.placement.as_ref().is_some_and(|s| !s.is_empty()))
+    };
+    let colours: Vec<String> = (0..placed().count()).map(categorical).collect();
+    let placed_jobs: Vec<(&str, &str)> = placed()
+        .zip(&colours)
+        .map(|(j, c)| (j.id.as_str(), c.as_str()))
+        .collect();
+    for (job, (_, colour)) in placed().zip(&placed_jobs) {
+        let shares = job.placement.as_deref().unwrap_or_default();
         for s in shares {
             let Some(&m) = index.get(s.machine.as_str()) else {
                 continue;
@@ -269,7 +271,7 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
         bar_text,
     );
     lx += 20.0 + text_width(bar_text, 11.0) + 14.0;
-    if placed_jobs.len() <= 12 {
+    if placed_jobs.len() <= 18 {
         for (id, colour) in &placed_jobs {
             let w = 12.0 + text_width(id, 11.0) + 10.0;
             if lx + w > width - MARGIN {

@@ -34,6 +34,23 @@ pub const CATEGORICAL: [&str; 6] = [
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",
 ];
 
+/// Category `k`'s colour for many categories (e.g. a machine map's jobs): the six
+/// [`CATEGORICAL`] colours, then the same hues darker (mixed 45% with black), then lighter
+/// (mixed 45% with white): 18 before a colour repeats, neighbours always differing in hue.
+pub fn categorical(k: usize) -> String {
+    let base = CATEGORICAL[k % CATEGORICAL.len()];
+    let rgb: [f64; 3] = std::array::from_fn(|i| {
+        f64::from(u8::from_str_radix(&base[1 + 2 * i..3 + 2 * i], 16).unwrap_or(0))
+    });
+    let mixed: [f64; 3] = match (k / CATEGORICAL.len()) % 3 {
+        0 => rgb,
+        1 => rgb.map(|c| c * 0.55),
+        _ => rgb.map(|c| c + (255.0 - c) * 0.45),
+    };
+    let [r, g, b] = mixed.map(|c| c.round().clamp(0.0, 255.0) as u8);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
 /// Dash patterns of series, `none` for a solid line.
 const DASHES: [&str; 6] = ["none", "7 3", "2 3", "9 3 2 3", "13 4", "4 2 1 2"];
 

@@ -12,6 +12,7 @@
 
 mod apps;
 mod calibrate;
+mod study;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -50,7 +51,8 @@ enum Command {
     /// Plan a scenario with one policy and print the plan as a table (or JSON with --json).
     #[command(after_help = AFTER_HELP)]
     Plan(PlanArgs),
-    /// Plan a scenario with every policy (smd, esw, optimus, exact, global) and print them side by side.
+    /// Plan a scenario with every policy (smd, esw, optimus, exact, global; on machines also
+    /// smd_locality) and print them side by side.
     #[command(after_help = AFTER_HELP)]
     Compare(CompareArgs),
     /// Read and validate a scenario without planning: "valid: N jobs …" and the smallest ε
@@ -72,6 +74,10 @@ enum Command {
     /// Fit the speed model to the Pollux artifact's measured steps and report its errors on
     /// held-out runs (docs/CALIBRATION.md).
     Calibrate(calibrate::CalibrateArgs),
+    /// Measure placement and joint locality on machines (docs/REPRODUCTION.md, "Placement
+    /// and locality"): DLTAP's claim and smd_locality / global on machines against sizing
+    /// on the pool, over Pollux traces and generated jobs; prints a Markdown table.
+    Locality(study::LocalityArgs),
 }
 
 #[derive(Args, Debug)]
@@ -285,6 +291,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Job(a) => apps::job(&a, out),
         Command::Trace(a) => apps::trace(&a, out),
         Command::Calibrate(a) => calibrate::run(&a, out),
+        Command::Locality(a) => study::run(&a, out),
     }
 }
 
@@ -449,7 +456,7 @@ fn warn(scenario: &Scenario) {
 fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
     let scenario = load(&a.common)?;
     let mut results: Vec<(&'static str, Result<Plan, String>)> = Vec::new();
-    for policy in Policy::ALL {
+    for &policy in Policy::for_cluster(&scenario.cluster) {
         let policy_name = policy.name();
         match solve(&scenario, policy, &a.common) {
             Ok(p) => results.push((policy_name, Ok(p))),

@@ -53,6 +53,7 @@ pub mod generate;
 mod global;
 mod grid;
 mod inner;
+mod joint;
 pub mod json;
 mod knapsack;
 mod kp_lp;

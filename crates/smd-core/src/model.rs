@@ -56,6 +56,9 @@ pub struct JobModel {
     pub tau: f64,
     /// Seconds per unit of π (`None` = relative: π = 16·T/T(1,1)).
     pub time_unit_s: Option<f64>,
+    /// The locality factor θ4 (θ'4) already includes: 1 for the job on a pool or spread,
+    /// β for the job co-located on one machine ([`JobModel::colocated`]).
+    pub rho: f64,
 }
 
 /// π of a job at (1, 1) in the relative unit (docs/MODEL.md §4).
@@ -105,6 +108,7 @@ impl JobModel {
             t11: 0.0,
             tau,
             time_unit_s,
+            rho: 1.0,
         };
         m.t11 = m.t(1.0, 1.0);
         m
@@ -130,6 +134,23 @@ impl JobModel {
             Mode::Sync => th[0] * w + th[1] * p + th[2] + th[3] * w / p * rho + th[4] / w,
             Mode::Async => th[0] + th[1] * p / w + th[2] / w + th[3] * rho / p,
         }
+    }
+
+    /// The job confined to one machine of capacity `machine` with every task there
+    /// (docs/MODEL.md §16): Ω limited to `min(L, machine)` per resource and the
+    /// communication term at ρ = `beta` (B / local rate, [`crate::locality::beta`]). The
+    /// relative time unit stays the pool's T(1, 1), so π and μ compare with the spread
+    /// configuration's. `self` is the spread model (ρ = 1, as [`JobModel::new`] builds it).
+    pub fn colocated(&self, machine: &Resources, beta: f64) -> JobModel {
+        let limit = Resources::from_array(std::array::from_fn(|r| {
+            self.limit.to_array()[r].min(machine.to_array()[r])
+        }));
+        let mut m = self.clone();
+        m.theta[3] *= beta;
+        m.rho = beta;
+        m.limit = limit;
+        m.omega = Omega::new(self.worker, self.ps, limit);
+        m
     }
 
     /// π: T in the planner's time unit.

@@ -39,12 +39,37 @@ pub fn plan_placed(
     planner: Planner,
     opts: &mut Options,
 ) -> Result<Plan, Error> {
-    let mut plan = smd_core::plan_with(scenario, planner, opts)?;
+    let plan = smd_core::plan_with(scenario, planner, opts)?;
+    let clock = opts.clock;
+    let start = clock.map(|c| c());
+    let mut plan = place_plan(scenario, plan)?;
+    if let (Some(c), Some(s)) = (clock, start) {
+        if scenario.cluster.has_machines() {
+            plan.stats.solve_ms += c() - s;
+        }
+    }
+    Ok(plan)
+}
+
+/// The placement stage of [`plan_placed`] on its own: places the admitted jobs of `plan`
+/// (a plan of `scenario`'s jobs, in order, e.g. one made on another cluster) on
+/// `scenario`'s machines with its placement policy, then re-derives T, π, μ and the
+/// totals. A pool scenario returns `plan` unchanged.
+pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
     if !scenario.cluster.has_machines() {
         return Ok(plan);
     }
-    let clock = opts.clock;
-    let start = clock.map(|c| c());
+    let same_jobs = plan.jobs.len() == scenario.jobs.len()
+        && plan
+            .jobs
+            .iter()
+            .zip(&scenario.jobs)
+            .all(|(l, j)| l.id == j.id);
+    if !same_jobs {
+        return Err(Error::Solver(
+            "the plan's jobs are not the scenario's (same ids, same order)".into(),
+        ));
+    }
     let (policy, options) = scenario_policy(scenario);
     let machines = machines_of(scenario);
     let models: Vec<JobModel> = scenario
@@ -121,9 +146,6 @@ pub fn plan_placed(
         proven: placement.proven,
         not_placed,
     });
-    if let (Some(c), Some(s)) = (clock, start) {
-        plan.stats.solve_ms += c() - s;
-    }
     Ok(plan)
 }
 

@@ -59,7 +59,13 @@ fn placed_plans_fit_every_machine_and_use_their_rho() {
             let mut s = on_machines(20, seed, 24.0, Some(40.0));
             s.params.placement = Some(placement);
             let machines = s.cluster.machine_list();
-            for policy in [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact] {
+            for policy in [
+                Policy::Smd,
+                Policy::SmdLocality,
+                Policy::Esw,
+                Policy::Optimus,
+                Policy::Exact,
+            ] {
                 let p = plan_placed(&s, policy, &mut Options::default()).unwrap();
                 let summary = p.placement.as_ref().expect("a placement summary");
                 assert_eq!(summary.policy, placement);

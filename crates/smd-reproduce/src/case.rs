@@ -44,13 +44,13 @@ impl From<Policy> for Variant {
 }
 
 impl Variant {
-    /// Every variant the experiments plan, in display order: the policies of
-    /// [`Policy::ALL`], then smd improved.
-    pub const ALL: [Variant; Policy::ALL.len() + 1] = {
-        let mut all = [Variant::SMD_POLISH; Policy::ALL.len() + 1];
+    /// Every variant the pool experiments plan, in display order: the policies of
+    /// [`Policy::POOL`], then smd improved.
+    pub const ALL: [Variant; Policy::POOL.len() + 1] = {
+        let mut all = [Variant::SMD_POLISH; Policy::POOL.len() + 1];
         let mut i = 0;
-        while i < Policy::ALL.len() {
-            all[i] = Variant::plain(Policy::ALL[i]);
+        while i < Policy::POOL.len() {
+            all[i] = Variant::plain(Policy::POOL[i]);
             i += 1;
         }
         all
@@ -93,6 +93,7 @@ impl Variant {
             Policy::Esw | Policy::Optimus => 1,
             Policy::Exact => 2,
             Policy::Global => 24,
+            Policy::SmdLocality => 9,
         }
     }
 }

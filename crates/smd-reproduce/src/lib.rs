@@ -44,6 +44,7 @@
 pub mod case;
 pub mod experiments;
 pub mod figure;
+pub mod locality;
 pub mod stats;
 pub mod table;
 

@@ -4,7 +4,7 @@
 use super::format::{duration, ms, percent, percent_sig, sig};
 use super::use_app;
 use crate::fields::{resource_label, RESOURCES};
-use crate::state::{Action, Results, State, PAGE_POLICIES};
+use crate::state::{Action, Results, State};
 use smd_core::{Plan, Policy};
 use yew::prelude::*;
 
@@ -12,6 +12,9 @@ use yew::prelude::*;
 pub fn policy_blurb(p: Policy) -> &'static str {
     match p {
         Policy::Smd => "Algorithm 1 (ε-grid) → Algorithm 2 (rounding) → knapsack",
+        Policy::SmdLocality => {
+            "smd, each job also sized co-located on one machine; the better per share kept"
+        }
         Policy::Esw => "equal split w = p = k, then the same knapsack",
         Policy::Optimus => "admit at (1,1) in order, then greedy +1 worker/PS",
         Policy::Exact => "per-job integer optimum, exact knapsack",
@@ -150,9 +153,10 @@ pub fn PolicyCompare() -> Html {
                 <p class="note" data-testid="policy-compare-empty">{"No plan yet."}</p></section>
         };
     };
-    let rows = PAGE_POLICIES
-        .into_iter()
-        .map(|policy| compare_row(&state, &r, policy, state.dispatcher()));
+    let rows = r
+        .policies()
+        .iter()
+        .map(|&policy| compare_row(&state, &r, policy, state.dispatcher()));
     let recommended = r.recommended().map(|best| {
         let policy = best.policy;
         let d = state.dispatcher();

@@ -3,7 +3,7 @@
 
 use super::format::{count, percent_sig, sig};
 use super::use_app;
-use crate::state::{Action, Run, WorkerStatus, PAGE_POLICIES};
+use crate::state::{page_policies, Action, Run, WorkerStatus};
 use smd_core::SearchProgress;
 use yew::prelude::*;
 
@@ -23,7 +23,8 @@ pub fn search_text(s: &SearchProgress) -> String {
 /// `global` searches, "Solving 30 jobs: global: searching — … (policy 5 of 5)".
 pub fn progress_text(run: &Run) -> String {
     let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
-    let name = PAGE_POLICIES.get(policy).map(|p| p.name()).unwrap_or("");
+    let policies = page_policies(&run.scenario.cluster);
+    let name = policies.get(policy).map(|p| p.name()).unwrap_or("");
     let what = match &run.search {
         Some(s) => format!("{name}: {}", search_text(s)),
         None => format!("{name} {done}/{total}"),
@@ -32,7 +33,7 @@ pub fn progress_text(run: &Run) -> String {
         "Solving {} jobs: {what} (policy {} of {})",
         run.scenario.jobs.len(),
         policy + 1,
-        PAGE_POLICIES.len()
+        policies.len()
     )
 }
 
@@ -56,7 +57,7 @@ pub fn StatusBar() -> Html {
         let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
         // Every policy over every job: overall fraction for the bar; none while `global`
         // searches (its end is the proof or the time budget, not a count).
-        let whole = (PAGE_POLICIES.len() * total.max(1)) as f64;
+        let whole = (page_policies(&run.scenario.cluster).len() * total.max(1)) as f64;
         let frac = (policy as f64 * total as f64 + done as f64) / whole;
         let value = run
             .search

@@ -72,7 +72,7 @@ pub enum Reply {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Event {
     /// Progress: `done` of `total` in step `step` (for a solve: the policy's index in
-    /// [`crate::state::PAGE_POLICIES`], jobs done of jobs; for a reproduction: 0, scenarios
+    /// [`crate::state::page_policies`] of the scenario's cluster, jobs done of jobs; for a reproduction: 0, scenarios
     /// planned of scenarios).
     Progress {
         /// Step of the task.

@@ -4,7 +4,7 @@
 
 use super::now_ms;
 use super::protocol::{Event, Experiment, Output, Partial, Reply, Request, Task};
-use crate::state::PAGE_POLICIES;
+use crate::state::page_policies;
 use smd_core::Scenario;
 use std::cell::RefCell;
 
@@ -132,7 +132,7 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
 /// plan found (its bound and gap in the plan's admission report).
 fn solve(scenario: &Scenario, global_budget_ms: f64, ctx: &mut Ctx) {
     CACHE.with(|c| c.borrow_mut().retain_used());
-    for (index, policy) in PAGE_POLICIES.into_iter().enumerate() {
+    for (index, &policy) in page_policies(&scenario.cluster).iter().enumerate() {
         let clock = now_ms;
         let mut progress = |p: smd_core::Progress| ctx.report(index, p);
         let result = CACHE.with(|cache| {
@@ -218,6 +218,7 @@ pub fn worker_main() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use smd_core::Policy;
 
     /// A re-plan after an edit of one job solves that job's Algorithm 1 only.
     #[test]
@@ -291,8 +292,9 @@ mod tests {
             .iter()
             .filter(|e| matches!(e, Event::Partial(Partial::Planned(_))))
             .count();
-        assert_eq!(planned, PAGE_POLICIES.len());
-        for step in 0..PAGE_POLICIES.len() {
+        let policies = Policy::POOL;
+        assert_eq!(planned, policies.len());
+        for step in 0..policies.len() {
             let mine: Vec<_> = events
                 .iter()
                 .filter_map(|e| match e {
@@ -400,7 +402,7 @@ mod tests {
             },
         );
         let policies: Vec<_> = plans.iter().map(|p| p.policy).collect();
-        assert_eq!(policies, PAGE_POLICIES);
+        assert_eq!(policies, Policy::POOL);
         let global = plans.last().unwrap();
         let a = &global.admission;
         assert!(

@@ -111,6 +111,43 @@ pub struct ClusterStash {
     pub parse_errors: Vec<(FieldKey, String)>,
 }
 
+impl ClusterStash {
+    /// The saved form (a draft's `other_cluster`).
+    pub fn to_saved(&self) -> crate::codec::SavedCluster {
+        let message = |k: &FieldKey| {
+            self.parse_errors
+                .iter()
+                .find(|(e, _)| e == k)
+                .map(|(_, m)| m.clone())
+        };
+        crate::codec::SavedCluster {
+            cluster: self.cluster.clone(),
+            raw: self
+                .raw
+                .iter()
+                .map(|(k, t)| (k.field.clone(), t.clone(), message(k)))
+                .collect(),
+        }
+    }
+
+    /// Back from the saved form.
+    pub fn from_saved(saved: crate::codec::SavedCluster) -> ClusterStash {
+        let mut stash = ClusterStash {
+            cluster: saved.cluster,
+            raw: Vec::new(),
+            parse_errors: Vec::new(),
+        };
+        for (field, text, message) in saved.raw {
+            let k = FieldKey::top(&field);
+            if let Some(m) = message {
+                stash.parse_errors.push((k.clone(), m));
+            }
+            stash.raw.push((k, text));
+        }
+        stash
+    }
+}
+
 /// Whether `k` is a field of one kind of cluster (not the shared instance).
 fn kind_field(k: &FieldKey) -> bool {
     k.job.is_none() && k.field.starts_with("cluster.") && !k.field.starts_with("cluster.instance.")
@@ -727,6 +764,29 @@ mod tests {
         let s = s.reduce(Action::TraceField("count", "0".into()));
         let s = s.reduce(Action::LoadWorkload);
         assert_eq!(s.draft.trace.error.as_ref().unwrap().0, "count");
+    }
+
+    #[test]
+    fn a_reload_keeps_the_other_kind_of_cluster_as_typed() {
+        let units = FieldKey::top("cluster.units");
+        let s = state(1).reduce(Action::Edit(units.clone(), "3x".into()));
+        let s = s.reduce(Action::UseMachines(true));
+        // Saved and reloaded while on machines: the pool's text survives, with its message.
+        let saved = crate::codec::Draft::from_json(&s.draft.to_saved().to_json()).unwrap();
+        assert!(saved.other_cluster.is_some());
+        let s = Rc::new(State::new(saved));
+        assert!(s.draft.scenario.cluster.has_machines());
+        let s = s.reduce(Action::UseMachines(false));
+        assert_eq!(s.draft.text(&units), "3x");
+        assert!(s.draft.errors_of(&units).next().is_some());
+        assert!(!s.draft.valid);
+        // A draft saved before the field existed loads with no other cluster.
+        let old = crate::codec::Draft::of(s.draft.scenario.as_ref().clone()).to_json();
+        assert!(!old.contains("other_cluster"));
+        assert!(crate::codec::Draft::from_json(&old)
+            .unwrap()
+            .other_cluster
+            .is_none());
     }
 
     #[test]

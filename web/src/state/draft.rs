@@ -123,6 +123,9 @@ impl DraftState {
             undo: None,
         };
         d.restore(saved.scenario, saved.raw);
+        d.other_cluster = saved
+            .other_cluster
+            .map(super::apps::ClusterStash::from_saved);
         d
     }
 
@@ -165,6 +168,7 @@ impl DraftState {
             scenario: (*self.scenario).clone(),
             raw,
             settings: self.settings.clone(),
+            other_cluster: self.other_cluster.as_ref().map(|o| o.to_saved()),
         }
     }
 

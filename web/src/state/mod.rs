@@ -28,7 +28,7 @@ pub use apps::{machines_in_force, MachineForm, PresetForm, TraceForm, Undo, TRAC
 pub use draft::{DraftState, GenerateForm, ShownError, MAX_GENERATED_JOBS};
 pub use reproduction::{Reproduced, Reproduction, ReproductionState};
 pub use solving::{
-    LandscapeView, Results, Run, Solving, WorkerStatus, LANDSCAPE_RESOLUTION, PAGE_POLICIES,
+    page_policies, LandscapeView, Results, Run, Solving, WorkerStatus, LANDSCAPE_RESOLUTION,
     SLOW_SOLVE_S,
 };
 pub use view::{LandscapeValue, Notice, View, ViewState};

@@ -9,9 +9,12 @@ use crate::solver::{Event, Output, Partial, Reply, Task};
 use smd_core::{Plan, Policy, Scenario, SearchProgress};
 use std::rc::Rc;
 
-/// The policies the page plans and compares, in display order: every policy, `global`
-/// last (its search runs within the draft's time budget).
-pub const PAGE_POLICIES: [Policy; 5] = Policy::ALL;
+/// The policies the page plans and compares for a cluster, in display order, `global` last
+/// (its search runs within the draft's time budget): [`Policy::for_cluster`] — every policy
+/// on machines; on a pool all but `smd_locality`, which is `smd` there.
+pub fn page_policies(cluster: &smd_core::scenario::Cluster) -> &'static [Policy] {
+    Policy::for_cluster(cluster)
+}
 
 /// A solve running this long, s, is called out in the status line (with its Cancel).
 pub const SLOW_SOLVE_S: u32 = 3;
@@ -31,7 +34,7 @@ pub struct Results {
     pub scenario: Rc<Scenario>,
     /// Job uids of that scenario, in order.
     pub uids: Vec<u64>,
-    /// One plan per policy that succeeded, in [`PAGE_POLICIES`] order.
+    /// One plan per policy that succeeded, in [`page_policies`] order.
     pub plans: Vec<Plan>,
     /// Policies that failed, with the message.
     pub failures: Vec<(String, String)>,
@@ -45,18 +48,29 @@ impl Results {
         self.plans.iter().find(|p| p.policy == policy)
     }
 
+    /// The policies the page shows for this scenario's cluster ([`page_policies`]).
+    pub fn policies(&self) -> &'static [Policy] {
+        page_policies(&self.scenario.cluster)
+    }
+
+    /// The plans of [`Results::policies`], in order.
+    pub fn shown(&self) -> impl Iterator<Item = &Plan> + Clone {
+        self.plans
+            .iter()
+            .filter(|p| self.policies().contains(&p.policy))
+    }
+
     /// The recommended plan: the one of the best total utility. Totals within
     /// [`SAME_TOTAL`] (relative) of the best count as the best — sums of the same utilities
     /// in another order differ in the last bits — and among them `global`'s is recommended
-    /// (it is never below the others), else the first in [`PAGE_POLICIES`] order.
+    /// (it is never below the others), else the first in [`page_policies`] order.
     pub fn recommended(&self) -> Option<&Plan> {
         let best = self
-            .plans
-            .iter()
+            .shown()
             .map(|p| p.total_utility)
             .fold(f64::NEG_INFINITY, f64::max);
         let tied = |p: &&Plan| p.total_utility >= best - SAME_TOTAL * best.abs().max(1.0);
-        let mut tied = self.plans.iter().filter(tied);
+        let mut tied = self.shown().filter(tied);
         let first = tied.clone().next();
         tied.find(|p| p.policy == Policy::Global).or(first)
     }
@@ -477,7 +491,7 @@ mod tests {
             s = s.reduce(Action::Reply(r));
         }
         let r = s.solving.results.as_ref().unwrap();
-        assert_eq!(r.plans.len(), PAGE_POLICIES.len());
+        assert_eq!(r.plans.len(), page_policies(&r.scenario.cluster).len());
         // `global` is planned too, and it is the recommended plan.
         let global = r.plan(Policy::Global).expect("global planned");
         assert_eq!(r.recommended().map(|p| p.policy), Some(Policy::Global));
@@ -544,7 +558,7 @@ mod tests {
             panic!("no solve request")
         };
         assert_eq!(global_budget_ms, 250.0);
-        let global = PAGE_POLICIES
+        let global = Policy::POOL
             .iter()
             .position(|&p| p == Policy::Global)
             .unwrap();

@@ -92,7 +92,7 @@ async fn a_machine_scenario_shows_a_box_per_machine_and_a_mark_per_task() {
     // The tables: cross traffic and machines used per policy, ρ and where each job runs.
     assert_eq!(
         m.count("[data-testid=policy-compare] [data-testid=machines-used]"),
-        smd_web::state::PAGE_POLICIES.len()
+        smd_core::Policy::ALL.len()
     );
     let runs_on: Vec<String> = m
         .all("[data-testid=runs-on]")

@@ -43,15 +43,22 @@ pub struct Options {
 
 /// The Pareto set of a feasible job's allocations (utility vs demand): every integer point
 /// of Ω when the box holds at most [`MAX_BOX`] of them, else a thinned grid that includes
-/// `extra` points (e.g. other policies' allocations), so huge regions never fail.
-pub fn pareto(m: &JobModel, cap: &[f64; R], extra: &[(u64, u64)]) -> Options {
+/// `extra` points (e.g. other policies' allocations), so huge regions never fail. Each
+/// allocation is priced in its fastest configuration, spread or one of `colocated`
+/// (docs/MODEL.md §16; none on a pool).
+pub fn pareto(
+    m: &JobModel,
+    colocated: &[JobModel],
+    cap: &[f64; R],
+    extra: &[(u64, u64)],
+) -> Options {
     let wmax = m.omega.w_max_int();
     let pmax1 = m.omega.p_max_int(1);
     if !thinned_box(m) {
         let ws: Vec<u64> = (1..=wmax).collect();
         let ps: Vec<u64> = (1..=pmax1).collect();
         return Options {
-            options: pareto_on(m, cap, &ws, &ps),
+            options: pareto_on(m, colocated, cap, &ws, &ps),
             complete: true,
         };
     }
@@ -63,7 +70,13 @@ pub fn pareto(m: &JobModel, cap: &[f64; R], extra: &[(u64, u64)]) -> Options {
         v
     };
     Options {
-        options: pareto_on(m, cap, &axis(wmax, |e| e.0), &axis(pmax1, |e| e.1)),
+        options: pareto_on(
+            m,
+            colocated,
+            cap,
+            &axis(wmax, |e| e.0),
+            &axis(pmax1, |e| e.1),
+        ),
         complete: false,
     }
 }
@@ -88,7 +101,13 @@ fn thinned(max: u64) -> Vec<u64> {
 
 /// The options on the grid `ws × ps` (both ascending) that no grid point with smaller or
 /// equal w and p matches in utility.
-fn pareto_on(m: &JobModel, cap: &[f64; R], ws: &[u64], ps: &[u64]) -> Vec<Option_> {
+fn pareto_on(
+    m: &JobModel,
+    colocated: &[JobModel],
+    cap: &[f64; R],
+    ws: &[u64],
+    ps: &[u64],
+) -> Vec<Option_> {
     // best_prev[j] = the largest utility over rows so far and columns ≤ j, inclusive.
     let mut best_prev = vec![f64::NEG_INFINITY; ps.len()];
     let mut out = Vec::new();
@@ -103,7 +122,7 @@ fn pareto_on(m: &JobModel, cap: &[f64; R], ws: &[u64], ps: &[u64]) -> Vec<Option
                 left = best_row[j];
                 continue;
             }
-            let u = m.utility_at(w as f64, p as f64);
+            let u = crate::joint::best_utility(m, colocated, w, p);
             let below = best_prev[j]; // w' < w, p' ≤ p
             let dominated = u <= left.max(below);
             let demand = m.demand(w as f64, p as f64);

@@ -19,6 +19,8 @@ pub(super) struct Candidate {
     pub(super) utility: f64,
     pub(super) relaxed: Option<([f64; 2], f64)>,
     pub(super) attempts: Option<u32>,
+    /// The locality factor its T assumes: 1 spread (every policy on a pool), β co-located.
+    pub(super) rho: f64,
 }
 
 impl Candidate {
@@ -29,7 +31,20 @@ impl Candidate {
         relaxed: Option<([f64; 2], f64)>,
         attempts: Option<u32>,
     ) -> Candidate {
-        let t = m.t(w as f64, p as f64);
+        Candidate::at_in(m, &[], w, p, relaxed, attempts)
+    }
+
+    /// [`Candidate::at`] in the fastest configuration (w, p) fits: spread or co-located on
+    /// a machine of one of `colocated` (docs/MODEL.md §16).
+    pub(super) fn at_in(
+        m: &JobModel,
+        colocated: &[JobModel],
+        w: u64,
+        p: u64,
+        relaxed: Option<([f64; 2], f64)>,
+        attempts: Option<u32>,
+    ) -> Candidate {
+        let (t, rho) = crate::joint::best_t(m, colocated, w, p);
         Candidate {
             w,
             p,
@@ -37,6 +52,7 @@ impl Candidate {
             utility: m.mu(m.pi(t)),
             relaxed,
             attempts,
+            rho,
         }
     }
 }
@@ -102,7 +118,8 @@ pub(super) fn assemble(
                     relaxed_completion_time_s: c.relaxed.map(|r| r.1),
                     rounding_attempts: c.attempts,
                     placement: None,
-                    locality_factor: None,
+                    // Only a joint planner's co-located candidate assumes ρ ≠ 1.
+                    locality_factor: (c.rho != 1.0).then_some(c.rho),
                     cross_traffic_gbit: None,
                 }
             }

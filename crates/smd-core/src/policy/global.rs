@@ -33,7 +33,8 @@ pub fn plan_global(
         None
     };
     let t0 = clock();
-    let (options, relaxed) = option_sets(&models, &cap, seeds.as_deref(), opts);
+    let colocated = crate::joint::colocated_models(scenario, &models);
+    let (options, relaxed) = option_sets(&models, &colocated, &cap, seeds.as_deref(), opts);
     let inner_ms = clock() - t0;
     let t1 = clock();
     let limits = Limits {
@@ -89,7 +90,7 @@ pub fn plan_global(
             Some(wp) => wp,
             None => integer_optimum(m).map(|(w, p, _)| (w, p)).unwrap_or((1, 1)),
         };
-        cands.push(Some(Candidate::at(m, w, p, None, None)));
+        cands.push(Some(Candidate::at_in(m, &colocated[i], w, p, None, None)));
         chosen.push(joint.chosen[i].is_some());
     }
     let stats = Stats {
@@ -151,6 +152,7 @@ fn keep_the_best_seed(
 #[allow(clippy::type_complexity)]
 fn option_sets(
     models: &[JobModel],
+    colocated: &[Vec<JobModel>],
     cap: &[f64; R],
     seeds: Option<&[Plan]>,
     opts: &mut Options,
@@ -173,9 +175,17 @@ fn option_sets(
                 None
             };
             extra.extend(best.map(|(w, p, _)| (w, p)));
-            let set = crate::global::pareto(m, cap, &extra);
+            let cols = &colocated[i];
+            let set = crate::global::pareto(m, cols, cap, &extra);
             relaxed.push((!set.complete).then(|| {
-                let u_max = best.map_or(0.0, |(w, p, _)| m.utility_at(w as f64, p as f64));
+                // The best utility anywhere: spread's least T or a co-located one's.
+                let u_max = best
+                    .iter()
+                    .map(|&(w, p, _)| m.utility_at(w as f64, p as f64))
+                    .chain(cols.iter().filter_map(|c| {
+                        integer_optimum(c).map(|(w, p, _)| c.utility_at(w as f64, p as f64))
+                    }))
+                    .fold(0.0, f64::max);
                 (u_max, m.demand(1.0, 1.0))
             }));
             options.push(set.options);
@@ -196,7 +206,8 @@ fn option_sets(
 }
 
 /// The plans global starts from: every other policy's, and smd's with its improved
-/// options, so that global never falls below any of them, proven or not.
+/// options, so that global never falls below any of them, proven or not (on machines, as
+/// each prices its plan before placement).
 /// smd's allocations come from the caller's cache when it has one (the page's does), so
 /// they cost nothing after the page has planned smd.
 fn seed_plans(scenario: &Scenario, opts: &mut Options) -> Result<Vec<Plan>, Error> {
@@ -204,26 +215,31 @@ fn seed_plans(scenario: &Scenario, opts: &mut Options) -> Result<Vec<Plan>, Erro
     let mut polished = scenario.clone();
     polished.params.polish = true;
     polished.params.rounding = crate::scenario::Rounding::BestCorner;
-    [
+    let mut seeds = vec![
         (scenario, Policy::Exact),
         (scenario, Policy::Smd),
         (&polished, Policy::Smd),
         (scenario, Policy::Optimus),
         (scenario, Policy::Esw),
-    ]
-    .into_iter()
-    .map(|(s, p)| {
-        plan_with(
-            s,
-            p,
-            &mut Options {
-                inner,
-                cache: opts.cache.as_deref_mut(),
-                ..Options::default()
-            },
-        )
-    })
-    .collect()
+    ];
+    if scenario.cluster.has_machines() {
+        // On a pool it is smd.
+        seeds.push((scenario, Policy::SmdLocality));
+    }
+    seeds
+        .into_iter()
+        .map(|(s, p)| {
+            plan_with(
+                s,
+                p,
+                &mut Options {
+                    inner,
+                    cache: opts.cache.as_deref_mut(),
+                    ..Options::default()
+                },
+            )
+        })
+        .collect()
 }
 
 /// The admitted allocations of the best seed (the first of the highest total utility).
@@ -281,7 +297,8 @@ pub fn joint_problem(scenario: &Scenario) -> Result<JointProblem, Error> {
     scenario.validate()?;
     let models = job_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
-    let (options, relaxed) = option_sets(&models, &cap, None, &mut Options::default());
+    let colocated = crate::joint::colocated_models(scenario, &models);
+    let (options, relaxed) = option_sets(&models, &colocated, &cap, None, &mut Options::default());
     Ok(JointProblem {
         capacity: cap,
         jobs: options

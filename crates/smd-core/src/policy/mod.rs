@@ -16,7 +16,7 @@ pub use cache::Cache;
 pub use global::{joint_problem, plan_global, JointOption, JointProblem};
 use optimus::optimus;
 pub use pinned::{plan_on, Capacity, Pin};
-use smd::smd_cached;
+use smd::{smd_cached, smd_locality};
 
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
@@ -31,6 +31,10 @@ use crate::scenario::{Outer, Scenario};
 pub enum Policy {
     /// Algorithm 1 → Algorithm 2 → Frieze–Clarke (or exact) admission.
     Smd,
+    /// SMD aware of machines (docs/MODEL.md §16): per job the spread allocation (ρ = 1) and
+    /// one co-located on a machine (ρ = β), the one with more utility per dominant share
+    /// kept, then SMD's admission. On a pool it is `smd`.
+    SmdLocality,
     /// Equal split w = p = k, then SMD's admission stage.
     Esw,
     /// The cluster-wide greedy of Optimus.
@@ -45,11 +49,33 @@ pub enum Policy {
 
 crate::names::named!(Policy, "policy" {
     Smd => "smd",
+    SmdLocality => "smd_locality",
     Esw => "esw",
     Optimus => "optimus",
     Exact => "exact",
     Global => "global",
 });
+
+impl Policy {
+    /// The policies that differ on a pool (`smd_locality` is `smd` there), in display order.
+    pub const POOL: [Policy; 5] = [
+        Policy::Smd,
+        Policy::Esw,
+        Policy::Optimus,
+        Policy::Exact,
+        Policy::Global,
+    ];
+
+    /// The policies worth comparing on `cluster`: [`Policy::ALL`] on machines,
+    /// [`Policy::POOL`] on a pool.
+    pub fn for_cluster(cluster: &crate::scenario::Cluster) -> &'static [Policy] {
+        if cluster.has_machines() {
+            &Policy::ALL
+        } else {
+            &Policy::POOL
+        }
+    }
+}
 
 /// A clock in milliseconds; the crate has none of its own so it runs anywhere (wasm too).
 pub type Clock<'a> = &'a dyn Fn() -> f64;
@@ -145,6 +171,11 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
     let cap = scenario.cluster.capacity().to_array();
     let mut stats = Stats::default();
     let mut cands: Vec<Option<Candidate>> = Vec::with_capacity(models.len());
+    let colocated = if policy == Policy::SmdLocality {
+        crate::joint::colocated_models(scenario, &models)
+    } else {
+        Vec::new()
+    };
 
     let (chosen, admission) = if policy == Policy::Optimus {
         let t0 = clock();
@@ -172,6 +203,15 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
                 Policy::Smd => {
                     let cache = opts.cache.as_deref_mut();
                     smd_cached(job, m, scenario, opts.inner, cache, clock, &mut stats)?
+                }
+                Policy::SmdLocality => {
+                    let cache = opts.cache.as_deref_mut();
+                    let spread =
+                        smd_cached(job, m, scenario, opts.inner, cache, clock, &mut stats)?;
+                    let cols = &colocated[cands.len()];
+                    smd_locality(
+                        job, m, cols, spread, scenario, opts.inner, clock, &cap, &mut stats,
+                    )?
                 }
                 Policy::Esw => {
                     let k = esw_k(m);

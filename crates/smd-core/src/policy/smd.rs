@@ -73,8 +73,54 @@ pub(super) fn smd_cached(
             found
         }
     };
-    super::assemble::add_inner(stats, &work);
+    account(stats, &work, rounding_ms, &c);
+    Ok(c)
+}
+
+/// Adds one allocation's inner work and rounding to `stats`.
+fn account(stats: &mut Stats, work: &InnerStats, rounding_ms: f64, c: &Candidate) {
+    super::assemble::add_inner(stats, work);
     stats.rounding_ms += rounding_ms;
     stats.rounding_attempts += u64::from(c.attempts.unwrap_or(0));
-    Ok(c)
+}
+
+/// `smd_locality`'s allocation of one job (docs/MODEL.md §16): SMD's `spread` allocation
+/// and SMD on each co-located configuration, each priced in the fastest configuration it
+/// fits; the most utility per dominant share of the cluster's capacity `cap` wins (ties
+/// keep the spread one).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn smd_locality(
+    job: &Job,
+    m: &JobModel,
+    colocated: &[JobModel],
+    spread: Candidate,
+    scenario: &Scenario,
+    solver: InnerSolver,
+    clock: Clock,
+    cap: &[f64; 4],
+    stats: &mut Stats,
+) -> Result<Candidate, Error> {
+    let per_share = |c: &Candidate| {
+        let d = m.demand(c.w as f64, c.p as f64);
+        let share = (0..4)
+            .filter(|&r| cap[r] > 0.0)
+            .map(|r| d[r] / cap[r])
+            .fold(0.0, f64::max);
+        if share > 0.0 {
+            c.utility / share
+        } else {
+            f64::INFINITY
+        }
+    };
+    let priced = |c: Candidate| Candidate::at_in(m, colocated, c.w, c.p, c.relaxed, c.attempts);
+    let mut best = priced(spread);
+    for col in colocated {
+        let (c, work, ms) = smd_allocation(job, col, &scenario.params, solver, clock)?;
+        account(stats, &work, ms, &c);
+        let c = priced(c);
+        if per_share(&c) > per_share(&best) {
+            best = c;
+        }
+    }
+    Ok(best)
 }
