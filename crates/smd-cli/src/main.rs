@@ -12,6 +12,7 @@
 
 mod apps;
 mod calibrate;
+mod simulate;
 mod study;
 
 use clap::builder::TypedValueParser;
@@ -78,6 +79,9 @@ enum Command {
     /// and locality"): DLTAP's claim and smd_locality / global on machines against sizing
     /// on the pool, over Pollux traces and generated jobs; prints a Markdown table.
     Locality(study::LocalityArgs),
+    /// Simulate the scenario's jobs over time (arrivals, slots, restarts; docs/MODEL.md §17)
+    /// with one policy or all, and print their metrics (or the runs as JSON).
+    Simulate(simulate::SimulateArgs),
 }
 
 #[derive(Args, Debug)]
@@ -292,6 +296,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Trace(a) => apps::trace(&a, out),
         Command::Calibrate(a) => calibrate::run(&a, out),
         Command::Locality(a) => study::run(&a, out),
+        Command::Simulate(a) => simulate::run(&a, out),
     }
 }
 

@@ -16,7 +16,7 @@ use crate::scenario::{Resources, Scenario};
 
 /// Per job, its co-located configurations: one model per distinct machine kind (capacity
 /// and local rate) that holds the job's (1, 1). Empty on a pool.
-pub(crate) fn colocated_models(scenario: &Scenario, models: &[JobModel]) -> Vec<Vec<JobModel>> {
+pub fn colocated_models(scenario: &Scenario, models: &[JobModel]) -> Vec<Vec<JobModel>> {
     let mut kinds: Vec<(Resources, Option<f64>)> = Vec::new();
     for g in &scenario.cluster.machines {
         let kind = (g.capacity, g.local_gbps);
@@ -40,7 +40,7 @@ pub(crate) fn colocated_models(scenario: &Scenario, models: &[JobModel]) -> Vec<
 
 /// `(T, ρ)` of (w, p) in its fastest configuration: `m` spread (ρ = 1), or any of
 /// `colocated` whose Ω holds (w, p) (ρ = its β). Ties keep the spread one.
-pub(crate) fn best_t(m: &JobModel, colocated: &[JobModel], w: u64, p: u64) -> (f64, f64) {
+pub fn best_t(m: &JobModel, colocated: &[JobModel], w: u64, p: u64) -> (f64, f64) {
     let (w, p) = (w as f64, p as f64);
     let spread = (m.t(w, p), 1.0);
     colocated
@@ -51,6 +51,6 @@ pub(crate) fn best_t(m: &JobModel, colocated: &[JobModel], w: u64, p: u64) -> (f
 }
 
 /// μ of (w, p) in its fastest configuration ([`best_t`]).
-pub(crate) fn best_utility(m: &JobModel, colocated: &[JobModel], w: u64, p: u64) -> f64 {
+pub fn best_utility(m: &JobModel, colocated: &[JobModel], w: u64, p: u64) -> f64 {
     m.mu(m.pi(best_t(m, colocated, w, p).0))
 }

@@ -53,7 +53,7 @@ pub mod generate;
 mod global;
 mod grid;
 mod inner;
-mod joint;
+pub mod joint;
 pub mod json;
 mod knapsack;
 mod kp_lp;

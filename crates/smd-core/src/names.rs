@@ -1,11 +1,13 @@
 //! One owner for the names of the configuration enums (mode, overlap, rounding, outer,
-//! inner solver, policy): the name each has in scenario and plan files is also its CLI
+//! inner solver, policy; other crates' enums too, e.g. the simulation's policies): the name each has in scenario and plan files is also its CLI
 //! value and its label in the page's selects, its `Display` and its `FromStr`. The macro
 //! [`named!`] writes `ALL`, `NAMES`, `name()`, `Display` and `FromStr` from one list; a test
 //! checks the names equal serde's.
 
 /// `named!(Type, "what" { Variant => "name", … })`: the values in display order, their
-/// names, and the conversions both ways.
+/// names, and the conversions both ways. Exported (as `smd_core::named!`) so that every
+/// crate's named enums read and print the same way.
+#[macro_export]
 macro_rules! named {
     ($ty:ident, $what:literal { $($variant:ident => $name:literal),+ $(,)? }) => {
         impl $ty {
@@ -35,7 +37,7 @@ macro_rules! named {
                         format!(
                             "unknown {} {:?} (expected {})",
                             $what,
-                            crate::error::cut(s),
+                            $crate::error::cut(s),
                             $ty::NAMES.join(", ")
                         )
                     })
@@ -44,7 +46,7 @@ macro_rules! named {
     };
 }
 
-pub(crate) use named;
+pub(crate) use crate::named;
 
 #[cfg(test)]
 mod tests;

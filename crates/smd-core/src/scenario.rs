@@ -370,6 +370,17 @@ pub struct Params {
     /// Version 2: λ of the `dltap` placement, in [0, 1] (`None`: 0.7).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dltap_lambda: Option<f64>,
+    /// Version 2, planning over time: the slot length Δ, s (`None`: 600).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval_s: Option<f64>,
+    /// Version 2, planning over time: seconds without progress when a job starts or its
+    /// allocation or placement changes (`None`: 30).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restart_s: Option<f64>,
+    /// Version 2, planning over time: where the simulation stops, s after 0 (`None`:
+    /// when every job has finished, at most 30 days).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub horizon_s: Option<f64>,
 }
 
 impl Default for Params {
@@ -386,6 +397,9 @@ impl Default for Params {
             outer: Outer::Ptas,
             placement: None,
             dltap_lambda: None,
+            interval_s: None,
+            restart_s: None,
+            horizon_s: None,
         }
     }
 }
@@ -406,6 +420,13 @@ pub enum Placement {
     /// The least total cross-machine traffic, proven (small cases).
     Exact,
 }
+
+/// Slot length Δ, s, when `params.interval_s` is unset (CLUSTER.md §4).
+pub const DEFAULT_INTERVAL_S: f64 = 600.0;
+/// Restart time, s, when `params.restart_s` is unset.
+pub const DEFAULT_RESTART_S: f64 = 30.0;
+/// The longest simulation, s (30 days): the horizon when `params.horizon_s` is unset.
+pub const MAX_HORIZON_S: f64 = 30.0 * 86_400.0;
 
 /// λ of the `dltap` placement when `params.dltap_lambda` is unset.
 pub const DEFAULT_DLTAP_LAMBDA: f64 = 0.7;
@@ -683,6 +704,9 @@ impl Scenario {
         for (field, used) in [
             ("params.placement", self.params.placement.is_some()),
             ("params.dltap_lambda", self.params.dltap_lambda.is_some()),
+            ("params.interval_s", self.params.interval_s.is_some()),
+            ("params.restart_s", self.params.restart_s.is_some()),
+            ("params.horizon_s", self.params.horizon_s.is_some()),
         ] {
             if used && self.version < 2 {
                 top(
@@ -696,6 +720,33 @@ impl Scenario {
         }
         if let Some(l) = self.params.dltap_lambda {
             check(&mut top, "params.dltap_lambda", l, Rule::Unit);
+        }
+        // The slot loop's work is horizon / Δ slots: Δ ≥ 1 s and a horizon ≤ 30 days bound it.
+        if let Some(d) = self.params.interval_s {
+            if !(d.is_finite() && (1.0..=MAX_HORIZON_S).contains(&d)) {
+                top(
+                    "params.interval_s",
+                    format!(
+                        "must be 1 … {} s (got {})",
+                        MAX_HORIZON_S,
+                        crate::error::num(d)
+                    ),
+                );
+            }
+        }
+        if let Some(r) = self.params.restart_s {
+            check(&mut top, "params.restart_s", r, Rule::NonNeg);
+        }
+        if let Some(h) = self.params.horizon_s {
+            if !(h.is_finite() && h > 0.0 && h <= MAX_HORIZON_S) {
+                top(
+                    "params.horizon_s",
+                    format!(
+                        "must be in (0, {MAX_HORIZON_S}] s (30 days; got {})",
+                        crate::error::num(h)
+                    ),
+                );
+            }
         }
         for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.instance.to_array()) {
             check(

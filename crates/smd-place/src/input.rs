@@ -57,6 +57,24 @@ pub struct Job {
     pub gradient_gbit: f64,
 }
 
+impl Job {
+    /// A scenario job at `workers` workers and `ps` PSs (counts above `u32::MAX` are cut:
+    /// no machine list holds that many tasks).
+    pub fn of(job: &smd_core::scenario::Job, workers: u64, ps: u64) -> Job {
+        let cut = |n: u64| n.min(u64::from(u32::MAX)) as u32;
+        Job {
+            id: job.id.clone(),
+            mode: job.mode,
+            workers: cut(workers),
+            ps: cut(ps),
+            worker_demand: job.worker,
+            ps_demand: job.ps,
+            bandwidth_gbps: job.ps_bandwidth_gbps,
+            gradient_gbit: 8.0 * job.model_size_mb / 1000.0,
+        }
+    }
+}
+
 /// Parameters and limits of [`crate::place`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

@@ -57,7 +57,7 @@ mod rho;
 pub use cluster::TOLERANCE;
 pub use input::{Job, Machine, Options};
 pub use output::{JobPlacement, Outcome, Placement, Share};
-pub use pipeline::{place_plan, plan_placed};
+pub use pipeline::{machines_of, place_plan, placement_of, plan_placed};
 pub use policy::{Policy, HEURISTICS};
 pub use rho::locality_factor;
 

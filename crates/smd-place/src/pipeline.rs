@@ -10,7 +10,7 @@ use smd_core::scenario::{Resources, DEFAULT_DLTAP_LAMBDA};
 use smd_core::{Error, Options, Plan, Policy as Planner, Scenario};
 
 /// The placement options a scenario asks for (`params.placement`, `params.dltap_lambda`).
-fn scenario_policy(s: &Scenario) -> (Policy, PlaceOptions) {
+pub fn placement_of(s: &Scenario) -> (Policy, PlaceOptions) {
     let options = PlaceOptions {
         dltap_lambda: s.params.dltap_lambda.unwrap_or(DEFAULT_DLTAP_LAMBDA),
         ..PlaceOptions::default()
@@ -18,8 +18,8 @@ fn scenario_policy(s: &Scenario) -> (Policy, PlaceOptions) {
     (s.params.placement.unwrap_or_default(), options)
 }
 
-/// The machines of a scenario as placement reads them.
-fn machines_of(s: &Scenario) -> Vec<Machine> {
+/// The machines of a scenario as placement reads them (none on a pool).
+pub fn machines_of(s: &Scenario) -> Vec<Machine> {
     s.cluster
         .machine_list()
         .into_iter()
@@ -70,7 +70,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
             "the plan's jobs are not the scenario's (same ids, same order)".into(),
         ));
     }
-    let (policy, options) = scenario_policy(scenario);
+    let (policy, options) = placement_of(scenario);
     let machines = machines_of(scenario);
     let models: Vec<JobModel> = scenario
         .jobs
@@ -84,17 +84,9 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
     let tasks: Vec<Job> = admitted
         .iter()
         .map(|&i| {
-            let (job, line) = (&scenario.jobs[i], &plan.jobs[i]);
-            Job {
-                id: job.id.clone(),
-                mode: job.mode,
-                workers: line.workers.unwrap_or(0) as u32,
-                ps: line.ps.unwrap_or(0) as u32,
-                worker_demand: job.worker,
-                ps_demand: job.ps,
-                bandwidth_gbps: job.ps_bandwidth_gbps,
-                gradient_gbit: 8.0 * job.model_size_mb / 1000.0,
-            }
+            let line = &plan.jobs[i];
+            let (w, p) = (line.workers.unwrap_or(0), line.ps.unwrap_or(0));
+            Job::of(&scenario.jobs[i], w, p)
         })
         .collect();
     let placement = place(&machines, &tasks, policy, &options)?;

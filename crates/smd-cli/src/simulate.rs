@@ -1,0 +1,107 @@
+//! `smd simulate`: a scenario's jobs over time (crate `smd-sim`, docs/MODEL.md §17), one
+//! policy or all, as a table of metrics or the JSON of docs/SCENARIO.md ("Simulation").
+
+use crate::{load, Common, Failure, Table};
+use clap::Args;
+use smd_charts::format::duration;
+use smd_sim::{simulate, Options, Run, SimError, SimPolicy};
+use std::io::Write;
+
+/// Arguments of `smd simulate`.
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    /// A policy (fifo, optimus, smd, oasis, bound) or `all`.
+    #[arg(long, value_name = "P|all", default_value = "all")]
+    policy: String,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Runs the simulation(s) and prints them.
+pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let policies: Vec<SimPolicy> = if a.policy == "all" {
+        SimPolicy::ALL.to_vec()
+    } else {
+        vec![a
+            .policy
+            .parse::<SimPolicy>()
+            .map_err(|e| Failure::Invalid(format!("--policy: {e} or all")))?]
+    };
+    let scenario = load(&a.common)?;
+    let mut runs: Vec<(Run, f64)> = Vec::new();
+    for &p in &policies {
+        let t0 = std::time::Instant::now();
+        let run = simulate(&scenario, p, &mut Options::default()).map_err(|e| match e {
+            SimError::Invalid(e) => Failure::from(e),
+            SimError::Cancelled => Failure::Solver("cancelled".into()),
+        })?;
+        runs.push((run, t0.elapsed().as_secs_f64() * 1000.0));
+    }
+    if a.common.json {
+        let text = if runs.len() == 1 {
+            serde_json::to_string_pretty(&runs[0].0)
+        } else {
+            serde_json::to_string_pretty(&runs.iter().map(|r| &r.0).collect::<Vec<_>>())
+        }
+        .map_err(|e| Failure::Solver(format!("cannot serialise the runs: {e}")))?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} jobs   slot {}   restart {}",
+        scenario.jobs.len(),
+        duration(
+            scenario
+                .params
+                .interval_s
+                .unwrap_or(smd_core::scenario::DEFAULT_INTERVAL_S)
+        ),
+        duration(
+            scenario
+                .params
+                .restart_s
+                .unwrap_or(smd_core::scenario::DEFAULT_RESTART_S)
+        ),
+    )?;
+    writeln!(out)?;
+    let mut t = Table::new(&[
+        ("policy", false),
+        ("total utility", true),
+        ("of bound", true),
+        ("finished", true),
+        ("mean JCT", true),
+        ("median JCT", true),
+        ("p95 JCT", true),
+        ("mean queue", true),
+        ("makespan", true),
+        ("restarts", true),
+        ("cross Gbit", true),
+        ("run ms", true),
+    ]);
+    let time = |v: Option<f64>| v.map_or("-".to_owned(), duration);
+    for (r, ms) in &runs {
+        let m = &r.metrics;
+        let n = r.jobs.len();
+        t.row(vec![
+            r.policy.name().to_owned(),
+            format!("{:.3}", m.total_utility),
+            if m.bound > 0.0 {
+                format!("{:.1}%", 100.0 * m.total_utility / m.bound)
+            } else {
+                "-".into()
+            },
+            format!("{}/{n}", n - m.unfinished),
+            time(m.mean_jct_s),
+            time(m.median_jct_s),
+            time(m.p95_jct_s),
+            time(m.mean_queue_s),
+            time(m.makespan_s),
+            m.restarts.to_string(),
+            format!("{:.1}", m.cross_traffic_gbit),
+            format!("{ms:.1}"),
+        ]);
+    }
+    t.write(out)?;
+    Ok(())
+}

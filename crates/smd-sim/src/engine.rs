@@ -1,0 +1,410 @@
+//! The slot loop of docs/MODEL.md §17: decide, place (on machines), progress, record.
+
+use crate::output::{JobRun, Metrics, Run, Segment, SlotUse};
+use crate::policy::{self, Decide, Decision};
+use crate::{Options, Progress, SimError, SimPolicy};
+use smd_core::model::JobModel;
+use smd_core::plan::PlacedShare;
+use smd_core::scenario::{Resources, DEFAULT_INTERVAL_S, DEFAULT_RESTART_S, MAX_HORIZON_S};
+use smd_core::{Error, Scenario};
+
+/// The scenario as the loop reads it.
+pub(crate) struct World<'a> {
+    /// The scenario.
+    pub s: &'a Scenario,
+    /// Each job's model on the pool (ρ = 1).
+    pub models: Vec<JobModel>,
+    /// The cluster's total capacity.
+    pub cap: [f64; 4],
+    /// Slot length Δ, s.
+    pub delta: f64,
+    /// Time without progress when a job starts or changes, within one slot: min(restart, Δ).
+    pub restart: f64,
+    /// Where the run stops, s.
+    pub horizon: f64,
+    /// Each job's arrival, s.
+    pub arrival: Vec<f64>,
+    /// Job indices by arrival, then scenario order.
+    pub order: Vec<usize>,
+}
+
+impl<'a> World<'a> {
+    fn new(s: &'a Scenario) -> Result<World<'a>, Error> {
+        let models: Vec<JobModel> = s
+            .jobs
+            .iter()
+            .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+            .collect();
+        let arrival: Vec<f64> = s.jobs.iter().map(|j| j.arrival_s.unwrap_or(0.0)).collect();
+        let mut order: Vec<usize> = (0..s.jobs.len()).collect();
+        order.sort_by(|&a, &b| arrival[a].total_cmp(&arrival[b]).then(a.cmp(&b)));
+        let delta = s.params.interval_s.unwrap_or(DEFAULT_INTERVAL_S);
+        Ok(World {
+            cap: s.cluster.capacity().to_array(),
+            delta,
+            restart: s.params.restart_s.unwrap_or(DEFAULT_RESTART_S).min(delta),
+            horizon: s.params.horizon_s.unwrap_or(MAX_HORIZON_S),
+            models,
+            arrival,
+            order,
+            s,
+        })
+    }
+
+    /// The first slot boundary at or after `t`.
+    pub fn boundary_after(&self, t: f64) -> f64 {
+        (t / self.delta).ceil() * self.delta
+    }
+}
+
+/// Where the jobs are at a slot boundary.
+pub(crate) struct State {
+    /// Iterations left per job.
+    pub remaining: Vec<f64>,
+    /// The allocation each job ran at in the last slot (`None`: it did not run).
+    pub current: Vec<Option<(u64, u64)>>,
+    /// Finished jobs.
+    pub done: Vec<bool>,
+}
+
+/// What a policy sees at a boundary.
+pub(crate) struct Slot<'a> {
+    /// The boundary, s.
+    pub now: f64,
+    /// Its index.
+    pub index: usize,
+    /// Arrived, unfinished jobs, by arrival.
+    pub active: &'a [usize],
+    /// The scenario.
+    pub world: &'a World<'a>,
+    /// The jobs' state.
+    pub state: &'a State,
+}
+
+/// One job's record while the loop runs.
+struct Track {
+    segments: Vec<Segment>,
+    shares: Option<Vec<PlacedShare>>,
+    rho: f64,
+    completion: Option<f64>,
+    why: Option<String>,
+}
+
+pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result<Run, SimError> {
+    let world = World::new(s)?;
+    let bound = policy::bound::jobs(&world);
+    let bound_total: f64 = bound.iter().map(|j| j.utility).sum();
+    if policy == SimPolicy::Bound {
+        return Ok(Run {
+            policy,
+            metrics: Metrics::of(&bound, bound_total, 0.0),
+            jobs: bound,
+            slots: Vec::new(),
+        });
+    }
+    let mut decide: Box<dyn Decide> = policy::of(policy, &world);
+    let n = s.jobs.len();
+    let mut state = State {
+        remaining: s.jobs.iter().map(|j| j.iterations).collect(),
+        current: vec![None; n],
+        done: vec![false; n],
+    };
+    let mut tracks: Vec<Track> = (0..n)
+        .map(|_| Track {
+            segments: Vec::new(),
+            shares: None,
+            rho: 1.0,
+            completion: None,
+            why: None,
+        })
+        .collect();
+    let machines = smd_place::machines_of(s);
+    let (placement, place_opts) = smd_place::placement_of(s);
+    let mut slots: Vec<SlotUse> = Vec::new();
+    let mut cross = 0.0;
+    let mut k = 0usize;
+    loop {
+        let now = k as f64 * world.delta;
+        let finished = state.done.iter().filter(|&&d| d).count();
+        if finished == n || now >= world.horizon {
+            break;
+        }
+        let active: Vec<usize> = world
+            .order
+            .iter()
+            .copied()
+            .filter(|&i| world.arrival[i] <= now && !state.done[i])
+            .collect();
+        let future = (0..n).any(|i| !state.done[i] && world.arrival[i] > now);
+        if active.is_empty() {
+            if !future {
+                break;
+            }
+            slots.push(SlotUse {
+                start_s: now,
+                used: Resources::default(),
+            });
+            k += 1;
+            continue;
+        }
+        let slot = Slot {
+            now,
+            index: k,
+            active: &active,
+            world: &world,
+            state: &state,
+        };
+        let Decision { alloc, why } = decide.decide(&slot)?;
+        check(&world, &active, &alloc, policy, k)?;
+        // On machines: unchanged running jobs keep their shares; the rest are placed on
+        // what those leave, in the policy's order of the active jobs.
+        let mut shares: Vec<Option<Vec<PlacedShare>>> = vec![None; n];
+        let mut rho = vec![1.0; n];
+        let mut alloc = alloc;
+        let mut why = why;
+        if !machines.is_empty() {
+            place(
+                &world,
+                &machines,
+                placement,
+                &place_opts,
+                &active,
+                &state,
+                &tracks
+                    .iter()
+                    .map(|t| (t.shares.clone(), t.rho))
+                    .collect::<Vec<_>>(),
+                &mut alloc,
+                &mut why,
+                &mut shares,
+                &mut rho,
+            )?;
+        }
+        let mut used = [0.0; 4];
+        // A slot cut by the horizon: what would finish after it does not count.
+        let end = (now + world.delta).min(world.horizon);
+        let mut ran = false;
+        for &i in &active {
+            let Some((w, p)) = alloc[i] else {
+                state.current[i] = None;
+                tracks[i].shares = None;
+                if let Some(w) = why[i].take() {
+                    tracks[i].why = Some(w);
+                }
+                continue;
+            };
+            ran = true;
+            let m = &world.models[i];
+            let d = m.demand(w as f64, p as f64);
+            for r in 0..4 {
+                used[r] += d[r];
+            }
+            let changed = state.current[i] != Some((w, p)) || tracks[i].shares != shares[i];
+            let start = if changed { now + world.restart } else { now };
+            let per_iter = m.t_placed(w as f64, p as f64, rho[i]) / s.jobs[i].iterations;
+            let can = ((end - start) / per_iter).max(0.0);
+            // Round-off must not leave a sliver of work for another slot (and a restart).
+            let sliver = 1e-9 * s.jobs[i].iterations;
+            let (stop, iters) = if state.remaining[i] <= can + sliver {
+                let all = state.remaining[i];
+                ((start + all * per_iter).min(end), all)
+            } else {
+                (end, can)
+            };
+            state.remaining[i] -= iters;
+            if state.remaining[i] <= 0.0 {
+                state.remaining[i] = 0.0;
+                state.done[i] = true;
+                tracks[i].completion = Some(stop);
+            }
+            let x = cross_traffic(&world, i, &shares[i]);
+            cross += x * iters;
+            let t = &mut tracks[i];
+            match t.segments.last_mut() {
+                Some(seg) if !changed => {
+                    seg.end_s = stop;
+                    seg.iterations += iters;
+                }
+                _ => t.segments.push(Segment {
+                    start_s: start,
+                    end_s: stop,
+                    workers: w,
+                    ps: p,
+                    placement: shares[i].clone(),
+                    locality_factor: rho[i],
+                    iterations: iters,
+                }),
+            }
+            t.shares = shares[i].clone();
+            t.rho = rho[i];
+            state.current[i] = if state.done[i] { None } else { Some((w, p)) };
+        }
+        slots.push(SlotUse {
+            start_s: now,
+            used: Resources::from_array(used),
+        });
+        k += 1;
+        if let Some(f) = opts.progress.as_mut() {
+            f(Progress {
+                policy,
+                slots: k,
+                time_s: end,
+                finished: state.done.iter().filter(|&&d| d).count(),
+                jobs: n,
+            });
+        }
+        if opts.cancel.is_some_and(|c| c()) {
+            return Err(SimError::Cancelled);
+        }
+        // Nothing ran and nothing will arrive: the policy is stuck (a request larger than
+        // the cluster, a job no plan admits); the rest stay unfinished.
+        if !ran && !future {
+            break;
+        }
+    }
+    let jobs: Vec<JobRun> = (0..n)
+        .map(|i| {
+            let t = &tracks[i];
+            let m = &world.models[i];
+            let arrival = world.arrival[i];
+            let jct = t.completion.map(|c| c - arrival);
+            JobRun {
+                id: s.jobs[i].id.clone(),
+                arrival_s: arrival,
+                first_start_s: t.segments.first().map(|g| g.start_s),
+                completion_s: t.completion,
+                jct_s: jct,
+                utility: jct.map_or(0.0, |j| m.mu(m.pi(j))),
+                restarts: t.segments.len().saturating_sub(1) as u64,
+                segments: t.segments.clone(),
+                waiting: t.why.clone(),
+            }
+        })
+        .collect();
+    Ok(Run {
+        policy,
+        metrics: Metrics::of(&jobs, bound_total, cross),
+        jobs,
+        slots,
+    })
+}
+
+/// A policy's decision must be inside each job's Ω and within the cluster's capacity; a
+/// violation is a bug in the policy, reported rather than simulated.
+fn check(
+    world: &World,
+    active: &[usize],
+    alloc: &[Option<(u64, u64)>],
+    policy: SimPolicy,
+    k: usize,
+) -> Result<(), Error> {
+    let mut used = [0.0; 4];
+    for (i, a) in alloc.iter().enumerate() {
+        let Some((w, p)) = *a else { continue };
+        let m = &world.models[i];
+        if !active.contains(&i) || !m.omega.contains(w as f64, p as f64) {
+            return Err(Error::Solver(format!(
+                "{policy} gave job {:?} ({w}, {p}) in slot {k}, outside its region or before it arrived",
+                world.s.jobs[i].id
+            )));
+        }
+        let d = m.demand(w as f64, p as f64);
+        for r in 0..4 {
+            used[r] += d[r];
+        }
+    }
+    let fits = |u: f64, c: f64| u <= c + 1e-9 * c.abs().max(1.0);
+    if (0..4).all(|r| fits(used[r], world.cap[r])) {
+        Ok(())
+    } else {
+        Err(Error::Solver(format!(
+            "{policy} over-filled the cluster in slot {k}"
+        )))
+    }
+}
+
+/// X of job `i` at (w, p) with its shares (0 on a pool, where no machine is named).
+fn cross_traffic(world: &World, i: usize, shares: &Option<Vec<PlacedShare>>) -> f64 {
+    let g = 8.0 * world.s.jobs[i].model_size_mb / 1000.0;
+    shares.as_ref().map_or(0.0, |sh| {
+        let f: Vec<(f64, f64)> = sh.iter().map(|s| (s.workers as f64, s.ps as f64)).collect();
+        smd_core::locality::cross_traffic_gbit(g, &f)
+    })
+}
+
+/// Places the slot's running jobs on machines: those running unchanged keep their shares;
+/// the others go, in order, on what is left; a job that does not fit waits this slot.
+#[allow(clippy::too_many_arguments)]
+fn place(
+    world: &World,
+    machines: &[smd_place::Machine],
+    policy: smd_place::Policy,
+    opts: &smd_place::Options,
+    active: &[usize],
+    state: &State,
+    previous: &[(Option<Vec<PlacedShare>>, f64)],
+    alloc: &mut [Option<(u64, u64)>],
+    why: &mut [Option<String>],
+    shares: &mut [Option<Vec<PlacedShare>>],
+    rho: &mut [f64],
+) -> Result<(), Error> {
+    let index = |name: &str| machines.iter().position(|m| m.name == name);
+    let mut left: Vec<smd_place::Machine> = machines.to_vec();
+    let mut fresh: Vec<usize> = Vec::new();
+    for &i in active {
+        let Some(a) = alloc[i] else { continue };
+        match (&previous[i].0, state.current[i] == Some(a)) {
+            (Some(sh), true) => {
+                let job = &world.s.jobs[i];
+                for s in sh {
+                    let Some(h) = index(&s.machine) else { continue };
+                    let m = &mut left[h];
+                    let d = job.worker.scale(s.workers as f64).to_array();
+                    let e = job.ps.scale(s.ps as f64).to_array();
+                    let c: [f64; 4] =
+                        std::array::from_fn(|r| (m.capacity.to_array()[r] - d[r] - e[r]).max(0.0));
+                    m.capacity = Resources::from_array(c);
+                    if let Some(nic) = m.nic_gbps.as_mut() {
+                        *nic = (*nic - s.ps as f64 * job.ps_bandwidth_gbps).max(0.0);
+                    }
+                }
+                shares[i] = Some(sh.clone());
+                rho[i] = previous[i].1;
+            }
+            _ => fresh.push(i),
+        }
+    }
+    if fresh.is_empty() {
+        return Ok(());
+    }
+    let jobs: Vec<smd_place::Job> = fresh
+        .iter()
+        .map(|&i| {
+            let (w, p) = alloc[i].unwrap_or((0, 0));
+            smd_place::Job::of(&world.s.jobs[i], w, p)
+        })
+        .collect();
+    let placed = smd_place::place(&left, &jobs, policy, opts)?;
+    for (k, &i) in fresh.iter().enumerate() {
+        match &placed.jobs[k] {
+            smd_place::Outcome::Placed(p) => {
+                shares[i] = Some(
+                    p.shares
+                        .iter()
+                        .map(|s| PlacedShare {
+                            machine: machines[s.machine].name.clone(),
+                            workers: u64::from(s.workers),
+                            ps: u64::from(s.ps),
+                        })
+                        .collect(),
+                );
+                rho[i] = p.locality_factor;
+            }
+            smd_place::Outcome::NotPlaced(reason) => {
+                alloc[i] = None;
+                why[i] = Some(format!("not placed: {reason}"));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! What a simulation returns (docs/SCENARIO.md, "Simulation output"): per job its segments
+//! and times, per slot the resources in use, and the run's metrics.
+
+use crate::SimPolicy;
+use serde::Serialize;
+use smd_core::plan::PlacedShare;
+use smd_core::scenario::Resources;
+
+/// One simulated run of one policy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Run {
+    /// The policy simulated.
+    pub policy: SimPolicy,
+    /// Every job of the scenario, in its order.
+    pub jobs: Vec<JobRun>,
+    /// Every slot from 0 to the end of the run (none for `bound`, which is no schedule).
+    pub slots: Vec<SlotUse>,
+    /// The run's summary.
+    pub metrics: Metrics,
+}
+
+/// One job's history.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JobRun {
+    /// The job's id.
+    pub id: String,
+    /// When it arrived, s.
+    pub arrival_s: f64,
+    /// When its first segment began (after its restart time), s; `None` if it never ran.
+    pub first_start_s: Option<f64>,
+    /// When it completed its iterations, s; `None` if unfinished at the horizon.
+    pub completion_s: Option<f64>,
+    /// `completion_s − arrival_s`.
+    pub jct_s: Option<f64>,
+    /// μ(π(JCT)); 0 if unfinished.
+    pub utility: f64,
+    /// Segments after the first (each cost a restart).
+    pub restarts: u64,
+    /// Maximal runs at one allocation and placement, in time order.
+    pub segments: Vec<Segment>,
+    /// Why the job is waiting at the end of the run, or waited longest (the page's "why is
+    /// job X waiting"); `None` for a job that never waited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<String>,
+}
+
+/// A maximal run of a job at one allocation (and placement, on machines).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Segment {
+    /// When progress starts: the slot's start plus the restart time, s.
+    pub start_s: f64,
+    /// When it ends: the end of its last slot, or the job's completion, s.
+    pub end_s: f64,
+    /// Workers.
+    pub workers: u64,
+    /// Parameter servers.
+    pub ps: u64,
+    /// On machines: where its tasks are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Vec<PlacedShare>>,
+    /// ρ of that placement (1 on a pool): one iteration takes `T(w, p, ρ) / E`.
+    pub locality_factor: f64,
+    /// Iterations completed in the segment, `(end − start)·E / T(w, p, ρ)`.
+    pub iterations: f64,
+}
+
+/// The resources in use during one slot.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SlotUse {
+    /// The slot's start, s.
+    pub start_s: f64,
+    /// Σ demand of the jobs running in it.
+    pub used: Resources,
+}
+
+/// A run's summary (CLUSTER.md §4).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Σ utility of the jobs that finished.
+    pub total_utility: f64,
+    /// The upper bound of policy `bound` on the same scenario.
+    pub bound: f64,
+    /// Mean JCT of the finished jobs, s (`None`: none finished).
+    pub mean_jct_s: Option<f64>,
+    /// Median JCT, s.
+    pub median_jct_s: Option<f64>,
+    /// 95th percentile JCT (nearest rank), s.
+    pub p95_jct_s: Option<f64>,
+    /// Last completion, s.
+    pub makespan_s: Option<f64>,
+    /// Mean of first start − arrival over the jobs that started, s.
+    pub mean_queue_s: Option<f64>,
+    /// Σ restarts.
+    pub restarts: u64,
+    /// Gigabits moved across machines over the run: Σ over segments of X·iterations.
+    pub cross_traffic_gbit: f64,
+    /// Jobs not finished at the horizon.
+    pub unfinished: usize,
+}
+
+impl Metrics {
+    /// The metrics of `jobs`, with `bound` and the cross traffic given.
+    pub(crate) fn of(jobs: &[JobRun], bound: f64, cross_traffic_gbit: f64) -> Metrics {
+        let mut jct: Vec<f64> = jobs.iter().filter_map(|j| j.jct_s).collect();
+        jct.sort_by(f64::total_cmp);
+        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        // Nearest rank: the smallest value with at least q of the values at or below it.
+        let rank = |q: f64| {
+            (!jct.is_empty()).then(|| {
+                let k = ((q * jct.len() as f64).ceil() as usize).clamp(1, jct.len());
+                jct[k - 1]
+            })
+        };
+        let queue: Vec<f64> = jobs
+            .iter()
+            .filter_map(|j| j.first_start_s.map(|s| s - j.arrival_s))
+            .collect();
+        Metrics {
+            total_utility: jobs.iter().map(|j| j.utility).sum(),
+            bound,
+            mean_jct_s: mean(&jct),
+            median_jct_s: rank(0.5),
+            p95_jct_s: rank(0.95),
+            makespan_s: jobs.iter().filter_map(|j| j.completion_s).reduce(f64::max),
+            mean_queue_s: mean(&queue),
+            restarts: jobs.iter().map(|j| j.restarts).sum(),
+            cross_traffic_gbit,
+            unfinished: jobs.iter().filter(|j| j.completion_s.is_none()).count(),
+        }
+    }
+}
