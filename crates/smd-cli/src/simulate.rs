@@ -10,7 +10,7 @@ use std::io::Write;
 /// Arguments of `smd simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// A policy (fifo, optimus, smd, oasis, bound) or `all`.
+    /// A policy (fifo, optimus, smd, oasis, locality, bound) or `all`.
     #[arg(long, value_name = "P|all", default_value = "all")]
     policy: String,
     #[command(flatten)]

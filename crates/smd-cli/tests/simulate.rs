@@ -32,7 +32,10 @@ fn the_json_follows_the_contract_for_every_policy() {
     let runs: Value = serde_json::from_slice(&o.stdout).unwrap();
     let runs = runs.as_array().unwrap();
     let names: Vec<&str> = runs.iter().map(|r| r["policy"].as_str().unwrap()).collect();
-    assert_eq!(names, ["fifo", "optimus", "smd", "oasis", "bound"]);
+    assert_eq!(
+        names,
+        ["fifo", "optimus", "smd", "oasis", "locality", "bound"]
+    );
     for r in runs {
         let m = &r["metrics"];
         for key in [
@@ -94,7 +97,7 @@ fn the_table_and_bad_arguments() {
     let text = trace_file();
     let o = smd(&["simulate", "-"], Some(text.as_bytes()));
     let out = String::from_utf8(o.stdout).unwrap();
-    for p in ["fifo", "optimus", "smd", "oasis", "bound"] {
+    for p in ["fifo", "optimus", "smd", "oasis", "locality", "bound"] {
         assert!(out.contains(p), "{out}");
     }
     assert!(

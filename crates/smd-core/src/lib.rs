@@ -59,7 +59,7 @@ mod knapsack;
 mod kp_lp;
 pub mod landscape;
 pub mod locality;
-mod lp;
+pub mod lp;
 pub mod model;
 mod names;
 mod omega;

@@ -1,4 +1,6 @@
 //! The one module that talks to the LP crate, so the choice stays swappable in one file.
+//! Public as the project's LP layer: other crates (the simulation's `locality` policy)
+//! build their LPs here rather than naming an LP crate.
 //!
 //! Default backend: `microlp` (the maintained fork of `minilp`; `minilp` 0.2 panics on a
 //! singular basis, ztlpn/minilp issue 6). `--features minilp` switches to `minilp` for the
@@ -29,8 +31,7 @@ pub enum Sense {
 pub enum Op {
     /// ≤
     Le,
-    /// ≥ (no solver row needs it today; the wrapper stays complete, and its tests use it)
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// ≥ (the simulation's covering rows use it)
     Ge,
     /// =
     Eq,

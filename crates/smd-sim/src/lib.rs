@@ -10,7 +10,7 @@
 //! job then makes `(Δ − restart)·E / T(w, p, ρ)` iterations of progress, the restart paid in
 //! the slot where it starts or changes. Utility is μ(π(JCT)).
 //!
-//! Policies ([`SimPolicy`]): `fifo`, `optimus`, `smd`, `oasis` and `bound` (an upper bound
+//! Policies ([`SimPolicy`]): `fifo`, `optimus`, `smd`, `oasis`, `locality` and `bound` (an upper bound
 //! on every policy's total utility). `smd` and `optimus` re-plan each slot through the
 //! static planner of `smd-core` on the active jobs' remaining work; none copies it.
 //!
@@ -53,6 +53,9 @@ pub enum SimPolicy {
     Smd,
     /// At arrival: the job's whole schedule against rising resource prices (OASiS).
     Oasis,
+    /// Each slot: a packing–covering LP over co-located or spread configurations,
+    /// randomized rounding, repair (seed 004).
+    Locality,
     /// An upper bound: every job alone on the empty cluster from its arrival.
     Bound,
 }
@@ -62,6 +65,7 @@ smd_core::named!(SimPolicy, "simulation policy" {
     Optimus => "optimus",
     Smd => "smd",
     Oasis => "oasis",
+    Locality => "locality",
     Bound => "bound",
 });
 

@@ -3,6 +3,7 @@
 
 pub(crate) mod bound;
 mod fifo;
+mod locality;
 mod oasis;
 mod replan;
 
@@ -41,6 +42,7 @@ pub(crate) fn of(policy: SimPolicy, world: &World) -> Box<dyn Decide> {
         SimPolicy::Optimus => Box::new(replan::Replan::new(smd_core::Policy::Optimus)),
         SimPolicy::Smd | SimPolicy::Bound => Box::new(replan::Replan::new(smd_core::Policy::Smd)),
         SimPolicy::Oasis => Box::new(oasis::Oasis::new(world)),
+        SimPolicy::Locality => Box::new(locality::Locality::new(world)),
     }
 }
 

@@ -1,0 +1,278 @@
+//! `locality` (seed 004; docs/MODEL.md §17): each slot, a mixed packing–covering LP over
+//! per-job configurations, randomized rounding repeated and repaired, the best kept.
+//!
+//! Configurations of job j: a few allocations (w = 1, 2, 4, … up to its Ω and 64, its
+//! fastest w and its current one; p the integer nearest the best p for w), each priced in
+//! its fastest configuration — co-located on one machine (ρ = β) where one machine holds
+//! it, evenly spread otherwise (`smd_core::joint::best_t`, docs/MODEL.md §16). For each,
+//! `u_jc` = μ of the completion predicted if c were kept (restart paid unless c is the
+//! current allocation) and `g_jc` = the fraction of the job's remaining work c does this
+//! slot. The LP, with `x_jc ∈ [0, 1]` and slacks `s_j ∈ [0, 1]`:
+//!
+//! ```text
+//! max Σ u_jc·x_jc − M·Σ s_j
+//!     Σ_c x_jc ≤ 1                       (one configuration per job)
+//!     Σ_jc D_jcr·x_jc ≤ C_r              (packing: the cluster's capacity, per resource)
+//!     Σ_c (g_jc / g_j11)·x_jc + s_j ≥ 1  (covering: progress at least (1, 1)'s, or pay M)
+//! ```
+//!
+//! with `M` = 5% of the largest `u_jc` (or 1 when every utility is 0), so covering acts
+//! as a fairness and work-conservation term, not above utility. Rounding: each job draws
+//! one configuration with probability `x_jc` (none with `1 − Σ_c x_jc`), 16 times from the
+//! slot's seeded stream; each draw is repaired (jobs dropped by least utility per dominant
+//! share until the capacity holds) and filled (jobs left out start at (1, 1) in arrival
+//! order while they fit); the draw of the best LP objective is kept. What holds: the LP
+//! optimum bounds the objective of every integral choice of these configurations within
+//! the capacity; before repair a draw's expected objective equals the LP's (linearity);
+//! after repair every draw is feasible. No constant-factor guarantee is claimed for the
+//! repaired draw. Machines enter through the pricing (co-located configurations) and the
+//! placement stage; the LP packs the aggregate capacity only.
+
+use super::{fits, Decide, Decision};
+use crate::engine::Slot;
+use smd_core::lp::{Lp, Op, Outcome, Sense};
+use smd_core::model::JobModel;
+use smd_core::rng::{stream_of, Stream};
+use smd_core::Error;
+
+/// Roundings per slot.
+pub const ROUNDINGS: usize = 16;
+/// Largest w tried besides the job's fastest and current ones.
+const MAX_W: u64 = 64;
+/// Every w up to this is tried; beyond it, powers of two.
+const DENSE_W: u64 = 2;
+
+struct Config {
+    w: u64,
+    p: u64,
+    u: f64,
+    g: f64,
+    d: [f64; 4],
+}
+
+pub(crate) struct Locality {
+    colocated: Vec<Vec<JobModel>>,
+}
+
+impl Locality {
+    pub fn new(world: &crate::engine::World) -> Locality {
+        Locality {
+            colocated: smd_core::joint::colocated_models(world.s, &world.models),
+        }
+    }
+
+    /// Job i's configurations (its (1, 1) first).
+    fn configs(&self, slot: &Slot, i: usize) -> Vec<Config> {
+        let world = slot.world;
+        let m = &world.models[i];
+        let e = world.s.jobs[i].iterations;
+        let rem = slot.state.remaining[i];
+        let current = slot.state.current[i];
+        let top = m.omega.w_max_int().min(MAX_W);
+        let mut ws: Vec<u64> = (1..=top.min(DENSE_W)).collect();
+        let mut w = 2 * DENSE_W;
+        while w <= top {
+            ws.push(w);
+            w *= 2;
+        }
+        ws.extend(m.integer_optimum().map(|(w, _, _)| w));
+        ws.extend(current.map(|(w, _)| w));
+        ws.sort_unstable();
+        ws.dedup();
+        let mut out = Vec::new();
+        for w in ws {
+            let pmax = m.omega.p_max_int(w);
+            if pmax < 1 {
+                continue;
+            }
+            let mut ps = vec![if w == 1 {
+                1
+            } else {
+                (m.best_p_for(w as f64).round() as u64).clamp(1, pmax)
+            }];
+            if let Some((cw, cp)) = current {
+                if cw == w && cp <= pmax && !ps.contains(&cp) {
+                    ps.push(cp);
+                }
+            }
+            for p in ps {
+                let (t, _) = smd_core::joint::best_t(m, &self.colocated[i], w, p);
+                let restart = if current == Some((w, p)) {
+                    0.0
+                } else {
+                    world.restart
+                };
+                let t_rem = t * rem / e;
+                let jct = slot.now + restart + t_rem - world.arrival[i];
+                let done = ((world.delta - restart).max(0.0) * e / t).min(rem);
+                out.push(Config {
+                    w,
+                    p,
+                    u: m.mu(m.pi(jct)),
+                    g: done / rem,
+                    d: m.demand(w as f64, p as f64),
+                });
+            }
+        }
+        out
+    }
+}
+
+impl Decide for Locality {
+    fn decide(&mut self, slot: &Slot) -> Result<Decision, Error> {
+        let world = slot.world;
+        let jobs: Vec<usize> = slot
+            .active
+            .iter()
+            .copied()
+            .filter(|&i| world.models[i].feasible())
+            .collect();
+        let configs: Vec<Vec<Config>> = jobs.iter().map(|&i| self.configs(slot, i)).collect();
+        let u_max = configs.iter().flatten().map(|c| c.u).fold(0.0, f64::max);
+        let big_m = if u_max > 0.0 { 0.05 * u_max } else { 1.0 };
+        // The LP.
+        let mut lp = Lp::new(Sense::Max);
+        let mut vars: Vec<Vec<usize>> = Vec::with_capacity(jobs.len());
+        let mut packing: [Vec<(usize, f64)>; 4] = Default::default();
+        for cs in &configs {
+            let ids: Vec<usize> = cs.iter().map(|c| lp.var(c.u, 0.0, 1.0)).collect();
+            for (c, &x) in cs.iter().zip(&ids) {
+                for r in 0..4 {
+                    if c.d[r] > 0.0 {
+                        packing[r].push((x, c.d[r]));
+                    }
+                }
+            }
+            lp.row(
+                &ids.iter().map(|&x| (x, 1.0)).collect::<Vec<_>>(),
+                Op::Le,
+                1.0,
+            );
+            let g11 = cs.first().map_or(1.0, |c| c.g).max(1e-12);
+            let s = lp.var(-big_m, 0.0, 1.0);
+            let mut cover: Vec<(usize, f64)> = cs
+                .iter()
+                .zip(&ids)
+                .map(|(c, &x)| (x, (c.g / g11).min(1e6)))
+                .collect();
+            cover.push((s, 1.0));
+            lp.row(&cover, Op::Ge, 1.0);
+            vars.push(ids);
+        }
+        for (r, terms) in packing.iter().enumerate() {
+            if !terms.is_empty() {
+                lp.row(terms, Op::Le, world.cap[r]);
+            }
+        }
+        let x: Vec<f64> = match lp.solve()? {
+            Outcome::Optimal { x, .. } => x,
+            // All-zero is feasible (slacks at 1): neither can happen; plan nothing.
+            Outcome::Infeasible | Outcome::Unbounded => {
+                return Err(Error::Solver("the locality LP has no optimum".into()))
+            }
+        };
+        // Repeated rounding, repaired and filled; the best objective kept.
+        let mut rng = Stream::new(
+            world.s.params.seed,
+            stream_of("locality") ^ slot.index as u64,
+        );
+        let mut best: Option<(f64, Vec<Option<usize>>)> = None;
+        for _ in 0..ROUNDINGS {
+            let mut pick: Vec<Option<usize>> = vars
+                .iter()
+                .map(|ids| {
+                    let r = rng.unit();
+                    let mut acc = 0.0;
+                    ids.iter().position(|&v| {
+                        acc += x[v].max(0.0);
+                        r < acc
+                    })
+                })
+                .collect();
+            repair(&configs, &mut pick, &world.cap);
+            let value = objective(&configs, &pick, big_m);
+            if best.as_ref().is_none_or(|b| value > b.0) {
+                best = Some((value, pick));
+            }
+        }
+        let mut d = Decision::none(world.s.jobs.len());
+        if let Some((_, pick)) = best {
+            for (k, &i) in jobs.iter().enumerate() {
+                match pick[k] {
+                    Some(c) => d.alloc[i] = Some((configs[k][c].w, configs[k][c].p)),
+                    None => d.why[i] = Some("locality: no capacity this slot".into()),
+                }
+            }
+        }
+        for &i in slot.active {
+            if !world.models[i].feasible() {
+                d.why[i] = Some("its (1, 1) exceeds its limit".into());
+            }
+        }
+        Ok(d)
+    }
+}
+
+/// Drops jobs by least utility per dominant share until the picks fit `cap`, then starts
+/// the jobs left out at (1, 1) (their first configuration), in order, while they fit.
+fn repair(configs: &[Vec<Config>], pick: &mut [Option<usize>], cap: &[f64; 4]) {
+    let used = |pick: &[Option<usize>]| {
+        let mut u = [0.0; 4];
+        for (k, c) in pick.iter().enumerate() {
+            if let Some(c) = c {
+                (0..4).for_each(|r| u[r] += configs[k][*c].d[r]);
+            }
+        }
+        u
+    };
+    let share = |c: &Config| {
+        (0..4)
+            .filter(|&r| cap[r] > 0.0)
+            .map(|r| c.d[r] / cap[r])
+            .fold(0.0, f64::max)
+    };
+    while !fits(&used(pick), cap) {
+        let worst = pick
+            .iter()
+            .enumerate()
+            .filter_map(|(k, c)| c.map(|c| (k, &configs[k][c])))
+            .min_by(|a, b| {
+                let da = a.1.u / share(a.1).max(1e-12);
+                let db = b.1.u / share(b.1).max(1e-12);
+                da.total_cmp(&db).then(b.0.cmp(&a.0))
+            })
+            .map(|(k, _)| k);
+        match worst {
+            Some(k) => pick[k] = None,
+            None => break,
+        }
+    }
+    let mut u = used(pick);
+    for k in 0..pick.len() {
+        if pick[k].is_some() || configs[k].is_empty() {
+            continue;
+        }
+        let after: [f64; 4] = std::array::from_fn(|r| u[r] + configs[k][0].d[r]);
+        if fits(&after, cap) {
+            pick[k] = Some(0);
+            u = after;
+        }
+    }
+}
+
+/// The LP's objective at an integral pick.
+fn objective(configs: &[Vec<Config>], pick: &[Option<usize>], big_m: f64) -> f64 {
+    pick.iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let g11 = configs[k].first().map_or(1.0, |c| c.g).max(1e-12);
+            match c {
+                Some(c) => {
+                    let cfg = &configs[k][*c];
+                    cfg.u - big_m * (1.0 - (cfg.g / g11).min(1.0))
+                }
+                None => -big_m,
+            }
+        })
+        .sum()
+}
