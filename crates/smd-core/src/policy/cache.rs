@@ -4,12 +4,26 @@ use super::assemble::Candidate;
 use crate::inner::{InnerSolver, InnerStats};
 use crate::scenario::{Job, Scenario};
 
-/// Everything a job's SMD allocation depends on, hashed.
+/// Everything a job's SMD allocation depends on, hashed. Not its utility (Algorithms 1 and 2
+/// minimise T; a hit recomputes the candidate's utility from its T, in `smd_cached`) nor its
+/// arrival and requested allocation (the simulation's, which the static planner ignores):
+/// the simulation re-plans the same jobs every slot with new utilities.
 pub(super) fn cache_key(job: &Job, scenario: &Scenario, solver: InnerSolver) -> u64 {
     use std::hash::{Hash, Hasher};
     let p = &scenario.params;
+    let job = Job {
+        utility: crate::scenario::Utility {
+            gamma1: 0.0,
+            gamma2: 0.0,
+            gamma3: 0.0,
+        },
+        arrival_s: None,
+        requested_workers: None,
+        requested_ps: None,
+        ..job.clone()
+    };
     let text = serde_json::to_string(&(
-        job,
+        &job,
         &scenario.cluster.instance,
         (
             p.epsilon,

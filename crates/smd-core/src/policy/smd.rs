@@ -64,7 +64,15 @@ pub(super) fn smd_cached(
         _ => None,
     };
     let (c, work, rounding_ms) = match hit {
-        Some(found) => found,
+        // The key leaves the utility out: recompute it from T (as `Candidate::at` does).
+        Some((c, work, ms)) => (
+            Candidate {
+                utility: m.mu(m.pi(c.t)),
+                ..c
+            },
+            work,
+            ms,
+        ),
         None => {
             let found = smd_allocation(job, m, &scenario.params, solver, clock)?;
             if let (Some(cache), Some(k)) = (cache, key) {

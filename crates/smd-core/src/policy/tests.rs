@@ -472,6 +472,19 @@ fn cache_reuses_unchanged_jobs_and_changes_no_plan() {
     let second = with_cache(&s, &mut cache);
     assert_eq!((cache.hits(), cache.misses()), (feasible - 1, feasible + 1));
     assert_eq!(second, without_times(crate::plan(&s, Policy::Smd).unwrap()));
+    // New utilities (and arrivals) reuse every allocation and plan exactly as without it.
+    s.version = 2;
+    for j in &mut s.jobs {
+        j.utility.gamma1 *= 1.5;
+        j.utility.gamma3 -= 2.0;
+        j.arrival_s = Some(60.0);
+    }
+    let third = with_cache(&s, &mut cache);
+    assert_eq!(
+        (cache.hits(), cache.misses()),
+        (2 * feasible - 1, feasible + 1)
+    );
+    assert_eq!(third, without_times(crate::plan(&s, Policy::Smd).unwrap()));
     // A parameter every job depends on invalidates them all.
     s.params.seed += 1;
     with_cache(&s, &mut cache);

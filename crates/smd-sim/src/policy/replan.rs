@@ -1,12 +1,14 @@
 //! `smd` and `optimus` over time: each slot, the static planner of `smd-core` on the active
-//! jobs' remaining work (docs/MODEL.md §17). A job's remaining work is the job with
-//! `iterations` = what is left (every θ of MODEL.md §3 is proportional to E, so T scales
-//! with it), and its utility is that of the completion time predicted if the allocation
-//! were kept: `JCT = (now − arrival) + restart + T_rem`. In the relative unit
-//! `π = 16·JCT / T(1,1)` is affine in the planner's `π_rem = 16·T_rem / T_rem(1,1)`:
-//! `π = c + k·π_rem` with `k = rem / E`, `c = 16·(now − arrival + restart) / T(1,1)`, so
-//! `μ(π) = μ'(π_rem)` exactly with `γ2' = k·γ2`, `γ3' = (γ3 − c) / k`; with a time unit u,
-//! `γ3' = γ3 − (now − arrival + restart) / u`.
+//! jobs' remaining work (docs/MODEL.md §17), with the utility of the completion time
+//! predicted if the allocation were kept: `JCT = (now − arrival) + restart + T_rem`,
+//! `T_rem = k·T` with `k = rem / E` (every θ of MODEL.md §3 is proportional to E). The
+//! planner's π of an allocation is `16·T / T(1,1)` whether it is given E or the remaining
+//! iterations (both scale alike), and the predicted π is `c + k·π_planner` with
+//! `c = 16·(now − arrival + restart) / T(1,1)`, so `γ2' = k·γ2`, `γ3' = (γ3 − c)/k` keep μ
+//! exact (with a time unit u: `c = (now − arrival + restart)/u`, and the scale is k when the
+//! planner sees E, 1 when it sees the remaining iterations). Optimus sees the remaining
+//! iterations (its greedy compares remaining times); SMD sees E, so its allocations, which
+//! depend on neither E's scale nor μ, come from the cache after a job's first slot.
 //!
 //! Both then backfill: jobs the plan does not admit (their predicted utility is 0, e.g.
 //! after a long wait) start at (1, 1) in arrival order on what the plan leaves, so the
@@ -34,8 +36,12 @@ impl Replan {
     }
 }
 
-/// The active jobs' remaining work as a scenario of its own (in `slot.active` order).
-pub(crate) fn remaining(slot: &Slot) -> Scenario {
+/// The active jobs' remaining work as a scenario of its own (in `slot.active` order). With
+/// `keep_e` the jobs keep their E and the utility alone carries the remaining share
+/// (`π = c + k·π_full` with `π_full = 16·T / T(1,1)`: the same γ2', γ3'), so that SMD's
+/// allocations (which minimise T, whatever E and μ) come from the cache after the first
+/// slot; Optimus' greedy needs the remaining times themselves.
+pub(crate) fn remaining(slot: &Slot, keep_e: bool) -> Scenario {
     let w = slot.world;
     let mut s = Scenario {
         jobs: Vec::with_capacity(slot.active.len()),
@@ -47,17 +53,18 @@ pub(crate) fn remaining(slot: &Slot) -> Scenario {
         let m = &w.models[i];
         let rem = slot.state.remaining[i].max(f64::MIN_POSITIVE);
         let elapsed = slot.now - w.arrival[i] + w.restart;
+        // π of the predicted completion = c + scale·π as the planner computes it.
+        let k = rem / job.iterations;
+        let (c, scale) = match w.s.params.time_unit_s {
+            Some(unit) => (elapsed / unit, if keep_e { k } else { 1.0 }),
+            None => (RELATIVE_PI_AT_11 * elapsed / m.t11, k),
+        };
         let u = &mut job.utility;
-        match w.s.params.time_unit_s {
-            Some(unit) => u.gamma3 -= elapsed / unit,
-            None => {
-                let k = rem / job.iterations;
-                let c = RELATIVE_PI_AT_11 * elapsed / m.t11;
-                u.gamma2 *= k;
-                u.gamma3 = (u.gamma3 - c) / k;
-            }
+        u.gamma2 *= scale;
+        u.gamma3 = (u.gamma3 - c) / scale;
+        if !keep_e {
+            job.iterations = rem;
         }
-        job.iterations = rem;
         job.arrival_s = None;
         s.jobs.push(job);
     }
@@ -66,7 +73,7 @@ pub(crate) fn remaining(slot: &Slot) -> Scenario {
 
 impl Decide for Replan {
     fn decide(&mut self, slot: &Slot) -> Result<Decision, Error> {
-        let s = remaining(slot);
+        let s = remaining(slot, self.policy == Policy::Smd);
         let plan = plan_with(
             &s,
             self.policy,
