@@ -7,6 +7,7 @@
 
 pub mod joint;
 pub mod place;
+pub mod sim;
 
 use smd_core::{
     generate, plan_with, Cache, GenerateOptions, InnerSolver, Mode, Options, Policy, Scenario,

@@ -75,10 +75,10 @@ enum Command {
     /// Fit the speed model to the Pollux artifact's measured steps and report its errors on
     /// held-out runs (docs/CALIBRATION.md).
     Calibrate(calibrate::CalibrateArgs),
-    /// Measure placement and joint locality on machines (docs/REPRODUCTION.md, "Placement
-    /// and locality"): DLTAP's claim and smd_locality / global on machines against sizing
-    /// on the pool, over Pollux traces and generated jobs; prints a Markdown table.
-    Locality(study::LocalityArgs),
+    /// Phase 2's measurements (docs/REPRODUCTION.md): `locality` (DLTAP's claim and joint
+    /// locality on machines) or `time` (the policies over time on the bundled workloads);
+    /// prints a Markdown table.
+    Study(study::StudyArgs),
     /// Simulate the scenario's jobs over time (arrivals, slots, restarts; docs/MODEL.md §17)
     /// with one policy or all, and print their metrics (or the runs as JSON).
     Simulate(simulate::SimulateArgs),
@@ -295,7 +295,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Job(a) => apps::job(&a, out),
         Command::Trace(a) => apps::trace(&a, out),
         Command::Calibrate(a) => calibrate::run(&a, out),
-        Command::Locality(a) => study::run(&a, out),
+        Command::Study(a) => study::run(&a, out),
         Command::Simulate(a) => simulate::run(&a, out),
     }
 }

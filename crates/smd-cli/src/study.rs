@@ -1,17 +1,29 @@
-//! `smd locality`: phase 2's reproduction — DLTAP's claim and the value of joint locality
-//! (crate `smd-reproduce`, module `locality`; docs/REPRODUCTION.md).
+//! `smd study NAME`: phase 2's measurements (crate `smd-reproduce`; docs/REPRODUCTION.md):
+//! `locality` (DLTAP's claim and the value of joint locality) and `time` (the policies
+//! over time on the bundled workloads).
 
 use crate::Failure;
-use clap::Args;
-use smd_reproduce::locality::{run as run_study, Size};
+use clap::{Args, ValueEnum};
 use smd_reproduce::table::{Cell, Table};
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-/// Arguments of `smd locality`.
+/// Which study.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Study {
+    /// Placement and joint locality on machines ("Phase 2: placement and locality").
+    Locality,
+    /// The policies over time at two arrival rates and three cluster sizes ("Over time").
+    Time,
+}
+
+/// Arguments of `smd study`.
 #[derive(Args, Debug)]
-pub struct LocalityArgs {
-    /// One generated mix on 4 machines instead of 4 mixes × 3 machine counts.
+pub struct StudyArgs {
+    /// The study to run.
+    #[arg(value_enum)]
+    study: Study,
+    /// One small case instead of the full run.
     #[arg(long)]
     quick: bool,
     /// Also write the table as CSV to this file.
@@ -20,17 +32,36 @@ pub struct LocalityArgs {
 }
 
 /// Runs the study with a progress line on stderr and prints its table as Markdown.
-pub fn run(a: &LocalityArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let size = if a.quick { Size::Quick } else { Size::Full };
+pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
     let t0 = std::time::Instant::now();
+    let name = match a.study {
+        Study::Locality => "locality",
+        Study::Time => "time",
+    };
     let mut progress = |done: usize, total: usize| {
         let _ = writeln!(
             io::stderr().lock(),
-            "locality: {done}/{total} cases  {:.1} s",
+            "study {name}: {done}/{total} cases  {:.1} s",
             t0.elapsed().as_secs_f64()
         );
     };
-    let table = run_study(size, &mut progress).map_err(|e| Failure::Solver(e.to_string()))?;
+    let table = match a.study {
+        Study::Locality => {
+            use smd_reproduce::locality::{run, Size};
+            run(
+                if a.quick { Size::Quick } else { Size::Full },
+                &mut progress,
+            )
+        }
+        Study::Time => {
+            use smd_reproduce::time::{run, Size};
+            run(
+                if a.quick { Size::Quick } else { Size::Full },
+                &mut progress,
+            )
+        }
+    }
+    .map_err(|e| Failure::Solver(e.to_string()))?;
     if let Some(path) = &a.csv {
         std::fs::write(path, table.to_csv())
             .map_err(|e| Failure::Solver(format!("cannot write {}: {e}", path.display())))?;

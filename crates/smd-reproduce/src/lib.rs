@@ -47,6 +47,7 @@ pub mod figure;
 pub mod locality;
 pub mod stats;
 pub mod table;
+pub mod time;
 
 pub use case::{Capacity, Case, Pols, Sample, Variant};
 pub use experiments::{resolve_id, specs, Grid, Parts, Samples, Scale, Spec, UnknownExperiment};
