@@ -318,6 +318,10 @@ fn mutate_value(v: &mut Value, rng: &mut Stream) -> &'static str {
                         serde_json::json!([0.0, 107.0, -1.0, 2.5, 64.0, 1e300][pick(rng, 6)]);
                 }
             }
+            // …and the simulation's parameters.
+            let field = ["interval_s", "restart_s", "horizon_s"][pick(rng, 3)];
+            v["params"][field] =
+                serde_json::json!([0.0, 0.5, 60.0, 600.0, 4000.0, -3.0, 1e300][pick(rng, 7)]);
             "version 2: online fields"
         }
         _ => {
@@ -474,7 +478,13 @@ pub fn check_policies(s: &Scenario) -> Result<(), String> {
         }
     };
     let mut best: f64 = 0.0;
-    for policy in [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Exact] {
+    for policy in [
+        Policy::Smd,
+        Policy::SmdLocality,
+        Policy::Esw,
+        Policy::Optimus,
+        Policy::Exact,
+    ] {
         // On machines the pipeline places the admitted jobs (a pool plans as plan_with).
         let p = guarded(policy.name(), || {
             smd_place::plan_placed(s, policy, &mut Options::default())
@@ -497,6 +507,39 @@ pub fn check_policies(s: &Scenario) -> Result<(), String> {
             "global {} below another policy's {best}",
             g.total_utility
         ));
+    }
+    check_simulation(s)
+}
+
+/// The cheap policies over time run a valid scenario to the end, within the bound. (The
+/// re-planning ones, `smd`, `optimus` and `locality`, cost a plan per slot; the simulation's
+/// own tests check them on random traces.)
+fn check_simulation(s: &Scenario) -> Result<(), String> {
+    // Time is bounded: at most 200 slots of the scenario's length.
+    let mut s = s.clone();
+    let delta = s.params.interval_s.unwrap_or(600.0);
+    s.params.horizon_s = Some(
+        s.params
+            .horizon_s
+            .unwrap_or(f64::INFINITY)
+            .min(200.0 * delta),
+    );
+    s.version = 2;
+    for policy in [smd_sim::SimPolicy::Fifo, smd_sim::SimPolicy::Oasis] {
+        let run = guarded(policy.name(), || {
+            smd_sim::simulate(&s, policy, &mut smd_sim::Options::default())
+        })?
+        .map_err(|e| format!("simulation {policy}: a valid scenario failed: {e}"))?;
+        let m = &run.metrics;
+        if !(m.total_utility <= m.bound * (1.0 + 1e-9) + 1e-12) {
+            return Err(format!(
+                "simulation {policy}: utility {} above the bound {}",
+                m.total_utility, m.bound
+            ));
+        }
+        if run.jobs.len() != s.jobs.len() {
+            return Err(format!("simulation {policy}: jobs lost"));
+        }
     }
     Ok(())
 }
