@@ -531,7 +531,7 @@ fn check_simulation(s: &Scenario) -> Result<(), String> {
         })?
         .map_err(|e| format!("simulation {policy}: a valid scenario failed: {e}"))?;
         let m = &run.metrics;
-        if !(m.total_utility <= m.bound * (1.0 + 1e-9) + 1e-12) {
+        if m.total_utility > m.bound * (1.0 + 1e-9) + 1e-12 || m.total_utility.is_nan() {
             return Err(format!(
                 "simulation {policy}: utility {} above the bound {}",
                 m.total_utility, m.bound

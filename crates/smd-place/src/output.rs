@@ -42,6 +42,21 @@ pub enum Outcome {
     NotPlaced(String),
 }
 
+impl JobPlacement {
+    /// Its shares as a plan file names them (`{machine, workers, ps}`), `machines` being the
+    /// list it was placed on.
+    pub fn named_shares(&self, machines: &[crate::Machine]) -> Vec<smd_core::plan::PlacedShare> {
+        self.shares
+            .iter()
+            .map(|s| smd_core::plan::PlacedShare {
+                machine: machines[s.machine].name.clone(),
+                workers: u64::from(s.workers),
+                ps: u64::from(s.ps),
+            })
+            .collect()
+    }
+}
+
 impl Outcome {
     /// The placement, if the job was placed.
     pub fn placed(&self) -> Option<&JobPlacement> {

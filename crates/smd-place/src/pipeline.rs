@@ -5,7 +5,7 @@
 
 use crate::{place, Job, Machine, Options as PlaceOptions, Outcome, Policy};
 use smd_core::model::JobModel;
-use smd_core::plan::{MachineUse, PlacedShare, PlacementSummary, Reason};
+use smd_core::plan::{MachineUse, PlacementSummary, Reason};
 use smd_core::scenario::{Resources, DEFAULT_DLTAP_LAMBDA};
 use smd_core::{Error, Options, Plan, Policy as Planner, Scenario};
 
@@ -102,16 +102,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
                 line.utility = m.mu(m.pi(t));
                 line.locality_factor = Some(p.locality_factor);
                 line.cross_traffic_gbit = Some(p.cross_traffic_gbit);
-                line.placement = Some(
-                    p.shares
-                        .iter()
-                        .map(|s| PlacedShare {
-                            machine: machines[s.machine].name.clone(),
-                            workers: u64::from(s.workers),
-                            ps: u64::from(s.ps),
-                        })
-                        .collect(),
-                );
+                line.placement = Some(p.named_shares(&machines));
             }
             Outcome::NotPlaced(why) => {
                 not_placed += 1;

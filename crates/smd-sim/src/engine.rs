@@ -388,16 +388,7 @@ fn place(
     for (k, &i) in fresh.iter().enumerate() {
         match &placed.jobs[k] {
             smd_place::Outcome::Placed(p) => {
-                shares[i] = Some(
-                    p.shares
-                        .iter()
-                        .map(|s| PlacedShare {
-                            machine: machines[s.machine].name.clone(),
-                            workers: u64::from(s.workers),
-                            ps: u64::from(s.ps),
-                        })
-                        .collect(),
-                );
+                shares[i] = Some(p.named_shares(machines));
                 rho[i] = p.locality_factor;
             }
             smd_place::Outcome::NotPlaced(reason) => {
