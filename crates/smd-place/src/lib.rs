@@ -53,6 +53,7 @@ mod pipeline;
 mod policy;
 mod reason;
 mod rho;
+pub mod share;
 
 pub use cluster::TOLERANCE;
 pub use input::{Job, Machine, Options};

@@ -1,0 +1,554 @@
+//! GPU sharing (CLUSTER.md §5, seed 002's OJPP): workers of different jobs on shared GPUs.
+//!
+//! A GPU of memory M may host a set S of one-GPU workers when
+//! - memory collisions are rare: `Σ_S mean + z·sqrt(Σ_S sd²) ≤ M`, z the standard normal
+//!   quantile of `1 − collision_prob` (each worker's memory over an iteration is modelled
+//!   as an independent Gaussian);
+//! - every member keeps its performance: the slowdown
+//!   `s(S) = max(1, Σ_S util)·(1 + κ·(|S| − 1))` satisfies `1/s ≥ min_performance` of every
+//!   member (compute saturation plus a per-co-runner overhead κ).
+//!
+//! OJPP asks for the fewest GPUs. Algorithms ([`Algorithm`]): `greedy` (decreasing mean
+//! memory, each to the feasible GPU with the least free mean memory, else a new one),
+//! `heuristic` (greedy, then repeatedly empty the least-loaded GPU into the others),
+//! `exact` (branch and bound over the same order, proven, within a node limit) and, for
+//! arrivals and departures, [`Online`]. Pure and deterministic.
+
+use smd_core::Error;
+
+/// One worker that needs exactly one GPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Worker {
+    /// Its job's index (for the caller).
+    pub job: usize,
+    /// Its index within the job.
+    pub index: u32,
+    /// Mean GPU memory over an iteration, GB.
+    pub mem_mean_gb: f64,
+    /// Standard deviation of that memory, GB.
+    pub mem_sd_gb: f64,
+    /// Compute intensity in (0, 1]: the share of the GPU it would use alone.
+    pub util: f64,
+    /// The share of its standalone speed it must keep, in (0, 1].
+    pub min_performance: f64,
+}
+
+/// The rules of a GPU.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rules {
+    /// Memory of one GPU, GB.
+    pub gpu_memory_gb: f64,
+    /// The accepted probability that the members' memory exceeds the GPU's.
+    pub collision_prob: f64,
+    /// κ: the slowdown each co-runner adds.
+    pub share_overhead: f64,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            gpu_memory_gb: 16.0,
+            collision_prob: 0.01,
+            share_overhead: 0.02,
+        }
+    }
+}
+
+/// A packing algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Algorithm {
+    /// Best fit by decreasing mean memory: O(n·g) for n workers on g GPUs.
+    Greedy,
+    /// Greedy, then empty the least-loaded GPUs while possible.
+    Heuristic,
+    /// Branch and bound, proven within [`EXACT_MAX_NODES`] nodes.
+    Exact,
+}
+
+smd_core::named!(Algorithm, "sharing algorithm" {
+    Greedy => "greedy",
+    Heuristic => "heuristic",
+    Exact => "exact",
+});
+
+/// Nodes the exact search may visit before it returns its best packing unproven.
+pub const EXACT_MAX_NODES: u64 = 2_000_000;
+
+/// One GPU's occupants and what they do to each other.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Gpu {
+    /// Indices into the workers given.
+    pub workers: Vec<usize>,
+    /// Σ mean memory, GB.
+    pub mem_mean_gb: f64,
+    /// P(Σ memory > M) under the Gaussian model.
+    pub collision_prob: f64,
+    /// The members' common slowdown s(S) (1: alone and below saturation).
+    pub slowdown: f64,
+}
+
+/// A packing.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Packing {
+    /// The GPUs used, each with its occupants.
+    pub gpus: Vec<Gpu>,
+    /// `exact` only: whether the search proved the count least.
+    pub proven: Option<bool>,
+    /// Workers that fit no GPU even alone (their memory rule fails on an empty GPU, or
+    /// their own util exceeds what their min performance allows).
+    pub unplaceable: Vec<usize>,
+}
+
+/// The standard normal CDF Φ(x) (erfc of W. J. Cody's rational approximations through
+/// Numerical Recipes' Chebyshev fit; |error| < 1.2e-7).
+pub fn normal_cdf(x: f64) -> f64 {
+    0.5 * erfc(-x / std::f64::consts::SQRT_2)
+}
+
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+/// z with Φ(z) = p, p in (0, 1): Acklam's rational approximation refined by two Newton
+/// steps on [`normal_cdf`].
+pub fn normal_quantile(p: f64) -> f64 {
+    if p <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if p >= 1.0 {
+        return f64::INFINITY;
+    }
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    let mut x = if p < 0.024_25 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.024_25 {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    };
+    for _ in 0..2 {
+        let density = (-0.5 * x * x).exp() / (2.0 * std::f64::consts::PI).sqrt();
+        if density > 0.0 {
+            x -= (normal_cdf(x) - p) / density;
+        }
+    }
+    x
+}
+
+/// A GPU's running sums, so that adding a worker is checked in O(1).
+#[derive(Clone, Copy, Debug, Default)]
+struct Load {
+    mean: f64,
+    var: f64,
+    util: f64,
+    count: usize,
+    /// The largest min_performance among the members.
+    need: f64,
+}
+
+impl Load {
+    fn with(self, w: &Worker) -> Load {
+        Load {
+            mean: self.mean + w.mem_mean_gb,
+            var: self.var + w.mem_sd_gb * w.mem_sd_gb,
+            util: self.util + w.util,
+            count: self.count + 1,
+            need: self.need.max(w.min_performance),
+        }
+    }
+    fn slowdown(&self, kappa: f64) -> f64 {
+        self.util.max(1.0) * (1.0 + kappa * (self.count.max(1) - 1) as f64)
+    }
+    fn ok(&self, rules: &Rules, z: f64) -> bool {
+        const TOL: f64 = 1e-9;
+        let mem = self.mean + z * self.var.sqrt() <= rules.gpu_memory_gb * (1.0 + TOL);
+        let perf = self.need <= 0.0 || 1.0 / self.slowdown(rules.share_overhead) >= self.need - TOL;
+        mem && perf
+    }
+}
+
+/// Checks the inputs; `z` of the rules.
+fn prepare(workers: &[Worker], rules: &Rules) -> Result<f64, Error> {
+    let bad = |field: &str, v: f64| {
+        Err(Error::Invalid(vec![smd_core::FieldError {
+            job: None,
+            field: field.into(),
+            message: format!("must be a finite number in range (got {v})"),
+        }]))
+    };
+    if !(rules.gpu_memory_gb.is_finite() && rules.gpu_memory_gb > 0.0) {
+        return bad("gpu_memory_gb", rules.gpu_memory_gb);
+    }
+    if !(rules.collision_prob > 0.0 && rules.collision_prob < 1.0) {
+        return bad("collision_prob", rules.collision_prob);
+    }
+    if !(rules.share_overhead.is_finite() && rules.share_overhead >= 0.0) {
+        return bad("share_overhead", rules.share_overhead);
+    }
+    for w in workers {
+        for (f, v, ok) in [
+            ("gpu_mem_mean_gb", w.mem_mean_gb, w.mem_mean_gb >= 0.0),
+            ("gpu_mem_sd_gb", w.mem_sd_gb, w.mem_sd_gb >= 0.0),
+            ("gpu_util", w.util, w.util > 0.0 && w.util <= 1.0),
+            (
+                "min_performance",
+                w.min_performance,
+                w.min_performance > 0.0 && w.min_performance <= 1.0,
+            ),
+        ] {
+            if !(v.is_finite() && ok) {
+                return bad(f, v);
+            }
+        }
+    }
+    Ok(normal_quantile(1.0 - rules.collision_prob))
+}
+
+/// Packs `workers` on as few GPUs as `algorithm` finds.
+pub fn pack(workers: &[Worker], rules: &Rules, algorithm: Algorithm) -> Result<Packing, Error> {
+    let z = prepare(workers, rules)?;
+    let (order, unplaceable) = sorted(workers, rules, z);
+    let bins = match algorithm {
+        Algorithm::Greedy => greedy(workers, &order, rules, z),
+        Algorithm::Heuristic => {
+            let mut bins = greedy(workers, &order, rules, z);
+            empty_least_loaded(workers, &mut bins, rules, z);
+            bins
+        }
+        Algorithm::Exact => {
+            let mut start = greedy(workers, &order, rules, z);
+            empty_least_loaded(workers, &mut start, rules, z);
+            let (bins, proven) = exact(workers, &order, rules, z, start);
+            return Ok(finish(workers, bins, rules, Some(proven), unplaceable));
+        }
+    };
+    Ok(finish(workers, bins, rules, None, unplaceable))
+}
+
+/// Workers by decreasing mean memory (ties: index), and those that fit no GPU alone.
+fn sorted(workers: &[Worker], rules: &Rules, z: f64) -> (Vec<usize>, Vec<usize>) {
+    let mut order: Vec<usize> = (0..workers.len()).collect();
+    order.sort_by(|&a, &b| {
+        workers[b]
+            .mem_mean_gb
+            .total_cmp(&workers[a].mem_mean_gb)
+            .then(a.cmp(&b))
+    });
+    let (ok, bad): (Vec<usize>, Vec<usize>) = order
+        .into_iter()
+        .partition(|&i| Load::default().with(&workers[i]).ok(rules, z));
+    (ok, bad)
+}
+
+type Bins = Vec<(Load, Vec<usize>)>;
+
+/// Best fit: each worker to the feasible GPU with the least free mean memory.
+fn greedy(workers: &[Worker], order: &[usize], rules: &Rules, z: f64) -> Bins {
+    let mut bins: Bins = Vec::new();
+    for &i in order {
+        place_best_fit(workers, &mut bins, i, rules, z, None);
+    }
+    bins
+}
+
+/// Puts worker i on the feasible GPU (other than `skip`) with the least free mean memory,
+/// or on a new GPU when `skip` is `None`; `false` if it fits none (with `skip` set).
+fn place_best_fit(
+    workers: &[Worker],
+    bins: &mut Bins,
+    i: usize,
+    rules: &Rules,
+    z: f64,
+    skip: Option<usize>,
+) -> bool {
+    let w = &workers[i];
+    let best = bins
+        .iter()
+        .enumerate()
+        .filter(|(b, _)| Some(*b) != skip)
+        .filter(|(_, (l, _))| l.with(w).ok(rules, z))
+        .min_by(|a, b| (b.1 .0.mean).total_cmp(&a.1 .0.mean).then(a.0.cmp(&b.0)))
+        .map(|(b, _)| b);
+    match (best, skip) {
+        (Some(b), _) => {
+            bins[b].0 = bins[b].0.with(w);
+            bins[b].1.push(i);
+            true
+        }
+        (None, None) => {
+            bins.push((Load::default().with(w), vec![i]));
+            true
+        }
+        (None, Some(_)) => false,
+    }
+}
+
+/// Repeatedly tries to empty the least-loaded GPU by moving each of its workers to another
+/// GPU (best fit); stops when the least-loaded one cannot be emptied.
+fn empty_least_loaded(workers: &[Worker], bins: &mut Bins, rules: &Rules, z: f64) {
+    loop {
+        if bins.len() < 2 {
+            return;
+        }
+        let least = (0..bins.len())
+            .min_by(|&a, &b| bins[a].0.mean.total_cmp(&bins[b].0.mean).then(a.cmp(&b)))
+            .expect("two GPUs");
+        let mut trial = bins.clone();
+        let movers = std::mem::take(&mut trial[least].1);
+        trial[least].0 = Load::default();
+        let moved = movers
+            .iter()
+            .all(|&i| place_best_fit(workers, &mut trial, i, rules, z, Some(least)));
+        if !moved {
+            return;
+        }
+        trial.remove(least);
+        *bins = trial;
+    }
+}
+
+/// Branch and bound: workers in `order` each to an open GPU or one new GPU; bound: GPUs
+/// open plus ⌈remaining mean memory / M⌉ beyond their free memory. Starts from `start`.
+fn exact(workers: &[Worker], order: &[usize], rules: &Rules, z: f64, start: Bins) -> (Bins, bool) {
+    struct Search<'a> {
+        workers: &'a [Worker],
+        order: &'a [usize],
+        rules: &'a Rules,
+        z: f64,
+        suffix_mean: Vec<f64>,
+        best: Bins,
+        nodes: u64,
+        cut: bool,
+    }
+    impl Search<'_> {
+        fn go(&mut self, k: usize, bins: &mut Bins) {
+            if self.nodes >= EXACT_MAX_NODES {
+                self.cut = true;
+                return;
+            }
+            self.nodes += 1;
+            if bins.len() >= self.best.len() {
+                return;
+            }
+            if k == self.order.len() {
+                self.best = bins.clone();
+                return;
+            }
+            // Lower bound: the remaining mean memory beyond the open GPUs' free memory.
+            let m = self.rules.gpu_memory_gb;
+            let free: f64 = bins.iter().map(|(l, _)| (m - l.mean).max(0.0)).sum();
+            let extra = ((self.suffix_mean[k] - free) / m).max(0.0).ceil() as usize;
+            if bins.len() + extra >= self.best.len() {
+                return;
+            }
+            let i = self.order[k];
+            let w = self.workers[i];
+            for b in 0..bins.len() {
+                let next = bins[b].0.with(&w);
+                if next.ok(self.rules, self.z) {
+                    let old = bins[b].0;
+                    bins[b].0 = next;
+                    bins[b].1.push(i);
+                    self.go(k + 1, bins);
+                    bins[b].1.pop();
+                    bins[b].0 = old;
+                }
+            }
+            bins.push((Load::default().with(&w), vec![i]));
+            self.go(k + 1, bins);
+            bins.pop();
+        }
+    }
+    let mut suffix_mean = vec![0.0; order.len() + 1];
+    for k in (0..order.len()).rev() {
+        suffix_mean[k] = suffix_mean[k + 1] + workers[order[k]].mem_mean_gb;
+    }
+    let mut s = Search {
+        workers,
+        order,
+        rules,
+        z,
+        suffix_mean,
+        best: start,
+        nodes: 0,
+        cut: false,
+    };
+    s.go(0, &mut Vec::new());
+    let proven = !s.cut;
+    (s.best, proven)
+}
+
+fn finish(
+    workers: &[Worker],
+    bins: Bins,
+    rules: &Rules,
+    proven: Option<bool>,
+    unplaceable: Vec<usize>,
+) -> Packing {
+    let m = rules.gpu_memory_gb;
+    let gpus = bins
+        .into_iter()
+        .map(|(l, mut members)| {
+            members.sort_unstable();
+            let sd = l.var.sqrt();
+            let collision_prob = if sd > 0.0 {
+                1.0 - normal_cdf((m - l.mean) / sd)
+            } else if l.mean > m {
+                1.0
+            } else {
+                0.0
+            };
+            Gpu {
+                workers: members,
+                mem_mean_gb: l.mean,
+                collision_prob,
+                slowdown: l.slowdown(rules.share_overhead),
+            }
+        })
+        .collect();
+    let _ = workers;
+    Packing {
+        gpus,
+        proven,
+        unplaceable,
+    }
+}
+
+/// Online packing: workers arrive (best fit) and depart (then the least-loaded GPU is
+/// emptied into the others if it can be). O(g) per event for g GPUs in use.
+#[derive(Clone, Debug)]
+pub struct Online {
+    rules: Rules,
+    z: f64,
+    workers: Vec<Option<Worker>>,
+    bins: Bins,
+}
+
+impl Online {
+    /// An empty set of GPUs under `rules`.
+    pub fn new(rules: Rules) -> Result<Online, Error> {
+        let z = prepare(&[], &rules)?;
+        Ok(Online {
+            rules,
+            z,
+            workers: Vec::new(),
+            bins: Vec::new(),
+        })
+    }
+
+    /// A worker arrives; returns its id, or `None` if it fits no GPU even alone.
+    pub fn arrive(&mut self, w: Worker) -> Result<Option<usize>, Error> {
+        prepare(std::slice::from_ref(&w), &self.rules)?;
+        if !Load::default().with(&w).ok(&self.rules, self.z) {
+            return Ok(None);
+        }
+        let id = self.workers.len();
+        self.workers.push(Some(w));
+        let all = self.all();
+        place_best_fit(&all, &mut self.bins, id, &self.rules, self.z, None);
+        Ok(Some(id))
+    }
+
+    /// Worker `id` departs (unknown ids are ignored).
+    pub fn depart(&mut self, id: usize) {
+        let Some(slot) = self.workers.get_mut(id) else {
+            return;
+        };
+        if slot.take().is_none() {
+            return;
+        }
+        let all = self.all();
+        for bin in &mut self.bins {
+            if let Some(pos) = bin.1.iter().position(|&i| i == id) {
+                bin.1.remove(pos);
+                bin.0 = bin.1.iter().fold(Load::default(), |l, &i| l.with(&all[i]));
+            }
+        }
+        self.bins.retain(|b| !b.1.is_empty());
+        empty_least_loaded(&all, &mut self.bins, &self.rules, self.z);
+    }
+
+    /// The GPUs in use now.
+    pub fn packing(&self) -> Packing {
+        finish(
+            &self.all(),
+            self.bins.clone(),
+            &self.rules,
+            None,
+            Vec::new(),
+        )
+    }
+
+    /// Every worker ever seen (departed ones as zero-demand placeholders never placed).
+    fn all(&self) -> Vec<Worker> {
+        self.workers
+            .iter()
+            .map(|w| {
+                w.unwrap_or(Worker {
+                    job: usize::MAX,
+                    index: 0,
+                    mem_mean_gb: 0.0,
+                    mem_sd_gb: 0.0,
+                    util: 1e-9,
+                    min_performance: 1e-9,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;
