@@ -210,6 +210,10 @@ fn scalars_of(j: &Job) -> Job {
         arrival_s: j.arrival_s,
         requested_workers: j.requested_workers,
         requested_ps: j.requested_ps,
+        gpu_mem_mean_gb: j.gpu_mem_mean_gb,
+        gpu_mem_sd_gb: j.gpu_mem_sd_gb,
+        gpu_util: j.gpu_util,
+        min_performance: j.min_performance,
     }
 }
 

@@ -243,5 +243,9 @@ pub(crate) fn build(
         arrival_s: None,
         requested_workers: None,
         requested_ps: None,
+        gpu_mem_mean_gb: None,
+        gpu_mem_sd_gb: None,
+        gpu_util: None,
+        min_performance: None,
     })
 }

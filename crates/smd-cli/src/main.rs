@@ -12,6 +12,7 @@
 
 mod apps;
 mod calibrate;
+mod share;
 mod simulate;
 mod study;
 
@@ -82,6 +83,9 @@ enum Command {
     /// Simulate the scenario's jobs over time (arrivals, slots, restarts; docs/MODEL.md §17)
     /// with one policy or all, and print their metrics (or the runs as JSON).
     Simulate(simulate::SimulateArgs),
+    /// Pack a plan's admitted one-GPU workers on shared GPUs (CLUSTER.md §5): every GPU's
+    /// occupants, collision probability and slowdown; GPUs used against one each.
+    Share(share::ShareArgs),
 }
 
 #[derive(Args, Debug)]
@@ -297,6 +301,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Calibrate(a) => calibrate::run(&a, out),
         Command::Study(a) => study::run(&a, out),
         Command::Simulate(a) => simulate::run(&a, out),
+        Command::Share(a) => share::run(&a, out),
     }
 }
 

@@ -112,5 +112,9 @@ pub fn job(seed: u64, i: usize, mode: Mode) -> Job {
         arrival_s: None,
         requested_workers: None,
         requested_ps: None,
+        gpu_mem_mean_gb: None,
+        gpu_mem_sd_gb: None,
+        gpu_util: None,
+        min_performance: None,
     }
 }

@@ -381,6 +381,17 @@ pub struct Params {
     /// when every job has finished, at most 30 days).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub horizon_s: Option<f64>,
+    /// Version 2, GPU sharing (CLUSTER.md §5): how workers share GPUs (`None`: off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_sharing: Option<GpuSharing>,
+    /// Version 2, GPU sharing: the accepted memory-collision probability of a GPU, in
+    /// (0, 1) (`None`: [`DEFAULT_COLLISION_PROB`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collision_prob: Option<f64>,
+    /// Version 2, GPU sharing: κ, the slowdown each co-runner adds (`None`:
+    /// [`DEFAULT_SHARE_OVERHEAD`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share_overhead: Option<f64>,
 }
 
 impl Default for Params {
@@ -400,6 +411,9 @@ impl Default for Params {
             interval_s: None,
             restart_s: None,
             horizon_s: None,
+            gpu_sharing: None,
+            collision_prob: None,
+            share_overhead: None,
         }
     }
 }
@@ -420,6 +434,35 @@ pub enum Placement {
     /// The least total cross-machine traffic, proven (small cases).
     Exact,
 }
+
+/// How workers of different jobs share GPUs (CLUSTER.md §5, docs/MODEL.md §18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum GpuSharing {
+    /// Every worker has its GPUs to itself.
+    #[default]
+    Off,
+    /// Best fit by decreasing mean memory.
+    Greedy,
+    /// Greedy, then empty the least-loaded GPUs while possible.
+    Heuristic,
+    /// The fewest GPUs, proven by branch and bound (small cases).
+    Exact,
+}
+
+crate::names::named!(GpuSharing, "gpu sharing" {
+    Off => "off",
+    Greedy => "greedy",
+    Heuristic => "heuristic",
+    Exact => "exact",
+});
+
+/// A worker's `min_performance` when unset.
+pub const DEFAULT_MIN_PERFORMANCE: f64 = 0.93;
+/// `params.collision_prob` when unset.
+pub const DEFAULT_COLLISION_PROB: f64 = 0.01;
+/// `params.share_overhead` (κ) when unset.
+pub const DEFAULT_SHARE_OVERHEAD: f64 = 0.02;
 
 /// Slot length Δ, s, when `params.interval_s` is unset (CLUSTER.md §4).
 pub const DEFAULT_INTERVAL_S: f64 = 600.0;
@@ -550,6 +593,20 @@ pub struct Job {
     /// Version 2: the PSs the job asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requested_ps: Option<f64>,
+    /// Version 2, GPU sharing (CLUSTER.md §5): a worker's mean GPU memory over an
+    /// iteration, GB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_mem_mean_gb: Option<f64>,
+    /// Version 2, GPU sharing: the standard deviation of that memory, GB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_mem_sd_gb: Option<f64>,
+    /// Version 2, GPU sharing: a worker's compute intensity in (0, 1].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_util: Option<f64>,
+    /// Version 2, GPU sharing: the share of standalone speed each worker must keep, in
+    /// (0, 1] (`None`: [`DEFAULT_MIN_PERFORMANCE`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_performance: Option<f64>,
 }
 
 impl Job {
@@ -559,6 +616,10 @@ impl Job {
             ("arrival_s", self.arrival_s.is_some()),
             ("requested_workers", self.requested_workers.is_some()),
             ("requested_ps", self.requested_ps.is_some()),
+            ("gpu_mem_mean_gb", self.gpu_mem_mean_gb.is_some()),
+            ("gpu_mem_sd_gb", self.gpu_mem_sd_gb.is_some()),
+            ("gpu_util", self.gpu_util.is_some()),
+            ("min_performance", self.min_performance.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, used)| used.then_some(name))
@@ -707,6 +768,15 @@ impl Scenario {
             ("params.interval_s", self.params.interval_s.is_some()),
             ("params.restart_s", self.params.restart_s.is_some()),
             ("params.horizon_s", self.params.horizon_s.is_some()),
+            ("params.gpu_sharing", self.params.gpu_sharing.is_some()),
+            (
+                "params.collision_prob",
+                self.params.collision_prob.is_some(),
+            ),
+            (
+                "params.share_overhead",
+                self.params.share_overhead.is_some(),
+            ),
         ] {
             if used && self.version < 2 {
                 top(
@@ -736,6 +806,17 @@ impl Scenario {
         }
         if let Some(r) = self.params.restart_s {
             check(&mut top, "params.restart_s", r, Rule::NonNeg);
+        }
+        if let Some(c) = self.params.collision_prob {
+            if !(c.is_finite() && c > 0.0 && c < 1.0) {
+                top(
+                    "params.collision_prob",
+                    format!("must be in (0, 1) (got {})", crate::error::num(c)),
+                );
+            }
+        }
+        if let Some(k) = self.params.share_overhead {
+            check(&mut top, "params.share_overhead", k, Rule::NonNeg);
         }
         if let Some(h) = self.params.horizon_s {
             if !(h.is_finite() && h > 0.0 && h <= MAX_HORIZON_S) {
@@ -833,6 +914,7 @@ enum Rule {
     NonNeg,
     AtLeastOne,
     Unit,
+    PosUnit,
     Finite,
 }
 
@@ -845,6 +927,7 @@ fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
             v.is_finite() && (0.0..=1.0).contains(&v),
             "must be in [0, 1]",
         ),
+        Rule::PosUnit => (v.is_finite() && v > 0.0 && v <= 1.0, "must be in (0, 1]"),
         Rule::Finite => (v.is_finite(), "must be a finite number"),
     };
     if !ok {
@@ -966,6 +1049,16 @@ fn validate_version2(job: &Job, name: &str, version: u32, errs: &mut Vec<FieldEr
                     format!("must be a whole number (got {})", crate::error::num(v)),
                 );
             }
+        }
+    }
+    for (field, v, rule) in [
+        ("gpu_mem_mean_gb", job.gpu_mem_mean_gb, Rule::NonNeg),
+        ("gpu_mem_sd_gb", job.gpu_mem_sd_gb, Rule::NonNeg),
+        ("gpu_util", job.gpu_util, Rule::PosUnit),
+        ("min_performance", job.min_performance, Rule::PosUnit),
+    ] {
+        if let Some(v) = v {
+            check(&mut push, field, v, rule);
         }
     }
 }

@@ -80,6 +80,10 @@ pub fn hand_job(mode: Mode, overlap: Overlap, alpha: f64) -> Job {
         arrival_s: None,
         requested_workers: None,
         requested_ps: None,
+        gpu_mem_mean_gb: None,
+        gpu_mem_sd_gb: None,
+        gpu_util: None,
+        min_performance: None,
     }
 }
 

@@ -8,7 +8,8 @@
 //!   `s(S) = max(1, Σ_S util)·(1 + κ·(|S| − 1))` satisfies `1/s ≥ min_performance` of every
 //!   member (compute saturation plus a per-co-runner overhead κ).
 //!
-//! OJPP asks for the fewest GPUs. Algorithms ([`Algorithm`]): `greedy` (decreasing mean
+//! OJPP asks for the fewest GPUs. Algorithms ([`Algorithm`], the scenario's
+//! `params.gpu_sharing`): `off` (a GPU per worker), `greedy` (decreasing mean
 //! memory, each to the feasible GPU with the least free mean memory, else a new one),
 //! `heuristic` (greedy, then repeatedly empty the least-loaded GPU into the others),
 //! `exact` (branch and bound over the same order, proven, within a node limit) and, for
@@ -54,23 +55,7 @@ impl Default for Rules {
     }
 }
 
-/// A packing algorithm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Algorithm {
-    /// Best fit by decreasing mean memory: O(n·g) for n workers on g GPUs.
-    Greedy,
-    /// Greedy, then empty the least-loaded GPUs while possible.
-    Heuristic,
-    /// Branch and bound, proven within [`EXACT_MAX_NODES`] nodes.
-    Exact,
-}
-
-smd_core::named!(Algorithm, "sharing algorithm" {
-    Greedy => "greedy",
-    Heuristic => "heuristic",
-    Exact => "exact",
-});
+pub use smd_core::scenario::GpuSharing as Algorithm;
 
 /// Nodes the exact search may visit before it returns its best packing unproven.
 pub const EXACT_MAX_NODES: u64 = 2_000_000;
@@ -262,6 +247,10 @@ pub fn pack(workers: &[Worker], rules: &Rules, algorithm: Algorithm) -> Result<P
     let z = prepare(workers, rules)?;
     let (order, unplaceable) = sorted(workers, rules, z);
     let bins = match algorithm {
+        Algorithm::Off => order
+            .iter()
+            .map(|&i| (Load::default().with(&workers[i]), vec![i]))
+            .collect(),
         Algorithm::Greedy => greedy(workers, &order, rules, z),
         Algorithm::Heuristic => {
             let mut bins = greedy(workers, &order, rules, z);
@@ -552,3 +541,159 @@ impl Online {
 
 #[cfg(test)]
 mod tests;
+
+/// A worker as `smd share` names it: its job's id and its index in the job.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct WorkerRef {
+    /// The job's id.
+    pub job: String,
+    /// The worker's index within the job, from 0.
+    pub index: u32,
+}
+
+/// One GPU of a shared plan (docs/SCENARIO.md, `smd share`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SharedGpu {
+    /// The machine (`pool` on a pool).
+    pub machine: String,
+    /// The GPU's index on it, from 0.
+    pub gpu: u32,
+    /// Its occupants.
+    pub workers: Vec<WorkerRef>,
+    /// Σ mean memory, GB.
+    pub mem_mean_gb: f64,
+    /// P(Σ memory > the GPU's memory).
+    pub collision_prob: f64,
+    /// Each occupant's slowdown (all equal: s of the GPU).
+    pub slowdowns: Vec<f64>,
+}
+
+/// The packing of a plan's admitted one-GPU workers.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SharedPlan {
+    /// The GPUs with their occupants.
+    pub gpus: Vec<SharedGpu>,
+    /// GPUs the shareable workers use.
+    pub gpus_used: usize,
+    /// GPUs they would use alone (one each).
+    pub exclusive_gpus: usize,
+    /// Mean over the packed workers of 1 / slowdown.
+    pub mean_performance: f64,
+    /// Workers that fit no GPU even alone under the rules.
+    pub unplaceable: Vec<WorkerRef>,
+    /// Admitted workers not shared: their job gives no `gpu_mem_mean_gb`, or a worker
+    /// needs other than exactly one GPU.
+    pub not_shareable: usize,
+    /// `exact` only: whether the GPU count is proven least (else: too big for the search,
+    /// the best found).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proven: Option<bool>,
+}
+
+/// The sharing rules of a scenario: its GPU memory (the smallest `gpu_memory_gb` of its
+/// machine groups; 16 GB on a pool or when none is given), `params.collision_prob` and
+/// `params.share_overhead`.
+pub fn rules_of(s: &smd_core::Scenario) -> Rules {
+    use smd_core::scenario::{DEFAULT_COLLISION_PROB, DEFAULT_SHARE_OVERHEAD};
+    let memory = s
+        .cluster
+        .machines
+        .iter()
+        .filter_map(|g| g.gpu_memory_gb)
+        .reduce(f64::min)
+        .unwrap_or(Rules::default().gpu_memory_gb);
+    Rules {
+        gpu_memory_gb: memory,
+        collision_prob: s.params.collision_prob.unwrap_or(DEFAULT_COLLISION_PROB),
+        share_overhead: s.params.share_overhead.unwrap_or(DEFAULT_SHARE_OVERHEAD),
+    }
+}
+
+/// Packs the admitted workers of `plan` (a plan of `s`) that need exactly one GPU and whose
+/// job gives its GPU memory, with `algorithm`; the GPUs are numbered over the machines in
+/// order (`<machine>`, `gpu`), regardless of where placement put the workers — the
+/// planner's sharing-aware admission and placement are docs/MODEL.md §18's next step.
+pub fn share_plan(
+    s: &smd_core::Scenario,
+    plan: &smd_core::Plan,
+    algorithm: Algorithm,
+) -> Result<SharedPlan, Error> {
+    use smd_core::scenario::DEFAULT_MIN_PERFORMANCE;
+    let rules = rules_of(s);
+    let mut workers = Vec::new();
+    let mut refs = Vec::new();
+    let mut not_shareable = 0usize;
+    for (i, (job, line)) in s.jobs.iter().zip(&plan.jobs).enumerate() {
+        let (true, Some(w)) = (line.admitted, line.workers) else {
+            continue;
+        };
+        let shareable = job.worker.gpu == 1.0 && job.gpu_mem_mean_gb.is_some();
+        if !shareable {
+            not_shareable += w as usize;
+            continue;
+        }
+        for k in 0..w.min(u64::from(u32::MAX)) as u32 {
+            workers.push(Worker {
+                job: i,
+                index: k,
+                mem_mean_gb: job.gpu_mem_mean_gb.unwrap_or(0.0),
+                mem_sd_gb: job.gpu_mem_sd_gb.unwrap_or(0.0),
+                util: job.gpu_util.unwrap_or(1.0),
+                min_performance: job.min_performance.unwrap_or(DEFAULT_MIN_PERFORMANCE),
+            });
+            refs.push(WorkerRef {
+                job: job.id.clone(),
+                index: k,
+            });
+        }
+    }
+    let packing = pack(&workers, &rules, algorithm)?;
+    // GPU slots over the machines, in order.
+    let mut slots: Vec<(String, u32)> = Vec::new();
+    if s.cluster.has_machines() {
+        for m in s.cluster.machine_list() {
+            for g in 0..m.capacity.gpu.clamp(0.0, 1e6) as u32 {
+                slots.push((m.name.clone(), g));
+            }
+        }
+    }
+    let mut perf = 0.0;
+    let gpus: Vec<SharedGpu> = packing
+        .gpus
+        .iter()
+        .enumerate()
+        .map(|(k, g)| {
+            let (machine, gpu) = slots
+                .get(k)
+                .cloned()
+                .unwrap_or_else(|| ("pool".into(), k as u32));
+            perf += g.workers.len() as f64 / g.slowdown;
+            SharedGpu {
+                machine,
+                gpu,
+                workers: g.workers.iter().map(|&i| refs[i].clone()).collect(),
+                mem_mean_gb: g.mem_mean_gb,
+                collision_prob: g.collision_prob,
+                slowdowns: vec![g.slowdown; g.workers.len()],
+            }
+        })
+        .collect();
+    let packed = workers.len() - packing.unplaceable.len();
+    Ok(SharedPlan {
+        gpus_used: gpus.len(),
+        exclusive_gpus: packed,
+        mean_performance: if packed > 0 {
+            perf / packed as f64
+        } else {
+            1.0
+        },
+        unplaceable: packing
+            .unplaceable
+            .iter()
+            .map(|&i| refs[i].clone())
+            .collect(),
+        gpus,
+        not_shareable,
+        proven: packing.proven,
+    })
+}

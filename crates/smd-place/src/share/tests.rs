@@ -147,7 +147,10 @@ proptest! {
         let g = pack(&workers, &rules, Algorithm::Greedy).unwrap();
         let h = pack(&workers, &rules, Algorithm::Heuristic).unwrap();
         let e = pack(&workers, &rules, Algorithm::Exact).unwrap();
-        for p in [&g, &h, &e] {
+        let o = pack(&workers, &rules, Algorithm::Off).unwrap();
+        prop_assert_eq!(o.gpus.len() + o.unplaceable.len(), workers.len());
+        prop_assert!(g.gpus.len() <= o.gpus.len());
+        for p in [&g, &h, &e, &o] {
             prop_assert!(valid(&workers, &rules, p).is_ok(), "{:?}", valid(&workers, &rules, p));
         }
         prop_assert!(h.gpus.len() <= g.gpus.len());
