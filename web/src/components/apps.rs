@@ -16,7 +16,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// One input of a form: its `data-field`, label, text, message and change handler.
-fn input(
+pub(crate) fn input(
     field: &'static str,
     label: &'static str,
     value: String,
@@ -39,7 +39,7 @@ fn input(
 
 /// A select of a form: its `data-field`, label, `(value, label)` choices, the selected
 /// value and the change handler.
-fn select(
+pub(crate) fn select(
     field: &'static str,
     label: &'static str,
     choices: Vec<(String, String)>,
@@ -72,7 +72,7 @@ pub fn machine_specs(m: &MachineType) -> String {
         .join(" · ")
 }
 
-fn machine_choices() -> Vec<(String, String)> {
+pub(crate) fn machine_choices() -> Vec<(String, String)> {
     CATALOG
         .iter()
         .map(|m| {
