@@ -31,6 +31,10 @@ mod apps;
 #[path = "browser/machines.rs"]
 mod machines;
 
+/// Over time: a workload simulated with every policy, its metrics and charts, Cancel.
+#[path = "browser/over_time.rs"]
+mod over_time;
+
 const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
 
 fn document() -> web_sys::Document {
@@ -643,7 +647,10 @@ async fn the_tabs_show_each_view_and_the_address_names_it() {
         .iter()
         .map(|t| t.text_content().unwrap_or_default().trim().to_string())
         .collect();
-    assert_eq!(titles, ["Plan", "Reproduce the paper", "How it works"]);
+    assert_eq!(
+        titles,
+        ["Plan", "Over time", "Reproduce the paper", "How it works"]
+    );
     assert_eq!(m.selected_view(), "plan");
     assert_eq!(hash(), "", "opening the page leaves the address alone");
     assert_eq!(m.count("[data-testid=reproduce]"), 0);

@@ -14,6 +14,10 @@
 //!   with its GPU, vCPU and memory use and a mark per task, coloured by job.
 //! - [`scatter_svg`]: a scatter plot of many points with the line y = x (a model against
 //!   measurements).
+//! - Simulations over time (`smd_sim::Run`): [`timeline_svg`] — jobs as rows against
+//!   simulated time, each segment a bar coloured by w + p, waits as thin grey lines —;
+//!   and per policy [`usage_svg`] (GPU share in use per slot), [`jct_cdf_svg`] (the JCT
+//!   distribution) and [`utility_bound_svg`] (total utility with the bound marked).
 //!
 //! Numbers are written by [`format`](mod@format), which the page uses too (tick labels, significant
 //! digits, durations, percentages).
@@ -35,7 +39,8 @@
 //!   `data-p`, `data-t`; the Ω boundary `g.omega`; the search panel `g.search` with one
 //!   `g.summand` per summand;
 //! - schedule: see [`schedule_svg`]; line chart: see [`line_chart_svg`]; scatter: see
-//!   [`scatter_svg`].
+//!   [`scatter_svg`]; the simulation charts: see [`timeline_svg`], [`usage_svg`],
+//!   [`jct_cdf_svg`], [`utility_bound_svg`] (each root has a `data-testid`).
 //!
 //! ```
 //! use smd_charts::{landscape_geometry, landscape_svg, LandscapeOptions, Value};
@@ -59,16 +64,20 @@ mod legend;
 mod line;
 mod machines;
 pub mod marker;
+mod over_time;
 pub mod palette;
 mod rect;
 pub mod scale;
 mod scatter;
 mod schedule;
 pub mod svg;
+mod timeline;
 
 pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Value};
 pub use line::{line_chart_svg, LineChart, Point, Series};
 pub use machines::{machine_map_svg, MachineMapOptions};
+pub use over_time::{jct_cdf_svg, policy_style, usage_svg, utility_bound_svg, OverTimeOptions};
 pub use rect::Rect;
 pub use scatter::{scatter_svg, ScatterChart, ScatterSeries};
 pub use schedule::{schedule_svg, ScheduleOptions, TimeUnit};
+pub use timeline::{timeline_svg, TimelineOptions};

@@ -2,12 +2,12 @@
 //! and times, per slot the resources in use, and the run's metrics.
 
 use crate::SimPolicy;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::Resources;
 
 /// One simulated run of one policy.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     /// The policy simulated.
     pub policy: SimPolicy,
@@ -20,7 +20,7 @@ pub struct Run {
 }
 
 /// One job's history.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobRun {
     /// The job's id.
     pub id: String,
@@ -45,7 +45,7 @@ pub struct JobRun {
 }
 
 /// A maximal run of a job at one allocation (and placement, on machines).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Segment {
     /// When progress starts: the slot's start plus the restart time, s.
     pub start_s: f64,
@@ -65,7 +65,7 @@ pub struct Segment {
 }
 
 /// The resources in use during one slot.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SlotUse {
     /// The slot's start, s.
     pub start_s: f64,
@@ -74,7 +74,7 @@ pub struct SlotUse {
 }
 
 /// A run's summary (CLUSTER.md §4).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// Σ utility of the jobs that finished.
     pub total_utility: f64,

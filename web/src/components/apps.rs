@@ -16,7 +16,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// One input of a form: its `data-field`, label, text, message and change handler.
-fn input(
+pub(crate) fn input(
     field: &'static str,
     label: &'static str,
     value: String,
@@ -39,7 +39,7 @@ fn input(
 
 /// A select of a form: its `data-field`, label, `(value, label)` choices, the selected
 /// value and the change handler.
-fn select(
+pub(crate) fn select(
     field: &'static str,
     label: &'static str,
     choices: Vec<(String, String)>,
@@ -72,7 +72,7 @@ pub fn machine_specs(m: &MachineType) -> String {
         .join(" · ")
 }
 
-fn machine_choices() -> Vec<(String, String)> {
+pub(crate) fn machine_choices() -> Vec<(String, String)> {
     CATALOG
         .iter()
         .map(|m| {
@@ -306,7 +306,7 @@ pub fn TracePanel() -> Html {
                 <label class="file" title="Columns name,time,application,num_replicas,batch_size (the artifact's format).">{"or open a trace CSV… "}<input type="file" accept=".csv,text/csv" onchange={on_file} data-action="open-trace" /></label>
             </div>
             if let Some(m) = err("file") { <p class="msg block" data-testid="error" role="alert">{ m }</p> }
-            <p class="note">{ TRACE_SOURCE }{" Loading replaces the jobs and the cluster (Undo, in the message, brings them back). Each job is its application's preset at its batch; its arrival time (column \"arrives\", in s) and requested workers are kept. The plan takes every job at once: the online view over the arrivals does not exist yet."}</p>
+            <p class="note">{ TRACE_SOURCE }{" Loading replaces the jobs and the cluster (Undo, in the message, brings them back). Each job is its application's preset at its batch; its arrival time (column \"arrives\", in s) and requested workers are kept. The plan takes every job at once; the Over time view simulates them as they arrive."}</p>
         </div>
     }
 }

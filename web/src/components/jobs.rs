@@ -178,7 +178,7 @@ pub fn JobEditor() -> Html {
                     <Field k={k(f)} label={*label} placeholder="none" />
                 }) }
             </div>
-            <p class="note">{"Optional; a value makes the scenario version 2 (docs/SCENARIO.md). The plan takes every job at once, as if all had arrived: the online view over arrivals does not exist yet."}</p>
+            <p class="note">{"Optional; a value makes the scenario version 2 (docs/SCENARIO.md). The plan takes every job at once, as if all had arrived; the Over time view simulates the arrivals."}</p>
             <LayerEditor uid={uid} />
         </div>
     }

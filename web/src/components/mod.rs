@@ -15,6 +15,7 @@ pub mod inputs;
 pub mod io;
 pub mod jobs;
 pub mod landscape;
+pub mod over_time;
 pub mod reproduce;
 pub mod results;
 pub mod schedule;

@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 use smd_core::{Plan, Scenario, SearchProgress};
+use smd_sim::{Run, SimPolicy};
 
 /// Page → worker: a task and the page's id for it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -46,6 +47,14 @@ pub enum Task {
     Reproduce {
         /// The quick scale (else the full one).
         quick: bool,
+    },
+    /// A scenario over time with each policy, `smd_sim` ([`Event::Simulating`] after each
+    /// slot, then [`Output::Simulated`]).
+    Simulate {
+        /// A valid scenario (its jobs' `arrival_s`, default 0).
+        scenario: Scenario,
+        /// The policies to run, in order.
+        policies: Vec<SimPolicy>,
     },
 }
 
@@ -88,6 +97,20 @@ pub enum Event {
         step: usize,
         /// Nodes, the best plan's total utility and the bound on the optimum.
         search: SearchProgress,
+    },
+    /// Where a simulation is (step `step`: the policy's index in the task's list), after a
+    /// slot, at most every ~100 ms of it.
+    Simulating {
+        /// Step of the task (the policy's index).
+        step: usize,
+        /// Slots simulated.
+        slots: usize,
+        /// Simulated time reached, s.
+        time_s: f64,
+        /// Jobs finished.
+        finished: usize,
+        /// Jobs in the scenario.
+        jobs: usize,
     },
     /// A partial result.
     Partial(Partial),
@@ -134,6 +157,8 @@ pub enum Output {
         /// One per experiment, in order.
         experiments: Vec<Experiment>,
     },
+    /// A simulation: one run per policy asked for, in order.
+    Simulated(Vec<Run>),
 }
 
 /// One reproduced experiment, as the page shows it.

@@ -72,6 +72,30 @@ impl Ctx<'_> {
         }
     }
 
+    /// Reports where simulation step `step` is, paced as [`Ctx::progress`] (with the jobs
+    /// finished as the units done): the first report of a step, the end of its jobs and a
+    /// report every [`PROGRESS_EVERY_MS`] go out.
+    pub fn simulating(&mut self, step: usize, p: smd_sim::Progress) {
+        let now = now_ms();
+        let units = (step, p.finished, p.jobs);
+        let due = match self.last_progress {
+            None => true,
+            Some(((last_step, _, _), when)) => {
+                last_step != step || p.finished == p.jobs || now - when >= PROGRESS_EVERY_MS
+            }
+        };
+        if due {
+            self.last_progress = Some((units, now));
+            self.send(Event::Simulating {
+                step,
+                slots: p.slots,
+                time_s: p.time_s,
+                finished: p.finished,
+                jobs: p.jobs,
+            });
+        }
+    }
+
     /// Reports how a policy's plan advances: jobs done (through [`Ctx::progress`]), or
     /// where `global`'s search is — sent whenever the solver reports it, as the solver
     /// already reports it at most every ~100 ms.
@@ -123,7 +147,33 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
             };
             reproduce(smd_reproduce::Runner::new(scale), ctx)
         }
+        Task::Simulate { scenario, policies } => simulate(&scenario, &policies, ctx),
     }
+}
+
+/// Runs `scenario` over time with each of `policies` in turn (step = its index), reporting
+/// after each slot; the first policy that fails fails the task, naming it. Cancelling is
+/// terminating the worker (a simulation runs without pause).
+pub fn simulate(
+    scenario: &Scenario,
+    policies: &[smd_sim::SimPolicy],
+    ctx: &mut Ctx,
+) -> Result<Output, String> {
+    if policies.is_empty() {
+        return Err("no policy to simulate".into());
+    }
+    let mut runs = Vec::with_capacity(policies.len());
+    for (step, &policy) in policies.iter().enumerate() {
+        let mut progress = |p: smd_sim::Progress| ctx.simulating(step, p);
+        let mut opts = smd_sim::Options {
+            progress: Some(&mut progress),
+            cancel: None,
+        };
+        let run = smd_sim::simulate(scenario, policy, &mut opts)
+            .map_err(|e| format!("{}: {e}", policy.name()))?;
+        runs.push(run);
+    }
+    Ok(Output::Simulated(runs))
 }
 
 /// Plans `scenario` with every policy (on machines with `smd_place::plan_placed`, which also
@@ -416,6 +466,72 @@ mod tests {
                 p.policy
             );
         }
+    }
+
+    /// A simulation reports where each policy is under its step, then its runs in the
+    /// order asked; no policy is a failure.
+    #[test]
+    fn a_simulation_reports_per_policy_and_ends_with_its_runs() {
+        let mut s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 3,
+            seed: 5,
+            ..Default::default()
+        });
+        s.version = 2;
+        s.params.epsilon = 0.2;
+        for (i, j) in s.jobs.iter_mut().enumerate() {
+            j.arrival_s = Some(1200.0 * i as f64);
+        }
+        let policies = vec![smd_sim::SimPolicy::Oasis, smd_sim::SimPolicy::Fifo];
+        let mut events = Vec::new();
+        handle(
+            Request {
+                id: 9,
+                task: Task::Simulate {
+                    scenario: s.clone(),
+                    policies: policies.clone(),
+                },
+            },
+            &mut |r| match r {
+                Reply::Event { task: 9, event } => events.push(event),
+                other => panic!("unexpected {other:?}"),
+            },
+        );
+        for step in 0..2 {
+            assert!(
+                events
+                    .iter()
+                    .any(|e| matches!(e, Event::Simulating { step: k, jobs: 3, .. } if *k == step)),
+                "step {step}: {events:?}"
+            );
+        }
+        let Some(Event::Done {
+            output: Output::Simulated(runs),
+            ..
+        }) = events.last()
+        else {
+            panic!("{:?}", events.last())
+        };
+        let got: Vec<_> = runs.iter().map(|r| r.policy).collect();
+        assert_eq!(got, policies);
+        let mut replies = Vec::new();
+        handle(
+            Request {
+                id: 10,
+                task: Task::Simulate {
+                    scenario: s,
+                    policies: Vec::new(),
+                },
+            },
+            &mut |r| replies.push(r),
+        );
+        assert!(matches!(
+            &replies[..],
+            [Reply::Event {
+                task: 10,
+                event: Event::Failed { .. }
+            }]
+        ));
     }
 
     /// A task that cannot run says so with its message, under its id.

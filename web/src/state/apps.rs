@@ -552,7 +552,7 @@ impl DraftState {
         self.check();
         self.undo = Some(Undo::of(before, format!("loading {source}")));
         Some(format!(
-            "Loaded {source}: {jobs} jobs arriving over {}, on {n} × {}. The plan takes every job at once (an online view over the arrivals does not exist yet).",
+            "Loaded {source}: {jobs} jobs arriving over {}, on {n} × {}. The plan takes every job at once (the Over time view simulates them as they arrive).",
             crate::components::format::duration(last),
             m.name
         ))

@@ -9,6 +9,8 @@
 //! - [`solving`]: the worker and what it solves — runs, progress, cancel, results, the
 //!   landscape, the ε-floor hint, the slow-solve call-out;
 //! - [`reproduction`]: the paper's experiments;
+//! - [`over_time`]: planning over time (`smd-sim`): its form, the run in progress, the
+//!   last runs;
 //! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
 //!   message at the top.
 //!
@@ -20,12 +22,14 @@
 
 pub mod apps;
 pub mod draft;
+pub mod over_time;
 pub mod reproduction;
 pub mod solving;
 pub mod view;
 
 pub use apps::{machines_in_force, MachineForm, PresetForm, TraceForm, Undo, TRACE_SOURCE};
 pub use draft::{DraftState, GenerateForm, ShownError, MAX_GENERATED_JOBS};
+pub use over_time::{OverTimeState, SimForm, SimProgress, SimSource, Simulated, Simulation};
 pub use reproduction::{Reproduced, Reproduction, ReproductionState};
 pub use solving::{
     page_policies, LandscapeView, Results, Run, Solving, WorkerStatus, LANDSCAPE_RESOLUTION,
@@ -50,6 +54,8 @@ pub struct State {
     pub solving: Solving,
     /// The paper's experiments.
     pub reproduction: ReproductionState,
+    /// Planning over time.
+    pub over_time: OverTimeState,
     /// What is on screen.
     pub view: ViewState,
 }
@@ -135,6 +141,20 @@ pub enum Action {
     /// Stop the running reproduction.
     CancelReproduce,
 
+    // Over time.
+    /// A field of the over-time form: `source`, `workload`, `type`, `count` or `arrivals`.
+    OverTimeField(&'static str, String),
+    /// Check (`true`) or uncheck a policy to simulate.
+    ToggleSimPolicy(smd_sim::SimPolicy, bool),
+    /// Simulate the form's source with its policies.
+    StartSimulation,
+    /// Stop the running simulation.
+    CancelSimulation,
+    /// Show this job's history (its id).
+    SelectSimJob(String),
+    /// Show this policy's timeline and job histories.
+    ShowTimeline(smd_sim::SimPolicy),
+
     // The view.
     /// Show this view (tab).
     ShowView(View),
@@ -164,6 +184,7 @@ impl State {
             draft,
             solving,
             reproduction: ReproductionState::default(),
+            over_time: OverTimeState::default(),
             view,
         }
     }
@@ -206,15 +227,21 @@ impl State {
     /// Ids of the tasks the worker should be doing now, in the order to send them.
     pub fn tasks(&self) -> Vec<u64> {
         let reproduction = self.reproduction.task().map(|(id, _)| id);
-        self.solving.tasks().chain(reproduction).collect()
+        let simulation = self.over_time.task().map(|(id, _)| id);
+        self.solving
+            .tasks()
+            .chain(reproduction)
+            .chain(simulation)
+            .collect()
     }
 
     /// The request of task `id`, if the worker should be doing it.
     pub fn request(&self, id: u64) -> Option<Request> {
         let task = self.solving.task(id).or_else(|| {
-            self.reproduction
-                .task()
-                .filter(|(i, _)| *i == id)
+            [self.reproduction.task(), self.over_time.task()]
+                .into_iter()
+                .flatten()
+                .find(|(i, _)| *i == id)
                 .map(|t| t.1)
         })?;
         Some(Request { id, task })
@@ -228,7 +255,7 @@ impl Reducible for State {
     /// reads better in one place than split by part.
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut s = (*self).clone();
-        let edits = s.draft.edits;
+        let (edits, tab) = (s.draft.edits, s.view.tab);
         let changed = match action {
             Action::Edit(key, text) => {
                 s.draft.edit(key, text);
@@ -369,6 +396,24 @@ impl Reducible for State {
             Action::RequestLandscape(key) => s.solving.request_landscape(key),
             Action::StartReproduce(quick) => s.start_reproduction(quick),
             Action::CancelReproduce => s.cancel_reproduction(),
+            Action::OverTimeField(field, text) => {
+                s.over_time.field(field, text);
+                true
+            }
+            Action::ToggleSimPolicy(p, on) => {
+                s.over_time.toggle(p, on);
+                true
+            }
+            Action::StartSimulation => s.start_simulation(),
+            Action::CancelSimulation => s.cancel_simulation(),
+            Action::SelectSimJob(id) => {
+                s.over_time.job = Some(id);
+                true
+            }
+            Action::ShowTimeline(p) => {
+                s.over_time.timeline = Some(p);
+                true
+            }
             Action::ShowView(view) => {
                 let new = s.view.tab != view;
                 s.view.tab = view;
@@ -400,6 +445,9 @@ impl Reducible for State {
         }
         if s.draft.edits != edits {
             s.solving.follow_draft(&s.draft);
+        }
+        if s.draft.edits != edits || s.view.tab != tab {
+            s.follow_draft_over_time();
         }
         Rc::new(s)
     }

@@ -123,8 +123,10 @@ impl State {
         }
         self.solving.restart();
         self.view.notice = Some(Notice::info("Reproduction cancelled."));
-        // The terminated worker was also to solve this draft: ask the fresh one.
+        // The terminated worker was also to solve this draft (and perhaps to simulate):
+        // ask the fresh one.
         self.solving.rerun();
+        self.rerun_simulation();
         true
     }
 }

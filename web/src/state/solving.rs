@@ -413,6 +413,7 @@ impl State {
         if self.solving.start(&self.draft) {
             self.reproduction
                 .lost("the solver restarted for an edited scenario");
+            self.rerun_simulation();
         }
         true
     }
@@ -422,6 +423,7 @@ impl State {
         if self.solving.cancel() {
             self.solving.cancelled = Some(self.draft.revision);
             self.reproduction.lost("the solve was cancelled");
+            self.rerun_simulation();
             self.view.notice = Some(Notice::info(
                 "Solve cancelled; the plans shown are the previous ones.",
             ));
@@ -431,6 +433,8 @@ impl State {
     /// The worker died with `message`.
     pub(super) fn worker_died(&mut self, message: String) {
         self.reproduction
+            .lost(&format!("the solver stopped ({message})"));
+        self.over_time
             .lost(&format!("the solver stopped ({message})"));
         let text = if self.solving.died(message.clone()) {
             format!("The solver stopped ({message}). It was restarted; your input is kept.")
@@ -451,6 +455,9 @@ impl State {
             }
             Reply::Event { task, event } if self.reproduction.owns(task) => {
                 return self.reproduction.on_event(event)
+            }
+            Reply::Event { task, event } if self.over_time.owns(task) => {
+                return self.over_time.on_event(event)
             }
             Reply::Event { .. } => return false,
         }

@@ -11,6 +11,8 @@ pub enum View {
     /// The scenario's inputs and its plans.
     #[default]
     Plan,
+    /// Planning over time: the jobs arrive, run and finish, per policy (`smd-sim`).
+    OverTime,
     /// The paper's experiments.
     Reproduce,
     /// The model and the algorithm, in docs/MODEL.md's symbols.
@@ -19,7 +21,12 @@ pub enum View {
 
 impl View {
     /// Every view, in the order of the tabs; the first is the default.
-    pub const ALL: [View; 3] = [View::Plan, View::Reproduce, View::HowItWorks];
+    pub const ALL: [View; 4] = [
+        View::Plan,
+        View::OverTime,
+        View::Reproduce,
+        View::HowItWorks,
+    ];
 
     /// Every view, in the order of the tabs.
     pub fn all() -> &'static [View] {
@@ -30,6 +37,7 @@ impl View {
     pub fn name(self) -> &'static str {
         match self {
             View::Plan => "plan",
+            View::OverTime => "over-time",
             View::Reproduce => "reproduce",
             View::HowItWorks => "how-it-works",
         }
@@ -39,6 +47,7 @@ impl View {
     pub fn title(self) -> &'static str {
         match self {
             View::Plan => "Plan",
+            View::OverTime => "Over time",
             View::Reproduce => "Reproduce the paper",
             View::HowItWorks => "How it works",
         }

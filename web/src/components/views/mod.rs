@@ -2,6 +2,7 @@
 //! [`View`] (a tab) to its component.
 
 pub mod how_it_works;
+pub mod over_time;
 pub mod plan;
 pub mod reproduce;
 
@@ -12,6 +13,7 @@ use yew::prelude::*;
 pub fn render(view: View) -> Html {
     match view {
         View::Plan => html! { <plan::PlanView /> },
+        View::OverTime => html! { <over_time::OverTimeView /> },
         View::Reproduce => html! { <reproduce::ReproduceView /> },
         View::HowItWorks => html! { <how_it_works::HowItWorksView /> },
     }

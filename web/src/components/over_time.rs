@@ -1,0 +1,323 @@
+//! Planning over time (`smd_sim`, run in the solver worker): the form (the source, the
+//! policies), progress with Cancel, then the metrics per policy, the charts of
+//! `smd-charts` (utility against the bound, GPU use, the JCT CDF, a policy's timeline) and
+//! "why is job X waiting": a job's segments and its waiting reason.
+
+use super::apps::{input, machine_choices, select};
+use super::format::{duration, percent, sig};
+use super::use_app;
+use crate::state::{Action, SimSource, Simulated, Simulation};
+use smd_apps::trace::WORKLOADS;
+use smd_charts::{
+    jct_cdf_svg, timeline_svg, usage_svg, utility_bound_svg, OverTimeOptions, TimelineOptions,
+};
+use smd_sim::{JobRun, Run, SimPolicy};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// The "Over time" section.
+#[function_component]
+pub fn OverTimePanel() -> Html {
+    let state = use_app();
+    let ot = &state.over_time;
+    let f = &ot.form;
+    let on = |field: &'static str| {
+        let d = state.dispatcher();
+        Callback::from(move |v: String| d.dispatch(Action::OverTimeField(field, v)))
+    };
+    let err = |field: &str| {
+        f.error
+            .as_ref()
+            .filter(|(k, _)| *k == field)
+            .map(|(_, m)| m)
+    };
+    let busy = ot.running.is_some();
+    let run = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::StartSimulation))
+    };
+    let sources = [
+        (
+            SimSource::Draft,
+            "the draft's jobs (their arrival times) on its cluster",
+        ),
+        (
+            SimSource::Workload,
+            "a bundled workload on catalog machines",
+        ),
+    ];
+    let source_radios = sources.iter().map(|&(s, label)| {
+        let d = state.dispatcher();
+        let onchange = Callback::from(move |_: Event| {
+            d.dispatch(Action::OverTimeField("source", s.name().into()))
+        });
+        html! {
+            <label class="cap">
+                <input type="radio" name="over-time-source" value={s.name()}
+                    checked={f.source == s} {onchange} data-field="over-time.source" />
+                { format!(" {label}") }
+            </label>
+        }
+    });
+    let workloads: Vec<(String, String)> = WORKLOADS
+        .iter()
+        .map(|(n, _)| (n.to_string(), n.to_string()))
+        .collect();
+    let policies = SimPolicy::ALL.iter().map(|&p| {
+        let d = state.dispatcher();
+        let onchange = Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            d.dispatch(Action::ToggleSimPolicy(p, on))
+        });
+        html! {
+            <label class="cap">
+                <input type="checkbox" checked={f.policies.contains(&p)} {onchange}
+                    data-sim-policy={p.name()} />
+                { format!(" {}", p.name()) }
+            </label>
+        }
+    });
+    html! {
+        <section class="card over-time" id="over-time" data-testid="over-time">
+            <h2>{"Over time"}</h2>
+            <p class="note">{"Jobs arrive, wait, run, are resized and finish, slot by slot: at each slot boundary a policy decides every arrived job's allocation (fifo, optimus, smd, oasis), on machines the placement stage puts the new and changed jobs, and each job's utility is that of its completion time. bound is an upper bound on every policy's total utility. The runs use the draft's parameters (ε, seed, slot length, restart time, placement)."}</p>
+            <div class="row">{ for source_radios }</div>
+            if let Some(m) = err("source") {
+                <p class="msg" data-testid="error" role="alert">{ m }</p>
+            }
+            if f.source == SimSource::Workload {
+                <div class="row">
+                    { select("over-time.workload", "workload", workloads, f.workload, on("workload")) }
+                    { input("over-time.arrivals", "first N arrivals", f.arrivals.clone(), err("arrivals"), "all".into(), on("arrivals")) }
+                    { input("over-time.count", "on N machines", f.count.clone(), err("count"), String::new(), on("count")) }
+                    { select("over-time.type", "of type", machine_choices(), f.machine.name, on("type")) }
+                </div>
+            }
+            <div class="row">
+                <span class="label">{"policies: "}</span>
+                { for policies }
+            </div>
+            if let Some(m) = err("policies") {
+                <p class="msg" data-testid="error" role="alert">{ m }</p>
+            }
+            <div class="buttons">
+                <button onclick={run} disabled={busy} data-testid="over-time-run">{"Run"}</button>
+            </div>
+            { for ot.running.as_ref().map(|r| progress(&state, r)) }
+            { results(&state) }
+        </section>
+    }
+}
+
+/// The running simulation's progress, with Cancel.
+fn progress(state: &super::AppState, r: &Simulation) -> Html {
+    let cancel = {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(Action::CancelSimulation))
+    };
+    let k = r.policies.len();
+    let text = match r.progress {
+        None => format!("Simulating {}: starting…", r.label),
+        Some(p) => format!(
+            "Simulating {}: {} ({} of {k}) — slot {}, t = {}, {} of {} finished",
+            r.label,
+            r.policies.get(p.step).map_or("?", |p| p.name()),
+            p.step + 1,
+            p.slots,
+            duration(p.time_s),
+            p.finished,
+            p.jobs
+        ),
+    };
+    let (done, total) = r.progress.map_or((0, 1), |p| {
+        (p.step * p.jobs.max(1) + p.finished, k * p.jobs.max(1))
+    });
+    html! {
+        <div class="progress" data-testid="over-time-progress">
+            <span>{ text }</span>
+            <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
+            <button onclick={cancel} data-testid="over-time-cancel">{"Cancel"}</button>
+        </div>
+    }
+}
+
+/// The last runs, or why they stopped.
+fn results(state: &super::AppState) -> Html {
+    let ot = &state.over_time;
+    match &ot.finished {
+        None => html! {},
+        Some(Err(m)) => html! { <p class="bad" data-testid="over-time-error">{ m }</p> },
+        Some(Ok(r)) => {
+            let stale = r.source == SimSource::Draft
+                && (r.scenario.cluster != state.draft.scenario.cluster
+                    || r.scenario.jobs != state.draft.scenario.jobs);
+            let capacity = r.scenario.cluster.capacity();
+            let opts = OverTimeOptions::default();
+            let svg = |s: String| Html::from_html_unchecked(AttrValue::from(s));
+            let shown = ot.timeline.and_then(|p| r.run(p)).or(r.runs.first());
+            html! {
+                <>
+                    <p data-testid="over-time-summary">
+                        { format!("{}: {} jobs, {} policies in {:.1} s.", r.label, r.scenario.jobs.len(), r.runs.len(), r.ms / 1000.0) }
+                        if stale {
+                            <span class="no" data-testid="over-time-stale">{" The draft has changed since: Run again to simulate it."}</span>
+                        }
+                    </p>
+                    { metrics(r) }
+                    <div class="over-time-charts">
+                        <div class="chart">{ svg(utility_bound_svg(&r.runs, &opts)) }</div>
+                        <div class="chart">{ svg(usage_svg(&r.runs, &capacity, &opts)) }</div>
+                        <div class="chart">{ svg(jct_cdf_svg(&r.runs, &opts)) }</div>
+                    </div>
+                    { for shown.map(|run| timeline(state, r, run)) }
+                </>
+            }
+        }
+    }
+}
+
+/// The metrics table, a row per policy.
+fn metrics(r: &Simulated) -> Html {
+    let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
+    let rows = r.runs.iter().map(|run| {
+        let m = &run.metrics;
+        let n = run.jobs.len();
+        html! {
+            <tr data-policy={run.policy.name()}>
+                <td class="policy">{ run.policy.name() }</td>
+                <td class="num strong">{ format!("{:.3}", m.total_utility) }</td>
+                <td class="num">{ percent(m.total_utility, m.bound) }</td>
+                <td class="num">{ format!("{}/{n}", n - m.unfinished) }</td>
+                <td class="num">{ time(m.mean_jct_s) }</td>
+                <td class="num">{ time(m.median_jct_s) }</td>
+                <td class="num">{ time(m.p95_jct_s) }</td>
+                <td class="num">{ time(m.mean_queue_s) }</td>
+                <td class="num">{ time(m.makespan_s) }</td>
+                <td class="num">{ m.restarts }</td>
+                <td class="num">{ format!("{} Gbit", sig(m.cross_traffic_gbit, 3)) }</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="scroll">
+            <table class="compare" data-testid="over-time-metrics">
+                <thead><tr>
+                    <th>{"policy"}</th><th class="num">{"total utility"}</th>
+                    <th class="num" title="share of the bound: every policy's total utility is at most bound's">{"% of bound"}</th>
+                    <th class="num">{"finished"}</th><th class="num">{"mean JCT"}</th>
+                    <th class="num">{"median JCT"}</th><th class="num">{"p95 JCT"}</th>
+                    <th class="num" title="first start − arrival, mean over the jobs that started">{"mean queue"}</th>
+                    <th class="num">{"makespan"}</th><th class="num">{"restarts"}</th>
+                    <th class="num" title="gigabits moved across machines over the run">{"cross traffic"}</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The timeline of `run` with its policy's choice, and the selected job's history.
+fn timeline(state: &super::AppState, r: &Simulated, run: &Run) -> Html {
+    let ot = &state.over_time;
+    let choose = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            if let Ok(p) = v.parse::<SimPolicy>() {
+                d.dispatch(Action::ShowTimeline(p))
+            }
+        })
+    };
+    let pick = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            d.dispatch(Action::SelectSimJob(
+                e.target_unchecked_into::<HtmlSelectElement>().value(),
+            ))
+        })
+    };
+    let job = ot
+        .job
+        .as_ref()
+        .and_then(|id| run.jobs.iter().find(|j| &j.id == id));
+    let opts = TimelineOptions {
+        highlight: job.map(|j| j.id.clone()),
+        ..Default::default()
+    };
+    let svg = Html::from_html_unchecked(AttrValue::from(timeline_svg(run, &opts)));
+    html! {
+        <>
+            <h3>
+                {"Timeline of "}
+                <select onchange={choose} data-testid="timeline-policy">
+                    { for r.runs.iter().map(|x| {
+                        let name = x.policy.name();
+                        html! { <option value={name} selected={x.policy == run.policy}>{ name }</option> }
+                    }) }
+                </select>
+            </h3>
+            <div class="chart timeline-scroll">{ svg }</div>
+            <h3>{"Why is job "}
+                <select onchange={pick} data-testid="over-time-job">
+                    { for run.jobs.iter().map(|j| html! {
+                        <option value={j.id.clone()} selected={job.is_some_and(|x| x.id == j.id)}>{ &j.id }</option>
+                    }) }
+                </select>
+                { format!(" waiting under {}?", run.policy.name()) }
+            </h3>
+            { for job.map(history) }
+        </>
+    }
+}
+
+/// One job's times, waiting reason and segments.
+fn history(j: &JobRun) -> Html {
+    let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
+    let why = match (&j.waiting, j.first_start_s) {
+        (Some(w), _) => w.clone(),
+        (None, Some(_)) => {
+            "it never waited: it started at the first slot boundary after its arrival.".into()
+        }
+        (None, None) => "it never ran.".into(),
+    };
+    let segments = j.segments.iter().map(|s| {
+        let machines = s.placement.as_ref().map_or("—".to_owned(), |p| {
+            p.iter()
+                .map(|x| format!("{} ({}w, {}p)", x.machine, x.workers, x.ps))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        html! {
+            <tr>
+                <td class="num">{ duration(s.start_s) }</td>
+                <td class="num">{ duration(s.end_s) }</td>
+                <td class="num">{ format!("({}, {})", s.workers, s.ps) }</td>
+                <td class="num">{ sig(s.locality_factor, 3) }</td>
+                <td class="num">{ sig(s.iterations, 4) }</td>
+                <td>{ machines }</td>
+            </tr>
+        }
+    });
+    html! {
+        <div class="job-history" data-testid="over-time-history" data-job={j.id.clone()}>
+            <p>
+                { format!("Arrived at {}, first started at {}, completed at {} (JCT {}), utility {}, {} restarts. ",
+                    duration(j.arrival_s), time(j.first_start_s), time(j.completion_s), time(j.jct_s), sig(j.utility, 4), j.restarts) }
+                <strong>{"Waiting: "}</strong>
+                <span data-testid="over-time-waiting">{ why }</span>
+            </p>
+            if !j.segments.is_empty() {
+                <div class="scroll segments-scroll">
+                    <table class="segments" data-testid="over-time-segments">
+                        <thead><tr>
+                            <th class="num">{"from"}</th><th class="num">{"to"}</th>
+                            <th class="num">{"(w, p)"}</th><th class="num" title="locality factor ρ of the placement">{"ρ"}</th>
+                            <th class="num">{"iterations"}</th><th>{"machines"}</th>
+                        </tr></thead>
+                        <tbody>{ for segments }</tbody>
+                    </table>
+                </div>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,574 @@
+//! Planning over time (`smd_sim`, docs/MODEL.md §17), run in the solver worker: the form
+//! (the source — the draft's jobs with their arrivals, or a bundled workload on N catalog
+//! machines —, the policies), the run in progress and the last runs (or why they stopped),
+//! the job whose history is shown and the policy of the timeline.
+//!
+//! The form keeps its text as typed; a problem stays at its input. `smd-apps` makes the
+//! workload's scenario and `smd-sim` every run; this module only says what to run.
+
+use super::apps::{parse_count, trace_message, TRACE_MACHINES};
+use super::draft::DraftState;
+use super::{Notice, State};
+use crate::fields;
+use crate::solver::{Event, Output, Task};
+use smd_apps::machines::{self, MachineType, CATALOG};
+use smd_apps::trace;
+use smd_core::scenario::Cluster;
+use smd_core::Scenario;
+use smd_sim::{Run, SimPolicy};
+use std::rc::Rc;
+
+/// Where the simulated jobs come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SimSource {
+    /// The draft's jobs (their `arrival_s`; none is 0) on the draft's cluster.
+    #[default]
+    Draft,
+    /// A bundled workload on N machines of a catalog type.
+    Workload,
+}
+
+impl SimSource {
+    /// Its name in the form.
+    pub fn name(self) -> &'static str {
+        match self {
+            SimSource::Draft => "draft",
+            SimSource::Workload => "workload",
+        }
+    }
+}
+
+/// The over-time form, as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimForm {
+    /// Where the jobs come from.
+    pub source: SimSource,
+    /// The bundled workload's name.
+    pub workload: &'static str,
+    /// The machine type of the workload's cluster.
+    pub machine: &'static MachineType,
+    /// How many machines, as typed.
+    pub count: String,
+    /// Only the first N arrivals of the workload, as typed (empty: all).
+    pub arrivals: String,
+    /// The policies to run, in [`SimPolicy::ALL`]'s order.
+    pub policies: Vec<SimPolicy>,
+    /// The input at fault (`count`, `arrivals`, `policies` or `source`) and the message.
+    pub error: Option<(&'static str, String)>,
+}
+
+impl Default for SimForm {
+    fn default() -> SimForm {
+        let (name, count) = TRACE_MACHINES;
+        SimForm {
+            source: SimSource::Draft,
+            workload: trace::WORKLOADS[0].0,
+            machine: machines::machine_type(name).unwrap_or(&CATALOG[0]),
+            count: count.to_string(),
+            arrivals: String::new(),
+            policies: SimPolicy::ALL.to_vec(),
+            error: None,
+        }
+    }
+}
+
+/// Where a running simulation is (its latest report).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimProgress {
+    /// The policy's index in the run's list.
+    pub step: usize,
+    /// Slots simulated.
+    pub slots: usize,
+    /// Simulated time reached, s.
+    pub time_s: f64,
+    /// Jobs finished.
+    pub finished: usize,
+    /// Jobs in the scenario.
+    pub jobs: usize,
+}
+
+/// A simulation in progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Simulation {
+    /// Task id (replies carry it).
+    pub id: u64,
+    /// The scenario simulated.
+    pub scenario: Rc<Scenario>,
+    /// The policies, in order.
+    pub policies: Vec<SimPolicy>,
+    /// Where its jobs came from.
+    pub source: SimSource,
+    /// What it is, in words (`the draft`, `workload-1 on 16 × t4x4`).
+    pub label: String,
+    /// The latest report.
+    pub progress: Option<SimProgress>,
+}
+
+/// Finished runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Simulated {
+    /// The scenario simulated.
+    pub scenario: Rc<Scenario>,
+    /// One run per policy, in order.
+    pub runs: Vec<Run>,
+    /// Where its jobs came from.
+    pub source: SimSource,
+    /// What it is, in words.
+    pub label: String,
+    /// Wall time, ms.
+    pub ms: f64,
+}
+
+impl Simulated {
+    /// The run of `policy`, if it was simulated.
+    pub fn run(&self, policy: SimPolicy) -> Option<&Run> {
+        self.runs.iter().find(|r| r.policy == policy)
+    }
+}
+
+/// The over-time part of the state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OverTimeState {
+    /// The form.
+    pub form: SimForm,
+    /// The simulation in progress.
+    pub running: Option<Simulation>,
+    /// The last runs, or why they stopped.
+    pub finished: Option<Result<Rc<Simulated>, String>>,
+    /// The job whose history is shown (its id).
+    pub job: Option<String>,
+    /// The policy whose timeline and job histories are shown.
+    pub timeline: Option<SimPolicy>,
+}
+
+impl OverTimeState {
+    /// A field of the form changed: `source`, `workload`, `type`, `count` or `arrivals`.
+    pub fn field(&mut self, field: &str, text: String) {
+        let f = &mut self.form;
+        match field {
+            "source" => {
+                f.source = if text == "workload" {
+                    SimSource::Workload
+                } else {
+                    SimSource::Draft
+                }
+            }
+            "workload" => {
+                if let Some((name, _)) = trace::WORKLOADS.iter().find(|(n, _)| *n == text) {
+                    f.workload = name;
+                }
+            }
+            "type" => f.machine = machines::machine_type(&text).unwrap_or(f.machine),
+            "count" => f.count = text,
+            "arrivals" => f.arrivals = text,
+            _ => return,
+        }
+        f.error = None;
+    }
+
+    /// Checks (`on`) or unchecks a policy.
+    pub fn toggle(&mut self, policy: SimPolicy, on: bool) {
+        let mut set: Vec<SimPolicy> = self.form.policies.clone();
+        set.retain(|&p| p != policy);
+        if on {
+            set.push(policy);
+        }
+        self.form.policies = SimPolicy::ALL
+            .iter()
+            .copied()
+            .filter(|p| set.contains(p))
+            .collect();
+        if matches!(self.form.error, Some(("policies", _))) {
+            self.form.error = None;
+        }
+    }
+
+    /// The scenario the form asks for, with its label, or the input at fault and why.
+    pub fn scenario(
+        &self,
+        draft: &DraftState,
+    ) -> Result<(Rc<Scenario>, String), (&'static str, String)> {
+        let f = &self.form;
+        if f.policies.is_empty() {
+            return Err(("policies", "choose at least one policy".into()));
+        }
+        match f.source {
+            SimSource::Draft => {
+                if !draft.valid {
+                    return Err((
+                        "source",
+                        "the draft has problems: fix them in the Plan view first".into(),
+                    ));
+                }
+                Ok((draft.scenario.clone(), "the draft".into()))
+            }
+            SimSource::Workload => {
+                let n = parse_count(&f.count).map_err(|m| ("count", m))?;
+                let take = match f.arrivals.trim() {
+                    "" => None,
+                    t => {
+                        let v = fields::parse_number(t).map_err(|m| ("arrivals", m))?;
+                        if !(v.is_finite() && v.fract() == 0.0 && v >= 1.0) {
+                            return Err((
+                                "arrivals",
+                                format!("must be a whole number of at least 1 (got {t:?})"),
+                            ));
+                        }
+                        Some(v as usize)
+                    }
+                };
+                let text = trace::workload(f.workload).map_err(|m| ("source", m))?;
+                let mut arrivals = trace::parse(text).map_err(|e| ("source", trace_message(&e)))?;
+                if let Some(k) = take {
+                    arrivals.truncate(k);
+                }
+                let m = f.machine;
+                let cluster = Cluster::of_machines(vec![machines::group(m, n)], m.capacity);
+                let mut s = trace::scenario(&arrivals, cluster)
+                    .map_err(|e| ("source", trace_message(&e)))?;
+                // The draft's parameters (ε, seed, slot length, restart, placement…).
+                s.params = draft.scenario.params.clone();
+                s.validate().map_err(|e| ("source", e.to_string()))?;
+                let jobs = s.jobs.len();
+                Ok((
+                    Rc::new(s),
+                    format!("{} ({jobs} jobs) on {n} × {}", f.workload, m.name),
+                ))
+            }
+        }
+    }
+
+    /// Whether task `task` is the running simulation.
+    pub fn owns(&self, task: u64) -> bool {
+        self.running.as_ref().is_some_and(|r| r.id == task)
+    }
+
+    /// The task to send, if one is running: `(id, task)`.
+    pub fn task(&self) -> Option<(u64, Task)> {
+        self.running.as_ref().map(|r| {
+            (
+                r.id,
+                Task::Simulate {
+                    scenario: (*r.scenario).clone(),
+                    policies: r.policies.clone(),
+                },
+            )
+        })
+    }
+
+    /// The worker is being terminated for another reason: a running simulation is lost.
+    pub fn lost(&mut self, why: &str) {
+        if self.running.take().is_some() {
+            self.finished = Some(Err(format!("The simulation stopped: {why}.")));
+        }
+    }
+
+    /// News of the running simulation; returns whether anything changed.
+    pub fn on_event(&mut self, event: Event) -> bool {
+        let Some(r) = self.running.as_mut() else {
+            return false;
+        };
+        match event {
+            Event::Simulating {
+                step,
+                slots,
+                time_s,
+                finished,
+                jobs,
+            } => {
+                r.progress = Some(SimProgress {
+                    step,
+                    slots,
+                    time_s,
+                    finished,
+                    jobs,
+                })
+            }
+            Event::Done {
+                output: Output::Simulated(runs),
+                ms,
+            } => {
+                let r = self.running.take().expect("the run is there");
+                if !self
+                    .job
+                    .as_ref()
+                    .is_some_and(|id| r.scenario.jobs.iter().any(|j| &j.id == id))
+                {
+                    self.job = r.scenario.jobs.first().map(|j| j.id.clone());
+                }
+                if !self.timeline.is_some_and(|p| r.policies.contains(&p)) {
+                    self.timeline = r
+                        .policies
+                        .iter()
+                        .copied()
+                        .find(|&p| p == SimPolicy::Smd)
+                        .or_else(|| r.policies.first().copied());
+                }
+                self.finished = Some(Ok(Rc::new(Simulated {
+                    scenario: r.scenario,
+                    runs,
+                    source: r.source,
+                    label: r.label,
+                    ms,
+                })));
+            }
+            Event::Failed { message } => {
+                self.running = None;
+                self.finished = Some(Err(format!("The simulation failed: {message}")));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// The last runs, if they are of the draft and its cluster has changed since.
+    fn draft_cluster_changed(&self, draft: &DraftState) -> bool {
+        matches!(&self.finished, Some(Ok(r))
+            if r.source == SimSource::Draft && r.scenario.cluster != draft.scenario.cluster)
+    }
+}
+
+/// What a simulation means for the worker.
+impl State {
+    /// Runs the form's simulation; returns whether anything changed.
+    pub(super) fn start_simulation(&mut self) -> bool {
+        if self.over_time.running.is_some() {
+            return false;
+        }
+        let (scenario, label) = match self.over_time.scenario(&self.draft) {
+            Ok(s) => s,
+            Err(e) => {
+                self.over_time.form.error = Some(e);
+                return true;
+            }
+        };
+        let source = self.over_time.form.source;
+        let policies = self.over_time.form.policies.clone();
+        self.run_simulation(scenario, label, source, policies);
+        true
+    }
+
+    fn run_simulation(
+        &mut self,
+        scenario: Rc<Scenario>,
+        label: String,
+        source: SimSource,
+        policies: Vec<SimPolicy>,
+    ) {
+        if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
+            self.solving.restart();
+        }
+        let id = self.solving.new_task_id();
+        self.over_time.form.error = None;
+        self.over_time.running = Some(Simulation {
+            id,
+            scenario,
+            policies,
+            source,
+            label,
+            progress: None,
+        });
+    }
+
+    /// Stops the running simulation (terminates the worker); returns whether there was
+    /// one.
+    pub(super) fn cancel_simulation(&mut self) -> bool {
+        if self.over_time.running.take().is_none() {
+            return false;
+        }
+        self.solving.restart();
+        self.reproduction.lost("the simulation was cancelled");
+        self.view.notice = Some(Notice::info("Simulation cancelled."));
+        // The terminated worker was also to solve this draft: ask the fresh one.
+        self.solving.rerun();
+        true
+    }
+
+    /// The worker restarts for another reason: the running simulation starts again in the
+    /// fresh worker, under a new id.
+    pub(super) fn rerun_simulation(&mut self) {
+        if self.over_time.running.is_some() {
+            let id = self.solving.new_task_id();
+            if let Some(r) = self.over_time.running.as_mut() {
+                r.id = id;
+                r.progress = None;
+            }
+        }
+    }
+
+    /// Shown results of the draft whose cluster has changed are simulated again (with the
+    /// same policies), while the over-time view is on screen and the draft is valid.
+    pub(super) fn follow_draft_over_time(&mut self) {
+        if self.view.tab != super::View::OverTime
+            || self.over_time.running.is_some()
+            || !self.draft.valid
+            || !self.over_time.draft_cluster_changed(&self.draft)
+        {
+            return;
+        }
+        let policies = match &self.over_time.finished {
+            Some(Ok(r)) => r.runs.iter().map(|r| r.policy).collect(),
+            _ => return,
+        };
+        let scenario = self.draft.scenario.clone();
+        self.run_simulation(scenario, "the draft".into(), SimSource::Draft, policies);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fields::FieldKey;
+    use crate::solver::{worker, Reply};
+    use crate::state::tests::state;
+    use crate::state::{Action, View};
+    use yew::Reducible;
+
+    fn reply(task: u64, event: Event) -> Action {
+        Action::Reply(Reply::Event { task, event })
+    }
+
+    /// The replies of the worker to `task`, as the page gets them (through JSON).
+    fn perform(task: Task, id: u64) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        worker::handle(crate::solver::Request { id, task }, &mut |r| {
+            let text = serde_json::to_string(&r).unwrap();
+            replies.push(serde_json::from_str::<Reply>(&text).unwrap())
+        });
+        replies
+    }
+
+    fn with_arrivals(n: usize) -> Rc<State> {
+        let s = state(n);
+        let mut sc = (*s.draft.scenario).clone();
+        sc.version = 2;
+        for (i, j) in sc.jobs.iter_mut().enumerate() {
+            j.arrival_s = Some(900.0 * i as f64);
+        }
+        s.reduce(Action::Load(Box::new(sc), String::new()))
+    }
+
+    #[test]
+    fn the_draft_is_simulated_with_the_chosen_policies() {
+        let s = with_arrivals(4);
+        let s = s.reduce(Action::ShowView(View::OverTime));
+        let s = s.reduce(Action::ToggleSimPolicy(SimPolicy::Oasis, false));
+        let s = s.reduce(Action::ToggleSimPolicy(SimPolicy::Optimus, false));
+        assert_eq!(
+            s.over_time.form.policies,
+            [SimPolicy::Fifo, SimPolicy::Smd, SimPolicy::Bound]
+        );
+        let s = s.reduce(Action::StartSimulation);
+        let id = s.over_time.running.as_ref().unwrap().id;
+        assert!(s.tasks().contains(&id));
+        let task = s.request(id).unwrap().task;
+        let Task::Simulate { scenario, policies } = task.clone() else {
+            panic!("{task:?}")
+        };
+        assert_eq!(scenario, *s.draft.scenario);
+        assert_eq!(policies, s.over_time.form.policies);
+        let mut s = s;
+        for r in perform(task, id) {
+            s = s.reduce(Action::Reply(r));
+        }
+        assert!(s.over_time.running.is_none());
+        let done = s.over_time.finished.clone().unwrap().unwrap();
+        assert_eq!(done.runs.len(), 3);
+        for (run, &p) in done.runs.iter().zip(&policies) {
+            let native = smd_sim::simulate(&scenario, p, &mut smd_sim::Options::default()).unwrap();
+            assert_eq!(*run, native, "{}", p.name());
+        }
+        assert_eq!(s.over_time.timeline, Some(SimPolicy::Smd));
+        assert_eq!(
+            s.over_time.job.as_deref(),
+            Some(scenario.jobs[0].id.as_str())
+        );
+
+        // A change of the draft's cluster simulates it again while the view is shown.
+        let s = s.reduce(Action::Edit(FieldKey::top("cluster.units"), "0.5".into()));
+        assert!(s.draft.valid, "{:?}", s.draft.errors);
+        let again = s.over_time.running.as_ref().expect("a re-run");
+        assert_eq!(again.policies, policies);
+        assert_eq!(again.scenario.cluster, s.draft.scenario.cluster);
+        // Another edit (not the cluster) does not.
+        let s = s.reduce(Action::CancelSimulation);
+        assert!(s.over_time.running.is_none());
+        assert!(
+            s.over_time.finished.as_ref().unwrap().is_ok(),
+            "the last runs stay"
+        );
+    }
+
+    #[test]
+    fn a_workload_is_read_with_its_first_arrivals_and_errors_stay_at_their_input() {
+        let s = state(2).reduce(Action::ShowView(View::OverTime));
+        let s = s.reduce(Action::OverTimeField("source", "workload".into()));
+        let s = s.reduce(Action::OverTimeField("count", "many".into()));
+        let s = s.reduce(Action::StartSimulation);
+        assert!(s.over_time.running.is_none());
+        assert!(matches!(s.over_time.form.error, Some(("count", _))));
+        assert_eq!(s.over_time.form.count, "many", "what was typed stays");
+        let s = s.reduce(Action::OverTimeField("count", "4".into()));
+        assert!(s.over_time.form.error.is_none());
+        let s = s.reduce(Action::OverTimeField("arrivals", "0".into()));
+        let s = s.reduce(Action::StartSimulation);
+        assert!(matches!(s.over_time.form.error, Some(("arrivals", _))));
+        let s = s.reduce(Action::OverTimeField("arrivals", "20".into()));
+        let s = s.reduce(Action::StartSimulation);
+        let r = s.over_time.running.as_ref().unwrap();
+        assert_eq!(r.scenario.jobs.len(), 20);
+        assert_eq!(r.scenario.cluster.machine_list().len(), 4);
+        assert_eq!(r.scenario.params, s.draft.scenario.params);
+        assert_eq!(r.label, "workload-1 (20 jobs) on 4 × t4x4");
+        assert_eq!(r.policies, SimPolicy::ALL);
+        // No policy: said at the checkboxes.
+        let mut s = s.reduce(Action::CancelSimulation);
+        for p in SimPolicy::ALL {
+            s = s.reduce(Action::ToggleSimPolicy(p, false));
+        }
+        let s = s.reduce(Action::StartSimulation);
+        assert!(matches!(s.over_time.form.error, Some(("policies", _))));
+    }
+
+    #[test]
+    fn cancel_restarts_the_worker_and_resends_the_solve() {
+        let s = with_arrivals(2);
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let solve = s.solving.run.as_ref().unwrap().id;
+        let s = s.reduce(Action::StartSimulation);
+        assert_eq!(s.tasks().len(), 2);
+        let restarts = s.solving.restarts;
+        let s = s.reduce(Action::CancelSimulation);
+        assert!(s.over_time.running.is_none());
+        assert_eq!(s.solving.restarts, restarts + 1);
+        assert!(s.solving.run.as_ref().unwrap().id > solve);
+        assert_eq!(
+            s.view.notice.as_ref().unwrap().text,
+            "Simulation cancelled."
+        );
+        // A failure is said; a stale reply changes nothing.
+        let s = s.reduce(Action::StartSimulation);
+        let id = s.over_time.running.as_ref().unwrap().id;
+        let failed = Event::Failed {
+            message: "boom".into(),
+        };
+        let s = s.reduce(reply(id + 50, failed.clone()));
+        assert!(s.over_time.running.is_some());
+        let s = s.reduce(reply(id, failed));
+        let why = s.over_time.finished.clone().unwrap().unwrap_err();
+        assert!(why.contains("boom"), "{why}");
+        // A superseding solve restarts the worker: the simulation is sent again.
+        let s = s.reduce(Action::StartSimulation);
+        let id = s.over_time.running.as_ref().unwrap().id;
+        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "9".into()));
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "10".into()));
+        let r = s.draft.revision;
+        let s = s.reduce(Action::StartSolve(r));
+        let again = s.over_time.running.as_ref().unwrap().id;
+        assert!(again > id);
+        assert!(s.tasks().contains(&again));
+    }
+}

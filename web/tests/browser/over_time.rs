@@ -1,0 +1,206 @@
+//! Over time on the page (a part of `browser.rs`, with its helpers): a bundled workload
+//! simulated with every policy, its metrics and charts, a job's history, and Cancel.
+
+use super::*;
+
+/// A small draft at ε = 0.1 (the simulations take the draft's parameters; a coarse ε keeps
+/// them fast).
+fn coarse() -> Scenario {
+    let mut s = scenario(2, 1);
+    s.params.epsilon = 0.1;
+    s
+}
+
+/// The first `n` arrivals of workload-1 on `machines` t4x4 machines, with `params`.
+fn workload(n: usize, machines: f64, params: &smd_core::scenario::Params) -> Scenario {
+    let text = smd_apps::trace::workload("workload-1").unwrap();
+    let mut arrivals = smd_apps::trace::parse(text).unwrap();
+    arrivals.truncate(n);
+    let m = smd_apps::machines::machine_type("t4x4").unwrap();
+    let cluster = smd_core::scenario::Cluster::of_machines(
+        vec![smd_apps::machines::group(m, machines)],
+        m.capacity,
+    );
+    let mut s = smd_apps::trace::scenario(&arrivals, cluster).unwrap();
+    s.params = params.clone();
+    s
+}
+
+impl Mounted {
+    /// Opens the over-time view and chooses the first `arrivals` of workload-1 on
+    /// `machines` machines.
+    async fn over_time_workload(&self, arrivals: &str, machines: &str) {
+        self.click("[role=tab][data-view=over-time]");
+        self.until("the over-time view", |m| {
+            m.count("[data-testid=over-time]") == 1
+        })
+        .await;
+        self.click("[data-field='over-time.source'][value=workload]");
+        self.until("the workload form", |m| {
+            m.count("[data-field='over-time.count']") == 1
+        })
+        .await;
+        self.type_into("[data-field='over-time.arrivals']", arrivals);
+        self.type_into("[data-field='over-time.count']", machines);
+    }
+}
+
+/// Lets the page render (microtasks only: the in-thread solver waits for a timer).
+async fn microtasks(k: usize) {
+    for _ in 0..k {
+        let p = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
+        let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_workload_over_time_shows_the_metrics_and_charts_of_every_policy() {
+    let draft = coarse();
+    let m = Mounted::new(props(Some(draft.clone())));
+    m.planned(2).await;
+    m.over_time_workload("20", "4").await;
+    assert_eq!(m.value("[data-field='over-time.arrivals']"), "20");
+    let checked = m.all("[data-sim-policy]");
+    assert_eq!(checked.len(), smd_sim::SimPolicy::ALL.len());
+    let t0 = smd_web::solver::now_ms();
+    m.click("[data-testid=over-time-run]");
+    m.until("the runs", |m| {
+        m.count("[data-testid=over-time-metrics] tbody tr") == smd_sim::SimPolicy::ALL.len()
+    })
+    .await;
+    console_log!(
+        "20 arrivals on 4 machines, 5 policies in-thread: {:.1} s",
+        (smd_web::solver::now_ms() - t0) / 1000.0
+    );
+    for p in smd_sim::SimPolicy::ALL {
+        assert_eq!(
+            m.count(&format!(
+                "[data-testid=over-time-metrics] tr[data-policy={}]",
+                p.name()
+            )),
+            1
+        );
+    }
+    for id in ["timeline-chart", "usage-chart", "jct-cdf", "utility-bound"] {
+        assert_eq!(m.count(&format!("svg[data-testid={id}]")), 1, "{id}");
+    }
+    assert_eq!(m.count("[data-testid=over-time-progress]"), 0);
+    // The page's fifo run is the native one.
+    let s = workload(20, 4.0, &draft.params);
+    let fifo = smd_sim::simulate(
+        &s,
+        smd_sim::SimPolicy::Fifo,
+        &mut smd_sim::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        m.text("[data-testid=over-time-metrics] tr[data-policy=fifo] td.strong"),
+        format!("{:.3}", fifo.metrics.total_utility)
+    );
+    assert!(m
+        .text("[data-testid=over-time-summary]")
+        .starts_with("workload-1 (20 jobs) on 4 × t4x4"));
+    // The timeline shows smd's run, a row per job; another policy's on request.
+    let timeline = m.one("svg[data-testid=timeline-chart]");
+    assert_eq!(
+        timeline.get_attribute("data-policy").as_deref(),
+        Some("smd")
+    );
+    assert_eq!(m.count("svg[data-testid=timeline-chart] g.job-row"), 20);
+    m.select("[data-testid=timeline-policy]", "fifo");
+    m.until("fifo's timeline", |m| {
+        m.one("svg[data-testid=timeline-chart]")
+            .get_attribute("data-policy")
+            .as_deref()
+            == Some("fifo")
+    })
+    .await;
+    assert_eq!(
+        m.count("svg[data-testid=timeline-chart] rect.segment"),
+        fifo.jobs.iter().map(|j| j.segments.len()).sum::<usize>()
+    );
+    // Why is a job waiting: its history and reason.
+    let last = &fifo.jobs[19];
+    m.select("[data-testid=over-time-job]", &last.id);
+    m.until("the job's history", |m| {
+        m.one("[data-testid=over-time-history]")
+            .get_attribute("data-job")
+            .as_deref()
+            == Some(last.id.as_str())
+    })
+    .await;
+    if let Some(w) = &last.waiting {
+        assert_eq!(&m.text("[data-testid=over-time-waiting]"), w);
+    }
+    assert_eq!(
+        m.count("[data-testid=over-time-segments] tbody tr"),
+        last.segments.len()
+    );
+    assert_eq!(
+        m.count("svg[data-testid=timeline-chart] g.job-row.highlight"),
+        1
+    );
+    assert_eq!(m.count("[data-testid=error]"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_count_is_named_and_kept() {
+    let m = Mounted::new(props(Some(coarse())));
+    m.planned(2).await;
+    m.over_time_workload("20", "lots").await;
+    m.click("[data-testid=over-time-run]");
+    m.until("the message", |m| {
+        m.text("[data-testid=error]").contains("must be a number")
+    })
+    .await;
+    assert_eq!(m.value("[data-field='over-time.count']"), "lots");
+    assert_eq!(m.count("[data-testid=over-time-progress]"), 0);
+}
+
+#[wasm_bindgen_test]
+async fn cancel_stops_a_simulation() {
+    let m = Mounted::new(props(Some(coarse())));
+    m.planned(2).await;
+    m.over_time_workload("40", "4").await;
+    m.click("[data-testid=over-time-run]");
+    // The in-thread run starts after a timer: Cancel before it.
+    for _ in 0..50 {
+        if m.count("[data-testid=over-time-cancel]") == 1 {
+            break;
+        }
+        microtasks(1).await;
+    }
+    assert_eq!(
+        m.count("[data-testid=over-time-cancel]"),
+        1,
+        "the Cancel button"
+    );
+    assert!(m
+        .one("[data-testid=over-time-run]")
+        .has_attribute("disabled"));
+    m.click("[data-testid=over-time-cancel]");
+    m.until("the run stopped", |m| {
+        m.count("[data-testid=over-time-progress]") == 0
+    })
+    .await;
+    assert!(m
+        .text("[data-testid=notice]")
+        .contains("Simulation cancelled"));
+    assert!(!m
+        .one("[data-testid=over-time-run]")
+        .has_attribute("disabled"));
+    // Nothing arrives later: the cancelled run never ran.
+    yew::platform::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(m.count("[data-testid=over-time-metrics]"), 0);
+    assert_eq!(m.count("[data-testid=over-time-error]"), 0);
+    // The page still works: a small run after the cancel.
+    m.type_into("[data-field='over-time.arrivals']", "3");
+    m.click("[data-sim-policy=smd]");
+    m.click("[data-sim-policy=optimus]");
+    m.click("[data-sim-policy=oasis]");
+    m.click("[data-testid=over-time-run]");
+    m.until("the runs", |m| {
+        m.count("[data-testid=over-time-metrics] tbody tr") == 2
+    })
+    .await;
+}
