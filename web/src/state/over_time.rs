@@ -456,7 +456,12 @@ mod tests {
         let s = s.reduce(Action::ToggleSimPolicy(SimPolicy::Optimus, false));
         assert_eq!(
             s.over_time.form.policies,
-            [SimPolicy::Fifo, SimPolicy::Smd, SimPolicy::Bound]
+            [
+                SimPolicy::Fifo,
+                SimPolicy::Smd,
+                SimPolicy::Locality,
+                SimPolicy::Bound
+            ]
         );
         let s = s.reduce(Action::StartSimulation);
         let id = s.over_time.running.as_ref().unwrap().id;
@@ -473,7 +478,7 @@ mod tests {
         }
         assert!(s.over_time.running.is_none());
         let done = s.over_time.finished.clone().unwrap().unwrap();
-        assert_eq!(done.runs.len(), 3);
+        assert_eq!(done.runs.len(), 4);
         for (run, &p) in done.runs.iter().zip(&policies) {
             let native = smd_sim::simulate(&scenario, p, &mut smd_sim::Options::default()).unwrap();
             assert_eq!(*run, native, "{}", p.name());

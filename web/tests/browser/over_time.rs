@@ -198,6 +198,7 @@ async fn cancel_stops_a_simulation() {
     m.click("[data-sim-policy=smd]");
     m.click("[data-sim-policy=optimus]");
     m.click("[data-sim-policy=oasis]");
+    m.click("[data-sim-policy=locality]");
     m.click("[data-testid=over-time-run]");
     m.until("the runs", |m| {
         m.count("[data-testid=over-time-metrics] tbody tr") == 2
