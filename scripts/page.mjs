@@ -9,6 +9,8 @@
 //                                            controls (1400×1000)
 //   node scripts/page.mjs machines URL OUTDIR a bundled trace on 16 × t4x4 machines (version 2):
 //                                            the machine groups, the plan and its machine map
+//   node scripts/page.mjs overtime URL OUTDIR the Over time view: workload-1 on 16 × t4x4, every
+//                                            policy in the worker (its time printed), the charts
 import { chromium } from 'playwright-core';
 
 const [mode, url, arg] = process.argv.slice(2);
@@ -193,6 +195,24 @@ if (mode === 'shots') {
   check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
   if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
   console.log(`wrote ${arg}/machines-*.png`);
+} else if (mode === 'overtime') {
+  // The Over time view on the default workload, every policy, in the real worker.
+  const { page } = await open();
+  await page.click('[data-view=over-time]');
+  await page.check("[data-field='over-time.source'][value=workload]");
+  const t0 = Date.now();
+  await page.click('[data-testid=over-time-run]');
+  await page.waitForSelector('[data-testid=over-time-metrics]', { timeout: 240000 });
+  console.log(`simulated every policy in ${Date.now() - t0} ms (click to table, real worker)`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${arg}/over-time.png` });
+  for (const id of ['timeline-chart', 'usage-chart', 'jct-cdf', 'utility-bound']) {
+    await page.evaluate((id) => document.querySelector(`[data-testid=${id}]`).scrollIntoView(), id);
+    await page.screenshot({ path: `${arg}/over-time-${id}.png` });
+  }
+  const errors = await page.locator('[data-testid=error]').count();
+  if (errors) { console.error(`${errors} errors on the page`); process.exitCode = 1; }
+  console.log(`wrote ${arg}/over-time*.png`);
 } else if (mode === 'bench') {
   const runs = Number(arg || 5);
   const times = [];

@@ -7,6 +7,7 @@
 
 pub mod joint;
 pub mod place;
+pub mod share;
 pub mod sim;
 
 use smd_core::{
