@@ -425,7 +425,7 @@ pub fn utility_bound_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
             "—".into()
         };
         Tag::new(&mut out, "rect")
-            .attr("class", "bar")
+            .attr("class", "utility-bar")
             .attr("data-policy", r.policy.name())
             .attr("data-utility", u)
             .rect(Rect {
@@ -444,14 +444,22 @@ pub fn utility_bound_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
                     fmt_sig(bound, 4)
                 ),
             );
-        text_at(&mut out, cx, y - 5.0, 10.5, "middle", "bar-value", &share);
+        text_at(
+            &mut out,
+            cx,
+            y - 5.0,
+            10.5,
+            "middle",
+            "utility-bar-value",
+            &share,
+        );
         text_at(
             &mut out,
             cx,
             plot.bottom() + 16.0,
             11.0,
             "middle",
-            "bar-label",
+            "utility-bar-label",
             r.policy.name(),
         );
     }
@@ -575,11 +583,11 @@ mod tests {
         let root = doc.root_element();
         assert_eq!(root.attribute("data-testid"), Some("utility-bound"));
         assert_eq!(root.attribute("data-bound"), Some("3"));
-        let bars = with_class(&doc, "bar");
+        let bars = with_class(&doc, "utility-bar");
         assert_eq!(bars.len(), 3);
         assert_eq!(bars[2].attribute("data-policy"), Some("bound"));
         assert_eq!(with_class(&doc, "bound").len(), 1);
-        let values: Vec<_> = with_class(&doc, "bar-value")
+        let values: Vec<_> = with_class(&doc, "utility-bar-value")
             .iter()
             .map(|n| n.text().unwrap().to_owned())
             .collect();
