@@ -180,7 +180,7 @@ pub fn PolicyCompare() -> Html {
                         <th class="num" title="cross traffic: Σ X, gigabits the placed jobs move across machines per iteration">{"cross traffic"}</th>
                         <th class="num" title="machines that run a task, of all">{"machines"}</th>
                     }
-                    { for RESOURCES.into_iter().map(|r| html! { <th class="num">{ format!("{} used", resource_label(r)) }</th> }) }
+                    { for RESOURCES.into_iter().map(|r| html! { <th class="num" title={format!("{} used by the admitted jobs, share of the cluster's", resource_label(r))}>{ format!("{} %", r.title()) }</th> }) }
                     <th class="num">{"solve time"}</th><th class="num">{"÷ exact"}</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
