@@ -100,7 +100,7 @@ fn compare_row(
             <td class="num strong">{ format!("{:.3}", p.total_utility) }</td>
             <td class="num">{ format!("{}/{}", p.admitted, p.jobs.len()) }</td>
             if on_machines {
-                <td class="num" data-testid="cross-traffic">{ p.placement.as_ref().map(|x| format!("{} Gbit", sig(x.total_cross_traffic_gbit, 3))).unwrap_or_else(|| "—".into()) }</td>
+                <td class="num" data-testid="cross-traffic">{ p.placement.as_ref().map(|x| sig(x.total_cross_traffic_gbit, 3)).unwrap_or_else(|| "—".into()) }</td>
                 <td class="num" data-testid="machines-used">{ p.placement.as_ref().map(|x| format!("{}/{}", x.machines_used, x.machines.len())).unwrap_or_else(|| "—".into()) }</td>
             }
             { for (0..4).map(|i| html! { <td class="num">{ percent(used[i], cap[i]) }</td> }) }
@@ -177,11 +177,11 @@ pub fn PolicyCompare() -> Html {
                 <thead><tr>
                     <th>{"policy"}</th><th class="num">{"total utility"}</th><th class="num">{"admitted"}</th>
                     if r.scenario.cluster.has_machines() {
-                        <th class="num" title="cross traffic: Σ X, gigabits the placed jobs move across machines per iteration">{"cross traffic"}</th>
+                        <th class="num" title="cross traffic: Σ X, gigabits the placed jobs move across machines per iteration">{"Σ X, Gbit"}</th>
                         <th class="num" title="machines that run a task, of all">{"machines"}</th>
                     }
                     { for RESOURCES.into_iter().map(|r| html! { <th class="num" title={format!("{} used by the admitted jobs, share of the cluster's", resource_label(r))}>{ format!("{} %", r.title()) }</th> }) }
-                    <th class="num">{"solve time"}</th><th class="num">{"÷ exact"}</th>
+                    <th class="num">{"time"}</th><th class="num">{"÷ exact"}</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
