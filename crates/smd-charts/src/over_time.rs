@@ -126,15 +126,7 @@ fn step_chart(chart: &StepChart, series: &[Steps], opts: &OverTimeOptions) -> St
     y_title(&mut out, 16.0, plot.y + plot.height / 2.0, chart.y_label);
     end(&mut out, "g");
     if series.iter().all(|s| s.points.is_empty()) {
-        text_at(
-            &mut out,
-            plot.x + plot.width / 2.0,
-            plot.y + plot.height / 2.0,
-            13.0,
-            "middle",
-            "no-data",
-            "no data",
-        );
+        centre_note(&mut out, &plot, "no data");
     }
     for s in series {
         let (colour, dash) = policy_style(s.policy);
@@ -487,18 +479,23 @@ pub fn utility_bound_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
         text_at(&mut out, x, 22.0, 11.0, "start", "bound-label", &text);
     }
     if runs.is_empty() {
-        text_at(
-            &mut out,
-            plot.x + plot.width / 2.0,
-            plot.y + plot.height / 2.0,
-            13.0,
-            "middle",
-            "no-data",
-            "no runs",
-        );
+        centre_note(&mut out, &plot, "no runs");
     }
     end(&mut out, "svg");
     out
+}
+
+/// A note in the middle of an empty plot.
+fn centre_note(out: &mut String, plot: &Rect, text: &str) {
+    text_at(
+        out,
+        plot.x + plot.width / 2.0,
+        plot.y + plot.height / 2.0,
+        13.0,
+        "middle",
+        "no-data",
+        text,
+    );
 }
 
 #[cfg(test)]
