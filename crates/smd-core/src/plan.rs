@@ -43,6 +43,51 @@ pub struct JobPlan {
     /// On machines: X, gigabits the job moves across machines per iteration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cross_traffic_gbit: Option<f64>,
+    /// With GPU sharing: the factor its T includes for sharing its GPUs (sync: the largest
+    /// slowdown of its workers' GPUs, async: the mean; 1 when it shares none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slowdown: Option<f64>,
+}
+
+/// A worker as GPU sharing names it: its job's id and its index in the job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkerRef {
+    /// The job's id.
+    pub job: String,
+    /// The worker's index within the job, from 0.
+    pub index: u32,
+}
+
+/// One GPU shared by workers (docs/SCENARIO.md, "GPU sharing").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharedGpu {
+    /// The machine (`pool` on a pool).
+    pub machine: String,
+    /// The GPU's index on it, from 0.
+    pub gpu: u32,
+    /// Its occupants.
+    pub workers: Vec<WorkerRef>,
+    /// Σ mean memory, GB.
+    pub mem_mean_gb: f64,
+    /// P(Σ memory > the GPU's memory) under the Gaussian model.
+    pub collision_prob: f64,
+    /// Each occupant's slowdown (all equal: s of the GPU).
+    pub slowdowns: Vec<f64>,
+}
+
+/// The GPU sharing of a plan (docs/MODEL.md §18).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharingSummary {
+    /// The packing algorithm.
+    pub algorithm: crate::scenario::GpuSharing,
+    /// Every GPU the shareable workers use, with its occupants.
+    pub gpus: Vec<SharedGpu>,
+    /// How many.
+    pub gpus_used: usize,
+    /// GPUs those workers would use alone (one each).
+    pub exclusive_gpus: usize,
+    /// Mean over them of 1 / slowdown.
+    pub mean_performance: f64,
 }
 
 /// A job's tasks on one machine.
@@ -235,6 +280,9 @@ pub struct Plan {
     /// On machines: the placement stage's summary.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<PlacementSummary>,
+    /// With `params.gpu_sharing` on: the shared GPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sharing: Option<SharingSummary>,
 }
 
 impl Plan {

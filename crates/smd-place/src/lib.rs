@@ -54,6 +54,7 @@ mod policy;
 mod reason;
 mod rho;
 pub mod share;
+mod shared;
 
 pub use cluster::TOLERANCE;
 pub use input::{Job, Machine, Options};
@@ -61,6 +62,7 @@ pub use output::{JobPlacement, Outcome, Placement, Share};
 pub use pipeline::{machines_of, place_plan, placement_of, plan_placed};
 pub use policy::{Policy, HEURISTICS};
 pub use rho::locality_factor;
+pub use shared::{effective_share, shareable, MIN_SHARE};
 
 use smd_core::Error;
 

@@ -39,6 +39,13 @@ pub fn plan_placed(
     planner: Planner,
     opts: &mut Options,
 ) -> Result<Plan, Error> {
+    // With GPU sharing on, admission and placement see the workers' shares of a GPU and
+    // the GPUs are packed after placement (docs/MODEL.md §18).
+    if let Some(a) = scenario.params.gpu_sharing {
+        if a != smd_core::scenario::GpuSharing::Off {
+            return crate::shared::plan_shared(scenario, a, planner, opts);
+        }
+    }
     let plan = smd_core::plan_with(scenario, planner, opts)?;
     let clock = opts.clock;
     let start = clock.map(|c| c());
@@ -133,7 +140,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
 }
 
 /// Total utility, admitted count, used and requested resources from the job lines.
-fn rederive_totals(models: &[JobModel], plan: &mut Plan) {
+pub(crate) fn rederive_totals(models: &[JobModel], plan: &mut Plan) {
     let (mut total, mut admitted) = (0.0, 0);
     let (mut used, mut requested) = ([0.0; 4], [0.0; 4]);
     for (line, m) in plan.jobs.iter().zip(models) {

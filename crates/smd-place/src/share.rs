@@ -542,31 +542,7 @@ impl Online {
 #[cfg(test)]
 mod tests;
 
-/// A worker as `smd share` names it: its job's id and its index in the job.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct WorkerRef {
-    /// The job's id.
-    pub job: String,
-    /// The worker's index within the job, from 0.
-    pub index: u32,
-}
-
-/// One GPU of a shared plan (docs/SCENARIO.md, `smd share`).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct SharedGpu {
-    /// The machine (`pool` on a pool).
-    pub machine: String,
-    /// The GPU's index on it, from 0.
-    pub gpu: u32,
-    /// Its occupants.
-    pub workers: Vec<WorkerRef>,
-    /// Σ mean memory, GB.
-    pub mem_mean_gb: f64,
-    /// P(Σ memory > the GPU's memory).
-    pub collision_prob: f64,
-    /// Each occupant's slowdown (all equal: s of the GPU).
-    pub slowdowns: Vec<f64>,
-}
+pub use smd_core::plan::{SharedGpu, WorkerRef};
 
 /// The packing of a plan's admitted one-GPU workers.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -618,7 +594,6 @@ pub fn share_plan(
     plan: &smd_core::Plan,
     algorithm: Algorithm,
 ) -> Result<SharedPlan, Error> {
-    use smd_core::scenario::DEFAULT_MIN_PERFORMANCE;
     let rules = rules_of(s);
     let mut workers = Vec::new();
     let mut refs = Vec::new();
@@ -627,20 +602,12 @@ pub fn share_plan(
         let (true, Some(w)) = (line.admitted, line.workers) else {
             continue;
         };
-        let shareable = job.worker.gpu == 1.0 && job.gpu_mem_mean_gb.is_some();
-        if !shareable {
+        if !crate::shared::shareable(job) {
             not_shareable += w as usize;
             continue;
         }
         for k in 0..w.min(u64::from(u32::MAX)) as u32 {
-            workers.push(Worker {
-                job: i,
-                index: k,
-                mem_mean_gb: job.gpu_mem_mean_gb.unwrap_or(0.0),
-                mem_sd_gb: job.gpu_mem_sd_gb.unwrap_or(0.0),
-                util: job.gpu_util.unwrap_or(1.0),
-                min_performance: job.min_performance.unwrap_or(DEFAULT_MIN_PERFORMANCE),
-            });
+            workers.push(crate::shared::worker_of(job, i, k));
             refs.push(WorkerRef {
                 job: job.id.clone(),
                 index: k,

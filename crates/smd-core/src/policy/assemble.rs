@@ -93,6 +93,7 @@ pub(super) fn assemble(
                 placement: None,
                 locality_factor: None,
                 cross_traffic_gbit: None,
+                slowdown: None,
             },
             Some(c) => {
                 let demand = m.demand(c.w as f64, c.p as f64);
@@ -121,6 +122,7 @@ pub(super) fn assemble(
                     // Only a joint planner's co-located candidate assumes ρ ≠ 1.
                     locality_factor: (c.rho != 1.0).then_some(c.rho),
                     cross_traffic_gbit: None,
+                    slowdown: None,
                 }
             }
         };
@@ -143,6 +145,7 @@ pub(super) fn assemble(
             Some(u) => format!("seconds/{u}"),
         },
         placement: None,
+        sharing: None,
     }
 }
 

@@ -165,5 +165,6 @@ fn pinned_line(id: &str, m: &JobModel, pin: &Pin) -> JobPlan {
         placement: None,
         locality_factor: None,
         cross_traffic_gbit: None,
+        slowdown: None,
     }
 }

@@ -1,0 +1,242 @@
+//! docs/MODEL.md §18: planning with GPU sharing (`params.gpu_sharing` on). Admission sees
+//! each shareable worker's *effective* GPU demand — a conservative additive share of a GPU,
+//! `g = max((μ + z·σ)/M, u)` clamped to [1/64, 1] — instead of its whole GPU; the placement
+//! stage puts the tasks on machines with those fractional GPUs; then the shareable workers
+//! of each machine are packed on its GPUs for real (what the non-shareable workers leave),
+//! and jobs are dropped (`"not placed: …"`), last admitted first, until every machine's
+//! packing fits. Each job's T is multiplied by its slowdown (sync: the largest of its
+//! workers' GPUs, async: the mean) and the totals are re-derived.
+
+use crate::share::{normal_quantile, pack, rules_of, Rules, Worker};
+use smd_core::model::JobModel;
+use smd_core::plan::{Reason, SharedGpu, SharingSummary, WorkerRef};
+use smd_core::scenario::{GpuSharing, Mode, DEFAULT_MIN_PERFORMANCE};
+use smd_core::{Error, Options, Plan, Policy as Planner, Scenario};
+
+/// The smallest effective GPU share a worker is counted at (64 workers to a GPU at most).
+pub const MIN_SHARE: f64 = 1.0 / 64.0;
+
+/// Whether job `j`'s workers may share GPUs: one GPU each, and a memory profile.
+pub fn shareable(j: &smd_core::scenario::Job) -> bool {
+    j.worker.gpu == 1.0 && j.gpu_mem_mean_gb.is_some()
+}
+
+/// A shareable job's worker as the packing sees it.
+pub(crate) fn worker_of(j: &smd_core::scenario::Job, job: usize, index: u32) -> Worker {
+    Worker {
+        job,
+        index,
+        mem_mean_gb: j.gpu_mem_mean_gb.unwrap_or(0.0),
+        mem_sd_gb: j.gpu_mem_sd_gb.unwrap_or(0.0),
+        util: j.gpu_util.unwrap_or(1.0),
+        min_performance: j.min_performance.unwrap_or(DEFAULT_MIN_PERFORMANCE),
+    }
+}
+
+/// The effective GPU share of one worker: the memory it reserves with its spread
+/// (`(μ + z·σ)/M`: summing these never breaks the memory rule, as `sqrt(Σσ²) ≤ Σσ`) or its
+/// compute intensity, whichever is larger, in [[`MIN_SHARE`], 1].
+pub fn effective_share(j: &smd_core::scenario::Job, rules: &Rules, z: f64) -> f64 {
+    let mem = (j.gpu_mem_mean_gb.unwrap_or(0.0) + z * j.gpu_mem_sd_gb.unwrap_or(0.0))
+        / rules.gpu_memory_gb;
+    mem.max(j.gpu_util.unwrap_or(1.0)).clamp(MIN_SHARE, 1.0)
+}
+
+/// The scenario admission and placement see: shareable workers at their effective share.
+fn effective(s: &Scenario, rules: &Rules, z: f64) -> Scenario {
+    let mut e = s.clone();
+    for j in &mut e.jobs {
+        if shareable(j) {
+            j.worker.gpu = effective_share(j, rules, z);
+        }
+    }
+    e
+}
+
+/// Plans `scenario` with `planner`, places and shares GPUs (sharing is on).
+pub(crate) fn plan_shared(
+    scenario: &Scenario,
+    algorithm: GpuSharing,
+    planner: Planner,
+    opts: &mut Options,
+) -> Result<Plan, Error> {
+    let rules = rules_of(scenario);
+    let z = normal_quantile(1.0 - rules.collision_prob);
+    let eff = effective(scenario, &rules, z);
+    let plan = smd_core::plan_with(&eff, planner, opts)?;
+    let mut plan = crate::pipeline::place_plan(&eff, plan)?;
+    // Each "site" is a machine (or the pool) with its GPUs.
+    let sites: Vec<(String, f64)> = if scenario.cluster.has_machines() {
+        scenario
+            .cluster
+            .machine_list()
+            .into_iter()
+            .map(|m| (m.name, m.capacity.gpu))
+            .collect()
+    } else {
+        vec![("pool".into(), scenario.cluster.capacity().gpu)]
+    };
+    let packed = loop {
+        match pack_sites(scenario, &plan, &sites, &rules, algorithm)? {
+            Ok(p) => break p,
+            Err((job, site)) => {
+                let line = &mut plan.jobs[job];
+                line.admitted = false;
+                line.placement = None;
+                line.reason = Some(Reason::NotPlaced(format!(
+                    "GPU sharing: the GPUs of {site} cannot hold its workers beside the others"
+                )));
+            }
+        }
+    };
+    // Slowdowns, T, utilities, totals.
+    let models: Vec<JobModel> = scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .collect();
+    let mut per_job: Vec<Vec<f64>> = vec![Vec::new(); scenario.jobs.len()];
+    for (job, s) in &packed.worker_slowdowns {
+        per_job[*job].push(*s);
+    }
+    for (i, line) in plan.jobs.iter_mut().enumerate() {
+        if !line.admitted || per_job[i].is_empty() {
+            continue;
+        }
+        let s = &per_job[i];
+        let slowdown = match scenario.jobs[i].mode {
+            Mode::Sync => s.iter().copied().fold(1.0, f64::max),
+            Mode::Async => s.iter().sum::<f64>() / s.len() as f64,
+        };
+        let m = &models[i];
+        if let Some(t) = line.completion_time_s.as_mut() {
+            *t *= slowdown;
+            line.completion_time = Some(m.pi(*t));
+            line.utility = m.mu(m.pi(*t));
+        }
+        line.slowdown = Some(slowdown);
+    }
+    let eff_models: Vec<JobModel> = eff
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &eff.cluster.instance, eff.params.time_unit_s))
+        .collect();
+    crate::pipeline::rederive_totals(&eff_models, &mut plan);
+    // The GPUs really in use: the shared ones plus the whole GPUs of the others.
+    let mut used = plan.resources.used;
+    used.gpu = packed.gpus.len() as f64 + packed.exclusive_whole_gpus;
+    plan.resources.used = used;
+    if let Some(p) = plan.placement.as_mut() {
+        p.not_placed = plan
+            .jobs
+            .iter()
+            .filter(|l| matches!(l.reason, Some(Reason::NotPlaced(_))))
+            .count();
+    }
+    let workers = packed.worker_slowdowns.len();
+    plan.sharing = Some(SharingSummary {
+        algorithm,
+        gpus_used: packed.gpus.len(),
+        exclusive_gpus: workers,
+        mean_performance: if workers > 0 {
+            packed
+                .worker_slowdowns
+                .iter()
+                .map(|(_, s)| 1.0 / s)
+                .sum::<f64>()
+                / workers as f64
+        } else {
+            1.0
+        },
+        gpus: packed.gpus,
+    });
+    Ok(plan)
+}
+
+/// The packing of every site.
+struct Packed {
+    gpus: Vec<SharedGpu>,
+    /// (job, slowdown) per packed worker.
+    worker_slowdowns: Vec<(usize, f64)>,
+    /// Whole GPUs of the non-shareable admitted workers.
+    exclusive_whole_gpus: f64,
+}
+
+/// Packs each site's shareable workers on the GPUs its other workers leave; `Err((job,
+/// site))` names the last admitted shareable job of the first site that does not fit.
+#[allow(clippy::type_complexity)]
+fn pack_sites(
+    s: &Scenario,
+    plan: &Plan,
+    sites: &[(String, f64)],
+    rules: &Rules,
+    algorithm: GpuSharing,
+) -> Result<Result<Packed, (usize, String)>, Error> {
+    let index = |name: &str| sites.iter().position(|(n, _)| n == name);
+    let mut workers: Vec<Vec<Worker>> = vec![Vec::new(); sites.len()];
+    let mut whole = vec![0.0; sites.len()];
+    let mut next_index = vec![0u32; s.jobs.len()];
+    for (i, (job, line)) in s.jobs.iter().zip(&plan.jobs).enumerate() {
+        if !line.admitted {
+            continue;
+        }
+        // Where its workers are: its placement on machines, else all on the pool.
+        let shares: Vec<(usize, u64)> = match &line.placement {
+            Some(sh) => sh
+                .iter()
+                .filter_map(|x| index(&x.machine).map(|h| (h, x.workers)))
+                .collect(),
+            None => vec![(0, line.workers.unwrap_or(0))],
+        };
+        for (h, w) in shares {
+            if shareable(job) {
+                for _ in 0..w {
+                    workers[h].push(worker_of(job, i, next_index[i]));
+                    next_index[i] += 1;
+                }
+            } else {
+                whole[h] += w as f64 * job.worker.gpu;
+            }
+        }
+    }
+    let mut out = Packed {
+        gpus: Vec::new(),
+        worker_slowdowns: Vec::new(),
+        exclusive_whole_gpus: whole.iter().sum(),
+    };
+    for (h, (name, gpus)) in sites.iter().enumerate() {
+        if workers[h].is_empty() {
+            continue;
+        }
+        let p = pack(&workers[h], rules, algorithm)?;
+        let free = (gpus - whole[h]).max(0.0).floor() as usize;
+        let fits = p.unplaceable.is_empty() && p.gpus.len() <= free;
+        if !fits {
+            let last = workers[h].iter().map(|w| w.job).max().unwrap_or(0);
+            return Ok(Err((last, name.clone())));
+        }
+        let first = whole[h].ceil() as u32;
+        for (k, g) in p.gpus.iter().enumerate() {
+            let members: Vec<WorkerRef> = g
+                .workers
+                .iter()
+                .map(|&x| WorkerRef {
+                    job: s.jobs[workers[h][x].job].id.clone(),
+                    index: workers[h][x].index,
+                })
+                .collect();
+            for &x in &g.workers {
+                out.worker_slowdowns.push((workers[h][x].job, g.slowdown));
+            }
+            out.gpus.push(SharedGpu {
+                machine: name.clone(),
+                gpu: first + k as u32,
+                slowdowns: vec![g.slowdown; members.len()],
+                workers: members,
+                mem_mean_gb: g.mem_mean_gb,
+                collision_prob: g.collision_prob,
+            });
+        }
+    }
+    Ok(Ok(out))
+}
