@@ -15,6 +15,8 @@ pub enum Study {
     Locality,
     /// The policies over time at two arrival rates and three cluster sizes ("Over time").
     Time,
+    /// GPU sharing against seed 002's headline ("GPU sharing").
+    Sharing,
 }
 
 /// Arguments of `smd study`.
@@ -37,6 +39,7 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
     let name = match a.study {
         Study::Locality => "locality",
         Study::Time => "time",
+        Study::Sharing => "sharing",
     };
     let mut progress = |done: usize, total: usize| {
         let _ = writeln!(
@@ -60,6 +63,8 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
                 &mut progress,
             )
         }
+        // One size: it takes about a second.
+        Study::Sharing => smd_reproduce::sharing::run(),
     }
     .map_err(|e| Failure::Solver(e.to_string()))?;
     if let Some(path) = &a.csv {

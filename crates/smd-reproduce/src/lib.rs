@@ -45,6 +45,7 @@ pub mod case;
 pub mod experiments;
 pub mod figure;
 pub mod locality;
+pub mod sharing;
 pub mod stats;
 pub mod table;
 pub mod time;
