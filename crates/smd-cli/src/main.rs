@@ -821,7 +821,19 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
             percent(req[i], cap[i]),
         ]);
     }
-    res.write(out)
+    res.write(out)?;
+    if let Some(sh) = &plan.sharing {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "GPU sharing ({}): {} GPUs instead of {}, mean performance {:.1}% (`smd share` lists every GPU)",
+            sh.algorithm,
+            sh.gpus_used,
+            sh.exclusive_gpus,
+            100.0 * sh.mean_performance
+        )?;
+    }
+    Ok(())
 }
 
 fn write_compare_table(

@@ -100,3 +100,53 @@ fn packings_follow_the_contract_and_the_rules() {
     assert!(used.windows(2).all(|w| w[0] >= w[1]), "{used:?}");
     assert!(used[3] < used[0], "{used:?}");
 }
+
+#[test]
+fn plan_with_sharing_on_says_what_it_saved() {
+    let text = scenario();
+    let o = smd(
+        &[
+            "plan",
+            "--policy",
+            "optimus",
+            "--set",
+            "gpu_sharing=heuristic",
+            "-",
+        ],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.contains("GPU sharing (heuristic):") && out.contains("GPUs instead of"),
+        "{out}"
+    );
+    // Off: no such line, and the JSON has no sharing.
+    let o = smd(
+        &["plan", "--policy", "optimus", "--json", "-"],
+        Some(text.as_bytes()),
+    );
+    let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(plan.get("sharing").is_none());
+    let o = smd(
+        &[
+            "plan",
+            "--policy",
+            "optimus",
+            "--json",
+            "--set",
+            "gpu_sharing=exact",
+            "-",
+        ],
+        Some(text.as_bytes()),
+    );
+    let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let sh = &plan["sharing"];
+    assert_eq!(sh["algorithm"], "exact");
+    assert!(sh["gpus_used"].as_u64().unwrap() <= sh["exclusive_gpus"].as_u64().unwrap());
+}
