@@ -11,7 +11,8 @@
 
 use crate::codec::Settings;
 use smd_core::scenario::{
-    Cluster, Job, Layer, MachineGroup, Mode, Outer, Overlap, Placement, Resource, Rounding,
+    Cluster, GpuSharing, Job, Layer, MachineGroup, Mode, Outer, Overlap, Placement, Resource,
+    Rounding,
 };
 use smd_core::Scenario;
 
@@ -122,11 +123,44 @@ pub const JOB_ONLINE: [(&str, &str); 3] = [
     ("requested_ps", "asked PSs"),
 ];
 
+/// The optional GPU-sharing fields of a version-2 job (docs/SCENARIO.md, "GPU sharing"),
+/// with a short label, a placeholder (the default) and a hint: empty text is no value.
+pub const JOB_SHARING: [(&str, &str, &str, &str); 4] = [
+    (
+        "gpu_mem_mean_gb",
+        "GPU memory mean, GB",
+        "none",
+        "Mean GPU memory of one worker; without it the job's workers do not share GPUs.",
+    ),
+    (
+        "gpu_mem_sd_gb",
+        "GPU memory sd, GB",
+        "0",
+        "Standard deviation of one worker's GPU memory.",
+    ),
+    (
+        "gpu_util",
+        "GPU utilisation",
+        "1",
+        "Share of a GPU's compute one worker uses alone, (0, 1].",
+    ),
+    (
+        "min_performance",
+        "min. performance",
+        "0.93",
+        "The least 1 / slowdown a worker accepts when sharing, (0, 1].",
+    ),
+];
+
 fn job_option_mut<'a>(j: &'a mut Job, field: &str) -> Option<&'a mut Option<f64>> {
     match field {
         "arrival_s" => Some(&mut j.arrival_s),
         "requested_workers" => Some(&mut j.requested_workers),
         "requested_ps" => Some(&mut j.requested_ps),
+        "gpu_mem_mean_gb" => Some(&mut j.gpu_mem_mean_gb),
+        "gpu_mem_sd_gb" => Some(&mut j.gpu_mem_sd_gb),
+        "gpu_util" => Some(&mut j.gpu_util),
+        "min_performance" => Some(&mut j.min_performance),
         _ => None,
     }
 }
@@ -260,6 +294,9 @@ pub fn top_text(s: &Scenario, field: &str) -> String {
         "params.outer" => p.outer.name().into(),
         "params.placement" => p.placement.unwrap_or_default().name().into(),
         "params.dltap_lambda" => opt_text(p.dltap_lambda),
+        "params.gpu_sharing" => p.gpu_sharing.unwrap_or_default().name().into(),
+        "params.collision_prob" => opt_text(p.collision_prob),
+        "params.share_overhead" => opt_text(p.share_overhead),
         f => if let Some((i, part)) = machine_field(f) {
             c.machines.get(i).map(|g| group_text(g, part))
         } else if let Some(r) = f.strip_prefix("cluster.unit.") {
@@ -385,6 +422,44 @@ pub fn placement_choices() -> Vec<(&'static str, &'static str)> {
     .collect()
 }
 
+/// The version-2 parameters the page edits (docs/SCENARIO.md): setting one makes the
+/// draft version 2, the only version that may carry it.
+pub const PARAMS_VERSION2: [&str; 5] = [
+    "params.placement",
+    "params.dltap_lambda",
+    "params.gpu_sharing",
+    "params.collision_prob",
+    "params.share_overhead",
+];
+
+/// The choices of the GPU sharing select: every [`GpuSharing`] by its name.
+pub fn gpu_sharing_choices() -> Vec<(&'static str, &'static str)> {
+    [
+        GpuSharing::Off,
+        GpuSharing::Greedy,
+        GpuSharing::Heuristic,
+        GpuSharing::Exact,
+    ]
+    .iter()
+    .map(|g| {
+        let label = match g {
+            GpuSharing::Off => "off (default)",
+            g => g.name(),
+        };
+        (g.name(), label)
+    })
+    .collect()
+}
+
+/// An optional number: empty text is no value.
+fn parse_optional(text: &str) -> Result<Option<f64>, String> {
+    if text.trim().is_empty() {
+        Ok(None)
+    } else {
+        parse_number(text).map(Some)
+    }
+}
+
 /// Sets a top-level field from text; on a parse error the scenario is unchanged.
 pub fn set_top(s: &mut Scenario, field: &str, text: &str) -> Result<(), String> {
     let p = &mut s.params;
@@ -408,13 +483,10 @@ pub fn set_top(s: &mut Scenario, field: &str, text: &str) -> Result<(), String> 
         "params.rounding" => p.rounding = text.parse().unwrap_or(Rounding::Paper),
         "params.outer" => p.outer = text.parse().unwrap_or(Outer::Ptas),
         "params.placement" => p.placement = Some(text.parse().unwrap_or_default()),
-        "params.dltap_lambda" => {
-            p.dltap_lambda = if text.trim().is_empty() {
-                None
-            } else {
-                Some(parse_number(text)?)
-            }
-        }
+        "params.dltap_lambda" => p.dltap_lambda = parse_optional(text)?,
+        "params.gpu_sharing" => p.gpu_sharing = Some(text.parse().unwrap_or_default()),
+        "params.collision_prob" => p.collision_prob = parse_optional(text)?,
+        "params.share_overhead" => p.share_overhead = parse_optional(text)?,
         f => {
             if let Some((i, part)) = machine_field(f) {
                 let mut groups = s.cluster.machines.clone();
@@ -445,6 +517,10 @@ pub fn job_text(j: &Job, field: &str) -> String {
         "arrival_s" => opt_text(j.arrival_s),
         "requested_workers" => opt_text(j.requested_workers),
         "requested_ps" => opt_text(j.requested_ps),
+        "gpu_mem_mean_gb" => opt_text(j.gpu_mem_mean_gb),
+        "gpu_mem_sd_gb" => opt_text(j.gpu_mem_sd_gb),
+        "gpu_util" => opt_text(j.gpu_util),
+        "min_performance" => opt_text(j.min_performance),
         f => job_number(j, f).map(|v| v.to_string()).unwrap_or_default(),
     }
 }
@@ -633,6 +709,26 @@ mod tests {
             set_job(&mut j, f, "").unwrap();
         }
         assert_eq!(j, s.jobs[0]);
+        for (f, _, _, _) in JOB_SHARING {
+            assert_eq!(job_text(&j, f), "", "{f}");
+            set_job(&mut j, f, " 0.5 ").unwrap();
+            assert_eq!(job_text(&j, f), "0.5");
+            assert!(set_job(&mut j, f, "half").is_err());
+            assert_eq!(job_text(&j, f), "0.5", "a bad text keeps the value");
+        }
+        assert_eq!(
+            j.version2_fields(),
+            [
+                "gpu_mem_mean_gb",
+                "gpu_mem_sd_gb",
+                "gpu_util",
+                "min_performance"
+            ]
+        );
+        for (f, _, _, _) in JOB_SHARING {
+            set_job(&mut j, f, "").unwrap();
+        }
+        assert_eq!(j, s.jobs[0]);
         set_job(&mut j, "worker.vcpu", "7.5").unwrap();
         assert_eq!(j.worker.vcpu, 7.5);
         assert!(set_job(&mut j, "iterations", "abc").is_err());
@@ -669,6 +765,32 @@ mod tests {
         set_top(&mut s, "params.time_unit_s", "3600").unwrap();
         assert_eq!(s.params.time_unit_s, Some(3600.0));
         assert!(set_top(&mut s, "params.ptas_depth", "-1").is_err());
+    }
+
+    #[test]
+    fn gpu_sharing_params_round_trip() {
+        let mut s = generate(&GenerateOptions {
+            jobs: 1,
+            ..Default::default()
+        });
+        assert_eq!(top_text(&s, "params.gpu_sharing"), "off");
+        let names: Vec<&str> = gpu_sharing_choices().iter().map(|c| c.0).collect();
+        assert_eq!(names, ["off", "greedy", "heuristic", "exact"]);
+        for n in names {
+            set_top(&mut s, "params.gpu_sharing", n).unwrap();
+            assert_eq!(top_text(&s, "params.gpu_sharing"), n);
+        }
+        assert_eq!(s.params.gpu_sharing, Some(GpuSharing::Exact));
+        for f in ["params.collision_prob", "params.share_overhead"] {
+            assert_eq!(top_text(&s, f), "");
+            set_top(&mut s, f, " 0.05 ").unwrap();
+            assert_eq!(top_text(&s, f), "0.05");
+            assert!(set_top(&mut s, f, "small").is_err());
+            assert_eq!(top_text(&s, f), "0.05", "a bad text keeps the value");
+            set_top(&mut s, f, "").unwrap();
+            assert_eq!(top_text(&s, f), "");
+        }
+        assert!(PARAMS_VERSION2.contains(&"params.gpu_sharing"));
     }
 
     #[test]

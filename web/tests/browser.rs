@@ -31,6 +31,10 @@ mod apps;
 #[path = "browser/machines.rs"]
 mod machines;
 
+/// GPU sharing: the parameters, the headline and the GPU map under the plan.
+#[path = "browser/sharing.rs"]
+mod sharing;
+
 /// Over time: a workload simulated with every policy, its metrics and charts, Cancel.
 #[path = "browser/over_time.rs"]
 mod over_time;

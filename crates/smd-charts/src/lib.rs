@@ -12,6 +12,8 @@
 //! - [`line_chart_svg`]: a line chart with error bars.
 //! - [`machine_map_svg`]: a plan on machines — a box per machine (grouped by machine group)
 //!   with its GPU, vCPU and memory use and a mark per task, coloured by job.
+//! - [`gpu_map_svg`]: a plan's GPU sharing — every shared GPU a bar of its occupants' mean
+//!   memory against the GPU's memory, coloured by job, its collision probability in its tooltip.
 //! - [`scatter_svg`]: a scatter plot of many points with the line y = x (a model against
 //!   measurements).
 //! - Simulations over time (`smd_sim::Run`): [`timeline_svg`] — jobs as rows against
@@ -59,6 +61,7 @@
 
 mod axes;
 pub mod format;
+mod gpu;
 mod landscape;
 mod legend;
 mod line;
@@ -73,6 +76,7 @@ mod schedule;
 pub mod svg;
 mod timeline;
 
+pub use gpu::{gpu_map_svg, GpuMapOptions};
 pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Value};
 pub use line::{line_chart_svg, LineChart, Point, Series};
 pub use machines::{machine_map_svg, MachineMapOptions};

@@ -163,7 +163,18 @@ pub fn ParamsPanel() -> Html {
     let wrong = |f: &str| state.draft.errors_of(&FieldKey::top(f)).next().is_some();
     let on_machines = state.draft.scenario.cluster.has_machines()
         || wrong("params.placement")
-        || wrong("params.dltap_lambda");
+        || wrong("params.dltap_lambda")
+        || wrong("params.gpu_sharing")
+        || wrong("params.collision_prob")
+        || wrong("params.share_overhead");
+    let sharing = state
+        .draft
+        .scenario
+        .params
+        .gpu_sharing
+        .is_some_and(|g| g != smd_core::scenario::GpuSharing::Off)
+        || wrong("params.collision_prob")
+        || wrong("params.share_overhead");
     let dltap = state.draft.scenario.params.placement == Some(smd_core::scenario::Placement::Dltap)
         || wrong("params.dltap_lambda");
     let unit = match state.draft.scenario.params.time_unit_s {
@@ -209,6 +220,11 @@ pub fn ParamsPanel() -> Html {
                     <Field k={FieldKey::top("params.placement")} label="placement" choices={fields::placement_choices()} hint="How admitted jobs' tasks are put on machines (docs/MODEL.md §15)." />
                     if dltap {
                         <Field k={FieldKey::top("params.dltap_lambda")} symbol="λ" label="dltap mix" placeholder="0.7" hint="dltap's mix of aggregation degree and free share, 0…1; empty: 0.7." />
+                    }
+                    <Field k={FieldKey::top("params.gpu_sharing")} label="GPU sharing" choices={fields::gpu_sharing_choices()} hint="Whether workers of different jobs share GPUs, and how they are packed (docs/MODEL.md §18): greedy best fit, heuristic (greedy, then empty the least-loaded GPUs) or exact (fewest GPUs, small cases). Only jobs with a GPU memory mean share." />
+                    if sharing {
+                        <Field k={FieldKey::top("params.collision_prob")} label="collision probability" placeholder="0.01" hint="The accepted probability that a GPU's occupants need more memory than it has, (0, 1); empty: 0.01." />
+                        <Field k={FieldKey::top("params.share_overhead")} symbol="κ" label="sharing overhead" placeholder="0.02" hint="The slowdown each co-runner adds, ≥ 0; empty: 0.02." />
                     }
                 }
                 <Field k={FieldKey::top(fields::GLOBAL_BUDGET)} label="global time budget, s"

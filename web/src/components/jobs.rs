@@ -179,6 +179,13 @@ pub fn JobEditor() -> Html {
                 }) }
             </div>
             <p class="note">{"Optional; a value makes the scenario version 2 (docs/SCENARIO.md). The plan takes every job at once, as if all had arrived; the Over time view simulates the arrivals."}</p>
+            <h4>{"GPU sharing (scenario version 2)"}</h4>
+            <div class="grid4">
+                { for fields::JOB_SHARING.iter().map(|(f, label, placeholder, hint)| html! {
+                    <Field k={k(f)} label={*label} placeholder={*placeholder} hint={*hint} />
+                }) }
+            </div>
+            <p class="note">{"Optional; a value makes the scenario version 2. With GPU sharing on (Parameters), workers of jobs with a memory mean may share a GPU when their memory fits at the accepted collision probability and each keeps its min. performance (docs/MODEL.md §18)."}</p>
             <LayerEditor uid={uid} />
         </div>
     }

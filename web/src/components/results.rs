@@ -239,6 +239,7 @@ pub fn PlanDetails() -> Html {
         return html! { <section class="card" id="plan"><h2>{ format!("Plan: {}", state.view.policy) }</h2><p class="bad">{"This policy failed."}</p></section> };
     };
     html! {
+        <>
         <section class="card" id="plan">
             <h2>{ format!("Plan of {} ", state.view.policy) }
                 <span class="sub">{"total utility "}<strong data-testid="total-utility">{ format!("{:.3}", plan.total_utility) }</strong>
@@ -254,6 +255,74 @@ pub fn PlanDetails() -> Html {
             if r.scenario.cluster.has_machines() {
                 <MachineMap results={r.clone()} policy={state.view.policy} />
             }
+        </section>
+        <SharingCard results={r.clone()} policy={state.view.policy} />
+        </>
+    }
+}
+
+/// "N GPUs instead of M, mean performance P%": the headline of a plan's GPU sharing.
+pub fn sharing_headline(s: &smd_core::plan::SharingSummary) -> String {
+    format!(
+        "{} GPUs instead of {}, mean performance {}",
+        s.gpus_used,
+        s.exclusive_gpus,
+        percent_sig(s.mean_performance, 3)
+    )
+}
+
+/// Most shared GPUs the GPU map draws.
+pub const MAX_MAP_GPUS: usize = 2000;
+
+/// The selected plan's GPU sharing, when it has one: the headline and the GPU map
+/// (`smd_charts::gpu_map_svg`).
+#[function_component]
+pub fn SharingCard(props: &MachineMapProps) -> Html {
+    let Some(plan) = props.results.plan(props.policy) else {
+        return html! {};
+    };
+    let Some(sharing) = plan.sharing.as_ref() else {
+        return html! {};
+    };
+    let scenario = &props.results.scenario;
+    let gpu_memory_gb = scenario
+        .cluster
+        .machines
+        .iter()
+        .filter_map(|g| g.gpu_memory_gb)
+        .fold(0.0f64, f64::max);
+    let svg = (sharing.gpus.len() <= MAX_MAP_GPUS).then(|| {
+        let jobs = plan
+            .jobs
+            .iter()
+            .filter(|j| j.placement.as_ref().is_some_and(|s| !s.is_empty()))
+            .map(|j| j.id.clone())
+            .collect();
+        let job_memory_gb = scenario
+            .jobs
+            .iter()
+            .filter_map(|j| j.gpu_mem_mean_gb.map(|m| (j.id.clone(), m)))
+            .collect();
+        smd_charts::gpu_map_svg(
+            sharing,
+            gpu_memory_gb,
+            &smd_charts::GpuMapOptions {
+                width: 660.0,
+                jobs,
+                job_memory_gb,
+            },
+        )
+    });
+    html! {
+        <section class="card" id="sharing" data-testid="sharing">
+            <h2>{"GPU sharing "}<span class="sub">{ format!("({})", sharing.algorithm.name()) }</span></h2>
+            <p data-testid="sharing-headline"><strong>{ sharing_headline(sharing) }</strong></p>
+            if let Some(svg) = svg {
+                <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+            } else {
+                <p class="note" data-testid="gpu-map-too-big">{ format!("{} shared GPUs are more than the map draws ({MAX_MAP_GPUS}).", sharing.gpus.len()) }</p>
+            }
+            <p class="note">{"Each bar is one GPU that workers share: its occupants' mean memory against the GPU's, one colour per job (as on the machine map). Hover a bar for its occupants, collision probability and slowdown. Mean performance is the mean of 1 / slowdown over the shareable workers; their jobs' T include the slowdown."}</p>
         </section>
     }
 }
@@ -496,5 +565,20 @@ mod tests {
         );
         exact.stats.solve_ms = 2.0;
         assert!(recommended_text(&exact).ends_with("; solved in 2.0 ms."));
+    }
+
+    #[test]
+    fn the_sharing_headline_names_the_gpus_saved_and_the_performance() {
+        let s = smd_core::plan::SharingSummary {
+            algorithm: smd_core::scenario::GpuSharing::Heuristic,
+            gpus: Vec::new(),
+            gpus_used: 6,
+            exclusive_gpus: 10,
+            mean_performance: 0.9134,
+        };
+        assert_eq!(
+            sharing_headline(&s),
+            "6 GPUs instead of 10, mean performance 91.3%"
+        );
     }
 }

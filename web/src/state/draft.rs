@@ -454,7 +454,21 @@ impl DraftState {
             None if fields::is_setting(&key.field) => {
                 fields::set_setting(&mut self.settings, &key.field, &text)
             }
-            None => fields::set_top(Rc::make_mut(&mut self.scenario), &key.field, &text),
+            None => {
+                let s = Rc::make_mut(&mut self.scenario);
+                let r = fields::set_top(s, &key.field, &text);
+                // A version-2 parameter (placement, GPU sharing) makes the file version 2,
+                // like a version-2 job field below (the page shows them on machines, which
+                // are version 2 already).
+                if r.is_ok()
+                    && fields::PARAMS_VERSION2.contains(&key.field.as_str())
+                    && !fields::top_text(s, &key.field).is_empty()
+                    && s.version < MAX_VERSION
+                {
+                    s.version = MAX_VERSION;
+                }
+                r
+            }
             Some(uid) => match self.index_of(uid) {
                 Some(i) => {
                     let s = Rc::make_mut(&mut self.scenario);
@@ -666,6 +680,34 @@ mod tests {
         assert!(s.draft.valid);
         assert_eq!(s.draft.revision, rev + 1);
         assert_eq!(s.draft.scenario.jobs[1].ps_bandwidth_gbps, 12.0);
+    }
+
+    #[test]
+    fn a_version_2_field_makes_the_draft_version_2() {
+        let s = state(2);
+        assert_eq!(s.draft.scenario.version, 1);
+        let s = s.reduce(Action::Edit(
+            FieldKey::top("params.gpu_sharing"),
+            "heuristic".into(),
+        ));
+        assert_eq!(s.draft.scenario.version, MAX_VERSION);
+        assert_eq!(
+            s.draft.scenario.params.gpu_sharing,
+            Some(smd_core::scenario::GpuSharing::Heuristic)
+        );
+        assert!(s.draft.valid, "{:?}", s.draft.errors);
+        let s = state(2);
+        let key = FieldKey::top("params.collision_prob");
+        let s = s.reduce(Action::Edit(key.clone(), "1.5".into()));
+        assert_eq!(s.draft.scenario.version, MAX_VERSION);
+        let e: Vec<_> = s.draft.errors_of(&key).collect();
+        assert!(e[0].message.contains("(0, 1)"), "{}", e[0].message);
+        assert_eq!(s.draft.text(&key), "1.5");
+        let s = state(2);
+        let key = FieldKey::job(s.draft.uids[0], "gpu_mem_mean_gb");
+        let s = s.reduce(Action::Edit(key, "4".into()));
+        assert_eq!(s.draft.scenario.version, MAX_VERSION);
+        assert_eq!(s.draft.scenario.jobs[0].gpu_mem_mean_gb, Some(4.0));
     }
 
     #[test]
