@@ -2,9 +2,10 @@
 //! its mean memory against the GPU's memory, split among its occupants, coloured by job.
 
 use crate::format::{percent_sig, sig};
+use crate::legend::job_entries;
 use crate::palette::categorical;
 use crate::rect::Rect;
-use crate::svg::{end, root, text_at, text_width, titled_group, Tag, INK};
+use crate::svg::{end, fitted_title, root, text_at, text_width, titled_group, Tag, INK};
 use smd_core::plan::SharingSummary;
 use std::collections::HashMap;
 
@@ -113,37 +114,27 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
             ("data-exclusive-gpus", sharing.exclusive_gpus.to_string()),
         ],
     );
-    let size = (14.0f64)
-        .min((width - 2.0 * MARGIN) / text_width(&title, 1.0))
-        .max(8.0);
-    text_at(&mut out, MARGIN, 18.0, size, "start", "title", &title);
+    fitted_title(&mut out, MARGIN, width - 2.0 * MARGIN, &title);
 
     // Legend: one swatch per job, while they fit on a line.
-    let ly = title_h + 8.0;
-    let mut lx = MARGIN;
-    for id in &order {
-        let w = 14.0 + text_width(id, 11.0) + 10.0;
-        if lx + w > width - MARGIN {
-            break;
-        }
-        let c = &colour[id];
-        titled_group(
-            &mut out,
-            "legend-entry",
-            &[("data-job", id)],
-            &format!("job {id}"),
-            |out| {
-                Tag::new(out, "rect")
-                    .rect(rect(lx, ly - 5.0, 10.0, 10.0))
-                    .attr("fill", c)
-                    .attr("stroke", INK)
-                    .px("stroke-width", 0.5)
-                    .close();
-                text_at(out, lx + 14.0, ly + 4.0, 11.0, "start", "legend-label", id);
-            },
-        );
-        lx += w;
-    }
+    let entries: Vec<(&str, &str)> = order.iter().map(|id| (&id[..], &colour[id][..])).collect();
+    let swatch = |out: &mut String, x: f64, y: f64, c: &str| {
+        Tag::new(out, "rect")
+            .rect(rect(x, y - 5.0, 10.0, 10.0))
+            .attr("fill", c)
+            .attr("stroke", INK)
+            .px("stroke-width", 0.5)
+            .close();
+    };
+    job_entries(
+        &mut out,
+        MARGIN,
+        title_h + 8.0,
+        width - MARGIN,
+        &entries,
+        14.0,
+        &swatch,
+    );
 
     let mut y = title_h + legend_h;
     for g in &sharing.gpus {

@@ -196,3 +196,41 @@ pub(crate) fn colour_bar(
     }
     end(out, "g");
 }
+
+/// One legend entry per job, `(id, colour)`, from `x` on the line at `y` while they fit
+/// before `right`: a swatch `swatch_w` wide drawn by `swatch(out, x, y, colour)`, then the id.
+pub(crate) fn job_entries(
+    out: &mut String,
+    mut x: f64,
+    y: f64,
+    right: f64,
+    jobs: &[(&str, &str)],
+    swatch_w: f64,
+    swatch: &dyn Fn(&mut String, f64, f64, &str),
+) {
+    for &(id, colour) in jobs {
+        let w = swatch_w + text_width(id, 11.0) + 10.0;
+        if x + w > right {
+            break;
+        }
+        titled_group(
+            out,
+            "legend-entry",
+            &[("data-job", &id)],
+            &format!("job {id}"),
+            |out| {
+                swatch(out, x, y, colour);
+                text_at(
+                    out,
+                    x + swatch_w,
+                    y + 4.0,
+                    11.0,
+                    "start",
+                    "legend-label",
+                    id,
+                );
+            },
+        );
+        x += w;
+    }
+}

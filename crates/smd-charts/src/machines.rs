@@ -3,10 +3,11 @@
 //! that runs on it, coloured by job (workers filled squares, PSs hollow diamonds).
 
 use crate::format::sig;
+use crate::legend::job_entries;
 use crate::marker::Shape;
 use crate::palette::categorical;
 use crate::rect::Rect;
-use crate::svg::{end, root, text_at, text_width, titled_group, Tag, INK};
+use crate::svg::{end, fitted_title, root, text_at, text_width, titled_group, Tag, INK};
 use smd_core::plan::Plan;
 use smd_core::scenario::{Cluster, Resources};
 use std::collections::HashMap;
@@ -229,10 +230,7 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
         },
         sig(total_x, 3)
     );
-    let title_size = (14.0f64)
-        .min((width - 2.0 * MARGIN) / text_width(&title, 1.0))
-        .max(8.0);
-    text_at(&mut out, MARGIN, 18.0, title_size, "start", "title", &title);
+    fitted_title(&mut out, MARGIN, width - 2.0 * MARGIN, &title);
 
     // Legend: the two task marks, the bars, then the jobs' colours if few.
     let ly = title_h + 8.0;
@@ -272,23 +270,18 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
     );
     lx += 20.0 + text_width(bar_text, 11.0) + 14.0;
     if placed_jobs.len() <= 18 {
-        for (id, colour) in &placed_jobs {
-            let w = 12.0 + text_width(id, 11.0) + 10.0;
-            if lx + w > width - MARGIN {
-                break;
-            }
-            titled_group(
-                &mut out,
-                "legend-entry",
-                &[("data-job", id)],
-                &format!("job {id}"),
-                |out| {
-                    mark(out, Shape::Square, lx + 5.0, ly, 4.0, colour, true);
-                    text_at(out, lx + 12.0, ly + 4.0, 11.0, "start", "legend-label", id);
-                },
-            );
-            lx += w;
-        }
+        let swatch = |out: &mut String, x: f64, y: f64, c: &str| {
+            mark(out, Shape::Square, x + 5.0, y, 4.0, c, true);
+        };
+        job_entries(
+            &mut out,
+            lx,
+            ly,
+            width - MARGIN,
+            &placed_jobs,
+            12.0,
+            &swatch,
+        );
     }
 
     let mut y = title_h + legend_h;

@@ -197,6 +197,12 @@ pub(crate) fn chart_title(out: &mut String, x: f64, title: &str) {
 }
 
 /// Starts a text element of class `class` at (x, y) in `size` px type.
+/// A chart title at (x, 18), its size shrunk from 14 (down to 8) so that it fits `room`.
+pub(crate) fn fitted_title(out: &mut String, x: f64, room: f64, title: &str) {
+    let size = (14.0f64).min(room / text_width(title, 1.0)).max(8.0);
+    text_at(out, x, 18.0, size, "start", "title", title);
+}
+
 pub(crate) fn text_tag<'a>(out: &'a mut String, class: &str, x: f64, y: f64, size: f64) -> Tag<'a> {
     Tag::new(out, "text")
         .attr("class", class)
