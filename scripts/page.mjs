@@ -9,6 +9,8 @@
 //                                            controls (1400×1000)
 //   node scripts/page.mjs machines URL OUTDIR a bundled trace on 16 × t4x4 machines (version 2):
 //                                            the machine groups, the plan and its machine map
+//   node scripts/page.mjs sharing URL FILE OUTDIR  a scenario file with GPU sharing imported
+//                                            as JSON: the plan's GPU sharing card
 //   node scripts/page.mjs overtime URL OUTDIR the Over time view: workload-1 on 16 × t4x4, every
 //                                            policy in the worker (its time printed), the charts
 import { chromium } from 'playwright-core';
@@ -195,6 +197,17 @@ if (mode === 'shots') {
   check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
   if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
   console.log(`wrote ${arg}/machines-*.png`);
+} else if (mode === 'sharing') {
+  // A scenario with GPU sharing on, imported as JSON: the GPU sharing card of its plan.
+  const { readFileSync } = await import('node:fs');
+  const out = process.argv[5];
+  const { page } = await open();
+  await page.fill("[data-field='io.text']", readFileSync(arg, 'utf8'));
+  await page.click('[data-action=import-json]');
+  await page.waitForSelector('[data-testid=sharing-headline]', { timeout: 240000 });
+  await page.evaluate(() => document.querySelector('[data-testid=gpu-map]').scrollIntoView());
+  await page.screenshot({ path: `${out}/sharing.png` });
+  console.log(await page.textContent('[data-testid=sharing-headline]'));
 } else if (mode === 'overtime') {
   // The Over time view on the default workload, every policy, in the real worker.
   const { page } = await open();
