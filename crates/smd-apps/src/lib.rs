@@ -10,6 +10,8 @@
 //! - [`trace`]: arrival traces read into scenarios (the bundled workloads included);
 //! - [`calibrate`]: the speed model against every measured placement, with a fit of its
 //!   free parameters ([`calibrated`] holds the fitted values the presets use);
+//! - [`gpu`]: a preset worker's estimated GPU memory profile and compute intensity (GPU
+//!   sharing);
 //! - [`csv`]: the project's one CSV reader.
 //!
 //! ```
@@ -26,6 +28,7 @@ pub mod app;
 pub mod calibrate;
 pub mod calibrated;
 pub mod csv;
+pub mod gpu;
 pub mod machines;
 pub mod preset;
 pub mod trace;

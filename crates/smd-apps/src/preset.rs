@@ -155,9 +155,10 @@ pub fn limit_for(workers: u32, instance: &Resources) -> Result<f64, PresetError>
     Ok(theta)
 }
 
-/// Rounds to 1 µs: readable files, and the value written is the value used.
-fn us(ms: f64) -> f64 {
-    (ms * 1000.0).round() / 1000.0
+/// Rounds to 3 decimals (1 µs of a time in ms, 1 MB of memory in GB): readable files, and
+/// the value written is the value used.
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
 }
 
 /// The job of docs/MODEL.md §1 for `app` (module docs: how every field is derived).
@@ -210,12 +211,13 @@ pub(crate) fn build(
     // τ = 2G/B in ms: the profile's sum, so that r_j reads as the group's transfer time.
     let tau_ms = 2.0 * 8.0 * g_mb / 1000.0 / b * 1000.0;
     let [a, slope] = f.step_ms;
+    let gpu = crate::gpu::profile(app, m);
     let layers = groups
         .iter()
         .map(|g| Layer {
-            forward_ms: us(slope * m / n),
-            backward_ms: us(a / n),
-            comm_ms: us(tau_ms * g.params as f64 / total as f64),
+            forward_ms: round3(slope * m / n),
+            backward_ms: round3(a / n),
+            comm_ms: round3(tau_ms * g.params as f64 / total as f64),
         })
         .collect();
     Ok(Job {
@@ -243,9 +245,10 @@ pub(crate) fn build(
         arrival_s: None,
         requested_workers: None,
         requested_ps: None,
-        gpu_mem_mean_gb: None,
-        gpu_mem_sd_gb: None,
-        gpu_util: None,
+        // Estimates (docs/APPLICATIONS.md §6); GPU sharing reads them, nothing else does.
+        gpu_mem_mean_gb: Some(round3(gpu.mem_mean_gb)),
+        gpu_mem_sd_gb: Some(round3(gpu.mem_sd_gb)),
+        gpu_util: Some(round3(gpu.util)),
         min_performance: None,
     })
 }

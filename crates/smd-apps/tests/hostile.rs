@@ -36,8 +36,9 @@ proptest! {
         let opts = PresetOptions { minibatch: m, ..PresetOptions::batch(k) };
         match preset(App::ALL[a], &opts) {
             Ok(job) => {
+                // Its GPU profile (docs/APPLICATIONS.md §6) makes it a version-2 job.
                 let s = smd_core::Scenario {
-                    version: 1,
+                    version: 2,
                     cluster: Default::default(),
                     params: Default::default(),
                     jobs: vec![job],

@@ -157,8 +157,9 @@ fn every_preset_plans_with_every_policy() {
             })
         })
         .collect();
+    // The presets' GPU profiles (docs/APPLICATIONS.md §6) make them version-2 jobs.
     let s = Scenario {
-        version: 1,
+        version: 2,
         cluster,
         params: Params {
             epsilon: 0.05,

@@ -103,3 +103,82 @@ pub fn share_table(rows: &[ShareRow]) -> String {
     }
     out
 }
+
+/// One simulation of the sharing benchmark.
+#[derive(Clone, Debug)]
+pub struct SimShareRow {
+    /// "presets" (the trace's estimated profiles) or "light" (every job 2 ± 0.5 GB, u 0.2).
+    pub profiles: &'static str,
+    /// The sharing algorithm (`off` or `heuristic`).
+    pub sharing: smd_core::scenario::GpuSharing,
+    /// The policy.
+    pub policy: smd_sim::SimPolicy,
+    /// Wall time, ms.
+    pub ms: f64,
+    /// Total utility.
+    pub total_utility: f64,
+    /// GPU-hours in use and exclusive (sharing on), or GPU-hours of the demand (off).
+    pub gpu_hours: (f64, f64),
+}
+
+/// The simulation benchmark's headline case (workload-1 on 16 × t4x4, 10-minute slots)
+/// with sharing off and on, with the presets' profiles and with light ones, every policy
+/// over time but `bound`.
+pub fn run_sim_sharing(clock: &dyn Fn() -> f64) -> Vec<SimShareRow> {
+    use smd_core::scenario::GpuSharing;
+    let base = crate::sim::instance(crate::sim::CASES[0]);
+    let mut rows = Vec::new();
+    for profiles in ["presets", "light"] {
+        for sharing in [GpuSharing::Off, GpuSharing::Heuristic] {
+            let mut s = base.clone();
+            s.params.gpu_sharing = Some(sharing);
+            if profiles == "light" {
+                for j in &mut s.jobs {
+                    j.gpu_mem_mean_gb = Some(2.0);
+                    j.gpu_mem_sd_gb = Some(0.5);
+                    j.gpu_util = Some(0.2);
+                }
+            }
+            let delta_h = s.params.interval_s.unwrap_or(600.0) / 3600.0;
+            for policy in smd_sim::SimPolicy::ALL {
+                if policy == smd_sim::SimPolicy::Bound {
+                    continue;
+                }
+                let t0 = clock();
+                let run = smd_sim::simulate(&s, policy, &mut smd_sim::Options::default())
+                    .expect("the runs succeed");
+                let ms = clock() - t0;
+                let gpu_hours = match &run.metrics.sharing {
+                    Some(m) => (m.gpu_hours, m.exclusive_gpu_hours),
+                    None => {
+                        let h: f64 = run.slots.iter().map(|x| x.used.gpu * delta_h).sum();
+                        (h, h)
+                    }
+                };
+                rows.push(SimShareRow {
+                    profiles,
+                    sharing,
+                    policy,
+                    ms,
+                    total_utility: run.metrics.total_utility,
+                    gpu_hours,
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// The rows as a Markdown table.
+pub fn sim_share_table(rows: &[SimShareRow]) -> String {
+    let mut out = String::from(
+        "| profiles | sharing | policy | ms | total utility | GPU-hours | exclusive GPU-hours |\n|---|---|---|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        out += &format!(
+            "| {} | {} | {} | {:.0} | {:.1} | {:.1} | {:.1} |\n",
+            r.profiles, r.sharing, r.policy, r.ms, r.total_utility, r.gpu_hours.0, r.gpu_hours.1
+        );
+    }
+    out
+}

@@ -110,6 +110,16 @@ pub fn percent(part: f64, whole: f64) -> String {
     }
 }
 
+/// A probability for people: a percentage with 2 significant digits (`0.41%`), or
+/// `< 0.0001%` below one in a million (a Gaussian tail of 1e-14 reads as noise otherwise).
+pub fn probability(p: f64) -> String {
+    if p < 1e-6 {
+        "< 0.0001%".into()
+    } else {
+        percent_sig(p, 2)
+    }
+}
+
 /// A share of 1 as a percentage with `digits` significant digits (`0.04%`, `1.5%`, `12%`):
 /// for small shares such as an optimality gap.
 pub fn percent_sig(share: f64, digits: usize) -> String {
@@ -199,6 +209,9 @@ mod tests {
         assert_eq!(percent_sig(0.015, 2), "1.5%");
         assert_eq!(percent_sig(0.123, 2), "12%");
         assert_eq!(percent_sig(0.0, 2), "0%");
+        assert_eq!(probability(0.0041), "0.41%");
+        assert_eq!(probability(2.7e-14), "< 0.0001%");
+        assert_eq!(probability(0.01), "1%");
         assert_eq!(count(950), "950");
         assert_eq!(count(12_345), "12.3 k");
         assert_eq!(count(1_234_567), "1.2 M");

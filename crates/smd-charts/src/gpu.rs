@@ -1,7 +1,7 @@
 //! The GPU map of a plan with GPU sharing (docs/MODEL.md §18): every shared GPU a bar of
 //! its mean memory against the GPU's memory, split among its occupants, coloured by job.
 
-use crate::format::{percent_sig, sig};
+use crate::format::{percent_sig, probability, sig};
 use crate::legend::job_entries;
 use crate::palette::categorical;
 use crate::rect::Rect;
@@ -36,6 +36,25 @@ impl Default for GpuMapOptions {
 const MARGIN: f64 = 12.0;
 const ROW: f64 = 18.0;
 const BAR: f64 = 12.0;
+
+/// "N GPUs instead of M, mean performance P%" (and the workers too big to share, if any):
+/// the headline of a plan's GPU sharing, on the page, in the CLI and over the GPU map.
+pub fn headline(s: &SharingSummary) -> String {
+    let mut h = format!(
+        "{} GPUs instead of {}, mean performance {}",
+        s.gpus_used,
+        s.exclusive_gpus,
+        percent_sig(s.mean_performance, 3)
+    );
+    if s.alone > 0 {
+        let them = if s.alone == 1 { "worker" } else { "workers" };
+        h.push_str(&format!(
+            "; {} {them} too big to share keep a GPU each",
+            s.alone
+        ));
+    }
+    h
+}
 
 /// The GPU map of `sharing` as an SVG document; `gpu_memory_gb` is one GPU's memory (the
 /// bars' full length).
@@ -94,10 +113,8 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
     let height = title_h + legend_h + n as f64 * ROW + MARGIN + 16.0;
 
     let title = format!(
-        "{} GPUs instead of {}, mean performance {} ({} sharing)",
-        sharing.gpus_used,
-        sharing.exclusive_gpus,
-        percent_sig(sharing.mean_performance, 3),
+        "{} ({} sharing)",
+        headline(sharing),
         sharing.algorithm.name()
     );
     let mut out = String::new();
@@ -148,7 +165,7 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
             jobs.join(", "),
             sig(g.mem_mean_gb, 3),
             sig(gpu_memory_gb, 3),
-            sig(g.collision_prob, 3),
+            probability(g.collision_prob),
             sig(slowdown, 3)
         );
         let total_len = bar_w * (g.mem_mean_gb / full).clamp(0.0, 1.0);
@@ -199,7 +216,7 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
                     10.0,
                     "start",
                     "gpu-value",
-                    &format!("{} GB · p {}", sig(mem, 3), sig(collision, 2)),
+                    &format!("{} GB · collision {}", sig(mem, 3), probability(collision)),
                 );
             },
         );
@@ -271,6 +288,7 @@ mod tests {
             gpus_used: 2,
             exclusive_gpus: 5,
             mean_performance: 0.87,
+            alone: 0,
         }
     }
 
@@ -284,8 +302,8 @@ mod tests {
         assert!(svg.contains(r#"data-exclusive-gpus="5""#));
         assert_eq!(svg.matches(r#"<g class="gpu""#).count(), 2);
         assert_eq!(svg.matches(r#"class="occupant""#).count(), 5);
-        assert!(svg.contains("collision probability 0.004"), "{svg}");
-        assert!(svg.contains("collision probability 0.009"));
+        assert!(svg.contains("collision probability 0.4%"), "{svg}");
+        assert!(svg.contains("collision probability 0.9%"));
         assert!(svg.contains("2 GPUs instead of 5, mean performance 87"));
         // Text is escaped.
         assert!(svg.contains("&lt;j2&gt;") && !svg.contains("<j2>"));

@@ -76,7 +76,7 @@ mod schedule;
 pub mod svg;
 mod timeline;
 
-pub use gpu::{gpu_map_svg, GpuMapOptions};
+pub use gpu::{gpu_map_svg, headline as sharing_headline, GpuMapOptions};
 pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Value};
 pub use line::{line_chart_svg, LineChart, Point, Series};
 pub use machines::{machine_map_svg, MachineMapOptions};

@@ -364,6 +364,8 @@ pub(crate) mod tests {
             placement: None,
             locality_factor: 1.0,
             iterations: 10.0,
+            slowdown: None,
+            continues: false,
         }
     }
 
@@ -400,6 +402,7 @@ pub(crate) mod tests {
                     gpu: [3.0, 9.0, 1.0, 0.0][k],
                     ..Resources::default()
                 },
+                gpus: None,
             })
             .collect();
         Run {
@@ -417,6 +420,7 @@ pub(crate) mod tests {
                 restarts: 1,
                 cross_traffic_gbit: 0.0,
                 unfinished: 1,
+                sharing: None,
             },
         }
     }

@@ -826,11 +826,9 @@ fn write_plan_table(plan: &Plan, out: &mut impl Write) -> io::Result<()> {
         writeln!(out)?;
         writeln!(
             out,
-            "GPU sharing ({}): {} GPUs instead of {}, mean performance {:.1}% (`smd share` lists every GPU)",
+            "GPU sharing ({}): {} (`smd share` lists every GPU)",
             sh.algorithm,
-            sh.gpus_used,
-            sh.exclusive_gpus,
-            100.0 * sh.mean_performance
+            smd_charts::sharing_headline(sh)
         )?;
     }
     Ok(())

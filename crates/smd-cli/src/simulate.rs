@@ -64,8 +64,16 @@ pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
                 .unwrap_or(smd_core::scenario::DEFAULT_RESTART_S)
         ),
     )?;
+    let sharing = runs.iter().any(|r| r.0.metrics.sharing.is_some());
+    if sharing {
+        writeln!(
+            out,
+            "GPU sharing on (online packing per machine; docs/MODEL.md §18): GPU-hours in use \
+             against the same workers' exclusive GPUs"
+        )?;
+    }
     writeln!(out)?;
-    let mut t = Table::new(&[
+    let mut columns = vec![
         ("policy", false),
         ("total utility", true),
         ("of bound", true),
@@ -77,13 +85,17 @@ pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
         ("makespan", true),
         ("restarts", true),
         ("cross Gbit", true),
-        ("run ms", true),
-    ]);
+    ];
+    if sharing {
+        columns.extend([("GPU-h", true), ("exclusive GPU-h", true), ("perf", true)]);
+    }
+    columns.push(("run ms", true));
+    let mut t = Table::new(&columns);
     let time = |v: Option<f64>| v.map_or("-".to_owned(), duration);
     for (r, ms) in &runs {
         let m = &r.metrics;
         let n = r.jobs.len();
-        t.row(vec![
+        let mut row = vec![
             r.policy.name().to_owned(),
             format!("{:.3}", m.total_utility),
             if m.bound > 0.0 {
@@ -99,8 +111,19 @@ pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
             time(m.makespan_s),
             m.restarts.to_string(),
             format!("{:.1}", m.cross_traffic_gbit),
-            format!("{ms:.1}"),
-        ]);
+        ];
+        if sharing {
+            match &m.sharing {
+                Some(s) => row.extend([
+                    format!("{:.1}", s.gpu_hours),
+                    format!("{:.1}", s.exclusive_gpu_hours),
+                    format!("{:.1}%", 100.0 * s.mean_performance),
+                ]),
+                None => row.extend(["-".into(), "-".into(), "-".into()]),
+            }
+        }
+        row.push(format!("{ms:.1}"));
+        t.row(row);
     }
     t.write(out)?;
     Ok(())

@@ -118,3 +118,58 @@ fn the_table_and_bad_arguments() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("params.interval_s"));
 }
+
+#[test]
+fn sharing_over_time_reports_gpu_hours_and_slowdowns() {
+    // Light profiles on every job, sharing on: the JSON has the sharing metrics, segment
+    // slowdowns and GPUs in use no more than the exclusive ones; the table its columns.
+    let mut s: Value = serde_json::from_str(&trace_file()).unwrap();
+    s["params"]["gpu_sharing"] = "heuristic".into();
+    for j in s["jobs"].as_array_mut().unwrap() {
+        j["gpu_mem_mean_gb"] = 2.0.into();
+        j["gpu_mem_sd_gb"] = 0.5.into();
+        j["gpu_util"] = 0.2.into();
+    }
+    let text = s.to_string();
+    let o = smd(
+        &["simulate", "--policy", "optimus", "--json", "-"],
+        Some(text.as_bytes()),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let run: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let m = &run["metrics"]["sharing"];
+    let (used, exclusive) = (
+        m["gpu_hours"].as_f64().unwrap(),
+        m["exclusive_gpu_hours"].as_f64().unwrap(),
+    );
+    assert!(used > 0.0 && used < exclusive, "{m}");
+    let perf = m["mean_performance"].as_f64().unwrap();
+    assert!(perf > 0.9 && perf <= 1.0, "{m}");
+    let slowdowns: Vec<f64> = run["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|j| j["segments"].as_array().unwrap().clone())
+        .map(|g| {
+            g["slowdown"]
+                .as_f64()
+                .expect("every segment has its slowdown")
+        })
+        .collect();
+    assert!(!slowdowns.is_empty());
+    assert!(slowdowns
+        .iter()
+        .all(|&x| (1.0..=1.0 / 0.93 + 1e-9).contains(&x)));
+    assert!(slowdowns.iter().any(|&x| x > 1.0), "something shares");
+    let o = smd(&["simulate", "-"], Some(text.as_bytes()));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("GPU sharing on") && out.contains("GPU-h"),
+        "{out}"
+    );
+}

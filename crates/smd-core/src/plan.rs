@@ -88,6 +88,10 @@ pub struct SharingSummary {
     pub exclusive_gpus: usize,
     /// Mean over them of 1 / slowdown.
     pub mean_performance: f64,
+    /// Admitted workers with a memory profile that breaks the memory rule even alone: each
+    /// keeps a GPU to itself (counted in neither `gpus_used` nor `exclusive_gpus`).
+    #[serde(default)]
+    pub alone: usize,
 }
 
 /// A job's tasks on one machine.

@@ -508,7 +508,44 @@ pub fn check_policies(s: &Scenario) -> Result<(), String> {
             g.total_utility
         ));
     }
+    check_sharing(s)?;
     check_simulation(s)
+}
+
+/// With GPU sharing on (a memory profile given to every one-GPU job without one), smd and
+/// optimus plan, and their plans pass the invariant checks, shared GPUs included.
+fn check_sharing(s: &Scenario) -> Result<(), String> {
+    let mut s = s.clone();
+    s.version = 2;
+    if s.params.gpu_sharing.is_none() {
+        s.params.gpu_sharing = Some(smd_core::scenario::GpuSharing::Heuristic);
+    }
+    for (i, j) in s.jobs.iter_mut().enumerate() {
+        if j.worker.gpu == 1.0 && j.gpu_mem_mean_gb.is_none() {
+            j.gpu_mem_mean_gb = Some(1.0 + 3.0 * (i % 5) as f64);
+            j.gpu_mem_sd_gb = Some(0.5 * (i % 3) as f64);
+            j.gpu_util = Some(0.1 + 0.2 * (i % 4) as f64);
+        }
+    }
+    if s.validate().is_err() {
+        return Ok(());
+    }
+    let models: Vec<JobModel> = s
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .collect();
+    for policy in [Policy::Smd, Policy::Optimus] {
+        let p = guarded(policy.name(), || {
+            smd_place::plan_placed(&s, policy, &mut Options::default())
+        })?
+        .map_err(|e| format!("shared {policy}: a valid scenario failed: {e}"))?;
+        let errs = smd_reproduce::case::check_plan(&s, &models, &p);
+        if !errs.is_empty() {
+            return Err(format!("shared {policy}: {}", errs.join("; ")));
+        }
+    }
+    Ok(())
 }
 
 /// The cheap policies over time run a valid scenario to the end, within the bound. (The

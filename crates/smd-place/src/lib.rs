@@ -62,7 +62,9 @@ pub use output::{JobPlacement, Outcome, Placement, Share};
 pub use pipeline::{machines_of, place_plan, placement_of, plan_placed};
 pub use policy::{Policy, HEURISTICS};
 pub use rho::locality_factor;
-pub use shared::{effective_share, shareable, MIN_SHARE};
+pub use shared::{
+    effective_scenario, effective_share, job_slowdown, shareable, worker_of, MIN_SHARE,
+};
 
 use smd_core::Error;
 

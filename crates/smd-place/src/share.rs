@@ -510,7 +510,12 @@ impl Online {
         empty_least_loaded(&all, &mut self.bins, &self.rules, self.z);
     }
 
-    /// The GPUs in use now.
+    /// Worker `id` while it is present.
+    pub fn worker(&self, id: usize) -> Option<Worker> {
+        self.workers.get(id).copied().flatten()
+    }
+
+    /// The GPUs in use now; a GPU's `workers` are the ids [`Online::arrive`] returned.
     pub fn packing(&self) -> Packing {
         finish(
             &self.all(),

@@ -21,8 +21,8 @@ pub fn shareable(j: &smd_core::scenario::Job) -> bool {
     j.worker.gpu == 1.0 && j.gpu_mem_mean_gb.is_some()
 }
 
-/// A shareable job's worker as the packing sees it.
-pub(crate) fn worker_of(j: &smd_core::scenario::Job, job: usize, index: u32) -> Worker {
+/// A shareable job's worker as the packing sees it (`job`: the caller's index of the job).
+pub fn worker_of(j: &smd_core::scenario::Job, job: usize, index: u32) -> Worker {
     Worker {
         job,
         index,
@@ -42,7 +42,23 @@ pub fn effective_share(j: &smd_core::scenario::Job, rules: &Rules, z: f64) -> f6
     mem.max(j.gpu_util.unwrap_or(1.0)).clamp(MIN_SHARE, 1.0)
 }
 
-/// The scenario admission and placement see: shareable workers at their effective share.
+/// The scenario admission and placement see with sharing on: every shareable worker at its
+/// [`effective_share`] of a GPU under the scenario's rules ([`rules_of`]).
+pub fn effective_scenario(s: &Scenario) -> Scenario {
+    let rules = rules_of(s);
+    effective(s, &rules, normal_quantile(1.0 - rules.collision_prob))
+}
+
+/// A job's slowdown from its workers' (docs/MODEL.md §18): a synchronous job runs at its
+/// slowest worker's pace, an asynchronous one at their mean; 1 with no shared worker.
+pub fn job_slowdown(mode: Mode, workers: &[f64]) -> f64 {
+    match mode {
+        _ if workers.is_empty() => 1.0,
+        Mode::Sync => workers.iter().copied().fold(1.0, f64::max),
+        Mode::Async => workers.iter().sum::<f64>() / workers.len() as f64,
+    }
+}
+
 fn effective(s: &Scenario, rules: &Rules, z: f64) -> Scenario {
     let mut e = s.clone();
     for j in &mut e.jobs {
@@ -103,11 +119,7 @@ pub(crate) fn plan_shared(
         if !line.admitted || per_job[i].is_empty() {
             continue;
         }
-        let s = &per_job[i];
-        let slowdown = match scenario.jobs[i].mode {
-            Mode::Sync => s.iter().copied().fold(1.0, f64::max),
-            Mode::Async => s.iter().sum::<f64>() / s.len() as f64,
-        };
+        let slowdown = job_slowdown(scenario.jobs[i].mode, &per_job[i]);
         let m = &models[i];
         if let Some(t) = line.completion_time_s.as_mut() {
             *t *= slowdown;
@@ -149,6 +161,7 @@ pub(crate) fn plan_shared(
             1.0
         },
         gpus: packed.gpus,
+        alone: packed.alone,
     });
     Ok(plan)
 }
@@ -158,8 +171,10 @@ struct Packed {
     gpus: Vec<SharedGpu>,
     /// (job, slowdown) per packed worker.
     worker_slowdowns: Vec<(usize, f64)>,
-    /// Whole GPUs of the non-shareable admitted workers.
+    /// Whole GPUs of the non-shareable admitted workers (and of those too big to share).
     exclusive_whole_gpus: f64,
+    /// Shareable workers that break the memory rule even alone.
+    alone: usize,
 }
 
 /// Packs each site's shareable workers on the GPUs its other workers leave; `Err((job,
@@ -203,19 +218,24 @@ fn pack_sites(
         gpus: Vec::new(),
         worker_slowdowns: Vec::new(),
         exclusive_whole_gpus: whole.iter().sum(),
+        alone: 0,
     };
     for (h, (name, gpus)) in sites.iter().enumerate() {
         if workers[h].is_empty() {
             continue;
         }
         let p = pack(&workers[h], rules, algorithm)?;
+        // A worker whose memory breaks the rule even alone is not shared: it keeps a GPU
+        // to itself, as without sharing (it ran alone on one when it was measured).
+        let alone = p.unplaceable.len();
         let free = (gpus - whole[h]).max(0.0).floor() as usize;
-        let fits = p.unplaceable.is_empty() && p.gpus.len() <= free;
-        if !fits {
+        if p.gpus.len() + alone > free {
             let last = workers[h].iter().map(|w| w.job).max().unwrap_or(0);
             return Ok(Err((last, name.clone())));
         }
-        let first = whole[h].ceil() as u32;
+        out.exclusive_whole_gpus += alone as f64;
+        out.alone += alone;
+        let first = whole[h].ceil() as u32 + alone as u32;
         for (k, g) in p.gpus.iter().enumerate() {
             let members: Vec<WorkerRef> = g
                 .workers

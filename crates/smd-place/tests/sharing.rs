@@ -82,11 +82,16 @@ fn sharing_off_changes_no_plan() {
 fn shared_plans_keep_every_rule_and_rederive() {
     let z = smd_place::share::normal_quantile(0.99);
     let mut saved = 0;
+    let mut alone = 0;
     for seed in 1..=4 {
         for light in [true, false] {
             for algorithm in [GpuSharing::Greedy, GpuSharing::Heuristic, GpuSharing::Exact] {
                 let mut s = scenario(seed, light);
                 s.params.gpu_sharing = Some(algorithm);
+                // Job 0 breaks the memory rule even alone (13 + 2.33·2 > 16): it is not
+                // shared but keeps a GPU per worker.
+                s.jobs[0].gpu_mem_mean_gb = Some(13.0);
+                s.jobs[0].gpu_mem_sd_gb = Some(2.0);
                 let machines = s.cluster.machine_list();
                 for policy in [Policy::Smd, Policy::Optimus, Policy::Global] {
                     let p = plan_placed(&s, policy, &mut Options::default()).unwrap();
@@ -125,7 +130,7 @@ fn shared_plans_keep_every_rule_and_rederive() {
                         }
                         total += line.utility;
                         let w = line.workers.unwrap();
-                        let shareable = j.gpu_mem_mean_gb.is_some();
+                        let shareable = j.gpu_mem_mean_gb.is_some() && i != 0;
                         if shareable {
                             assert_eq!(seen[i], w, "{}: each worker on one GPU", j.id);
                         } else {
@@ -165,10 +170,15 @@ fn shared_plans_keep_every_rule_and_rederive() {
                     }
                     assert!((p.total_utility - total).abs() <= 1e-9 * total.max(1.0));
                     assert!(sh.gpus_used <= sh.exclusive_gpus);
+                    alone += usize::from(p.jobs[0].admitted);
                     saved += usize::from(sh.gpus_used < sh.exclusive_gpus);
                 }
             }
         }
     }
     assert!(saved > 20, "sharing saved GPUs in only {saved} plans");
+    assert!(
+        alone > 10,
+        "the unshareable job admitted in only {alone} plans"
+    );
 }

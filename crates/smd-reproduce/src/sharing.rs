@@ -11,7 +11,11 @@
 //!   artifact measures no GPU memory, so each worker's memory is its static footprint —
 //!   16 bytes per parameter (fp32 weights, gradients and two optimizer moments) — plus an
 //!   activation footprint A that is the study's *parameter* (1, 2, 4 and 8 GB), sd = 25% of
-//!   A; its compute intensity is the other parameter (0.3 and 0.6).
+//!   A; its compute intensity is the other parameter (0.3 and 0.6);
+//! - **Pollux presets**: workload-1's first 240 jobs as the trace loader makes them, one
+//!   worker each, with the presets' estimated profiles (docs/APPLICATIONS.md §6: memory
+//!   from parameters, optimiser and a per-sample activation size calibrated on the largest
+//!   measured local batch; u from the measured step-time fit) — estimates, not data.
 //!
 //! `exact` runs on the first 14 workers of each mix (its search is exponential), beside
 //! greedy and heuristic on the same 14, so the three compare on equal ground.
@@ -74,6 +78,32 @@ fn pollux(n: usize, act_gb: f64, util: f64) -> Result<Vec<Worker>, Error> {
         .collect())
 }
 
+/// Workload-1's jobs as presets (docs/APPLICATIONS.md §6), one worker each, cycled to `n`;
+/// `smallest`: each at its application's smallest measured local batch instead of the
+/// trace's.
+fn pollux_presets(n: usize, smallest: bool) -> Result<Vec<Worker>, Error> {
+    let text = smd_apps::trace::workload("workload-1").map_err(Error::Solver)?;
+    let arrivals = smd_apps::trace::parse(text).map_err(|e| Error::Solver(e.to_string()))?;
+    let t4 = smd_apps::machines::machine_type("t4x4").map_err(Error::Solver)?;
+    let s = smd_apps::trace::scenario(&arrivals, smd_apps::machines::pool(t4, 16.0))
+        .map_err(|e| Error::Solver(e.to_string()))?;
+    Ok((0..n)
+        .map(|i| {
+            let k = i % s.jobs.len();
+            let mut w = smd_place::worker_of(&s.jobs[k], i, 0);
+            if smallest {
+                let app = arrivals[k].app;
+                let p = smd_apps::gpu::profile(app, app.facts().local_batch[0] as f64);
+                w.mem_mean_gb = p.mem_mean_gb;
+                w.mem_sd_gb = p.mem_sd_gb;
+                w.util = p.util;
+            }
+            w.min_performance = MIN_PERFORMANCE;
+            w
+        })
+        .collect())
+}
+
 /// The columns of the table.
 pub const COLUMNS: [&str; 9] = [
     "mix",
@@ -111,6 +141,11 @@ pub fn run() -> Result<Table, Error> {
             ));
         }
     }
+    mixes.push(("pollux presets".into(), pollux_presets(WORKERS, false)?));
+    mixes.push((
+        "pollux presets at smallest local batch".into(),
+        pollux_presets(WORKERS, true)?,
+    ));
     let mut t = Table::new(&COLUMNS);
     for (name, ws) in &mixes {
         let small = &ws[..EXACT_WORKERS.min(ws.len())];
@@ -123,11 +158,15 @@ pub fn run() -> Result<Table, Error> {
         ] {
             for &a in algorithms {
                 let p = pack(set, &rules, a)?;
-                let placed = set.len() - p.unplaceable.len();
+                // A worker that fits no GPU even alone keeps one to itself, as the planner
+                // does (docs/MODEL.md §18), at full speed.
+                let alone = p.unplaceable.len();
+                let used = p.gpus.len() + alone;
                 let perf: Vec<f64> = p
                     .gpus
                     .iter()
                     .flat_map(|g| std::iter::repeat_n(1.0 / g.slowdown, g.workers.len()))
+                    .chain(std::iter::repeat_n(1.0, alone))
                     .collect();
                 let mean = perf.iter().sum::<f64>() / perf.len().max(1) as f64;
                 let min = perf.iter().copied().fold(1.0, f64::min);
@@ -135,9 +174,9 @@ pub fn run() -> Result<Table, Error> {
                     name.as_str().into(),
                     set.len().into(),
                     a.name().into(),
-                    p.gpus.len().into(),
-                    placed.into(),
-                    (1.0 - p.gpus.len() as f64 / placed.max(1) as f64).into(),
+                    used.into(),
+                    set.len().into(),
+                    (1.0 - used as f64 / set.len().max(1) as f64).into(),
                     mean.into(),
                     min.into(),
                     Cell::Text(match p.proven {

@@ -257,3 +257,73 @@ fn cancel_stops_the_run() {
     assert_eq!(asked.get(), 3);
     assert!(last > 0);
 }
+
+#[test]
+fn the_plan_checks_catch_broken_shared_plans() {
+    let case = Case::new(Mode::Sync, 12, Capacity::Units(2), 4);
+    let mut s = case.scenario();
+    s.version = 2;
+    s.params.gpu_sharing = Some(smd_core::scenario::GpuSharing::Heuristic);
+    for (i, j) in s.jobs.iter_mut().enumerate() {
+        j.worker.gpu = 1.0;
+        j.gpu_mem_mean_gb = Some(1.0 + (i % 4) as f64);
+        j.gpu_mem_sd_gb = Some(0.2);
+        j.gpu_util = Some(0.15 + 0.1 * (i % 3) as f64);
+    }
+    let models: Vec<JobModel> = s
+        .jobs
+        .iter()
+        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .collect();
+    let good = smd_place::plan_placed(&s, Policy::Optimus, &mut Options::default()).unwrap();
+    let sh = good.sharing.as_ref().expect("a shared plan");
+    assert!(
+        sh.gpus.iter().any(|g| g.workers.len() > 1),
+        "nothing shared"
+    );
+    assert_eq!(check_plan(&s, &models, &good), Vec::<String>::new());
+
+    // A slowdown the GPU's members do not give.
+    let mut bad = good.clone();
+    let g = bad
+        .sharing
+        .as_mut()
+        .unwrap()
+        .gpus
+        .iter_mut()
+        .find(|g| g.workers.len() > 1);
+    g.unwrap().slowdowns[0] = 1.0;
+    let errs = check_plan(&s, &models, &bad);
+    assert!(errs.iter().any(|e| e.contains("slowdown")), "{errs:?}");
+
+    // A worker missing from the packing: it is on no GPU, and the GPUs used do not add up.
+    let mut bad = good.clone();
+    let g = bad
+        .sharing
+        .as_mut()
+        .unwrap()
+        .gpus
+        .iter_mut()
+        .find(|g| g.workers.len() > 1);
+    g.unwrap().workers.pop();
+    let errs = check_plan(&s, &models, &bad);
+    assert!(
+        errs.iter().any(|e| e.contains("on shared GPUs")),
+        "{errs:?}"
+    );
+
+    // Too much memory on one GPU.
+    let mut s2 = s.clone();
+    let first = &good
+        .sharing
+        .as_ref()
+        .unwrap()
+        .gpus
+        .iter()
+        .find(|g| g.workers.len() > 1);
+    let id = &first.unwrap().workers[0].job;
+    let k = s2.jobs.iter().position(|j| &j.id == id).unwrap();
+    s2.jobs[k].gpu_mem_mean_gb = Some(15.5);
+    let errs = check_plan(&s2, &models, &good);
+    assert!(errs.iter().any(|e| e.contains("memory rule")), "{errs:?}");
+}

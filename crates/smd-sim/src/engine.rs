@@ -26,6 +26,9 @@ pub(crate) struct World<'a> {
     pub arrival: Vec<f64>,
     /// Job indices by arrival, then scenario order.
     pub order: Vec<usize>,
+    /// The largest slowdown GPU sharing may give each job: 1/min_performance for a
+    /// shareable job with sharing on (the performance rule, MODEL §18), else 1.
+    pub worst_slowdown: Vec<f64>,
 }
 
 impl<'a> World<'a> {
@@ -44,6 +47,7 @@ impl<'a> World<'a> {
             delta,
             restart: s.params.restart_s.unwrap_or(DEFAULT_RESTART_S).min(delta),
             horizon: s.params.horizon_s.unwrap_or(MAX_HORIZON_S),
+            worst_slowdown: vec![1.0; s.jobs.len()],
             models,
             arrival,
             order,
@@ -81,6 +85,29 @@ pub(crate) struct Slot<'a> {
     pub state: &'a State,
 }
 
+/// GPU sharing over the run, summed slot by slot.
+#[derive(Default)]
+struct SharedTotals {
+    gpu_hours: f64,
+    exclusive_gpu_hours: f64,
+    /// Σ 1/slowdown over worker-slots, and their number.
+    performance: (f64, usize),
+}
+
+impl SharedTotals {
+    fn summary(&self) -> crate::output::SharingMetrics {
+        crate::output::SharingMetrics {
+            gpu_hours: self.gpu_hours,
+            exclusive_gpu_hours: self.exclusive_gpu_hours,
+            mean_performance: if self.performance.1 > 0 {
+                self.performance.0 / self.performance.1 as f64
+            } else {
+                1.0
+            },
+        }
+    }
+}
+
 /// One job's record while the loop runs.
 struct Track {
     segments: Vec<Segment>,
@@ -88,16 +115,44 @@ struct Track {
     rho: f64,
     completion: Option<f64>,
     why: Option<String>,
+    /// Its slowdown in the last slot it ran (GPU sharing; 1 otherwise).
+    slowdown: f64,
 }
 
-pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result<Run, SimError> {
-    let world = World::new(s)?;
+pub(crate) fn run(
+    given: &Scenario,
+    policy: SimPolicy,
+    opts: &mut Options,
+) -> Result<Run, SimError> {
+    // With GPU sharing the policies, placement and bound see each shareable worker at its
+    // effective share of a GPU (MODEL §18); the packing stage then shares GPUs for real.
+    let mut sharing = crate::sharing::Sharing::new(given)?;
+    let effective;
+    let s = if sharing.is_some() {
+        effective = smd_place::effective_scenario(given);
+        &effective
+    } else {
+        given
+    };
+    let mut world = World::new(s)?;
+    if sharing.is_some() {
+        let rules = smd_place::share::rules_of(given);
+        let z = smd_place::share::normal_quantile(1.0 - rules.collision_prob);
+        for (i, j) in given.jobs.iter().enumerate() {
+            let w = smd_place::worker_of(j, i, 0);
+            // A worker too big to share keeps its GPU: no co-runner slows it.
+            if smd_place::shareable(j) && w.mem_mean_gb + z * w.mem_sd_gb <= rules.gpu_memory_gb {
+                world.worst_slowdown[i] = 1.0 / w.min_performance;
+            }
+        }
+    }
+    let world = world;
     let bound = policy::bound::jobs(&world);
     let bound_total: f64 = bound.iter().map(|j| j.utility).sum();
     if policy == SimPolicy::Bound {
         return Ok(Run {
             policy,
-            metrics: Metrics::of(&bound, bound_total, 0.0),
+            metrics: Metrics::of(&bound, bound_total, 0.0, None),
             jobs: bound,
             slots: Vec::new(),
         });
@@ -116,12 +171,14 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
             rho: 1.0,
             completion: None,
             why: None,
+            slowdown: 1.0,
         })
         .collect();
     let machines = smd_place::machines_of(s);
     let (placement, place_opts) = smd_place::placement_of(s);
     let mut slots: Vec<SlotUse> = Vec::new();
     let mut cross = 0.0;
+    let mut shared_totals = sharing.as_ref().map(|_| SharedTotals::default());
     let mut k = 0usize;
     loop {
         let now = k as f64 * world.delta;
@@ -143,6 +200,7 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
             slots.push(SlotUse {
                 start_s: now,
                 used: Resources::default(),
+                gpus: None,
             });
             k += 1;
             continue;
@@ -180,6 +238,19 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
                 &mut rho,
             )?;
         }
+        let packed = match sharing.as_mut() {
+            Some(sh) => {
+                let keep: Vec<bool> = (0..n)
+                    .map(|i| {
+                        alloc[i].is_some()
+                            && state.current[i] == alloc[i]
+                            && tracks[i].shares == shares[i]
+                    })
+                    .collect();
+                Some(sh.slot(given, &active, &mut alloc, &mut shares, &keep, &mut why)?)
+            }
+            None => None,
+        };
         let mut used = [0.0; 4];
         // A slot cut by the horizon: what would finish after it does not count.
         let end = (now + world.delta).min(world.horizon);
@@ -201,7 +272,11 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
             }
             let changed = state.current[i] != Some((w, p)) || tracks[i].shares != shares[i];
             let start = if changed { now + world.restart } else { now };
-            let per_iter = m.t_placed(w as f64, p as f64, rho[i]) / s.jobs[i].iterations;
+            let slowdown = packed.as_ref().map_or(1.0, |x| x.slowdown[i]);
+            // A co-runner arriving or leaving changes the pace, not the placement: a new
+            // segment without a restart.
+            let paced = !changed && slowdown != tracks[i].slowdown;
+            let per_iter = m.t_placed(w as f64, p as f64, rho[i]) * slowdown / s.jobs[i].iterations;
             let can = ((end - start) / per_iter).max(0.0);
             // Round-off must not leave a sliver of work for another slot (and a restart).
             let sliver = 1e-9 * s.jobs[i].iterations;
@@ -221,7 +296,7 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
             cross += x * iters;
             let t = &mut tracks[i];
             match t.segments.last_mut() {
-                Some(seg) if !changed => {
+                Some(seg) if !changed && !paced => {
                     seg.end_s = stop;
                     seg.iterations += iters;
                 }
@@ -233,15 +308,32 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
                     placement: shares[i].clone(),
                     locality_factor: rho[i],
                     iterations: iters,
+                    slowdown: packed.as_ref().map(|_| slowdown),
+                    continues: paced,
                 }),
             }
             t.shares = shares[i].clone();
             t.rho = rho[i];
+            t.slowdown = slowdown;
             state.current[i] = if state.done[i] { None } else { Some((w, p)) };
+        }
+        let mut gpus = None;
+        if let (Some(x), Some(tot)) = (packed, shared_totals.as_mut()) {
+            // The GPUs really in use, not the effective shares admission counted.
+            used[0] = x.gpus_used;
+            let hours = (end - now) / 3600.0;
+            tot.gpu_hours += x.gpus_used * hours;
+            tot.exclusive_gpu_hours += x.exclusive_gpus * hours;
+            tot.performance.0 += x.performance.0;
+            tot.performance.1 += x.performance.1;
+            if opts.gpus {
+                gpus = Some(x.gpus);
+            }
         }
         slots.push(SlotUse {
             start_s: now,
             used: Resources::from_array(used),
+            gpus,
         });
         k += 1;
         if let Some(f) = opts.progress.as_mut() {
@@ -275,7 +367,12 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
                 completion_s: t.completion,
                 jct_s: jct,
                 utility: jct.map_or(0.0, |j| m.mu(m.pi(j))),
-                restarts: t.segments.len().saturating_sub(1) as u64,
+                restarts: t
+                    .segments
+                    .iter()
+                    .filter(|g| !g.continues)
+                    .count()
+                    .saturating_sub(1) as u64,
                 segments: t.segments.clone(),
                 waiting: t.why.clone(),
             }
@@ -283,7 +380,12 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
         .collect();
     Ok(Run {
         policy,
-        metrics: Metrics::of(&jobs, bound_total, cross),
+        metrics: Metrics::of(
+            &jobs,
+            bound_total,
+            cross,
+            shared_totals.map(|t| t.summary()),
+        ),
         jobs,
         slots,
     })

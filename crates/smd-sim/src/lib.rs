@@ -36,8 +36,9 @@
 mod engine;
 mod output;
 mod policy;
+mod sharing;
 
-pub use output::{JobRun, Metrics, Run, Segment, SlotUse};
+pub use output::{JobRun, Metrics, Run, Segment, SharingMetrics, SlotUse};
 
 use smd_core::{Error, Scenario};
 
@@ -91,6 +92,9 @@ pub struct Options<'a> {
     pub progress: Option<&'a mut dyn FnMut(Progress)>,
     /// Checked after every slot: `true` stops the run with [`SimError::Cancelled`].
     pub cancel: Option<&'a dyn Fn() -> bool>,
+    /// With GPU sharing: record every slot's shared GPUs in [`SlotUse::gpus`] (for checks;
+    /// large).
+    pub gpus: bool,
 }
 
 /// Why a simulation returned no run.

@@ -60,8 +60,15 @@ pub struct Segment {
     pub placement: Option<Vec<PlacedShare>>,
     /// ρ of that placement (1 on a pool): one iteration takes `T(w, p, ρ) / E`.
     pub locality_factor: f64,
-    /// Iterations completed in the segment, `(end − start)·E / T(w, p, ρ)`.
+    /// Iterations completed in the segment, `(end − start)·E / (T(w, p, ρ)·slowdown)`.
     pub iterations: f64,
+    /// With GPU sharing: the job's slowdown from its co-runners (MODEL §18).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slowdown: Option<f64>,
+    /// The segment continues the previous one at another slowdown (a co-runner came or
+    /// went): it starts at the slot boundary and cost no restart.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub continues: bool,
 }
 
 /// The resources in use during one slot.
@@ -69,8 +76,22 @@ pub struct Segment {
 pub struct SlotUse {
     /// The slot's start, s.
     pub start_s: f64,
-    /// Σ demand of the jobs running in it.
+    /// Σ demand of the jobs running in it (with GPU sharing, `gpu` is the GPUs in use).
     pub used: Resources,
+    /// With GPU sharing and [`crate::Options::gpus`]: every shared GPU and its occupants.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpus: Option<Vec<smd_core::plan::SharedGpu>>,
+}
+
+/// GPU sharing over a run (docs/MODEL.md §18).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharingMetrics {
+    /// GPU-hours in use: Σ over slots of the GPUs in use × the slot's length.
+    pub gpu_hours: f64,
+    /// GPU-hours the same workers would have used without sharing.
+    pub exclusive_gpu_hours: f64,
+    /// Mean of 1/slowdown over the shared workers' slots.
+    pub mean_performance: f64,
 }
 
 /// A run's summary (CLUSTER.md §4).
@@ -96,11 +117,19 @@ pub struct Metrics {
     pub cross_traffic_gbit: f64,
     /// Jobs not finished at the horizon.
     pub unfinished: usize,
+    /// With GPU sharing on: GPU-hours against the exclusive count, performance kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sharing: Option<SharingMetrics>,
 }
 
 impl Metrics {
     /// The metrics of `jobs`, with `bound` and the cross traffic given.
-    pub(crate) fn of(jobs: &[JobRun], bound: f64, cross_traffic_gbit: f64) -> Metrics {
+    pub(crate) fn of(
+        jobs: &[JobRun],
+        bound: f64,
+        cross_traffic_gbit: f64,
+        sharing: Option<SharingMetrics>,
+    ) -> Metrics {
         let mut jct: Vec<f64> = jobs.iter().filter_map(|j| j.jct_s).collect();
         jct.sort_by(f64::total_cmp);
         let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
@@ -126,6 +155,7 @@ impl Metrics {
             restarts: jobs.iter().map(|j| j.restarts).sum(),
             cross_traffic_gbit,
             unfinished: jobs.iter().filter(|j| j.completion_s.is_none()).count(),
+            sharing,
         }
     }
 }

@@ -257,7 +257,7 @@ fn progress_and_cancel() {
         SimPolicy::Optimus,
         &mut Options {
             progress: Some(&mut progress),
-            cancel: None,
+            ..Default::default()
         },
     )
     .unwrap();
@@ -267,8 +267,8 @@ fn progress_and_cancel() {
         &s,
         SimPolicy::Smd,
         &mut Options {
-            progress: None,
             cancel: Some(&stop),
+            ..Default::default()
         },
     );
     assert_eq!(r.unwrap_err(), smd_sim::SimError::Cancelled);

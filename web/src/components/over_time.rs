@@ -4,7 +4,7 @@
 //! "why is job X waiting": a job's segments and its waiting reason.
 
 use super::apps::{input, machine_choices, select};
-use super::format::{duration, percent, sig};
+use super::format::{duration, percent, percent_sig, sig};
 use super::use_app;
 use crate::state::{Action, SimSource, Simulated, Simulation};
 use smd_apps::trace::WORKLOADS;
@@ -80,7 +80,7 @@ pub fn OverTimePanel() -> Html {
     html! {
         <section class="card over-time" id="over-time" data-testid="over-time">
             <h2>{"Over time"}</h2>
-            <p class="note">{"Jobs arrive, wait, run, are resized and finish, slot by slot: at each slot boundary a policy decides every arrived job's allocation (fifo, optimus, smd, oasis, locality), on machines the placement stage puts the new and changed jobs, and each job's utility is that of its completion time. bound is an upper bound on every policy's total utility. The runs use the draft's parameters (ε, seed, slot length, restart time, placement)."}</p>
+            <p class="note">{"Jobs arrive, wait, run, are resized and finish, slot by slot: at each slot boundary a policy decides every arrived job's allocation (fifo, optimus, smd, oasis, locality), on machines the placement stage puts the new and changed jobs, and each job's utility is that of its completion time. bound is an upper bound on every policy's total utility. The runs use the draft's parameters (ε, seed, slot length, restart time, placement, GPU sharing)."}</p>
             <div class="row">{ for source_radios }</div>
             if let Some(m) = err("source") {
                 <p class="msg" data-testid="error" role="alert">{ m }</p>
@@ -179,6 +179,8 @@ fn results(state: &super::AppState) -> Html {
 /// The metrics table, a row per policy.
 fn metrics(r: &Simulated) -> Html {
     let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
+    // With GPU sharing on: GPU-hours in use against the same workers' exclusive GPUs.
+    let shared = r.runs.iter().any(|run| run.metrics.sharing.is_some());
     let rows = r.runs.iter().map(|run| {
         let m = &run.metrics;
         let n = run.jobs.len();
@@ -195,6 +197,14 @@ fn metrics(r: &Simulated) -> Html {
                 <td class="num">{ time(m.makespan_s) }</td>
                 <td class="num">{ m.restarts }</td>
                 <td class="num">{ format!("{} Gbit", sig(m.cross_traffic_gbit, 3)) }</td>
+                if shared {
+                    if let Some(s) = &m.sharing {
+                        <td class="num" data-testid="gpu-hours">{ format!("{} of {}", sig(s.gpu_hours, 3), sig(s.exclusive_gpu_hours, 3)) }</td>
+                        <td class="num">{ percent_sig(s.mean_performance, 3) }</td>
+                    } else {
+                        <td class="num">{"—"}</td><td class="num">{"—"}</td>
+                    }
+                }
             </tr>
         }
     });
@@ -209,6 +219,10 @@ fn metrics(r: &Simulated) -> Html {
                     <th class="num" title="first start − arrival, mean over the jobs that started">{"mean queue"}</th>
                     <th class="num">{"makespan"}</th><th class="num">{"restarts"}</th>
                     <th class="num" title="gigabits moved across machines over the run">{"cross traffic"}</th>
+                    if shared {
+                        <th class="num" title="GPU sharing: GPU-hours in use, of those the same workers would use with a GPU each">{"GPU-hours"}</th>
+                        <th class="num" title="GPU sharing: mean share of standalone speed the shared workers kept">{"performance"}</th>
+                    }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>

@@ -261,14 +261,9 @@ pub fn PlanDetails() -> Html {
     }
 }
 
-/// "N GPUs instead of M, mean performance P%": the headline of a plan's GPU sharing.
+/// The headline of a plan's GPU sharing ([`smd_charts::sharing_headline`]).
 pub fn sharing_headline(s: &smd_core::plan::SharingSummary) -> String {
-    format!(
-        "{} GPUs instead of {}, mean performance {}",
-        s.gpus_used,
-        s.exclusive_gpus,
-        percent_sig(s.mean_performance, 3)
-    )
+    smd_charts::sharing_headline(s)
 }
 
 /// Most shared GPUs the GPU map draws.
@@ -391,6 +386,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
         return html! {};
     };
     let on_machines = props.results.scenario.cluster.has_machines();
+    let shared = plan.sharing.is_some();
     let rows = plan.jobs.iter().enumerate().map(|(i, j)| {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
         let d = props.dispatch.clone();
@@ -414,6 +410,9 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
                     <td class="where" data-testid="runs-on" title={j.cross_traffic_gbit.map(|x| format!("X = {} Gbit per iteration", sig(x, 3))).unwrap_or_default()}>
                         { j.placement.as_deref().map(placement_text).unwrap_or_default() }</td>
                 }
+                if shared {
+                    <td class="num" data-testid="slowdown">{ j.slowdown.map(|v| format!("×{}", sig(v, 3))).unwrap_or_else(|| "—".into()) }</td>
+                }
                 <td class="num">{ j.completion_time_s.map(duration).unwrap_or_else(|| "—".into()) }</td>
                 <td class="num">{ j.completion_time.map(|v| sig(v, 3)).unwrap_or_else(|| "—".into()) }</td>
                 <td class="num">{ sig(j.utility, 4) }</td>
@@ -429,6 +428,9 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
                     if on_machines {
                         <th class="num" title="ρ: the placement's locality factor; T includes it">{"ρ"}</th>
                         <th title="machine ×workers w, PSs p">{"runs on"}</th>
+                    }
+                    if shared {
+                        <th class="num" title="GPU sharing: the slowdown its GPUs' co-runners cause (T includes it; — not shared)">{"slowdown"}</th>
                     }
                     <th class="num" title="completion time">{"T"}</th><th class="num" title="T in the planner's unit">{"π"}</th>
                     <th class="num" title="utility μ(π)">{"μ"}</th>
@@ -575,10 +577,11 @@ mod tests {
             gpus_used: 6,
             exclusive_gpus: 10,
             mean_performance: 0.9134,
+            alone: 2,
         };
         assert_eq!(
             sharing_headline(&s),
-            "6 GPUs instead of 10, mean performance 91.3%"
+            "6 GPUs instead of 10, mean performance 91.3%; 2 workers too big to share keep a GPU each"
         );
     }
 }

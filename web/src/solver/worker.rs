@@ -167,7 +167,7 @@ pub fn simulate(
         let mut progress = |p: smd_sim::Progress| ctx.simulating(step, p);
         let mut opts = smd_sim::Options {
             progress: Some(&mut progress),
-            cancel: None,
+            ..Default::default()
         };
         let run = smd_sim::simulate(scenario, policy, &mut opts)
             .map_err(|e| format!("{}: {e}", policy.name()))?;

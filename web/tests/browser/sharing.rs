@@ -60,6 +60,23 @@ async fn gpu_sharing_shows_its_headline_and_map_and_off_removes_them() {
         .contains(" GPUs instead of "));
     assert_eq!(m.count("#sharing svg[data-testid=gpu-map]"), 1);
     assert_eq!(m.count("[data-testid=gpu-map] g.gpu"), sharing.gpus.len());
+    // Each job's slowdown in the plan table, as the plan gives it.
+    let cells: Vec<String> = m
+        .all("[data-testid=slowdown]")
+        .iter()
+        .map(|e| e.text_content().unwrap_or_default())
+        .collect();
+    let want_cells: Vec<String> = want
+        .jobs
+        .iter()
+        .map(|j| {
+            j.slowdown
+                .map(|v| format!("×{}", smd_charts::format::sig(v, 3)))
+                .unwrap_or_else(|| "—".into())
+        })
+        .collect();
+    assert_eq!(cells, want_cells);
+    assert!(cells.iter().any(|c| c.starts_with('×')), "{cells:?}");
     // The job editor has the four fields of the selected job.
     assert_eq!(m.value("[data-field='job.gpu_mem_mean_gb']"), "3");
     assert_eq!(m.value("[data-field='job.min_performance']"), "0.8");

@@ -40,6 +40,8 @@ pub(crate) fn jobs(world: &World) -> Vec<JobRun> {
                         placement: None,
                         locality_factor: beta_min,
                         iterations: job.iterations,
+                        slowdown: None,
+                        continues: false,
                     };
                     (Some(start + t), vec![seg])
                 }

@@ -9,7 +9,8 @@
 //! original assumes such bounds are known in advance; here they are read from the whole
 //! scenario — a documented advantage). Simplifications: schedules are contiguous at one
 //! allocation (no per-slot resizing), starts within [`START_SLOTS`] slots of arrival, and
-//! allocations are, per w, the p nearest the best p for that w.
+//! allocations are, per w, the p nearest the best p for that w. With GPU sharing a
+//! shareable job's schedule assumes its worst slowdown, 1/min_performance.
 
 use super::{fits, Decide, Decision};
 use crate::engine::{Slot, World};
@@ -90,7 +91,9 @@ impl Oasis {
             ps.retain(|&p| p <= pmax);
             ps.dedup();
             for &p in &ps {
-                let t = m.t(w as f64, p as f64);
+                // With GPU sharing the schedule allows for the worst slowdown co-runners may
+                // cause, so the job finishes inside its reservation.
+                let t = m.t(w as f64, p as f64) * world.worst_slowdown[i];
                 let d = m.demand(w as f64, p as f64);
                 for start in k..k + START_SLOTS {
                     let t0 = start as f64 * world.delta;
