@@ -413,8 +413,8 @@ fn generate(a: &GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
         units: a.units,
     });
     if let Some(n) = a.machines {
-        scenario.cluster = apps::machine_cluster(n, a.machine_type.as_deref())?;
-        scenario.version = 2;
+        let m = apps::machine_count(n, a.machine_type.as_deref())?;
+        smd_apps::machines::move_to_machines(&mut scenario, m, n);
     }
     // `--units -1` would write a file that no command accepts: refuse it here.
     scenario.validate()?;
