@@ -16,7 +16,14 @@ pub enum SweepError {
     },
     /// The sweep does not fit the scenario (e.g. `units` on a cluster of machines, an
     /// unknown machine group or type).
-    Spec(String),
+    Spec {
+        /// The [`crate::Spec`] field at fault (`axis`, `range`, `resource`, `group`,
+        /// `machine_type`), or `point` for a point made for another scenario, so that a
+        /// caller can name its own flag or input.
+        field: &'static str,
+        /// What is wrong.
+        message: String,
+    },
     /// A point's plan or simulation failed: at which size, with which policy.
     Planner {
         /// The point's size, as its axis reads it (`units 2.5`, `machines 8`).
@@ -38,7 +45,7 @@ impl std::fmt::Display for SweepError {
                 range,
                 message,
             } => write!(f, "{axis} {range}: {message}"),
-            SweepError::Spec(m) => f.write_str(m),
+            SweepError::Spec { message, .. } => f.write_str(message),
             SweepError::Planner { at, policy, error } => {
                 write!(f, "at {at}, policy {policy}: {error}")
             }

@@ -196,7 +196,8 @@ pub fn answer(k: &Knee) -> String {
         "{knee} {} {share} of the achievable utility ({achieved})",
         if plural { "reach" } else { "reaches" }
     );
-    if marginal <= 0.0 {
+    // Float noise in equal utilities is no gain.
+    if marginal <= 1e-9 {
         return format!("{head}; beyond that more {} add nothing.", more_words(k));
     }
     let (each, plural) = step_words(k);

@@ -56,7 +56,9 @@ pub use evaluate::{
     evaluate, Options, Outcome, PointResult, Policies, Progress, Size, TimeOutcome,
 };
 pub use knee::{answer, knee, knee_over_time, Knee, KNEE_SHARE};
-pub use point::{points, scenario_at, Axis, Point, Spec, Target, DEFAULT_MACHINE_TYPE};
+pub use point::{
+    parse_resource, points, scenario_at, Axis, Point, Spec, Target, DEFAULT_MACHINE_TYPE,
+};
 pub use range::{Range, MAX_POINTS};
 
 use serde::{Deserialize, Serialize};
@@ -116,6 +118,12 @@ pub struct ParallelOptions<'a> {
     pub inner: smd_core::InnerSolver,
     /// `global`'s wall-clock budget per point, ms (see [`Options::global_budget_ms`]).
     pub global_budget_ms: Option<f64>,
+}
+
+/// The threads [`sweep_parallel`] runs points on (rayon's pool).
+#[cfg(feature = "parallel")]
+pub fn threads() -> usize {
+    rayon::current_num_threads()
 }
 
 /// [`sweep`] with the points on rayon's thread pool: the same report, except the times.

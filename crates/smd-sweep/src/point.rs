@@ -53,6 +53,32 @@ pub struct Spec {
     pub group: Option<String>,
 }
 
+/// The resource named `name`: its name in files (`gpu`, `vcpu`, `memory_gb`,
+/// `storage_gb`, [`Resource::NAMES`]) or a short one (`cpu`, `mem`, `memory`, `storage`).
+/// Bandwidth is refused with why: a machine's `nic_gbps` is a per-machine limit on its
+/// parameter servers, not one of the four pooled resources.
+pub fn parse_resource(name: &str) -> Result<Resource, String> {
+    let name = name.trim();
+    let short = match name {
+        "cpu" | "cpus" | "vcpus" => Some(Resource::Vcpu),
+        "mem" | "memory" => Some(Resource::MemoryGb),
+        "storage" | "disk" => Some(Resource::StorageGb),
+        "gpus" => Some(Resource::Gpu),
+        _ => None,
+    };
+    if let Some(r) = short {
+        return Ok(r);
+    }
+    if matches!(name, "bw" | "bandwidth" | "network" | "nic" | "nic_gbps") {
+        return Err(format!(
+            "bandwidth is not one of the cluster's pooled resources ({}): a machine's nic_gbps only limits the parameter servers placed on it",
+            Resource::NAMES.join(", ")
+        ));
+    }
+    name.parse::<Resource>()
+        .map_err(|e| format!("{e}; or cpu, mem, storage"))
+}
+
 /// Which part of the cluster a point changes, resolved against the scenario once.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -121,14 +147,18 @@ pub fn points(base: &Scenario, spec: &Spec) -> Result<Vec<Point>, SweepError> {
     let target = match spec.axis {
         Axis::Units => {
             if !pool {
-                return Err(SweepError::Spec(
-                    "units scale a pool, and this scenario's cluster is machine groups: sweep machines instead"
-                        .into(),
+                return Err(spec_error("axis", 
+                    "units scale a pool, and this scenario's cluster is machine groups: sweep machines instead",
                 ));
             }
             if spec.group.is_some() || spec.machine_type.is_some() {
-                return Err(SweepError::Spec(
-                    "a machine group or type belongs to a sweep of machines, not of units".into(),
+                return Err(spec_error(
+                    if spec.group.is_some() {
+                        "group"
+                    } else {
+                        "machine_type"
+                    },
+                    "a machine group or type belongs to a sweep of machines, not of units",
                 ));
             }
             if sizes[0] < 0.0 {
@@ -172,18 +202,17 @@ pub fn points(base: &Scenario, spec: &Spec) -> Result<Vec<Point>, SweepError> {
 /// `machines` on a pool: a catalog type.
 fn target_on_pool(spec: &Spec, largest: f64) -> Result<Target, SweepError> {
     if spec.group.is_some() {
-        return Err(SweepError::Spec(
-            "this scenario's cluster is a pool: it has no machine group to choose (give a machine type instead)"
-                .into(),
+        return Err(spec_error("group", 
+            "this scenario's cluster is a pool: it has no machine group to choose (give a machine type instead)",
         ));
     }
     if let Some(r) = spec.resource {
-        return Err(SweepError::Spec(format!(
+        return Err(spec_error("resource", format!(
             "one resource ({r}) on machines keeps a group's machine count, and a pool has none: sweep units with that resource instead"
         )));
     }
     let name = spec.machine_type.as_deref().unwrap_or(DEFAULT_MACHINE_TYPE);
-    let m = machines::machine_type(name).map_err(SweepError::Spec)?;
+    let m = machines::machine_type(name).map_err(|m| spec_error("machine_type", m))?;
     if largest > MAX_MACHINES as f64 {
         return Err(too_many(largest));
     }
@@ -195,9 +224,8 @@ fn target_on_pool(spec: &Spec, largest: f64) -> Result<Target, SweepError> {
 /// `machines` on machine groups: one group, by name or the first.
 fn target_on_groups(base: &Scenario, spec: &Spec, largest: f64) -> Result<Target, SweepError> {
     if spec.machine_type.is_some() {
-        return Err(SweepError::Spec(
-            "this scenario already has machine groups: choose one by its group name, not a catalog type"
-                .into(),
+        return Err(spec_error("machine_type", 
+            "this scenario already has machine groups: choose one by its group name, not a catalog type",
         ));
     }
     let groups = &base.cluster.machines;
@@ -205,11 +233,14 @@ fn target_on_groups(base: &Scenario, spec: &Spec, largest: f64) -> Result<Target
         None => 0,
         Some(name) => groups.iter().position(|g| g.name == *name).ok_or_else(|| {
             let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
-            SweepError::Spec(format!(
-                "no machine group named {:?} (the groups are {})",
-                smd_core::error::cut(name),
-                names.join(", ")
-            ))
+            spec_error(
+                "group",
+                format!(
+                    "no machine group named {:?} (the groups are {})",
+                    smd_core::error::cut(name),
+                    names.join(", ")
+                ),
+            )
         })?,
     };
     let others: f64 = groups
@@ -228,11 +259,21 @@ fn target_on_groups(base: &Scenario, spec: &Spec, largest: f64) -> Result<Target
     })
 }
 
+fn spec_error(field: &'static str, message: impl Into<String>) -> SweepError {
+    SweepError::Spec {
+        field,
+        message: message.into(),
+    }
+}
+
 fn too_many(n: f64) -> SweepError {
-    SweepError::Spec(format!(
+    spec_error(
+        "range",
+        format!(
         "the largest size has {} machines in all, more than the {MAX_MACHINES} a cluster may list",
         smd_core::error::num(n)
-    ))
+    ),
+    )
 }
 
 /// The scenario of `point`: `base` with its cluster changed as the point says (the table
@@ -240,10 +281,13 @@ fn too_many(n: f64) -> SweepError {
 /// why, when `point` was made for another kind of scenario.
 pub fn scenario_at(base: &Scenario, point: &Point) -> Result<Scenario, SweepError> {
     let mismatch = |what: &str| {
-        SweepError::Spec(format!(
-            "the point ({}) was made for {what}, which this scenario does not have",
-            point.label()
-        ))
+        spec_error(
+            "point",
+            format!(
+                "the point ({}) was made for {what}, which this scenario does not have",
+                point.label()
+            ),
+        )
     };
     let mut s = base.clone();
     match &point.target {
@@ -272,10 +316,13 @@ pub fn scenario_at(base: &Scenario, point: &Point) -> Result<Scenario, SweepErro
                 None => g.count = point.size,
                 Some(r) => {
                     if !(g.count.is_finite() && g.count >= 1.0) {
-                        return Err(SweepError::Spec(format!(
+                        return Err(spec_error(
+                            "point",
+                            format!(
                             "cluster.machines[{index}].count must be a whole number ≥ 1 (got {})",
                             smd_core::error::num(g.count)
-                        )));
+                        ),
+                        ));
                     }
                     let mut per = g.capacity.to_array();
                     per[r.index()] = g.capacity[r] * point.size / g.count;
@@ -289,7 +336,8 @@ pub fn scenario_at(base: &Scenario, point: &Point) -> Result<Scenario, SweepErro
             if base.cluster.has_machines() {
                 return Err(mismatch("a pool"));
             }
-            let m = machines::machine_type(machine_type).map_err(SweepError::Spec)?;
+            let m =
+                machines::machine_type(machine_type).map_err(|m| spec_error("machine_type", m))?;
             machines::move_to_machines(&mut s, m, point.size);
         }
     }

@@ -191,3 +191,28 @@ fn a_point_survives_json() {
         );
     }
 }
+
+#[test]
+fn resources_by_file_name_or_short_name() {
+    for (name, r) in [
+        ("gpu", Resource::Gpu),
+        ("vcpu", Resource::Vcpu),
+        ("cpu", Resource::Vcpu),
+        ("memory_gb", Resource::MemoryGb),
+        ("mem", Resource::MemoryGb),
+        ("storage_gb", Resource::StorageGb),
+        ("storage", Resource::StorageGb),
+    ] {
+        assert_eq!(parse_resource(name), Ok(r), "{name}");
+    }
+    let e = parse_resource("bw").unwrap_err();
+    assert!(
+        e.contains("bandwidth is not one of") && e.contains("gpu, vcpu, memory_gb, storage_gb"),
+        "{e}"
+    );
+    let e = parse_resource("tpu").unwrap_err();
+    assert!(
+        e.contains("\"tpu\"") && e.contains("cpu, mem, storage"),
+        "{e}"
+    );
+}
