@@ -66,14 +66,11 @@ pub struct SweepArgs {
 }
 
 /// Names separated by commas, or `all`.
-fn names<T: std::str::FromStr<Err = String>>(
+fn names<T: std::str::FromStr<Err = String> + Clone>(
     flag: &str,
     text: &str,
     all: &[T],
-) -> Result<Vec<T>, Failure>
-where
-    T: Clone,
-{
+) -> Result<Vec<T>, Failure> {
     if text.trim() == "all" {
         return Ok(all.to_vec());
     }
