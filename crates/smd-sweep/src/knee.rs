@@ -185,20 +185,26 @@ pub fn answer(k: &Knee) -> String {
             )
         } else {
             format!(
-                "Only {knee}, the largest size swept, {} {share} of the achievable utility ({best}'s {:.1}): sweep further to see where it levels off.",
+                "Only {knee}, the largest size swept, {} {share} of the achievable utility ({best}'s {}): sweep further to see where it levels off.",
                 if plural { "reach" } else { "reaches" },
-                k.max_utility
+                utility_words(k.max_utility)
             )
         };
     };
-    let achieved = format!("{best}'s {:.1} at {}", k.max_utility, at_largest.0);
+    let achieved = format!(
+        "{best}'s {} at {}",
+        utility_words(k.max_utility),
+        at_largest.0
+    );
     let head = format!(
         "{knee} {} {share} of the achievable utility ({achieved})",
         if plural { "reach" } else { "reaches" }
     );
     // Float noise in equal utilities is no gain.
     if marginal <= 1e-9 {
-        return format!("{head}; beyond that more {} add nothing.", more_words(k));
+        let (more, plural) = more_words(k);
+        let verb = if plural { "add" } else { "adds" };
+        return format!("{head}; beyond that more {more} {verb} nothing.");
     }
     let (each, plural) = step_words(k);
     format!(
@@ -242,16 +248,17 @@ fn step_words(k: &Knee) -> (String, bool) {
     }
 }
 
-/// What more of the size is, as a plural noun: `units`, `t4x4 machines`, `GPUs`, `memory`.
-fn more_words(k: &Knee) -> String {
+/// What more of the size is (`units`, `t4x4 machines`, `GPUs`, `memory`) and whether it
+/// takes a plural verb.
+fn more_words(k: &Knee) -> (String, bool) {
     match (k.resource, k.axis, &k.machine) {
-        (Some(Resource::Gpu), ..) => "GPUs".into(),
-        (Some(Resource::Vcpu), ..) => "vCPUs".into(),
-        (Some(Resource::MemoryGb), ..) => "memory".into(),
-        (Some(Resource::StorageGb), ..) => "storage".into(),
-        (None, Axis::Units, _) => "units".into(),
-        (None, Axis::Machines, Some(m)) => format!("{m} machines"),
-        (None, Axis::Machines, None) => "machines".into(),
+        (Some(Resource::Gpu), ..) => ("GPUs".into(), true),
+        (Some(Resource::Vcpu), ..) => ("vCPUs".into(), true),
+        (Some(Resource::MemoryGb), ..) => ("memory".into(), false),
+        (Some(Resource::StorageGb), ..) => ("storage".into(), false),
+        (None, Axis::Units, _) => ("units".into(), true),
+        (None, Axis::Machines, Some(m)) => (format!("{m} machines"), true),
+        (None, Axis::Machines, None) => ("machines".into(), true),
     }
 }
 
@@ -264,6 +271,17 @@ fn amount_words(r: Resource, a: f64) -> (String, bool) {
         Resource::Vcpu => (format!("{n} vCPU{s}"), a != 1.0),
         Resource::MemoryGb => (format!("{n} GB of memory"), false),
         Resource::StorageGb => (format!("{n} GB of storage"), false),
+    }
+}
+
+/// A total utility: one decimal, or three significant digits below 10 (so a small but
+/// positive utility does not read as 0.0).
+fn utility_words(v: f64) -> String {
+    if v.abs() >= 10.0 || v == 0.0 || !v.is_finite() {
+        format!("{v:.1}")
+    } else {
+        let d = (2 - v.abs().log10().floor() as i32).max(1) as usize;
+        format!("{v:.d$}")
     }
 }
 

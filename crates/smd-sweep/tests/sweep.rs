@@ -318,3 +318,23 @@ fn the_report_reads_as_the_contract_and_back() {
     let back: Report = serde_json::from_str(&text).unwrap();
     assert_eq!(back, report);
 }
+
+#[test]
+fn an_invalid_scenario_is_an_error_naming_the_point_and_the_field() {
+    let mut base = page_default(1.0);
+    base.params.epsilon = 0.0;
+    let policies = Policies::all(&base.cluster, false);
+    let e = sweep(
+        &base,
+        &spec(Axis::Units, "1:2:1"),
+        &policies,
+        &mut Options::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(e, SweepError::Planner { .. }), "{e:?}");
+    let m = e.to_string();
+    assert!(
+        m.starts_with("at units 1, policy smd:") && m.contains("params.epsilon"),
+        "{m}"
+    );
+}

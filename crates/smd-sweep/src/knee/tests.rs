@@ -159,6 +159,16 @@ fn machines_and_one_resource_in_words() {
     for p in &mut r {
         p.resource = Some(Resource::MemoryGb);
     }
+    let flat = {
+        let mut f = r.clone();
+        for p in &mut f {
+            p.policies[0].1.total_utility = 100.0;
+        }
+        f
+    };
+    assert!(knee(&flat)
+        .answer
+        .ends_with("beyond that more memory adds nothing."));
     let k = knee(&r);
     assert_eq!(
         k.answer,
@@ -186,6 +196,15 @@ fn over_time_leaves_the_bound_out() {
     let k = knee_over_time(&r).unwrap();
     assert_eq!(k.best_policy.as_deref(), Some("fifo"));
     assert_eq!(k.max_utility, 20.0);
+}
+
+#[test]
+fn small_utilities_keep_their_digits() {
+    assert_eq!(utility_words(1149.44), "1149.4");
+    assert_eq!(utility_words(12.34), "12.3");
+    assert_eq!(utility_words(4.567), "4.57");
+    assert_eq!(utility_words(0.000438), "0.000438");
+    assert_eq!(utility_words(0.0), "0.0");
 }
 
 #[test]
