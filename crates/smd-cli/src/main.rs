@@ -86,7 +86,8 @@ enum Command {
     /// with one policy or all, and print their metrics (or the runs as JSON).
     Simulate(simulate::SimulateArgs),
     /// Plan the scenario at many cluster sizes (units, machines, or one resource) with every
-    /// policy, and say where the utility levels off (the knee; docs/MODEL.md §19).
+    /// policy, and say where the utility levels off (the knee; docs/MODEL.md §19); --json
+    /// prints docs/SCENARIO.md's "Sweep output".
     #[command(after_help = AFTER_HELP)]
     Sweep(sweep::SweepArgs),
     /// Pack a plan's admitted one-GPU workers on shared GPUs (CLUSTER.md §5): every GPU's
