@@ -120,3 +120,39 @@ pub fn group(m: &MachineType, count: f64) -> smd_core::scenario::MachineGroup {
         local_gbps: m.local_gbps,
     }
 }
+
+/// `count` machines of type `m` as a version-2 cluster (one group, [`group`]), with
+/// `instance` the size a job's limit ϑ counts in.
+pub fn cluster(m: &MachineType, count: f64, instance: Resources) -> smd_core::scenario::Cluster {
+    smd_core::scenario::Cluster::of_machines(vec![group(m, count)], instance)
+}
+
+/// Moves `scenario` from its cluster onto `count` machines of type `m`: the one owner of
+/// "this scenario on N catalog machines" (`smd generate --machines`, `smd sweep --machines`
+/// on a pool). The instance is kept, so every job's limit ϑ·instance stays what the
+/// scenario said; the file becomes version 2, the version that has machines.
+pub fn move_to_machines(scenario: &mut smd_core::Scenario, m: &MachineType, count: f64) {
+    scenario.cluster = cluster(m, count, scenario.cluster.instance);
+    scenario.version = scenario.version.max(2);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pool_moved_to_machines_keeps_its_jobs_limits() {
+        let mut s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 3,
+            ..Default::default()
+        });
+        let instance = s.cluster.instance;
+        let t4 = machine_type("t4x4").unwrap();
+        move_to_machines(&mut s, t4, 5.0);
+        assert_eq!(s.version, 2);
+        assert_eq!(s.cluster.instance, instance);
+        assert_eq!(s.cluster.machines.len(), 1);
+        assert_eq!(s.cluster.capacity(), t4.capacity.scale(5.0));
+        assert!(s.validate().is_ok());
+    }
+}

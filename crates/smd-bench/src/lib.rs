@@ -2,13 +2,15 @@
 //! native binary (`cargo run --release -p smd-bench`) and the wasm test in headless Chromium
 //! (`cargo test --release -p smd-bench --target wasm32-unknown-unknown -- --nocapture`) run,
 //! so the two columns of `docs/BENCHMARKS.md` measure the same work. [`joint`] does the same
-//! for the joint optimum `global` (§5), and [`place`] for the placement stage
-//! (docs/PLACEMENT.md §13).
+//! for the joint optimum `global` (§5), [`place`] for the placement stage
+//! (docs/PLACEMENT.md §13), [`sim`] for the simulation (§8) and [`sweep`] for a capacity
+//! sweep (§10).
 
 pub mod joint;
 pub mod place;
 pub mod share;
 pub mod sim;
+pub mod sweep;
 
 use smd_core::{
     generate, plan_with, Cache, GenerateOptions, InnerSolver, Mode, Options, Policy, Scenario,

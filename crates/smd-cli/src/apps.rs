@@ -202,9 +202,12 @@ pub fn job(a: &JobArgs, out: &mut impl Write) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `n` machines of the catalog type `name` (default t4x4) as a version-2 cluster, with the
-/// default instance for the jobs' limits.
-pub fn machine_cluster(n: f64, name: Option<&str>) -> Result<Cluster, Failure> {
+/// The catalog type `name` (default t4x4) and `n`, checked as `--machine-type` and
+/// `--machines` (a whole number ≥ 1).
+pub fn machine_count(
+    n: f64,
+    name: Option<&str>,
+) -> Result<&'static machines::MachineType, Failure> {
     let m =
         machines::machine_type(name.unwrap_or("t4x4")).map_err(|m| invalid("--machine-type", m))?;
     if !(n.is_finite() && n >= 1.0 && n.fract() == 0.0) {
@@ -213,10 +216,7 @@ pub fn machine_cluster(n: f64, name: Option<&str>) -> Result<Cluster, Failure> {
             format!("must be a whole number ≥ 1 (got {n})"),
         ));
     }
-    Ok(Cluster::of_machines(
-        vec![machines::group(m, n)],
-        Resources::DEFAULT_INSTANCE,
-    ))
+    Ok(m)
 }
 
 /// The cluster `smd trace` plans on.
@@ -230,20 +230,10 @@ fn trace_cluster(a: &TraceArgs) -> Result<Cluster, Failure> {
             ..Cluster::default()
         });
     }
-    let name = a.machine_type.as_deref().unwrap_or("t4x4");
-    let m = machines::machine_type(name).map_err(|m| invalid("--machine-type", m))?;
     let n = a.machines.unwrap_or(16.0);
-    if !(n.is_finite() && n >= 1.0 && n.fract() == 0.0) {
-        return Err(invalid(
-            "--machines",
-            format!("must be a whole number ≥ 1 (got {n})"),
-        ));
-    }
+    let m = machine_count(n, a.machine_type.as_deref())?;
     // The machine is also the instance: a job's limit ϑ reads "machines it may span".
-    Ok(Cluster::of_machines(
-        vec![machines::group(m, n)],
-        m.capacity,
-    ))
+    Ok(machines::cluster(m, n, m.capacity))
 }
 
 /// `smd trace`: a version-2 scenario with one preset job per row of a trace.

@@ -6,7 +6,8 @@
 //! `smd-reproduce`) and writes their tables and figures. Real applications (crate
 //! `smd-apps`, `apps.rs` and `calibrate.rs`): `apps` and `machines` list the catalogs, `job`
 //! writes a preset job, `trace` reads an arrival trace into a scenario, `calibrate` checks
-//! the speed model against the measurements. Exit status: 0 on success, 2 on invalid input (the message names the
+//! the speed model against the measurements. `sweep` (crate `smd-sweep`, `sweep.rs`) plans a
+//! scenario at many cluster sizes and finds the knee. Exit status: 0 on success, 2 on invalid input (the message names the
 //! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
 //! head`) ends the program quietly with status 0.
 
@@ -15,6 +16,7 @@ mod calibrate;
 mod share;
 mod simulate;
 mod study;
+mod sweep;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -83,6 +85,11 @@ enum Command {
     /// Simulate the scenario's jobs over time (arrivals, slots, restarts; docs/MODEL.md §17)
     /// with one policy or all, and print their metrics (or the runs as JSON).
     Simulate(simulate::SimulateArgs),
+    /// Plan the scenario at many cluster sizes (units, machines, or one resource) with every
+    /// policy, and say where the utility levels off (the knee; docs/MODEL.md §19); --json
+    /// prints docs/SCENARIO.md's "Sweep output".
+    #[command(after_help = AFTER_HELP)]
+    Sweep(sweep::SweepArgs),
     /// Pack a plan's admitted one-GPU workers on shared GPUs (CLUSTER.md §5): every GPU's
     /// occupants, collision probability and slowdown; GPUs used against one each.
     Share(share::ShareArgs),
@@ -302,6 +309,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Study(a) => study::run(&a, out),
         Command::Simulate(a) => simulate::run(&a, out),
         Command::Share(a) => share::run(&a, out),
+        Command::Sweep(a) => sweep::run(&a, out),
     }
 }
 
@@ -413,8 +421,8 @@ fn generate(a: &GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
         units: a.units,
     });
     if let Some(n) = a.machines {
-        scenario.cluster = apps::machine_cluster(n, a.machine_type.as_deref())?;
-        scenario.version = 2;
+        let m = apps::machine_count(n, a.machine_type.as_deref())?;
+        smd_apps::machines::move_to_machines(&mut scenario, m, n);
     }
     // `--units -1` would write a file that no command accepts: refuse it here.
     scenario.validate()?;

@@ -1,0 +1,278 @@
+//! `smd sweep`: one scenario at many cluster sizes with every policy (crate `smd-sweep`,
+//! docs/MODEL.md §19), the points on rayon's threads; a table and the knee in words, or
+//! the JSON of docs/SCENARIO.md ("Sweep output").
+
+use crate::{load, Common, Failure, Table};
+use clap::Args;
+use smd_charts::format::duration;
+use smd_core::scenario::Resource;
+use smd_core::Policy;
+use smd_sim::SimPolicy;
+use smd_sweep::{
+    parse_resource, points, scenario_at, sweep_parallel, Axis, ParallelOptions, Policies, Range,
+    Report, Spec, SweepError,
+};
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Arguments of `smd sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// Cluster units of a pool, START:STOP:STEP with both ends included (e.g. 0.5:5:0.5).
+    #[arg(
+        long,
+        value_name = "A:B:S",
+        allow_hyphen_values = true,
+        conflicts_with = "machines",
+        required_unless_present = "machines"
+    )]
+    units: Option<String>,
+    /// Machine counts, START:STOP:STEP (e.g. 4:64:4): of one group of a scenario of machines
+    /// (--group), or, for a pool, of a catalog type (--machine-type).
+    #[arg(long, value_name = "A:B:S", allow_hyphen_values = true)]
+    machines: Option<String>,
+    /// With --machines on a pool: the catalog type (`smd machines`; default t4x4).
+    #[arg(long, value_name = "NAME", requires = "machines")]
+    machine_type: Option<String>,
+    /// With --machines on a scenario of machines: the group whose count varies (default the
+    /// first).
+    #[arg(long, value_name = "NAME", requires = "machines")]
+    group: Option<String>,
+    /// Vary only this resource (gpu, vcpu, memory_gb, storage_gb; or cpu, mem, storage); the
+    /// others stay at the scenario's. With --units: that resource is units × unit; with
+    /// --machines: the group keeps its count and its machines hold as much of it as N
+    /// machines of their type.
+    #[arg(long, value_name = "R")]
+    resource: Option<String>,
+    /// The static policies: one name, several separated by commas, or `all` (smd, esw,
+    /// optimus, exact, global; on machines also smd_locality).
+    #[arg(long, value_name = "P|all", default_value = "all")]
+    policy: String,
+    /// Also simulate the jobs over time at every size (they need `arrival_s`; docs/MODEL.md
+    /// §17): total utility, mean JCT and queueing per policy.
+    #[arg(long)]
+    over_time: bool,
+    /// With --over-time: the policies over time (fifo, optimus, smd, oasis, locality, bound),
+    /// comma-separated, or `all`.
+    #[arg(
+        long,
+        value_name = "P|all",
+        default_value = "all",
+        requires = "over_time"
+    )]
+    sim_policy: String,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Names separated by commas, or `all`.
+fn names<T: std::str::FromStr<Err = String> + Clone>(
+    flag: &str,
+    text: &str,
+    all: &[T],
+) -> Result<Vec<T>, Failure> {
+    if text.trim() == "all" {
+        return Ok(all.to_vec());
+    }
+    text.split(',')
+        .map(|n| {
+            n.trim()
+                .parse::<T>()
+                .map_err(|e| Failure::Invalid(format!("{flag}: {e} or all")))
+        })
+        .collect()
+}
+
+/// Plans every size with every policy and prints the table or the JSON.
+pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (axis, text) = match (&a.units, &a.machines) {
+        (Some(t), None) => (Axis::Units, t),
+        (None, Some(t)) => (Axis::Machines, t),
+        _ => {
+            return Err(Failure::Invalid(
+                "give --units A:B:S or --machines A:B:S (one of them)".into(),
+            ))
+        }
+    };
+    let flag = format!("--{axis}");
+    let range_error = |m: String| Failure::Invalid(format!("{flag} {text}: {m}"));
+    let range = Range::parse(text).map_err(range_error)?;
+    let resource: Option<Resource> = a
+        .resource
+        .as_deref()
+        .map(parse_resource)
+        .transpose()
+        .map_err(|m| Failure::Invalid(format!("--resource: {m}")))?;
+    let planners = (a.policy.trim() != "all")
+        .then(|| names("--policy", &a.policy, &Policy::ALL))
+        .transpose()?;
+    let over_time = if a.over_time {
+        names("--sim-policy", &a.sim_policy, &SimPolicy::ALL)?
+    } else {
+        Vec::new()
+    };
+    let base = load(&a.common)?;
+    if a.over_time && base.jobs.iter().all(|j| j.arrival_s.is_none()) {
+        return Err(Failure::Invalid(
+            "--over-time needs jobs with arrival_s (a version-2 scenario, e.g. from `smd trace`)"
+                .into(),
+        ));
+    }
+    let spec = Spec {
+        axis,
+        range,
+        resource,
+        machine_type: a.machine_type.clone(),
+        group: a.group.clone(),
+    };
+    let failure = |e: SweepError| match e {
+        SweepError::Range { message, .. } => range_error(message),
+        SweepError::Spec { field, message } => Failure::Invalid(format!(
+            "{}: {message}",
+            match field {
+                "resource" => "--resource",
+                "group" => "--group",
+                "machine_type" => "--machine-type",
+                _ => flag.as_str(),
+            }
+        )),
+        SweepError::Planner { ref error, .. } => {
+            let m = e.to_string();
+            match error {
+                smd_core::Error::Solver(_) => Failure::Solver(m),
+                _ => Failure::Invalid(m),
+            }
+        }
+        SweepError::Cancelled => Failure::Solver("cancelled".into()),
+    };
+    let pts = points(&base, &spec).map_err(failure)?;
+    // `all` is what `smd compare` plans on the points' cluster (a pool swept in machines
+    // is planned on machines).
+    let first = scenario_at(&base, &pts[0]).map_err(failure)?;
+    let policies = Policies {
+        planners: planners.unwrap_or_else(|| Policy::for_cluster(&first.cluster).to_vec()),
+        over_time,
+    };
+    let t0 = std::time::Instant::now();
+    let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
+    let opts = ParallelOptions {
+        clock: Some(&clock),
+        cancel: None,
+        inner: a.common.inner_solver,
+        global_budget_ms: Some(a.common.global_budget * 1000.0),
+    };
+    let run = || sweep_parallel(&base, &spec, &policies, opts);
+    let report = match catch_unwind(AssertUnwindSafe(run)) {
+        Ok(r) => r.map_err(failure)?,
+        Err(_) => {
+            return Err(Failure::Solver(
+                "sweep stopped on an internal error (a bug in smd-core or smd-sweep)".into(),
+            ))
+        }
+    };
+    let elapsed = clock();
+    if a.common.json {
+        let text = serde_json::to_string_pretty(&report)
+            .map_err(|e| Failure::Solver(format!("cannot serialise the sweep: {e}")))?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} jobs   {flag} {range}{}{}   {} points × {} policies in {:.0} ms ({} threads)",
+        base.jobs.len(),
+        resource
+            .map(|r| format!("   only {}", r.title()))
+            .unwrap_or_default(),
+        pts[0]
+            .machine()
+            .map(|m| format!("   machines of {m}"))
+            .unwrap_or_default(),
+        pts.len(),
+        policies.planners.len() + policies.over_time.len(),
+        elapsed,
+        smd_sweep::threads(),
+    )?;
+    writeln!(out)?;
+    write_static(&report, &policies.planners, resource, out)?;
+    writeln!(out)?;
+    writeln!(out, "{}", report.knee.answer)?;
+    for p in &report.points {
+        for (q, o) in &p.policies {
+            if let Some(g) = o.gap {
+                writeln!(
+                    out,
+                    "{q} at {axis} {}: not proven within --global-budget (gap {:.3}%)",
+                    smd_core::error::num(p.size.value()),
+                    100.0 * g
+                )?;
+            }
+        }
+    }
+    if let Some(k) = &report.over_time_knee {
+        writeln!(out)?;
+        write_over_time(&report, out)?;
+        writeln!(out)?;
+        writeln!(out, "Over time: {}", k.answer)?;
+    }
+    Ok(())
+}
+
+/// One row per size: the size (and the resource's amount), then each policy's total
+/// utility with its admitted jobs.
+fn write_static(
+    report: &Report,
+    planners: &[Policy],
+    resource: Option<Resource>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let axis = report.knee.axis;
+    let amount = resource.map(|r| format!("{} ({})", r.title(), r.unit()));
+    let mut columns: Vec<(&str, bool)> = vec![(axis.name(), true)];
+    if let Some(a) = &amount {
+        columns.push((a, true));
+    }
+    columns.extend(planners.iter().map(|p| (p.name(), true)));
+    let mut t = Table::new(&columns);
+    for p in &report.points {
+        let mut row = vec![smd_core::error::num(p.size.value())];
+        if let Some(r) = resource {
+            row.push(crate::amount(p.capacity[r]));
+        }
+        for (_, o) in &p.policies {
+            row.push(format!("{:.1} ({})", o.total_utility, o.admitted));
+        }
+        t.row(row);
+    }
+    t.write(out)?;
+    writeln!(out, "each policy: total utility (admitted jobs)")
+}
+
+/// One row per size and policy over time.
+fn write_over_time(report: &Report, out: &mut impl Write) -> std::io::Result<()> {
+    let axis = report.knee.axis;
+    let mut t = Table::new(&[
+        (axis.name(), true),
+        ("policy", false),
+        ("total utility", true),
+        ("of bound", true),
+        ("finished", true),
+        ("mean JCT", true),
+        ("mean queue", true),
+    ]);
+    let time = |v: Option<f64>| v.map_or("-".to_owned(), duration);
+    for p in &report.points {
+        for (q, o) in &p.over_time {
+            t.row(vec![
+                smd_core::error::num(p.size.value()),
+                q.name().to_owned(),
+                format!("{:.1}", o.total_utility),
+                crate::percent(o.total_utility, o.bound),
+                format!("{}/{}", o.finished, o.finished + o.unfinished),
+                time(o.mean_jct_s),
+                time(o.mean_queue_s),
+            ]);
+        }
+    }
+    t.write(out)
+}

@@ -1,0 +1,240 @@
+//! `smd sweep` end to end: the output contract of docs/SCENARIO.md ("Sweep output"), each
+//! point equal to `smd plan` of that point's scenario, the table and its sentence, and bad
+//! arguments named by their flag.
+
+mod common;
+
+use common::smd;
+use serde_json::Value;
+
+/// 12 generated jobs (seed 3) on `units` units, or on `machines` × t4x4.
+fn generated(extra: &[&str]) -> Value {
+    let mut args = vec!["generate", "--jobs", "12", "--seed", "3"];
+    args.extend_from_slice(extra);
+    let o = smd(&args, None);
+    assert_eq!(o.status.code(), Some(0));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn run(args: &[&str], stdin: &Value) -> Value {
+    let o = smd(args, Some(stdin.to_string().as_bytes()));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// `smd plan --policy P --json` of `scenario`: its total utility and admitted jobs.
+fn plan(scenario: &Value, policy: &str) -> (f64, u64) {
+    let p = run(&["plan", "--policy", policy, "--json", "-"], scenario);
+    (
+        p["total_utility"].as_f64().unwrap(),
+        p["admitted"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn units_follow_the_contract_and_equal_smd_plan() {
+    let base = generated(&[]);
+    let out = run(&["sweep", "--units", "0.5:2:0.5", "--json", "-"], &base);
+    let points = out["points"].as_array().unwrap();
+    let sizes: Vec<f64> = points
+        .iter()
+        .map(|p| p["units"].as_f64().unwrap())
+        .collect();
+    assert_eq!(sizes, [0.5, 1.0, 1.5, 2.0]);
+    for p in points {
+        assert!(p.get("machines").is_none());
+        let policies = p["policies"].as_object().unwrap();
+        let names: Vec<&str> = policies.keys().map(String::as_str).collect();
+        let mut want = vec!["smd", "esw", "optimus", "exact", "global"];
+        want.sort_unstable();
+        let mut got = names.clone();
+        got.sort_unstable();
+        assert_eq!(got, want);
+        // The point's scenario, written by hand, planned by `smd plan`.
+        let mut at = base.clone();
+        at["cluster"]["units"] = p["units"].clone();
+        for (name, o) in policies {
+            for key in ["total_utility", "admitted", "used", "solve_ms"] {
+                assert!(o.get(key).is_some(), "{name} lacks {key}");
+            }
+            for r in ["gpu", "vcpu", "memory_gb", "storage_gb"] {
+                assert!(o["used"][r].is_number(), "{name} used.{r}");
+            }
+            let (utility, admitted) = plan(&at, name);
+            assert_eq!(
+                o["total_utility"].as_f64().unwrap(),
+                utility,
+                "{name} at {}",
+                p["units"]
+            );
+            assert_eq!(o["admitted"].as_u64().unwrap(), admitted, "{name}");
+        }
+    }
+    let k = &out["knee"];
+    for key in [
+        "best_policy",
+        "size",
+        "utility",
+        "fraction",
+        "marginal_pct",
+        "answer",
+    ] {
+        assert!(k.get(key).is_some(), "knee lacks {key}");
+    }
+    // The best policy has the most utility at the largest size (global's, maybe tied).
+    let last = &points[points.len() - 1]["policies"];
+    let best = last[k["best_policy"].as_str().unwrap()]["total_utility"]
+        .as_f64()
+        .unwrap();
+    assert_eq!(best, last["global"]["total_utility"].as_f64().unwrap());
+    assert!(k["fraction"].as_f64().unwrap() >= 0.95);
+    assert!(out.get("over_time_knee").is_none());
+}
+
+#[test]
+fn machines_of_a_pool_equal_smd_generate_on_machines() {
+    let base = generated(&[]);
+    let out = run(
+        &[
+            "sweep",
+            "--machines",
+            "4:8:4",
+            "--policy",
+            "smd,global",
+            "--json",
+            "-",
+        ],
+        &base,
+    );
+    for p in out["points"].as_array().unwrap() {
+        let n = p["machines"].as_f64().unwrap();
+        assert_eq!(p["machine"], "t4x4");
+        let at = generated(&["--machines", &n.to_string()]);
+        for name in ["smd", "global"] {
+            let (utility, _) = plan(&at, name);
+            assert_eq!(
+                p["policies"][name]["total_utility"].as_f64().unwrap(),
+                utility,
+                "{name} at {n}"
+            );
+        }
+        assert_eq!(p["policies"].as_object().unwrap().len(), 2);
+    }
+}
+
+#[test]
+fn over_time_adds_the_runs_and_their_knee() {
+    let o = smd(
+        &["trace", "--workload", "workload-1", "--machines", "2"],
+        None,
+    );
+    let mut s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    s["jobs"].as_array_mut().unwrap().truncate(10);
+    s["params"]["epsilon"] = 0.1.into();
+    let out = run(
+        &[
+            "sweep",
+            "--machines",
+            "1:2:1",
+            "--policy",
+            "optimus",
+            "--over-time",
+            "--sim-policy",
+            "fifo,bound",
+            "--json",
+            "-",
+        ],
+        &s,
+    );
+    for p in out["points"].as_array().unwrap() {
+        for name in ["fifo", "bound"] {
+            let t = &p["over_time"][name];
+            for key in [
+                "total_utility",
+                "bound",
+                "finished",
+                "mean_jct_s",
+                "mean_queue_s",
+                "run_ms",
+            ] {
+                assert!(t.get(key).is_some(), "{name} lacks {key}");
+            }
+        }
+    }
+    assert_eq!(out["over_time_knee"]["best_policy"], "fifo");
+    // Without arrivals there is nothing to run over time.
+    let o = smd(
+        &["sweep", "--units", "1:2:1", "--over-time", "-"],
+        Some(generated(&[]).to_string().as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--over-time needs jobs with arrival_s"));
+}
+
+#[test]
+fn the_table_says_where_the_knee_is() {
+    let base = generated(&[]);
+    let o = smd(
+        &["sweep", "--units", "0.5:2:0.5", "-"],
+        Some(base.to_string().as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8(o.stdout).unwrap();
+    for p in ["smd", "esw", "optimus", "exact", "global", "units"] {
+        assert!(text.contains(p), "{text}");
+    }
+    assert!(text.contains("95% of the achievable utility"), "{text}");
+    // One row per size.
+    for size in ["0.5", "1.5"] {
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with(size)),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn bad_arguments_name_the_flag_and_the_value() {
+    let base = generated(&[]).to_string();
+    let err = |args: &[&str]| {
+        let o = smd(args, Some(base.as_bytes()));
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    assert!(err(&["sweep", "--units", "5:1:1", "-"])
+        .contains("--units 5:1:1: the stop (1) is below the start (5)"));
+    assert!(
+        err(&["sweep", "--units", "1:5:0", "-"]).contains("--units 1:5:0: the step must be > 0")
+    );
+    assert!(
+        err(&["sweep", "--units", "1:5:-1", "-"]).contains("--units 1:5:-1: the step must be > 0")
+    );
+    assert!(err(&["sweep", "--units", "0:100:0.1", "-"]).contains("more than the 200"));
+    assert!(err(&["sweep", "--machines", "1.5:3:1", "-"])
+        .contains("--machines 1.5:3:1: a machine count must be a whole number"));
+    assert!(
+        err(&["sweep", "--units", "1:2", "-"]).contains("--units 1:2: expected start:stop:step")
+    );
+    assert!(
+        err(&["sweep", "--units", "1:2:1", "--resource", "tpu", "-"])
+            .contains("--resource: unknown resource \"tpu\"")
+    );
+    assert!(err(&["sweep", "--units", "1:2:1", "--policy", "best", "-"])
+        .contains("--policy: unknown policy \"best\""));
+    assert!(err(&["sweep", "--machines", "1:2:1", "--group", "a", "-"]).contains("--group:"));
+    assert!(err(&[
+        "sweep",
+        "--machines",
+        "1:2:1",
+        "--machine-type",
+        "h100",
+        "-"
+    ])
+    .contains("--machine-type: unknown machine type \"h100\""));
+    assert!(err(&["sweep", "-"]).contains("--units"));
+}
