@@ -71,7 +71,9 @@ async function cacheFirst(request) {
 async function networkFirst(request, key) {
   const cache = await caches.open(CACHE);
   try {
-    const response = await fetch(request);
+    // The worker's files have no hash in their names: revalidate them, so that right after a
+    // publish the HTTP cache cannot pair a new page with an old worker.
+    const response = await fetch(request.mode === 'navigate' ? request : new Request(request, { cache: 'no-cache' }));
     if (response.ok) await cache.put(key, response.clone());
     return response;
   } catch (offline) {
