@@ -18,8 +18,9 @@ const names = files(dir)
   .map((f) => relative(dir, f).split(sep).join('/'))
   .filter((n) => n !== 'sw.js')
   .sort();
+// Every file, sw.js itself (unstamped) included: a change to the worker's own code is a new build too.
 const digest = createHash('sha256');
-for (const n of names) digest.update(n).update('\0').update(readFileSync(join(dir, n))).update('\0');
+for (const n of [...names, 'sw.js']) digest.update(n).update('\0').update(readFileSync(join(dir, n))).update('\0');
 const build = digest.digest('hex').slice(0, 16);
 // The page is cached as './', the address it is opened by; index.html is that same file.
 const shell = ['./', ...names.filter((n) => n !== 'index.html').map((n) => `./${n}`)];
