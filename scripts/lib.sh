@@ -1,4 +1,5 @@
-# Shared by scripts/serve, scripts/test, tests/e2e.sh and .ci/run (source it).
+# Shared by scripts/serve, scripts/test, tests/e2e.sh, .ci/run and the Pages workflow
+# (.github/workflows/pages.yml) (source it).
 # Installs what the page needs, each step skipped when the tool is present at the right
 # version, so a second run costs nothing. The versions are pinned in ../toolchain.versions.
 

@@ -13,6 +13,10 @@
 //                                            as JSON: the plan's GPU sharing card
 //   node scripts/page.mjs overtime URL OUTDIR the Over time view: workload-1 on 16 × t4x4, every
 //                                            policy in the worker (its time printed), the charts
+//   node scripts/page.mjs hosted SITE SUBPATH ROWS  the published page, SITE served by this script
+//                                            with the page at SUBPATH: its icon and link preview
+//                                            tags, a share link opened under SUBPATH, the service
+//                                            worker, and a reload with the server down (tests/e2e.sh)
 import { chromium } from 'playwright-core';
 
 const [mode, url, arg] = process.argv.slice(2);
@@ -112,6 +116,139 @@ async function machinesInTheWorker(page, check) {
   check(Number(tasks) === marks && marks > 0, `the machine map has ${marks} marks for ${tasks} tasks`);
   check(await page.locator('[data-testid=error]').count() === 0, 'the machines have problems');
   console.log(`on 16 × t4x4 machines: ${marks} task marks; "${summary}"`);
+}
+
+// A static server for the hosted page's checks, one this script can take down to be really
+// offline (Chromium's offline emulation does not reach a service worker's own fetches).
+async function staticServer(root) {
+  const { createServer } = await import('node:http');
+  const { readFile } = await import('node:fs/promises');
+  const { join, normalize, extname } = await import('node:path');
+  const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+    '.css': 'text/css', '.svg': 'image/svg+xml' };
+  const served = { root };
+  const server = createServer(async (req, res) => {
+    let path = normalize(decodeURIComponent(new URL(req.url, 'http://host').pathname));
+    if (path.endsWith('/')) path += 'index.html';
+    try {
+      const body = await readFile(join(served.root, path));
+      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    origin: `http://127.0.0.1:${server.address().port}`,
+    // Serves another directory from now on (a new publish).
+    publish(dir) { served.root = dir; },
+    stop() { server.close(); server.closeAllConnections(); },
+  };
+}
+
+// The page as published under a sub-path: its icon resolves, its link preview tags are there,
+// a share link it makes opens the scenario under the same sub-path, its service worker
+// controls it after a reload, a new publish replaces its cache, and with the server down a
+// reload still plans.
+async function hostedPage(site, sub, rows, check) {
+  const server = await staticServer(site);
+  const url = `${server.origin}${sub}`;
+  const t0 = Date.now();
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => check(false, `page error: ${e}`));
+  const planned = (p, timeout = 120000) => p.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
+  rows, { timeout });
+  await page.goto(url);
+  await planned(page);
+
+  // The icon, relative to the page, and the tags a link preview reads.
+  const iconUrl = new URL(await page.getAttribute('link[rel=icon]', 'href'), page.url()).href;
+  const icon = await context.request.get(iconUrl);
+  check(iconUrl.startsWith(url) && icon.status() === 200 && icon.headers()['content-type'] === 'image/svg+xml',
+    `the icon ${iconUrl} answered ${icon.status()} ${icon.headers()['content-type']}`);
+  const tags = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('meta[property], meta[name]')]
+    .map((m) => [m.getAttribute('property') ?? m.getAttribute('name'), m.content])));
+  const title = await page.title();
+  check(title.startsWith('SMD planner') && tags['og:title'] === title, `og:title is ${JSON.stringify(tags['og:title'])}`);
+  check(tags.description?.length > 20 && tags['og:description'] === tags.description,
+    `og:description is ${JSON.stringify(tags['og:description'])}`);
+  check(tags['og:type'] === 'website' && tags['twitter:card'] === 'summary',
+    `og:type ${JSON.stringify(tags['og:type'])}, twitter:card ${JSON.stringify(tags['twitter:card'])}`);
+
+  // A share link made under the sub-path opens there, in a fresh browser context, with the scenario.
+  await page.fill("[data-field='params.epsilon']", '0.3');
+  await page.click('[data-action=share]');
+  const link = await page.inputValue('[data-testid=share-link]');
+  check(link.startsWith(`${url}#s=`), `the share link is ${link.slice(0, 80)}…`);
+  const other = await browser.newContext({ viewport });
+  const opened = await other.newPage();
+  opened.on('pageerror', (e) => check(false, `page error (share link): ${e}`));
+  await opened.goto(link);
+  await opened.waitForSelector('[data-testid=notice]:has-text("Opened the scenario of the link")', { timeout: 60000 });
+  const eps = await opened.inputValue("[data-field='params.epsilon']");
+  const at = await opened.evaluate(() => location.pathname + location.hash);
+  check(eps === '0.3', `the share link opened ε = ${eps}, not 0.3`);
+  // The page stays where it was published; the scenario leaves the address once opened.
+  check(at.startsWith(sub) && !at.includes('s='), `the opened link's address is ${at}`);
+  await other.close();
+
+  // The service worker: scoped to the sub-path, in control after a reload.
+  const scope = await page.evaluate(() => Promise.race([navigator.serviceWorker.ready.then((r) => r.scope),
+    new Promise((none) => setTimeout(() => none(null), 20000))]));
+  check(scope === url, `the service worker's scope is ${scope}`);
+  await page.reload();
+  await planned(page);
+  const controller = await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null);
+  check(controller === `${url}sw.js`, `the page is controlled by ${controller}`);
+
+  // A new publish (here: the same files under another build stamp) brings a new service
+  // worker, whose cache replaces the old one once the page is reloaded.
+  const { cpSync, mkdtempSync, readFileSync, writeFileSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const swFile = (dir) => join(dir, ...sub.split('/').filter(Boolean), 'sw.js');
+  const build = /const BUILD = "([0-9a-f]+)"/.exec(readFileSync(swFile(site), 'utf8'))?.[1];
+  check(build, 'sw.js carries no build stamp');
+  const cacheNames = () => page.evaluate(() => caches.keys());
+  const before = await cacheNames();
+  check(before.length === 1 && before[0] === `smd-planner ${url} ${build}`, `the caches are ${JSON.stringify(before)}`);
+  const next = mkdtempSync(join(tmpdir(), 'smd-publish-'));
+  cpSync(site, next, { recursive: true });
+  writeFileSync(swFile(next), readFileSync(swFile(next), 'utf8').replace(`"${build}"`, '"republished"'));
+  server.publish(next);
+  await page.reload();
+  await planned(page);
+  // Polled from here: waitForFunction does not wait for a predicate's promise to be true.
+  let after = [];
+  for (let t = Date.now(); Date.now() - t < 20000; await page.waitForTimeout(200)) {
+    after = await cacheNames();
+    if (after.length === 1 && after[0] === `smd-planner ${url} republished`) break;
+  }
+  check(after.length === 1 && after[0] === `smd-planner ${url} republished`,
+    `after a new publish the caches are ${JSON.stringify(after)}`);
+
+  // Offline: the server is down and the browser offline; a reload still opens and plans,
+  // the worker's script and wasm coming from the cache too.
+  server.stop();
+  check(await fetch(url).then(() => false, () => true), 'the server still answers after it was stopped');
+  await context.setOffline(true);
+  const reloaded = await page.reload().catch((e) => { check(false, `offline, the reload failed: ${e.message.split('\n')[0]}`); });
+  if (reloaded) {
+    check(reloaded.fromServiceWorker(), 'the offline reload did not come from the service worker');
+    const offline = await planned(page, 30000).then(() => true, () => false);
+    check(offline, `offline, no plan of ${rows} rows within 30 s`);
+    const status = await page.locator('[data-testid=status]').textContent();
+    check(status.includes('solver ready') && !status.includes('restarted'), `offline, the status is ${JSON.stringify(status)}`);
+    check(await page.inputValue("[data-field='params.epsilon']") === '0.3', 'offline, the saved draft was not restored');
+  }
+  await context.close();
+  rmSync(next, { recursive: true, force: true });
+  return `hosted page at ${url}: icon, link preview tags, share link, service worker (scope ${scope}), `
+    + `a new publish's cache and an offline reload with ${rows} plan rows, in ${Date.now() - t0} ms`;
 }
 
 if (mode === 'shots') {
@@ -268,6 +405,15 @@ if (mode === 'shots') {
     process.exitCode = 1;
   } else {
     console.log(`plan table with ${rows} rows (total utility ${total}) from the worker, at ${url}`);
+  }
+} else if (mode === 'hosted') {
+  const problems = [];
+  const done = await hostedPage(url, arg, Number(process.argv[5] || 30), (ok, what) => { if (!ok) problems.push(what); });
+  if (problems.length) {
+    console.error(`hosted: ${problems.join('; ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log(done);
   }
 } else if (mode === 'big') {
   // I jobs (default 1000): is the page interactive while the worker solves, and does

@@ -7,6 +7,11 @@
 # plan found with its gap, and a bad budget is refused with a message; finally a bundled
 # trace (160 jobs of the Pollux artifact on 16 × t4x4) is loaded and planned by the worker,
 # and then on 16 × t4x4 machines (version 2), whose machine map shows a mark per placed task.
+# Then the page as hosted (scripts/page.mjs hosted, which serves the same sub-path itself so
+# that it can take the server down): the icon resolves, the link preview tags are there, a
+# share link made there opens its scenario there, the service worker is scoped to the
+# sub-path and controls the page after a reload, a new publish replaces its cache, and with
+# the server down and the browser offline a reload still opens and plans.
 #
 # The page is driven in real time by playwright-core (scripts/page.mjs e2e). Chromium's
 # `--dump-dom --virtual-time-budget` is not used: virtual time fast-forwards through the
@@ -34,10 +39,12 @@ for _ in $(seq 50); do
 done
 
 url="http://127.0.0.1:$port/some/sub/path/"
+passed=0
+failed=0
+count() { if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); fi; }
 say "loading $url in headless Chromium"
-if node scripts/page.mjs e2e "$url" 30; then
-  echo "e2e: 1 passed, 0 failed"
-else
-  echo "e2e: 0 passed, 1 failed"
-  exit 1
-fi
+count node scripts/page.mjs e2e "$url" 30
+say "the hosted page: icon, link previews, share link, service worker, offline"
+count node scripts/page.mjs hosted "$site" /some/sub/path/ 30
+echo "e2e: $passed passed, $failed failed"
+[ "$failed" = 0 ]
