@@ -213,8 +213,8 @@ pub fn evaluate(
             return Err(SweepError::Cancelled);
         }
         let mut sim_opts = smd_sim::Options {
-            progress: None,
             cancel: opts.cancel,
+            ..Default::default()
         };
         let t0 = clock();
         let run = match smd_sim::simulate(scenario, policy, &mut sim_opts) {
