@@ -13,6 +13,7 @@
 
 mod apps;
 mod calibrate;
+mod diff;
 mod share;
 mod simulate;
 mod study;
@@ -93,6 +94,9 @@ enum Command {
     /// Pack a plan's admitted one-GPU workers on shared GPUs (CLUSTER.md §5): every GPU's
     /// occupants, collision probability and slowdown; GPUs used against one each.
     Share(share::ShareArgs),
+    /// What differs between two scenarios' inputs: params, cluster, jobs matched by id (a
+    /// table, or JSON with --json).
+    Diff(diff::DiffArgs),
 }
 
 #[derive(Args, Debug)]
@@ -309,6 +313,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Study(a) => study::run(&a, out),
         Command::Simulate(a) => simulate::run(&a, out),
         Command::Share(a) => share::run(&a, out),
+        Command::Diff(a) => diff::run(&a, out),
         Command::Sweep(a) => sweep::run(&a, out),
     }
 }

@@ -45,6 +45,7 @@
 
 pub mod budget;
 mod charnes_cooper;
+pub mod diff;
 mod enumerate;
 pub mod error;
 pub mod eta;
