@@ -159,11 +159,12 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
         let jobs: Vec<&str> = g.workers.iter().map(|w| w.job.as_str()).collect();
         let slowdown = g.slowdowns.iter().copied().fold(1.0f64, f64::max);
         let tip = format!(
-            "{name}: {} worker{} ({}), mean memory {} of {} GB, collision probability {}, slowdown ×{}",
+            "{name}: {} worker{} ({}), mean memory {} ± {} of {} GB, collision probability {}, slowdown ×{}",
             jobs.len(),
             if jobs.len() == 1 { "" } else { "s" },
             jobs.join(", "),
             sig(g.mem_mean_gb, 3),
+            sig(g.mem_sd_gb, 2),
             sig(gpu_memory_gb, 3),
             probability(g.collision_prob),
             sig(slowdown, 3)
@@ -209,6 +210,16 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
                         .close();
                     x += len;
                 }
+                // The spread band: mean ± one standard deviation of the members' memory.
+                let at = |gb: f64| bar_x + bar_w * (gb / full).clamp(0.0, 1.0);
+                let (lo, hi) = (at(mem - g.mem_sd_gb), at(mem + g.mem_sd_gb));
+                Tag::new(out, "rect")
+                    .attr("class", "spread")
+                    .attr("data-sd", &g.mem_sd_gb)
+                    .rect(rect(lo, y + 2.0 + BAR * 0.3, hi - lo, BAR * 0.4))
+                    .attr("fill", INK)
+                    .attr("fill-opacity", "0.25")
+                    .close();
                 text_at(
                     out,
                     bar_x + bar_w + 6.0,
@@ -230,7 +241,7 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
         "start",
         "note",
         &format!(
-            "bars: mean memory of the occupants of {} GB per GPU",
+            "bars: mean memory of the occupants of {} GB per GPU; dark band: ± one standard deviation",
             sig(gpu_memory_gb, 3)
         ),
     );
@@ -273,6 +284,7 @@ mod tests {
                     gpu: 0,
                     workers: vec![worker("j0", 0), worker("j1", 0)],
                     mem_mean_gb: 12.0,
+                    mem_sd_gb: 1.0,
                     collision_prob: 0.004,
                     slowdowns: vec![1.1, 1.1],
                 },
@@ -281,6 +293,7 @@ mod tests {
                     gpu: 1,
                     workers: vec![worker("j1", 1), worker("<j2>", 0), worker("j0", 1)],
                     mem_mean_gb: 15.0,
+                    mem_sd_gb: 0.5,
                     collision_prob: 0.009,
                     slowdowns: vec![1.2, 1.2, 1.2],
                 },
@@ -348,6 +361,19 @@ mod tests {
             .collect();
         // GPU 0: j0 then j1, 9 : 3 of a 12 GB bar.
         assert!((widths[0] / widths[1] - 3.0).abs() < 1e-2, "{widths:?}");
+        // The spread band is ± sd: GPU 0's (sd 1) twice as wide as GPU 1's (sd 0.5), and
+        // the mean bar's length is to its band's width as 12 to 2.
+        let band: Vec<f64> = svg
+            .split(r#"class="spread""#)
+            .skip(1)
+            .map(|s| {
+                let w = s.find("width=\"").unwrap() + 7;
+                s[w..].split('"').next().unwrap().parse().unwrap()
+            })
+            .collect();
+        assert_eq!(band.len(), 2);
+        assert!((band[0] / band[1] - 2.0).abs() < 1e-2, "{band:?}");
+        assert!(((widths[0] + widths[1]) / band[0] - 6.0).abs() < 1e-2);
         // An empty summary still draws a valid SVG.
         let empty = SharingSummary {
             gpus: Vec::new(),

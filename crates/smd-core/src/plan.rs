@@ -69,6 +69,9 @@ pub struct SharedGpu {
     pub workers: Vec<WorkerRef>,
     /// Σ mean memory, GB.
     pub mem_mean_gb: f64,
+    /// The spread of its memory, sqrt(Σ sd²), GB (the GPU map's band).
+    #[serde(default)]
+    pub mem_sd_gb: f64,
     /// P(Σ memory > the GPU's memory) under the Gaussian model.
     pub collision_prob: f64,
     /// Each occupant's slowdown (all equal: s of the GPU).

@@ -67,6 +67,8 @@ pub struct Gpu {
     pub workers: Vec<usize>,
     /// Σ mean memory, GB.
     pub mem_mean_gb: f64,
+    /// The spread of the members' memory, sqrt(Σ sd²), GB.
+    pub mem_sd_gb: f64,
     /// P(Σ memory > M) under the Gaussian model.
     pub collision_prob: f64,
     /// The members' common slowdown s(S) (1: alone and below saturation).
@@ -443,6 +445,7 @@ fn finish(
             Gpu {
                 workers: members,
                 mem_mean_gb: l.mean,
+                mem_sd_gb: sd,
                 collision_prob,
                 slowdown: l.slowdown(rules.share_overhead),
             }
@@ -645,6 +648,7 @@ pub fn share_plan(
                 gpu,
                 workers: g.workers.iter().map(|&i| refs[i].clone()).collect(),
                 mem_mean_gb: g.mem_mean_gb,
+                mem_sd_gb: g.mem_sd_gb,
                 collision_prob: g.collision_prob,
                 slowdowns: vec![g.slowdown; g.workers.len()],
             }

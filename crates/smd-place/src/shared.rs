@@ -254,6 +254,7 @@ fn pack_sites(
                 slowdowns: vec![g.slowdown; members.len()],
                 workers: members,
                 mem_mean_gb: g.mem_mean_gb,
+                mem_sd_gb: g.mem_sd_gb,
                 collision_prob: g.collision_prob,
             });
         }

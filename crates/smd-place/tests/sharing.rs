@@ -111,6 +111,7 @@ fn shared_plans_keep_every_rule_and_rederive() {
                             .map(|&i| s.jobs[i].gpu_mem_sd_gb.unwrap().powi(2))
                             .sum();
                         assert!(mean + z * var.sqrt() <= 16.0 * (1.0 + 1e-6), "memory rule");
+                        assert!((g.mem_sd_gb - var.sqrt()).abs() < 1e-9, "the GPU's spread");
                         let util: f64 = js.iter().map(|&i| s.jobs[i].gpu_util.unwrap()).sum();
                         let slow = util.max(1.0) * (1.0 + 0.02 * (js.len() as f64 - 1.0));
                         assert!(1.0 / slow >= 0.8 - 1e-9, "performance rule");

@@ -196,6 +196,7 @@ impl Sharing {
                     slowdowns: vec![g.slowdown; workers.len()],
                     workers,
                     mem_mean_gb: g.mem_mean_gb,
+                    mem_sd_gb: g.mem_sd_gb,
                     collision_prob: g.collision_prob,
                 });
             }

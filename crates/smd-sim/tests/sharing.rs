@@ -158,6 +158,7 @@ fn check(s: &Scenario, run: &Run) {
                 mean + z * var.sqrt() <= M_GB * (1.0 + 1e-12),
                 "slot {k}: memory rule"
             );
+            assert!((g.mem_mean_gb - mean).abs() < 1e-9 && (g.mem_sd_gb - var.sqrt()).abs() < 1e-9);
             let util: f64 = members.iter().map(|&i| s.jobs[i].gpu_util.unwrap()).sum();
             let sd = util.max(1.0) * (1.0 + kappa * (members.len() as f64 - 1.0));
             for (&i, &got) in members.iter().zip(&g.slowdowns) {
