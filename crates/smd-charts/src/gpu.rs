@@ -215,7 +215,7 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
                 let (lo, hi) = (at(mem - g.mem_sd_gb), at(mem + g.mem_sd_gb));
                 Tag::new(out, "rect")
                     .attr("class", "spread")
-                    .attr("data-sd", &g.mem_sd_gb)
+                    .attr("data-sd", g.mem_sd_gb)
                     .rect(rect(lo, y + 2.0 + BAR * 0.3, hi - lo, BAR * 0.4))
                     .attr("fill", INK)
                     .attr("fill-opacity", "0.25")
