@@ -3,10 +3,13 @@
 //! The page talks to a plain dedicated `Worker` built by Trunk (`data-type="worker"` with a
 //! loader shim) with JSON messages. gloo-worker's bridge was not used because it can
 //! neither terminate a worker that is busy solving (cancel) nor report that it died.
-//! Tests, where the runner serves no worker script, use [`SolverMode::InThread`]: the same
-//! [`handle`] runs on the page's thread and its replies take the same path.
+//! Tests, where the runner serves no worker script, use `SolverMode::InThread` (feature
+//! `in-thread`, which only the tests enable): the same `handle` runs on the page's thread
+//! and its replies take the same path. Without the feature the page's wasm holds no
+//! solver at all — it only lives in the worker's (docs/BENCHMARKS.md, the page's size).
 
 use super::protocol::{Reply, Request};
+#[cfg(feature = "in-thread")]
 use super::worker::handle;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,6 +22,7 @@ pub enum SolverMode {
     /// In a Web Worker loaded from this script URL (relative to the page).
     Worker(String),
     /// On the page's thread (tests).
+    #[cfg(feature = "in-thread")]
     InThread,
 }
 
@@ -59,11 +63,16 @@ impl Solver {
     }
 
     fn spawn(&mut self) {
-        let SolverMode::Worker(url) = &self.mode else {
-            let on_reply = self.on_reply.clone();
-            wasm_bindgen_futures::spawn_local(async move { on_reply(Reply::Ready) });
-            return;
+        let url = match &self.mode {
+            SolverMode::Worker(url) => url.clone(),
+            #[cfg(feature = "in-thread")]
+            SolverMode::InThread => {
+                let on_reply = self.on_reply.clone();
+                wasm_bindgen_futures::spawn_local(async move { on_reply(Reply::Ready) });
+                return;
+            }
         };
+        let url = url.as_str();
         let worker = match web_sys::Worker::new(url) {
             Ok(w) => w,
             Err(e) => {
@@ -120,6 +129,7 @@ impl Solver {
                     (self.on_death)(format!("could not reach the solver worker: {e:?}"));
                 }
             }
+            #[cfg(feature = "in-thread")]
             None if self.mode == SolverMode::InThread => {
                 let on_reply = self.on_reply.clone();
                 let generation = self.generation.clone();
