@@ -11,6 +11,10 @@ use smd_core::Scenario;
 /// The hash parameter that carries a scenario: `#s=…`.
 pub const SHARE_PARAM: &str = "s=";
 
+/// The hash parameter that carries a second scenario to compare with the first, side by
+/// side: `#s=…&b=…`.
+pub const COMPARE_PARAM: &str = "b=";
+
 /// Largest inflated scenario accepted from a link (guards against a deflate bomb).
 const MAX_INFLATED: usize = 64 << 20;
 
@@ -19,8 +23,17 @@ pub const MAX_CSV_LAYERS: usize = 10_000;
 
 /// The scenario as a link fragment: compact JSON, deflated, base64url without padding.
 pub fn share_fragment(s: &Scenario) -> String {
+    fragment(SHARE_PARAM, s)
+}
+
+/// The second scenario of a side-by-side link, as its hash part (`b=…`).
+pub fn compare_fragment(s: &Scenario) -> String {
+    fragment(COMPARE_PARAM, s)
+}
+
+fn fragment(param: &str, s: &Scenario) -> String {
     let json = serde_json::to_string(s).expect("a scenario always serialises");
-    format!("{SHARE_PARAM}{}", pack(json.as_bytes()))
+    format!("{param}{}", pack(json.as_bytes()))
 }
 
 /// A link's payload: `bytes` deflated, then base64url without padding.
@@ -31,11 +44,24 @@ pub fn pack(bytes: &[u8]) -> String {
 /// The scenario in a link fragment (with or without the leading `#`); the scenario is
 /// parsed but not validated, so an invalid shared draft still opens for editing.
 pub fn parse_share_fragment(fragment: &str) -> Result<Scenario, String> {
+    parse_param(fragment, SHARE_PARAM)
+}
+
+/// The second scenario of a side-by-side link (`b=…`), if the fragment has one.
+pub fn parse_compare_fragment(fragment: &str) -> Option<Result<Scenario, String>> {
+    let has = fragment
+        .trim_start_matches('#')
+        .split('&')
+        .any(|p| p.starts_with(COMPARE_PARAM));
+    has.then(|| parse_param(fragment, COMPARE_PARAM))
+}
+
+fn parse_param(fragment: &str, param: &str) -> Result<Scenario, String> {
     let f = fragment.trim_start_matches('#');
     let data = f
         .split('&')
-        .find_map(|part| part.strip_prefix(SHARE_PARAM))
-        .ok_or("the link carries no scenario (no #s=…)")?;
+        .find_map(|part| part.strip_prefix(param))
+        .ok_or_else(|| format!("the link carries no scenario (no #{param}…)"))?;
     let packed = URL_SAFE_NO_PAD
         .decode(data.trim_end_matches('='))
         .map_err(|e| format!("the link's scenario is damaged (base64: {e})"))?;

@@ -4,7 +4,7 @@
 //! touching the others, so a link `#s=…&view=reproduce` opens that scenario in that view,
 //! and switching views keeps a scenario in the address.
 
-use crate::codec::SHARE_PARAM;
+use crate::codec::{COMPARE_PARAM, SHARE_PARAM};
 use crate::state::View;
 
 /// The hash parameter that names the view: `#view=…`.
@@ -57,7 +57,7 @@ pub fn with_view(hash: &str, view: View) -> String {
 /// scenario is opened (a reload then opens the saved, possibly edited, draft).
 pub fn without_share(hash: &str) -> String {
     parts(hash)
-        .filter(|p| !p.starts_with(SHARE_PARAM))
+        .filter(|p| !p.starts_with(SHARE_PARAM) && !p.starts_with(COMPARE_PARAM))
         .collect::<Vec<_>>()
         .join("&")
 }

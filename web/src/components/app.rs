@@ -61,6 +61,27 @@ pub fn initial_state(props: &AppProps) -> State {
     };
     let mut s = initial_scenario(props, &hash);
     s.view.tab = route::view_of(&hash);
+    if let Some(key) = &props.storage_key {
+        if let Some(saved) = hooks::load_saved_scenarios(key) {
+            s.compare.saved = saved;
+        }
+    }
+    // A side-by-side link: its second scenario is saved and compared with the draft.
+    match codec::parse_compare_fragment(&hash) {
+        Some(Ok(b)) => {
+            s = (*Rc::new(s).reduce(crate::state::Action::CompareWith(
+                "from the link".into(),
+                Box::new(b),
+            )))
+            .clone();
+        }
+        Some(Err(e)) => {
+            s.view.notice = Some(Notice::warning(format!(
+                "The link's second scenario could not be opened: {e}"
+            )))
+        }
+        None => {}
+    }
     s
 }
 
@@ -117,6 +138,7 @@ pub fn App(props: &AppProps) -> Html {
     hooks::use_debounced_solve(&state, props.debounce_ms);
     hooks::use_landscape(&state);
     hooks::use_saved_draft(&state, props.storage_key.clone());
+    hooks::use_saved_scenarios(&state, props.storage_key.clone());
     hooks::use_address(&state, props.read_link);
     hooks::use_first_plan_mark(&state);
 

@@ -164,6 +164,40 @@ pub fn use_saved_draft(state: &AppState, key: Option<AttrValue>) {
     });
 }
 
+/// The localStorage key of the saved scenarios, beside the draft's `key`.
+fn saved_key(key: &str) -> String {
+    format!("{key}/saved-scenarios")
+}
+
+/// The saved scenarios kept beside the draft under `key`, if any.
+pub fn load_saved_scenarios(key: &str) -> Option<Vec<crate::state::Saved>> {
+    let text = storage()?.get_item(&saved_key(key)).ok().flatten()?;
+    serde_json::from_str::<crate::state::compare::SavedFile>(&text)
+        .ok()
+        .map(|f| f.scenarios)
+}
+
+/// Keeps the saved scenarios (the side-by-side view's) in localStorage beside the draft.
+#[hook]
+pub fn use_saved_scenarios(state: &AppState, key: Option<AttrValue>) {
+    let st = state.clone();
+    use_effect_with(state.compare.saves, move |&saves| {
+        // Nothing to write before the first change (the page opened with what is stored).
+        if saves > 0 {
+            if let (Some(k), Some(store)) = (key, storage()) {
+                if store
+                    .set_item(&saved_key(&k), &st.compare.export())
+                    .is_err()
+                {
+                    st.dispatch(Action::Notify(Notice::warning(
+                        "The saved scenarios are too large for the browser's storage: export them to keep them.",
+                    )));
+                }
+            }
+        }
+    });
+}
+
 /// The address's hash, with its `#` (empty without one).
 pub fn hash() -> String {
     web_sys::window()

@@ -60,11 +60,16 @@ pub fn read_picked_file(
 
 /// The page's address with the scenario in its hash.
 pub fn share_link(s: &smd_core::Scenario) -> String {
+    link_with(&codec::share_fragment(s))
+}
+
+/// The page's address (without its hash) with `hash`.
+pub fn link_with(hash: &str) -> String {
     let base = web_sys::window()
         .and_then(|w| w.location().href().ok())
         .map(|h| h.split('#').next().unwrap_or("").to_owned())
         .unwrap_or_default();
-    format!("{base}#{}", codec::share_fragment(s))
+    format!("{base}#{hash}")
 }
 
 /// The import/export panel.

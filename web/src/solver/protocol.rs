@@ -56,6 +56,17 @@ pub enum Task {
         /// The policies to run, in order.
         policies: Vec<SimPolicy>,
     },
+    /// Two scenarios planned with every policy of each, for the side-by-side view
+    /// ([`Event::Progress`] with step 0 or 1 and policies done, then
+    /// [`Output::Compared`]).
+    Compare {
+        /// The first (valid) scenario.
+        a: Box<Scenario>,
+        /// The second.
+        b: Box<Scenario>,
+        /// Wall-clock budget of `global`'s search, ms, per scenario.
+        global_budget_ms: f64,
+    },
 }
 
 /// Worker → page.
@@ -159,6 +170,14 @@ pub enum Output {
     },
     /// A simulation: one run per policy asked for, in order.
     Simulated(Vec<Run>),
+    /// Two scenarios' plans: per scenario one entry per policy of its cluster
+    /// ([`crate::state::page_policies`]), the plan or why it failed.
+    Compared {
+        /// The first scenario's.
+        a: Vec<Result<Plan, String>>,
+        /// The second's.
+        b: Vec<Result<Plan, String>>,
+    },
 }
 
 /// One reproduced experiment, as the page shows it.

@@ -5,7 +5,7 @@
 use super::now_ms;
 use super::protocol::{Event, Experiment, Output, Partial, Reply, Request, Task};
 use crate::state::page_policies;
-use smd_core::Scenario;
+use smd_core::{Plan, Scenario};
 use std::cell::RefCell;
 
 /// Least time between two progress messages of one step, ms.
@@ -148,6 +148,28 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
             reproduce(smd_reproduce::Runner::new(scale), ctx)
         }
         Task::Simulate { scenario, policies } => simulate(&scenario, &policies, ctx),
+        Task::Compare {
+            a,
+            b,
+            global_budget_ms,
+        } => {
+            let mut side = |step: usize, s: &Scenario| -> Vec<Result<Plan, String>> {
+                let policies = page_policies(&s.cluster);
+                let mut plans = Vec::with_capacity(policies.len());
+                for (k, &policy) in policies.iter().enumerate() {
+                    ctx.progress(step, k, policies.len());
+                    plans.push(
+                        plan_one(s, policy, global_budget_ms, &mut |_| {})
+                            .map_err(|e| e.to_string()),
+                    );
+                }
+                ctx.progress(step, policies.len(), policies.len());
+                plans
+            };
+            let a = side(0, &a);
+            let b = side(1, &b);
+            Ok(Output::Compared { a, b })
+        }
     }
 }
 
@@ -183,25 +205,8 @@ pub fn simulate(
 fn solve(scenario: &Scenario, global_budget_ms: f64, ctx: &mut Ctx) {
     CACHE.with(|c| c.borrow_mut().retain_used());
     for (index, &policy) in page_policies(&scenario.cluster).iter().enumerate() {
-        let clock = now_ms;
         let mut progress = |p: smd_core::Progress| ctx.report(index, p);
-        let result = CACHE.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            let mut opts = smd_core::Options {
-                clock: Some(&clock),
-                progress: Some(&mut progress),
-                cache: Some(&mut cache),
-                time_budget_ms: Some(global_budget_ms),
-                ..Default::default()
-            };
-            // On machines: admission, then placement, then T with ρ (docs/MODEL.md §15);
-            // a pool plans exactly as before.
-            if scenario.cluster.has_machines() {
-                smd_place::plan_placed(scenario, policy, &mut opts)
-            } else {
-                smd_core::plan_with(scenario, policy, &mut opts)
-            }
-        });
+        let result = plan_one(scenario, policy, global_budget_ms, &mut progress);
         ctx.partial(match result {
             Ok(plan) => Partial::Planned(Box::new(plan)),
             Err(e) => Partial::PolicyFailed {
@@ -210,6 +215,33 @@ fn solve(scenario: &Scenario, global_budget_ms: f64, ctx: &mut Ctx) {
             },
         });
     }
+}
+
+/// One policy's plan of `scenario` with the worker's allocation cache (on machines with
+/// `smd_place::plan_placed`: admission, then placement, then T with ρ, docs/MODEL.md §15;
+/// a pool plans as `plan_with`).
+fn plan_one(
+    scenario: &Scenario,
+    policy: smd_core::Policy,
+    global_budget_ms: f64,
+    progress: &mut dyn FnMut(smd_core::Progress),
+) -> Result<Plan, smd_core::Error> {
+    let clock = now_ms;
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let mut opts = smd_core::Options {
+            clock: Some(&clock),
+            progress: Some(progress),
+            cache: Some(&mut cache),
+            time_budget_ms: Some(global_budget_ms),
+            ..Default::default()
+        };
+        if scenario.cluster.has_machines() {
+            smd_place::plan_placed(scenario, policy, &mut opts)
+        } else {
+            smd_core::plan_with(scenario, policy, &mut opts)
+        }
+    })
 }
 
 /// Runs a reproduction case by case, with progress in scenarios.

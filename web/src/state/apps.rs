@@ -300,7 +300,9 @@ impl DraftState {
     pub fn add_from_app(&mut self) -> Option<u64> {
         let job = self.preset_job(self.preset_id(None))?;
         let before = self.to_saved();
-        Rc::make_mut(&mut self.scenario).jobs.push(job);
+        let s = Rc::make_mut(&mut self.scenario);
+        s.jobs.push(job);
+        super::draft::bump_version(s);
         let uid = self.new_uid();
         self.uids.push(uid);
         self.check();
@@ -323,7 +325,9 @@ impl DraftState {
         job.arrival_s = old.arrival_s;
         job.requested_workers = old.requested_workers;
         job.requested_ps = old.requested_ps;
-        Rc::make_mut(&mut self.scenario).jobs[i] = job;
+        let s = Rc::make_mut(&mut self.scenario);
+        s.jobs[i] = job;
+        super::draft::bump_version(s);
         self.raw.retain(|k, _| k.job != Some(uid));
         self.parse_errors.retain(|k, _| k.job != Some(uid));
         self.check();

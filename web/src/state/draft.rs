@@ -473,11 +473,7 @@ impl DraftState {
                 Some(i) => {
                     let s = Rc::make_mut(&mut self.scenario);
                     let r = fields::set_job(&mut s.jobs[i], &key.field, &text);
-                    // A version-2 field (an arrival, a request) makes the file version 2,
-                    // the only one that may carry it (docs/SCENARIO.md).
-                    if !s.jobs[i].version2_fields().is_empty() && s.version < MAX_VERSION {
-                        s.version = MAX_VERSION;
-                    }
+                    bump_version(s);
                     r
                 }
                 None => return,
@@ -645,6 +641,15 @@ impl State {
                 true,
             );
         }
+    }
+}
+
+/// A job with a version-2 field (an arrival, a request, a GPU profile — the application
+/// presets carry one) makes the file version 2, the only one that may carry it
+/// (docs/SCENARIO.md).
+pub(crate) fn bump_version(s: &mut smd_core::Scenario) {
+    if s.version < MAX_VERSION && s.jobs.iter().any(|j| !j.version2_fields().is_empty()) {
+        s.version = MAX_VERSION;
     }
 }
 

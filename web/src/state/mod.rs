@@ -21,6 +21,7 @@
 //! counters and task ids kept here.
 
 pub mod apps;
+pub mod compare;
 pub mod draft;
 pub mod over_time;
 pub mod reproduction;
@@ -28,6 +29,7 @@ pub mod solving;
 pub mod view;
 
 pub use apps::{machines_in_force, MachineForm, PresetForm, TraceForm, Undo, TRACE_SOURCE};
+pub use compare::{CompareState, Compared, Saved};
 pub use draft::{DraftState, GenerateForm, ShownError, MAX_GENERATED_JOBS};
 pub use over_time::{OverTimeState, SimForm, SimProgress, SimSource, Simulated, Simulation};
 pub use reproduction::{Reproduced, Reproduction, ReproductionState};
@@ -56,6 +58,8 @@ pub struct State {
     pub reproduction: ReproductionState,
     /// Planning over time.
     pub over_time: OverTimeState,
+    /// Scenarios saved and compared side by side.
+    pub compare: CompareState,
     /// What is on screen.
     pub view: ViewState,
 }
@@ -155,6 +159,25 @@ pub enum Action {
     /// Show this policy's timeline and job histories.
     ShowTimeline(smd_sim::SimPolicy),
 
+    // Side by side.
+    /// A field of the compare view: `name`, `a`, `b` or `text`.
+    CompareField(&'static str, String),
+    /// Save the draft under the typed name.
+    SaveScenario,
+    /// Delete a saved scenario.
+    DeleteSaved(String),
+    /// Put every saved scenario's JSON into the compare view's text.
+    ExportSaved,
+    /// Read saved scenarios from the compare view's text.
+    ImportSaved,
+    /// Plan the two chosen scenarios.
+    StartCompare,
+    /// Stop the running comparison.
+    CancelCompare,
+    /// A scenario of a share link to compare with the draft: saved under this name and
+    /// chosen as the second.
+    CompareWith(String, Box<Scenario>),
+
     // The view.
     /// Show this view (tab).
     ShowView(View),
@@ -185,6 +208,7 @@ impl State {
             solving,
             reproduction: ReproductionState::default(),
             over_time: OverTimeState::default(),
+            compare: CompareState::default(),
             view,
         }
     }
@@ -228,21 +252,27 @@ impl State {
     pub fn tasks(&self) -> Vec<u64> {
         let reproduction = self.reproduction.task().map(|(id, _)| id);
         let simulation = self.over_time.task().map(|(id, _)| id);
+        let comparison = self.compare.task().map(|(id, _)| id);
         self.solving
             .tasks()
             .chain(reproduction)
             .chain(simulation)
+            .chain(comparison)
             .collect()
     }
 
     /// The request of task `id`, if the worker should be doing it.
     pub fn request(&self, id: u64) -> Option<Request> {
         let task = self.solving.task(id).or_else(|| {
-            [self.reproduction.task(), self.over_time.task()]
-                .into_iter()
-                .flatten()
-                .find(|(i, _)| *i == id)
-                .map(|t| t.1)
+            [
+                self.reproduction.task(),
+                self.over_time.task(),
+                self.compare.task(),
+            ]
+            .into_iter()
+            .flatten()
+            .find(|(i, _)| *i == id)
+            .map(|t| t.1)
         })?;
         Some(Request { id, task })
     }
@@ -412,6 +442,54 @@ impl Reducible for State {
             }
             Action::ShowTimeline(p) => {
                 s.over_time.timeline = Some(p);
+                true
+            }
+            Action::CompareField(field, text) => {
+                let c = &mut s.compare;
+                match field {
+                    "name" => c.name = text,
+                    "a" => c.a = text,
+                    "b" => c.b = text,
+                    "text" => c.text = text,
+                    _ => return self,
+                }
+                c.error = None;
+                true
+            }
+            Action::SaveScenario => s.save_scenario(),
+            Action::DeleteSaved(name) => {
+                s.compare.delete(&name);
+                true
+            }
+            Action::ExportSaved => {
+                s.compare.text = s.compare.export();
+                s.compare.error = None;
+                true
+            }
+            Action::ImportSaved => {
+                let text = s.compare.text.clone();
+                match s.compare.import(&text) {
+                    Ok(n) => {
+                        s.compare.error = None;
+                        s.view.notice = Some(Notice::info(format!(
+                            "Read {n} saved scenario{}.",
+                            if n == 1 { "" } else { "s" }
+                        )));
+                    }
+                    Err(m) => s.compare.error = Some(("text", m)),
+                }
+                true
+            }
+            Action::StartCompare => s.start_compare(),
+            Action::CancelCompare => s.cancel_compare(),
+            Action::CompareWith(name, scenario) => {
+                match s.compare.put(name.clone(), *scenario) {
+                    Ok(()) => {
+                        s.compare.a = compare::DRAFT.into();
+                        s.compare.b = name;
+                    }
+                    Err(e) => s.compare.error = Some(e),
+                }
                 true
             }
             Action::ShowView(view) => {

@@ -379,6 +379,7 @@ impl State {
         self.solving.restart();
         self.reproduction.lost("the simulation was cancelled");
         self.view.notice = Some(Notice::info("Simulation cancelled."));
+        self.rerun_compare();
         // The terminated worker was also to solve this draft: ask the fresh one.
         self.solving.rerun();
         true

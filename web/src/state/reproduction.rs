@@ -126,7 +126,7 @@ impl State {
         // The terminated worker was also to solve this draft (and perhaps to simulate):
         // ask the fresh one.
         self.solving.rerun();
-        self.rerun_simulation();
+        self.rerun_background();
         true
     }
 }

@@ -413,7 +413,7 @@ impl State {
         if self.solving.start(&self.draft) {
             self.reproduction
                 .lost("the solver restarted for an edited scenario");
-            self.rerun_simulation();
+            self.rerun_background();
         }
         true
     }
@@ -423,7 +423,7 @@ impl State {
         if self.solving.cancel() {
             self.solving.cancelled = Some(self.draft.revision);
             self.reproduction.lost("the solve was cancelled");
-            self.rerun_simulation();
+            self.rerun_background();
             self.view.notice = Some(Notice::info(
                 "Solve cancelled; the plans shown are the previous ones.",
             ));
@@ -435,6 +435,8 @@ impl State {
         self.reproduction
             .lost(&format!("the solver stopped ({message})"));
         self.over_time
+            .lost(&format!("the solver stopped ({message})"));
+        self.compare
             .lost(&format!("the solver stopped ({message})"));
         let text = if self.solving.died(message.clone()) {
             format!("The solver stopped ({message}). It was restarted; your input is kept.")
@@ -458,6 +460,9 @@ impl State {
             }
             Reply::Event { task, event } if self.over_time.owns(task) => {
                 return self.over_time.on_event(event)
+            }
+            Reply::Event { task, event } if self.compare.owns(task) => {
+                return self.compare.on_event(event)
             }
             Reply::Event { .. } => return false,
         }

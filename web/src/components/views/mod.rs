@@ -1,6 +1,7 @@
 //! The page's views, one component each over the shared state; [`render`] maps a
 //! [`View`] (a tab) to its component.
 
+pub mod compare;
 pub mod how_it_works;
 pub mod over_time;
 pub mod plan;
@@ -14,6 +15,7 @@ pub fn render(view: View) -> Html {
     match view {
         View::Plan => html! { <plan::PlanView /> },
         View::OverTime => html! { <over_time::OverTimeView /> },
+        View::Compare => html! { <compare::CompareView /> },
         View::Reproduce => html! { <reproduce::ReproduceView /> },
         View::HowItWorks => html! { <how_it_works::HowItWorksView /> },
     }

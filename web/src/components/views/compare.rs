@@ -1,0 +1,234 @@
+//! Side by side: save the draft under a name, pick two scenarios (or one and the draft),
+//! plan both in the worker and see their policies, their best plans and what differs
+//! between their inputs next to each other; export, import and share both.
+
+use crate::codec;
+use crate::components::apps::{input, select};
+use crate::components::format::{duration, percent, sig};
+use crate::components::use_app;
+use crate::state::compare::{Compared, Side, DRAFT};
+use crate::state::Action;
+use smd_core::Plan;
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+/// The "Side by side" view.
+#[function_component]
+pub fn CompareView() -> Html {
+    let state = use_app();
+    let c = &state.compare;
+    let on = |field: &'static str| {
+        let d = state.dispatcher();
+        Callback::from(move |v: String| d.dispatch(Action::CompareField(field, v)))
+    };
+    let act = |a: Action| {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(a.clone()))
+    };
+    let err = |field: &str| {
+        c.error
+            .as_ref()
+            .filter(|(k, _)| *k == field)
+            .map(|(_, m)| m)
+    };
+    let mut choices: Vec<(String, String)> = vec![(DRAFT.into(), "the draft".into())];
+    choices.extend(c.saved.iter().map(|s| (s.name.clone(), s.name.clone())));
+    let saved = c.saved.iter().map(|s| {
+        let delete = act(Action::DeleteSaved(s.name.clone()));
+        html! {
+            <li data-saved={s.name.clone()}>
+                <strong>{ &s.name }</strong>
+                { format!(" — {} jobs, {}", s.scenario.jobs.len(), cluster_words(&s.scenario)) }
+                <button class="small" onclick={delete} title="delete this saved scenario">{"delete"}</button>
+            </li>
+        }
+    });
+    let ontext = {
+        let d = state.dispatcher();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlTextAreaElement>().value();
+            d.dispatch(Action::CompareField("text", v))
+        })
+    };
+    let busy = c.running.is_some();
+    let progress = c.running.as_ref().map(|r| {
+        let (side, done, total) = r.progress.unwrap_or((0, 0, 1));
+        let name = if side == 0 { &r.a.label } else { &r.b.label };
+        format!("Planning {name}: {done} of {total} policies…")
+    });
+    html! {
+        <section id="side-by-side" class="card">
+            <h2>{"Scenarios side by side"}</h2>
+            <p class="note">{"Save the draft under a name (kept in this browser), pick two scenarios — or one and the draft — and compare their plans with every policy and what differs between their inputs. Export writes every saved scenario as one file; a share link carries both scenarios of a comparison."}</p>
+            <div class="form-row">
+                { input("compare.name", "save the draft as", c.name.clone(), err("name"), "a name, e.g. 16 machines".into(), on("name")) }
+                <button onclick={act(Action::SaveScenario)} data-testid="save-scenario">{"Save"}</button>
+            </div>
+            if !c.saved.is_empty() {
+                <ul class="saved" data-testid="saved-scenarios">{ for saved }</ul>
+            }
+            <div class="form-row">
+                { select("compare.a", "A", choices.clone(), &c.a, on("a")) }
+                { select("compare.b", "B", choices, &c.b, on("b")) }
+                if busy {
+                    <button onclick={act(Action::CancelCompare)} data-testid="compare-cancel">{"Cancel"}</button>
+                } else {
+                    <button class="primary" onclick={act(Action::StartCompare)} data-testid="compare-run">{"Compare"}</button>
+                }
+            </div>
+            { for ["a", "b"].iter().filter_map(|f| err(f)).map(|m| html! {
+                <p class="msg" data-testid="error" role="alert">{ m }</p>
+            }) }
+            if let Some(p) = progress {
+                <p class="status" data-testid="compare-progress">{ p }</p>
+            }
+            { match &c.finished {
+                Some(Ok(r)) => results(r),
+                Some(Err(m)) => html! { <p class="msg" role="alert">{ m }</p> },
+                None => html! {},
+            } }
+            <details class="io">
+                <summary>{"Export, import"}</summary>
+                <div class="form-row">
+                    <button onclick={act(Action::ExportSaved)} data-testid="export-saved">{"Export all"}</button>
+                    <button onclick={act(Action::ImportSaved)} data-testid="import-saved">{"Import"}</button>
+                </div>
+                <textarea rows="6" value={c.text.clone()} oninput={ontext} data-field="compare.text"
+                    placeholder="{\"scenarios\": [{\"name\": …, \"scenario\": …}]}" />
+                if let Some(m) = err("text") {
+                    <p class="msg" data-testid="error" role="alert">{ m }</p>
+                }
+            </details>
+        </section>
+    }
+}
+
+/// `pool of 2 units` or `16 × t4x4`.
+fn cluster_words(s: &smd_core::Scenario) -> String {
+    if s.cluster.has_machines() {
+        s.cluster
+            .machines
+            .iter()
+            .map(|g| format!("{} × {}", sig(g.count, 4), g.name))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    } else {
+        format!("a pool of {} units", sig(s.cluster.units, 4))
+    }
+}
+
+/// The plan with the most utility of a side, if any policy planned it.
+fn best(side: &Side) -> Option<&Plan> {
+    side.plans
+        .iter()
+        .filter_map(|p| p.as_ref().ok())
+        .max_by(|a, b| a.total_utility.total_cmp(&b.total_utility))
+}
+
+/// The two sides and the differences.
+fn results(r: &Compared) -> Html {
+    let link = share_both(r);
+    html! {
+        <div data-testid="compare-side-by-side" class="side-by-side">
+            <div class="sides">
+                { side(&r.a, "a") }
+                { side(&r.b, "b") }
+            </div>
+            { differences(r) }
+            <p class="note">
+                { format!("Planned in {}. ", duration(r.ms / 1000.0)) }
+                <a href={link} data-testid="compare-link">{"Share both"}</a>
+                {" (the link opens A as the draft and compares it with B)."}
+            </p>
+        </div>
+    }
+}
+
+/// One side: its policies' totals and its best plan's jobs.
+fn side(s: &Side, which: &'static str) -> Html {
+    let n = s.scenario.jobs.len();
+    let rows = s.plans.iter().map(|p| match p {
+        Ok(p) => {
+            let used = p.resources.used.to_array();
+            let cap = p.resources.capacity.to_array();
+            html! {
+                <tr data-policy={p.policy.name()}>
+                    <td>{ p.policy.name() }</td>
+                    <td class="num" data-testid="side-utility">{ format!("{:.3}", p.total_utility) }</td>
+                    <td class="num">{ format!("{}/{n}", p.admitted) }</td>
+                    <td class="num">{ percent(used[0], cap[0]) }</td>
+                </tr>
+            }
+        }
+        Err(m) => html! { <tr><td colspan="4" class="msg">{ m }</td></tr> },
+    });
+    let jobs = best(s).map(|p| {
+        let rows = p.jobs.iter().map(|j| {
+            html! {
+                <tr class={classes!((!j.admitted).then_some("rejected"))}>
+                    <td>{ &j.id }</td>
+                    <td>{ if j.admitted { "✓" } else { "✗" } }</td>
+                    <td class="num">{ j.workers.map(|v| v.to_string()).unwrap_or_else(|| "—".into()) }</td>
+                    <td class="num">{ j.ps.map(|v| v.to_string()).unwrap_or_else(|| "—".into()) }</td>
+                    <td class="num">{ j.completion_time_s.map(duration).unwrap_or_else(|| "—".into()) }</td>
+                    <td class="num">{ sig(j.utility, 4) }</td>
+                </tr>
+            }
+        });
+        html! {
+            <>
+                <h4>{ format!("best plan: {}", p.policy.name()) }</h4>
+                <div class="scroll"><table class="plan compact">
+                    <thead><tr><th>{"job"}</th><th></th><th class="num">{"w"}</th><th class="num">{"p"}</th><th class="num">{"T"}</th><th class="num">{"μ"}</th></tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table></div>
+            </>
+        }
+    });
+    html! {
+        <div class="side" data-side={which}>
+            <h3>{ format!("{} — {}", which.to_uppercase(), s.label) }</h3>
+            <p class="note">{ format!("{n} jobs on {}, ε = {}", cluster_words(&s.scenario), sig(s.scenario.params.epsilon, 3)) }</p>
+            <table class="compare">
+                <thead><tr><th>{"policy"}</th><th class="num">{"total utility"}</th><th class="num">{"admitted"}</th><th class="num">{"GPU"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            { jobs.unwrap_or_default() }
+        </div>
+    }
+}
+
+/// What differs between the two inputs.
+fn differences(r: &Compared) -> Html {
+    if r.diff.is_empty() {
+        return html! { <p class="note" data-testid="compare-diff">{"The two scenarios have the same inputs."}</p> };
+    }
+    let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(absent)".into());
+    let rows = r.diff.iter().map(|d| {
+        html! {
+            <tr data-path={d.path.clone()}>
+                <td class="id">{ &d.path }</td>
+                <td class="value">{ show(&d.a) }</td>
+                <td class="value">{ show(&d.b) }</td>
+            </tr>
+        }
+    });
+    html! {
+        <>
+            <h3>{ format!("What differs ({} inputs)", r.diff.len()) }</h3>
+            <div class="scroll"><table class="diff" data-testid="compare-diff">
+                <thead><tr><th>{"input"}</th><th>{"A"}</th><th>{"B"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table></div>
+        </>
+    }
+}
+
+/// The page's address carrying both scenarios: A as the draft, B to compare with it.
+fn share_both(r: &Compared) -> String {
+    crate::components::io::link_with(&format!(
+        "{}&{}&view=compare",
+        codec::share_fragment(&r.a.scenario),
+        codec::compare_fragment(&r.b.scenario)
+    ))
+}

@@ -1,0 +1,334 @@
+//! Scenarios side by side: scenarios saved under a name (kept in localStorage, exported and
+//! imported together), two of them — or one and the draft — planned in the worker with
+//! every policy, and what differs between their inputs (`smd_core::diff`).
+
+use super::{Notice, State};
+use crate::solver::{Event, Output, Task};
+use serde::{Deserialize, Serialize};
+use smd_core::diff::{diff, Difference};
+use smd_core::{Plan, Scenario};
+use std::rc::Rc;
+
+/// The name that stands for the draft in the two choices.
+pub const DRAFT: &str = "";
+
+/// Most scenarios kept (localStorage holds a few MB; a scenario is a few KB to a few
+/// hundred).
+pub const MAX_SAVED: usize = 50;
+
+/// A scenario saved under a name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Saved {
+    /// Its name (unique among the saved).
+    pub name: String,
+    /// The scenario.
+    pub scenario: Scenario,
+}
+
+/// The saved scenarios as a file: what "Export all" writes and "Import" reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedFile {
+    /// Every saved scenario, in the order saved.
+    pub scenarios: Vec<Saved>,
+}
+
+/// One side of a comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    /// Its name (`the draft` for the draft).
+    pub label: String,
+    /// The scenario.
+    pub scenario: Rc<Scenario>,
+    /// One entry per policy of its cluster: the plan or why it failed.
+    pub plans: Vec<Result<Plan, String>>,
+}
+
+/// A finished comparison.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compared {
+    /// The first scenario.
+    pub a: Side,
+    /// The second.
+    pub b: Side,
+    /// What differs between their inputs.
+    pub diff: Vec<Difference>,
+    /// Wall time, ms.
+    pub ms: f64,
+}
+
+/// A comparison in the worker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparing {
+    /// Task id.
+    pub id: u64,
+    /// The two sides, without plans yet.
+    pub a: Side,
+    /// The second side.
+    pub b: Side,
+    /// `(side, policies done, policies)` of the latest report.
+    pub progress: Option<(usize, usize, usize)>,
+    /// `global`'s budget per scenario, ms (the draft's setting when it started).
+    pub global_budget_ms: f64,
+}
+
+/// The side-by-side part of the state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CompareState {
+    /// The saved scenarios.
+    pub saved: Vec<Saved>,
+    /// Bumped on every change of `saved` (the hook that keeps localStorage watches it).
+    pub saves: u64,
+    /// The name typed for saving the draft.
+    pub name: String,
+    /// The first choice: a saved name, or [`DRAFT`].
+    pub a: String,
+    /// The second choice.
+    pub b: String,
+    /// The import/export text.
+    pub text: String,
+    /// The input at fault (`name`, `a`, `b`, `text`) and the message.
+    pub error: Option<(&'static str, String)>,
+    /// The comparison in progress.
+    pub running: Option<Comparing>,
+    /// The last comparison, or why it stopped.
+    pub finished: Option<Result<Rc<Compared>, String>>,
+}
+
+impl CompareState {
+    /// The saved scenario called `name`.
+    pub fn get(&self, name: &str) -> Option<&Saved> {
+        self.saved.iter().find(|s| s.name == name)
+    }
+
+    /// Saves `scenario` under the typed name (replacing one of that name). A name is needed.
+    pub fn save(&mut self, scenario: &Scenario) -> Result<String, (&'static str, String)> {
+        let name = self.name.trim().to_owned();
+        if name.is_empty() {
+            return Err(("name", "give the scenario a name".into()));
+        }
+        self.put(name.clone(), scenario.clone())?;
+        self.name.clear();
+        Ok(name)
+    }
+
+    /// Adds or replaces a saved scenario.
+    pub fn put(&mut self, name: String, scenario: Scenario) -> Result<(), (&'static str, String)> {
+        let full = self.saved.len() >= MAX_SAVED;
+        match self.saved.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.scenario = scenario,
+            None if full => {
+                return Err((
+                    "name",
+                    format!("at most {MAX_SAVED} scenarios are kept: delete one first"),
+                ))
+            }
+            None => self.saved.push(Saved { name, scenario }),
+        }
+        self.saves += 1;
+        Ok(())
+    }
+
+    /// Deletes the saved scenario `name` (a choice of it falls back to the draft).
+    pub fn delete(&mut self, name: &str) {
+        let before = self.saved.len();
+        self.saved.retain(|s| s.name != name);
+        if self.saved.len() != before {
+            self.saves += 1;
+            for c in [&mut self.a, &mut self.b] {
+                if c == name {
+                    *c = DRAFT.into();
+                }
+            }
+        }
+    }
+
+    /// The saved scenarios as JSON ([`SavedFile`]).
+    pub fn export(&self) -> String {
+        serde_json::to_string_pretty(&SavedFile {
+            scenarios: self.saved.clone(),
+        })
+        .unwrap_or_default()
+    }
+
+    /// Reads a [`SavedFile`] (each scenario validated); adds or replaces by name. Returns
+    /// how many were read.
+    pub fn import(&mut self, text: &str) -> Result<usize, String> {
+        let file: SavedFile = serde_json::from_str(text)
+            .map_err(|e| format!("not a file of saved scenarios: {e}"))?;
+        for s in &file.scenarios {
+            s.scenario
+                .validate()
+                .map_err(|e| format!("scenario {:?}: {e}", s.name))?;
+            if s.name.trim().is_empty() {
+                return Err("a scenario without a name".into());
+            }
+        }
+        let n = file.scenarios.len();
+        for s in file.scenarios {
+            self.put(s.name, s.scenario).map_err(|e| e.1)?;
+        }
+        Ok(n)
+    }
+
+    /// Whether task `task` is the running comparison.
+    pub fn owns(&self, task: u64) -> bool {
+        self.running.as_ref().is_some_and(|r| r.id == task)
+    }
+
+    /// The task to send, if one is running.
+    pub fn task(&self) -> Option<(u64, Task)> {
+        self.running.as_ref().map(|r| {
+            (
+                r.id,
+                Task::Compare {
+                    a: Box::new((*r.a.scenario).clone()),
+                    b: Box::new((*r.b.scenario).clone()),
+                    global_budget_ms: r.global_budget_ms,
+                },
+            )
+        })
+    }
+
+    /// The worker is being terminated for another reason: a running comparison is lost.
+    pub fn lost(&mut self, why: &str) {
+        if self.running.take().is_some() {
+            self.finished = Some(Err(format!("The comparison stopped: {why}.")));
+        }
+    }
+
+    /// News of the running comparison; returns whether anything changed.
+    pub fn on_event(&mut self, event: Event) -> bool {
+        let Some(r) = self.running.as_mut() else {
+            return false;
+        };
+        match event {
+            Event::Progress { step, done, total } => r.progress = Some((step, done, total)),
+            Event::Done {
+                output: Output::Compared { a, b },
+                ms,
+            } => {
+                let r = self.running.take().expect("the comparison is there");
+                let diff = diff(&r.a.scenario, &r.b.scenario);
+                self.finished = Some(Ok(Rc::new(Compared {
+                    a: Side { plans: a, ..r.a },
+                    b: Side { plans: b, ..r.b },
+                    diff,
+                    ms,
+                })));
+            }
+            Event::Failed { message } => {
+                self.running = None;
+                self.finished = Some(Err(format!("The comparison failed: {message}")));
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
+impl State {
+    /// The scenario of a choice: the draft (if valid) or a saved one, with its label.
+    fn chosen(&self, name: &str) -> Result<(Rc<Scenario>, String), String> {
+        if name == DRAFT {
+            if !self.draft.valid {
+                return Err("the draft has problems: fix them in the Plan view first".into());
+            }
+            return Ok((self.draft.scenario.clone(), "the draft".into()));
+        }
+        self.compare
+            .get(name)
+            .map(|s| (Rc::new(s.scenario.clone()), s.name.clone()))
+            .ok_or_else(|| format!("no saved scenario is called {name:?}"))
+    }
+
+    /// Saves the draft under the typed name.
+    pub(super) fn save_scenario(&mut self) -> bool {
+        if !self.draft.valid {
+            self.compare.error = Some((
+                "name",
+                "the draft has problems: fix them before saving it".into(),
+            ));
+            return true;
+        }
+        let scenario = (*self.draft.scenario).clone();
+        match self.compare.save(&scenario) {
+            Ok(name) => {
+                self.compare.error = None;
+                self.view.notice = Some(Notice::info(format!("Saved the draft as {name:?}.")));
+            }
+            Err(e) => self.compare.error = Some(e),
+        }
+        true
+    }
+
+    /// Plans the two chosen scenarios in the worker.
+    pub(super) fn start_compare(&mut self) -> bool {
+        if self.compare.running.is_some() {
+            return false;
+        }
+        let a = self.chosen(&self.compare.a.clone());
+        let b = self.chosen(&self.compare.b.clone());
+        let (a, b) = match (a, b) {
+            (Err(m), _) => {
+                self.compare.error = Some(("a", m));
+                return true;
+            }
+            (_, Err(m)) => {
+                self.compare.error = Some(("b", m));
+                return true;
+            }
+            (Ok(a), Ok(b)) => (a, b),
+        };
+        self.compare.error = None;
+        if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
+            self.solving.restart();
+        }
+        let id = self.solving.new_task_id();
+        let side = |(scenario, label): (Rc<Scenario>, String)| Side {
+            label,
+            scenario,
+            plans: Vec::new(),
+        };
+        self.compare.running = Some(Comparing {
+            id,
+            a: side(a),
+            b: side(b),
+            progress: None,
+            global_budget_ms: 1000.0 * self.draft.settings.global_budget_s,
+        });
+        true
+    }
+
+    /// Stops the running comparison (the worker restarts; what else it was doing starts
+    /// again in the fresh one).
+    pub(super) fn cancel_compare(&mut self) -> bool {
+        if self.compare.running.take().is_none() {
+            return false;
+        }
+        self.solving.restart();
+        self.reproduction.lost("the comparison was cancelled");
+        self.view.notice = Some(Notice::info("Comparison cancelled."));
+        self.rerun_simulation();
+        self.solving.rerun();
+        true
+    }
+
+    /// The worker restarted for another reason: what ran in the background (a simulation,
+    /// a comparison) starts again in the fresh worker, under new ids.
+    pub(super) fn rerun_background(&mut self) {
+        self.rerun_simulation();
+        self.rerun_compare();
+    }
+
+    /// The worker restarts for another reason: the running comparison starts again in the
+    /// fresh worker, under a new id.
+    pub(super) fn rerun_compare(&mut self) {
+        if self.compare.running.is_some() {
+            let id = self.solving.new_task_id();
+            if let Some(r) = self.compare.running.as_mut() {
+                r.id = id;
+                r.progress = None;
+            }
+        }
+    }
+}
