@@ -11,6 +11,8 @@
 //                                            the machine groups, the plan and its machine map
 //   node scripts/page.mjs sharing URL FILE OUTDIR  a scenario file with GPU sharing imported
 //                                            as JSON: the plan's GPU sharing card
+//   node scripts/page.mjs compare URL OUTDIR  Side by side: the default draft at 1 and 2 units
+//                                            saved and compared in the worker
 //   node scripts/page.mjs overtime URL OUTDIR the Over time view: workload-1 on 16 × t4x4, every
 //                                            policy in the worker (its time printed), the charts
 //   node scripts/page.mjs hosted SITE SUBPATH ROWS  the published page, SITE served by this script
@@ -345,6 +347,26 @@ if (mode === 'shots') {
   await page.evaluate(() => document.querySelector('[data-testid=gpu-map]').scrollIntoView());
   await page.screenshot({ path: `${out}/sharing.png` });
   console.log(await page.textContent('[data-testid=sharing-headline]'));
+} else if (mode === 'compare') {
+  // Side by side: the default draft saved as "30 jobs, 1 unit", then at 2 units as
+  // "30 jobs, 2 units", compared in the real worker.
+  const { page } = await open();
+  await page.click('[data-view=compare]');
+  await page.fill("[data-field='compare.name']", '1 unit');
+  await page.click('[data-testid=save-scenario]');
+  await page.click('[data-view=plan]');
+  await page.fill("[data-field='cluster.units']", '2');
+  await page.waitForTimeout(1500);
+  await page.click('[data-view=compare]');
+  await page.fill("[data-field='compare.name']", '2 units');
+  await page.click('[data-testid=save-scenario]');
+  await page.selectOption("[data-field='compare.a']", '1 unit');
+  await page.selectOption("[data-field='compare.b']", '2 units');
+  await page.click('[data-testid=compare-run]');
+  await page.waitForSelector('[data-testid=compare-side-by-side]', { timeout: 240000 });
+  await page.evaluate(() => document.querySelector('#side-by-side').scrollIntoView());
+  await page.screenshot({ path: `${arg}/compare.png` });
+  console.log(`wrote ${arg}/compare.png`);
 } else if (mode === 'overtime') {
   // The Over time view on the default workload, every policy, in the real worker.
   const { page } = await open();
