@@ -39,6 +39,11 @@ mod sharing;
 #[path = "browser/over_time.rs"]
 mod over_time;
 
+/// The capacity sweep: a units sweep on the pool of workers equal to smd-sweep natively,
+/// Cancel, a bad range.
+#[path = "browser/sweep.rs"]
+mod sweep;
+
 const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
 
 fn document() -> web_sys::Document {

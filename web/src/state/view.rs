@@ -13,6 +13,8 @@ pub enum View {
     Plan,
     /// Planning over time: the jobs arrive, run and finish, per policy (`smd-sim`).
     OverTime,
+    /// The capacity sweep: the draft at many cluster sizes, every policy (`smd-sweep`).
+    Sweep,
     /// The paper's experiments.
     Reproduce,
     /// The model and the algorithm, in docs/MODEL.md's symbols.
@@ -21,9 +23,10 @@ pub enum View {
 
 impl View {
     /// Every view, in the order of the tabs; the first is the default.
-    pub const ALL: [View; 4] = [
+    pub const ALL: [View; 5] = [
         View::Plan,
         View::OverTime,
+        View::Sweep,
         View::Reproduce,
         View::HowItWorks,
     ];
@@ -38,6 +41,7 @@ impl View {
         match self {
             View::Plan => "plan",
             View::OverTime => "over-time",
+            View::Sweep => "sweep",
             View::Reproduce => "reproduce",
             View::HowItWorks => "how-it-works",
         }
@@ -48,6 +52,7 @@ impl View {
         match self {
             View::Plan => "Plan",
             View::OverTime => "Over time",
+            View::Sweep => "Sweep",
             View::Reproduce => "Reproduce the paper",
             View::HowItWorks => "How it works",
         }

@@ -5,6 +5,7 @@ pub mod how_it_works;
 pub mod over_time;
 pub mod plan;
 pub mod reproduce;
+pub mod sweep;
 
 use crate::state::View;
 use yew::prelude::*;
@@ -14,6 +15,7 @@ pub fn render(view: View) -> Html {
     match view {
         View::Plan => html! { <plan::PlanView /> },
         View::OverTime => html! { <over_time::OverTimeView /> },
+        View::Sweep => html! { <sweep::SweepView /> },
         View::Reproduce => html! { <reproduce::ReproduceView /> },
         View::HowItWorks => html! { <how_it_works::HowItWorksView /> },
     }
