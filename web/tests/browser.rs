@@ -40,7 +40,7 @@ mod sharing;
 mod over_time;
 
 /// The capacity sweep: a units sweep on the pool of workers equal to smd-sweep natively,
-/// Cancel, a bad range.
+/// over time, Cancel, a bad range.
 #[path = "browser/sweep.rs"]
 mod sweep;
 

@@ -27,8 +27,7 @@ pub enum SweepMetric {
     /// Each static policy's admitted jobs (`sweep-admitted`).
     Admitted,
     /// Each static policy's use of a resource, % of the cluster's capacity at that size
-    /// (`sweep-use`); `None`: the resource swept, else GPUs, else vCPUs when the cluster
-    /// has no GPU.
+    /// (`sweep-use`); `None`: [`use_resource`]'s.
     Use(Option<Resource>),
     /// Each policy over time: its simulated total utility, `bound` dashed in grey, the
     /// knee over time marked (`sweep-over-time-chart`).
@@ -71,16 +70,35 @@ impl Default for SweepOptions {
     }
 }
 
-/// The resource [`SweepMetric::Use`] shows by default: the one swept, else GPUs, else
-/// vCPUs when the cluster has no GPU at the largest size.
+/// The resource [`SweepMetric::Use`] shows by default: the one swept, else the one most
+/// in use — the largest share of capacity summed over every size and policy, the
+/// resource that binds — (GPUs when nothing is used).
 pub fn use_resource(report: &Report) -> Resource {
     if let Some(r) = report.points.first().and_then(|p| p.resource) {
         return r;
     }
-    match report.points.last() {
-        Some(p) if p.capacity.gpu <= 0.0 => Resource::Vcpu,
-        _ => Resource::Gpu,
-    }
+    let share = |r: Resource| -> f64 {
+        report
+            .points
+            .iter()
+            .filter(|p| p.capacity[r] > 0.0)
+            .flat_map(|p| {
+                p.policies
+                    .iter()
+                    .map(move |(_, o)| o.used[r] / p.capacity[r])
+            })
+            .filter(|v| v.is_finite())
+            .sum()
+    };
+    Resource::ALL
+        .iter()
+        .copied()
+        .map(|r| (r, share(r)))
+        .fold(
+            (Resource::Gpu, 0.0),
+            |best, x| if x.1 > best.1 { x } else { best },
+        )
+        .0
 }
 
 /// A static policy's colour, dash pattern and marker: its place in [`Policy::ALL`].
@@ -276,8 +294,9 @@ fn title(metric: SweepMetric, report: &Report) -> String {
         SweepMetric::Admitted => "Admitted jobs",
         SweepMetric::Use(r) => {
             return format!(
-                "{} in use",
-                r.unwrap_or_else(|| use_resource(report)).title()
+                "{} in use against {}",
+                r.unwrap_or_else(|| use_resource(report)).title(),
+                size_title(report)
             )
         }
         SweepMetric::OverTimeUtility => "Over time: total utility",

@@ -222,6 +222,24 @@ fn results(state: &super::AppState) -> Html {
                 Html::from_html_unchecked(AttrValue::from(sweep_svg(&r.report, metric, &opts)))
             };
             let over_time = r.report.over_time_knee.as_ref();
+            let shown = state
+                .sweep
+                .chart_resource
+                .unwrap_or_else(|| use_resource(&r.report));
+            let resources: Vec<(String, String)> = std::iter::once((
+                String::new(),
+                format!("the most used ({})", use_resource(&r.report).title()),
+            ))
+            .chain(
+                Resource::ALL
+                    .iter()
+                    .map(|r| (r.name().to_owned(), r.title().to_owned())),
+            )
+            .collect();
+            let chart_resource = {
+                let d = state.dispatcher();
+                Callback::from(move |v: String| d.dispatch(Action::SweepField("chart_resource", v)))
+            };
             html! {
                 <>
                     <p data-testid="sweep-summary" data-ms={format!("{:.0}", r.ms)}>
@@ -232,9 +250,12 @@ fn results(state: &super::AppState) -> Html {
                     </p>
                     <p class="answer" data-testid="sweep-answer">{ &r.report.knee.answer }</p>
                     <div class="chart sweep-main">{ svg(SweepMetric::Utility, true) }</div>
+                    <div class="row form">
+                        { select("sweep.chart_resource", "resource use of", resources, state.sweep.chart_resource.map_or("", |r| r.name()), chart_resource) }
+                    </div>
                     <div class="sweep-charts">
                         <div class="chart">{ svg(SweepMetric::Admitted, false) }</div>
-                        <div class="chart">{ svg(SweepMetric::Use(None), false) }</div>
+                        <div class="chart">{ svg(SweepMetric::Use(Some(shown)), false) }</div>
                     </div>
                     if let Some(k) = over_time {
                         <p class="answer" data-testid="sweep-answer-over-time">{ format!("Over time: {}", k.answer) }</p>
@@ -244,7 +265,7 @@ fn results(state: &super::AppState) -> Html {
                             <div class="chart">{ svg(SweepMetric::MeanQueue, false) }</div>
                         </div>
                     }
-                    { table(r) }
+                    { table(r, shown) }
                 </>
             }
         }
@@ -254,9 +275,8 @@ fn results(state: &super::AppState) -> Html {
 /// The numbers, a row per size (collapsed at first): each policy's total utility,
 /// admitted jobs and use of the charted resource; over time, each policy's utility, mean
 /// JCT and mean queueing.
-fn table(r: &Swept) -> Html {
+fn table(r: &Swept, res: Resource) -> Html {
     let report = &r.report;
-    let res = use_resource(report);
     let one = report.points.first().and_then(|p| p.resource);
     let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
     let rows = report.points.iter().map(|p| {

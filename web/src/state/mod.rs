@@ -163,7 +163,7 @@ pub enum Action {
 
     // The capacity sweep.
     /// A field of the sweep form: `axis`, `type`, `group`, `resource`, `range`,
-    /// `over_time` or `workers`.
+    /// `over_time` or `workers`; or the resource charted, `chart_resource`.
     SweepField(&'static str, String),
     /// Check (`true`) or uncheck a static policy of the sweep.
     ToggleSweepPolicy(Policy, bool),

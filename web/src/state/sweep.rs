@@ -292,6 +292,8 @@ pub struct SweepState {
     pub finished: Option<Result<Rc<Swept>, String>>,
     /// The last sweep was cancelled after this many of so many sizes.
     pub cancelled: Option<(usize, usize)>,
+    /// The resource whose use is charted; `None`: `smd_charts::use_resource`'s choice.
+    pub chart_resource: Option<Resource>,
     /// The next task id (the pool's own: its replies come as their own action).
     next_task: u64,
 }
@@ -303,6 +305,7 @@ impl Default for SweepState {
             running: None,
             finished: None,
             cancelled: None,
+            chart_resource: None,
             next_task: 1,
         }
     }
@@ -311,9 +314,14 @@ impl Default for SweepState {
 impl SweepState {
     /// A field of the form changed: `axis` (`units` or `machines`), `type`, `group`,
     /// `resource` (a name, or empty for all), `range`, `over_time` (`true`/`false`) or
-    /// `workers` (a number, or empty for as many as the browser has cores). A change of
-    /// what varies brings back the default sizes.
+    /// `workers` (a number, or empty for as many as the browser has cores); or, for the
+    /// shown sweep, `chart_resource` (a name, or empty for the default). A change of what
+    /// varies brings back the default sizes.
     pub fn field(&mut self, field: &str, text: String) {
+        if field == "chart_resource" {
+            self.chart_resource = text.parse::<Resource>().ok();
+            return;
+        }
         let f = &mut self.form;
         match field {
             "axis" => {

@@ -204,3 +204,46 @@ async fn a_bad_range_keeps_the_typed_text_with_its_message() {
     .await;
     assert_eq!(m.value("[data-field='sweep.range']"), "1.5:4:1");
 }
+
+#[wasm_bindgen_test]
+async fn over_time_adds_its_charts_and_its_knee() {
+    let mut s = scenario(3, 1);
+    s.version = 2;
+    s.params.epsilon = 0.1;
+    for (i, j) in s.jobs.iter_mut().enumerate() {
+        j.arrival_s = Some(600.0 * i as f64);
+    }
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(3).await;
+    m.sweep_view().await;
+    m.click("[data-field='sweep.over_time']");
+    m.until("the policies over time", |m| {
+        m.count("[data-sweep-sim-policy]") == smd_sim::SimPolicy::ALL.len()
+    })
+    .await;
+    for p in ["optimus", "oasis", "locality"] {
+        m.click(&format!("[data-sweep-sim-policy={p}]"));
+    }
+    m.type_into("[data-field='sweep.range']", "0.5:1:0.5");
+    m.click("[data-testid=sweep-run]");
+    m.until("the charts over time", |m| {
+        m.count("svg[data-testid=sweep-over-time-chart]") == 1
+    })
+    .await;
+    for id in ["sweep-chart", "sweep-jct", "sweep-queue"] {
+        assert_eq!(m.count(&format!("svg[data-testid={id}]")), 1, "{id}");
+    }
+    use smd_sim::SimPolicy;
+    let policies = Policies {
+        planners: Policy::for_cluster(&s.cluster).to_vec(),
+        over_time: vec![SimPolicy::Fifo, SimPolicy::Smd, SimPolicy::Bound],
+    };
+    let native =
+        smd_sweep::sweep(&s, &units("0.5:1:0.5"), &policies, &mut Options::default()).unwrap();
+    let k = native.over_time_knee.expect("a knee over time");
+    assert_eq!(
+        m.text("[data-testid=sweep-answer-over-time]"),
+        format!("Over time: {}", smd_sweep::answer(&k))
+    );
+    assert_eq!(m.text("[data-testid=sweep-answer]"), native.knee.answer);
+}

@@ -154,7 +154,13 @@ fn the_companion_charts_plot_admitted_jobs_and_use_of_capacity() {
         .iter()
         .take(5)
         .all(|p| p.attribute("data-value") == Some("50")));
-    assert_eq!(use_resource(&r), Resource::Gpu);
+    assert_eq!(use_resource(&r), Resource::Gpu, "the only one used");
+    let mut mem = r.clone();
+    for p in &mut mem.points {
+        p.capacity.memory_gb = 10.0;
+        p.policies[0].1.used.memory_gb = 9.0;
+    }
+    assert_eq!(use_resource(&mem), Resource::MemoryGb, "the most used");
     // vCPU: nothing used.
     let svg = sweep_svg(
         &r,

@@ -239,3 +239,76 @@ fn a_failed_size_fails_the_sweep_with_its_message() {
         "The sweep failed: at units 2, policy smd: no"
     );
 }
+
+/// Runs every task of the running sweep through the worker; the state after.
+fn run_all(s: Rc<State>) -> Rc<State> {
+    let mut s = s;
+    for id in s.sweep.tasks() {
+        for r in perform(s.sweep.request(id).unwrap()) {
+            s = s.reduce(Action::SweepReply(r, 0.0));
+        }
+    }
+    s
+}
+
+#[test]
+fn over_time_and_machine_groups_are_swept_too() {
+    // Jobs with arrivals: over time is offered, and runs the policies checked.
+    let s = state(3);
+    let mut sc = (*s.draft.scenario).clone();
+    sc.version = 2;
+    for (i, j) in sc.jobs.iter_mut().enumerate() {
+        j.arrival_s = Some(600.0 * i as f64);
+    }
+    let s = s.reduce(Action::Load(Box::new(sc), String::new()));
+    assert!(has_arrivals(&s.draft.scenario));
+    let s = s.reduce(Action::SweepField("range", "0.5:1:0.5".into()));
+    let s = s.reduce(Action::SweepField("over_time", "true".into()));
+    let mut s = s;
+    for p in [SimPolicy::Optimus, SimPolicy::Oasis, SimPolicy::Locality] {
+        s = s.reduce(Action::ToggleSweepSimPolicy(p, false));
+    }
+    let s = s.reduce(Action::StartSweep(2, 0.0));
+    let run = s.sweep.running.as_ref().unwrap();
+    assert_eq!(
+        run.policies.over_time,
+        [SimPolicy::Fifo, SimPolicy::Smd, SimPolicy::Bound]
+    );
+    let s = run_all(s);
+    let done = s.sweep.finished.clone().unwrap().unwrap();
+    let k = done
+        .report
+        .over_time_knee
+        .as_ref()
+        .expect("a knee over time");
+    assert_ne!(k.best_policy.as_deref(), Some("bound"));
+    assert_eq!(done.report.points[1].over_time.len(), 3);
+
+    // A draft of machine groups sweeps a group's count; smd_locality is offered.
+    let s = state(3);
+    let mut sc = (*s.draft.scenario).clone();
+    let t4 = machines::machine_type("t4x4").unwrap();
+    machines::move_to_machines(&mut sc, t4, 2.0);
+    let s = s.reduce(Action::Load(Box::new(sc), String::new()));
+    assert!(s.draft.valid, "{:?}", s.draft.errors);
+    assert!(s
+        .sweep
+        .form
+        .listed(&s.draft.scenario)
+        .contains(&Policy::SmdLocality));
+    let s = s.reduce(Action::SweepField("range", "1:2:1".into()));
+    let s = s.reduce(Action::SweepField("resource", "gpu".into()));
+    let s = s.reduce(Action::ToggleSweepPolicy(Policy::Global, false));
+    let s = s.reduce(Action::StartSweep(1, 0.0));
+    let spec = s.sweep.running.as_ref().unwrap().spec.clone();
+    assert_eq!(spec.axis, Axis::Machines);
+    assert_eq!(spec.resource, Some(Resource::Gpu));
+    assert_eq!(
+        spec.group.as_deref(),
+        Some(s.draft.scenario.cluster.machines[0].name.as_str())
+    );
+    let s = run_all(s);
+    let done = s.sweep.finished.clone().unwrap().unwrap();
+    assert_eq!(done.report.points.len(), 2);
+    assert_eq!(done.report.knee.resource, Some(Resource::Gpu));
+}
