@@ -158,7 +158,9 @@ fn the_companion_charts_plot_admitted_jobs_and_use_of_capacity() {
     let mut mem = r.clone();
     for p in &mut mem.points {
         p.capacity.memory_gb = 10.0;
-        p.policies[0].1.used.memory_gb = 9.0;
+        for (_, o) in &mut p.policies {
+            o.used.memory_gb = 9.5;
+        }
     }
     assert_eq!(use_resource(&mem), Resource::MemoryGb, "the most used");
     // vCPU: nothing used.
