@@ -294,10 +294,10 @@ fn title(metric: SweepMetric, report: &Report) -> String {
         SweepMetric::Admitted => "Admitted jobs",
         SweepMetric::Use(r) => {
             return format!(
-                "{} in use against {}",
+                "Use of {} against {}",
                 r.unwrap_or_else(|| use_resource(report)).title(),
                 size_title(report)
-            )
+            );
         }
         SweepMetric::OverTimeUtility => "Over time: total utility",
         SweepMetric::MeanJct => "Over time: mean JCT",

@@ -13,6 +13,7 @@ use smd_charts::{sweep_svg, use_resource, SweepMetric, SweepOptions};
 use smd_core::scenario::Resource;
 use smd_sim::SimPolicy;
 use smd_sweep::Axis;
+use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -207,21 +208,6 @@ fn results(state: &super::AppState) -> Html {
         Some(Err(m)) => html! { <p class="bad" data-testid="sweep-error">{ m }</p> },
         Some(Ok(r)) => {
             let stale = *r.base != *state.draft.scenario;
-            let svg = |metric: SweepMetric, wide: bool| {
-                let opts = if wide {
-                    SweepOptions {
-                        width: 760.0,
-                        height: 400.0,
-                    }
-                } else {
-                    SweepOptions {
-                        width: 520.0,
-                        height: 300.0,
-                    }
-                };
-                Html::from_html_unchecked(AttrValue::from(sweep_svg(&r.report, metric, &opts)))
-            };
-            let over_time = r.report.over_time_knee.as_ref();
             let shown = state
                 .sweep
                 .chart_resource
@@ -249,26 +235,61 @@ fn results(state: &super::AppState) -> Html {
                         }
                     </p>
                     <p class="answer" data-testid="sweep-answer">{ &r.report.knee.answer }</p>
-                    <div class="chart sweep-main">{ svg(SweepMetric::Utility, true) }</div>
                     <div class="row form">
                         { select("sweep.chart_resource", "resource use of", resources, state.sweep.chart_resource.map_or("", |r| r.name()), chart_resource) }
                     </div>
-                    <div class="sweep-charts">
-                        <div class="chart">{ svg(SweepMetric::Admitted, false) }</div>
-                        <div class="chart">{ svg(SweepMetric::Use(Some(shown)), false) }</div>
-                    </div>
-                    if let Some(k) = over_time {
-                        <p class="answer" data-testid="sweep-answer-over-time">{ format!("Over time: {}", k.answer) }</p>
-                        <div class="sweep-charts">
-                            <div class="chart">{ svg(SweepMetric::OverTimeUtility, false) }</div>
-                            <div class="chart">{ svg(SweepMetric::MeanJct, false) }</div>
-                            <div class="chart">{ svg(SweepMetric::MeanQueue, false) }</div>
-                        </div>
-                    }
-                    { table(r, shown) }
+                    <SweepCharts swept={r.clone()} {shown} />
                 </>
             }
         }
+    }
+}
+
+/// What [`SweepCharts`] draws.
+#[derive(Properties, PartialEq)]
+struct ChartsProps {
+    swept: Rc<Swept>,
+    /// The resource whose use is charted.
+    shown: Resource,
+}
+
+/// The charts and the table of a finished sweep. A component of its own so that they are
+/// drawn again only when the sweep or the resource shown changes, not at every progress
+/// report of the next sweep (drawing them takes the page's thread a few ms each).
+#[function_component]
+fn SweepCharts(p: &ChartsProps) -> Html {
+    let r = &p.swept;
+    let svg = |metric: SweepMetric, wide: bool| {
+        let opts = if wide {
+            SweepOptions {
+                width: 760.0,
+                height: 400.0,
+            }
+        } else {
+            SweepOptions {
+                width: 520.0,
+                height: 300.0,
+            }
+        };
+        Html::from_html_unchecked(AttrValue::from(sweep_svg(&r.report, metric, &opts)))
+    };
+    html! {
+        <>
+            <div class="chart sweep-main">{ svg(SweepMetric::Utility, true) }</div>
+            <div class="sweep-charts">
+                <div class="chart">{ svg(SweepMetric::Admitted, false) }</div>
+                <div class="chart">{ svg(SweepMetric::Use(Some(p.shown)), false) }</div>
+            </div>
+            if let Some(k) = &r.report.over_time_knee {
+                <p class="answer" data-testid="sweep-answer-over-time">{ format!("Over time: {}", k.answer) }</p>
+                <div class="sweep-charts">
+                    <div class="chart">{ svg(SweepMetric::OverTimeUtility, false) }</div>
+                    <div class="chart">{ svg(SweepMetric::MeanJct, false) }</div>
+                    <div class="chart">{ svg(SweepMetric::MeanQueue, false) }</div>
+                </div>
+            }
+            { table(r, p.shown) }
+        </>
     }
 }
 

@@ -169,7 +169,7 @@ fn the_companion_charts_plot_admitted_jobs_and_use_of_capacity() {
         SweepMetric::Use(Some(Resource::Vcpu)),
         &SweepOptions::default(),
     );
-    assert!(svg.contains("vCPU in use"));
+    assert!(svg.contains("Use of vCPU against cluster units"));
 }
 
 #[test]
