@@ -415,7 +415,8 @@ if (mode === 'shots') {
         + `min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)} (first ${times[0].toFixed(0)})`);
     }
     if (!workers) {
-      await page.evaluate(() => document.querySelector('#sweep').scrollIntoView());
+      // The tabs, the answer and the main chart.
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: `${arg}/screenshot-sweep.png` });
     }
   }
