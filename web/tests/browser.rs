@@ -658,7 +658,13 @@ async fn the_tabs_show_each_view_and_the_address_names_it() {
         .collect();
     assert_eq!(
         titles,
-        ["Plan", "Over time", "Reproduce the paper", "How it works"]
+        [
+            "Plan",
+            "Over time",
+            "Sweep",
+            "Reproduce the paper",
+            "How it works"
+        ]
     );
     assert_eq!(m.selected_view(), "plan");
     assert_eq!(hash(), "", "opening the page leaves the address alone");
