@@ -421,6 +421,23 @@ if (mode === 'shots') {
     }
   }
   console.log(`answer: ${answer}; hardwareConcurrency ${await page.evaluate(() => navigator.hardwareConcurrency)}`);
+  // Cancel in the real pool: 200 sizes, stopped after a few; the workers busy with it are
+  // terminated and the next sweep runs on fresh ones.
+  await page.selectOption("[data-field='sweep.workers']", '');
+  await page.fill("[data-field='sweep.range']", '0.05:10:0.05');
+  await page.click('[data-testid=sweep-run]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=sweep-progress]')?.dataset.done) >= 3,
+    null, { timeout: 60000 });
+  await page.click('[data-testid=sweep-cancel]');
+  await page.waitForSelector('[data-testid=sweep-cancelled]', { timeout: 10000 });
+  const cancelled = await page.locator('[data-testid=sweep-cancelled]').textContent();
+  check(await page.locator('[data-testid=sweep-progress]').count() === 0, 'the progress stays after Cancel');
+  await page.waitForTimeout(1000);
+  check(await page.locator('[data-testid=sweep-cancelled]').textContent() === cancelled, 'the cancelled sweep went on');
+  await page.fill("[data-field='sweep.range']", range);
+  const again = await sweepOnce();
+  check(again.answer === answer, `after Cancel: ${again.answer ?? again.error}`);
+  console.log(`Cancel: "${cancelled}"; the next sweep ${again.ms?.toFixed(0)} ms`);
   check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
   if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
 } else if (mode === 'bench') {

@@ -7,9 +7,9 @@
 
 use super::AppState;
 use crate::route;
-use crate::solver::pool::Pool;
+use crate::solver::pool::{hardware_concurrency, pool_size, Pool};
 use crate::solver::{now_ms, Reply, Solver, SolverMode};
-use crate::state::{Action, Notice};
+use crate::state::{Action, Notice, View};
 use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -75,10 +75,12 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
     );
 }
 
-/// The capacity sweep's pool of workers: started at the first sweep with the size it asks
-/// for (resized for a sweep that asks for another), sent each size once, and told after
-/// every change which sizes are still wanted — a cancelled sweep's queued sizes are dropped
-/// and its busy workers terminated and respawned.
+/// The capacity sweep's pool of workers: started when the Sweep view first shows (its
+/// workers load while the form is read, so the first Run does not wait for them) or at the
+/// first sweep, with the size the form asks for (resized for a sweep that asks for
+/// another); sent each size once, and told after every change which sizes are still
+/// wanted — a cancelled sweep's queued sizes are dropped and its busy workers terminated
+/// and respawned.
 #[hook]
 pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
     let pool: Rc<RefCell<Option<Pool>>> = use_mut_ref(|| None);
@@ -89,15 +91,24 @@ pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
     let sent = use_mut_ref(Vec::<u64>::new);
     let st = state.clone();
     use_effect_with(
-        (state.sweep.tasks(), state.sweep.workers()),
-        move |(tasks, workers)| {
+        (
+            state.sweep.tasks(),
+            state.sweep.workers(),
+            state.view.tab == View::Sweep,
+            state.sweep.form.workers,
+        ),
+        move |(tasks, workers, shown, chosen)| {
             let mut sent = sent.borrow_mut();
             sent.retain(|id| tasks.contains(id));
             let mut pool = pool.borrow_mut();
             if let Some(p) = pool.as_ref() {
                 p.retain(|id| tasks.contains(&id));
             }
-            let Some(n) = *workers else { return };
+            let n = match (*workers, *shown, pool.is_none()) {
+                (Some(n), _, _) => n,
+                (None, true, true) => chosen.unwrap_or_else(|| pool_size(hardware_concurrency())),
+                _ => return,
+            };
             match pool.as_ref() {
                 Some(p) if p.size() != n => p.resize(n),
                 Some(_) => {}
