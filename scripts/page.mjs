@@ -15,6 +15,10 @@
 //                                            saved and compared in the worker
 //   node scripts/page.mjs overtime URL OUTDIR the Over time view: workload-1 on 16 × t4x4, every
 //                                            policy in the worker (its time printed), the charts
+//   node scripts/page.mjs sweep URL OUTDIR [RUNS]  the Sweep view: the default scenario at its 20
+//                                            default sizes × 5 policies on the worker pool, then on
+//                                            1 worker, RUNS times each (default 5): Run → chart, ms;
+//                                            the screenshot screenshot-sweep.png
 //   node scripts/page.mjs hosted SITE SUBPATH ROWS  the published page, SITE served by this script
 //                                            with the page at SUBPATH: its icon and link preview
 //                                            tags, a share link opened under SUBPATH, the service
@@ -385,6 +389,79 @@ if (mode === 'shots') {
   const errors = await page.locator('[data-testid=error]').count();
   if (errors) { console.error(`${errors} errors on the page`); process.exitCode = 1; }
   console.log(`wrote ${arg}/over-time*.png`);
+} else if (mode === 'sweep') {
+  // The capacity sweep in the real workers: Run → chart (the progress gone, the chart on
+  // screen), timed on the page's clock; the pool first (its first run also starts its
+  // workers), then one worker.
+  const runs = Number(process.argv[5] || 5);
+  const { page } = await open();
+  const problems = [];
+  const check = (ok, what) => { if (!ok) problems.push(what); };
+  await page.click('[data-view=sweep]');
+  await page.waitForSelector('[data-testid=sweep]');
+  const range = await page.inputValue("[data-field='sweep.range']");
+  const sweepOnce = () => page.evaluate(() => new Promise((done) => {
+    const t0 = performance.now();
+    let seen = false;
+    const obs = new MutationObserver(() => {
+      if (document.querySelector('[data-testid=sweep-progress]')) seen = true;
+      else if (seen && document.querySelector('svg[data-testid=sweep-chart]')) {
+        obs.disconnect();
+        done({ ms: performance.now() - t0,
+          pageMs: Number(document.querySelector('[data-testid=sweep-summary]').dataset.ms),
+          summary: document.querySelector('[data-testid=sweep-summary]').textContent,
+          answer: document.querySelector('[data-testid=sweep-answer]').textContent });
+      } else if (seen && document.querySelector('[data-testid=sweep-error]')) {
+        obs.disconnect();
+        done({ error: document.querySelector('[data-testid=sweep-error]').textContent });
+      }
+    });
+    obs.observe(document.body, { childList: true, subtree: true, attributes: true });
+    document.querySelector('[data-testid=sweep-run]').click();
+  }));
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  let answer = null;
+  for (const workers of ['', '1']) {
+    await page.selectOption("[data-field='sweep.workers']", workers);
+    const times = [];
+    for (let i = 0; i < runs; i++) {
+      const r = await sweepOnce();
+      if (r.error) { check(false, `the sweep failed: ${r.error}`); break; }
+      times.push(r.ms);
+      check(answer === null || answer === r.answer, `another answer: ${r.answer}`);
+      answer = r.answer;
+      console.log(`${workers || 'pool'} run ${i + 1}: Run → chart ${r.ms.toFixed(0)} ms (page: ${r.pageMs} ms) — ${r.summary}`);
+    }
+    if (times.length) {
+      console.log(`${workers ? '1 worker' : 'pool'}: sizes ${range}, median ${median(times).toFixed(0)} ms, `
+        + `min ${Math.min(...times).toFixed(0)}, max ${Math.max(...times).toFixed(0)} (first ${times[0].toFixed(0)})`);
+    }
+    if (!workers) {
+      // The tabs, the answer and the main chart.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `${arg}/screenshot-sweep.png` });
+    }
+  }
+  console.log(`answer: ${answer}; hardwareConcurrency ${await page.evaluate(() => navigator.hardwareConcurrency)}`);
+  // Cancel in the real pool: 200 sizes, stopped after a few; the workers busy with it are
+  // terminated and the next sweep runs on fresh ones.
+  await page.selectOption("[data-field='sweep.workers']", '');
+  await page.fill("[data-field='sweep.range']", '0.05:10:0.05');
+  await page.click('[data-testid=sweep-run]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=sweep-progress]')?.dataset.done) >= 3,
+    null, { timeout: 60000 });
+  await page.click('[data-testid=sweep-cancel]');
+  await page.waitForSelector('[data-testid=sweep-cancelled]', { timeout: 10000 });
+  const cancelled = await page.locator('[data-testid=sweep-cancelled]').textContent();
+  check(await page.locator('[data-testid=sweep-progress]').count() === 0, 'the progress stays after Cancel');
+  await page.waitForTimeout(1000);
+  check(await page.locator('[data-testid=sweep-cancelled]').textContent() === cancelled, 'the cancelled sweep went on');
+  await page.fill("[data-field='sweep.range']", range);
+  const again = await sweepOnce();
+  check(again.answer === answer, `after Cancel: ${again.answer ?? again.error}`);
+  console.log(`Cancel: "${cancelled}"; the next sweep ${again.ms?.toFixed(0)} ms`);
+  check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
+  if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
 } else if (mode === 'bench') {
   const runs = Number(arg || 5);
   const times = [];

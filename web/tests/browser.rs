@@ -41,6 +41,10 @@ mod over_time;
 
 #[path = "browser/compare.rs"]
 mod compare;
+/// The capacity sweep: a units sweep on the pool of workers equal to smd-sweep natively,
+/// over time, Cancel, a bad range.
+#[path = "browser/sweep.rs"]
+mod sweep;
 
 const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
 
@@ -659,6 +663,7 @@ async fn the_tabs_show_each_view_and_the_address_names_it() {
         [
             "Plan",
             "Over time",
+            "Sweep",
             "Side by side",
             "Reproduce the paper",
             "How it works"

@@ -20,6 +20,9 @@
 //!   simulated time, each segment a bar coloured by w + p, waits as thin grey lines —;
 //!   and per policy [`usage_svg`] (GPU share in use per slot), [`jct_cdf_svg`] (the JCT
 //!   distribution) and [`utility_bound_svg`] (total utility with the bound marked).
+//! - [`sweep_svg`]: a capacity sweep (`smd_sweep::Report`) — a quantity of every policy
+//!   against the cluster's size ([`SweepMetric`]: total utility with the knee marked,
+//!   admitted jobs, a resource's use, and over time utility, mean JCT and queueing).
 //!
 //! Numbers are written by [`format`](mod@format), which the page uses too (tick labels, significant
 //! digits, durations, percentages).
@@ -42,7 +45,8 @@
 //!   `g.summand` per summand;
 //! - schedule: see [`schedule_svg`]; line chart: see [`line_chart_svg`]; scatter: see
 //!   [`scatter_svg`]; the simulation charts: see [`timeline_svg`], [`usage_svg`],
-//!   [`jct_cdf_svg`], [`utility_bound_svg`] (each root has a `data-testid`).
+//!   [`jct_cdf_svg`], [`utility_bound_svg`] (each root has a `data-testid`); the sweep
+//!   charts: see [`sweep_svg`].
 //!
 //! ```
 //! use smd_charts::{landscape_geometry, landscape_svg, LandscapeOptions, Value};
@@ -74,6 +78,7 @@ pub mod scale;
 mod scatter;
 mod schedule;
 pub mod svg;
+mod sweep;
 mod timeline;
 
 pub use gpu::{gpu_map_svg, headline as sharing_headline, GpuMapOptions};
@@ -84,4 +89,5 @@ pub use over_time::{jct_cdf_svg, policy_style, usage_svg, utility_bound_svg, Ove
 pub use rect::Rect;
 pub use scatter::{scatter_svg, ScatterChart, ScatterSeries};
 pub use schedule::{schedule_svg, ScheduleOptions, TimeUnit};
+pub use sweep::{planner_style, sweep_svg, use_resource, SweepMetric, SweepOptions};
 pub use timeline::{timeline_svg, TimelineOptions};

@@ -134,6 +134,7 @@ pub fn App(props: &AppProps) -> Html {
         use_reducer(move || initial_state(&props))
     };
     hooks::use_solver(&state, props.solver.clone());
+    hooks::use_sweep_pool(&state, props.solver.clone());
     hooks::use_solve_clock(&state);
     hooks::use_debounced_solve(&state, props.debounce_ms);
     hooks::use_landscape(&state);

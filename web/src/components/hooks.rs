@@ -1,13 +1,15 @@
 //! The page's side effects, one hook each, over the state's counters and task ids: the
-//! solver (spawn, restart, send every task the state waits for), the running solve's
+//! solver (spawn, restart, send every task the state waits for), the sweep's pool of
+//! workers (sized, fed, and told which tasks are still wanted), the running solve's
 //! clock, the debounced re-solve, the selected job's landscape, the saved draft, the
 //! address (`#view=…`) and the first-plan mark. The reducer only records what should
 //! happen; these make it happen.
 
 use super::AppState;
 use crate::route;
-use crate::solver::{now_ms, Solver, SolverMode};
-use crate::state::{Action, Notice};
+use crate::solver::pool::{hardware_concurrency, pool_size, Pool};
+use crate::solver::{now_ms, Reply, Solver, SolverMode};
+use crate::state::{Action, Notice, View};
 use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -67,6 +69,72 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
                         s.send(req);
                         sent.1.push(id);
                     }
+                }
+            }
+        },
+    );
+}
+
+/// The capacity sweep's pool of workers: started when the Sweep view first shows (its
+/// workers load while the form is read, so the first Run does not wait for them) or at the
+/// first sweep, with the size the form asks for (resized for a sweep that asks for
+/// another); sent each size once, and told after every change which sizes are still
+/// wanted — a cancelled sweep's queued sizes are dropped and its busy workers terminated
+/// and respawned.
+#[hook]
+pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
+    let pool: Rc<RefCell<Option<Pool>>> = use_mut_ref(|| None);
+    {
+        let pool = pool.clone();
+        use_effect_with((), move |_| move || drop(pool.borrow_mut().take()));
+    }
+    let sent = use_mut_ref(Vec::<u64>::new);
+    let st = state.clone();
+    use_effect_with(
+        (
+            state.sweep.tasks(),
+            state.sweep.workers(),
+            state.view.tab == View::Sweep,
+            state.sweep.form.workers,
+        ),
+        move |(tasks, workers, shown, chosen)| {
+            let mut sent = sent.borrow_mut();
+            sent.retain(|id| tasks.contains(id));
+            let mut pool = pool.borrow_mut();
+            if let Some(p) = pool.as_ref() {
+                p.retain(|id| tasks.contains(&id));
+            }
+            let n = match (*workers, *shown, pool.is_none()) {
+                (Some(n), _, _) => n,
+                (None, true, true) => chosen.unwrap_or_else(|| pool_size(hardware_concurrency())),
+                _ => return,
+            };
+            match pool.as_ref() {
+                Some(p) if p.size() != n => p.resize(n),
+                Some(_) => {}
+                None => {
+                    let (d1, d2) = (st.dispatcher(), st.dispatcher());
+                    *pool = Some(Pool::new(
+                        mode.clone(),
+                        n,
+                        Rc::new(move |r| {
+                            // A worker's "ready" concerns the pool only.
+                            if !matches!(r, Reply::Ready) {
+                                d1.dispatch(Action::SweepReply(r, now_ms()))
+                            }
+                        }),
+                        Rc::new(move |task, m| d2.dispatch(Action::SweepWorkerDied(task, m))),
+                    ));
+                }
+            }
+            let Some(p) = pool.as_ref() else { return };
+            for &id in tasks {
+                if sent.contains(&id) {
+                    continue;
+                }
+                if let Some(req) = st.sweep.request(id) {
+                    p.send(req);
+                    sent.push(id);
                 }
             }
         },

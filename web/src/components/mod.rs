@@ -20,6 +20,7 @@ pub mod reproduce;
 pub mod results;
 pub mod schedule;
 pub mod status;
+pub mod sweep;
 pub mod tabs;
 pub mod views;
 

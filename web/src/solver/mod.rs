@@ -5,9 +5,11 @@
 //! - [`worker`]: what runs in the worker, a request dispatched to `smd_core` (and
 //!   `smd_reproduce`);
 //! - [`page`]: the page's handle that spawns the worker, feeds it, cancels (terminates) and
-//!   restarts it.
+//!   restarts it;
+//! - [`pool`]: several such workers for independent tasks (a capacity sweep's sizes).
 
 pub mod page;
+pub mod pool;
 pub mod protocol;
 pub mod worker;
 

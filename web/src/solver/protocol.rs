@@ -56,6 +56,20 @@ pub enum Task {
         /// The policies to run, in order.
         policies: Vec<SimPolicy>,
     },
+    /// One size of a capacity sweep, `smd_sweep::scenario_at` then `evaluate`
+    /// ([`Event::Progress`] after each policy — step: the point's index, done of the
+    /// policies —, then [`Output::SweepPoint`]). Each goes to a free worker of the page's
+    /// pool.
+    SweepPoint {
+        /// The sweep's scenario, valid (each point changes its cluster only).
+        scenario: Scenario,
+        /// The size.
+        point: smd_sweep::Point,
+        /// The policies to plan (and simulate) at it.
+        policies: smd_sweep::Policies,
+        /// `global`'s wall-clock budget per point, ms.
+        global_budget_ms: f64,
+    },
     /// Two scenarios planned with every policy of each, for the side-by-side view
     /// ([`Event::Progress`] with step 0 or 1 and policies done, then
     /// [`Output::Compared`]).
@@ -170,6 +184,8 @@ pub enum Output {
     },
     /// A simulation: one run per policy asked for, in order.
     Simulated(Vec<Run>),
+    /// One size of a sweep: every policy's numbers there.
+    SweepPoint(Box<smd_sweep::PointResult>),
     /// Two scenarios' plans: per scenario one entry per policy of its cluster
     /// ([`crate::state::page_policies`]), the plan or why it failed.
     Compared {

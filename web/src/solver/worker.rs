@@ -148,6 +148,12 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
             reproduce(smd_reproduce::Runner::new(scale), ctx)
         }
         Task::Simulate { scenario, policies } => simulate(&scenario, &policies, ctx),
+        Task::SweepPoint {
+            scenario,
+            point,
+            policies,
+            global_budget_ms,
+        } => sweep_point(&scenario, &point, &policies, global_budget_ms, ctx),
         Task::Compare {
             a,
             b,
@@ -171,6 +177,29 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
             Ok(Output::Compared { a, b })
         }
     }
+}
+
+/// One size of a sweep: its scenario planned (and simulated) with every policy, progress
+/// after each (step = the point's index). Cancelling is terminating the worker.
+pub fn sweep_point(
+    base: &Scenario,
+    point: &smd_sweep::Point,
+    policies: &smd_sweep::Policies,
+    global_budget_ms: f64,
+    ctx: &mut Ctx,
+) -> Result<Output, String> {
+    let scenario = smd_sweep::scenario_at(base, point).map_err(|e| e.to_string())?;
+    let clock = now_ms;
+    let mut progress = |p: smd_sweep::Progress| ctx.progress(p.point, p.done, p.policies);
+    let mut opts = smd_sweep::Options {
+        clock: Some(&clock),
+        progress: Some(&mut progress),
+        global_budget_ms: Some(global_budget_ms),
+        ..Default::default()
+    };
+    smd_sweep::evaluate(point, &scenario, policies, &mut opts)
+        .map(|r| Output::SweepPoint(Box::new(r)))
+        .map_err(|e| e.to_string())
 }
 
 /// Runs `scenario` over time with each of `policies` in turn (step = its index), reporting
@@ -564,6 +593,86 @@ mod tests {
                 event: Event::Failed { .. }
             }]
         ));
+    }
+
+    /// A sweep's size: progress per policy under the point's index, then the numbers
+    /// `smd_sweep::evaluate` gives natively (but the times); a point made for another
+    /// kind of cluster fails with why.
+    #[test]
+    fn a_sweep_point_reports_per_policy_and_equals_evaluate() {
+        let mut s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 4,
+            seed: 6,
+            ..Default::default()
+        });
+        s.params.epsilon = 0.2;
+        let spec = smd_sweep::Spec {
+            axis: smd_sweep::Axis::Units,
+            range: smd_sweep::Range::parse("0.5:1.5:0.5").unwrap(),
+            resource: None,
+            machine_type: None,
+            group: None,
+        };
+        let point = smd_sweep::points(&s, &spec).unwrap().remove(2);
+        let policies = smd_sweep::Policies::all(&s.cluster, false);
+        let task = |scenario: Scenario| Task::SweepPoint {
+            scenario,
+            point: point.clone(),
+            policies: policies.clone(),
+            global_budget_ms: 3000.0,
+        };
+        let mut events = Vec::new();
+        handle(
+            Request {
+                id: 3,
+                task: task(s.clone()),
+            },
+            &mut |r| match r {
+                Reply::Event { task: 3, event } => events.push(event),
+                other => panic!("unexpected {other:?}"),
+            },
+        );
+        let steps: Vec<_> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Progress { step, done, total } => Some((*step, *done, *total)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(steps.last(), Some(&(2, 5, 5)), "{steps:?}");
+        let Some(Event::Done {
+            output: Output::SweepPoint(got),
+            ..
+        }) = events.last()
+        else {
+            panic!("{:?}", events.last())
+        };
+        let at = smd_sweep::scenario_at(&s, &point).unwrap();
+        let native = smd_sweep::evaluate(&point, &at, &policies, &mut Default::default()).unwrap();
+        assert_eq!(got.capacity, native.capacity);
+        for ((p, a), (q, b)) in got.policies.iter().zip(&native.policies) {
+            assert_eq!(
+                (p, a.total_utility, a.admitted),
+                (q, b.total_utility, b.admitted)
+            );
+        }
+        // A pool's point on a cluster of machines.
+        let mut machines = s.clone();
+        let t4 = smd_apps::machines::machine_type("t4x4").unwrap();
+        smd_apps::machines::move_to_machines(&mut machines, t4, 2.0);
+        let mut replies = Vec::new();
+        handle(
+            Request {
+                id: 4,
+                task: task(machines),
+            },
+            &mut |r| replies.push(r),
+        );
+        assert!(
+            matches!(&replies[..], [Reply::Event { task: 4, event: Event::Failed { message } }]
+                if message.contains("made for a pool")),
+            "{replies:?}"
+        );
     }
 
     /// A task that cannot run says so with its message, under its id.

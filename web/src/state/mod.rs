@@ -11,6 +11,8 @@
 //! - [`reproduction`]: the paper's experiments;
 //! - [`over_time`]: planning over time (`smd-sim`): its form, the run in progress, the
 //!   last runs;
+//! - [`sweep`]: the capacity sweep of the draft (`smd-sweep`): its form, the sizes out at
+//!   the page's pool of workers, the last report;
 //! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
 //!   message at the top.
 //!
@@ -26,6 +28,7 @@ pub mod draft;
 pub mod over_time;
 pub mod reproduction;
 pub mod solving;
+pub mod sweep;
 pub mod view;
 
 pub use apps::{machines_in_force, MachineForm, PresetForm, TraceForm, Undo, TRACE_SOURCE};
@@ -37,6 +40,7 @@ pub use solving::{
     page_policies, LandscapeView, Results, Run, Solving, WorkerStatus, LANDSCAPE_RESOLUTION,
     SLOW_SOLVE_S,
 };
+pub use sweep::{SweepForm, SweepState, Sweeping, Swept};
 pub use view::{LandscapeValue, Notice, View, ViewState};
 
 use crate::codec::Draft;
@@ -58,6 +62,8 @@ pub struct State {
     pub reproduction: ReproductionState,
     /// Planning over time.
     pub over_time: OverTimeState,
+    /// The capacity sweep.
+    pub sweep: SweepState,
     /// Scenarios saved and compared side by side.
     pub compare: CompareState,
     /// What is on screen.
@@ -159,6 +165,23 @@ pub enum Action {
     /// Show this policy's timeline and job histories.
     ShowTimeline(smd_sim::SimPolicy),
 
+    // The capacity sweep.
+    /// A field of the sweep form: `axis`, `type`, `group`, `resource`, `range`,
+    /// `over_time` or `workers`; or the resource charted, `chart_resource`.
+    SweepField(&'static str, String),
+    /// Check (`true`) or uncheck a static policy of the sweep.
+    ToggleSweepPolicy(Policy, bool),
+    /// Check (`true`) or uncheck a policy over time of the sweep.
+    ToggleSweepSimPolicy(smd_sim::SimPolicy, bool),
+    /// Sweep the draft as the form says on this many workers, starting at this time (the
+    /// page's clock, ms).
+    StartSweep(usize, f64),
+    /// Stop the running sweep.
+    CancelSweep,
+    /// A reply from a worker of the sweep's pool, and when it came (the page's clock, ms).
+    SweepReply(crate::solver::Reply, f64),
+    /// A worker of the sweep's pool died: the task it had, and why.
+    SweepWorkerDied(Option<u64>, String),
     // Side by side.
     /// A field of the compare view: `name`, `a`, `b` or `text`.
     CompareField(&'static str, String),
@@ -208,6 +231,7 @@ impl State {
             solving,
             reproduction: ReproductionState::default(),
             over_time: OverTimeState::default(),
+            sweep: SweepState::default(),
             compare: CompareState::default(),
             view,
         }
@@ -444,6 +468,28 @@ impl Reducible for State {
                 s.over_time.timeline = Some(p);
                 true
             }
+            Action::SweepField(field, text) => {
+                s.sweep.field(field, text);
+                true
+            }
+            Action::ToggleSweepPolicy(p, on) => {
+                s.sweep.toggle(p, on);
+                true
+            }
+            Action::ToggleSweepSimPolicy(p, on) => {
+                s.sweep.toggle_sim(p, on);
+                true
+            }
+            Action::StartSweep(workers, now) => s.sweep.start(&s.draft, workers, now),
+            Action::CancelSweep => {
+                let cancelled = s.sweep.cancel();
+                if cancelled {
+                    s.view.notice = Some(Notice::info("Sweep cancelled."));
+                }
+                cancelled
+            }
+            Action::SweepReply(reply, now) => s.sweep.on_reply(reply, now),
+            Action::SweepWorkerDied(task, message) => s.sweep.died(task, &message),
             Action::CompareField(field, text) => {
                 let c = &mut s.compare;
                 match field {

@@ -13,6 +13,8 @@ pub enum View {
     Plan,
     /// Planning over time: the jobs arrive, run and finish, per policy (`smd-sim`).
     OverTime,
+    /// The capacity sweep: the draft at many cluster sizes, every policy (`smd-sweep`).
+    Sweep,
     /// Two scenarios' plans and inputs side by side.
     Compare,
     /// The paper's experiments.
@@ -23,9 +25,10 @@ pub enum View {
 
 impl View {
     /// Every view, in the order of the tabs; the first is the default.
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Plan,
         View::OverTime,
+        View::Sweep,
         View::Compare,
         View::Reproduce,
         View::HowItWorks,
@@ -41,6 +44,7 @@ impl View {
         match self {
             View::Plan => "plan",
             View::OverTime => "over-time",
+            View::Sweep => "sweep",
             View::Compare => "compare",
             View::Reproduce => "reproduce",
             View::HowItWorks => "how-it-works",
@@ -52,6 +56,7 @@ impl View {
         match self {
             View::Plan => "Plan",
             View::OverTime => "Over time",
+            View::Sweep => "Sweep",
             View::Compare => "Side by side",
             View::Reproduce => "Reproduce the paper",
             View::HowItWorks => "How it works",

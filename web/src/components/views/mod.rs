@@ -6,6 +6,7 @@ pub mod how_it_works;
 pub mod over_time;
 pub mod plan;
 pub mod reproduce;
+pub mod sweep;
 
 use crate::state::View;
 use yew::prelude::*;
@@ -15,6 +16,7 @@ pub fn render(view: View) -> Html {
     match view {
         View::Plan => html! { <plan::PlanView /> },
         View::OverTime => html! { <over_time::OverTimeView /> },
+        View::Sweep => html! { <sweep::SweepView /> },
         View::Compare => html! { <compare::CompareView /> },
         View::Reproduce => html! { <reproduce::ReproduceView /> },
         View::HowItWorks => html! { <how_it_works::HowItWorksView /> },

@@ -1,0 +1,594 @@
+//! Charts of a capacity sweep (`smd_sweep::Report`, docs/MODEL.md §19): a quantity of
+//! every policy against the cluster's size, one line with markers per policy — total
+//! utility with the knee marked, admitted jobs, the use of one resource, and over time
+//! the simulated utility, mean JCT and mean queueing. A policy keeps its colour, dash and
+//! marker across these charts (its place in `Policy::ALL`, or for a policy over time its
+//! style in the simulation charts).
+
+use crate::axes::{count_ticks, scale_ticks, x_title, y_title, Axis};
+use crate::format::{duration, fmt_sig};
+use crate::legend::{line_key, Legend};
+use crate::marker::{self, Shape};
+use crate::palette::series_style;
+use crate::rect::Rect;
+use crate::scale::Scale;
+use crate::svg::{end, frame, group, root, text_at, text_width, titled_group, Px, Tag};
+use smd_core::scenario::Resource;
+use smd_core::Policy;
+use smd_sim::SimPolicy;
+use smd_sweep::{Axis as SizeAxis, Knee, PointResult, Report, KNEE_SHARE};
+use std::fmt::Display;
+
+/// What a sweep chart plots against the size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SweepMetric {
+    /// Each static policy's total utility, the knee marked (`data-testid="sweep-chart"`).
+    Utility,
+    /// Each static policy's admitted jobs (`sweep-admitted`).
+    Admitted,
+    /// Each static policy's use of a resource, % of the cluster's capacity at that size
+    /// (`sweep-use`); `None`: [`use_resource`]'s.
+    Use(Option<Resource>),
+    /// Each policy over time: its simulated total utility, `bound` dashed in grey, the
+    /// knee over time marked (`sweep-over-time-chart`).
+    OverTimeUtility,
+    /// Each policy over time: the mean JCT of its finished jobs (`sweep-jct`).
+    MeanJct,
+    /// Each policy over time: the mean wait before a job's first start (`sweep-queue`).
+    MeanQueue,
+}
+
+impl SweepMetric {
+    /// The chart's `data-testid`.
+    pub fn testid(self) -> &'static str {
+        match self {
+            SweepMetric::Utility => "sweep-chart",
+            SweepMetric::Admitted => "sweep-admitted",
+            SweepMetric::Use(_) => "sweep-use",
+            SweepMetric::OverTimeUtility => "sweep-over-time-chart",
+            SweepMetric::MeanJct => "sweep-jct",
+            SweepMetric::MeanQueue => "sweep-queue",
+        }
+    }
+}
+
+/// Size of a sweep chart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepOptions {
+    /// Width of the SVG, px.
+    pub width: f64,
+    /// Height of the SVG, px.
+    pub height: f64,
+}
+
+impl Default for SweepOptions {
+    fn default() -> Self {
+        SweepOptions {
+            width: 640.0,
+            height: 360.0,
+        }
+    }
+}
+
+/// The resource [`SweepMetric::Use`] shows by default: the one swept, else the one most
+/// in use — the largest share of capacity summed over every size and policy, the
+/// resource that binds — (GPUs when nothing is used).
+pub fn use_resource(report: &Report) -> Resource {
+    if let Some(r) = report.points.first().and_then(|p| p.resource) {
+        return r;
+    }
+    let share = |r: Resource| -> f64 {
+        report
+            .points
+            .iter()
+            .filter(|p| p.capacity[r] > 0.0)
+            .flat_map(|p| {
+                p.policies
+                    .iter()
+                    .map(move |(_, o)| o.used[r] / p.capacity[r])
+            })
+            .filter(|v| v.is_finite())
+            .sum()
+    };
+    Resource::ALL
+        .iter()
+        .copied()
+        .map(|r| (r, share(r)))
+        .fold(
+            (Resource::Gpu, 0.0),
+            |best, x| if x.1 > best.1 { x } else { best },
+        )
+        .0
+}
+
+/// A static policy's colour, dash pattern and marker: its place in [`Policy::ALL`].
+pub fn planner_style(p: Policy) -> (&'static str, &'static str, Shape) {
+    series_style(Policy::ALL.iter().position(|&q| q == p).unwrap_or(0))
+}
+
+/// A policy over time's style: as in the simulation charts, `bound` in dark grey.
+fn sim_style(p: SimPolicy) -> (&'static str, &'static str, Shape) {
+    if p == SimPolicy::Bound {
+        return ("#555555", "6 3", Shape::Cross);
+    }
+    series_style(SimPolicy::ALL.iter().position(|&q| q == p).unwrap_or(0))
+}
+
+/// One policy's line: a value (or none, which breaks the line) per point.
+struct Line {
+    name: &'static str,
+    style: (&'static str, &'static str, Shape),
+    values: Vec<Option<f64>>,
+    /// A point's tooltip after "name at size: ".
+    tips: Vec<String>,
+}
+
+/// The lines of `metric`, the y axis' title and whether values are percentages.
+fn lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
+    let pts = &report.points;
+    let planners: Vec<Policy> = pts
+        .first()
+        .map(|p| p.policies.iter().map(|(q, _)| *q).collect())
+        .unwrap_or_default();
+    let sims: Vec<SimPolicy> = pts
+        .first()
+        .map(|p| p.over_time.iter().map(|(q, _)| *q).collect())
+        .unwrap_or_default();
+    let planner = |k: usize, f: &dyn Fn(&PointResult, &smd_sweep::Outcome) -> (f64, String)| {
+        let p = planners[k];
+        let (values, tips) = pts
+            .iter()
+            .map(|r| match r.policies.get(k) {
+                Some((q, o)) if *q == p => {
+                    let (v, tip) = f(r, o);
+                    (Some(v).filter(|v| v.is_finite()), tip)
+                }
+                _ => (None, "—".into()),
+            })
+            .unzip();
+        Line {
+            name: p.name(),
+            style: planner_style(p),
+            values,
+            tips,
+        }
+    };
+    type TimeValue<'a> = &'a dyn Fn(&smd_sweep::TimeOutcome) -> (Option<f64>, String);
+    let sim = |k: usize, f: TimeValue| {
+        let p = sims[k];
+        let (values, tips) = pts
+            .iter()
+            .map(|r| match r.over_time.get(k) {
+                Some((q, o)) if *q == p => {
+                    let (v, tip) = f(o);
+                    (v.filter(|v| v.is_finite()), tip)
+                }
+                _ => (None, "—".into()),
+            })
+            .unzip();
+        Line {
+            name: p.name(),
+            style: sim_style(p),
+            values,
+            tips,
+        }
+    };
+    let no_bound = |k: &usize| sims[*k] != SimPolicy::Bound;
+    match metric {
+        SweepMetric::Utility => (
+            (0..planners.len())
+                .map(|k| {
+                    planner(k, &|_, o| {
+                        let gap = o
+                            .gap
+                            .map(|g| format!(", not proven (gap {}%)", fmt_sig(100.0 * g, 2)))
+                            .unwrap_or_default();
+                        (
+                            o.total_utility,
+                            format!(
+                                "total utility {}, {} admitted{gap}",
+                                fmt_sig(o.total_utility, 5),
+                                o.admitted
+                            ),
+                        )
+                    })
+                })
+                .collect(),
+            "total utility".into(),
+        ),
+        SweepMetric::Admitted => (
+            (0..planners.len())
+                .map(|k| {
+                    planner(k, &|_, o| {
+                        (o.admitted as f64, format!("{} jobs admitted", o.admitted))
+                    })
+                })
+                .collect(),
+            "admitted jobs".into(),
+        ),
+        SweepMetric::Use(resource) => {
+            let r = resource.unwrap_or_else(|| use_resource(report));
+            (
+                (0..planners.len())
+                    .map(|k| {
+                        planner(k, &|p, o| {
+                            let cap = p.capacity[r];
+                            let share = if cap > 0.0 {
+                                100.0 * o.used[r] / cap
+                            } else {
+                                f64::NAN
+                            };
+                            (
+                                share,
+                                format!(
+                                    "{} of {} {} in use ({}%)",
+                                    fmt_sig(o.used[r], 4),
+                                    fmt_sig(cap, 4),
+                                    r.unit(),
+                                    fmt_sig(share, 3)
+                                ),
+                            )
+                        })
+                    })
+                    .collect(),
+                format!("{} in use (% of capacity)", r.title()),
+            )
+        }
+        SweepMetric::OverTimeUtility => (
+            (0..sims.len())
+                .map(|k| {
+                    sim(k, &|o| {
+                        (
+                            Some(o.total_utility),
+                            format!(
+                                "total utility {} of the bound's {}, {} finished",
+                                fmt_sig(o.total_utility, 5),
+                                fmt_sig(o.bound, 5),
+                                o.finished
+                            ),
+                        )
+                    })
+                })
+                .collect(),
+            "total utility over time".into(),
+        ),
+        SweepMetric::MeanJct => (
+            (0..sims.len())
+                .filter(no_bound)
+                .map(|k| {
+                    sim(k, &|o| {
+                        (
+                            o.mean_jct_s.map(|s| s / 3600.0),
+                            format!(
+                                "mean JCT {} ({} finished)",
+                                o.mean_jct_s.map_or("—".into(), duration),
+                                o.finished
+                            ),
+                        )
+                    })
+                })
+                .collect(),
+            "mean JCT (h)".into(),
+        ),
+        SweepMetric::MeanQueue => (
+            (0..sims.len())
+                .filter(no_bound)
+                .map(|k| {
+                    sim(k, &|o| {
+                        (
+                            o.mean_queue_s.map(|s| s / 3600.0),
+                            format!("mean queue {}", o.mean_queue_s.map_or("—".into(), duration)),
+                        )
+                    })
+                })
+                .collect(),
+            "mean queue (h)".into(),
+        ),
+    }
+}
+
+/// The chart's title.
+fn title(metric: SweepMetric, report: &Report) -> String {
+    let what = match metric {
+        SweepMetric::Utility => "Total utility",
+        SweepMetric::Admitted => "Admitted jobs",
+        SweepMetric::Use(r) => {
+            return format!(
+                "Use of {} against {}",
+                r.unwrap_or_else(|| use_resource(report)).title(),
+                size_title(report)
+            );
+        }
+        SweepMetric::OverTimeUtility => "Over time: total utility",
+        SweepMetric::MeanJct => "Over time: mean JCT",
+        SweepMetric::MeanQueue => "Over time: mean queueing",
+    };
+    format!("{what} against {}", size_title(report))
+}
+
+/// What the sizes count, for titles: `cluster units`, `t4x4 machines`, and with one
+/// resource `GPUs (cluster units)`.
+fn size_title(report: &Report) -> String {
+    let k = &report.knee;
+    let counted = match (k.axis, &k.machine) {
+        (SizeAxis::Units, _) => "cluster units".to_owned(),
+        (SizeAxis::Machines, Some(m)) => format!("{m} machines"),
+        (SizeAxis::Machines, None) => "machines".to_owned(),
+    };
+    match k.resource {
+        Some(r) => format!("{} ({counted})", r.unit()),
+        None => counted,
+    }
+}
+
+/// The x axis' title: the size, and with one resource how much of it a unit of size is.
+fn x_label(report: &Report) -> String {
+    let k = &report.knee;
+    let counted = match (k.axis, &k.machine) {
+        (SizeAxis::Units, _) => "cluster units".to_owned(),
+        (SizeAxis::Machines, Some(m)) => format!("{m} machines"),
+        (SizeAxis::Machines, None) => "machines".to_owned(),
+    };
+    match (k.resource, k.amount_step) {
+        (Some(r), Some(a)) => format!(
+            "{counted}, only {}: 1 = {} {}",
+            r.title(),
+            fmt_sig(a, 4),
+            r.unit()
+        ),
+        (Some(r), None) => format!("{counted}, only {}", r.title()),
+        _ => counted,
+    }
+}
+
+/// A size in words for a label: `2.5 units`, `8 t4x4 machines`.
+fn size_words(report: &Report, size: f64) -> String {
+    let k = &report.knee;
+    let n = fmt_sig(size, 6);
+    let s = if size == 1.0 { "" } else { "s" };
+    match (k.axis, &k.machine) {
+        (SizeAxis::Units, _) => format!("{n} unit{s}"),
+        (SizeAxis::Machines, Some(m)) => format!("{n} {m} machine{s}"),
+        (SizeAxis::Machines, None) => format!("{n} machine{s}"),
+    }
+}
+
+/// The knee a metric marks.
+fn knee_of(report: &Report, metric: SweepMetric) -> Option<&Knee> {
+    match metric {
+        SweepMetric::Utility => Some(&report.knee),
+        SweepMetric::OverTimeUtility => report.over_time_knee.as_ref(),
+        _ => None,
+    }
+}
+
+/// The chart of `metric` as a standalone SVG document.
+///
+/// Stable hooks: the root carries `data-testid` ([`SweepMetric::testid`]), `data-metric`,
+/// `data-axis`, `data-points`, and on the utility charts `data-knee` (the knee's size,
+/// empty without one) and `data-best-policy`; each policy is a `g.series` with
+/// `data-policy`, holding a `path.line` and one `g.point` per size with a value —
+/// `data-size`, `data-value` (exactly as computed) and `data-px` (its x in pixels) and a
+/// `<title>`; the knee is a `line.knee` with `data-size`, labelled by `text.knee-label`,
+/// and the level of [`KNEE_SHARE`] of the achievable utility a `line.knee-share`.
+pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> String {
+    let (lines, y_label) = lines(report, metric);
+    let sizes: Vec<f64> = report.points.iter().map(|p| p.size.value()).collect();
+    let names: Vec<&str> = lines.iter().map(|l| l.name).collect();
+    let (width, height) = (opts.width.max(320.0), opts.height.max(200.0));
+    let legend_w = names
+        .iter()
+        .map(|n| text_width(n, 11.0))
+        .fold(0.0_f64, f64::max)
+        + 48.0;
+    let plot = Rect {
+        x: 66.0,
+        y: 36.0,
+        width: (width - legend_w - 12.0 - 66.0).max(40.0),
+        height: (height - 36.0 - 50.0).max(40.0),
+    };
+    let (lo, hi) = match (sizes.first(), sizes.last()) {
+        (Some(&a), Some(&b)) if b > a => {
+            let pad = (b - a) * 0.03;
+            (a - pad, b + pad)
+        }
+        (Some(&a), _) => (a - 0.5, a + 0.5),
+        _ => (0.0, 1.0),
+    };
+    let xs = Scale {
+        lo,
+        hi,
+        px: (plot.x, plot.right()),
+        log: false,
+    };
+    let percent = matches!(metric, SweepMetric::Use(_));
+    let top = lines
+        .iter()
+        .flat_map(|l| l.values.iter().flatten().copied())
+        .fold(if percent { 100.0 } else { 0.0 }, f64::max);
+    let ys = Scale {
+        lo: 0.0,
+        hi: if top > 0.0 { top * 1.06 } else { 1.0 },
+        px: (plot.bottom(), plot.y),
+        log: false,
+    };
+    let knee = knee_of(report, metric);
+    let title = title(metric, report);
+    let mut attrs: Vec<(&str, String)> = vec![
+        ("data-testid", metric.testid().into()),
+        ("data-metric", metric_name(metric).into()),
+        ("data-axis", report.knee.axis.name().into()),
+        ("data-points", sizes.len().to_string()),
+    ];
+    if let Some(k) = knee {
+        attrs.push(("data-knee", k.size.map_or(String::new(), |s| s.to_string())));
+        attrs.push((
+            "data-best-policy",
+            k.best_policy.clone().unwrap_or_default(),
+        ));
+    }
+    let mut out = String::with_capacity(16 * 1024);
+    root(&mut out, width, height, "smd-sweep", &title, &attrs);
+    text_at(&mut out, plot.x, 22.0, 14.0, "start", "title", &title);
+    group(&mut out, "axes");
+    let y_ticks = scale_ticks(&ys, (plot.height / 40.0) as usize);
+    Axis::left(plot.x)
+        .gap(7.0)
+        .grid(plot.right())
+        .draw(&mut out, &y_ticks);
+    let target = (plot.width / 70.0) as usize;
+    let x_ticks = if report.knee.axis == SizeAxis::Machines {
+        count_ticks(&sizes, target, |v| xs.to_px(v))
+    } else {
+        scale_ticks(&xs, target)
+    };
+    Axis::bottom(plot.bottom())
+        .gap(17.0)
+        .draw(&mut out, &x_ticks);
+    frame(&mut out, plot);
+    x_title(
+        &mut out,
+        plot.x + plot.width / 2.0,
+        height - 10.0,
+        &x_label(report),
+    );
+    y_title(&mut out, 16.0, plot.y + plot.height / 2.0, &y_label);
+    end(&mut out, "g");
+    if let Some(k) = knee {
+        knee_marks(&mut out, report, k, &xs, &ys, &plot);
+    }
+    if lines.iter().all(|l| l.values.iter().all(Option::is_none)) {
+        text_at(
+            &mut out,
+            plot.x + plot.width / 2.0,
+            plot.y + plot.height / 2.0,
+            13.0,
+            "middle",
+            "no-data",
+            "no data",
+        );
+    }
+    for l in &lines {
+        line(&mut out, report, l, &sizes, &xs, &ys);
+    }
+    group(&mut out, "legend");
+    let mut legend = Legend::column(width - legend_w, plot.y + 8.0, 20.0).key_width(36.0);
+    for l in &lines {
+        let (colour, dash, shape) = l.style;
+        let (x, y) = legend.key();
+        line_key(
+            &mut out,
+            (x, y),
+            30.0,
+            colour,
+            2.0,
+            (dash != "none").then_some(dash),
+        );
+        marker::draw(&mut out, shape, x + 15.0, y, 4.0, colour, true);
+        legend.label(&mut out, l.name);
+    }
+    end(&mut out, "g");
+    end(&mut out, "svg");
+    out
+}
+
+/// The metric's name in `data-metric`.
+fn metric_name(metric: SweepMetric) -> &'static str {
+    match metric {
+        SweepMetric::Utility => "utility",
+        SweepMetric::Admitted => "admitted",
+        SweepMetric::Use(_) => "use",
+        SweepMetric::OverTimeUtility => "over-time-utility",
+        SweepMetric::MeanJct => "mean-jct",
+        SweepMetric::MeanQueue => "mean-queue",
+    }
+}
+
+/// The knee: a dashed vertical rule at its size with a label, and a dotted level at
+/// [`KNEE_SHARE`] of the achievable utility. Nothing without a knee.
+fn knee_marks(out: &mut String, report: &Report, k: &Knee, xs: &Scale, ys: &Scale, plot: &Rect) {
+    let (Some(size), Some(best)) = (k.size, &k.best_policy) else {
+        return;
+    };
+    let x = xs.to_px(size);
+    let level = ys.to_px(KNEE_SHARE * k.max_utility);
+    Tag::new(out, "line")
+        .attr("class", "knee-share")
+        .ends(plot.x, level, plot.right(), level)
+        .attr("stroke", "#888888")
+        .attr("stroke-dasharray", "2 3")
+        .titled(
+            "line",
+            &format!(
+                "{:.0}% of {best}'s {} at the largest size",
+                KNEE_SHARE * 100.0,
+                fmt_sig(k.max_utility, 5)
+            ),
+        );
+    Tag::new(out, "line")
+        .attr("class", "knee")
+        .attr("data-size", size)
+        .ends(x, plot.y, x, plot.bottom())
+        .attr("stroke", "#222222")
+        .px("stroke-width", 1.5)
+        .attr("stroke-dasharray", "6 3")
+        .titled("line", &k.answer);
+    let label = format!("knee: {}", size_words(report, size));
+    // On the side of the rule with more room.
+    let room_right = plot.right() - x;
+    let (lx, anchor) = if room_right >= text_width(&label, 11.0) + 8.0 {
+        (x + 5.0, "start")
+    } else {
+        (x - 5.0, "end")
+    };
+    text_at(out, lx, plot.y + 14.0, 11.0, anchor, "knee-label", &label);
+}
+
+/// One policy's line and markers.
+fn line(out: &mut String, report: &Report, l: &Line, sizes: &[f64], xs: &Scale, ys: &Scale) {
+    let (colour, dash, shape) = l.style;
+    Tag::new(out, "g")
+        .attr("class", "series")
+        .attr("data-policy", l.name)
+        .open();
+    let mut d = String::new();
+    let mut pen_down = false;
+    for (s, v) in sizes.iter().zip(&l.values) {
+        match v {
+            Some(v) => {
+                d.push(if pen_down { 'L' } else { 'M' });
+                d.push_str(&format!("{},{}", Px(xs.to_px(*s)), Px(ys.to_px(*v))));
+                pen_down = true;
+            }
+            None => pen_down = false,
+        }
+    }
+    if !d.is_empty() {
+        let mut t = Tag::new(out, "path")
+            .attr("class", "line")
+            .attr("d", &d)
+            .attr("fill", "none")
+            .attr("stroke", colour)
+            .px("stroke-width", 1.8)
+            .attr("stroke-linejoin", "round");
+        if dash != "none" {
+            t = t.attr("stroke-dasharray", dash);
+        }
+        t.close();
+    }
+    for ((s, v), tip) in sizes.iter().zip(&l.values).zip(&l.tips) {
+        let Some(v) = v else { continue };
+        let (x, y) = (xs.to_px(*s), ys.to_px(*v));
+        let px = Px(x);
+        let data: [(&str, &dyn Display); 3] =
+            [("data-size", s), ("data-value", v), ("data-px", &px)];
+        let tip = format!("{} at {}: {tip}", l.name, size_words(report, *s));
+        titled_group(out, "point", &data, &tip, |out| {
+            marker::draw(out, shape, x, y, 3.5, colour, true)
+        });
+    }
+    end(out, "g");
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,11 @@
+//! The capacity sweep: the draft at many cluster sizes with every policy (`smd-sweep`, on
+//! the page's pool of workers), the knee in words and the charts.
+
+use crate::components::sweep::SweepPanel;
+use yew::prelude::*;
+
+/// The "Sweep" view.
+#[function_component]
+pub fn SweepView() -> Html {
+    html! { <SweepPanel /> }
+}

@@ -1,0 +1,603 @@
+//! The capacity sweep (`smd_sweep`, docs/MODEL.md §19) of the draft: the form as typed —
+//! what varies (cluster units, the machine count of a catalog type or of one of the
+//! draft's groups, optionally one resource alone), the sizes, the policies, over time or
+//! not, the workers —, the sweep in progress (one task per size, for the page's pool of
+//! workers, and the results as they come back) and the last report, or why it stopped.
+//!
+//! `smd_sweep` makes the points, each point's scenario and numbers, the report and its
+//! knee; this module only says what to run and gathers what comes back.
+
+use super::draft::DraftState;
+use crate::solver::{Event, Output, Reply, Request, Task};
+use smd_apps::machines::{self, MachineType, CATALOG};
+use smd_core::scenario::Resource;
+use smd_core::{Policy, Scenario};
+use smd_sim::SimPolicy;
+use smd_sweep::{
+    Axis, Point, PointResult, Policies, Range, Report, Spec, SweepError, DEFAULT_MACHINE_TYPE,
+};
+use std::rc::Rc;
+
+/// The sweep form, as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepForm {
+    /// On a pool: cluster units, or the machine count of a catalog type. A draft of
+    /// machine groups always sweeps the count of one of its groups.
+    pub axis: Axis,
+    /// The catalog type counted on a pool.
+    pub machine_type: &'static MachineType,
+    /// The draft's machine group counted, by name (empty: the first).
+    pub group: String,
+    /// Only this resource varies (the others stay at the draft's).
+    pub resource: Option<Resource>,
+    /// The sizes as typed, `start:stop:step`; `None`: the draft's default
+    /// ([`SweepForm::default_range`]), shown in the input until something is typed.
+    pub range: Option<String>,
+    /// Static policies left out (the others of the swept cluster's
+    /// [`Policy::for_cluster`] run).
+    pub off: Vec<Policy>,
+    /// Also simulate every size over time (offered when the draft's jobs have arrivals).
+    pub over_time: bool,
+    /// Policies over time left out.
+    pub sim_off: Vec<SimPolicy>,
+    /// Workers; `None`: as many as the browser has logical processors, at most
+    /// [`MAX_WORKERS`](crate::solver::pool::MAX_WORKERS).
+    pub workers: Option<usize>,
+    /// The input at fault (`range`, `resource`, `group`, `type`, `axis`, `policies` or
+    /// `source`) and its message.
+    pub error: Option<(&'static str, String)>,
+}
+
+impl Default for SweepForm {
+    fn default() -> SweepForm {
+        SweepForm {
+            axis: Axis::Units,
+            machine_type: machines::machine_type(DEFAULT_MACHINE_TYPE).unwrap_or(&CATALOG[0]),
+            group: String::new(),
+            resource: None,
+            range: None,
+            off: Vec::new(),
+            over_time: false,
+            sim_off: Vec::new(),
+            workers: None,
+            error: None,
+        }
+    }
+}
+
+/// Whether any of the scenario's jobs has an arrival time (then it can be swept over time).
+pub fn has_arrivals(s: &Scenario) -> bool {
+    s.jobs.iter().any(|j| j.arrival_s.is_some())
+}
+
+/// The smallest of 1, 2, 2.5 and 5 × 10^k (or 1, 2 and 5 × 10^k, `whole`: at least 1) not
+/// below `raw`: a step that reads well.
+fn nice_step(raw: f64, whole: bool) -> f64 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let mut mag = 10f64.powf(raw.log10().floor());
+    let ms: &[f64] = if whole {
+        &[1.0, 2.0, 5.0]
+    } else {
+        &[1.0, 2.0, 2.5, 5.0]
+    };
+    loop {
+        if let Some(m) = ms.iter().find(|&&m| m * mag >= raw * (1.0 - 1e-9)) {
+            let step = m * mag;
+            return if whole { step.max(1.0).round() } else { step };
+        }
+        mag *= 10.0;
+    }
+}
+
+/// About 16–20 sizes `step, 2·step, …` up to `upto` (rounded up to a whole step).
+fn range_up_to(upto: f64, sizes: f64, whole: bool) -> Range {
+    let step = nice_step(upto / sizes, whole);
+    let stop = (upto / step - 1e-9).ceil().max(1.0) * step;
+    Range {
+        start: step,
+        stop,
+        step,
+    }
+}
+
+impl SweepForm {
+    /// What varies for `draft`: the form's choice on a pool; a group's count on machines.
+    pub fn axis_for(&self, draft: &Scenario) -> Axis {
+        if draft.cluster.has_machines() {
+            Axis::Machines
+        } else {
+            self.axis
+        }
+    }
+
+    /// The machine group counted on a draft of machines: the one named, else the first.
+    pub fn group_for<'a>(&'a self, draft: &'a Scenario) -> Option<&'a str> {
+        let groups = &draft.cluster.machines;
+        groups
+            .iter()
+            .find(|g| g.name == self.group)
+            .or(groups.first())
+            .map(|g| g.name.as_str())
+    }
+
+    /// Whether the form may vary one resource alone: on units, or on a draft's group (a
+    /// pool swept in catalog machines has no count to keep).
+    pub fn resource_allowed(&self, draft: &Scenario) -> bool {
+        draft.cluster.has_machines() || self.axis == Axis::Units
+    }
+
+    /// Sizes that suit the draft: on units, 20 steps up to five times its units (the
+    /// paper's 1–5 for one unit: `0.25:5:0.25`); on a group, up to twice its count (at
+    /// least 8); on a pool in catalog machines, up to as many as hold the pool's capacity
+    /// in every resource the type has (at least 8).
+    pub fn default_range(&self, draft: &Scenario) -> Range {
+        let c = &draft.cluster;
+        match self.axis_for(draft) {
+            Axis::Units => {
+                let u = if c.units > 0.0 { c.units } else { 1.0 };
+                range_up_to(5.0 * u, 20.0, false)
+            }
+            Axis::Machines => {
+                let upto = match self.group_for(draft) {
+                    Some(name) => {
+                        let count = c
+                            .machines
+                            .iter()
+                            .find(|g| g.name == name)
+                            .map_or(1.0, |g| g.count);
+                        2.0 * count
+                    }
+                    None => {
+                        let (cap, per) = (c.capacity(), self.machine_type.capacity);
+                        Resource::ALL
+                            .iter()
+                            .filter(|&&r| per[r] > 0.0)
+                            .map(|&r| (cap[r] / per[r]).ceil())
+                            .fold(0.0, f64::max)
+                    }
+                };
+                let upto = upto.clamp(8.0, smd_core::scenario::MAX_MACHINES as f64);
+                range_up_to(upto, 16.0, true)
+            }
+        }
+    }
+
+    /// The sizes' text: as typed, else the default.
+    pub fn range_text(&self, draft: &Scenario) -> String {
+        self.range
+            .clone()
+            .unwrap_or_else(|| self.default_range(draft).to_string())
+    }
+
+    /// The static policies offered for `draft`: what `smd compare` plans on the swept
+    /// cluster (on machines also `smd_locality`).
+    pub fn listed(&self, draft: &Scenario) -> &'static [Policy] {
+        if self.axis_for(draft) == Axis::Machines && !draft.cluster.has_machines() {
+            Policy::for_cluster(&machines::cluster(
+                self.machine_type,
+                1.0,
+                draft.cluster.instance,
+            ))
+        } else {
+            Policy::for_cluster(&draft.cluster)
+        }
+    }
+
+    /// The static policies checked, in the listed order.
+    pub fn planners(&self, draft: &Scenario) -> Vec<Policy> {
+        self.listed(draft)
+            .iter()
+            .copied()
+            .filter(|p| !self.off.contains(p))
+            .collect()
+    }
+
+    /// The policies over time to run: none unless over time is on and the draft has
+    /// arrivals.
+    pub fn sim_policies(&self, draft: &Scenario) -> Vec<SimPolicy> {
+        if !(self.over_time && has_arrivals(draft)) {
+            return Vec::new();
+        }
+        SimPolicy::ALL
+            .iter()
+            .copied()
+            .filter(|p| !self.sim_off.contains(p))
+            .collect()
+    }
+
+    /// The spec the form asks for on `draft`, or the input at fault and why (the range's
+    /// own messages, `smd_sweep`'s).
+    pub fn spec(&self, draft: &Scenario) -> Result<Spec, (&'static str, String)> {
+        let range = Range::parse(&self.range_text(draft)).map_err(|m| ("range", m))?;
+        let axis = self.axis_for(draft);
+        let machines = draft.cluster.has_machines();
+        Ok(Spec {
+            axis,
+            range,
+            resource: self.resource.filter(|_| self.resource_allowed(draft)),
+            machine_type: (axis == Axis::Machines && !machines)
+                .then(|| self.machine_type.name.to_owned()),
+            group: self.group_for(draft).map(str::to_owned),
+        })
+    }
+
+    fn set_error(&mut self, field: &'static str, message: String) {
+        self.error = Some((field, message));
+    }
+}
+
+/// A sweep in progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweeping {
+    /// The scenario swept (the draft when it started).
+    pub base: Rc<Scenario>,
+    /// What varies.
+    pub spec: Spec,
+    /// The policies at every size.
+    pub policies: Policies,
+    /// `global`'s budget per size, ms (the draft's setting).
+    pub global_budget_ms: f64,
+    /// The pool's size.
+    pub workers: usize,
+    /// Every size.
+    pub points: Vec<Point>,
+    /// The sizes still out: task id and the point's index.
+    pub tasks: Vec<(u64, usize)>,
+    /// Policies done at each point (its progress).
+    pub done: Vec<usize>,
+    /// The sizes back, in the order they came.
+    pub results: Vec<PointResult>,
+    /// When it started, by the page's clock, ms.
+    pub started_ms: f64,
+    /// What it is, in words.
+    pub label: String,
+}
+
+impl Sweeping {
+    /// Policies per point.
+    pub fn per_point(&self) -> usize {
+        self.policies.planners.len() + self.policies.over_time.len()
+    }
+}
+
+/// A finished sweep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Swept {
+    /// The scenario swept.
+    pub base: Rc<Scenario>,
+    /// What varied.
+    pub spec: Spec,
+    /// The policies.
+    pub policies: Policies,
+    /// Every size's numbers and the knee (`Report::new` of the results).
+    pub report: Report,
+    /// The pool's size.
+    pub workers: usize,
+    /// From Run to the last size back, by the page's clock, ms.
+    pub ms: f64,
+    /// What it was, in words.
+    pub label: String,
+}
+
+/// The sweep part of the state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepState {
+    /// The form.
+    pub form: SweepForm,
+    /// The sweep in progress.
+    pub running: Option<Sweeping>,
+    /// The last sweep, or why it stopped.
+    pub finished: Option<Result<Rc<Swept>, String>>,
+    /// The last sweep was cancelled after this many of so many sizes.
+    pub cancelled: Option<(usize, usize)>,
+    /// The resource whose use is charted; `None`: `smd_charts::use_resource`'s choice.
+    pub chart_resource: Option<Resource>,
+    /// The next task id (the pool's own: its replies come as their own action).
+    next_task: u64,
+}
+
+impl Default for SweepState {
+    fn default() -> SweepState {
+        SweepState {
+            form: SweepForm::default(),
+            running: None,
+            finished: None,
+            cancelled: None,
+            chart_resource: None,
+            next_task: 1,
+        }
+    }
+}
+
+impl SweepState {
+    /// A field of the form changed: `axis` (`units` or `machines`), `type`, `group`,
+    /// `resource` (a name, or empty for all), `range`, `over_time` (`true`/`false`) or
+    /// `workers` (a number, or empty for as many as the browser has cores); or, for the
+    /// shown sweep, `chart_resource` (a name, or empty for the default). A change of what
+    /// varies brings back the default sizes.
+    pub fn field(&mut self, field: &str, text: String) {
+        if field == "chart_resource" {
+            self.chart_resource = text.parse::<Resource>().ok();
+            return;
+        }
+        let f = &mut self.form;
+        match field {
+            "axis" => {
+                let axis = if text == "machines" {
+                    Axis::Machines
+                } else {
+                    Axis::Units
+                };
+                if axis != f.axis {
+                    f.axis = axis;
+                    f.range = None;
+                }
+            }
+            "type" => {
+                if let Ok(m) = machines::machine_type(&text) {
+                    if m.name != f.machine_type.name {
+                        f.machine_type = m;
+                        f.range = None;
+                    }
+                }
+            }
+            "group" => {
+                if text != f.group {
+                    f.group = text;
+                    f.range = None;
+                }
+            }
+            "resource" => f.resource = text.parse::<Resource>().ok(),
+            "range" => f.range = Some(text),
+            "over_time" => f.over_time = text == "true",
+            "workers" => f.workers = text.parse::<usize>().ok().filter(|&n| n >= 1),
+            _ => return,
+        }
+        f.error = None;
+    }
+
+    /// Checks (`on`) or unchecks a static policy.
+    pub fn toggle(&mut self, policy: Policy, on: bool) {
+        self.form.off.retain(|&p| p != policy);
+        if !on {
+            self.form.off.push(policy);
+        }
+        if matches!(self.form.error, Some(("policies", _))) {
+            self.form.error = None;
+        }
+    }
+
+    /// Checks (`on`) or unchecks a policy over time.
+    pub fn toggle_sim(&mut self, policy: SimPolicy, on: bool) {
+        self.form.sim_off.retain(|&p| p != policy);
+        if !on {
+            self.form.sim_off.push(policy);
+        }
+        if matches!(self.form.error, Some(("policies", _))) {
+            self.form.error = None;
+        }
+    }
+
+    /// Starts the form's sweep of the draft on `workers` workers at `now_ms`; a problem
+    /// stays at its input. Returns whether anything changed.
+    pub fn start(&mut self, draft: &DraftState, workers: usize, now_ms: f64) -> bool {
+        if self.running.is_some() {
+            return false;
+        }
+        match self.plan(draft, workers, now_ms) {
+            Ok(run) => {
+                self.form.error = None;
+                self.cancelled = None;
+                self.running = Some(run);
+            }
+            Err((field, message)) => self.form.set_error(field, message),
+        }
+        true
+    }
+
+    /// The sweep the form asks for, its tasks numbered, or the input at fault.
+    fn plan(
+        &mut self,
+        draft: &DraftState,
+        workers: usize,
+        now_ms: f64,
+    ) -> Result<Sweeping, (&'static str, String)> {
+        if !draft.valid {
+            return Err((
+                "source",
+                "the draft has problems: fix them in the Plan view first".into(),
+            ));
+        }
+        let base = draft.scenario.clone();
+        let f = &self.form;
+        let spec = f.spec(&base)?;
+        let points = smd_sweep::points(&base, &spec).map_err(|e| match e {
+            SweepError::Range { message, .. } => ("range", message),
+            SweepError::Spec { field, message } => (
+                match field {
+                    "resource" => "resource",
+                    "group" => "group",
+                    "machine_type" => "type",
+                    "axis" => "axis",
+                    _ => "range",
+                },
+                message,
+            ),
+            other => ("range", other.to_string()),
+        })?;
+        let planners = f.planners(&base);
+        let over_time = f.sim_policies(&base);
+        if planners.is_empty() && over_time.is_empty() {
+            return Err(("policies", "choose at least one policy".into()));
+        }
+        let policies = Policies {
+            planners,
+            over_time,
+        };
+        let tasks = points
+            .iter()
+            .map(|p| {
+                let id = self.next_task;
+                self.next_task += 1;
+                (id, p.index)
+            })
+            .collect();
+        let label = label(&spec, &points, &policies);
+        Ok(Sweeping {
+            global_budget_ms: 1000.0 * draft.settings.global_budget_s,
+            done: vec![0; points.len()],
+            workers: workers.max(1),
+            tasks,
+            results: Vec::new(),
+            started_ms: now_ms,
+            base,
+            spec,
+            policies,
+            points,
+            label,
+        })
+    }
+
+    /// Stops the running sweep (the pool terminates the workers busy with it); the last
+    /// finished sweep stays. Returns whether there was one.
+    pub fn cancel(&mut self) -> bool {
+        let Some(r) = self.running.take() else {
+            return false;
+        };
+        self.cancelled = Some((r.results.len(), r.points.len()));
+        true
+    }
+
+    /// The tasks the pool should be doing, in the order to send them.
+    pub fn tasks(&self) -> Vec<u64> {
+        self.running
+            .as_ref()
+            .map_or_else(Vec::new, |r| r.tasks.iter().map(|t| t.0).collect())
+    }
+
+    /// The pool's size for the running sweep.
+    pub fn workers(&self) -> Option<usize> {
+        self.running.as_ref().map(|r| r.workers)
+    }
+
+    /// The request of task `id`, if the pool should be doing it.
+    pub fn request(&self, id: u64) -> Option<Request> {
+        let r = self.running.as_ref()?;
+        let &(_, index) = r.tasks.iter().find(|t| t.0 == id)?;
+        Some(Request {
+            id,
+            task: Task::SweepPoint {
+                scenario: (*r.base).clone(),
+                point: r.points.get(index)?.clone(),
+                policies: r.policies.clone(),
+                global_budget_ms: r.global_budget_ms,
+            },
+        })
+    }
+
+    /// A reply of the pool at `now_ms`; returns whether anything changed. The last size
+    /// back makes the report.
+    pub fn on_reply(&mut self, reply: Reply, now_ms: f64) -> bool {
+        let Reply::Event { task, event } = reply else {
+            return false;
+        };
+        let Some(r) = self.running.as_mut() else {
+            return false;
+        };
+        let Some(at) = r.tasks.iter().position(|t| t.0 == task) else {
+            return false;
+        };
+        let index = r.tasks[at].1;
+        match event {
+            Event::Progress { done, .. } => {
+                if r.done[index] == done {
+                    return false;
+                }
+                r.done[index] = done;
+            }
+            Event::Done {
+                output: Output::SweepPoint(result),
+                ..
+            } => {
+                r.tasks.remove(at);
+                r.done[index] = r.per_point();
+                r.results.push(*result);
+                if r.tasks.is_empty() {
+                    let r = self.running.take().expect("the sweep is there");
+                    self.finished = Some(Ok(Rc::new(Swept {
+                        report: Report::new(r.results),
+                        ms: now_ms - r.started_ms,
+                        base: r.base,
+                        spec: r.spec,
+                        policies: r.policies,
+                        workers: r.workers,
+                        label: r.label,
+                    })));
+                }
+            }
+            Event::Failed { message } => {
+                self.running = None;
+                self.finished = Some(Err(format!("The sweep failed: {message}")));
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// A worker of the pool died with `task` (if it had one of this sweep's): the sweep
+    /// stops, saying why. Returns whether anything changed.
+    pub fn died(&mut self, task: Option<u64>, message: &str) -> bool {
+        let ours = self
+            .running
+            .as_ref()
+            .is_some_and(|r| task.is_some_and(|t| r.tasks.iter().any(|x| x.0 == t)));
+        if !ours {
+            return false;
+        }
+        self.running = None;
+        self.finished = Some(Err(format!(
+            "The sweep stopped: a worker died ({message}). Run it again to retry."
+        )));
+        true
+    }
+
+    /// Points done and in all, and policies done and in all (for a finer bar).
+    pub fn progress(&self) -> Option<((usize, usize), (usize, usize))> {
+        let r = self.running.as_ref()?;
+        let n = r.points.len();
+        let per = r.per_point().max(1);
+        Some((
+            (r.results.len(), n),
+            (r.done.iter().map(|&d| d.min(per)).sum(), n * per),
+        ))
+    }
+}
+
+/// A sweep in words: `20 sizes of cluster units (0.25:5:0.25) × 5 policies`.
+fn label(spec: &Spec, points: &[Point], policies: &Policies) -> String {
+    let what = match (spec.axis, points.first().and_then(Point::machine)) {
+        (Axis::Units, _) => "cluster units".to_owned(),
+        (Axis::Machines, Some(m)) => format!("{m} machines"),
+        (Axis::Machines, None) => "machines".to_owned(),
+    };
+    let only = spec
+        .resource
+        .map(|r| format!(", only {}", r.title()))
+        .unwrap_or_default();
+    let n = policies.planners.len() + policies.over_time.len();
+    let over = if policies.over_time.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} over time)", policies.over_time.len())
+    };
+    format!(
+        "{} sizes of {what} ({}{only}) × {n} policies{over}",
+        points.len(),
+        spec.range
+    )
+}
+
+#[cfg(test)]
+mod tests;
