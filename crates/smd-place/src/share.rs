@@ -574,6 +574,20 @@ pub struct SharedPlan {
     pub proven: Option<bool>,
 }
 
+/// Where a scenario's GPUs are: each machine's name and GPU count, or (a pool) one site
+/// `pool` with all of them.
+pub fn gpu_sites(s: &smd_core::Scenario) -> Vec<(String, f64)> {
+    if s.cluster.has_machines() {
+        s.cluster
+            .machine_list()
+            .into_iter()
+            .map(|m| (m.name, m.capacity.gpu))
+            .collect()
+    } else {
+        vec![("pool".into(), s.cluster.capacity().gpu)]
+    }
+}
+
 /// The sharing rules of a scenario: its GPU memory (the smallest `gpu_memory_gb` of its
 /// machine groups; 16 GB on a pool or when none is given), `params.collision_prob` and
 /// `params.share_overhead`.

@@ -82,16 +82,7 @@ pub(crate) fn plan_shared(
     let plan = smd_core::plan_with(&eff, planner, opts)?;
     let mut plan = crate::pipeline::place_plan(&eff, plan)?;
     // Each "site" is a machine (or the pool) with its GPUs.
-    let sites: Vec<(String, f64)> = if scenario.cluster.has_machines() {
-        scenario
-            .cluster
-            .machine_list()
-            .into_iter()
-            .map(|m| (m.name, m.capacity.gpu))
-            .collect()
-    } else {
-        vec![("pool".into(), scenario.cluster.capacity().gpu)]
-    };
+    let sites = crate::share::gpu_sites(scenario);
     let packed = loop {
         match pack_sites(scenario, &plan, &sites, &rules, algorithm)? {
             Ok(p) => break p,

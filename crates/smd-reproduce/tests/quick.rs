@@ -285,27 +285,13 @@ fn the_plan_checks_catch_broken_shared_plans() {
 
     // A slowdown the GPU's members do not give.
     let mut bad = good.clone();
-    let g = bad
-        .sharing
-        .as_mut()
-        .unwrap()
-        .gpus
-        .iter_mut()
-        .find(|g| g.workers.len() > 1);
-    g.unwrap().slowdowns[0] = 1.0;
+    shared(&mut bad).slowdowns[0] = 1.0;
     let errs = check_plan(&s, &models, &bad);
     assert!(errs.iter().any(|e| e.contains("slowdown")), "{errs:?}");
 
     // A worker missing from the packing: it is on no GPU, and the GPUs used do not add up.
     let mut bad = good.clone();
-    let g = bad
-        .sharing
-        .as_mut()
-        .unwrap()
-        .gpus
-        .iter_mut()
-        .find(|g| g.workers.len() > 1);
-    g.unwrap().workers.pop();
+    shared(&mut bad).workers.pop();
     let errs = check_plan(&s, &models, &bad);
     assert!(
         errs.iter().any(|e| e.contains("on shared GPUs")),
@@ -326,4 +312,10 @@ fn the_plan_checks_catch_broken_shared_plans() {
     s2.jobs[k].gpu_mem_mean_gb = Some(15.5);
     let errs = check_plan(&s2, &models, &good);
     assert!(errs.iter().any(|e| e.contains("memory rule")), "{errs:?}");
+}
+
+/// The first GPU of `p` shared by several workers (to break it).
+fn shared(p: &mut smd_core::Plan) -> &mut smd_core::plan::SharedGpu {
+    let gpus = &mut p.sharing.as_mut().unwrap().gpus;
+    gpus.iter_mut().find(|g| g.workers.len() > 1).unwrap()
 }

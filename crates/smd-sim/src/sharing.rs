@@ -49,16 +49,7 @@ impl Sharing {
             return Ok(None);
         }
         let rules = rules_of(s);
-        let named: Vec<(String, f64)> = if s.cluster.has_machines() {
-            s.cluster
-                .machine_list()
-                .into_iter()
-                .map(|m| (m.name, m.capacity.gpu))
-                .collect()
-        } else {
-            vec![("pool".into(), s.cluster.capacity().gpu)]
-        };
-        let sites = named
+        let sites = smd_place::share::gpu_sites(s)
             .into_iter()
             .map(|(name, gpus)| {
                 Ok(Site {

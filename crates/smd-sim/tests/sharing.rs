@@ -113,15 +113,7 @@ fn check(s: &Scenario, run: &Run) {
         .enumerate()
         .map(|(i, j)| (j.id.as_str(), i))
         .collect();
-    let sites: Vec<(String, f64)> = if s.cluster.has_machines() {
-        s.cluster
-            .machine_list()
-            .into_iter()
-            .map(|m| (m.name, m.capacity.gpu))
-            .collect()
-    } else {
-        vec![("pool".into(), s.cluster.capacity().gpu)]
-    };
+    let sites = smd_place::share::gpu_sites(s);
     let shareable = |i: usize| s.jobs[i].gpu_mem_mean_gb.is_some();
     let alone = |i: usize| {
         let j = &s.jobs[i];
