@@ -207,6 +207,14 @@ pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
             if time_s < 0.0 {
                 return Err(err(1, format!("must be ≥ 0 s (got {time_s})")));
             }
+            // The scenario's bound on every number (its `arrival_s`), said here at the cell.
+            use smd_core::scenario::{MAX_MAGNITUDE, MIN_MAGNITUDE};
+            if time_s != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&time_s) {
+                return Err(err(
+                    1,
+                    format!("must be 0 or between 1e-12 and 1e12 s (got {time_s})"),
+                ));
+            }
             let app: App = cell(2).parse().map_err(|m| err(2, m))?;
             let replicas = number(3)?;
             if replicas < 1.0

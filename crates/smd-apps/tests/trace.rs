@@ -58,6 +58,10 @@ fn problems_name_the_row_and_column() {
             "column \"time\": must be ≥ 0",
         ),
         (
+            format!("{head}{good}b,18e96,bert,2,48\n"),
+            "column \"time\": must be 0 or between 1e-12 and 1e12 s",
+        ),
+        (
             format!("{head}b,1,resnet,2,48\n"),
             "column \"application\": unknown application",
         ),
