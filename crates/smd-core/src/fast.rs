@@ -18,6 +18,7 @@
 use crate::grid::{face_plane, InnerStats, Setup};
 use crate::model::{JobModel, Ratio};
 use crate::omega::Polygon;
+use crate::teach::{Event, Observer};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -138,11 +139,14 @@ impl Search<'_> {
 }
 
 /// Step 3 of Algorithm 1 by best-first search over grid blocks; returns (x̄, T(x̄), k).
+/// `obs` hears every grid point solved and every block dropped unvisited (docs/MODEL.md
+/// §20); it changes nothing of the search.
 #[allow(clippy::type_complexity)]
-pub(crate) fn grid(
+pub(crate) fn grid<O: Observer>(
     model: &JobModel,
     setup: &Setup,
     stats: &mut InnerStats,
+    obs: &mut O,
 ) -> Option<([f64; 2], f64, Vec<u64>)> {
     let d = setup.gridded.len();
     debug_assert!(d <= 2, "at most three summands, one of them free");
@@ -170,7 +174,10 @@ pub(crate) fn grid(
                 lb: 0.0,
                 lo: [0; 2],
                 hi: hi0,
-            })
+            });
+            if obs.on() {
+                obs.event(dropped(setup, [0; 2], hi0, None, None));
+            }
         }
     }
     // Whether a block can still hold the answer, given the incumbent.
@@ -182,26 +189,37 @@ pub(crate) fn grid(
     };
     while let Some(b) = heap.pop() {
         if !alive(&b, &best) {
+            if obs.on() {
+                obs.event(dropped(setup, b.lo, b.hi, Some(b.lb), best.map(|b| b.0)));
+            }
             continue;
         }
         if size(&b) <= LEAF {
             // Small blocks: every point, in odometer order, sharing the first clip per row.
-            let mut offer = |k: [u64; 2], r: Option<([f64; 2], f64)>, stats: &mut InnerStats| {
+            let mut offer = |k: [u64; 2],
+                             r: Option<([f64; 2], f64)>,
+                             stats: &mut InnerStats,
+                             obs: &mut O| {
                 stats.lp_solves += 1;
+                let mut improved = false;
                 match r {
                     None => stats.infeasible_grid_points += 1,
                     Some((x, t)) => {
                         if best.is_none_or(|(bt, bk, _)| t < bt || (t == bt && k[..d] < bk[..d])) {
                             best = Some((t, k, x));
+                            improved = true;
                         }
                     }
                 }
+                if obs.on() {
+                    obs.event(point(setup, &k[..d], r, improved));
+                }
             };
             match d {
-                0 => offer(b.lo, s.point(&b.lo), stats),
+                0 => offer(b.lo, s.point(&b.lo), stats, obs),
                 1 => {
                     for k0 in b.lo[0]..=b.hi[0] {
-                        offer([k0, 0], s.point(&[k0, 0]), stats);
+                        offer([k0, 0], s.point(&[k0, 0]), stats, obs);
                     }
                 }
                 _ => {
@@ -213,7 +231,7 @@ pub(crate) fn grid(
                             } else {
                                 row.clip(&setup.plane(1, k1))
                             };
-                            offer([k0, k1], s.point_in(p), stats);
+                            offer([k0, k1], s.point_in(p), stats, obs);
                         }
                     }
                 }
@@ -231,7 +249,12 @@ pub(crate) fn grid(
         for (lo, hi) in [(b.lo, left_hi), (right_lo, b.hi)] {
             stats.lp_solves += 1;
             match s.bound(&lo, &hi) {
-                None => stats.infeasible_grid_points += size(&Block { lb: 0.0, lo, hi }),
+                None => {
+                    stats.infeasible_grid_points += size(&Block { lb: 0.0, lo, hi });
+                    if obs.on() {
+                        obs.event(dropped(setup, lo, hi, None, best.map(|b| b.0)));
+                    }
+                }
                 Some(lb) => {
                     let child = Block {
                         lb: lb.max(b.lb),
@@ -240,12 +263,52 @@ pub(crate) fn grid(
                     };
                     if alive(&child, &best) {
                         heap.push(child);
+                    } else if obs.on() {
+                        obs.event(dropped(setup, lo, hi, Some(child.lb), best.map(|b| b.0)));
                     }
                 }
             }
         }
     }
     best.map(|(t, k, x)| (x, t, k[..d].to_vec()))
+}
+
+/// The event of one grid point solved (exponents `k`, its answer `r`).
+pub(crate) fn point(setup: &Setup, k: &[u64], r: Option<([f64; 2], f64)>, improved: bool) -> Event {
+    Event::Point {
+        k: k.to_vec(),
+        nu: (0..k.len()).map(|i| setup.nu(i, k[i])).collect(),
+        levels: (0..k.len())
+            .map(|i| {
+                let h = setup.plane(i, k[i]);
+                [h.a[0], h.a[1], h.b]
+            })
+            .collect(),
+        x: r.map(|r| r.0),
+        t: r.map(|r| r.1),
+        best: improved,
+    }
+}
+
+/// The event of a block `lo ..= hi` dropped unvisited: its bound (`None`: every point
+/// infeasible) against the incumbent's T.
+fn dropped(
+    setup: &Setup,
+    lo: [u64; 2],
+    hi: [u64; 2],
+    bound: Option<f64>,
+    incumbent: Option<f64>,
+) -> Event {
+    let d = setup.gridded.len();
+    Event::Pruned {
+        lo: lo[..d].to_vec(),
+        hi: hi[..d].to_vec(),
+        nu_lo: (0..d).map(|i| setup.nu(i, lo[i])).collect(),
+        nu_hi: (0..d).map(|i| setup.nu(i, hi[i])).collect(),
+        points: (0..d).map(|i| hi[i] - lo[i] + 1).product(),
+        bound,
+        incumbent,
+    }
 }
 
 #[cfg(test)]
