@@ -6,7 +6,8 @@
 //! `smd-reproduce`) and writes their tables and figures. Real applications (crate
 //! `smd-apps`, `apps.rs` and `calibrate.rs`): `apps` and `machines` list the catalogs, `job`
 //! writes a preset job, `trace` reads an arrival trace into a scenario, `calibrate` checks
-//! the speed model against the measurements. Exit status: 0 on success, 2 on invalid input (the message names the
+//! the speed model against the measurements. `teach` steps through SMD for one job
+//! (`teach.rs`). Exit status: 0 on success, 2 on invalid input (the message names the
 //! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
 //! head`) ends the program quietly with status 0.
 
@@ -15,6 +16,7 @@ mod calibrate;
 mod share;
 mod simulate;
 mod study;
+mod teach;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -86,6 +88,10 @@ enum Command {
     /// Pack a plan's admitted one-GPU workers on shared GPUs (CLUSTER.md §5): every GPU's
     /// occupants, collision probability and slowdown; GPUs used against one each.
     Share(share::ShareArgs),
+    /// Step through SMD for one job of the plan (docs/MODEL.md §20): the bounds l_j, φ_j and
+    /// J, the ε-grid, Algorithm 2's draws, the admission — a sentence per step, or JSON.
+    #[command(after_help = AFTER_HELP)]
+    Teach(teach::TeachArgs),
 }
 
 #[derive(Args, Debug)]
@@ -302,6 +308,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Study(a) => study::run(&a, out),
         Command::Simulate(a) => simulate::run(&a, out),
         Command::Share(a) => share::run(&a, out),
+        Command::Teach(a) => teach::run(&a, out),
     }
 }
 
