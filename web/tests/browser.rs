@@ -39,6 +39,10 @@ mod sharing;
 #[path = "browser/over_time.rs"]
 mod over_time;
 
+/// Step through: SMD for one job, stage by stage, ending with the plan's decision; Play.
+#[path = "browser/teach.rs"]
+mod teach;
+
 const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
 
 fn document() -> web_sys::Document {
@@ -653,7 +657,13 @@ async fn the_tabs_show_each_view_and_the_address_names_it() {
         .collect();
     assert_eq!(
         titles,
-        ["Plan", "Over time", "Reproduce the paper", "How it works"]
+        [
+            "Plan",
+            "Over time",
+            "Reproduce the paper",
+            "How it works",
+            "Step through"
+        ]
     );
     assert_eq!(m.selected_view(), "plan");
     assert_eq!(hash(), "", "opening the page leaves the address alone");

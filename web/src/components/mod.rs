@@ -21,6 +21,7 @@ pub mod results;
 pub mod schedule;
 pub mod status;
 pub mod tabs;
+pub mod teach;
 pub mod views;
 
 use crate::state::State;

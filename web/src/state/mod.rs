@@ -11,6 +11,8 @@
 //! - [`reproduction`]: the paper's experiments;
 //! - [`over_time`]: planning over time (`smd-sim`): its form, the run in progress, the
 //!   last runs;
+//! - [`teach`]: the "Step through" view — the selected job's teaching trace (a task of
+//!   the worker) and the step on screen, Play;
 //! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
 //!   message at the top.
 //!
@@ -25,6 +27,7 @@ pub mod draft;
 pub mod over_time;
 pub mod reproduction;
 pub mod solving;
+pub mod teach;
 pub mod view;
 
 pub use apps::{machines_in_force, MachineForm, PresetForm, TraceForm, Undo, TRACE_SOURCE};
@@ -35,6 +38,7 @@ pub use solving::{
     page_policies, LandscapeView, Results, Run, Solving, WorkerStatus, LANDSCAPE_RESOLUTION,
     SLOW_SOLVE_S,
 };
+pub use teach::{TeachMove, TeachState, TraceView, PLAY_MS};
 pub use view::{LandscapeValue, Notice, View, ViewState};
 
 use crate::codec::Draft;
@@ -56,6 +60,8 @@ pub struct State {
     pub reproduction: ReproductionState,
     /// Planning over time.
     pub over_time: OverTimeState,
+    /// The "Step through" view.
+    pub teach: TeachState,
     /// What is on screen.
     pub view: ViewState,
 }
@@ -155,6 +161,16 @@ pub enum Action {
     /// Show this policy's timeline and job histories.
     ShowTimeline(smd_sim::SimPolicy),
 
+    // Step through.
+    /// The teaching trace of `(results revision, uid)` is wanted.
+    RequestTrace((u64, u64)),
+    /// Move the stepper (stops Play).
+    TeachGo(TeachMove),
+    /// Play (`true`) or stop.
+    TeachPlay(bool),
+    /// Play's timer ticked.
+    TeachTick,
+
     // The view.
     /// Show this view (tab).
     ShowView(View),
@@ -185,6 +201,7 @@ impl State {
             solving,
             reproduction: ReproductionState::default(),
             over_time: OverTimeState::default(),
+            teach: TeachState::default(),
             view,
         }
     }
@@ -232,6 +249,7 @@ impl State {
             .tasks()
             .chain(reproduction)
             .chain(simulation)
+            .chain(self.teach.pending())
             .collect()
     }
 
@@ -243,6 +261,7 @@ impl State {
                 .flatten()
                 .find(|(i, _)| *i == id)
                 .map(|t| t.1)
+                .or_else(|| self.teach_task(id))
         })?;
         Some(Request { id, task })
     }
@@ -414,9 +433,16 @@ impl Reducible for State {
                 s.over_time.timeline = Some(p);
                 true
             }
+            Action::RequestTrace(key) => s.request_trace(key),
+            Action::TeachGo(m) => s.teach.go(m),
+            Action::TeachPlay(on) => s.teach.play(on),
+            Action::TeachTick => s.teach.tick(),
             Action::ShowView(view) => {
                 let new = s.view.tab != view;
                 s.view.tab = view;
+                if view != View::Teach {
+                    s.teach.playing = false;
+                }
                 new
             }
             Action::SelectJob(uid) => {

@@ -434,6 +434,7 @@ impl State {
     pub(super) fn worker_died(&mut self, message: String) {
         self.reproduction
             .lost(&format!("the solver stopped ({message})"));
+        self.teach.lost(&format!("the solver stopped ({message})"));
         self.over_time
             .lost(&format!("the solver stopped ({message})"));
         let text = if self.solving.died(message.clone()) {
@@ -458,6 +459,9 @@ impl State {
             }
             Reply::Event { task, event } if self.over_time.owns(task) => {
                 return self.over_time.on_event(event)
+            }
+            Reply::Event { task, event } if self.teach.owns(task) => {
+                return self.teach.on_event(task, event)
             }
             Reply::Event { .. } => return false,
         }

@@ -17,15 +17,18 @@ pub enum View {
     Reproduce,
     /// The model and the algorithm, in docs/MODEL.md's symbols.
     HowItWorks,
+    /// SMD step by step for one job and one plan (docs/MODEL.md §20).
+    Teach,
 }
 
 impl View {
     /// Every view, in the order of the tabs; the first is the default.
-    pub const ALL: [View; 4] = [
+    pub const ALL: [View; 5] = [
         View::Plan,
         View::OverTime,
         View::Reproduce,
         View::HowItWorks,
+        View::Teach,
     ];
 
     /// Every view, in the order of the tabs.
@@ -40,6 +43,7 @@ impl View {
             View::OverTime => "over-time",
             View::Reproduce => "reproduce",
             View::HowItWorks => "how-it-works",
+            View::Teach => "teach",
         }
     }
 
@@ -50,6 +54,7 @@ impl View {
             View::OverTime => "Over time",
             View::Reproduce => "Reproduce the paper",
             View::HowItWorks => "How it works",
+            View::Teach => "Step through",
         }
     }
 

@@ -5,6 +5,7 @@ pub mod how_it_works;
 pub mod over_time;
 pub mod plan;
 pub mod reproduce;
+pub mod teach;
 
 use crate::state::View;
 use yew::prelude::*;
@@ -16,5 +17,6 @@ pub fn render(view: View) -> Html {
         View::OverTime => html! { <over_time::OverTimeView /> },
         View::Reproduce => html! { <reproduce::ReproduceView /> },
         View::HowItWorks => html! { <how_it_works::HowItWorksView /> },
+        View::Teach => html! { <teach::TeachView /> },
     }
 }
