@@ -96,7 +96,7 @@ pub(crate) fn solve_observed<O: Observer>(
             })?
         }
     };
-    if obs.on() {
+    if O::LISTENS && obs.on() {
         let search = match &setup {
             Ok(s) => &s.search,
             Err(search) => search,
@@ -161,7 +161,7 @@ pub(crate) fn solve_observed<O: Observer>(
     for (i, &j) in setup.gridded.iter().enumerate() {
         search.winning_nu[j] = Some(setup.nu(i, kw[i]));
     }
-    if obs.on() {
+    if O::LISTENS && obs.on() {
         obs.event(Event::Relaxed {
             x,
             t,
@@ -211,7 +211,7 @@ fn reference_grid<O: Observer>(
                 }
             }
         }
-        if obs.on() {
+        if O::LISTENS && obs.on() {
             obs.event(crate::fast::point(setup, &k, r, improved));
         }
         if !next(&mut k, &setup.lambdas) {

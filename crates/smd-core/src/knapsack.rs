@@ -196,7 +196,7 @@ fn frieze_clarke_with<const R: usize, O: Observer>(
             } else {
                 let done = complete_subset(items, &elig, &s, min_s, used, cap, &mut best.lp_solves);
                 let improved = done.value > best.value;
-                let outcome = if obs.on() {
+                let outcome = if O::LISTENS && obs.on() {
                     done.outcome(&s, &elig, improved)
                 } else {
                     SubsetOutcome::TooBig
@@ -207,14 +207,14 @@ fn frieze_clarke_with<const R: usize, O: Observer>(
                 }
                 outcome
             };
-            if obs.on() {
+            if O::LISTENS && obs.on() {
                 obs.event(Event::Subset {
                     members: s.iter().map(|&k| elig[k]).collect(),
                     value: u_s,
                     outcome,
                 });
             }
-        } else if obs.on() {
+        } else if O::LISTENS && obs.on() {
             obs.event(Event::Subset {
                 members: s.iter().map(|&k| elig[k]).collect(),
                 value: s.iter().map(|&k| items[elig[k]].value).sum(),
@@ -726,7 +726,7 @@ impl<const R: usize> BranchAndBound<'_, R> {
                 sel.value = node.value;
                 sel.chosen = node.fixed.iter().map(|&f| f == 1).collect();
             }
-            if obs.on() {
+            if O::LISTENS && obs.on() {
                 self.tell(obs, &node, sel, stack, None, NodeOutcome::Leaf);
             }
             return;
@@ -736,7 +736,7 @@ impl<const R: usize> BranchAndBound<'_, R> {
         let bound = node.value + rel.value;
         self.improve_incumbent(&node, &free, &rel.x, sel);
         if bound <= sel.value + tol(sel.value) {
-            if obs.on() {
+            if O::LISTENS && obs.on() {
                 self.tell(obs, &node, sel, stack, Some(bound), NodeOutcome::Pruned);
             }
             return;
@@ -753,7 +753,7 @@ impl<const R: usize> BranchAndBound<'_, R> {
         }
         if !fits_all(&nused, cap) {
             // Round-off in the fixing: drop this node rather than exceed capacity.
-            if obs.on() {
+            if O::LISTENS && obs.on() {
                 self.tell(obs, &node, sel, stack, Some(bound), NodeOutcome::Pruned);
             }
             return;
@@ -766,7 +766,7 @@ impl<const R: usize> BranchAndBound<'_, R> {
                 match free.iter().copied().find(|&i| fixed[i] == FREE) {
                     Some(i) if bound > sel.value + tol(sel.value) => i,
                     _ => {
-                        if obs.on() {
+                        if O::LISTENS && obs.on() {
                             self.tell(obs, &node, sel, stack, Some(bound), NodeOutcome::Integral);
                         }
                         return;
@@ -780,7 +780,7 @@ impl<const R: usize> BranchAndBound<'_, R> {
             used: nused,
             bound,
         };
-        if obs.on() {
+        if O::LISTENS && obs.on() {
             let outcome = NodeOutcome::Branched { item: branch };
             self.tell(obs, &node, sel, stack, Some(bound), outcome);
         }

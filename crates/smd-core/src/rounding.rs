@@ -58,7 +58,7 @@ pub(crate) fn round_observed<O: Observer>(
     obs: &mut O,
 ) -> Rounded {
     let r = round_inner(model, x, m_delta, max_attempts, rule, rng, obs);
-    if obs.on() {
+    if O::LISTENS && obs.on() {
         obs.event(Event::Rounded {
             w: r.w,
             p: r.p,
@@ -81,7 +81,7 @@ fn round_inner<O: Observer>(
 ) -> Rounded {
     let xt = scaled(x, m_delta);
     let fl = xt.map(f64::floor);
-    if obs.on() {
+    if O::LISTENS && obs.on() {
         obs.event(Event::Scaled {
             x,
             m_delta,
@@ -105,7 +105,7 @@ fn round_inner<O: Observer>(
                 let w = fl[0] + f64::from(u8::from(up[0]));
                 let p = fl[1] + f64::from(u8::from(up[1]));
                 let inside = model.omega.contains(w, p);
-                if obs.on() {
+                if O::LISTENS && obs.on() {
                     obs.event(Event::Draw {
                         attempt,
                         coins,
@@ -132,7 +132,7 @@ fn round_inner<O: Observer>(
                 let (w, p) = (fl[0] + dw, fl[1] + dp);
                 let beyond = (dw > 0.0 && fl[0] == xt[0]) || (dp > 0.0 && fl[1] == xt[1]);
                 let inside = !beyond && model.omega.contains(w, p);
-                if obs.on() && !beyond {
+                if O::LISTENS && obs.on() && !beyond {
                     obs.event(Event::Corner {
                         w: w as u64,
                         p: p as u64,

@@ -6,8 +6,8 @@
 //!
 //! The trace is recorded by the normal planner, not by a copy of it: `plan_with` and the
 //! algorithms under it take an `Observer` (crate-internal), which every normal plan passes
-//! as `Quiet` — a type whose `on()` is the constant `false`, so the compiler removes every
-//! report and normal plans cost nothing more. [`trace`] passes a recorder instead and
+//! as `Quiet` — whose constant `LISTENS` is false, so that no report is even compiled into
+//! a normal plan (docs/MODEL.md §20, "Cost", for what that costs). [`trace`] passes a recorder instead and
 //! returns its steps with the plan, which therefore is exactly `plan_with(scenario,
 //! Policy::Smd, …)`'s (tested).
 //!
@@ -35,6 +35,10 @@ use serde::{Deserialize, Serialize};
 /// Hears what the planner does (crate-internal). Every method defaults to nothing, so a
 /// normal plan's observer ([`Quiet`]) is removed by the compiler.
 pub(crate) trait Observer {
+    /// Whether this observer ever listens. Every report is written `if O::LISTENS &&
+    /// obs.on() { … }`: on a constant that is false for [`Quiet`], rustc does not even
+    /// compile the report, so the code around it is optimised as if it were not there.
+    const LISTENS: bool = false;
     /// Whether events are wanted now: code builds an event only when this is true.
     #[inline(always)]
     fn on(&self) -> bool {
@@ -501,6 +505,8 @@ impl Recorder<'_> {
 }
 
 impl Observer for Recorder<'_> {
+    const LISTENS: bool = true;
+
     fn on(&self) -> bool {
         self.admission || self.current == Some(self.target)
     }

@@ -209,7 +209,7 @@ pub(crate) fn plan_observed<O: Observer>(
         for (job, m) in scenario.jobs.iter().zip(&models) {
             obs.job(cands.len());
             if !m.feasible() {
-                if obs.on() {
+                if O::LISTENS && obs.on() {
                     obs.event(Event::Infeasible);
                 }
                 cands.push(None);
@@ -221,7 +221,7 @@ pub(crate) fn plan_observed<O: Observer>(
                     let cache = opts.cache.as_deref_mut();
                     let c =
                         smd_cached(job, m, scenario, opts.inner, cache, clock, &mut stats, obs)?;
-                    if obs.on() {
+                    if O::LISTENS && obs.on() {
                         obs.event(Event::Allocated {
                             w: c.w,
                             p: c.p,
@@ -275,7 +275,7 @@ pub(crate) fn plan_observed<O: Observer>(
         let t0 = clock();
         let exact = policy == Policy::Exact || p.outer == Outer::Exact;
         obs.admission();
-        if obs.on() {
+        if O::LISTENS && obs.on() {
             obs.event(crate::teach::candidates(
                 &items,
                 &cap,
@@ -291,7 +291,7 @@ pub(crate) fn plan_observed<O: Observer>(
         } else {
             knapsack::frieze_clarke_observed(&items, &cap, p.ptas_depth, obs)?
         };
-        if obs.on() {
+        if O::LISTENS && obs.on() {
             obs.event(Event::Admitted {
                 chosen: (0..sel.chosen.len()).filter(|&i| sel.chosen[i]).collect(),
                 value: sel.value,

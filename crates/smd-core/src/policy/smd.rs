@@ -26,7 +26,7 @@ pub(super) fn smd_allocation<O: Observer>(
     if p.polish {
         let pp = m.best_p_for(x[0]);
         let (before, after) = (m.t(x[0], x[1]), m.t(x[0], pp));
-        if obs.on() {
+        if O::LISTENS && obs.on() {
             obs.event(Event::Polish {
                 x,
                 p: pp,
