@@ -712,14 +712,16 @@ pub fn overlay(t: &Trace, k: usize) -> Overlay {
                 _ => None,
             });
             if let Some(x) = scaled.map(|s| s.0).or(relaxed) {
-                o.points.push(point(x[0], x[1], Mark::Relaxed, "x̄".into()));
+                o.points
+                    .push(point(x[0], x[1], Mark::Relaxed, format!("x̄ = {}", pt(x))));
             }
             if let Event::Polish { x, p, .. } = e {
                 o.points
                     .push(point(x[0], *p, Mark::Scaled, "polished (w̄, p)".into()));
             }
             if let Some((_, xt)) = scaled {
-                o.points.push(point(xt[0], xt[1], Mark::Scaled, "x̃".into()));
+                o.points
+                    .push(point(xt[0], xt[1], Mark::Scaled, format!("x̃ = {}", pt(xt))));
             }
             match e {
                 Event::Draw { w, p, inside, .. } | Event::Corner { w, p, inside, .. } => {
@@ -756,7 +758,8 @@ pub fn overlay(t: &Trace, k: usize) -> Overlay {
 
 /// The admission's last steps up to step `k` (at most `max`, oldest first) as table rows:
 /// the step's number in the trace (from 1), what it weighed (a subset S or a node), its
-/// value (Σu of the completed selection, or the node's incumbent) and how it ended. Empty
+/// value (`Σu` of the completed selection, `u(S)` of a subset not completed, or the node's
+/// incumbent) and how it ended. Empty
 /// before the admission.
 pub fn admission_rows(t: &Trace, k: usize, max: usize) -> Vec<[String; 4]> {
     let Some(start) = t.first_of(Stage::Admission) else {
@@ -775,14 +778,17 @@ pub fn admission_rows(t: &Trace, k: usize, max: usize) -> Vec<[String; 4]> {
                 outcome,
             } => {
                 let (v, how) = match outcome {
-                    SubsetOutcome::TooBig => (n4(*value), "does not fit".to_string()),
-                    SubsetOutcome::Hopeless { bound, .. } => {
-                        (n4(*value), format!("bound {} too low", n4(*bound)))
+                    SubsetOutcome::TooBig => {
+                        (format!("u(S) {}", n4(*value)), "does not fit".to_string())
                     }
+                    SubsetOutcome::Hopeless { bound, .. } => (
+                        format!("u(S) {}", n4(*value)),
+                        format!("bound {} too low", n4(*bound)),
+                    ),
                     SubsetOutcome::Filled {
                         fill, total, best, ..
                     } => (
-                        n4(*total),
+                        format!("Σu {}", n4(*total)),
                         format!(
                             "LP adds {}{}",
                             set(t, fill),
@@ -816,7 +822,7 @@ pub fn admission_rows(t: &Trace, k: usize, max: usize) -> Vec<[String; 4]> {
                 [
                     (i + 1).to_string(),
                     format!("node {number}{lp}"),
-                    n4(*incumbent),
+                    format!("incumbent {}", n4(*incumbent)),
                     how,
                 ]
             }

@@ -69,7 +69,7 @@ pub fn TeachPanel() -> Html {
 
     let Some(results) = results else {
         return card(
-            html! {},
+            None,
             html! { <p class="note">{"Waiting for the first plan…"}</p> },
         );
     };
@@ -111,14 +111,18 @@ pub fn TeachPanel() -> Html {
     let machines = results.scenario.cluster.has_machines().then(|| html! {
         <p class="note">{"On machines the plan table shows the placed plan; this trace follows SMD to its admission on the machines' total capacity (the placement after it is not traced)."}</p>
     });
-    card(picker, html! { <>{ for machines }{ body }</> })
+    card(Some(picker), html! { <>{ for machines }{ body }</> })
 }
 
-/// The view's card around its title's job picker and its body.
-fn card(picker: Html, body: Html) -> Html {
+/// The view's card around its title's job picker (once there is a plan) and its body.
+fn card(picker: Option<Html>, body: Html) -> Html {
+    let title = match picker {
+        Some(p) => html! { <h2>{"Step through SMD for "}{ p }</h2> },
+        None => html! { <h2>{"Step through SMD"}</h2> },
+    };
     html! {
         <section class="card teach" id="teach" data-testid="teach">
-            <h2>{"Step through SMD for "}{ picker }</h2>
+            { title }
             <p class="note">{"The plan on screen, replayed for one job with the smd policy: (a) the bounds l_j, φ_j of the summands ζ_j of T and the free summand J; (b) Algorithm 1's ε-grid — the grid points solved and the blocks the fast path pruned, with the best ν so far; (c) Algorithm 2 — x̃ and its draws; (d) the admission of every job. Long searches are cut (the summaries say how many steps were left out)."}</p>
             { body }
         </section>
@@ -168,7 +172,7 @@ fn stepper(
         let rows = admission_rows(t, k, ROWS);
         (!rows.is_empty()).then(|| html! {
             <table class="teach-admission-table" data-testid="teach-admission-table">
-                <thead><tr><th class="num">{"step"}</th><th>{"weighed"}</th><th class="num">{"Σu"}</th><th>{"outcome"}</th></tr></thead>
+                <thead><tr><th class="num">{"step"}</th><th>{"weighed"}</th><th class="num">{"value"}</th><th>{"outcome"}</th></tr></thead>
                 <tbody>{ for rows.into_iter().map(|r| html! {
                     <tr><td class="num">{ &r[0] }</td><td>{ &r[1] }</td><td class="num">{ &r[2] }</td><td>{ &r[3] }</td></tr>
                 }) }</tbody>
@@ -178,13 +182,13 @@ fn stepper(
     html! {
         <>
             <div class="buttons teach-controls" role="toolbar" aria-label="Step through">
-                <button onclick={go(TeachMove::First)} disabled={k == 0} data-testid="teach-first">{"⏮ First"}</button>
+                <button onclick={go(TeachMove::First)} disabled={k == 0} data-testid="teach-first">{"« First"}</button>
                 <button onclick={go(TeachMove::Previous)} disabled={k == 0} data-testid="teach-prev">{"◀ Previous"}</button>
                 <button onclick={play} disabled={n < 2} aria-pressed={playing.to_string()} data-testid="teach-play">
                     { if playing { "■ Stop" } else { "▶ Play" } }
                 </button>
                 <button onclick={go(TeachMove::Next)} disabled={k + 1 >= n} data-testid="teach-next">{"Next ▶"}</button>
-                <button onclick={go(TeachMove::Last)} disabled={k + 1 >= n} data-testid="teach-last">{"Last ⏭"}</button>
+                <button onclick={go(TeachMove::Last)} disabled={k + 1 >= n} data-testid="teach-last">{"Last »"}</button>
             </div>
             <div class="switch teach-stages">{ for stages }</div>
             <div class="teach-step" data-testid="teach-step" aria-live="polite"
