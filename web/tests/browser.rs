@@ -45,6 +45,9 @@ mod compare;
 /// over time, Cancel, a bad range.
 #[path = "browser/sweep.rs"]
 mod sweep;
+/// Step through: SMD for one job, stage by stage, ending with the plan's decision; Play.
+#[path = "browser/teach.rs"]
+mod teach;
 
 const FIXTURE: &str = include_str!("../../tests/fixtures/plan-6jobs-seed1-eps0.2.json");
 
@@ -666,7 +669,8 @@ async fn the_tabs_show_each_view_and_the_address_names_it() {
             "Sweep",
             "Side by side",
             "Reproduce the paper",
-            "How it works"
+            "How it works",
+            "Step through"
         ]
     );
     assert_eq!(m.selected_view(), "plan");

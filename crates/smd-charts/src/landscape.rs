@@ -180,6 +180,118 @@ fn class_name(s: &str) -> String {
 const RELAXED: (Shape, &str, f64) = (Shape::Circle, "#000000", 3.6);
 const INTEGER: (Shape, &str, f64) = (Shape::Cross, "#000000", 6.0);
 
+/// What an overlay mark stands for; each has its own shape, colour and class
+/// (`overlay-{name}`), so that it reads without colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A level line `ζ_j = (1+ε)·ν_j` of the current grid point (dashed).
+    Level,
+    /// A level line of the best grid point so far (dotted).
+    BestLevel,
+    /// The current grid point's answer (hollow circle).
+    GridPoint,
+    /// The best grid point's answer so far (diamond).
+    Best,
+    /// Algorithm 1's x̄ (black disc).
+    Relaxed,
+    /// Algorithm 2's scaled point x̃, or the polished point (hollow square).
+    Scaled,
+    /// An integer point in Ω (a draw or corner taken or tried; triangle).
+    Inside,
+    /// An integer point outside Ω (cross).
+    Outside,
+    /// The integer allocation (pentagon).
+    Rounded,
+}
+
+impl Mark {
+    /// Its class suffix.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Level => "level",
+            Mark::BestLevel => "best-level",
+            Mark::GridPoint => "grid-point",
+            Mark::Best => "best",
+            Mark::Relaxed => "relaxed",
+            Mark::Scaled => "scaled",
+            Mark::Inside => "inside",
+            Mark::Outside => "outside",
+            Mark::Rounded => "rounded",
+        }
+    }
+
+    /// Shape, colour, size and fill of a point mark.
+    fn style(self) -> (Shape, &'static str, f64, bool) {
+        match self {
+            Mark::GridPoint => (Shape::Circle, "#0072B2", 6.0, false),
+            Mark::Best => (Shape::Diamond, "#D55E00", 7.0, true),
+            Mark::Relaxed => (RELAXED.0, RELAXED.1, 4.5, true),
+            Mark::Scaled => (Shape::Square, "#009E73", 6.0, false),
+            Mark::Inside => (Shape::TriangleUp, "#009E73", 7.5, true),
+            Mark::Outside => (Shape::Cross, "#CC79A7", 6.0, true),
+            Mark::Rounded => (Shape::Pentagon, "#E69F00", 8.0, true),
+            Mark::Level | Mark::BestLevel => (Shape::Circle, "#000000", 3.0, false),
+        }
+    }
+
+    /// Colour and dash pattern of a line mark.
+    fn stroke(self) -> (&'static str, &'static str) {
+        match self {
+            Mark::BestLevel => ("#D55E00", "2 3"),
+            _ => ("#0072B2", "7 4"),
+        }
+    }
+}
+
+/// A line `a·(w, p) = b` on a landscape (the boundary of the half-plane `a·x ≤ b`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverlayLine {
+    /// Coefficients of w and p.
+    pub a: [f64; 2],
+    /// Right-hand side.
+    pub b: f64,
+    /// What it is.
+    pub mark: Mark,
+    /// Its tooltip and legend text.
+    pub label: String,
+}
+
+/// A point on a landscape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverlayPoint {
+    /// Workers.
+    pub w: f64,
+    /// Parameter servers.
+    pub p: f64,
+    /// What it is.
+    pub mark: Mark,
+    /// Its tooltip and legend text.
+    pub label: String,
+}
+
+/// Marks drawn over a landscape by [`landscape_overlay_svg`] (e.g. a step of a teaching
+/// trace: `smd_charts::teach::overlay`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Overlay {
+    /// Lines, clipped to the plot.
+    pub lines: Vec<OverlayLine>,
+    /// Points, drawn in order (the last on top).
+    pub points: Vec<OverlayPoint>,
+}
+
+/// The landscape of one job with `overlay` drawn over it instead of the policies' points and
+/// SMD's x̄ (the overlay says what matters); Ω, the integer optimum and the search panel
+/// stay. Overlay marks are `g.overlay-{mark}` (see [`Mark::name`]) with `data-w`, `data-p`
+/// on points; the legend lists them.
+pub fn landscape_overlay_svg(l: &Landscape, opts: &LandscapeOptions, overlay: &Overlay) -> String {
+    let bare = Landscape {
+        chosen: Vec::new(),
+        relaxed: None,
+        ..l.clone()
+    };
+    render(&bare, opts, Some(overlay))
+}
+
 /// The geometry [`landscape_svg`] uses for `l` with `opts`, for mapping mouse positions.
 pub fn landscape_geometry(l: &Landscape, opts: &LandscapeOptions) -> Geometry {
     layout(l, opts).geometry
@@ -188,6 +300,10 @@ pub fn landscape_geometry(l: &Landscape, opts: &LandscapeOptions) -> Geometry {
 /// The landscape of one job as a standalone SVG document (see the crate docs for the
 /// classes and data attributes it carries).
 pub fn landscape_svg(l: &Landscape, opts: &LandscapeOptions) -> String {
+    render(l, opts, None)
+}
+
+fn render(l: &Landscape, opts: &LandscapeOptions, overlay: Option<&Overlay>) -> String {
     let lay = layout(l, opts);
     let g = &lay.geometry;
     let plot = g.plot;
@@ -229,6 +345,9 @@ pub fn landscape_svg(l: &Landscape, opts: &LandscapeOptions) -> String {
     let mut chosen: Vec<&Chosen> = l.chosen.iter().collect();
     chosen.sort_by_key(|c| policy_rank(&c.policy));
     markers(&mut out, l, g, &chosen);
+    if let Some(o) = overlay {
+        overlay_marks(&mut out, g, o, &id("clip"));
+    }
     if l.omega.is_empty() {
         infeasible(&mut out, plot);
     }
@@ -240,7 +359,7 @@ pub fn landscape_svg(l: &Landscape, opts: &LandscapeOptions) -> String {
         unit_label,
         "no sample in Ω",
     );
-    let y = legend(&mut out, l, &lay, &chosen, &id("hatch"));
+    let y = legend(&mut out, l, &lay, &chosen, &id("hatch"), overlay);
     search_panel(&mut out, l, lay.column_x, y + 8.0);
     end(&mut out, "svg");
     out
@@ -377,6 +496,97 @@ fn markers(out: &mut String, l: &Landscape, g: &Geometry, chosen: &[&Chosen]) {
     }
 }
 
+/// The overlay (`g.overlay`): its lines clipped to the plot (by the clip path `clip`), then
+/// its points.
+fn overlay_marks(out: &mut String, g: &Geometry, o: &Overlay, clip: &str) {
+    let clip = format!("url(#{clip})");
+    Tag::new(out, "g")
+        .attr("class", "overlay")
+        .attr("clip-path", &clip)
+        .open();
+    let (w0, w1) = g.w_range();
+    let (p0, p1) = g.p_range();
+    for m in &o.lines {
+        let Some(((a, b), (c, d))) = clip_line(m.a, m.b, (w0, w1), (p0, p1)) else {
+            continue;
+        };
+        let (x1, y1) = g.to_px(a, b);
+        let (x2, y2) = g.to_px(c, d);
+        let (colour, dash) = m.mark.stroke();
+        let class = format!("overlay-{}", m.mark.name());
+        titled_group(out, &class, &[], &m.label, |out| {
+            Tag::new(out, "line")
+                .ends(x1, y1, x2, y2)
+                .attr("stroke", "#ffffff")
+                .px("stroke-width", 4.0)
+                .close();
+            Tag::new(out, "line")
+                .ends(x1, y1, x2, y2)
+                .attr("stroke", colour)
+                .px("stroke-width", 2.0)
+                .attr("stroke-dasharray", dash)
+                .close();
+        });
+    }
+    for m in &o.points {
+        let (x, y) = g.to_px(m.w, m.p);
+        let (shape, colour, size, filled) = m.mark.style();
+        let class = format!("overlay-{}", m.mark.name());
+        let data: [(&str, &dyn Display); 2] = [("data-w", &m.w), ("data-p", &m.p)];
+        titled_group(out, &class, &data, &m.label, |out| {
+            marker::draw(out, shape, x, y, size, colour, filled)
+        });
+    }
+    end(out, "g");
+}
+
+/// The segment of the line `a·(w, p) = b` inside the box `ws × ps`, if it crosses it.
+#[allow(clippy::type_complexity)]
+fn clip_line(
+    a: [f64; 2],
+    b: f64,
+    ws: (f64, f64),
+    ps: (f64, f64),
+) -> Option<((f64, f64), (f64, f64))> {
+    let mut hits: Vec<(f64, f64)> = Vec::with_capacity(4);
+    let tol = 1e-9 * (ws.1 - ws.0).abs().max((ps.1 - ps.0).abs()).max(1.0);
+    let inside = |w: f64, p: f64| {
+        w.is_finite()
+            && p.is_finite()
+            && w >= ws.0 - tol
+            && w <= ws.1 + tol
+            && p >= ps.0 - tol
+            && p <= ps.1 + tol
+    };
+    if a[1] != 0.0 {
+        for w in [ws.0, ws.1] {
+            let p = (b - a[0] * w) / a[1];
+            if inside(w, p) {
+                hits.push((w, p));
+            }
+        }
+    }
+    if a[0] != 0.0 {
+        for p in [ps.0, ps.1] {
+            let w = (b - a[1] * p) / a[0];
+            if inside(w, p) {
+                hits.push((w, p));
+            }
+        }
+    }
+    // The two hits farthest apart (corners can be hit twice).
+    let mut best: Option<((f64, f64), (f64, f64), f64)> = None;
+    for (i, &u) in hits.iter().enumerate() {
+        for &v in &hits[i + 1..] {
+            let d = (u.0 - v.0).powi(2) + (u.1 - v.1).powi(2);
+            if best.is_none_or(|b| d > b.2) {
+                best = Some((u, v, d));
+            }
+        }
+    }
+    best.filter(|b| b.2 > 0.0).map(|(u, v, _)| (u, v))
+}
+
 /// A box in the middle of the plot saying that Ω is empty.
 fn infeasible(out: &mut String, plot: Rect) {
     let (cx, cy) = (plot.x + plot.width / 2.0, plot.y + plot.height / 2.0);
@@ -418,12 +628,47 @@ fn axes(out: &mut String, l: &Landscape, g: &Geometry) {
 
 /// The legend (`g.legend`) at the top of the right column: the relaxed point, the integer
 /// optimum, the policies' points in a fixed order, Ω and the hatch. Returns the y below it.
-fn legend(out: &mut String, l: &Landscape, lay: &Layout, chosen: &[&Chosen], hatch: &str) -> f64 {
+fn legend(
+    out: &mut String,
+    l: &Landscape,
+    lay: &Layout,
+    chosen: &[&Chosen],
+    hatch: &str,
+    overlay: Option<&Overlay>,
+) -> f64 {
     let x = lay.column_x;
     let y = lay.geometry.plot.y + 2.0;
     group(out, "legend");
     text_at(out, x, y, 11.5, "start", "legend-heading", "Legend");
     let mut legend = Legend::column(x, y + 16.0, 16.0).fit(lay.geometry.width);
+    // The overlay's marks first: they are what the chart is about. One entry per kind.
+    let mut seen: Vec<Mark> = Vec::new();
+    for (mark, label) in overlay.iter().flat_map(|o| {
+        let lines = o.lines.iter().map(|m| (m.mark, &m.label));
+        lines.chain(o.points.iter().map(|m| (m.mark, &m.label)))
+    }) {
+        if seen.contains(&mark) {
+            continue;
+        }
+        seen.push(mark);
+        let (kx, ky) = legend.key();
+        match mark {
+            Mark::Level | Mark::BestLevel => {
+                let (colour, dash) = mark.stroke();
+                line_key(out, (kx, ky), 16.0, colour, 2.0, Some(dash));
+            }
+            _ => {
+                let (shape, colour, size, filled) = mark.style();
+                marker::draw(out, shape, kx + 8.0, ky, size.min(6.0), colour, filled);
+            }
+        }
+        let text = match mark {
+            Mark::Level => "level lines ζ_j = (1+ε)·ν_j",
+            Mark::BestLevel => "the best point's level lines",
+            _ => label.as_str(),
+        };
+        legend.entry(out, &format!("overlay-{}", mark.name()), text, label);
+    }
     if let Some(([w, p], t)) = l.relaxed {
         let (x, y) = legend.key();
         marker::draw(out, RELAXED.0, x + 8.0, y, RELAXED.2, RELAXED.1, true);

@@ -7,6 +7,9 @@
 //!   μ over the (w, p) samples of [`smd_core::Landscape`], the boundary of Ω, the points the
 //!   policies chose, SMD's relaxed point, the integer optimum, and a panel with Algorithm 1's
 //!   search. [`landscape_geometry`] gives the pixel ↔ (w, p) map it draws with, for hover.
+//!   [`landscape_overlay_svg`] draws it with an [`Overlay`] of lines and points instead of
+//!   the policies' points: a step of a teaching trace ([`teach`]: its marks, its sentences
+//!   in docs/MODEL.md's symbols, the admission's progress).
 //! - [`schedule_svg`]: one iteration's layer schedule under sequential, WFBP and pipelined
 //!   overlap, from [`smd_core::eta::simulate`], with T and η1, η2, η3 per model.
 //! - [`line_chart_svg`]: a line chart with error bars.
@@ -79,10 +82,14 @@ mod scatter;
 mod schedule;
 pub mod svg;
 mod sweep;
+pub mod teach;
 mod timeline;
 
 pub use gpu::{gpu_map_svg, headline as sharing_headline, GpuMapOptions};
-pub use landscape::{landscape_geometry, landscape_svg, Geometry, LandscapeOptions, Value};
+pub use landscape::{
+    landscape_geometry, landscape_overlay_svg, landscape_svg, Geometry, LandscapeOptions, Mark,
+    Overlay, OverlayLine, OverlayPoint, Value,
+};
 pub use line::{line_chart_svg, LineChart, Point, Series};
 pub use machines::{machine_map_svg, MachineMapOptions};
 pub use over_time::{jct_cdf_svg, policy_style, usage_svg, utility_bound_svg, OverTimeOptions};

@@ -7,7 +7,8 @@
 //! `smd-apps`, `apps.rs` and `calibrate.rs`): `apps` and `machines` list the catalogs, `job`
 //! writes a preset job, `trace` reads an arrival trace into a scenario, `calibrate` checks
 //! the speed model against the measurements. `sweep` (crate `smd-sweep`, `sweep.rs`) plans a
-//! scenario at many cluster sizes and finds the knee. Exit status: 0 on success, 2 on invalid input (the message names the
+//! scenario at many cluster sizes and finds the knee; `teach` steps through SMD for one job
+//! (`teach.rs`). Exit status: 0 on success, 2 on invalid input (the message names the
 //! job and field), 1 on a solver failure or an output error. A closed stdout (`smd generate |
 //! head`) ends the program quietly with status 0.
 
@@ -18,6 +19,7 @@ mod share;
 mod simulate;
 mod study;
 mod sweep;
+mod teach;
 
 use clap::builder::TypedValueParser;
 use clap::{Args, Parser, Subcommand};
@@ -97,6 +99,10 @@ enum Command {
     /// What differs between two scenarios' inputs: params, cluster, jobs matched by id (a
     /// table, or JSON with --json).
     Diff(diff::DiffArgs),
+    /// Step through SMD for one job of the plan (docs/MODEL.md §20): the bounds l_j, φ_j and
+    /// J, the ε-grid, Algorithm 2's draws, the admission — a sentence per step, or JSON.
+    #[command(after_help = AFTER_HELP)]
+    Teach(teach::TeachArgs),
 }
 
 #[derive(Args, Debug)]
@@ -315,6 +321,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Share(a) => share::run(&a, out),
         Command::Diff(a) => diff::run(&a, out),
         Command::Sweep(a) => sweep::run(&a, out),
+        Command::Teach(a) => teach::run(&a, out),
     }
 }
 

@@ -18,6 +18,7 @@
 use crate::grid::{face_plane, InnerStats, Setup};
 use crate::model::{JobModel, Ratio};
 use crate::omega::Polygon;
+use crate::teach::{Event, Observer};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -137,12 +138,70 @@ impl Search<'_> {
     }
 }
 
+/// The incumbent `(T, k, x)` so far, if any.
+type Incumbent = Option<(f64, [u64; 2], [f64; 2])>;
+
+/// Whether a point of T `t` at exponents `k` replaces the incumbent: a smaller T, or an equal
+/// T earlier in odometer order (the reference keeps the first of equal T). The trace's
+/// replay uses it; the search loop writes the same rule out (see there).
+fn improves(best: Incumbent, t: f64, k: [u64; 2], d: usize) -> bool {
+    best.is_none_or(|(bt, bk, _)| t < bt || (t == bt && k[..d] < bk[..d]))
+}
+
+/// Tells `obs` every point of the block `lo ..= hi` the search is about to enumerate, by
+/// solving them with the same function in the same order: the search loop itself then
+/// carries no report at all. `best` is the incumbent before the block.
+#[cold]
+#[inline(never)]
+fn tell_block<O: Observer>(
+    model: &JobModel,
+    setup: &Setup,
+    lo: [u64; 2],
+    hi: [u64; 2],
+    mut best: Incumbent,
+    obs: &mut O,
+) {
+    let s = Search {
+        model,
+        setup,
+        omega: Polygon::from_vertices(&model.omega.vertices()),
+        d: setup.gridded.len(),
+    };
+    let d = s.d;
+    let mut report = |k: [u64; 2]| {
+        let r = s.point(&k);
+        let better = r.is_some_and(|(x, t)| {
+            let better = improves(best, t, k, d);
+            if better {
+                best = Some((t, k, x));
+            }
+            better
+        });
+        obs.event(point(s.setup, &k[..d], r, better));
+    };
+    match d {
+        0 => report(lo),
+        1 => (lo[0]..=hi[0]).for_each(|k0| report([k0, 0])),
+        _ => {
+            for k0 in lo[0]..=hi[0] {
+                for k1 in lo[1]..=hi[1] {
+                    report([k0, k1]);
+                }
+            }
+        }
+    }
+}
+
 /// Step 3 of Algorithm 1 by best-first search over grid blocks; returns (x̄, T(x̄), k).
+/// `obs` hears every grid point solved and every block dropped unvisited (docs/MODEL.md
+/// §20), block by block: each report sits behind the constant `O::LISTENS`, so that for
+/// `Quiet` it is not even compiled, and the loop over a block's points carries none.
 #[allow(clippy::type_complexity)]
-pub(crate) fn grid(
+pub(crate) fn grid<O: Observer>(
     model: &JobModel,
     setup: &Setup,
     stats: &mut InnerStats,
+    obs: &mut O,
 ) -> Option<([f64; 2], f64, Vec<u64>)> {
     let d = setup.gridded.len();
     debug_assert!(d <= 2, "at most three summands, one of them free");
@@ -156,7 +215,7 @@ pub(crate) fn grid(
     hi0[..d].copy_from_slice(&setup.lambdas);
     let size = |b: &Block| (0..d).map(|i| b.hi[i] - b.lo[i] + 1).product::<u64>();
 
-    let mut best: Option<(f64, [u64; 2], [f64; 2])> = None;
+    let mut best: Incumbent = None;
     let mut heap = BinaryHeap::new();
     stats.lp_solves += 1;
     match s.bound(&[0; 2], &hi0) {
@@ -170,11 +229,14 @@ pub(crate) fn grid(
                 lb: 0.0,
                 lo: [0; 2],
                 hi: hi0,
-            })
+            });
+            if O::LISTENS && obs.on() {
+                dropped(obs, setup, [0; 2], hi0, None, None);
+            }
         }
     }
     // Whether a block can still hold the answer, given the incumbent.
-    let alive = |b: &Block, best: &Option<(f64, [u64; 2], [f64; 2])>| match best {
+    let alive = |b: &Block, best: &Incumbent| match best {
         None => true,
         Some((t, k, _)) => {
             b.lb <= t * (1.0 + SLACK) && (b.lb < t * (1.0 - SLACK) || b.lo[..d] < k[..d])
@@ -182,15 +244,25 @@ pub(crate) fn grid(
     };
     while let Some(b) = heap.pop() {
         if !alive(&b, &best) {
+            if O::LISTENS && obs.on() {
+                dropped(obs, setup, b.lo, b.hi, Some(b.lb), best.map(|b| b.0));
+            }
             continue;
         }
         if size(&b) <= LEAF {
             // Small blocks: every point, in odometer order, sharing the first clip per row.
+            // The trace hears the block's points first, from a replay of them (the search
+            // below carries no report).
+            if O::LISTENS && obs.on() {
+                tell_block(model, setup, b.lo, b.hi, best, obs);
+            }
             let mut offer = |k: [u64; 2], r: Option<([f64; 2], f64)>, stats: &mut InnerStats| {
                 stats.lp_solves += 1;
                 match r {
                     None => stats.infeasible_grid_points += 1,
                     Some((x, t)) => {
+                        // The rule of `improves`, written out: calling it here made this
+                        // loop measurably slower (docs/MODEL.md §20, "Cost").
                         if best.is_none_or(|(bt, bk, _)| t < bt || (t == bt && k[..d] < bk[..d])) {
                             best = Some((t, k, x));
                         }
@@ -231,7 +303,12 @@ pub(crate) fn grid(
         for (lo, hi) in [(b.lo, left_hi), (right_lo, b.hi)] {
             stats.lp_solves += 1;
             match s.bound(&lo, &hi) {
-                None => stats.infeasible_grid_points += size(&Block { lb: 0.0, lo, hi }),
+                None => {
+                    stats.infeasible_grid_points += size(&Block { lb: 0.0, lo, hi });
+                    if O::LISTENS && obs.on() {
+                        dropped(obs, setup, lo, hi, None, best.map(|b| b.0));
+                    }
+                }
                 Some(lb) => {
                     let child = Block {
                         lb: lb.max(b.lb),
@@ -240,12 +317,58 @@ pub(crate) fn grid(
                     };
                     if alive(&child, &best) {
                         heap.push(child);
+                    } else if O::LISTENS && obs.on() {
+                        dropped(obs, setup, lo, hi, Some(child.lb), best.map(|b| b.0));
                     }
                 }
             }
         }
     }
     best.map(|(t, k, x)| (x, t, k[..d].to_vec()))
+}
+
+/// The event of one grid point solved (exponents `k`, its answer `r`). Cold and never
+/// inlined: only a trace calls it.
+#[cold]
+#[inline(never)]
+pub(crate) fn point(setup: &Setup, k: &[u64], r: Option<([f64; 2], f64)>, improved: bool) -> Event {
+    Event::Point {
+        k: k.to_vec(),
+        nu: (0..k.len()).map(|i| setup.nu(i, k[i])).collect(),
+        levels: (0..k.len())
+            .map(|i| {
+                let h = setup.plane(i, k[i]);
+                [h.a[0], h.a[1], h.b]
+            })
+            .collect(),
+        x: r.map(|r| r.0),
+        t: r.map(|r| r.1),
+        best: improved,
+    }
+}
+
+/// Tells `obs` of a block `lo ..= hi` dropped unvisited: its bound (`None`: every point
+/// infeasible) against the incumbent's T. Cold and never inlined, as [`point`].
+#[cold]
+#[inline(never)]
+fn dropped<O: Observer>(
+    obs: &mut O,
+    setup: &Setup,
+    lo: [u64; 2],
+    hi: [u64; 2],
+    bound: Option<f64>,
+    incumbent: Option<f64>,
+) {
+    let d = setup.gridded.len();
+    obs.event(Event::Pruned {
+        lo: lo[..d].to_vec(),
+        hi: hi[..d].to_vec(),
+        nu_lo: (0..d).map(|i| setup.nu(i, lo[i])).collect(),
+        nu_hi: (0..d).map(|i| setup.nu(i, hi[i])).collect(),
+        points: (0..d).map(|i| hi[i] - lo[i] + 1).product(),
+        bound,
+        incumbent,
+    });
 }
 
 #[cfg(test)]

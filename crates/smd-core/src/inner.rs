@@ -17,6 +17,7 @@ pub(crate) use crate::grid::{grid_ranges, grid_size_of, smallest_epsilon_of, Inn
 use crate::lp::Sense;
 use crate::model::{JobModel, Ratio};
 use crate::omega::HalfPlane;
+use crate::teach::{Event, Observer, Quiet};
 
 /// Algorithm 1's answer for one job.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -58,6 +59,18 @@ pub fn solve_with(
     epsilon: f64,
     solver: InnerSolver,
 ) -> Result<InnerSolution, Error> {
+    solve_observed(model, epsilon, solver, &mut Quiet)
+}
+
+/// [`solve_with`], telling `obs` what it does: the summands and J, every grid point solved
+/// and every block pruned, and x̄ (docs/MODEL.md §20). The answer is the same whatever
+/// the observer.
+pub(crate) fn solve_observed<O: Observer>(
+    model: &JobModel,
+    epsilon: f64,
+    solver: InnerSolver,
+    obs: &mut O,
+) -> Result<InnerSolution, Error> {
     let mut stats = InnerStats::default();
     // Step 1: bounds l_j and φ_j: Charnes–Cooper LPs, or Ω's vertices (a ratio is
     // quasi-linear, so its extremes over a polygon sit at vertices).
@@ -83,6 +96,36 @@ pub fn solve_with(
             })?
         }
     };
+    if O::LISTENS && obs.on() {
+        let search = match &setup {
+            Ok(s) => &s.search,
+            Err(search) => search,
+        };
+        for (j, s) in search.summands.iter().enumerate() {
+            obs.event(Event::Summand {
+                index: j,
+                name: s.name.clone(),
+                lower: s.lower,
+                upper: s.upper,
+                dropped: s.dropped,
+                grid_size: s.grid_size,
+            });
+        }
+        obs.event(match &setup {
+            Ok(s) => Event::Free {
+                index: s.j_free,
+                name: s.search.summands[s.j_free].name.clone(),
+                lower: s.search.summands[s.j_free].lower,
+                upper: s.search.summands[s.j_free].upper,
+                gridded: s.gridded.clone(),
+                lambdas: s.lambdas.clone(),
+                epsilon,
+            },
+            Err(_) => Event::Constant {
+                t: model.t(1.0, 1.0),
+            },
+        });
+    }
     let setup = match setup {
         Ok(setup) => setup,
         // Every summand dropped: T is constant on Ω, take the least allocation.
@@ -108,8 +151,8 @@ pub fn solve_with(
     }
     stats.grid_points = setup.lambdas.iter().map(|l| l + 1).product();
     let best = match solver {
-        InnerSolver::Reference => reference_grid(model, &setup, &mut stats)?,
-        InnerSolver::Fast => crate::fast::grid(model, &setup, &mut stats),
+        InnerSolver::Reference => reference_grid(model, &setup, &mut stats, obs)?,
+        InnerSolver::Fast => crate::fast::grid(model, &setup, &mut stats, obs),
     };
     let (x, t, kw) = best.ok_or_else(|| {
         Error::Solver("Algorithm 1 found no feasible grid point (numerical trouble)".into())
@@ -117,6 +160,19 @@ pub fn solve_with(
     let mut search = setup.search.clone();
     for (i, &j) in setup.gridded.iter().enumerate() {
         search.winning_nu[j] = Some(setup.nu(i, kw[i]));
+    }
+    if O::LISTENS && obs.on() {
+        obs.event(Event::Relaxed {
+            x,
+            t,
+            k: kw.clone(),
+            nu: (0..kw.len()).map(|i| setup.nu(i, kw[i])).collect(),
+            grid_points: stats.grid_points,
+            solved: 0,
+            pruned_blocks: 0,
+            pruned_points: 0,
+            omitted: 0,
+        });
     }
     Ok(InnerSolution {
         x,
@@ -129,10 +185,11 @@ pub fn solve_with(
 /// Step 3 as the paper writes it: one LP per grid point, in odometer order; a later point
 /// replaces the incumbent only if its T is strictly smaller.
 #[allow(clippy::type_complexity)]
-fn reference_grid(
+fn reference_grid<O: Observer>(
     model: &JobModel,
     setup: &Setup,
     stats: &mut InnerStats,
+    obs: &mut O,
 ) -> Result<Option<([f64; 2], f64, Vec<u64>)>, Error> {
     let planes = model.omega.half_planes();
     let mut best: Option<([f64; 2], f64, Vec<u64>)> = None;
@@ -143,13 +200,19 @@ fn reference_grid(
         for (i, &ki) in k.iter().enumerate() {
             cons.push(setup.plane(i, ki));
         }
-        match grid_point(model, &setup.ratios[setup.j_free], &cons, stats)? {
+        let r = grid_point(model, &setup.ratios[setup.j_free], &cons, stats)?;
+        let mut improved = false;
+        match r {
             None => stats.infeasible_grid_points += 1,
             Some((x, t)) => {
                 if best.as_ref().is_none_or(|b| t < b.1) {
                     best = Some((x, t, k.clone()));
+                    improved = true;
                 }
             }
+        }
+        if O::LISTENS && obs.on() {
+            obs.event(crate::fast::point(setup, &k, r, improved));
         }
         if !next(&mut k, &setup.lambdas) {
             break;

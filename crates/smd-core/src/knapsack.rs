@@ -17,6 +17,7 @@
 use crate::error::Error;
 use crate::kp_lp;
 use crate::omega::fits;
+use crate::teach::{Event, NodeOutcome, Observer, SubsetOutcome};
 
 /// Number of resources R.
 pub const R: usize = 4;
@@ -92,22 +93,35 @@ fn lp_relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -
     (rel.value, rel.x)
 }
 
-/// Frieze–Clarke at depth `q` (docs/MODEL.md §8).
+/// Frieze–Clarke at depth `q` (docs/MODEL.md §8), heard by no one (the planner calls
+/// [`frieze_clarke_observed`]).
+#[cfg(test)]
 pub fn frieze_clarke<const R: usize>(
     items: &[Item<R>],
     cap: &[f64; R],
     q: u32,
 ) -> Result<Selection, Error> {
-    frieze_clarke_with(items, cap, q, true)
+    frieze_clarke_with(items, cap, q, true, &mut crate::teach::Quiet)
+}
+
+/// [`frieze_clarke`], telling `obs` about every subset it reaches (docs/MODEL.md §20).
+pub(crate) fn frieze_clarke_observed<O: Observer>(
+    items: &[Item],
+    cap: &[f64; R],
+    q: u32,
+    obs: &mut O,
+) -> Result<Selection, Error> {
+    frieze_clarke_with(items, cap, q, true, obs)
 }
 
 /// [`frieze_clarke`], with the skipping of hopeless subsets switchable so that a test can
 /// check it changes no selection.
-fn frieze_clarke_with<const R: usize>(
+fn frieze_clarke_with<const R: usize, O: Observer>(
     items: &[Item<R>],
     cap: &[f64; R],
     q: u32,
     skip_ahead: bool,
+    obs: &mut O,
 ) -> Result<Selection, Error> {
     let elig = eligible(items, cap);
     let mut best = Selection {
@@ -163,6 +177,7 @@ fn frieze_clarke_with<const R: usize>(
                 .sum::<f64>()
                 + reduced_tail[start];
             // The quick bound first; only if it passes, the suffix's LP (solved once per suffix).
+            let mut bound_seen = u_s + quick;
             let hopeless = u_s + quick + 1e-9 * (u_s + quick).abs() <= best.value || {
                 let (lp, y) = suffix_lp[start].get_or_insert_with(|| {
                     best.lp_solves += 1;
@@ -170,16 +185,41 @@ fn frieze_clarke_with<const R: usize>(
                     (rel.value, rel.dual)
                 });
                 let bound = *lp - (0..R).map(|r| y[r] * used[r]).sum::<f64>();
+                bound_seen = u_s + bound;
                 u_s + bound + 1e-9 * (u_s + *lp).abs() <= best.value
             };
-            if !hopeless {
-                let (value, chosen) =
-                    complete_subset(items, &elig, &s, min_s, used, cap, &mut best.lp_solves);
-                if value > best.value {
-                    best.value = value;
-                    best.chosen = chosen;
+            let outcome = if hopeless {
+                SubsetOutcome::Hopeless {
+                    bound: bound_seen,
+                    best: best.value,
                 }
+            } else {
+                let done = complete_subset(items, &elig, &s, min_s, used, cap, &mut best.lp_solves);
+                let improved = done.value > best.value;
+                let outcome = if O::LISTENS && obs.on() {
+                    done.outcome(&s, &elig, improved)
+                } else {
+                    SubsetOutcome::TooBig
+                };
+                if improved {
+                    best.value = done.value;
+                    best.chosen = done.chosen;
+                }
+                outcome
+            };
+            if O::LISTENS && obs.on() {
+                obs.event(Event::Subset {
+                    members: s.iter().map(|&k| elig[k]).collect(),
+                    value: u_s,
+                    outcome,
+                });
             }
+        } else if O::LISTENS && obs.on() {
+            obs.event(Event::Subset {
+                members: s.iter().map(|&k| elig[k]).collect(),
+                value: s.iter().map(|&k| items[elig[k]].value).sum(),
+                outcome: SubsetOutcome::TooBig,
+            });
         }
         // A subset that does not fit has no superset that fits: do not extend it.
         let skip = |p: &[usize], k: usize| first_useful(p, k, best.value);
@@ -201,9 +241,40 @@ fn reduced_tail<const R: usize>(items: &[Item<R>], by_value: &[usize], y0: &[f64
     tail
 }
 
+/// What completing one subset gave: the selection and its value, and the LP it came from
+/// (its items `free` and their values `x`), which only a trace reads.
+struct Completion {
+    value: f64,
+    chosen: Vec<bool>,
+    free: Vec<usize>,
+    x: Vec<f64>,
+}
+
+impl Completion {
+    /// The trace's account of it, for the subset `s` (indices into `elig`).
+    fn outcome(&self, s: &[usize], elig: &[usize], best: bool) -> SubsetOutcome {
+        let fill = (0..self.chosen.len())
+            .filter(|&i| self.chosen[i] && !s.iter().any(|&k| elig[k] == i))
+            .collect();
+        let fractional = self
+            .free
+            .iter()
+            .zip(&self.x)
+            .filter(|(_, &v)| v > 1e-9 && v < 1.0 - 1e-9)
+            .map(|(&i, &v)| (i, v))
+            .collect();
+        SubsetOutcome::Filled {
+            fill,
+            fractional,
+            total: self.value,
+            best,
+        }
+    }
+}
+
 /// Frieze–Clarke's completion of a fitting S (`s`: indices into `elig`, least value `min_s`,
 /// demand `used`): S, plus the LP over the items worth at most `min_s` on the capacity left,
-/// rounded down and repaired. Returns its value and selection.
+/// rounded down and repaired.
 fn complete_subset<const R: usize>(
     items: &[Item<R>],
     elig: &[usize],
@@ -212,7 +283,7 @@ fn complete_subset<const R: usize>(
     used: [f64; R],
     cap: &[f64; R],
     lp_solves: &mut u64,
-) -> (f64, Vec<bool>) {
+) -> Completion {
     let free: Vec<usize> = (0..elig.len())
         .filter(|k| !s.contains(k) && items[elig[*k]].value <= min_s)
         .map(|k| elig[k])
@@ -239,7 +310,12 @@ fn complete_subset<const R: usize>(
         .filter(|&i| chosen[i])
         .map(|i| items[i].value)
         .sum();
-    (value, chosen)
+    Completion {
+        value,
+        chosen,
+        free,
+        x,
+    }
 }
 
 /// Drops the least valuable picks until they fit (guards the LP's round-off only).
@@ -446,6 +522,7 @@ pub struct Limits<'a> {
 }
 
 /// Exact branch and bound with LP bounds; reports the gap if `node_limit` is hit.
+#[cfg(test)]
 pub fn branch_and_bound<const R: usize>(
     items: &[Item<R>],
     cap: &[f64; R],
@@ -463,11 +540,24 @@ pub fn branch_and_bound<const R: usize>(
 
 /// Branch and bound: depth first, LP bound (the simplex of `kp_lp`) at every node,
 /// reduced-cost fixing, branching on a fractional item of the LP, and an incumbent from
-/// the LP's rounding plus a greedy fill. Stops at `limits`, reporting the gap.
+/// the LP's rounding plus a greedy fill. Stops at `limits`, reporting the gap. Heard by no
+/// one (the planner calls [`branch_and_bound_observed`]).
+#[cfg(any(test, feature = "internals"))]
 pub fn branch_and_bound_with<const R: usize>(
     items: &[Item<R>],
     cap: &[f64; R],
     limits: &Limits,
+) -> Result<Selection, Error> {
+    branch_and_bound_observed(items, cap, limits, &mut crate::teach::Quiet)
+}
+
+/// [`branch_and_bound_with`], telling `obs` about every node it expands (docs/MODEL.md
+/// §20); the selection is the same whatever the observer.
+pub(crate) fn branch_and_bound_observed<const R: usize, O: Observer>(
+    items: &[Item<R>],
+    cap: &[f64; R],
+    limits: &Limits,
+    obs: &mut O,
 ) -> Result<Selection, Error> {
     let elig = eligible(items, cap);
     let search = BranchAndBound {
@@ -509,7 +599,7 @@ pub fn branch_and_bound_with<const R: usize>(
             break;
         }
         sel.nodes += 1;
-        search.expand(node, &mut sel, &mut stack);
+        search.expand(node, &mut sel, &mut stack, obs);
     }
     let open = stack.iter().map(|n| n.bound).fold(sel.value, f64::max);
     if open <= sel.value + tol(sel.value) {
@@ -576,9 +666,47 @@ struct BranchAndBound<'a, const R: usize> {
 }
 
 impl<const R: usize> BranchAndBound<'_, R> {
+    /// Tells `obs` how node number `sel.nodes` ended (its LP `bound`, if solved), with the
+    /// incumbent and the best bound over the nodes still open.
+    fn tell<O: Observer>(
+        &self,
+        obs: &mut O,
+        node: &Node<R>,
+        sel: &Selection,
+        stack: &[Node<R>],
+        bound: Option<f64>,
+        outcome: NodeOutcome,
+    ) {
+        // A branched node's children stay open with its bound.
+        let children = match (outcome, bound) {
+            (NodeOutcome::Branched { .. }, Some(b)) => b,
+            _ => sel.value,
+        };
+        let open = stack
+            .iter()
+            .map(|n| n.bound)
+            .filter(|b| b.is_finite())
+            .fold(sel.value.max(children), f64::max);
+        obs.event(Event::Node {
+            number: sel.nodes,
+            ones: node.fixed.iter().filter(|&&f| f == 1).count(),
+            zeros: self.elig.iter().filter(|&&i| node.fixed[i] == 0).count(),
+            bound,
+            incumbent: sel.value,
+            open_bound: open,
+            outcome,
+        });
+    }
+
     /// Expands a node: its LP bound, an incumbent from the LP, reduced-cost fixing, and its
     /// children on `stack` unless the node is pruned.
-    fn expand(&self, mut node: Node<R>, sel: &mut Selection, stack: &mut Vec<Node<R>>) {
+    fn expand<O: Observer>(
+        &self,
+        mut node: Node<R>,
+        sel: &mut Selection,
+        stack: &mut Vec<Node<R>>,
+        obs: &mut O,
+    ) {
         let (items, cap) = (self.items, self.cap);
         let rest: [f64; R] = std::array::from_fn(|r| cap[r] - node.used[r]);
         // Free items that no longer fit alone are fixed to 0.
@@ -598,6 +726,9 @@ impl<const R: usize> BranchAndBound<'_, R> {
                 sel.value = node.value;
                 sel.chosen = node.fixed.iter().map(|&f| f == 1).collect();
             }
+            if O::LISTENS && obs.on() {
+                self.tell(obs, &node, sel, stack, None, NodeOutcome::Leaf);
+            }
             return;
         }
         let rel = relax(items, &free, &rest);
@@ -605,6 +736,9 @@ impl<const R: usize> BranchAndBound<'_, R> {
         let bound = node.value + rel.value;
         self.improve_incumbent(&node, &free, &rel.x, sel);
         if bound <= sel.value + tol(sel.value) {
+            if O::LISTENS && obs.on() {
+                self.tell(obs, &node, sel, stack, Some(bound), NodeOutcome::Pruned);
+            }
             return;
         }
         let mut fixed = node.fixed.clone();
@@ -618,7 +752,11 @@ impl<const R: usize> BranchAndBound<'_, R> {
             }
         }
         if !fits_all(&nused, cap) {
-            return; // round-off in the fixing: drop this node rather than exceed capacity
+            // Round-off in the fixing: drop this node rather than exceed capacity.
+            if O::LISTENS && obs.on() {
+                self.tell(obs, &node, sel, stack, Some(bound), NodeOutcome::Pruned);
+            }
+            return;
         }
         let branch = match frac {
             Some(i) => i,
@@ -627,7 +765,12 @@ impl<const R: usize> BranchAndBound<'_, R> {
                 // if it fits); otherwise branch on the first free item.
                 match free.iter().copied().find(|&i| fixed[i] == FREE) {
                     Some(i) if bound > sel.value + tol(sel.value) => i,
-                    _ => return,
+                    _ => {
+                        if O::LISTENS && obs.on() {
+                            self.tell(obs, &node, sel, stack, Some(bound), NodeOutcome::Integral);
+                        }
+                        return;
+                    }
                 }
             }
         };
@@ -637,6 +780,10 @@ impl<const R: usize> BranchAndBound<'_, R> {
             used: nused,
             bound,
         };
+        if O::LISTENS && obs.on() {
+            let outcome = NodeOutcome::Branched { item: branch };
+            self.tell(obs, &node, sel, stack, Some(bound), outcome);
+        }
         self.push_children(node, branch, stack);
     }
 

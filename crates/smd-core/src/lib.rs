@@ -36,7 +36,7 @@
 //! ## The public API
 //! Narrow on purpose: the scenario and its validation ([`scenario`], [`json`], [`budget`],
 //! [`error`]), planning ([`policy`], [`mod@plan`]), views ([`mod@landscape`], [`eta`],
-//! [`model`]), the generator ([`mod@generate`]) and the seeded streams ([`rng`]). The
+//! [`model`], and [`teach`]'s step-by-step trace of one job), the generator ([`mod@generate`]) and the seeded streams ([`rng`]). The
 //! algorithms (Algorithm 1's grid, LPs and fast path, rounding, the knapsacks, the integer
 //! enumeration) are private and tested beside their code; the benchmarks reach the few they
 //! time through the hidden `internals` module of the `internals` feature.
@@ -71,6 +71,7 @@ pub mod policy;
 pub mod rng;
 mod rounding;
 pub mod scenario;
+pub mod teach;
 
 // The helpers of the unit tests, shared with the integration tests (tests/common), name the
 // crate `smd_core` as those do.

@@ -4,6 +4,7 @@
 use crate::model::JobModel;
 use crate::rng::Stream;
 use crate::scenario::Rounding;
+use crate::teach::{Event, Observer};
 
 /// An integer allocation and how it was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -23,7 +24,9 @@ pub fn scaled(x: [f64; 2], m_delta: f64) -> [f64; 2] {
     x.map(|v| 1.0 + (v - 1.0) / m_delta)
 }
 
-/// Rounds x̄ with the chosen rule. `x̄` must be in Ω (then ⌊x̃⌋ is too).
+/// Rounds x̄ with the chosen rule. `x̄` must be in Ω (then ⌊x̃⌋ is too). Heard by no one
+/// (the planner calls [`round_observed`]).
+#[cfg(test)]
 pub fn round(
     model: &JobModel,
     x: [f64; 2],
@@ -32,8 +35,60 @@ pub fn round(
     rule: Rounding,
     rng: &mut Stream,
 ) -> Rounded {
+    round_observed(
+        model,
+        x,
+        m_delta,
+        max_attempts,
+        rule,
+        rng,
+        &mut crate::teach::Quiet,
+    )
+}
+
+/// [`round`], telling `obs` about x̃, every draw (or corner) and the result (docs/MODEL.md
+/// §20); the result and the stream's use are the same whatever the observer.
+pub(crate) fn round_observed<O: Observer>(
+    model: &JobModel,
+    x: [f64; 2],
+    m_delta: f64,
+    max_attempts: u32,
+    rule: Rounding,
+    rng: &mut Stream,
+    obs: &mut O,
+) -> Rounded {
+    let r = round_inner(model, x, m_delta, max_attempts, rule, rng, obs);
+    if O::LISTENS && obs.on() {
+        obs.event(Event::Rounded {
+            w: r.w,
+            p: r.p,
+            attempts: r.attempts,
+            fallback: r.fallback,
+            omitted: 0,
+        });
+    }
+    r
+}
+
+fn round_inner<O: Observer>(
+    model: &JobModel,
+    x: [f64; 2],
+    m_delta: f64,
+    max_attempts: u32,
+    rule: Rounding,
+    rng: &mut Stream,
+    obs: &mut O,
+) -> Rounded {
     let xt = scaled(x, m_delta);
     let fl = xt.map(f64::floor);
+    if O::LISTENS && obs.on() {
+        obs.event(Event::Scaled {
+            x,
+            m_delta,
+            scaled: xt,
+            rule,
+        });
+    }
     let floor = Rounded {
         w: fl[0] as u64,
         p: fl[1] as u64,
@@ -45,10 +100,22 @@ pub fn round(
             let frac = [xt[0] - fl[0], xt[1] - fl[1]];
             for attempt in 1..=max_attempts {
                 // Draw both coordinates every time, so the stream's use does not depend on x̃.
-                let up = [rng.unit() < frac[0], rng.unit() < frac[1]];
+                let coins = [rng.unit(), rng.unit()];
+                let up = [coins[0] < frac[0], coins[1] < frac[1]];
                 let w = fl[0] + f64::from(u8::from(up[0]));
                 let p = fl[1] + f64::from(u8::from(up[1]));
-                if model.omega.contains(w, p) {
+                let inside = model.omega.contains(w, p);
+                if O::LISTENS && obs.on() {
+                    obs.event(Event::Draw {
+                        attempt,
+                        coins,
+                        up,
+                        w: w as u64,
+                        p: p as u64,
+                        inside,
+                    });
+                }
+                if inside {
                     return Rounded {
                         w: w as u64,
                         p: p as u64,
@@ -64,7 +131,16 @@ pub fn round(
             for (dw, dp) in [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)] {
                 let (w, p) = (fl[0] + dw, fl[1] + dp);
                 let beyond = (dw > 0.0 && fl[0] == xt[0]) || (dp > 0.0 && fl[1] == xt[1]);
-                if beyond || !model.omega.contains(w, p) {
+                let inside = !beyond && model.omega.contains(w, p);
+                if O::LISTENS && obs.on() && !beyond {
+                    obs.event(Event::Corner {
+                        w: w as u64,
+                        p: p as u64,
+                        inside,
+                        t: inside.then(|| model.t(w, p)),
+                    });
+                }
+                if !inside {
                     continue;
                 }
                 let t = model.t(w, p);

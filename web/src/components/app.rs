@@ -138,6 +138,8 @@ pub fn App(props: &AppProps) -> Html {
     hooks::use_solve_clock(&state);
     hooks::use_debounced_solve(&state, props.debounce_ms);
     hooks::use_landscape(&state);
+    hooks::use_trace(&state);
+    hooks::use_teach_player(&state);
     hooks::use_saved_draft(&state, props.storage_key.clone());
     hooks::use_saved_scenarios(&state, props.storage_key.clone());
     hooks::use_address(&state, props.read_link);

@@ -1,15 +1,16 @@
 //! The page's side effects, one hook each, over the state's counters and task ids: the
 //! solver (spawn, restart, send every task the state waits for), the sweep's pool of
 //! workers (sized, fed, and told which tasks are still wanted), the running solve's
-//! clock, the debounced re-solve, the selected job's landscape, the saved draft, the
-//! address (`#view=…`) and the first-plan mark. The reducer only records what should
+//! clock, the debounced re-solve, the selected job's landscape and (on the "Step through"
+//! view) its teaching trace, the saved draft, the address (`#view=…`) and the first-plan
+//! mark. The reducer only records what should
 //! happen; these make it happen.
 
 use super::AppState;
 use crate::route;
 use crate::solver::pool::{hardware_concurrency, pool_size, Pool};
 use crate::solver::{now_ms, Reply, Solver, SolverMode};
-use crate::state::{Action, Notice, View};
+use crate::state::{Action, Notice, View, PLAY_MS};
 use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -193,6 +194,34 @@ pub fn use_landscape(state: &AppState) {
                 d.dispatch(Action::RequestLandscape((rev, uid)));
             }
         }
+    });
+}
+
+/// On the "Step through" view, asks for the selected job's teaching trace when the results
+/// or the job change (a trace is computed only when someone looks at it).
+#[hook]
+pub fn use_trace(state: &AppState) {
+    let wanted = (state.view.tab == View::Teach)
+        .then(|| state.wanted_landscape())
+        .flatten();
+    let have = state.teach.trace.as_ref().map(|t| t.key);
+    let d = state.dispatcher();
+    use_effect_with(wanted, move |wanted| {
+        if let Some((rev, uid, _)) = *wanted {
+            if have != Some((rev, uid)) {
+                d.dispatch(Action::RequestTrace((rev, uid)));
+            }
+        }
+    });
+}
+
+/// While Play is on, one step on every [`PLAY_MS`].
+#[hook]
+pub fn use_teach_player(state: &AppState) {
+    let d = state.dispatcher();
+    use_effect_with(state.teach.playing, move |playing| {
+        let timer = playing.then(|| Interval::new(PLAY_MS, move || d.dispatch(Action::TeachTick)));
+        move || drop(timer)
     });
 }
 

@@ -22,6 +22,7 @@ pub mod schedule;
 pub mod status;
 pub mod sweep;
 pub mod tabs;
+pub mod teach;
 pub mod views;
 
 use crate::state::State;

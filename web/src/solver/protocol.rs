@@ -43,6 +43,13 @@ pub enum Task {
         /// Plans whose points to mark.
         plans: Vec<Plan>,
     },
+    /// The teaching trace of one job in SMD's plan, `smd_core::teach` ([`Output::Trace`]).
+    Teach {
+        /// A valid scenario.
+        scenario: Scenario,
+        /// Job index.
+        job: usize,
+    },
     /// The paper-reproduction experiments, `smd_reproduce` ([`Output::Reproduced`]).
     Reproduce {
         /// The quick scale (else the full one).
@@ -175,6 +182,11 @@ pub enum Output {
     /// A landscape, as JSON (`smd_core::Landscape` round-trips through serde).
     Landscape {
         /// The landscape's JSON.
+        json: String,
+    },
+    /// A teaching trace, as JSON (`smd_core::teach::Trace` round-trips through serde).
+    Trace {
+        /// The trace's JSON.
         json: String,
     },
     /// A reproduction.

@@ -139,6 +139,14 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
                 json: serde_json::to_string(&l).expect("a landscape always serialises"),
             })
             .map_err(|e| e.to_string()),
+        Task::Teach { scenario, job } => {
+            let opts = smd_core::teach::TraceOptions::default();
+            smd_core::teach::trace(&scenario, job, &opts)
+                .map(|t| Output::Trace {
+                    json: serde_json::to_string(&t).expect("a trace always serialises"),
+                })
+                .map_err(|e| e.to_string())
+        }
         Task::Reproduce { quick } => {
             let scale = if quick {
                 smd_reproduce::Scale::Quick
@@ -673,6 +681,49 @@ mod tests {
                 if message.contains("made for a pool")),
             "{replies:?}"
         );
+    }
+
+    /// A trace is the job's steps and SMD's plan; a job that is not there is a message.
+    #[test]
+    fn a_trace_request_answers_with_the_trace_or_a_message() {
+        let mut s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 3,
+            ..Default::default()
+        });
+        s.params.epsilon = 0.2;
+        for (job, ok) in [(1, true), (3, false)] {
+            let mut replies = Vec::new();
+            handle(
+                Request {
+                    id: 6,
+                    task: Task::Teach {
+                        scenario: s.clone(),
+                        job,
+                    },
+                },
+                &mut |r| replies.push(r),
+            );
+            match &replies[..] {
+                [Reply::Event {
+                    task: 6,
+                    event:
+                        Event::Done {
+                            output: Output::Trace { json },
+                            ..
+                        },
+                }] if ok => {
+                    let t: smd_core::teach::Trace = serde_json::from_str(json).unwrap();
+                    assert_eq!(t.index, 1);
+                    let want = smd_core::plan_with(&s, Policy::Smd, &mut Default::default());
+                    assert_eq!(Ok(t.plan), want);
+                }
+                [Reply::Event {
+                    task: 6,
+                    event: Event::Failed { message },
+                }] if !ok => assert!(message.contains("job"), "{message}"),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     /// A task that cannot run says so with its message, under its id.

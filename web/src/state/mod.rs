@@ -13,6 +13,8 @@
 //!   last runs;
 //! - [`sweep`]: the capacity sweep of the draft (`smd-sweep`): its form, the sizes out at
 //!   the page's pool of workers, the last report;
+//! - [`teach`]: the "Step through" view — the selected job's teaching trace (a task of
+//!   the worker) and the step on screen, Play;
 //! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
 //!   message at the top.
 //!
@@ -29,6 +31,7 @@ pub mod over_time;
 pub mod reproduction;
 pub mod solving;
 pub mod sweep;
+pub mod teach;
 pub mod view;
 
 pub use apps::{machines_in_force, MachineForm, PresetForm, TraceForm, Undo, TRACE_SOURCE};
@@ -41,6 +44,7 @@ pub use solving::{
     SLOW_SOLVE_S,
 };
 pub use sweep::{SweepForm, SweepState, Sweeping, Swept};
+pub use teach::{TeachMove, TeachState, TraceView, PLAY_MS};
 pub use view::{LandscapeValue, Notice, View, ViewState};
 
 use crate::codec::Draft;
@@ -66,6 +70,8 @@ pub struct State {
     pub sweep: SweepState,
     /// Scenarios saved and compared side by side.
     pub compare: CompareState,
+    /// The "Step through" view.
+    pub teach: TeachState,
     /// What is on screen.
     pub view: ViewState,
 }
@@ -200,6 +206,15 @@ pub enum Action {
     /// A scenario of a share link to compare with the draft: saved under this name and
     /// chosen as the second.
     CompareWith(String, Box<Scenario>),
+    // Step through.
+    /// The teaching trace of `(results revision, uid)` is wanted.
+    RequestTrace((u64, u64)),
+    /// Move the stepper (stops Play).
+    TeachGo(TeachMove),
+    /// Play (`true`) or stop.
+    TeachPlay(bool),
+    /// Play's timer ticked.
+    TeachTick,
 
     // The view.
     /// Show this view (tab).
@@ -233,6 +248,7 @@ impl State {
             over_time: OverTimeState::default(),
             sweep: SweepState::default(),
             compare: CompareState::default(),
+            teach: TeachState::default(),
             view,
         }
     }
@@ -282,6 +298,7 @@ impl State {
             .chain(reproduction)
             .chain(simulation)
             .chain(comparison)
+            .chain(self.teach.pending())
             .collect()
     }
 
@@ -297,6 +314,7 @@ impl State {
             .flatten()
             .find(|(i, _)| *i == id)
             .map(|t| t.1)
+            .or_else(|| self.teach_task(id))
         })?;
         Some(Request { id, task })
     }
@@ -538,9 +556,16 @@ impl Reducible for State {
                 }
                 true
             }
+            Action::RequestTrace(key) => s.request_trace(key),
+            Action::TeachGo(m) => s.teach.go(m),
+            Action::TeachPlay(on) => s.teach.play(on),
+            Action::TeachTick => s.teach.tick(),
             Action::ShowView(view) => {
                 let new = s.view.tab != view;
                 s.view.tab = view;
+                if view != View::Teach {
+                    s.teach.playing = false;
+                }
                 new
             }
             Action::SelectJob(uid) => {

@@ -434,6 +434,7 @@ impl State {
     pub(super) fn worker_died(&mut self, message: String) {
         self.reproduction
             .lost(&format!("the solver stopped ({message})"));
+        self.teach.lost(&format!("the solver stopped ({message})"));
         self.over_time
             .lost(&format!("the solver stopped ({message})"));
         self.compare
@@ -463,6 +464,9 @@ impl State {
             }
             Reply::Event { task, event } if self.compare.owns(task) => {
                 return self.compare.on_event(event)
+            }
+            Reply::Event { task, event } if self.teach.owns(task) => {
+                return self.teach.on_event(task, event)
             }
             Reply::Event { .. } => return false,
         }

@@ -21,17 +21,20 @@ pub enum View {
     Reproduce,
     /// The model and the algorithm, in docs/MODEL.md's symbols.
     HowItWorks,
+    /// SMD step by step for one job and one plan (docs/MODEL.md §20).
+    Teach,
 }
 
 impl View {
     /// Every view, in the order of the tabs; the first is the default.
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 7] = [
         View::Plan,
         View::OverTime,
         View::Sweep,
         View::Compare,
         View::Reproduce,
         View::HowItWorks,
+        View::Teach,
     ];
 
     /// Every view, in the order of the tabs.
@@ -48,6 +51,7 @@ impl View {
             View::Compare => "compare",
             View::Reproduce => "reproduce",
             View::HowItWorks => "how-it-works",
+            View::Teach => "teach",
         }
     }
 
@@ -60,6 +64,7 @@ impl View {
             View::Compare => "Side by side",
             View::Reproduce => "Reproduce the paper",
             View::HowItWorks => "How it works",
+            View::Teach => "Step through",
         }
     }
 

@@ -24,6 +24,7 @@ use crate::inner::InnerSolver;
 use crate::knapsack::{self, Item, R};
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::{Outer, Scenario};
+use crate::teach::{Event, Observer, Quiet};
 
 /// A planning policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -147,6 +148,18 @@ pub fn plan_with_clock(scenario: &Scenario, policy: Policy, clock: Clock) -> Res
 
 /// Plans `scenario` with `policy`; invalid scenarios give [`Error::Invalid`].
 pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Result<Plan, Error> {
+    plan_observed(scenario, policy, opts, &mut Quiet)
+}
+
+/// [`plan_with`], telling `obs` which job's allocation runs and when the admission starts,
+/// and passing it down to Algorithms 1 and 2 and the knapsack (docs/MODEL.md §20). The plan
+/// is the same whatever the observer; with [`Quiet`] every report compiles away.
+pub(crate) fn plan_observed<O: Observer>(
+    scenario: &Scenario,
+    policy: Policy,
+    opts: &mut Options,
+    obs: &mut O,
+) -> Result<Plan, Error> {
     if policy == Policy::Global {
         // A time budget replaces the node limit; the limit keeps clockless runs finite.
         let timed = opts.clock.is_some() && opts.time_budget_ms.is_some();
@@ -194,7 +207,11 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
     } else {
         let t0 = clock();
         for (job, m) in scenario.jobs.iter().zip(&models) {
+            obs.job(cands.len());
             if !m.feasible() {
+                if O::LISTENS && obs.on() {
+                    obs.event(Event::Infeasible);
+                }
                 cands.push(None);
                 report(cands.len());
                 continue;
@@ -202,12 +219,24 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
             let c = match policy {
                 Policy::Smd => {
                     let cache = opts.cache.as_deref_mut();
-                    smd_cached(job, m, scenario, opts.inner, cache, clock, &mut stats)?
+                    let c =
+                        smd_cached(job, m, scenario, opts.inner, cache, clock, &mut stats, obs)?;
+                    if O::LISTENS && obs.on() {
+                        obs.event(Event::Allocated {
+                            w: c.w,
+                            p: c.p,
+                            t: c.t,
+                            pi: m.pi(c.t),
+                            utility: c.utility,
+                        });
+                    }
+                    c
                 }
                 Policy::SmdLocality => {
                     let cache = opts.cache.as_deref_mut();
-                    let spread =
-                        smd_cached(job, m, scenario, opts.inner, cache, clock, &mut stats)?;
+                    let spread = smd_cached(
+                        job, m, scenario, opts.inner, cache, clock, &mut stats, &mut Quiet,
+                    )?;
                     let cols = &colocated[cands.len()];
                     smd_locality(
                         job, m, cols, spread, scenario, opts.inner, clock, &cap, &mut stats,
@@ -245,11 +274,34 @@ pub fn plan_with(scenario: &Scenario, policy: Policy, opts: &mut Options) -> Res
             .collect();
         let t0 = clock();
         let exact = policy == Policy::Exact || p.outer == Outer::Exact;
+        obs.admission();
+        if O::LISTENS && obs.on() {
+            obs.event(crate::teach::candidates(
+                &items,
+                &cap,
+                if exact { None } else { Some(p.ptas_depth) },
+            ));
+        }
         let sel = if exact {
-            knapsack::branch_and_bound(&items, &cap, knapsack::NODE_LIMIT)?
+            let limits = knapsack::Limits {
+                nodes: knapsack::NODE_LIMIT,
+                ..knapsack::Limits::default()
+            };
+            knapsack::branch_and_bound_observed(&items, &cap, &limits, obs)?
         } else {
-            knapsack::frieze_clarke(&items, &cap, p.ptas_depth)?
+            knapsack::frieze_clarke_observed(&items, &cap, p.ptas_depth, obs)?
         };
+        if O::LISTENS && obs.on() {
+            obs.event(Event::Admitted {
+                chosen: (0..sel.chosen.len()).filter(|&i| sel.chosen[i]).collect(),
+                value: sel.value,
+                guarantee: sel.guarantee,
+                proven_optimal: sel.proven_optimal,
+                gap: sel.gap,
+                nodes: sel.nodes,
+                omitted: 0,
+            });
+        }
         stats.outer_ms = clock() - t0;
         stats.outer_lp_solves = sel.lp_solves;
         stats.outer_nodes = sel.nodes;

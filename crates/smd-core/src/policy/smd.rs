@@ -9,33 +9,46 @@ use crate::plan::Stats;
 use crate::rng::{stream_of, Stream};
 use crate::rounding;
 use crate::scenario::{Job, Params, Scenario};
+use crate::teach::{Event, Observer, Quiet};
 
 /// Algorithm 1 (+ polish) and Algorithm 2 for one feasible job: the candidate, the inner
-/// work, and the rounding time.
-pub(super) fn smd_allocation(
+/// work, and the rounding time. `obs` hears both algorithms (docs/MODEL.md §20).
+pub(super) fn smd_allocation<O: Observer>(
     job: &Job,
     m: &JobModel,
     p: &Params,
     solver: InnerSolver,
     clock: Clock,
+    obs: &mut O,
 ) -> Result<(Candidate, InnerStats, f64), Error> {
-    let sol = inner::solve_with(m, p.epsilon, solver).map_err(|e| e.for_job(&job.id))?;
+    let sol = inner::solve_observed(m, p.epsilon, solver, obs).map_err(|e| e.for_job(&job.id))?;
     let mut x = sol.x;
     if p.polish {
         let pp = m.best_p_for(x[0]);
-        if m.t(x[0], pp) <= m.t(x[0], x[1]) {
+        let (before, after) = (m.t(x[0], x[1]), m.t(x[0], pp));
+        if O::LISTENS && obs.on() {
+            obs.event(Event::Polish {
+                x,
+                p: pp,
+                t_before: before,
+                t_after: after,
+                applied: after <= before,
+            });
+        }
+        if after <= before {
             x[1] = pp;
         }
     }
     let t1 = clock();
     let mut rng = Stream::new(p.seed, stream_of(&job.id));
-    let r = rounding::round(
+    let r = rounding::round_observed(
         m,
         x,
         p.m_delta,
         p.max_rounding_attempts,
         p.rounding,
         &mut rng,
+        obs,
     );
     let ms = clock() - t1;
     Ok((
@@ -46,8 +59,10 @@ pub(super) fn smd_allocation(
 }
 
 /// [`smd_allocation`] through the cache when there is one, adding the work it stands for to
-/// `stats` (a cached entry carries its original counts, so plans are the same either way).
-pub(super) fn smd_cached(
+/// `stats` (a cached entry carries its original counts, so plans are the same either way; a
+/// cached job tells `obs` nothing, so a trace plans without a cache).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn smd_cached<O: Observer>(
     job: &Job,
     m: &JobModel,
     scenario: &Scenario,
@@ -55,6 +70,7 @@ pub(super) fn smd_cached(
     mut cache: Option<&mut super::Cache>,
     clock: Clock,
     stats: &mut Stats,
+    obs: &mut O,
 ) -> Result<Candidate, Error> {
     let key = cache
         .as_ref()
@@ -74,7 +90,7 @@ pub(super) fn smd_cached(
             ms,
         ),
         None => {
-            let found = smd_allocation(job, m, &scenario.params, solver, clock)?;
+            let found = smd_allocation(job, m, &scenario.params, solver, clock, obs)?;
             if let (Some(cache), Some(k)) = (cache, key) {
                 cache.put(k, found.clone());
             }
@@ -123,7 +139,7 @@ pub(super) fn smd_locality(
     let priced = |c: Candidate| Candidate::at_in(m, colocated, c.w, c.p, c.relaxed, c.attempts);
     let mut best = priced(spread);
     for col in colocated {
-        let (c, work, ms) = smd_allocation(job, col, &scenario.params, solver, clock)?;
+        let (c, work, ms) = smd_allocation(job, col, &scenario.params, solver, clock, &mut Quiet)?;
         account(stats, &work, ms, &c);
         let c = priced(c);
         if per_share(&c) > per_share(&best) {

@@ -7,6 +7,7 @@ pub mod over_time;
 pub mod plan;
 pub mod reproduce;
 pub mod sweep;
+pub mod teach;
 
 use crate::state::View;
 use yew::prelude::*;
@@ -20,5 +21,6 @@ pub fn render(view: View) -> Html {
         View::Compare => html! { <compare::CompareView /> },
         View::Reproduce => html! { <reproduce::ReproduceView /> },
         View::HowItWorks => html! { <how_it_works::HowItWorksView /> },
+        View::Teach => html! { <teach::TeachView /> },
     }
 }

@@ -1,0 +1,101 @@
+//! `smd teach`: SMD's steps for one job and one plan (docs/MODEL.md §20) — the bounds and
+//! J, the ε-grid, the rounding, the admission — one sentence each, as text or JSON. The
+//! sentences are `smd_charts::teach`'s, the page's too.
+
+use crate::{load, Common, Failure};
+use clap::Args;
+use smd_charts::teach::{sentence, stage_title};
+use smd_core::teach::{trace, Event, Stage, TraceOptions};
+use std::io::Write;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Arguments of `smd teach`.
+#[derive(Args, Debug)]
+pub struct TeachArgs {
+    /// The job to follow, by its id.
+    #[arg(long, value_name = "ID")]
+    job: String,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// One step in the JSON output: its stage, its sentence and its data.
+#[derive(serde::Serialize)]
+struct Step<'a> {
+    stage: Stage,
+    text: String,
+    event: &'a Event,
+}
+
+/// Traces the job and prints its steps.
+pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let scenario = load(&a.common)?;
+    let Some(index) = scenario.jobs.iter().position(|j| j.id == a.job) else {
+        return Err(Failure::Invalid(format!(
+            "--job: no job {:?} in the scenario (its first job is {:?})",
+            smd_core::error::cut(&a.job),
+            scenario.jobs.first().map_or("", |j| j.id.as_str())
+        )));
+    };
+    let opts = TraceOptions {
+        inner: a.common.inner_solver,
+        ..TraceOptions::default()
+    };
+    let t = match catch_unwind(AssertUnwindSafe(|| trace(&scenario, index, &opts))) {
+        Ok(r) => r?,
+        Err(_) => {
+            return Err(Failure::Solver(
+                "solver failure: the trace stopped on an internal error (a bug in smd-core)".into(),
+            ))
+        }
+    };
+    let steps = t.steps.iter().enumerate().map(|(k, e)| Step {
+        stage: e.stage(),
+        text: sentence(&t, k),
+        event: e,
+    });
+    if a.common.json {
+        let doc = serde_json::json!({
+            "job": t.job,
+            "index": t.index,
+            "steps": steps.collect::<Vec<_>>(),
+            "plan": t.plan,
+        });
+        let text = serde_json::to_string_pretty(&doc)
+            .map_err(|e| Failure::Solver(format!("cannot serialise the trace: {e}")))?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    let p = &scenario.params;
+    let admission = match p.outer {
+        smd_core::scenario::Outer::Ptas => format!("Frieze–Clarke q = {}", p.ptas_depth),
+        smd_core::scenario::Outer::Exact => "branch and bound".into(),
+    };
+    writeln!(
+        out,
+        "{} (job {} of {})   ε {}   M_δ {}   rounding {}   {admission}   {} steps",
+        t.job,
+        index + 1,
+        scenario.jobs.len(),
+        p.epsilon,
+        p.m_delta,
+        p.rounding,
+        t.steps.len()
+    )?;
+    if scenario.cluster.has_machines() {
+        writeln!(
+            out,
+            "(machines: the admission is on their total capacity; the placement after it is not traced)"
+        )?;
+    }
+    let width = t.steps.len().to_string().len();
+    let mut stage = None;
+    for (k, s) in steps.enumerate() {
+        if stage != Some(s.stage) {
+            stage = Some(s.stage);
+            writeln!(out, "\n{}", stage_title(s.stage))?;
+        }
+        writeln!(out, "{:>width$}  {}", k + 1, s.text)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,148 @@
+//! Step through (a part of `browser.rs`, with its helpers): SMD for one job, step by step —
+//! every stage reachable with Next, Previous going back, the last step the plan's decision,
+//! Play advancing and Stop stopping.
+
+use super::*;
+use smd_core::teach::{trace, Stage, TraceOptions};
+
+/// The step on screen: its number (from 1), the number of steps, its stage's name.
+fn step(m: &Mounted) -> (usize, usize, String) {
+    let el = m.one("[data-testid=teach-step]");
+    let num = |a: &str| {
+        el.get_attribute(a)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    (
+        num("data-step"),
+        num("data-steps"),
+        el.get_attribute("data-stage").unwrap_or_default(),
+    )
+}
+
+/// Clicks a stepper button and waits for step `to`.
+async fn click_to(m: &Mounted, button: &str, to: usize) {
+    m.click(&format!("[data-testid={button}]"));
+    m.until(&format!("step {to}"), |m| step(m).0 == to).await;
+}
+
+fn disabled(m: &Mounted, button: &str) -> bool {
+    m.one(&format!("[data-testid={button}]"))
+        .has_attribute("disabled")
+}
+
+#[wasm_bindgen_test]
+async fn the_stepper_reaches_every_stage_and_ends_with_the_plan() {
+    let s = scenario(4, 3);
+    let want = smd_core::plan_with(&s, Policy::Smd, &mut smd_core::Options::default()).unwrap();
+    // Of the jobs Algorithms 1 and 2 run for (every stage applies), the shortest trace.
+    let (job, native) = (0..s.jobs.len())
+        .filter(|&i| want.jobs[i].workers.is_some())
+        .map(|i| (i, trace(&s, i, &TraceOptions::default()).unwrap()))
+        .min_by_key(|(_, t)| t.steps.len())
+        .expect("a feasible job");
+    let id = s.jobs[job].id.clone();
+    assert!(native.steps.len() < 100, "a short trace for a test");
+
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(4).await;
+    // The plan table's line of the job (smd's plan is the one shown).
+    let row = m.all("[data-testid=plan-row]")[job].clone();
+    let cells: Vec<String> = (0..row.children().length())
+        .filter_map(|i| row.children().item(i)?.text_content())
+        .collect();
+    m.click("[role=tab][data-view=teach]");
+    m.until("the stepper", |m| m.count("[data-testid=teach-step]") == 1)
+        .await;
+    m.select("[data-testid=teach-job]", &id);
+    m.until("the job's trace", |m| {
+        m.count("[data-testid=teach-step]") == 1 && step(m).1 == native.steps.len()
+    })
+    .await;
+    let n = native.steps.len();
+    assert_eq!(step(&m), (1, n, "bounds".into()));
+    assert!(m
+        .text("[data-testid=teach-counter]")
+        .starts_with(&format!("Step 1 of {n}")));
+    assert!(disabled(&m, "teach-prev") && !disabled(&m, "teach-next"));
+
+    // Next, step by step, through every stage in order; each sentence is the solver's.
+    let mut stages = vec![step(&m).2];
+    let mut texts = vec![m.text("[data-testid=teach-text]")];
+    for k in 2..=n {
+        click_to(&m, "teach-next", k).await;
+        let (_, _, stage) = step(&m);
+        if stages.last() != Some(&stage) {
+            stages.push(stage);
+        }
+        texts.push(m.text("[data-testid=teach-text]"));
+        if k == n / 3 {
+            // The landscape carries the step's marks (every stage but (a) has some).
+            m.until("the landscape", |m| {
+                m.count("[data-testid=teach-landscape] svg") == 1
+            })
+            .await;
+        }
+    }
+    let names: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
+    assert_eq!(stages, names, "each stage reached by Next, in order");
+    for (k, text) in texts.iter().enumerate() {
+        assert_eq!(
+            text,
+            &smd_charts::teach::sentence(&native, k),
+            "step {}",
+            k + 1
+        );
+    }
+    assert!(disabled(&m, "teach-next") && disabled(&m, "teach-last"));
+    // In the admission: its chart and its last steps.
+    assert_eq!(m.count("[data-testid=teach-admission] svg"), 1);
+
+    // The last step is the plan's decision: the job's (w, p) and admission, as the plan
+    // table shows them and as smd_core::plan_with computes them.
+    let line = &want.jobs[job];
+    let last = m.one("[data-testid=teach-step]");
+    let attr = |a: &str| last.get_attribute(a).unwrap_or_default();
+    assert_eq!(attr("data-w"), line.workers.unwrap().to_string());
+    assert_eq!(attr("data-p"), line.ps.unwrap().to_string());
+    assert_eq!(attr("data-admitted"), line.admitted.to_string());
+    assert_eq!(cells[2], attr("data-w"), "the plan table's w");
+    assert_eq!(cells[3], attr("data-p"), "the plan table's p");
+    assert_eq!(cells[1].starts_with('✓'), line.admitted, "{:?}", cells[1]);
+    let text = m.text("[data-testid=teach-text]");
+    assert!(
+        text.contains(&format!(
+            "(w, p) = ({}, {})",
+            line.workers.unwrap(),
+            line.ps.unwrap()
+        )),
+        "{text}"
+    );
+    assert_eq!(text.contains(" is admitted"), line.admitted, "{text}");
+
+    // Previous goes back one step, to its sentence; a stage button jumps to its first step.
+    click_to(&m, "teach-prev", n - 1).await;
+    assert_eq!(m.text("[data-testid=teach-text]"), texts[n - 2]);
+    let grid = native.first_of(Stage::Grid).unwrap() + 1;
+    click_to(&m, "teach-stage-grid", grid).await;
+    assert_eq!(step(&m).2, "grid");
+    m.until("the grid step's marks", |m| {
+        m.count("[data-testid=teach-landscape] svg .overlay") == 1
+    })
+    .await;
+    click_to(&m, "teach-first", 1).await;
+
+    // Play advances on its own, Stop stops it.
+    m.click("[data-testid=teach-play]");
+    m.until("Play to advance", |m| step(m).0 >= 3).await;
+    assert!(m.text("[data-testid=teach-play]").contains("Stop"));
+    m.click("[data-testid=teach-play]");
+    m.until("Stop", |m| {
+        m.text("[data-testid=teach-play]").contains("Play")
+    })
+    .await;
+    let stopped = step(&m).0;
+    yew::platform::time::sleep(Duration::from_millis(1600)).await;
+    assert_eq!(step(&m).0, stopped, "stopped");
+    assert_eq!(m.count("[data-testid=error]"), 0);
+}
