@@ -113,7 +113,9 @@ fn cluster_words(s: &smd_core::Scenario) -> String {
             .collect::<Vec<_>>()
             .join(" + ")
     } else {
-        format!("a pool of {} units", sig(s.cluster.units, 4))
+        let units = s.cluster.units;
+        let plural = if units == 1.0 { "" } else { "s" };
+        format!("a pool of {} unit{plural}", sig(units, 4))
     }
 }
 
