@@ -64,18 +64,7 @@ pub fn LandscapePanel() -> Html {
     let Some(results) = state.solving.results.clone() else {
         return html! {};
     };
-    let on_job = {
-        let d = state.dispatcher();
-        let uids = results.uids.clone();
-        Callback::from(move |e: Event| {
-            let i = e
-                .target_unchecked_into::<HtmlSelectElement>()
-                .selected_index();
-            if let Some(&u) = usize::try_from(i).ok().and_then(|i| uids.get(i)) {
-                d.dispatch(Action::SelectJob(u));
-            }
-        })
-    };
+    let on_job = select_job(state.dispatcher(), results.uids.clone());
     let switch = |v: LandscapeValue, label: &'static str| {
         let d = state.dispatcher();
         let on = state.view.value == v;
@@ -177,5 +166,21 @@ fn hover_at(
             mu: l.mu[j][i],
             inside: l.inside[j][i],
         }));
+    })
+}
+
+/// A job picker's change handler: the job at the chosen option's index (in `uids`, the
+/// plan's order) becomes the selected job — the landscape's and the stepper's pickers.
+pub(crate) fn select_job(
+    d: UseReducerDispatcher<crate::state::State>,
+    uids: Vec<u64>,
+) -> Callback<Event> {
+    Callback::from(move |e: Event| {
+        let i = e
+            .target_unchecked_into::<HtmlSelectElement>()
+            .selected_index();
+        if let Some(&u) = usize::try_from(i).ok().and_then(|i| uids.get(i)) {
+            d.dispatch(Action::SelectJob(u));
+        }
     })
 }

@@ -11,7 +11,6 @@ use smd_charts::{landscape_overlay_svg, line_chart_svg, LandscapeOptions, Value}
 use smd_core::teach::{Event as TraceEvent, Stage, Trace};
 use smd_core::Landscape;
 use std::rc::Rc;
-use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 /// Admission steps listed under the chart.
@@ -74,18 +73,7 @@ pub fn TeachPanel() -> Html {
         );
     };
     let selected_index = state.wanted_landscape().map(|(_, _, i)| i);
-    let on_job = {
-        let d = state.dispatcher();
-        let uids = results.uids.clone();
-        Callback::from(move |e: Event| {
-            let i = e
-                .target_unchecked_into::<HtmlSelectElement>()
-                .selected_index();
-            if let Some(&u) = usize::try_from(i).ok().and_then(|i| uids.get(i)) {
-                d.dispatch(Action::SelectJob(u));
-            }
-        })
-    };
+    let on_job = super::landscape::select_job(state.dispatcher(), results.uids.clone());
     let picker = html! {
         <select onchange={on_job} aria-label="job" data-testid="teach-job">
             { for results.scenario.jobs.iter().enumerate().map(|(i, j)| html! {
