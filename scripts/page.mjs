@@ -469,8 +469,16 @@ if (mode === 'shots') {
     const { context, page } = await open();
     const ms = Number(await page.getAttribute('html', 'data-first-plan-ms'));
     const rows = await page.locator('[data-testid=plan-row]').count();
+    // Where the time went: the page's wasm fetched, its main running, the solver ready.
+    const at = await page.evaluate(() => {
+      const mark = (n) => performance.getEntriesByName(n)[0]?.startTime;
+      const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'));
+      return { wasm: wasm?.responseEnd, start: mark('smd-page-start'), spawned: mark('smd-worker-spawned'), state: mark('smd-state-ready'), render: mark('smd-first-render'), ready: mark('smd-worker-ready'), solved: document.querySelector('[data-testid=recommended]')?.textContent.match(/solved in ([0-9.]+ ms)/)?.[1] };
+    });
+    const f = (x) => (x === undefined ? '?' : x.toFixed(0));
     times.push(ms);
-    console.log(`run ${i + 1}: first plan after ${ms} ms (${rows} plan rows)`);
+    console.log(`run ${i + 1}: first plan after ${ms} ms (${rows} plan rows; wasm fetched ${f(at.wasm)}, `
+      + `page main ${f(at.start)}, worker spawned ${f(at.spawned)}, state ${f(at.state)}, first render ${f(at.render)}, solver ready ${f(at.ready)} ms; solved in ${at.solved})`);
     await context.close();
   }
   times.sort((a, b) => a - b);
@@ -523,23 +531,28 @@ if (mode === 'shots') {
   const t0 = Date.now();
   await page.click('[data-action=generate]');
   await page.waitForSelector('[data-testid=progress]', { timeout: 60000 });
+  // Frames on the page's thread while the worker solves (3 s, or until the solve ends).
   const gaps = await page.evaluate(() => new Promise((done) => {
     const start = performance.now(); let last = start; let worst = 0; let frames = 0;
     function tick(t) { worst = Math.max(worst, t - last); last = t; frames++;
-      if (t - start < 3000) requestAnimationFrame(tick); else done({ frames, worst }); }
+      if (t - start < 3000 && document.querySelector('[data-testid=progress]')) requestAnimationFrame(tick);
+      else done({ frames, worst, ms: t - start }); }
     requestAnimationFrame(tick);
   }));
   const typed = Date.now();
+  const solving = await page.locator('[data-testid=progress]').count() > 0;
   await page.fill("[data-field='job.id']", 'renamed-while-solving');
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=job-row] td.id')]
     .some((td) => td.textContent.includes('renamed-while-solving')));
   const echo = Date.now() - typed;
-  console.log(`during the solve of ${jobs} jobs: ${gaps.frames} frames in 3 s, worst frame gap ${gaps.worst.toFixed(0)} ms; an edit showed in the jobs table after ${echo} ms`);
+  console.log(`during the solve of ${jobs} jobs: ${gaps.frames} frames in ${(gaps.ms / 1000).toFixed(1)} s, worst frame gap ${gaps.worst.toFixed(0)} ms; `
+    + `an edit typed ${solving ? 'during the solve' : 'after it'} showed in the jobs table after ${echo} ms`);
+  // Cancel: a fresh scenario of the same size (another seed) solves from scratch; stop it.
+  await page.fill("[data-field='generate.seed']", '2');
+  await page.click('[data-action=generate]');
   await page.waitForSelector('[data-testid=progress]', { timeout: 60000 });
-  const searching = await page.locator('[data-testid=progress-text]').textContent();
   await page.click('[data-action=cancel]');
   await page.waitForSelector('[data-testid=notice]:has-text("Solve cancelled")', { timeout: 10000 });
-  console.log(`global in the worker: "${searching}", then Cancel stopped it`);
   console.log('cancel: the worker was stopped and the previous plan kept');
   // Solve to the end (an edit re-solves).
   const t1 = Date.now();

@@ -1,5 +1,6 @@
-// The page's service worker: keeps this build's app shell (index.html, the page's and the
-// worker's .js and .wasm, the stylesheet, the icon) in a cache, so that the page, once
+// The page's service worker: keeps this build's app shell (index.html, the page's .js and
+// .wasm — which the solver's workers run too —, the solver worker's script, the stylesheet,
+// the icon) in a cache, so that the page, once
 // loaded, opens and plans without a network.
 //
 // web/sw-stamp.mjs (a Trunk post_build hook, Trunk.toml) replaces the two placeholders below
@@ -8,7 +9,7 @@
 // caches of this scope are deleted when it takes over.
 //
 // Policy: Trunk's content-hashed files (name-<16 hex digits>…) never change, so the cache
-// answers them first. Everything else — index.html and the worker's unhashed files — goes
+// answers them first. Everything else — index.html and the solver worker's unhashed script — goes
 // to the network first (a new publish shows at once) and falls back to the cache offline.
 // Registered from index.html with a relative URL, so its scope is the page's directory,
 // whatever sub-path the site is published under.
@@ -71,7 +72,7 @@ async function cacheFirst(request) {
 async function networkFirst(request, key) {
   const cache = await caches.open(CACHE);
   try {
-    // The worker's files have no hash in their names: revalidate them, so that right after a
+    // The worker's script has no hash in its name: revalidate it, so that right after a
     // publish the HTTP cache cannot pair a new page with an old worker.
     const response = await fetch(request.mode === 'navigate' ? request : new Request(request, { cache: 'no-cache' }));
     if (response.ok) await cache.put(key, response.clone());

@@ -25,5 +25,6 @@ pub use components::app::{App, AppProps};
 
 /// Mounts the page on `<body>`.
 pub fn start() {
+    solver::mark("smd-page-start");
     yew::Renderer::<App>::with_props(AppProps::default_page()).render();
 }

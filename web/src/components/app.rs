@@ -131,7 +131,11 @@ fn initial_scenario(props: &AppProps, hash: &str) -> State {
 pub fn App(props: &AppProps) -> Html {
     let state: AppState = {
         let props = props.clone();
-        use_reducer(move || initial_state(&props))
+        use_reducer(move || {
+            let s = initial_state(&props);
+            crate::solver::mark("smd-state-ready");
+            s
+        })
     };
     hooks::use_solver(&state, props.solver.clone());
     hooks::use_sweep_pool(&state, props.solver.clone());
@@ -144,6 +148,7 @@ pub fn App(props: &AppProps) -> Html {
     hooks::use_saved_scenarios(&state, props.storage_key.clone());
     hooks::use_address(&state, props.read_link);
     hooks::use_first_plan_mark(&state);
+    use_effect_with((), |_| crate::solver::mark("smd-first-render"));
 
     let view = state.view.tab;
     html! {

@@ -374,6 +374,7 @@ fn mark_first_plan() {
     if root.has_attribute("data-first-plan-ms") {
         return;
     }
+    crate::solver::mark("smd-first-plan");
     if let Some(p) = w.performance() {
         let _ = root.set_attribute("data-first-plan-ms", &format!("{:.0}", p.now()));
     }

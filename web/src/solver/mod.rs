@@ -17,6 +17,27 @@ pub use page::{Solver, SolverMode, WORKER_URL};
 pub use protocol::{Event, Experiment, Output, Partial, Reply, Request, Task};
 pub use worker::{handle, worker_main};
 
+/// Whether this module runs in a Web Worker (the solver's) rather than on the page.
+pub fn in_worker() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        js_sys::global()
+            .dyn_into::<web_sys::DedicatedWorkerGlobalScope>()
+            .is_ok()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    false
+}
+
+/// A `performance.mark` named `name` on the page's timeline (the load benchmark reads the
+/// first of each: `scripts/page.mjs bench`).
+pub fn mark(name: &str) {
+    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
 /// Milliseconds from the page's (or worker's) `performance` clock.
 pub fn now_ms() -> f64 {
     #[cfg(target_arch = "wasm32")]

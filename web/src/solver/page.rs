@@ -1,15 +1,15 @@
 //! The page's side: spawns the worker, posts it requests, terminates and restarts it.
 //!
-//! The page talks to a plain dedicated `Worker` built by Trunk (`data-type="worker"` with a
-//! loader shim) with JSON messages. gloo-worker's bridge was not used because it can
-//! neither terminate a worker that is busy solving (cancel) nor report that it died.
-//! Tests, where the runner serves no worker script, use `SolverMode::InThread` (feature
-//! `in-thread`, which only the tests enable): the same `handle` runs on the page's thread
-//! and its replies take the same path. Without the feature the page's wasm holds no
-//! solver at all — it only lives in the worker's (docs/BENCHMARKS.md, the page's size).
+//! The page talks to a plain dedicated module `Worker` (web/solver-worker.js) with JSON
+//! messages. The worker runs the page's own wasm: its first message is the page's JS glue
+//! URL and the `WebAssembly.Module` the page already compiled, so a worker costs neither a
+//! download nor a compile (docs/BENCHMARKS.md, "One module"). gloo-worker's bridge was not
+//! used because it can neither terminate a worker that is busy solving (cancel) nor report
+//! that it died. Tests, where the runner serves no worker script, use
+//! `SolverMode::InThread`: the same `handle` runs on the page's thread and its replies take
+//! the same path.
 
 use super::protocol::{Reply, Request};
-#[cfg(feature = "in-thread")]
 use super::worker::handle;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -22,12 +22,11 @@ pub enum SolverMode {
     /// In a Web Worker loaded from this script URL (relative to the page).
     Worker(String),
     /// On the page's thread (tests).
-    #[cfg(feature = "in-thread")]
     InThread,
 }
 
-/// The script Trunk emits for the worker binary (relative, so `dist/` works from any path).
-pub const WORKER_URL: &str = "./smd-worker_loader.js";
+/// The worker's script, copied by Trunk (relative, so `dist/` works from any path).
+pub const WORKER_URL: &str = "./solver-worker.js";
 
 type ReplyFn = Rc<dyn Fn(Reply)>;
 type DeathFn = Rc<dyn Fn(String)>;
@@ -65,7 +64,6 @@ impl Solver {
     fn spawn(&mut self) {
         let url = match &self.mode {
             SolverMode::Worker(url) => url.clone(),
-            #[cfg(feature = "in-thread")]
             SolverMode::InThread => {
                 let on_reply = self.on_reply.clone();
                 wasm_bindgen_futures::spawn_local(async move { on_reply(Reply::Ready) });
@@ -73,11 +71,10 @@ impl Solver {
             }
         };
         let url = url.as_str();
-        let worker = match web_sys::Worker::new(url) {
+        let worker = match start_worker(url) {
             Ok(w) => w,
-            Err(e) => {
+            Err(msg) => {
                 let on_death = self.on_death.clone();
-                let msg = format!("could not start the solver worker ({url}): {e:?}");
                 wasm_bindgen_futures::spawn_local(async move { on_death(msg) });
                 return;
             }
@@ -93,6 +90,7 @@ impl Solver {
             let text = e.data().as_string().unwrap_or_default();
             if let Ok(reply) = serde_json::from_str::<Reply>(&text) {
                 if matches!(reply, Reply::Ready) {
+                    super::mark("smd-worker-ready");
                     let queued = pending.borrow_mut().take().unwrap_or_default();
                     for msg in queued {
                         let _ = ready_worker.post_message(&JsValue::from_str(&msg));
@@ -129,7 +127,6 @@ impl Solver {
                     (self.on_death)(format!("could not reach the solver worker: {e:?}"));
                 }
             }
-            #[cfg(feature = "in-thread")]
             None if self.mode == SolverMode::InThread => {
                 let on_reply = self.on_reply.clone();
                 let generation = self.generation.clone();
@@ -157,6 +154,35 @@ impl Solver {
         self._handlers.clear();
         self.spawn();
     }
+}
+
+/// A module worker from `url`, sent this module and its glue (web/solver-worker.js).
+fn start_worker(url: &str) -> Result<web_sys::Worker, String> {
+    let fail = |e: JsValue| format!("could not start the solver worker ({url}): {e:?}");
+    let glue = glue_url().ok_or_else(|| {
+        format!("could not start the solver worker ({url}): the page names no module script")
+    })?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(url, &options).map_err(fail)?;
+    let init = js_sys::Object::new();
+    js_sys::Reflect::set(&init, &"glue".into(), &glue.into()).map_err(fail)?;
+    js_sys::Reflect::set(&init, &"module".into(), &wasm_bindgen::module()).map_err(fail)?;
+    worker.post_message(&init).map_err(fail)?;
+    super::mark("smd-worker-spawned");
+    Ok(worker)
+}
+
+/// The absolute URL of the page's JS glue: Trunk preloads it with
+/// `<link rel="modulepreload">` in the built `index.html`.
+fn glue_url() -> Option<String> {
+    let link = web_sys::window()?
+        .document()?
+        .query_selector("link[rel=modulepreload][href$='.js']")
+        .ok()??;
+    link.dyn_into::<web_sys::HtmlLinkElement>()
+        .ok()
+        .map(|l| l.href())
 }
 
 impl Drop for Solver {
