@@ -10,8 +10,9 @@
 //! ```
 
 use crate::format::{fmt_tick, tick_label};
+use crate::rect::Rect;
 use crate::scale::{linear_ticks, nice_step, Scale};
-use crate::svg::{rule, text_at, text_turned, Tag};
+use crate::svg::{end, frame, group, rule, text_at, text_turned, Tag};
 
 /// One tick: where it stands along its axis (px) and its label.
 #[derive(Clone, Debug, PartialEq)]
@@ -202,6 +203,28 @@ impl Axis {
             text_at(out, x, y, self.size, anchor, "tick", &t.label);
         }
     }
+}
+
+/// The axes of a chart `height` px tall around `plot`, in a `g.axes`: `y_ticks` at the left
+/// with grid lines across, `x_ticks` below, the frame, and both titles (the x title 10 px
+/// above the chart's bottom, the y title 16 px from its left edge).
+pub(crate) fn framed_axes(
+    out: &mut String,
+    plot: Rect,
+    height: f64,
+    (y_ticks, x_ticks): (&[Tick], &[Tick]),
+    (x_label, y_label): (&str, &str),
+) {
+    group(out, "axes");
+    Axis::left(plot.x)
+        .gap(7.0)
+        .grid(plot.right())
+        .draw(out, y_ticks);
+    Axis::bottom(plot.bottom()).gap(17.0).draw(out, x_ticks);
+    frame(out, plot);
+    x_title(out, plot.x + plot.width / 2.0, height - 10.0, x_label);
+    y_title(out, 16.0, plot.y + plot.height / 2.0, y_label);
+    end(out, "g");
 }
 
 /// Writes the title of a horizontal axis, centred on (x, y).

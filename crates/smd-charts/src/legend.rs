@@ -12,6 +12,28 @@ use crate::rect::Rect;
 use crate::scale::Scale;
 use crate::svg::{end, frame, text_at, text_turned, text_width, titled_group, Tag};
 
+/// The width a column legend of `names` (11 px labels) takes at a chart's right: the longest
+/// label, its line key and the gaps.
+pub(crate) fn column_width(names: &[&str]) -> f64 {
+    names
+        .iter()
+        .map(|n| text_width(n, 11.0))
+        .fold(0.0_f64, f64::max)
+        + 48.0
+}
+
+/// The plot area of a `width` × `height` chart with a column legend of `names` at its
+/// right: `left` px for the y axis, 36 px above for the title, `bottom` px below for the x
+/// axis.
+pub(crate) fn plot_beside(width: f64, height: f64, names: &[&str], left: f64, bottom: f64) -> Rect {
+    Rect {
+        x: left,
+        y: 36.0,
+        width: (width - column_width(names) - 12.0 - left).max(40.0),
+        height: (height - 36.0 - bottom).max(40.0),
+    }
+}
+
 /// How a legend moves from one entry to the next.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Flow {

@@ -7,7 +7,9 @@ use crate::marker;
 use crate::palette::series_style;
 use crate::rect::Rect;
 use crate::scale::{data_range, usable, Scale};
-use crate::svg::{end, frame, group, text_at, text_width, titled_group, xy_root, Px, Tag};
+use crate::svg::{
+    broken_line, end, frame, group, text_at, text_width, titled_group, xy_root, Px, Tag,
+};
 use std::fmt::Display;
 
 /// One point of a series: the mean at `x` and the half-height of its error bar.
@@ -163,15 +165,9 @@ impl Layout {
         }
     }
 
-    /// The plot area. (Its edges are the scales' pixel ends: compute with those, not with
-    /// `right()` and `bottom()`, whose round-off could move a pixel label.)
+    /// The plot area: what the scales span.
     fn plot(&self) -> Rect {
-        Rect {
-            x: self.left,
-            y: self.ys.px.1,
-            width: self.xs.px.1 - self.left,
-            height: self.ys.px.0 - self.ys.px.1,
-        }
+        Rect::spanned(&self.xs, &self.ys)
     }
 
     /// The centre of the plot area.
@@ -244,34 +240,11 @@ fn series(out: &mut String, chart: &LineChart, lay: &Layout, k: usize, s: &Serie
         .attr("class", format!("series series-{k}"))
         .attr("data-name", &s.name)
         .open();
-    let mut d = String::new();
-    let mut pen_down = false;
-    for p in &s.points {
-        if drawn(p) {
-            d.push(if pen_down { 'L' } else { 'M' });
-            d.push_str(&format!(
-                "{},{}",
-                Px(xs.to_px(p.x) + shift),
-                Px(ys.to_px(p.mean))
-            ));
-            pen_down = true;
-        } else {
-            pen_down = false;
-        }
-    }
-    if !d.is_empty() {
-        let mut t = Tag::new(out, "path")
-            .attr("class", "line")
-            .attr("d", &d)
-            .attr("fill", "none")
-            .attr("stroke", colour)
-            .px("stroke-width", 2.0)
-            .attr("stroke-linejoin", "round");
-        if dash != "none" {
-            t = t.attr("stroke-dasharray", dash);
-        }
-        t.close();
-    }
+    let points = s
+        .points
+        .iter()
+        .map(|p| drawn(p).then(|| (xs.to_px(p.x) + shift, ys.to_px(p.mean))));
+    broken_line(out, points, colour, dash, 2.0);
     for p in s.points.iter().filter(|p| drawn(p)) {
         let (x, y) = (xs.to_px(p.x) + shift, ys.to_px(p.mean));
         let data: [(&str, &dyn Display); 3] = [

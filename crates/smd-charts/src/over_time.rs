@@ -2,13 +2,13 @@
 //! time, the JCT distribution, and total utility against the bound. Each policy keeps its
 //! colour and dash pattern (its place in `SimPolicy::ALL`) across the charts.
 
-use crate::axes::{scale_ticks, x_title, y_title, Axis};
+use crate::axes::{framed_axes, scale_ticks, y_title, Axis};
 use crate::format::{duration, fmt_sig};
-use crate::legend::{line_key, Legend};
+use crate::legend::{column_width, line_key, plot_beside, Legend};
 use crate::palette::series_style;
 use crate::rect::Rect;
 use crate::scale::Scale;
-use crate::svg::{end, frame, group, root, text_at, text_width, Px, Tag};
+use crate::svg::{end, group, root, text_at, text_width, Px, Tag};
 use crate::timeline::{run_end, time_ticks, time_unit};
 use smd_core::scenario::Resources;
 use smd_sim::{Run, SimPolicy};
@@ -65,18 +65,7 @@ struct StepChart<'a> {
 /// The plot area of a chart of `opts`, with room for a legend of `names` at the right.
 fn plot_area(opts: &OverTimeOptions, names: &[&str]) -> (f64, f64, Rect) {
     let (width, height) = (opts.width.max(320.0), opts.height.max(200.0));
-    let legend_w = names
-        .iter()
-        .map(|n| text_width(n, 11.0))
-        .fold(0.0_f64, f64::max)
-        + 48.0;
-    let plot = Rect {
-        x: 62.0,
-        y: 36.0,
-        width: (width - legend_w - 12.0 - 62.0).max(40.0),
-        height: (height - 36.0 - 48.0).max(40.0),
-    };
-    (width, height, plot)
+    (width, height, plot_beside(width, height, names, 62.0, 48.0))
 }
 
 /// A chart of step functions against simulated time, one per policy.
@@ -105,26 +94,16 @@ fn step_chart(chart: &StepChart, series: &[Steps], opts: &OverTimeOptions) -> St
         &[("data-testid", chart.testid.into())],
     );
     text_at(&mut out, plot.x, 22.0, 14.0, "start", "title", chart.title);
-    group(&mut out, "axes");
     let y_ticks = scale_ticks(&ys, (plot.height / 40.0) as usize);
-    Axis::left(plot.x)
-        .gap(7.0)
-        .grid(plot.right())
-        .draw(&mut out, &y_ticks);
     let (unit, per_unit) = time_unit(xs.hi);
     let x_ticks = time_ticks(&xs, (plot.width / 70.0) as usize, per_unit);
-    Axis::bottom(plot.bottom())
-        .gap(17.0)
-        .draw(&mut out, &x_ticks);
-    frame(&mut out, plot);
-    x_title(
+    framed_axes(
         &mut out,
-        plot.x + plot.width / 2.0,
-        height - 10.0,
-        &format!("{} ({unit})", chart.x_label),
+        plot,
+        height,
+        (&y_ticks, &x_ticks),
+        (&format!("{} ({unit})", chart.x_label), chart.y_label),
     );
-    y_title(&mut out, 16.0, plot.y + plot.height / 2.0, chart.y_label);
-    end(&mut out, "g");
     if series.iter().all(|s| s.points.is_empty()) {
         centre_note(&mut out, &plot, "no data");
     }
@@ -178,13 +157,8 @@ fn legend(
     names: &[&str],
     top: f64,
 ) {
-    let legend_w = names
-        .iter()
-        .map(|n| text_width(n, 11.0))
-        .fold(0.0_f64, f64::max)
-        + 48.0;
     group(out, "legend");
-    let mut legend = Legend::column(width - legend_w, top + 8.0, 20.0).key_width(34.0);
+    let mut legend = Legend::column(width - column_width(names), top + 8.0, 20.0).key_width(34.0);
     for p in policies {
         let (colour, dash) = policy_style(p);
         let key = legend.key();

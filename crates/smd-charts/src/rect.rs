@@ -14,6 +14,17 @@ pub struct Rect {
 }
 
 impl Rect {
+    /// The plot area two scales span: their pixel ends. (Compute a plot's edges from these,
+    /// not from `right()` and `bottom()`, whose round-off could move a pixel label.)
+    pub(crate) fn spanned(xs: &crate::scale::Scale, ys: &crate::scale::Scale) -> Rect {
+        Rect {
+            x: xs.px.0,
+            y: ys.px.1,
+            width: xs.px.1 - xs.px.0,
+            height: ys.px.0 - ys.px.1,
+        }
+    }
+
     /// Right edge.
     pub fn right(&self) -> f64 {
         self.x + self.width

@@ -140,13 +140,9 @@ impl Layout {
         }
     }
 
+    /// The plot area: what the scales span.
     fn plot(&self) -> Rect {
-        Rect {
-            x: self.left,
-            y: self.ys.px.1,
-            width: self.xs.px.1 - self.left,
-            height: self.ys.px.0 - self.ys.px.1,
-        }
+        Rect::spanned(&self.xs, &self.ys)
     }
 }
 

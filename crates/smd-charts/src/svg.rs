@@ -271,6 +271,43 @@ pub(crate) fn text_width(text: &str, size: f64) -> f64 {
     text.chars().count() as f64 * size * 0.6
 }
 
+/// A `path.line` through `points` in pixels, lifted over each `None` (a value not drawn),
+/// with `colour`, `dash` (`"none"` for solid) and `stroke_width`; nothing when no point is
+/// drawn. The line charts over a continuous x (`line`, `sweep`) share it.
+pub(crate) fn broken_line(
+    out: &mut String,
+    points: impl IntoIterator<Item = Option<(f64, f64)>>,
+    colour: &str,
+    dash: &str,
+    stroke_width: f64,
+) {
+    let mut d = String::new();
+    let mut pen_down = false;
+    for p in points {
+        match p {
+            Some((x, y)) => {
+                d.push(if pen_down { 'L' } else { 'M' });
+                let _ = write!(d, "{},{}", Px(x), Px(y));
+                pen_down = true;
+            }
+            None => pen_down = false,
+        }
+    }
+    if !d.is_empty() {
+        let mut t = Tag::new(out, "path")
+            .attr("class", "line")
+            .attr("d", &d)
+            .attr("fill", "none")
+            .attr("stroke", colour)
+            .px("stroke-width", stroke_width)
+            .attr("stroke-linejoin", "round");
+        if dash != "none" {
+            t = t.attr("stroke-dasharray", dash);
+        }
+        t.close();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,14 +5,14 @@
 //! marker across these charts (its place in `Policy::ALL`, or for a policy over time its
 //! style in the simulation charts).
 
-use crate::axes::{count_ticks, scale_ticks, x_title, y_title, Axis};
+use crate::axes::{count_ticks, framed_axes, scale_ticks};
 use crate::format::{duration, fmt_sig};
-use crate::legend::{line_key, Legend};
+use crate::legend::{column_width, line_key, plot_beside, Legend};
 use crate::marker::{self, Shape};
 use crate::palette::series_style;
 use crate::rect::Rect;
 use crate::scale::Scale;
-use crate::svg::{end, frame, group, root, text_at, text_width, titled_group, Px, Tag};
+use crate::svg::{broken_line, end, group, root, text_at, text_width, titled_group, Px, Tag};
 use smd_core::scenario::Resource;
 use smd_core::Policy;
 use smd_sim::SimPolicy;
@@ -376,17 +376,7 @@ pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> S
     let sizes: Vec<f64> = report.points.iter().map(|p| p.size.value()).collect();
     let names: Vec<&str> = lines.iter().map(|l| l.name).collect();
     let (width, height) = (opts.width.max(320.0), opts.height.max(200.0));
-    let legend_w = names
-        .iter()
-        .map(|n| text_width(n, 11.0))
-        .fold(0.0_f64, f64::max)
-        + 48.0;
-    let plot = Rect {
-        x: 66.0,
-        y: 36.0,
-        width: (width - legend_w - 12.0 - 66.0).max(40.0),
-        height: (height - 36.0 - 50.0).max(40.0),
-    };
+    let plot = plot_beside(width, height, &names, 66.0, 50.0);
     let (lo, hi) = match (sizes.first(), sizes.last()) {
         (Some(&a), Some(&b)) if b > a => {
             let pad = (b - a) * 0.03;
@@ -430,30 +420,20 @@ pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> S
     let mut out = String::with_capacity(16 * 1024);
     root(&mut out, width, height, "smd-sweep", &title, &attrs);
     text_at(&mut out, plot.x, 22.0, 14.0, "start", "title", &title);
-    group(&mut out, "axes");
     let y_ticks = scale_ticks(&ys, (plot.height / 40.0) as usize);
-    Axis::left(plot.x)
-        .gap(7.0)
-        .grid(plot.right())
-        .draw(&mut out, &y_ticks);
     let target = (plot.width / 70.0) as usize;
     let x_ticks = if report.knee.axis == SizeAxis::Machines {
         count_ticks(&sizes, target, |v| xs.to_px(v))
     } else {
         scale_ticks(&xs, target)
     };
-    Axis::bottom(plot.bottom())
-        .gap(17.0)
-        .draw(&mut out, &x_ticks);
-    frame(&mut out, plot);
-    x_title(
+    framed_axes(
         &mut out,
-        plot.x + plot.width / 2.0,
-        height - 10.0,
-        &x_label(report),
+        plot,
+        height,
+        (&y_ticks, &x_ticks),
+        (&x_label(report), &y_label),
     );
-    y_title(&mut out, 16.0, plot.y + plot.height / 2.0, &y_label);
-    end(&mut out, "g");
     if let Some(k) = knee {
         knee_marks(&mut out, report, k, &xs, &ys, &plot);
     }
@@ -472,7 +452,8 @@ pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> S
         line(&mut out, report, l, &sizes, &xs, &ys);
     }
     group(&mut out, "legend");
-    let mut legend = Legend::column(width - legend_w, plot.y + 8.0, 20.0).key_width(36.0);
+    let mut legend =
+        Legend::column(width - column_width(&names), plot.y + 8.0, 20.0).key_width(36.0);
     for l in &lines {
         let (colour, dash, shape) = l.style;
         let (x, y) = legend.key();
@@ -551,31 +532,11 @@ fn line(out: &mut String, report: &Report, l: &Line, sizes: &[f64], xs: &Scale, 
         .attr("class", "series")
         .attr("data-policy", l.name)
         .open();
-    let mut d = String::new();
-    let mut pen_down = false;
-    for (s, v) in sizes.iter().zip(&l.values) {
-        match v {
-            Some(v) => {
-                d.push(if pen_down { 'L' } else { 'M' });
-                d.push_str(&format!("{},{}", Px(xs.to_px(*s)), Px(ys.to_px(*v))));
-                pen_down = true;
-            }
-            None => pen_down = false,
-        }
-    }
-    if !d.is_empty() {
-        let mut t = Tag::new(out, "path")
-            .attr("class", "line")
-            .attr("d", &d)
-            .attr("fill", "none")
-            .attr("stroke", colour)
-            .px("stroke-width", 1.8)
-            .attr("stroke-linejoin", "round");
-        if dash != "none" {
-            t = t.attr("stroke-dasharray", dash);
-        }
-        t.close();
-    }
+    let points = sizes
+        .iter()
+        .zip(&l.values)
+        .map(|(s, v)| v.map(|v| (xs.to_px(*s), ys.to_px(v))));
+    broken_line(out, points, colour, dash, 1.8);
     for ((s, v), tip) in sizes.iter().zip(&l.values).zip(&l.tips) {
         let Some(v) = v else { continue };
         let (x, y) = (xs.to_px(*s), ys.to_px(*v));
