@@ -342,13 +342,25 @@ if (mode === 'shots') {
   console.log(`wrote ${arg}/machines-*.png`);
 } else if (mode === 'sharing') {
   // A scenario with GPU sharing on, imported as JSON: the GPU sharing card of its plan.
+  // docs/screenshot-sharing.png: `smd generate --jobs 16 --seed 3 --machines 4`, then
+  // params.gpu_sharing = "heuristic" and for every job i with i % 4 != 3
+  // gpu_mem_mean_gb = 1.5 + i % 4, gpu_mem_sd_gb = 0.2·(i % 3), gpu_util = 0.15 + 0.1·(i % 3).
   const { readFileSync } = await import('node:fs');
   const out = process.argv[5];
   const { page } = await open();
-  await page.fill("[data-field='io.text']", readFileSync(arg, 'utf8'));
+  // Set as one input event (a long text typed by fill() can outlast its timeout).
+  await page.$eval("[data-field='io.text']", (t, text) => {
+    t.value = text;
+    t.dispatchEvent(new Event('input', { bubbles: true }));
+  }, readFileSync(arg, 'utf8'));
   await page.click('[data-action=import-json]');
   await page.waitForSelector('[data-testid=sharing-headline]', { timeout: 240000 });
-  await page.evaluate(() => document.querySelector('[data-testid=gpu-map]').scrollIntoView());
+  // The recommended plan's sharing (the page opens on SMD's plan).
+  if (await page.locator('[data-action=show-recommended]').count()) {
+    await page.click('[data-action=show-recommended]');
+    await page.waitForTimeout(500);
+  }
+  await page.evaluate(() => document.querySelector('[data-testid=gpu-map]').scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: `${out}/sharing.png` });
   console.log(await page.textContent('[data-testid=sharing-headline]'));
 } else if (mode === 'compare') {
@@ -490,9 +502,13 @@ if (mode === 'shots') {
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
   await page.goto(url);
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n,
     rows, { timeout: 180000 });
+  // One worker: the one index.html started while the wasm loaded, adopted by the page.
+  if (workers.length !== 1) problems.push(`workers started for the first plan: ${JSON.stringify(workers)}`);
   const status = await page.locator('[data-testid=status]').textContent();
   const total = await page.locator('[data-testid=total-utility]').textContent();
   const compare = await page.locator('[data-testid=policy-compare] tbody tr').count();

@@ -2,14 +2,23 @@
 // its first message, the URL of its JS glue and the WebAssembly.Module it compiled, so the
 // page and every worker share one download and one compile (docs/ARCHITECTURE.md, "The
 // page"). Instantiating runs the binary's main(), which in a worker installs the solver's
-// message loop and answers Ready (web/src/solver/worker.rs); messages the page sends before
-// that wait in the page's queue.
-self.addEventListener('message', async (e) => {
-  const { glue, module } = e.data;
+// message loop as `onmessage` and answers Ready (web/src/solver/worker.rs). The page does
+// not wait for Ready: requests that come while the wasm loads are held here and handed to
+// that loop in order, so the first solve starts the moment the solver can run it.
+let held = [];
+self.onmessage = async (e) => {
+  if (held.length > 0 || e.data?.module === undefined) {
+    held.push(e);
+    return;
+  }
+  held.push(null); // the module's own message: later ones wait behind it
   try {
-    const bindings = await import(glue);
-    await bindings.default({ module_or_path: module });
+    const bindings = await import(e.data.glue);
+    await bindings.default({ module_or_path: e.data.module });
   } catch (err) {
     self.postMessage(JSON.stringify({ Panicked: { message: `the solver could not start: ${err}` } }));
+    return;
   }
-}, { once: true });
+  for (const m of held.slice(1)) self.onmessage(m);
+  held = [];
+};

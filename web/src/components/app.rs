@@ -132,7 +132,8 @@ pub fn App(props: &AppProps) -> Html {
     let state: AppState = {
         let props = props.clone();
         use_reducer(move || {
-            let s = initial_state(&props);
+            let mut s = initial_state(&props);
+            s.solve_opening_draft();
             crate::solver::mark("smd-state-ready");
             s
         })

@@ -37,9 +37,6 @@ pub struct Solver {
     on_reply: ReplyFn,
     on_death: DeathFn,
     worker: Option<web_sys::Worker>,
-    /// Requests sent before the worker said [`Reply::Ready`]: a message that arrives while
-    /// the worker's wasm is still loading would find no listener and be lost.
-    pending: Rc<RefCell<Option<Vec<String>>>>,
     _handlers: Vec<Closure<dyn FnMut(JsValue)>>,
     /// In-thread runs are cancelled by bumping this.
     generation: Rc<RefCell<u64>>,
@@ -53,7 +50,6 @@ impl Solver {
             on_reply,
             on_death,
             worker: None,
-            pending: Rc::new(RefCell::new(Some(Vec::new()))),
             _handlers: Vec::new(),
             generation: Rc::new(RefCell::new(0)),
         };
@@ -80,9 +76,6 @@ impl Solver {
             }
         };
         let on_reply = self.on_reply.clone();
-        *self.pending.borrow_mut() = Some(Vec::new());
-        let pending = self.pending.clone();
-        let ready_worker = worker.clone();
         let on_message = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
             let Ok(e) = e.dyn_into::<web_sys::MessageEvent>() else {
                 return;
@@ -91,10 +84,6 @@ impl Solver {
             if let Ok(reply) = serde_json::from_str::<Reply>(&text) {
                 if matches!(reply, Reply::Ready) {
                     super::mark("smd-worker-ready");
-                    let queued = pending.borrow_mut().take().unwrap_or_default();
-                    for msg in queued {
-                        let _ = ready_worker.post_message(&JsValue::from_str(&msg));
-                    }
                 }
                 on_reply(reply);
             }
@@ -118,11 +107,9 @@ impl Solver {
     pub fn send(&self, req: Request) {
         match &self.worker {
             Some(w) => {
+                // Posted at once, even while the worker's wasm loads: its script holds
+                // requests until the solver listens (web/solver-worker.js).
                 let text = serde_json::to_string(&req).expect("requests serialise");
-                if let Some(queue) = self.pending.borrow_mut().as_mut() {
-                    queue.push(text);
-                    return;
-                }
                 if let Err(e) = w.post_message(&JsValue::from_str(&text)) {
                     (self.on_death)(format!("could not reach the solver worker: {e:?}"));
                 }
@@ -162,15 +149,49 @@ fn start_worker(url: &str) -> Result<web_sys::Worker, String> {
     let glue = glue_url().ok_or_else(|| {
         format!("could not start the solver worker ({url}): the page names no module script")
     })?;
-    let options = web_sys::WorkerOptions::new();
-    options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options(url, &options).map_err(fail)?;
+    let worker = match early_worker(url)? {
+        Some(w) => w,
+        None => {
+            let options = web_sys::WorkerOptions::new();
+            options.set_type(web_sys::WorkerType::Module);
+            web_sys::Worker::new_with_options(url, &options).map_err(fail)?
+        }
+    };
     let init = js_sys::Object::new();
     js_sys::Reflect::set(&init, &"glue".into(), &glue.into()).map_err(fail)?;
     js_sys::Reflect::set(&init, &"module".into(), &wasm_bindgen::module()).map_err(fail)?;
     worker.post_message(&init).map_err(fail)?;
     super::mark("smd-worker-spawned");
     Ok(worker)
+}
+
+/// The worker `index.html` started for `url` while the page loaded (`self.smdSolverWorker`),
+/// taken once; an error if its script failed meanwhile.
+fn early_worker(url: &str) -> Result<Option<web_sys::Worker>, String> {
+    if url != WORKER_URL {
+        return Ok(None);
+    }
+    let global: js_sys::Object = js_sys::global();
+    let key = JsValue::from_str("smdSolverWorker");
+    let Some(worker) = js_sys::Reflect::get(&global, &key)
+        .ok()
+        .and_then(|w| w.dyn_into::<web_sys::Worker>().ok())
+    else {
+        return Ok(None);
+    };
+    let _ = js_sys::Reflect::delete_property(&global, &key);
+    match js_sys::Reflect::get(&worker, &"failed".into())
+        .ok()
+        .and_then(|f| f.as_string())
+    {
+        Some(failed) => {
+            worker.terminate();
+            Err(format!(
+                "could not start the solver worker ({url}): {failed}"
+            ))
+        }
+        None => Ok(Some(worker)),
+    }
 }
 
 /// The absolute URL of the page's JS glue: Trunk preloads it with
