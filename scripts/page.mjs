@@ -502,13 +502,9 @@ if (mode === 'shots') {
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-  const workers = [];
-  page.on('worker', (w) => workers.push(w.url()));
   await page.goto(url);
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n,
     rows, { timeout: 180000 });
-  // One worker: the one index.html started while the wasm loaded, adopted by the page.
-  if (workers.length !== 1) problems.push(`workers started for the first plan: ${JSON.stringify(workers)}`);
   const status = await page.locator('[data-testid=status]').textContent();
   const total = await page.locator('[data-testid=total-utility]').textContent();
   const compare = await page.locator('[data-testid=policy-compare] tbody tr').count();

@@ -132,8 +132,7 @@ pub fn App(props: &AppProps) -> Html {
     let state: AppState = {
         let props = props.clone();
         use_reducer(move || {
-            let mut s = initial_state(&props);
-            s.solve_opening_draft();
+            let s = initial_state(&props);
             crate::solver::mark("smd-state-ready");
             s
         })

@@ -25,23 +25,19 @@ use yew::prelude::*;
 /// [`State::tasks`]: crate::state::State::tasks
 #[hook]
 pub fn use_solver(state: &AppState, mode: SolverMode) {
-    // Started during the first render, not in an effect after it: the worker then loads,
-    // and solves the opening scenario, while the page renders (docs/BENCHMARKS.md, "One
-    // module").
-    let solver: Rc<RefCell<Option<Solver>>> = {
+    let solver: Rc<RefCell<Option<Solver>>> = use_mut_ref(|| None);
+    {
+        let solver = solver.clone();
         let d = state.dispatcher();
-        use_mut_ref(move || {
+        use_effect_with((), move |_| {
             let (d1, d2) = (d.clone(), d);
-            Some(Solver::new(
+            *solver.borrow_mut() = Some(Solver::new(
                 mode,
                 Rc::new(move |r| d1.dispatch(Action::Reply(r))),
                 Rc::new(move |m| d2.dispatch(Action::WorkerDied(m))),
-            ))
-        })
-    };
-    {
-        let solver = solver.clone();
-        use_effect_with((), move |_| move || drop(solver.borrow_mut().take()));
+            ));
+            move || drop(solver.borrow_mut().take())
+        });
     }
     // Cancel, supersede and death all terminate the worker and start a fresh one.
     {
@@ -56,12 +52,13 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
     }
     // `(restarts, ids)`: the tasks sent to the worker of that restart.
     let sent = use_mut_ref(|| (0u64, Vec::<u64>::new()));
-    let send = {
-        let st = state.clone();
-        move |tasks: &[u64], restarts: u64| {
+    let st = state.clone();
+    use_effect_with(
+        (state.tasks(), state.solving.restarts),
+        move |(tasks, restarts)| {
             let mut sent = sent.borrow_mut();
-            if sent.0 != restarts {
-                *sent = (restarts, Vec::new());
+            if sent.0 != *restarts {
+                *sent = (*restarts, Vec::new());
             }
             sent.1.retain(|id| tasks.contains(id));
             if let Some(s) = solver.borrow().as_ref() {
@@ -75,16 +72,7 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
                     }
                 }
             }
-        }
-    };
-    // The opening solve goes out with the first render; later tasks after each render.
-    let first = use_mut_ref(|| true);
-    if std::mem::replace(&mut *first.borrow_mut(), false) {
-        send(&state.tasks(), state.solving.restarts);
-    }
-    use_effect_with(
-        (state.tasks(), state.solving.restarts),
-        move |(tasks, restarts)| send(tasks, *restarts),
+        },
     );
 }
 

@@ -149,49 +149,15 @@ fn start_worker(url: &str) -> Result<web_sys::Worker, String> {
     let glue = glue_url().ok_or_else(|| {
         format!("could not start the solver worker ({url}): the page names no module script")
     })?;
-    let worker = match early_worker(url)? {
-        Some(w) => w,
-        None => {
-            let options = web_sys::WorkerOptions::new();
-            options.set_type(web_sys::WorkerType::Module);
-            web_sys::Worker::new_with_options(url, &options).map_err(fail)?
-        }
-    };
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options(url, &options).map_err(fail)?;
     let init = js_sys::Object::new();
     js_sys::Reflect::set(&init, &"glue".into(), &glue.into()).map_err(fail)?;
     js_sys::Reflect::set(&init, &"module".into(), &wasm_bindgen::module()).map_err(fail)?;
     worker.post_message(&init).map_err(fail)?;
     super::mark("smd-worker-spawned");
     Ok(worker)
-}
-
-/// The worker `index.html` started for `url` while the page loaded (`self.smdSolverWorker`),
-/// taken once; an error if its script failed meanwhile.
-fn early_worker(url: &str) -> Result<Option<web_sys::Worker>, String> {
-    if url != WORKER_URL {
-        return Ok(None);
-    }
-    let global: js_sys::Object = js_sys::global();
-    let key = JsValue::from_str("smdSolverWorker");
-    let Some(worker) = js_sys::Reflect::get(&global, &key)
-        .ok()
-        .and_then(|w| w.dyn_into::<web_sys::Worker>().ok())
-    else {
-        return Ok(None);
-    };
-    let _ = js_sys::Reflect::delete_property(&global, &key);
-    match js_sys::Reflect::get(&worker, &"failed".into())
-        .ok()
-        .and_then(|f| f.as_string())
-    {
-        Some(failed) => {
-            worker.terminate();
-            Err(format!(
-                "could not start the solver worker ({url}): {failed}"
-            ))
-        }
-        None => Ok(Some(worker)),
-    }
 }
 
 /// The absolute URL of the page's JS glue: Trunk preloads it with

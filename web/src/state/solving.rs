@@ -404,12 +404,6 @@ fn same_but_epsilon(a: &Scenario, b: &Scenario) -> bool {
 
 /// What the worker's life means for the rest of the page.
 impl State {
-    /// The page opens: its draft, if valid, is solved at once — the task then leaves with
-    /// the first render (`hooks::use_solver`) instead of after it and a debounce.
-    pub fn solve_opening_draft(&mut self) {
-        self.start_solve(self.draft.revision);
-    }
-
     /// The debounce timer fired for `revision`: solve it, if it is still the draft's and
     /// valid. Returns whether anything changed.
     pub(super) fn start_solve(&mut self, revision: u64) -> bool {
