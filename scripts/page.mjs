@@ -559,16 +559,18 @@ if (mode === 'shots') {
   const echo = Date.now() - typed;
   console.log(`during the solve of ${jobs} jobs: ${gaps.frames} frames in ${(gaps.ms / 1000).toFixed(1)} s, worst frame gap ${gaps.worst.toFixed(0)} ms; `
     + `an edit typed ${solving ? 'during the solve' : 'after it'} showed in the jobs table after ${echo} ms`);
-  // Cancel: a fresh scenario of the same size (another seed) solves from scratch; stop it.
+  // Cancel (offered once a solve has run 3 s): a scenario four times as large, solved from
+  // scratch; stop it.
+  await page.fill("[data-field='generate.jobs']", String(4 * Number(jobs)));
   await page.fill("[data-field='generate.seed']", '2');
   await page.click('[data-action=generate]');
-  await page.waitForSelector('[data-testid=progress]', { timeout: 60000 });
-  await page.click('[data-action=cancel]');
+  await page.click('[data-action=cancel]', { timeout: 120000 });
   await page.waitForSelector('[data-testid=notice]:has-text("Solve cancelled")', { timeout: 10000 });
   console.log('cancel: the worker was stopped and the previous plan kept');
-  // Solve to the end (an edit re-solves).
+  // Solve to the end (generating the first size again).
   const t1 = Date.now();
-  await page.fill("[data-field='job.id']", 'renamed-again');
+  await page.fill("[data-field='generate.jobs']", jobs);
+  await page.click('[data-action=generate]');
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
     && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
     Number(jobs), { timeout: 600000 });
