@@ -57,6 +57,12 @@ async function globalInTheWorker(page, check) {
   await page.waitForFunction(() => /global: searching — best [0-9.]+, bound [0-9.]+ \(gap [0-9.e-]+%\), [0-9.]+( k| M| G)? nodes/
     .test(document.querySelector('[data-testid=progress-text]')?.textContent ?? ''), null, { timeout: 60000 });
   const searching = await page.locator('[data-testid=progress-text]').textContent();
+  // The four other policies' plans are on screen while global searches.
+  const pending = await page.locator('[data-testid=policy-pending]').evaluateAll((rows) => rows.map((r) => r.dataset.policy));
+  const rowsWhileSearching = await page.locator('[data-testid=plan-row]').count();
+  check(JSON.stringify(pending) === '["global"]' && rowsWhileSearching === 40,
+    `while global searches: pending ${JSON.stringify(pending)}, ${rowsWhileSearching} plan rows`);
+  check(await page.locator('[data-testid=recommended]').count() === 0, 'a plan is recommended before global answered');
   await page.click('[data-action=cancel]');
   await page.waitForSelector('[data-testid=notice]:has-text("Solve cancelled")', { timeout: 10000 });
   console.log(`global in the worker: "${searching}", then Cancel stopped it`);
@@ -503,8 +509,8 @@ if (mode === 'shots') {
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
   await page.goto(url);
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n,
-    rows, { timeout: 180000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
+    && !document.querySelector('[data-testid=progress]'), rows, { timeout: 180000 });
   const status = await page.locator('[data-testid=status]').textContent();
   const total = await page.locator('[data-testid=total-utility]').textContent();
   const compare = await page.locator('[data-testid=policy-compare] tbody tr').count();

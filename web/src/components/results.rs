@@ -66,16 +66,27 @@ fn compare_row(
         recommended.then_some("recommended")
     );
     let Some(p) = r.plan(policy) else {
-        let why = r
-            .failures
-            .iter()
-            .find(|(n, _)| n == policy.name())
+        let why = r.failures.iter().find(|(n, _)| n == policy.name());
+        let span = if r.scenario.cluster.has_machines() {
+            "10"
+        } else {
+            "8"
+        };
+        if why.is_none() && !r.complete {
+            return html! {
+                <tr class={cls} {onclick} data-policy={policy.name()} data-testid="policy-pending">
+                    <td class="policy">{ policy.name() }</td>
+                    <td colspan={span} class="note">{"solving…"}</td>
+                </tr>
+            };
+        }
+        let why = why
             .map(|(_, m)| m.clone())
             .unwrap_or_else(|| "no plan".into());
         return html! {
             <tr class={cls} {onclick} data-policy={policy.name()}>
                 <td class="policy">{ policy.name() }</td>
-                <td colspan={if r.scenario.cluster.has_machines() { "10" } else { "8" }} class="bad">{ format!("failed: {why}") }</td>
+                <td colspan={span} class="bad">{ format!("failed: {why}") }</td>
             </tr>
         };
     };
@@ -147,7 +158,7 @@ fn smd_ratios(r: &Results) -> String {
 #[function_component]
 pub fn PolicyCompare() -> Html {
     let state = use_app();
-    let Some(r) = state.solving.results.clone() else {
+    let Some(r) = state.solving.shown() else {
         return html! {
             <section class="card" id="compare"><h2>{"Policies"}</h2>
                 <p class="note" data-testid="policy-compare-empty">{"No plan yet."}</p></section>
@@ -171,7 +182,11 @@ pub fn PolicyCompare() -> Html {
     });
     html! {
         <section class="card" id="compare">
-            <h2>{"Policies"}<span class="sub">{ format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r)) }</span></h2>
+            <h2>{"Policies"}<span class="sub">{ if r.complete {
+                format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r))
+            } else {
+                format!("{} jobs · {} of {} policies so far", r.scenario.jobs.len(), r.plans.len() + r.failures.len(), r.policies().len())
+            } }</span></h2>
             <div class="scroll">
             <table class="compare" data-testid="policy-compare">
                 <thead><tr>
@@ -232,11 +247,18 @@ fn recommendation(r: &Results, plan: &Plan, dispatch: UseReducerDispatcher<State
 #[function_component]
 pub fn PlanDetails() -> Html {
     let state = use_app();
-    let Some(r) = state.solving.results.clone() else {
+    let Some(r) = state.solving.shown() else {
         return html! {};
     };
     let Some(plan) = r.plan(state.view.policy) else {
-        return html! { <section class="card" id="plan"><h2>{ format!("Plan: {}", state.view.policy) }</h2><p class="bad">{"This policy failed."}</p></section> };
+        let failed = r.complete
+            || r.failures
+                .iter()
+                .any(|(p, _)| p == state.view.policy.name());
+        return html! { <section class="card" id="plan"><h2>{ format!("Plan: {}", state.view.policy) }</h2>
+            if failed { <p class="bad">{"This policy failed."}</p> }
+            else { <p class="note" data-testid="plan-pending">{"Still solving; the plans of the policies that have answered are above."}</p> }
+        </section> };
     };
     html! {
         <>

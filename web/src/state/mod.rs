@@ -261,8 +261,7 @@ impl State {
     /// Whether the shown results answer an older draft than the current one.
     pub fn results_stale(&self) -> bool {
         self.solving
-            .results
-            .as_ref()
+            .shown()
             .is_some_and(|r| r.revision != self.draft.revision || !self.draft.valid)
     }
 

@@ -38,8 +38,12 @@ pub struct Results {
     pub plans: Vec<Plan>,
     /// Policies that failed, with the message.
     pub failures: Vec<(String, String)>,
-    /// Wall time of the run, ms.
+    /// Wall time of the run, ms (0 while it runs).
     pub ms: f64,
+    /// Every policy has answered. Until then these are the plans of a running solve, shown
+    /// as they arrive ([`Solving::shown`]): the rest are still solving, and nothing is
+    /// recommended yet.
+    pub complete: bool,
 }
 
 impl Results {
@@ -65,6 +69,9 @@ impl Results {
     /// in another order differ in the last bits — and among them `global`'s is recommended
     /// (it is never below the others), else the first in [`page_policies`] order.
     pub fn recommended(&self) -> Option<&Plan> {
+        if !self.complete {
+            return None;
+        }
         let best = self
             .shown()
             .map(|p| p.total_utility)
@@ -100,9 +107,24 @@ pub struct Run {
     /// Whole seconds since it started, from the page's clock
     /// ([`Action::Elapsed`](super::Action::Elapsed)).
     pub elapsed_s: u32,
+    /// Its plans so far as results (incomplete), once the first policy has answered.
+    pub shown: Option<Rc<Results>>,
 }
 
 impl Run {
+    /// What it has so far, as (incomplete) results.
+    fn so_far(&self) -> Results {
+        Results {
+            revision: self.revision,
+            scenario: self.scenario.clone(),
+            uids: self.uids.clone(),
+            plans: self.plans.clone(),
+            failures: self.failures.clone(),
+            ms: 0.0,
+            complete: false,
+        }
+    }
+
     /// Whether it has run long enough for the status line to say so.
     pub fn slow(&self) -> bool {
         self.elapsed_s >= SLOW_SOLVE_S
@@ -186,6 +208,15 @@ impl Solving {
         id
     }
 
+    /// The plans on screen: the running solve's as they arrive (incomplete), else the last
+    /// finished ones. A cancelled or failed run leaves the last finished ones.
+    pub fn shown(&self) -> Option<Rc<Results>> {
+        self.run
+            .as_ref()
+            .and_then(|r| r.shown.clone())
+            .or_else(|| self.results.clone())
+    }
+
     /// The worker must be terminated and respawned: what it was computing is lost.
     pub fn restart(&mut self) {
         self.restarts += 1;
@@ -228,6 +259,7 @@ impl Solving {
             plans: Vec::new(),
             failures: Vec::new(),
             elapsed_s: 0,
+            shown: None,
         });
         restart
     }
@@ -252,6 +284,7 @@ impl Solving {
                 plans: Vec::new(),
                 failures: Vec::new(),
                 elapsed_s: 0,
+                shown: None,
                 ..r
             });
         }
@@ -352,9 +385,13 @@ impl Solving {
                     r.progress = Some((step, total, total));
                     r.search = Some(search);
                 }
-                Event::Partial(Partial::Planned(plan)) => r.plans.push(*plan),
+                Event::Partial(Partial::Planned(plan)) => {
+                    r.plans.push(*plan);
+                    r.shown = Some(Rc::new(r.so_far()));
+                }
                 Event::Partial(Partial::PolicyFailed { policy, message }) => {
-                    r.failures.push((policy, message))
+                    r.failures.push((policy, message));
+                    r.shown = Some(Rc::new(r.so_far()));
                 }
                 Event::Done {
                     output: Output::Solved,
@@ -368,6 +405,7 @@ impl Solving {
                         plans: r.plans,
                         failures: r.failures,
                         ms,
+                        complete: true,
                     }));
                     self.deaths_in_row = 0;
                 }
@@ -483,6 +521,109 @@ mod tests {
     use crate::state::Action;
     use yew::Reducible;
 
+    /// Plans show as each policy answers; nothing is recommended until all have; a cancel
+    /// mid-solve leaves the last finished results, a death the same until the re-run's
+    /// first plan.
+    #[test]
+    fn plans_show_as_they_arrive_and_cancel_leaves_the_finished_ones() {
+        let solve = |s: Rc<State>| -> (Rc<State>, Vec<Reply>) {
+            let revision = s.draft.revision;
+            let s = s.reduce(Action::StartSolve(revision));
+            let id = s.solving.run.as_ref().unwrap().id;
+            let mut replies = Vec::new();
+            handle(s.request(id).unwrap(), &mut |r| replies.push(r));
+            (s, replies)
+        };
+        let partials = |replies: &[Reply]| {
+            replies
+                .iter()
+                .filter(|r| {
+                    matches!(
+                        r,
+                        Reply::Event {
+                            event: Event::Partial(_),
+                            ..
+                        }
+                    )
+                })
+                .count()
+        };
+        // A first solve, to the end.
+        let (mut s, replies) = solve(state(2));
+        let n = partials(&replies);
+        assert_eq!(n, page_policies(&s.draft.scenario.cluster).len());
+        let mut seen = 0;
+        for reply in replies {
+            let (partial, done) = match &reply {
+                Reply::Event { event, .. } => (
+                    matches!(event, Event::Partial(_)),
+                    matches!(event, Event::Done { .. }),
+                ),
+                _ => (false, false),
+            };
+            seen += usize::from(partial);
+            s = s.reduce(Action::Reply(reply));
+            let Some(shown) = s.solving.shown() else {
+                assert_eq!(seen, 0, "plans on screen from the first partial on");
+                continue;
+            };
+            if done {
+                assert!(shown.complete && s.solving.results.is_some());
+                assert_eq!(shown.plans.len(), n);
+                assert!(shown.recommended().is_some());
+            } else {
+                // `seen` plans so far, none recommended, nothing finished yet.
+                assert!(!shown.complete);
+                assert_eq!(shown.plans.len() + shown.failures.len(), seen);
+                assert!(shown.recommended().is_none());
+                assert!(s.solving.results.is_none());
+                assert!(!s.results_stale());
+            }
+        }
+        let finished = s.solving.results.clone().unwrap();
+        // An edit, a new solve, two policies answer, then Cancel: the finished plans again.
+        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "5".into()));
+        let (mut s, replies) = solve(s);
+        let mut partial = replies.into_iter().filter(|r| {
+            matches!(
+                r,
+                Reply::Event {
+                    event: Event::Partial(_),
+                    ..
+                }
+            )
+        });
+        for _ in 0..2 {
+            s = s.reduce(Action::Reply(partial.next().unwrap()));
+        }
+        let shown = s.solving.shown().unwrap();
+        assert_eq!((shown.plans.len(), shown.complete), (2, false));
+        assert_eq!(shown.revision, s.draft.revision);
+        let s = s.reduce(Action::Cancel);
+        assert!(Rc::ptr_eq(&s.solving.shown().unwrap(), &finished));
+        assert!(s.results_stale());
+        // A worker that dies mid-solve: the re-run starts with nothing of its own.
+        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "6".into()));
+        let (mut s, replies) = solve(s);
+        s = s.reduce(Action::Reply(
+            replies
+                .into_iter()
+                .find(|r| {
+                    matches!(
+                        r,
+                        Reply::Event {
+                            event: Event::Partial(_),
+                            ..
+                        }
+                    )
+                })
+                .unwrap(),
+        ));
+        assert!(!s.solving.shown().unwrap().complete);
+        let s = s.reduce(Action::WorkerDied("boom".into()));
+        assert!(Rc::ptr_eq(&s.solving.shown().unwrap(), &finished));
+    }
+
     #[test]
     fn solve_replies_fill_results_and_stale_ones_are_ignored() {
         let s = state(2);
@@ -540,6 +681,7 @@ mod tests {
             plans: vec![plan(Policy::Smd, 5.0), plan(Policy::Exact, 7.0)],
             failures: Vec::new(),
             ms: 0.0,
+            complete: true,
         };
         assert_eq!(r.recommended().map(|p| p.policy), Some(Policy::Exact));
         // A total a rounding error below the best is as good (the fixture's optimus and
