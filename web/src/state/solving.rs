@@ -107,11 +107,22 @@ pub struct Run {
     /// Whole seconds since it started, from the page's clock
     /// ([`Action::Elapsed`](super::Action::Elapsed)).
     pub elapsed_s: u32,
-    /// Its plans so far as results (incomplete), once the first policy has answered.
+    /// Its plans so far as results (incomplete), shown once the solve is slow to finish —
+    /// `global` searching or a second gone — and a policy has answered. A fast solve
+    /// renders once, at the end: a render per answering policy cost the default scenario
+    /// ~100 ms of its first plan (docs/BENCHMARKS.md, "One module").
     pub shown: Option<Rc<Results>>,
 }
 
 impl Run {
+    /// Publishes the plans so far when the solve is slow and any have come.
+    fn show_so_far(&mut self) {
+        let slow = self.search.is_some() || self.elapsed_s >= 1;
+        if slow && !(self.plans.is_empty() && self.failures.is_empty()) {
+            self.shown = Some(Rc::new(self.so_far()));
+        }
+    }
+
     /// What it has so far, as (incomplete) results.
     fn so_far(&self) -> Results {
         Results {
@@ -295,6 +306,9 @@ impl Solving {
         match self.run.as_mut() {
             Some(r) if r.id == run && r.elapsed_s != seconds => {
                 r.elapsed_s = seconds;
+                if r.shown.is_none() {
+                    r.show_so_far();
+                }
                 true
             }
             _ => false,
@@ -384,14 +398,17 @@ impl Solving {
                     let total = r.scenario.jobs.len();
                     r.progress = Some((step, total, total));
                     r.search = Some(search);
+                    if r.shown.is_none() {
+                        r.show_so_far();
+                    }
                 }
                 Event::Partial(Partial::Planned(plan)) => {
                     r.plans.push(*plan);
-                    r.shown = Some(Rc::new(r.so_far()));
+                    r.show_so_far();
                 }
                 Event::Partial(Partial::PolicyFailed { policy, message }) => {
                     r.failures.push((policy, message));
-                    r.shown = Some(Rc::new(r.so_far()));
+                    r.show_so_far();
                 }
                 Event::Done {
                     output: Output::Solved,
@@ -521,9 +538,9 @@ mod tests {
     use crate::state::Action;
     use yew::Reducible;
 
-    /// Plans show as each policy answers; nothing is recommended until all have; a cancel
-    /// mid-solve leaves the last finished results, a death the same until the re-run's
-    /// first plan.
+    /// A slow solve's plans show as each policy answers (a fast one's at the end, in one
+    /// render); nothing is recommended until all have; a cancel mid-solve leaves the last
+    /// finished results, a death the same until the re-run's first plan.
     #[test]
     fn plans_show_as_they_arrive_and_cancel_leaves_the_finished_ones() {
         let solve = |s: Rc<State>| -> (Rc<State>, Vec<Reply>) {
@@ -548,8 +565,10 @@ mod tests {
                 })
                 .count()
         };
-        // A first solve, to the end.
-        let (mut s, replies) = solve(state(2));
+        // A first solve, slow (its clock has ticked a second), to the end.
+        let (s, replies) = solve(state(2));
+        let id = s.solving.run.as_ref().unwrap().id;
+        let mut s = s.reduce(Action::Elapsed(id, 1));
         let n = partials(&replies);
         assert_eq!(n, page_policies(&s.draft.scenario.cluster).len());
         let mut seen = 0;
@@ -596,6 +615,11 @@ mod tests {
         for _ in 0..2 {
             s = s.reduce(Action::Reply(partial.next().unwrap()));
         }
+        // Fast so far: the finished plans stay on screen (marked stale) …
+        assert!(Rc::ptr_eq(&s.solving.shown().unwrap(), &finished));
+        // … until the solve has taken a second.
+        let id = s.solving.run.as_ref().unwrap().id;
+        let s = s.reduce(Action::Elapsed(id, 1));
         let shown = s.solving.shown().unwrap();
         assert_eq!((shown.plans.len(), shown.complete), (2, false));
         assert_eq!(shown.revision, s.draft.revision);
@@ -604,7 +628,9 @@ mod tests {
         assert!(s.results_stale());
         // A worker that dies mid-solve: the re-run starts with nothing of its own.
         let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "6".into()));
-        let (mut s, replies) = solve(s);
+        let (s, replies) = solve(s);
+        let id = s.solving.run.as_ref().unwrap().id;
+        let mut s = s.reduce(Action::Elapsed(id, 2));
         s = s.reduce(Action::Reply(
             replies
                 .into_iter()
