@@ -1,5 +1,5 @@
 //! The app: builds the state, provides it to every component, runs the side effects
-//! ([`hooks`](super::hooks)), and lays out the header, the status line, the tabs and the
+//! ([`hooks`]), and lays out the header, the status line, the tabs and the
 //! view on screen.
 
 use super::{hooks, status, tabs, views, AppState};

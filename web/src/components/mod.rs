@@ -1,4 +1,4 @@
-//! The page's components. Each reads the one [`State`](crate::state::State) from context
+//! The page's components. Each reads the one [`State`] from context
 //! and changes it only by dispatching [`Action`](crate::state::Action)s.
 //!
 //! [`app::App`] holds the state and lays out the header, the [`tabs`], the status line and
