@@ -5,13 +5,13 @@
 // message loop as `onmessage` and answers Ready (web/src/solver/worker.rs). The page does
 // not wait for Ready: requests that come while the wasm loads are held here and handed to
 // that loop in order, so the first solve starts the moment the solver can run it.
-let held = [];
+let held = null; // the requests that come while the wasm loads (after the first message)
 self.onmessage = async (e) => {
-  if (held.length > 0 || e.data?.module === undefined) {
+  if (held) {
     held.push(e);
     return;
   }
-  held.push(null); // the module's own message: later ones wait behind it
+  held = [];
   try {
     const bindings = await import(e.data.glue);
     await bindings.default({ module_or_path: e.data.module });
@@ -19,6 +19,5 @@ self.onmessage = async (e) => {
     self.postMessage(JSON.stringify({ Panicked: { message: `the solver could not start: ${err}` } }));
     return;
   }
-  for (const m of held.slice(1)) self.onmessage(m);
-  held = [];
+  for (const m of held) self.onmessage(m);
 };

@@ -103,36 +103,34 @@ fn nus(gridded: &[usize], nu: &[f64]) -> String {
         .join(", ")
 }
 
-/// The best grid point before step `k` (its x and T), within the grid stage.
-fn best_before(t: &Trace, k: usize) -> Option<([f64; 2], f64)> {
+/// The best grid point before step `k`, within the grid stage (a point is best only when
+/// solved, so it has its x and T).
+fn best_point_before(t: &Trace, k: usize) -> Option<&Event> {
     t.steps[..k.min(t.steps.len())]
         .iter()
         .rev()
         .take_while(|e| e.stage() == Stage::Grid)
-        .find_map(|e| match e {
-            Event::Point {
-                x: Some(x),
-                t: Some(tt),
-                best: true,
-                ..
-            } => Some((*x, *tt)),
-            _ => None,
-        })
+        .find(|e| matches!(e, Event::Point { best: true, .. }))
+}
+
+/// The x and T of the best grid point before step `k`.
+fn best_before(t: &Trace, k: usize) -> Option<([f64; 2], f64)> {
+    match best_point_before(t, k)? {
+        Event::Point {
+            x: Some(x),
+            t: Some(tt),
+            ..
+        } => Some((*x, *tt)),
+        _ => None,
+    }
 }
 
 /// The level lines of the best grid point before step `k`.
 fn best_levels_before(t: &Trace, k: usize) -> Vec<[f64; 3]> {
-    t.steps[..k.min(t.steps.len())]
-        .iter()
-        .rev()
-        .take_while(|e| e.stage() == Stage::Grid)
-        .find_map(|e| match e {
-            Event::Point {
-                levels, best: true, ..
-            } => Some(levels.clone()),
-            _ => None,
-        })
-        .unwrap_or_default()
+    match best_point_before(t, k) {
+        Some(Event::Point { levels, .. }) => levels.clone(),
+        _ => Vec::new(),
+    }
 }
 
 /// One or two sentences on step `k` of the trace, in docs/MODEL.md's symbols (empty past

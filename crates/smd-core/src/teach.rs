@@ -502,6 +502,17 @@ impl Recorder<'_> {
             false
         }
     }
+
+    /// An admission step (a subset or a node), capped by `max_admission_steps`.
+    fn admission_step(&mut self, improves: bool) -> bool {
+        let cap = self.opts.max_admission_steps;
+        Self::capped(
+            &mut self.admission_kept,
+            &mut self.admission_extra,
+            cap,
+            improves,
+        )
+    }
 }
 
 impl Observer for Recorder<'_> {
@@ -556,24 +567,12 @@ impl Observer for Recorder<'_> {
             }
             Event::Subset { outcome, .. } => {
                 let improves = matches!(outcome, SubsetOutcome::Filled { best: true, .. });
-                let cap = self.opts.max_admission_steps;
-                Self::capped(
-                    &mut self.admission_kept,
-                    &mut self.admission_extra,
-                    cap,
-                    improves,
-                )
+                self.admission_step(improves)
             }
             Event::Node { incumbent, .. } => {
                 let improves = *incumbent > self.incumbent;
                 self.incumbent = self.incumbent.max(*incumbent);
-                let cap = self.opts.max_admission_steps;
-                Self::capped(
-                    &mut self.admission_kept,
-                    &mut self.admission_extra,
-                    cap,
-                    improves,
-                )
+                self.admission_step(improves)
             }
             Event::Admitted { omitted, .. } => {
                 *omitted = self.admission_omitted;

@@ -305,12 +305,19 @@ impl State {
         if self.compare.running.take().is_none() {
             return false;
         }
-        self.solving.restart();
-        self.reproduction.lost("the comparison was cancelled");
-        self.view.notice = Some(Notice::info("Comparison cancelled."));
-        self.rerun_simulation();
-        self.solving.rerun();
+        self.background_cancelled("the comparison was cancelled", "Comparison cancelled.");
         true
+    }
+
+    /// A simulation or comparison was cancelled (and taken out of the state): the worker
+    /// restarts, the reproduction is lost, and what else it was doing — the other
+    /// background task, the draft's solve — starts again in the fresh one.
+    pub(super) fn background_cancelled(&mut self, lost: &str, notice: &str) {
+        self.solving.restart();
+        self.reproduction.lost(lost);
+        self.view.notice = Some(Notice::info(notice));
+        self.rerun_background();
+        self.solving.rerun();
     }
 
     /// The worker restarted for another reason: what ran in the background (a simulation,

@@ -8,7 +8,7 @@
 
 use super::apps::{parse_count, trace_message, TRACE_MACHINES};
 use super::draft::DraftState;
-use super::{Notice, State};
+use super::State;
 use crate::fields;
 use crate::solver::{Event, Output, Task};
 use smd_apps::machines::{self, MachineType, CATALOG};
@@ -376,12 +376,7 @@ impl State {
         if self.over_time.running.take().is_none() {
             return false;
         }
-        self.solving.restart();
-        self.reproduction.lost("the simulation was cancelled");
-        self.view.notice = Some(Notice::info("Simulation cancelled."));
-        self.rerun_compare();
-        // The terminated worker was also to solve this draft: ask the fresh one.
-        self.solving.rerun();
+        self.background_cancelled("the simulation was cancelled", "Simulation cancelled.");
         true
     }
 
