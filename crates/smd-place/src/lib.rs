@@ -46,6 +46,7 @@
 mod cluster;
 mod colocate;
 mod exact;
+pub mod fallback;
 mod greedy;
 mod input;
 mod output;

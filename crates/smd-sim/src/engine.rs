@@ -1,21 +1,31 @@
-//! The slot loop of docs/MODEL.md §17: decide, place (on machines), progress, record.
+//! The slot loop of docs/MODEL.md §17: decide, settle (place, pack), progress, record.
 
 use crate::output::{JobRun, Metrics, Run, Segment, SlotUse};
 use crate::policy::{self, Decide, Decision};
+use crate::settle::{alone, settle, Settled};
 use crate::{Options, Progress, SimError, SimPolicy};
 use smd_core::model::JobModel;
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::{Resources, DEFAULT_INTERVAL_S, DEFAULT_RESTART_S, MAX_HORIZON_S};
 use smd_core::{Error, Scenario};
+use std::cell::OnceCell;
 
 /// The scenario as the loop reads it.
 pub(crate) struct World<'a> {
-    /// The scenario.
+    /// The scenario the policies see (with GPU sharing, its effective form: MODEL §18).
     pub s: &'a Scenario,
+    /// The scenario as given (GPU sharing packs its workers).
+    pub given: &'a Scenario,
     /// Each job's model on the pool (ρ = 1).
     pub models: Vec<JobModel>,
     /// The cluster's total capacity.
     pub cap: [f64; 4],
+    /// The machines (none on a pool), the placement policy and its options.
+    pub machines: Vec<smd_place::Machine>,
+    /// The placement policy.
+    pub placement: smd_place::Policy,
+    /// Its options.
+    pub place_opts: smd_place::Options,
     /// Slot length Δ, s.
     pub delta: f64,
     /// Time without progress when a job starts or changes, within one slot: min(restart, Δ).
@@ -29,10 +39,12 @@ pub(crate) struct World<'a> {
     /// The largest slowdown GPU sharing may give each job: 1/min_performance for a
     /// shareable job with sharing on (the performance rule, MODEL §18), else 1.
     pub worst_slowdown: Vec<f64>,
+    /// What each job gets alone on the empty cluster, once asked ([`alone`]).
+    pub alone: Vec<OnceCell<Result<(u64, u64), String>>>,
 }
 
 impl<'a> World<'a> {
-    fn new(s: &'a Scenario) -> Result<World<'a>, Error> {
+    fn new(s: &'a Scenario, given: &'a Scenario) -> World<'a> {
         let models: Vec<JobModel> = s
             .jobs
             .iter()
@@ -42,17 +54,23 @@ impl<'a> World<'a> {
         let mut order: Vec<usize> = (0..s.jobs.len()).collect();
         order.sort_by(|&a, &b| arrival[a].total_cmp(&arrival[b]).then(a.cmp(&b)));
         let delta = s.params.interval_s.unwrap_or(DEFAULT_INTERVAL_S);
-        Ok(World {
+        let (placement, place_opts) = smd_place::placement_of(s);
+        World {
             cap: s.cluster.capacity().to_array(),
+            machines: smd_place::machines_of(s),
+            placement,
+            place_opts,
             delta,
             restart: s.params.restart_s.unwrap_or(DEFAULT_RESTART_S).min(delta),
             horizon: s.params.horizon_s.unwrap_or(MAX_HORIZON_S),
             worst_slowdown: vec![1.0; s.jobs.len()],
+            alone: (0..s.jobs.len()).map(|_| OnceCell::new()).collect(),
             models,
             arrival,
             order,
             s,
-        })
+            given,
+        }
     }
 
     /// The first slot boundary at or after `t`.
@@ -69,6 +87,17 @@ pub(crate) struct State {
     pub current: Vec<Option<(u64, u64)>>,
     /// Finished jobs.
     pub done: Vec<bool>,
+}
+
+impl State {
+    /// `n` jobs, none run yet (their remaining work unknown: 0).
+    pub fn empty(n: usize) -> State {
+        State {
+            remaining: vec![0.0; n],
+            current: vec![None; n],
+            done: vec![false; n],
+        }
+    }
 }
 
 /// What a policy sees at a boundary.
@@ -119,6 +148,17 @@ struct Track {
     slowdown: f64,
 }
 
+/// How the loop ended.
+#[derive(Clone, Copy, PartialEq)]
+enum End {
+    /// Every job finished.
+    Finished,
+    /// The next boundary is at or past the horizon.
+    Horizon(f64),
+    /// Nothing runs, nothing will arrive and no waiting job can ever run.
+    Stuck,
+}
+
 pub(crate) fn run(
     given: &Scenario,
     policy: SimPolicy,
@@ -134,7 +174,7 @@ pub(crate) fn run(
     } else {
         given
     };
-    let mut world = World::new(s)?;
+    let mut world = World::new(s, given);
     if sharing.is_some() {
         let rules = smd_place::share::rules_of(given);
         let z = smd_place::share::normal_quantile(1.0 - rules.collision_prob);
@@ -161,8 +201,7 @@ pub(crate) fn run(
     let n = s.jobs.len();
     let mut state = State {
         remaining: s.jobs.iter().map(|j| j.iterations).collect(),
-        current: vec![None; n],
-        done: vec![false; n],
+        ..State::empty(n)
     };
     let mut tracks: Vec<Track> = (0..n)
         .map(|_| Track {
@@ -174,17 +213,18 @@ pub(crate) fn run(
             slowdown: 1.0,
         })
         .collect();
-    let machines = smd_place::machines_of(s);
-    let (placement, place_opts) = smd_place::placement_of(s);
     let mut slots: Vec<SlotUse> = Vec::new();
     let mut cross = 0.0;
     let mut shared_totals = sharing.as_ref().map(|_| SharedTotals::default());
     let mut k = 0usize;
-    loop {
+    let end = loop {
         let now = k as f64 * world.delta;
         let finished = state.done.iter().filter(|&&d| d).count();
-        if finished == n || now >= world.horizon {
-            break;
+        if finished == n {
+            break End::Finished;
+        }
+        if now >= world.horizon {
+            break End::Horizon(now);
         }
         let active: Vec<usize> = world
             .order
@@ -195,7 +235,7 @@ pub(crate) fn run(
         let future = (0..n).any(|i| !state.done[i] && world.arrival[i] > now);
         if active.is_empty() {
             if !future {
-                break;
+                break End::Finished;
             }
             slots.push(SlotUse {
                 start_s: now,
@@ -212,45 +252,36 @@ pub(crate) fn run(
             world: &world,
             state: &state,
         };
-        let Decision { alloc, why } = decide.decide(&slot)?;
-        check(&world, &active, &alloc, policy, k)?;
-        // On machines: unchanged running jobs keep their shares; the rest are placed on
-        // what those leave, in the policy's order of the active jobs.
-        let mut shares: Vec<Option<Vec<PlacedShare>>> = vec![None; n];
-        let mut rho = vec![1.0; n];
-        let mut alloc = alloc;
-        let mut why = why;
-        if !machines.is_empty() {
-            place(
+        let decision = decide.decide(&slot)?;
+        check(&world, &active, &decision.alloc, policy, k)?;
+        let previous: Vec<(Option<Vec<PlacedShare>>, f64)> =
+            tracks.iter().map(|t| (t.shares.clone(), t.rho)).collect();
+        let mut settled = settle(
+            &world,
+            sharing.as_mut(),
+            &active,
+            &state,
+            &previous,
+            decision,
+            false,
+        )?;
+        if !active.iter().any(|&i| settled.alloc[i].is_some()) {
+            settled = guard(
                 &world,
-                &machines,
-                placement,
-                &place_opts,
+                sharing.as_mut(),
                 &active,
                 &state,
-                &tracks
-                    .iter()
-                    .map(|t| (t.shares.clone(), t.rho))
-                    .collect::<Vec<_>>(),
-                &mut alloc,
-                &mut why,
-                &mut shares,
-                &mut rho,
+                &previous,
+                settled,
             )?;
         }
-        let packed = match sharing.as_mut() {
-            Some(sh) => {
-                let keep: Vec<bool> = (0..n)
-                    .map(|i| {
-                        alloc[i].is_some()
-                            && state.current[i] == alloc[i]
-                            && tracks[i].shares == shares[i]
-                    })
-                    .collect();
-                Some(sh.slot(given, &active, &mut alloc, &mut shares, &keep, &mut why)?)
-            }
-            None => None,
-        };
+        let Settled {
+            alloc,
+            mut why,
+            shares,
+            rho,
+            packed,
+        } = settled;
         let mut used = [0.0; 4];
         // A slot cut by the horizon: what would finish after it does not count.
         let end = (now + world.delta).min(world.horizon);
@@ -259,9 +290,12 @@ pub(crate) fn run(
             let Some((w, p)) = alloc[i] else {
                 state.current[i] = None;
                 tracks[i].shares = None;
-                if let Some(w) = why[i].take() {
-                    tracks[i].why = Some(w);
-                }
+                // Every wait has its reason: the one of the job's last wait is kept.
+                tracks[i].why = Some(
+                    why[i]
+                        .take()
+                        .unwrap_or_else(|| format!("{policy} did not run it in this slot")),
+                );
                 continue;
             };
             ran = true;
@@ -348,10 +382,15 @@ pub(crate) fn run(
         if opts.cancel.is_some_and(|c| c()) {
             return Err(SimError::Cancelled);
         }
-        // Nothing ran and nothing will arrive: the policy is stuck (a request larger than
-        // the cluster, a job no plan admits); the rest stay unfinished.
+        // Nothing ran and nothing will arrive: the guard found no waiting job that can
+        // ever run (a request no machine holds, a job no region admits).
         if !ran && !future {
-            break;
+            break End::Stuck;
+        }
+    };
+    for i in 0..n {
+        if !state.done[i] {
+            tracks[i].why = Some(unfinished_reason(&world, i, &tracks[i], end)?);
         }
     }
     let jobs: Vec<JobRun> = (0..n)
@@ -388,6 +427,58 @@ pub(crate) fn run(
         ),
         jobs,
         slots,
+    })
+}
+
+/// The liveness guard (docs/MODEL.md §17): a slot in which nothing would run starts the
+/// first waiting job, by arrival, that can run alone, at what it gets alone. The cluster is
+/// empty then, so it runs (its packing is made anew: the first settling emptied it).
+fn guard(
+    world: &World,
+    sharing: Option<&mut crate::sharing::Sharing>,
+    active: &[usize],
+    state: &State,
+    previous: &crate::settle::Previous,
+    settled: Settled,
+) -> Result<Settled, Error> {
+    for &i in active {
+        if let Ok(a) = alone(world, i)? {
+            let mut d = Decision::none(world.s.jobs.len());
+            d.why = settled.why;
+            d.alloc[i] = Some(a);
+            d.why[i] = None;
+            return settle(world, sharing, active, state, previous, d, true);
+        }
+    }
+    Ok(settled)
+}
+
+/// Why job `i` did not finish (docs/MODEL.md §17): it can never run, it arrives after the
+/// run's end, or the horizon cut it (running, or after its last wait).
+fn unfinished_reason(world: &World, i: usize, t: &Track, end: End) -> Result<String, Error> {
+    if let Err(why) = alone(world, i)? {
+        return Ok(format!("can never run: {why}"));
+    }
+    let h = match end {
+        End::Horizon(at) => at.min(world.horizon),
+        // The guard runs any job that can run alone, so only the two cases above remain.
+        End::Finished | End::Stuck => return Ok(t.why.clone().unwrap_or_default()),
+    };
+    let first = world.boundary_after(world.arrival[i]);
+    Ok(if first >= h {
+        format!(
+            "the horizon ({h} s) comes before its first slot boundary ({first} s, after its arrival at {} s)",
+            world.arrival[i]
+        )
+    } else if t.segments.last().is_some_and(|g| g.end_s >= h) {
+        let done = 100.0 * t.segments.iter().map(|g| g.iterations).sum::<f64>()
+            / world.s.jobs[i].iterations;
+        format!("cut by the horizon ({h} s) while running, {done:.1}% done")
+    } else {
+        match &t.why {
+            Some(w) => format!("{w}; then the horizon ({h} s) came"),
+            None => format!("the horizon ({h} s) came before it ran"),
+        }
     })
 }
 
@@ -432,72 +523,4 @@ fn cross_traffic(world: &World, i: usize, shares: &Option<Vec<PlacedShare>>) -> 
         let f: Vec<(f64, f64)> = sh.iter().map(|s| (s.workers as f64, s.ps as f64)).collect();
         smd_core::locality::cross_traffic_gbit(g, &f)
     })
-}
-
-/// Places the slot's running jobs on machines: those running unchanged keep their shares;
-/// the others go, in order, on what is left; a job that does not fit waits this slot.
-#[allow(clippy::too_many_arguments)]
-fn place(
-    world: &World,
-    machines: &[smd_place::Machine],
-    policy: smd_place::Policy,
-    opts: &smd_place::Options,
-    active: &[usize],
-    state: &State,
-    previous: &[(Option<Vec<PlacedShare>>, f64)],
-    alloc: &mut [Option<(u64, u64)>],
-    why: &mut [Option<String>],
-    shares: &mut [Option<Vec<PlacedShare>>],
-    rho: &mut [f64],
-) -> Result<(), Error> {
-    let index = |name: &str| machines.iter().position(|m| m.name == name);
-    let mut left: Vec<smd_place::Machine> = machines.to_vec();
-    let mut fresh: Vec<usize> = Vec::new();
-    for &i in active {
-        let Some(a) = alloc[i] else { continue };
-        match (&previous[i].0, state.current[i] == Some(a)) {
-            (Some(sh), true) => {
-                let job = &world.s.jobs[i];
-                for s in sh {
-                    let Some(h) = index(&s.machine) else { continue };
-                    let m = &mut left[h];
-                    let d = job.worker.scale(s.workers as f64).to_array();
-                    let e = job.ps.scale(s.ps as f64).to_array();
-                    let c: [f64; 4] =
-                        std::array::from_fn(|r| (m.capacity.to_array()[r] - d[r] - e[r]).max(0.0));
-                    m.capacity = Resources::from_array(c);
-                    if let Some(nic) = m.nic_gbps.as_mut() {
-                        *nic = (*nic - s.ps as f64 * job.ps_bandwidth_gbps).max(0.0);
-                    }
-                }
-                shares[i] = Some(sh.clone());
-                rho[i] = previous[i].1;
-            }
-            _ => fresh.push(i),
-        }
-    }
-    if fresh.is_empty() {
-        return Ok(());
-    }
-    let jobs: Vec<smd_place::Job> = fresh
-        .iter()
-        .map(|&i| {
-            let (w, p) = alloc[i].unwrap_or((0, 0));
-            smd_place::Job::of(&world.s.jobs[i], w, p)
-        })
-        .collect();
-    let placed = smd_place::place(&left, &jobs, policy, opts)?;
-    for (k, &i) in fresh.iter().enumerate() {
-        match &placed.jobs[k] {
-            smd_place::Outcome::Placed(p) => {
-                shares[i] = Some(p.named_shares(machines));
-                rho[i] = p.locality_factor;
-            }
-            smd_place::Outcome::NotPlaced(reason) => {
-                alloc[i] = None;
-                why[i] = Some(format!("not placed: {reason}"));
-            }
-        }
-    }
-    Ok(())
 }

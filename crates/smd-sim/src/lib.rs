@@ -36,6 +36,7 @@
 mod engine;
 mod output;
 mod policy;
+mod settle;
 mod sharing;
 
 pub use output::{JobRun, Metrics, Run, Segment, SharingMetrics, SlotUse};

@@ -1,18 +1,21 @@
 //! `fifo`: arrival order, each job at its requested allocation (`requested_workers`,
 //! `requested_ps`, default (1, 1), clamped into its Ω), no backfilling; a running job keeps
-//! its allocation until it finishes.
+//! its allocation until it finishes. A request the empty cluster cannot hold is cut to what
+//! the job gets alone (docs/MODEL.md §17, "Liveness"), and a job that can never run is
+//! skipped with its reason, so that neither blocks the queue forever.
 
 use super::{fits, Decide, Decision};
-use crate::engine::Slot;
+use crate::engine::{Slot, World};
+use crate::settle::alone;
 use smd_core::Error;
 
 pub(crate) struct Fifo;
 
 /// The job's requested allocation, rounded and clamped into Ω (whose (1, 1) may itself not
 /// fit: then (1, 1), which the engine's check refuses only if the job is ever started).
-pub(crate) fn requested(slot: &Slot, i: usize) -> (u64, u64) {
-    let job = &slot.world.s.jobs[i];
-    let m = &slot.world.models[i];
+pub(crate) fn requested(world: &World, i: usize) -> (u64, u64) {
+    let job = &world.s.jobs[i];
+    let m = &world.models[i];
     let ask = |v: Option<f64>| v.map_or(1, |x| x.round().max(1.0) as u64);
     let w = ask(job.requested_workers).min(m.omega.w_max_int()).max(1);
     let p = ask(job.requested_ps).min(m.omega.p_max_int(w)).max(1);
@@ -40,20 +43,22 @@ impl Decide for Fifo {
                 d.why[i] = Some("queued behind an earlier job (fifo does not backfill)".into());
                 continue;
             }
-            let m = &w.models[i];
-            let (wk, p) = requested(slot, i);
-            let dm = m.demand(wk as f64, p as f64);
+            // Its request, or what it gets alone if the empty cluster cannot hold that.
+            let (wk, p) = match alone(w, i)? {
+                Ok(a) => a,
+                Err(why) => {
+                    d.why[i] = Some(format!("skipped by fifo: it can never run: {why}"));
+                    continue;
+                }
+            };
+            let dm = w.models[i].demand(wk as f64, p as f64);
             let after: [f64; 4] = std::array::from_fn(|r| used[r] + dm[r]);
-            if m.feasible() && fits(&after, &w.cap) {
+            if fits(&after, &w.cap) {
                 d.alloc[i] = Some((wk, p));
                 used = after;
             } else {
                 blocked = true;
-                d.why[i] = Some(if m.feasible() {
-                    format!("no capacity for its requested ({wk}, {p})")
-                } else {
-                    "its (1, 1) exceeds its limit".into()
-                });
+                d.why[i] = Some(format!("no capacity for its requested ({wk}, {p})"));
             }
         }
         Ok(d)

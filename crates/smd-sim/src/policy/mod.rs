@@ -9,6 +9,7 @@ mod replan;
 
 use crate::engine::{Slot, World};
 use crate::SimPolicy;
+pub(crate) use fifo::requested;
 use smd_core::Error;
 
 /// A policy's answer for one slot, indexed by job (inactive jobs: `None`).

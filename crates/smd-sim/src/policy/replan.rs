@@ -110,6 +110,9 @@ impl Decide for Replan {
                 d.alloc[i] = Some((1, 1));
                 d.why[i] = None;
                 used = after;
+            } else if let Some(w) = d.why[i].as_mut() {
+                // The whole reason: the plan's, and why the backfill did not start it.
+                w.push_str("; (1, 1) did not fit beside the jobs it admitted");
             }
         }
         Ok(d)
