@@ -98,11 +98,27 @@ fn check_epsilon<'a>(
     })
 }
 
-/// Every job with its model.
+/// Every job with its model; with GPU sharing on, each shareable job also at its effective
+/// share of a GPU (MODEL §18), the form planning with sharing solves — its region, and so
+/// its grid, is the larger one.
 fn models(scenario: &Scenario) -> impl Iterator<Item = (&crate::scenario::Job, JobModel)> + '_ {
-    scenario.jobs.iter().map(|job| {
-        let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
-        (job, m)
+    let shared = crate::sharing::sharing_on(scenario).then(|| {
+        let rules = crate::sharing::rules_of(scenario);
+        let z = crate::sharing::normal_quantile(1.0 - rules.collision_prob);
+        (rules, z)
+    });
+    let model = move |job: &crate::scenario::Job| {
+        JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s)
+    };
+    scenario.jobs.iter().flat_map(move |job| {
+        let effective = shared
+            .filter(|_| crate::sharing::shareable(job))
+            .map(|(rules, z)| {
+                let mut j = job.clone();
+                j.worker.gpu = crate::sharing::effective_share(job, &rules, z);
+                (job, model(&j))
+            });
+        std::iter::once((job, model(job))).chain(effective)
     })
 }
 

@@ -71,6 +71,7 @@ pub mod policy;
 pub mod rng;
 mod rounding;
 pub mod scenario;
+pub mod sharing;
 pub mod teach;
 
 // The helpers of the unit tests, shared with the integration tests (tests/common), name the

@@ -11,15 +11,9 @@ use crate::share::{normal_quantile, pack, rules_of, Rules, Worker};
 use smd_core::model::JobModel;
 use smd_core::plan::{Reason, SharedGpu, SharingSummary, WorkerRef};
 use smd_core::scenario::{GpuSharing, Mode, DEFAULT_MIN_PERFORMANCE};
+use smd_core::sharing::effective;
+pub use smd_core::sharing::{effective_scenario, effective_share, shareable, MIN_SHARE};
 use smd_core::{Error, Options, Plan, Policy as Planner, Scenario};
-
-/// The smallest effective GPU share a worker is counted at (64 workers to a GPU at most).
-pub const MIN_SHARE: f64 = 1.0 / 64.0;
-
-/// Whether job `j`'s workers may share GPUs: one GPU each, and a memory profile.
-pub fn shareable(j: &smd_core::scenario::Job) -> bool {
-    j.worker.gpu == 1.0 && j.gpu_mem_mean_gb.is_some()
-}
 
 /// A shareable job's worker as the packing sees it (`job`: the caller's index of the job).
 pub fn worker_of(j: &smd_core::scenario::Job, job: usize, index: u32) -> Worker {
@@ -33,22 +27,6 @@ pub fn worker_of(j: &smd_core::scenario::Job, job: usize, index: u32) -> Worker 
     }
 }
 
-/// The effective GPU share of one worker: the memory it reserves with its spread
-/// (`(μ + z·σ)/M`: summing these never breaks the memory rule, as `sqrt(Σσ²) ≤ Σσ`) or its
-/// compute intensity, whichever is larger, in [[`MIN_SHARE`], 1].
-pub fn effective_share(j: &smd_core::scenario::Job, rules: &Rules, z: f64) -> f64 {
-    let mem = (j.gpu_mem_mean_gb.unwrap_or(0.0) + z * j.gpu_mem_sd_gb.unwrap_or(0.0))
-        / rules.gpu_memory_gb;
-    mem.max(j.gpu_util.unwrap_or(1.0)).clamp(MIN_SHARE, 1.0)
-}
-
-/// The scenario admission and placement see with sharing on: every shareable worker at its
-/// [`effective_share`] of a GPU under the scenario's rules ([`rules_of`]).
-pub fn effective_scenario(s: &Scenario) -> Scenario {
-    let rules = rules_of(s);
-    effective(s, &rules, normal_quantile(1.0 - rules.collision_prob))
-}
-
 /// A job's slowdown from its workers' (docs/MODEL.md §18): a synchronous job runs at its
 /// slowest worker's pace, an asynchronous one at their mean; 1 with no shared worker.
 pub fn job_slowdown(mode: Mode, workers: &[f64]) -> f64 {
@@ -57,16 +35,6 @@ pub fn job_slowdown(mode: Mode, workers: &[f64]) -> f64 {
         Mode::Sync => workers.iter().copied().fold(1.0, f64::max),
         Mode::Async => workers.iter().sum::<f64>() / workers.len() as f64,
     }
-}
-
-fn effective(s: &Scenario, rules: &Rules, z: f64) -> Scenario {
-    let mut e = s.clone();
-    for j in &mut e.jobs {
-        if shareable(j) {
-            j.worker.gpu = effective_share(j, rules, z);
-        }
-    }
-    e
 }
 
 /// Plans `scenario` with `planner`, places and shares GPUs (sharing is on).
