@@ -3,11 +3,11 @@
 //! soak is a separate command: `scripts/fuzz` (docs/FUZZING.md).
 
 /// Inputs CI runs: about a minute on the slowest machine the suite has run on.
-const CI_INPUTS: usize = 12_000;
+const CI_INPUTS: u64 = 12_000;
 
 #[test]
 fn the_planner_survives_a_fixed_set_of_hostile_inputs() {
-    let inputs: usize = std::env::var("SMD_FUZZ_INPUTS")
+    let inputs: u64 = std::env::var("SMD_FUZZ_INPUTS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(CI_INPUTS);
