@@ -12,9 +12,12 @@ pub struct Record {
 }
 
 /// Splits CSV text into records: cells split at commas, quoted cells may hold commas, line
-/// breaks and doubled quotes; `\r` outside quotes is ignored; blank lines are skipped.
+/// breaks and doubled quotes; `\r` outside quotes is ignored; blank lines are skipped; a
+/// leading UTF-8 byte-order mark is dropped.
 /// The only error is a quoted cell left open at the end of the text.
 pub fn records(text: &str) -> Result<Vec<Record>, String> {
+    // A byte-order mark (spreadsheets write one) is no part of the first cell.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     let mut row = Vec::new();
     let mut cell = String::new();
@@ -93,5 +96,14 @@ mod tests {
             (5, vec!["3".into(), "4".into()])
         );
         assert!(records("a,\"open").unwrap_err().contains("line 1"));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_the_first_cell() {
+        let r = records("\u{feff}name,time\nx,1").unwrap();
+        assert_eq!(r[0].cells, vec!["name".to_string(), "time".into()]);
+        assert_eq!((r[1].line, r[1].cells[0].as_str()), (2, "x"));
+        // Only at the start: elsewhere it is text.
+        assert_eq!(records("a,\u{feff}b").unwrap()[0].cells[1], "\u{feff}b");
     }
 }

@@ -4,7 +4,13 @@
 use crate::app::App;
 use crate::csv;
 use crate::preset::{default_workers, limit_for, preset, PresetOptions};
+use smd_core::error::num;
 use smd_core::scenario::{Cluster, Job, Params, Scenario};
+
+/// The largest `num_replicas` read: a thousand times the most workers a preset sizes
+/// ([`crate::preset::MAX_WORKERS`]), far beyond any catalog cluster, so that the limit ϑ
+/// and the scenario's numbers stay small.
+pub const MAX_REPLICAS: f64 = crate::preset::MAX_WORKERS as f64 * 1e3;
 
 /// The columns of a trace, in the artifact's order (any order is accepted).
 pub const COLUMNS: [&str; 5] = ["name", "time", "application", "num_replicas", "batch_size"];
@@ -205,25 +211,28 @@ pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
             }
             let time_s = number(1)?;
             if time_s < 0.0 {
-                return Err(err(1, format!("must be ≥ 0 s (got {time_s})")));
+                return Err(err(1, format!("must be ≥ 0 s (got {})", num(time_s))));
             }
             // The scenario's bound on every number (its `arrival_s`), said here at the cell.
             use smd_core::scenario::{MAX_MAGNITUDE, MIN_MAGNITUDE};
             if time_s != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&time_s) {
                 return Err(err(
                     1,
-                    format!("must be 0 or between 1e-12 and 1e12 s (got {time_s})"),
+                    format!(
+                        "must be 0 or between 1e-12 and 1e12 s (got {})",
+                        num(time_s)
+                    ),
                 ));
             }
             let app: App = cell(2).parse().map_err(|m| err(2, m))?;
             let replicas = number(3)?;
-            if replicas < 1.0
-                || replicas.fract() != 0.0
-                || replicas > crate::preset::MAX_WORKERS as f64 * 1e3
-            {
+            if replicas < 1.0 || replicas.fract() != 0.0 || replicas > MAX_REPLICAS {
                 return Err(err(
                     3,
-                    format!("must be a whole number ≥ 1 (got {replicas})"),
+                    format!(
+                        "must be a whole number from 1 to {MAX_REPLICAS} (got {})",
+                        num(replicas)
+                    ),
                 ));
             }
             let batch_size = number(4)?;
@@ -236,6 +245,29 @@ pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
                 batch_size,
                 line: rec.line,
             })
+        })
+        .collect()
+}
+
+/// What is valid but cannot be meant, by row: a `num_replicas` larger than the cluster's
+/// GPUs (a job fifo starts at its request could never start). Warnings, not errors: the
+/// planners size jobs themselves, and a trace is often read onto another cluster first.
+pub fn warnings(arrivals: &[Arrival], cluster: &Cluster) -> Vec<TraceError> {
+    let gpus = cluster.capacity().gpu;
+    arrivals
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.num_replicas as f64 > gpus)
+        .map(|(i, a)| TraceError {
+            row: i + 1,
+            line: a.line,
+            column: Some("num_replicas".into()),
+            message: format!(
+                "job {:?} asks for {} GPUs, more than the cluster's {}: it cannot run at its request",
+                smd_core::error::cut(&a.name),
+                a.num_replicas,
+                num(gpus)
+            ),
         })
         .collect()
 }
