@@ -16,6 +16,12 @@ pub struct Record {
 /// leading UTF-8 byte-order mark is dropped.
 /// The only error is a quoted cell left open at the end of the text.
 pub fn records(text: &str) -> Result<Vec<Record>, String> {
+    records_at_most(text, usize::MAX)
+}
+
+/// [`records`], stopping after the first `limit` records: a caller with a row limit need
+/// not split (and hold) the rest of a huge text to refuse it.
+pub fn records_at_most(text: &str, limit: usize) -> Result<Vec<Record>, String> {
     // A byte-order mark (spreadsheets write one) is no part of the first cell.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
@@ -24,7 +30,7 @@ pub fn records(text: &str) -> Result<Vec<Record>, String> {
     let mut quoted = false;
     let mut chars = text.chars().peekable();
     let (mut line, mut start) = (1, 1);
-    let mut push_row = |row: &mut Vec<String>, start: usize| {
+    let push_row = |out: &mut Vec<Record>, row: &mut Vec<String>, start: usize| {
         if !(row.len() == 1 && row[0].trim().is_empty()) {
             out.push(Record {
                 line: start,
@@ -34,6 +40,9 @@ pub fn records(text: &str) -> Result<Vec<Record>, String> {
         row.clear();
     };
     while let Some(c) = chars.next() {
+        if out.len() >= limit {
+            return Ok(out);
+        }
         if quoted {
             match c {
                 '"' if chars.peek() == Some(&'"') => {
@@ -58,7 +67,7 @@ pub fn records(text: &str) -> Result<Vec<Record>, String> {
             '\r' => {}
             '\n' => {
                 row.push(std::mem::take(&mut cell));
-                push_row(&mut row, start);
+                push_row(&mut out, &mut row, start);
                 line += 1;
                 start = line;
             }
@@ -69,7 +78,8 @@ pub fn records(text: &str) -> Result<Vec<Record>, String> {
         return Err(format!("line {line}: a quoted cell is not closed"));
     }
     row.push(cell);
-    push_row(&mut row, start);
+    push_row(&mut out, &mut row, start);
+    out.truncate(limit);
     Ok(out)
 }
 
@@ -96,6 +106,14 @@ mod tests {
             (5, vec!["3".into(), "4".into()])
         );
         assert!(records("a,\"open").unwrap_err().contains("line 1"));
+    }
+
+    #[test]
+    fn at_most_stops_after_the_limit() {
+        let r = records_at_most("a\nb\n\nc\nd", 3).unwrap();
+        let cells: Vec<&str> = r.iter().map(|r| r.cells[0].as_str()).collect();
+        assert_eq!(cells, ["a", "b", "c"]);
+        assert_eq!(records_at_most("a\nb", 5).unwrap().len(), 2);
     }
 
     #[test]

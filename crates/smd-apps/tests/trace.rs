@@ -137,3 +137,24 @@ fn replicas_say_the_real_limit_numbers_are_short_and_big_requests_are_warned() {
         ["row 2 (line 3), column \"num_replicas\": job \"b\" asks for 65 GPUs, more than the cluster's 64: it cannot run at its request"]
     );
 }
+
+#[test]
+fn a_trace_longer_than_the_row_limit_is_refused_at_the_first_row_too_many() {
+    use smd_apps::trace::MAX_ROWS;
+    let mut text = String::from("name,time,application,num_replicas,batch_size\n");
+    for i in 0..=MAX_ROWS {
+        text.push_str(&format!("j{i},{i},bert,2,48\n"));
+    }
+    let m = fails(&text);
+    assert!(
+        m.starts_with(&format!(
+            "row {} (line {}): a trace has at most {MAX_ROWS} rows",
+            MAX_ROWS + 1,
+            MAX_ROWS + 2
+        )),
+        "{m}"
+    );
+    // One row fewer is read whole.
+    let cut = text.trim_end().rsplit_once('\n').unwrap().0;
+    assert_eq!(parse(cut).unwrap().len(), MAX_ROWS);
+}
