@@ -649,20 +649,23 @@ pub(crate) const MAX_INPUT_BYTES: u64 = 1 << 30;
 fn read_named(file: &Path, what: &str) -> Result<(String, String), Failure> {
     if file.as_os_str() == "-" {
         let name = "stdin".to_owned();
-        let text = read_text(io::stdin().lock(), MAX_INPUT_BYTES)
+        let text = read_text(io::stdin().lock(), MAX_INPUT_BYTES, 0)
             .map_err(|e| Failure::Invalid(format!("cannot read the {what} from stdin: {e}")))?;
         Ok((name, text))
     } else {
         let name = format!("{what} \"{}\"", file.display());
         let failed = |e: String| Failure::Invalid(format!("cannot read {name}: {e}"));
         let f = std::fs::File::open(file).map_err(|e| failed(e.to_string()))?;
-        // A regular file says its size: refuse it before reading a byte.
-        if let Ok(m) = f.metadata() {
-            if m.is_file() && m.len() > MAX_INPUT_BYTES {
-                return Err(failed(too_large(MAX_INPUT_BYTES)));
-            }
+        // A regular file says its size: refuse it before reading a byte, else read it into
+        // a buffer of that size (no doubling on the way).
+        let size = match f.metadata() {
+            Ok(m) if m.is_file() => m.len(),
+            _ => 0,
+        };
+        if size > MAX_INPUT_BYTES {
+            return Err(failed(too_large(MAX_INPUT_BYTES)));
         }
-        let text = read_text(f, MAX_INPUT_BYTES).map_err(failed)?;
+        let text = read_text(f, MAX_INPUT_BYTES, size as usize).map_err(failed)?;
         Ok((name, text))
     }
 }
@@ -678,10 +681,11 @@ fn too_large(limit: u64) -> String {
 
 /// Reads `r` as UTF-8 text of at most `limit` bytes, in chunks: a NUL byte, bytes that are
 /// not UTF-8 (with their line) or more than `limit` bytes stop it where they are found, so
-/// binary input costs no more memory than the text read before it.
-fn read_text(r: impl Read, limit: u64) -> Result<String, String> {
+/// binary input costs no more memory than the text read before it. `expected`: the size
+/// to make room for at once (0 if unknown).
+fn read_text(r: impl Read, limit: u64, expected: usize) -> Result<String, String> {
     let mut r = r.take(limit + 1);
-    let mut buf: Vec<u8> = Vec::new();
+    let mut buf: Vec<u8> = Vec::with_capacity(expected);
     let mut chunk = vec![0u8; 64 * 1024];
     // `checked`: how much of `buf` is known to be UTF-8 (a sequence cut by a chunk's end
     // is checked with the next chunk).
@@ -1071,22 +1075,22 @@ mod tests {
     #[test]
     fn reading_stops_past_the_limit_without_reading_on() {
         // An endless input of spaces: refused once past the limit, having read only it.
-        let e = read_text(io::repeat(b' '), 1000).unwrap_err();
+        let e = read_text(io::repeat(b' '), 1000, 0).unwrap_err();
         assert_eq!(e, "it is larger than 1000 bytes, the most a command reads");
         assert!(too_large(MAX_INPUT_BYTES).contains("1 GiB"));
         // Exactly the limit is fine.
-        assert_eq!(read_text(&b"abc"[..], 3).unwrap(), "abc");
-        assert!(read_text(&b"abcd"[..], 3).is_err());
+        assert_eq!(read_text(&b"abc"[..], 3, 0).unwrap(), "abc");
+        assert!(read_text(&b"abcd"[..], 3, 0).is_err());
     }
 
     #[test]
     fn binary_input_names_its_line_and_a_character_split_across_chunks_is_fine() {
         // A NUL from an endless source stops at once.
-        let e = read_text(io::repeat(0), MAX_INPUT_BYTES).unwrap_err();
+        let e = read_text(io::repeat(0), MAX_INPUT_BYTES, 0).unwrap_err();
         assert_eq!(e, "line 1: a NUL byte (at byte 1): not a text file");
-        let e = read_text(&b"a\nb\n\xff"[..], 100).unwrap_err();
+        let e = read_text(&b"a\nb\n\xff"[..], 100, 0).unwrap_err();
         assert_eq!(e, "line 3: bytes that are not UTF-8 (at byte 5)");
-        let e = read_text(&b"a\n\xc3"[..], 100).unwrap_err();
+        let e = read_text(&b"a\n\xc3"[..], 100, 0).unwrap_err();
         assert!(
             e.starts_with("line 2: the text ends inside a UTF-8 character"),
             "{e}"
@@ -1094,7 +1098,10 @@ mod tests {
         // "é" split by the 64 KiB chunk boundary reads whole.
         let mut text = "x".repeat(64 * 1024 - 1);
         text.push_str("é\n");
-        assert_eq!(read_text(text.as_bytes(), MAX_INPUT_BYTES).unwrap(), text);
+        assert_eq!(
+            read_text(text.as_bytes(), MAX_INPUT_BYTES, 0).unwrap(),
+            text
+        );
     }
 
     #[test]
