@@ -12,16 +12,25 @@ pub struct Record {
 }
 
 /// Splits CSV text into records: cells split at commas, quoted cells may hold commas, line
-/// breaks and doubled quotes; `\r` outside quotes is ignored; blank lines are skipped.
+/// breaks and doubled quotes; `\r` outside quotes is ignored; blank lines are skipped; a
+/// leading UTF-8 byte-order mark is dropped.
 /// The only error is a quoted cell left open at the end of the text.
 pub fn records(text: &str) -> Result<Vec<Record>, String> {
+    records_at_most(text, usize::MAX)
+}
+
+/// [`records`], stopping after the first `limit` records: a caller with a row limit need
+/// not split (and hold) the rest of a huge text to refuse it.
+pub fn records_at_most(text: &str, limit: usize) -> Result<Vec<Record>, String> {
+    // A byte-order mark (spreadsheets write one) is no part of the first cell.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     let mut row = Vec::new();
     let mut cell = String::new();
     let mut quoted = false;
     let mut chars = text.chars().peekable();
     let (mut line, mut start) = (1, 1);
-    let mut push_row = |row: &mut Vec<String>, start: usize| {
+    let push_row = |out: &mut Vec<Record>, row: &mut Vec<String>, start: usize| {
         if !(row.len() == 1 && row[0].trim().is_empty()) {
             out.push(Record {
                 line: start,
@@ -31,6 +40,9 @@ pub fn records(text: &str) -> Result<Vec<Record>, String> {
         row.clear();
     };
     while let Some(c) = chars.next() {
+        if out.len() >= limit {
+            return Ok(out);
+        }
         if quoted {
             match c {
                 '"' if chars.peek() == Some(&'"') => {
@@ -55,7 +67,7 @@ pub fn records(text: &str) -> Result<Vec<Record>, String> {
             '\r' => {}
             '\n' => {
                 row.push(std::mem::take(&mut cell));
-                push_row(&mut row, start);
+                push_row(&mut out, &mut row, start);
                 line += 1;
                 start = line;
             }
@@ -66,7 +78,8 @@ pub fn records(text: &str) -> Result<Vec<Record>, String> {
         return Err(format!("line {line}: a quoted cell is not closed"));
     }
     row.push(cell);
-    push_row(&mut row, start);
+    push_row(&mut out, &mut row, start);
+    out.truncate(limit);
     Ok(out)
 }
 
@@ -93,5 +106,22 @@ mod tests {
             (5, vec!["3".into(), "4".into()])
         );
         assert!(records("a,\"open").unwrap_err().contains("line 1"));
+    }
+
+    #[test]
+    fn at_most_stops_after_the_limit() {
+        let r = records_at_most("a\nb\n\nc\nd", 3).unwrap();
+        let cells: Vec<&str> = r.iter().map(|r| r.cells[0].as_str()).collect();
+        assert_eq!(cells, ["a", "b", "c"]);
+        assert_eq!(records_at_most("a\nb", 5).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_the_first_cell() {
+        let r = records("\u{feff}name,time\nx,1").unwrap();
+        assert_eq!(r[0].cells, vec!["name".to_string(), "time".into()]);
+        assert_eq!((r[1].line, r[1].cells[0].as_str()), (2, "x"));
+        // Only at the start: elsewhere it is text.
+        assert_eq!(records("a,\u{feff}b").unwrap()[0].cells[1], "\u{feff}b");
     }
 }

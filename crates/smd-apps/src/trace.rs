@@ -4,7 +4,18 @@
 use crate::app::App;
 use crate::csv;
 use crate::preset::{default_workers, limit_for, preset, PresetOptions};
+use smd_core::error::num;
 use smd_core::scenario::{Cluster, Job, Params, Scenario};
+
+/// The largest `num_replicas` read: a thousand times the most workers a preset sizes
+/// ([`crate::preset::MAX_WORKERS`]), far beyond any catalog cluster, so that the limit ϑ
+/// and the scenario's numbers stay small.
+pub const MAX_REPLICAS: f64 = crate::preset::MAX_WORKERS as f64 * 1e3;
+
+/// The most rows a trace may have. Each becomes a preset job of about 2.5 KB of scenario
+/// JSON: 10^5 rows write 260 MB in about 3 s and 350 MB of memory; 10^6 rows would write
+/// 2.5 GB, more than the 1 GiB any command reads back, and took 12 s and 2.5 GB.
+pub const MAX_ROWS: usize = 100_000;
 
 /// The columns of a trace, in the artifact's order (any order is accepted).
 pub const COLUMNS: [&str; 5] = ["name", "time", "application", "num_replicas", "batch_size"];
@@ -42,6 +53,8 @@ pub struct TraceError {
 impl std::fmt::Display for TraceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match (&self.column, self.row) {
+            // The CSV splitter's own message names its line already.
+            (_, 0) if self.line == 0 => write!(f, "{}", self.message),
             (_, 0) => write!(f, "header (line {}): {}", self.line, self.message),
             (Some(c), r) => write!(
                 f,
@@ -119,12 +132,23 @@ pub fn workload(name: &str) -> Result<&'static str, String> {
 /// Reads a trace: a header naming the five [`COLUMNS`] (any order, no others), then one
 /// arrival per row. Every problem names its row and column.
 pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
-    let records = csv::records(text).map_err(|message| TraceError {
+    // The header, the rows allowed, and one more to tell a trace that is too long.
+    let records = csv::records_at_most(text, MAX_ROWS + 2).map_err(|message| TraceError {
         row: 0,
         line: 0,
         column: None,
         message,
     })?;
+    if let Some(extra) = records.get(MAX_ROWS + 1) {
+        return Err(TraceError {
+            row: MAX_ROWS + 1,
+            line: extra.line,
+            column: None,
+            message: format!(
+                "a trace has at most {MAX_ROWS} rows (a scenario of more jobs is larger than any command reads): split or sample it"
+            ),
+        });
+    }
     let (header, body) = records.split_first().ok_or(TraceError {
         row: 0,
         line: 1,
@@ -205,25 +229,28 @@ pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
             }
             let time_s = number(1)?;
             if time_s < 0.0 {
-                return Err(err(1, format!("must be ≥ 0 s (got {time_s})")));
+                return Err(err(1, format!("must be ≥ 0 s (got {})", num(time_s))));
             }
             // The scenario's bound on every number (its `arrival_s`), said here at the cell.
             use smd_core::scenario::{MAX_MAGNITUDE, MIN_MAGNITUDE};
             if time_s != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&time_s) {
                 return Err(err(
                     1,
-                    format!("must be 0 or between 1e-12 and 1e12 s (got {time_s})"),
+                    format!(
+                        "must be 0 or between 1e-12 and 1e12 s (got {})",
+                        num(time_s)
+                    ),
                 ));
             }
             let app: App = cell(2).parse().map_err(|m| err(2, m))?;
             let replicas = number(3)?;
-            if replicas < 1.0
-                || replicas.fract() != 0.0
-                || replicas > crate::preset::MAX_WORKERS as f64 * 1e3
-            {
+            if replicas < 1.0 || replicas.fract() != 0.0 || replicas > MAX_REPLICAS {
                 return Err(err(
                     3,
-                    format!("must be a whole number ≥ 1 (got {replicas})"),
+                    format!(
+                        "must be a whole number from 1 to {MAX_REPLICAS} (got {})",
+                        num(replicas)
+                    ),
                 ));
             }
             let batch_size = number(4)?;
@@ -236,6 +263,29 @@ pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
                 batch_size,
                 line: rec.line,
             })
+        })
+        .collect()
+}
+
+/// What is valid but cannot be meant, by row: a `num_replicas` larger than the cluster's
+/// GPUs (a job fifo starts at its request could never start). Warnings, not errors: the
+/// planners size jobs themselves, and a trace is often read onto another cluster first.
+pub fn warnings(arrivals: &[Arrival], cluster: &Cluster) -> Vec<TraceError> {
+    let gpus = cluster.capacity().gpu;
+    arrivals
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.num_replicas as f64 > gpus)
+        .map(|(i, a)| TraceError {
+            row: i + 1,
+            line: a.line,
+            column: Some("num_replicas".into()),
+            message: format!(
+                "job {:?} asks for {} GPUs, more than the cluster's {}: it cannot run at its request",
+                smd_core::error::cut(&a.name),
+                a.num_replicas,
+                num(gpus)
+            ),
         })
         .collect()
 }

@@ -105,3 +105,56 @@ fn problems_name_the_row_and_column() {
         ("a", 7.5, 2)
     );
 }
+
+#[test]
+fn replicas_say_the_real_limit_numbers_are_short_and_big_requests_are_warned() {
+    let head = "name,time,application,num_replicas,batch_size\n";
+    let m = fails(&format!("{head}a,0,bert,100000,48\n"));
+    assert!(
+        m.ends_with("column \"num_replicas\": must be a whole number from 1 to 64000 (got 100000)"),
+        "{m}"
+    );
+    let m = fails(&format!("{head}a,1e300,bert,2,48\n"));
+    assert!(m.ends_with("(got 1e300)"), "{m}");
+    let m = fails(&format!("{head}a,-1e300,bert,2,48\n"));
+    assert!(m.ends_with("must be ≥ 0 s (got -1e300)"), "{m}");
+    // A BOM before the header is not part of the column's name.
+    assert_eq!(
+        parse(&format!("\u{feff}{head}a,0,bert,2,48\n"))
+            .unwrap()
+            .len(),
+        1
+    );
+    // 65 GPUs on 16 × t4x4 (64): a warning naming the row, the line and the job.
+    let a = parse(&format!("{head}a,0,bert,64,48\nb,5,bert,65,48\n")).unwrap();
+    let cluster = pool(machine_type("t4x4").unwrap(), 16.0);
+    let w: Vec<String> = smd_apps::trace::warnings(&a, &cluster)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        w,
+        ["row 2 (line 3), column \"num_replicas\": job \"b\" asks for 65 GPUs, more than the cluster's 64: it cannot run at its request"]
+    );
+}
+
+#[test]
+fn a_trace_longer_than_the_row_limit_is_refused_at_the_first_row_too_many() {
+    use smd_apps::trace::MAX_ROWS;
+    let mut text = String::from("name,time,application,num_replicas,batch_size\n");
+    for i in 0..=MAX_ROWS {
+        text.push_str(&format!("j{i},{i},bert,2,48\n"));
+    }
+    let m = fails(&text);
+    assert!(
+        m.starts_with(&format!(
+            "row {} (line {}): a trace has at most {MAX_ROWS} rows",
+            MAX_ROWS + 1,
+            MAX_ROWS + 2
+        )),
+        "{m}"
+    );
+    // One row fewer is read whole.
+    let cut = text.trim_end().rsplit_once('\n').unwrap().0;
+    assert_eq!(parse(cut).unwrap().len(), MAX_ROWS);
+}

@@ -248,6 +248,9 @@ pub fn trace(a: &TraceArgs, out: &mut impl Write) -> Result<(), Failure> {
         (None, None) => return Err(invalid("trace", "give a FILE.csv or --workload NAME")),
     };
     let arrivals = trace::parse(&text).map_err(|e| invalid(&name, e))?;
+    for w in trace::warnings(&arrivals, &cluster) {
+        let _ = writeln!(std::io::stderr().lock(), "warning: {name}: {w}");
+    }
     let scenario = trace::scenario(&arrivals, cluster).map_err(|e| invalid(&name, e))?;
     scenario.validate()?;
     writeln!(out, "{}", scenario.to_json())?;

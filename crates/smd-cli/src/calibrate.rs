@@ -51,20 +51,23 @@ pub(crate) fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<(), Failure
         CalibrateError::Options { .. } => Failure::Invalid(e.to_string()),
         other => Failure::Solver(other.to_string()),
     })?;
-    if let Some(path) = &a.figure {
-        std::fs::write(path, figure(&report))
-            .map_err(|e| Failure::Solver(format!("cannot write {}: {e}", path.display())))?;
-    }
+    // The report first: a figure path that cannot be written must not lose it.
+    let written = a
+        .figure
+        .as_ref()
+        .map(|path| std::fs::write(path, figure(&report)).map_err(|e| (path, e)))
+        .transpose();
     if a.json {
         let text = serde_json::to_string_pretty(&report)
             .map_err(|e| Failure::Solver(format!("cannot write the report as JSON: {e}")))?;
         writeln!(out, "{text}")?;
     } else {
         write_report(&report, out)?;
-        if let Some(path) = &a.figure {
+        if let (Some(path), Ok(_)) = (&a.figure, &written) {
             writeln!(out, "\nfigure: {}", path.display())?;
         }
     }
+    written.map_err(|(path, e)| crate::unwritable("--figure", path, &e))?;
     Ok(())
 }
 

@@ -20,9 +20,23 @@ pub struct DiffArgs {
     json: bool,
 }
 
+/// Reads and validates one side, like every other command: a diff of a file no command
+/// accepts would compare inputs that mean nothing.
 fn read(path: &std::path::Path) -> Result<Scenario, Failure> {
     let (name, text) = read_named(path, "scenario file")?;
-    Scenario::parse(&text).map_err(|e| Failure::Invalid(format!("{name}: {e}")))
+    if text.trim().is_empty() {
+        return Err(Failure::Invalid(format!(
+            "{name} is empty: expected a scenario in JSON (see SCENARIO.md)"
+        )));
+    }
+    Scenario::from_json(&text).map_err(|e| {
+        let lines: Vec<String> = e
+            .to_string()
+            .lines()
+            .map(|l| format!("{name}: {l}"))
+            .collect();
+        Failure::Invalid(lines.join("\n"))
+    })
 }
 
 /// Reads both scenarios and prints their differences (exit 0 either way).
@@ -55,7 +69,11 @@ pub fn run(a: &DiffArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
     };
     for x in &d {
-        t.row(vec![x.path.clone(), show(&x.a), show(&x.b)]);
+        t.row(vec![
+            smd_core::error::cut(&x.path).into_owned(),
+            show(&x.a),
+            show(&x.b),
+        ]);
     }
     t.write(out)?;
     writeln!(out, "{} inputs differ", d.len())?;

@@ -67,11 +67,11 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
         Study::Sharing => smd_reproduce::sharing::run(),
     }
     .map_err(|e| Failure::Solver(e.to_string()))?;
-    if let Some(path) = &a.csv {
-        std::fs::write(path, table.to_csv())
-            .map_err(|e| Failure::Solver(format!("cannot write {}: {e}", path.display())))?;
-    }
+    // The table first: a CSV path that cannot be written must not lose a long run's result.
     write!(out, "{}", markdown(&table))?;
+    if let Some(path) = &a.csv {
+        std::fs::write(path, table.to_csv()).map_err(|e| crate::unwritable("--csv", path, &e))?;
+    }
     Ok(())
 }
 

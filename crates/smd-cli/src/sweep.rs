@@ -65,8 +65,9 @@ pub struct SweepArgs {
     common: Common,
 }
 
-/// Names separated by commas, or `all`.
-fn names<T: std::str::FromStr<Err = String> + Clone>(
+/// Names separated by commas, or `all`. A name given twice is refused: the JSON output has
+/// one key per policy, and a repeated key is what the project's own reader rejects.
+fn names<T: std::str::FromStr<Err = String> + Clone + PartialEq>(
     flag: &str,
     text: &str,
     all: &[T],
@@ -74,13 +75,21 @@ fn names<T: std::str::FromStr<Err = String> + Clone>(
     if text.trim() == "all" {
         return Ok(all.to_vec());
     }
-    text.split(',')
-        .map(|n| {
-            n.trim()
-                .parse::<T>()
-                .map_err(|e| Failure::Invalid(format!("{flag}: {e} or all")))
-        })
-        .collect()
+    let mut out: Vec<T> = Vec::new();
+    for n in text.split(',') {
+        let p = n
+            .trim()
+            .parse::<T>()
+            .map_err(|e| Failure::Invalid(format!("{flag}: {e} or all")))?;
+        if out.contains(&p) {
+            return Err(Failure::Invalid(format!(
+                "{flag}: {:?} is named twice (name each policy once)",
+                smd_core::error::cut(n.trim())
+            )));
+        }
+        out.push(p);
+    }
+    Ok(out)
 }
 
 /// Plans every size with every policy and prints the table or the JSON.
@@ -196,7 +205,7 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     writeln!(out)?;
     write_static(&report, &policies.planners, resource, out)?;
     writeln!(out)?;
-    writeln!(out, "{}", report.knee.answer)?;
+    writeln!(out, "{}", crate::printable(&report.knee.answer))?;
     for p in &report.points {
         for (q, o) in &p.policies {
             if let Some(g) = o.gap {
@@ -213,7 +222,7 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out)?;
         write_over_time(&report, out)?;
         writeln!(out)?;
-        writeln!(out, "Over time: {}", k.answer)?;
+        writeln!(out, "Over time: {}", crate::printable(&k.answer))?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! J, the ε-grid, the rounding, the admission — one sentence each, as text or JSON. The
 //! sentences are `smd_charts::teach`'s, the page's too.
 
-use crate::{load, Common, Failure};
+use crate::{load, printable, Common, Failure};
 use clap::Args;
 use smd_charts::teach::{sentence, stage_title};
 use smd_core::teach::{trace, Event, Stage, TraceOptions};
@@ -31,10 +31,13 @@ struct Step<'a> {
 pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
     let scenario = load(&a.common)?;
     let Some(index) = scenario.jobs.iter().position(|j| j.id == a.job) else {
+        let hint = match scenario.jobs.first() {
+            Some(j) => format!("its first job is {:?}", smd_core::error::cut(&j.id)),
+            None => "it has no jobs: there is nothing to step through".into(),
+        };
         return Err(Failure::Invalid(format!(
-            "--job: no job {:?} in the scenario (its first job is {:?})",
+            "--job: no job {:?} in the scenario ({hint})",
             smd_core::error::cut(&a.job),
-            scenario.jobs.first().map_or("", |j| j.id.as_str())
         )));
     };
     let opts = TraceOptions {
@@ -74,7 +77,7 @@ pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
     writeln!(
         out,
         "{} (job {} of {})   ε {}   M_δ {}   rounding {}   {admission}   {} steps",
-        t.job,
+        printable(&t.job),
         index + 1,
         scenario.jobs.len(),
         p.epsilon,
@@ -95,7 +98,7 @@ pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
             stage = Some(s.stage);
             writeln!(out, "\n{}", stage_title(s.stage))?;
         }
-        writeln!(out, "{:>width$}  {}", k + 1, s.text)?;
+        writeln!(out, "{:>width$}  {}", k + 1, printable(&s.text))?;
     }
     Ok(())
 }

@@ -150,7 +150,7 @@ fn the_figure_is_written_where_asked() {
         );
     }
     assert!(svg.contains("class=\"identity\""));
-    // A figure that cannot be written is an error, not a panic.
+    // A figure that cannot be written is invalid input naming the flag (exit 2), not a panic.
     let o = smd(
         &[
             "calibrate",
@@ -159,7 +159,11 @@ fn the_figure_is_written_where_asked() {
         ],
         None,
     );
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("cannot write"), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--figure: cannot write"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!stderr(&o).contains("panicked"));
 }

@@ -21,10 +21,11 @@ use std::fmt;
 pub const MAX_DEPTH: usize = 32;
 
 /// Fields that are lists of objects.
-const LISTS: [&str; 2] = ["jobs", "layers"];
+const LISTS: [&str; 3] = ["jobs", "layers", "machines"];
 /// Fields that are objects with named fields (serde would also read them from an array).
-const STRUCTS: [&str; 7] = [
-    "cluster", "params", "unit", "instance", "worker", "ps", "utility",
+/// `capacity` is a machine group's (version 2): read by position it would swap resources.
+const STRUCTS: [&str; 8] = [
+    "cluster", "params", "unit", "instance", "worker", "ps", "utility", "capacity",
 ];
 
 /// Where the first problem was found, and what it is.

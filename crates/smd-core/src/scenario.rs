@@ -695,9 +695,25 @@ impl Scenario {
     }
 
     /// What is allowed but probably not meant (never an error): a machine group on which no
-    /// job's worker fits (docs/SCENARIO.md, version 2). Each names the group and says why.
+    /// job's worker fits, a `restart_s` longer than a slot (docs/SCENARIO.md, version 2).
+    /// Each names the field and says why.
     pub fn warnings(&self) -> Vec<FieldError> {
         let mut out = Vec::new();
+        // The simulation charges a restart within its slot, min(restart_s, Δ): a longer
+        // restart is cut to Δ without a word unless said here (docs/SCENARIO.md, "Time").
+        let delta = self.params.interval_s.unwrap_or(DEFAULT_INTERVAL_S);
+        if let Some(r) = self.params.restart_s.filter(|r| *r > delta) {
+            out.push(FieldError {
+                job: None,
+                field: "params.restart_s".into(),
+                message: format!(
+                    "is longer than a slot ({} s > interval_s {} s): a restart costs at most one slot, {} s",
+                    crate::error::num(r),
+                    crate::error::num(delta),
+                    crate::error::num(delta)
+                ),
+            });
+        }
         if self.jobs.is_empty() {
             return out;
         }
@@ -818,12 +834,13 @@ impl Scenario {
         if let Some(k) = self.params.share_overhead {
             check(&mut top, "params.share_overhead", k, Rule::NonNeg);
         }
+        // The same floor as every other number (MIN_MAGNITUDE): 1e-300 s is no horizon.
         if let Some(h) = self.params.horizon_s {
-            if !(h.is_finite() && h > 0.0 && h <= MAX_HORIZON_S) {
+            if !(h.is_finite() && (MIN_MAGNITUDE..=MAX_HORIZON_S).contains(&h)) {
                 top(
                     "params.horizon_s",
                     format!(
-                        "must be in (0, {MAX_HORIZON_S}] s (30 days; got {})",
+                        "must be in [1e-12, {MAX_HORIZON_S}] s (30 days; got {})",
                         crate::error::num(h)
                     ),
                 );

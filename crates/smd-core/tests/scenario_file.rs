@@ -228,3 +228,63 @@ fn a_machine_no_worker_fits_on_is_a_warning_not_an_error() {
     plan(&s, Policy::Smd).unwrap();
     assert!(Scenario::from_json(EXAMPLE).unwrap().warnings().is_empty());
 }
+
+#[test]
+fn arrays_for_objects_inside_machines_are_rejected_naming_the_field() {
+    // serde would read a capacity or a whole group from an array by position (reversed, a
+    // GPU count lands in storage): the strict reader refuses both, as everywhere else.
+    for (groups, field) in [
+        (
+            r#"[{"name": "a", "count": 2, "capacity": [900, 192, 48, 4]}]"#,
+            "cluster.machines[0].capacity must be a JSON object with named fields (got an array)",
+        ),
+        (
+            r#"[["a", 2, {"gpu": 4, "vcpu": 48, "memory_gb": 192, "storage_gb": 900}]]"#,
+            "cluster.machines[0] must be a JSON object with named fields (got an array)",
+        ),
+    ] {
+        let e = Scenario::from_json(&on_machines(2, groups))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(field), "{e}");
+    }
+}
+
+/// The example as version 2 with `params` fields set from `fields` (JSON members).
+fn with_params(fields: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(EXAMPLE).unwrap();
+    v["version"] = 2.into();
+    let extra: serde_json::Value = serde_json::from_str(fields).unwrap();
+    for (k, x) in extra.as_object().unwrap() {
+        v["params"][k] = x.clone();
+    }
+    v.to_string()
+}
+
+#[test]
+fn a_horizon_below_the_smallest_magnitude_is_rejected_like_other_times() {
+    for h in ["1e-300", "1e-13"] {
+        let e = Scenario::from_json(&with_params(&format!(r#"{{"horizon_s": {h}}}"#)))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("params.horizon_s must be in [1e-12, "), "{e}");
+    }
+    assert!(Scenario::from_json(&with_params(r#"{"horizon_s": 1e-12}"#)).is_ok());
+}
+
+#[test]
+fn a_restart_longer_than_a_slot_is_a_warning_naming_the_field() {
+    // The simulation charges min(restart_s, Δ): valid, but said.
+    let s = Scenario::from_json(&with_params(r#"{"interval_s": 60, "restart_s": 90}"#)).unwrap();
+    let w: Vec<String> = s.warnings().iter().map(ToString::to_string).collect();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("params.restart_s is longer than a slot (90 s > interval_s 60 s)"),
+        "{w:?}"
+    );
+    // The default slot (600 s) counts too; a restart within a slot says nothing.
+    let s = Scenario::from_json(&with_params(r#"{"restart_s": 601}"#)).unwrap();
+    assert_eq!(s.warnings().len(), 1);
+    let s = Scenario::from_json(&with_params(r#"{"interval_s": 60, "restart_s": 60}"#)).unwrap();
+    assert!(s.warnings().is_empty());
+}

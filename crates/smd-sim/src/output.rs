@@ -144,9 +144,10 @@ impl Metrics {
             .iter()
             .filter_map(|j| j.first_start_s.map(|s| s - j.arrival_s))
             .collect();
+        // `+ 0.0`: an empty f64 sum is -0.0, which would print as "-0.0" (issue 23).
         Metrics {
-            total_utility: jobs.iter().map(|j| j.utility).sum(),
-            bound,
+            total_utility: jobs.iter().map(|j| j.utility).sum::<f64>() + 0.0,
+            bound: bound + 0.0,
             mean_jct_s: mean(&jct),
             median_jct_s: rank(0.5),
             p95_jct_s: rank(0.95),

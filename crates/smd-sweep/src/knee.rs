@@ -26,10 +26,14 @@ pub struct Knee {
     pub max_utility: f64,
     /// `utility / max_utility`.
     pub fraction: Option<f64>,
-    /// Beyond the knee, the most any step adds per unit of size (one unit, one machine),
-    /// as a % of `max_utility`: max over later steps of Δutility / Δsize / max_utility ·
-    /// 100. `None` when the knee is the largest size.
+    /// Beyond the knee, the most one unit of size (one unit, one machine) adds, as a % of
+    /// `max_utility`: the largest gain over swept sizes at most one unit apart (or one step
+    /// apart, per unit, where steps are longer). `None` when the knee is the largest size.
     pub marginal_pct: Option<f64>,
+    /// Where `best_policy`'s utility falls as the size grows (the largest fall), if it
+    /// does: the curve is then not monotone, and the answer says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fall: Option<Fall>,
     /// The sentence ([`answer`]).
     pub answer: String,
     /// What the sizes count.
@@ -54,6 +58,19 @@ pub struct Knee {
     /// machine's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount_step: Option<f64>,
+}
+
+/// A fall of the best policy's utility between two sizes, the earlier one higher.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fall {
+    /// The smaller size, with the higher utility.
+    pub from_size: f64,
+    /// Its utility.
+    pub from_utility: f64,
+    /// The larger size, with the lower utility.
+    pub to_size: f64,
+    /// Its utility.
+    pub to_utility: f64,
 }
 
 /// The knee of the static policies.
@@ -108,6 +125,7 @@ fn knee_of(results: &[PointResult], series: &[(String, Vec<f64>)]) -> Knee {
         max_utility: 0.0,
         fraction: None,
         marginal_pct: None,
+        fall: None,
         answer: String::new(),
         axis: first.map_or(Axis::Units, |r| r.size.axis()),
         largest: sizes.last().copied(),
@@ -126,11 +144,16 @@ fn knee_of(results: &[PointResult], series: &[(String, Vec<f64>)]) -> Knee {
         k.answer = answer(&k);
         return k;
     };
-    // The first index reaching the share (float noise forgiven); the last always does.
+    // The first index from which the curve stays at the share (float noise forgiven): a
+    // curve that reaches it and falls back below has not levelled off there. The last
+    // index always qualifies.
     let reach = |u: &[f64]| {
         let top = u[last];
+        let floor = KNEE_SHARE * top - 1e-12 * top.abs();
         (0..=last)
-            .find(|&i| u[i] >= KNEE_SHARE * top - 1e-12 * top.abs())
+            .rev()
+            .take_while(|&i| u[i] >= floor)
+            .last()
             .unwrap_or(last)
     };
     let mut best: Option<(&str, &[f64], usize)> = None;
@@ -152,9 +175,8 @@ fn knee_of(results: &[PointResult], series: &[(String, Vec<f64>)]) -> Knee {
             k.size = Some(sizes[i]);
             k.utility = u[i];
             k.fraction = Some(u[i] / top);
-            k.marginal_pct = (i..last)
-                .map(|j| (u[j + 1] - u[j]) / (sizes[j + 1] - sizes[j]) / top * 100.0)
-                .reduce(f64::max);
+            k.marginal_pct = marginal(&sizes[i..], &u[i..], top);
+            k.fall = fall(&sizes, u, top);
             k.amount = resource.map(|r| results[i].capacity[r]);
         }
     }
@@ -162,9 +184,76 @@ fn knee_of(results: &[PointResult], series: &[(String, Vec<f64>)]) -> Knee {
     k
 }
 
+/// The most one unit of size adds beyond the knee, as a % of `top`: over every stretch of
+/// swept sizes at most one unit long (one step, where a step is longer, then per unit), the
+/// gain divided by max(1, its length). Steps shorter than a unit are summed, not scaled
+/// up: ten steps of 0.01 units that each add 5% do not make "each unit adds 500%".
+/// `None` with fewer than two sizes.
+fn marginal(sizes: &[f64], u: &[f64], top: f64) -> Option<f64> {
+    let n = sizes.len();
+    let mut best: Option<f64> = None;
+    for j in 0..n.saturating_sub(1) {
+        let window = (sizes[j + 1] - sizes[j]).max(1.0) * (1.0 + 1e-9);
+        for l in j + 1..n {
+            let len = sizes[l] - sizes[j];
+            if l > j + 1 && len > window {
+                break;
+            }
+            let m = (u[l] - u[j]) / len.max(1.0) / top * 100.0;
+            best = Some(best.map_or(m, |b: f64| b.max(m)));
+        }
+    }
+    best
+}
+
+/// The largest fall of the curve between two sizes (the earlier higher), if it falls by
+/// more than float noise: a bigger cluster giving less says the policy is not monotone.
+fn fall(sizes: &[f64], u: &[f64], top: f64) -> Option<Fall> {
+    let mut peak = 0;
+    let mut worst: Option<Fall> = None;
+    for i in 1..u.len() {
+        if u[i - 1] > u[peak] {
+            peak = i - 1;
+        }
+        let drop = u[peak] - u[i];
+        if drop > 1e-9 * top.abs().max(1.0)
+            && worst
+                .as_ref()
+                .is_none_or(|w| drop > w.from_utility - w.to_utility)
+        {
+            worst = Some(Fall {
+                from_size: sizes[peak],
+                from_utility: u[peak],
+                to_size: sizes[i],
+                to_utility: u[i],
+            });
+        }
+    }
+    worst
+}
+
 /// The knee in words, e.g. "3 units reach 95% of the achievable utility (global's 1149.4
-/// at 5 units); beyond that each unit adds < 1.2%.", or why there is no knee.
+/// at 5 units); beyond that each unit adds < 1.2%.", or why there is no knee; where the
+/// best policy's utility falls as the size grows, a second sentence says where.
 pub fn answer(k: &Knee) -> String {
+    let head = knee_words(k);
+    match (&k.best_policy, &k.fall) {
+        (Some(best), Some(f)) => {
+            let (to, plural) = size_words(k, f.to_size, None);
+            let (from, _) = size_words(k, f.from_size, None);
+            format!(
+                "{head} {best}'s utility is not monotone in the size: {to} {} {}, less than {} at {from}.",
+                if plural { "give" } else { "gives" },
+                utility_words(f.to_utility),
+                utility_words(f.from_utility)
+            )
+        }
+        _ => head,
+    }
+}
+
+/// The knee sentence of [`answer`].
+fn knee_words(k: &Knee) -> String {
     let Some(largest) = k.largest else {
         return "Nothing was swept: there is no knee.".into();
     };

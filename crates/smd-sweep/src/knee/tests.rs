@@ -68,11 +68,61 @@ fn uneven_steps_count_per_unit_and_the_largest_later_step_counts() {
     assert_eq!(k.size, Some(2.0));
     assert!((k.marginal_pct.unwrap() - 1.5).abs() < 1e-12);
     assert!(k.answer.ends_with("each unit adds < 1.6%."), "{}", k.answer);
-    // A dip after the knee: the largest later step is what counts (+10 from 3 to 4).
-    let r = series(&[1.0, 2.0, 3.0, 4.0], &[10.0, 96.0, 90.0, 100.0], &[0.0; 4]);
+    // A dip after the knee that stays above 95%: the largest later step is what counts (+4
+    // from 3 to 4), and the fall is said.
+    let r = series(&[1.0, 2.0, 3.0, 4.0], &[10.0, 97.0, 96.0, 100.0], &[0.0; 4]);
     let k = knee(&r);
     assert_eq!(k.size, Some(2.0));
-    assert!((k.marginal_pct.unwrap() - 10.0).abs() < 1e-12);
+    assert!((k.marginal_pct.unwrap() - 4.0).abs() < 1e-12);
+    assert!(
+        k.answer.ends_with(
+            "smd's utility is not monotone in the size: 3 units give 96.0, less than 97.0 at 2 units."
+        ),
+        "{}",
+        k.answer
+    );
+}
+
+#[test]
+fn the_knee_is_where_the_curve_stays_above_the_share_and_small_steps_add_no_absurd_rate() {
+    // Issue 23's sweep: 1.23 units reach 95%, 1.24 units fall below it again; steps of 0.01
+    // unit, each of which adds up to 5.7% (570% "per unit" as a rate).
+    let sizes = [1.20, 1.21, 1.22, 1.23, 1.24, 1.25, 1.26, 1.27];
+    let u = [80.0, 85.0, 90.7, 96.0, 94.0, 99.5, 99.8, 100.0];
+    let k = knee(&series(&sizes, &u, &[0.0; 8]));
+    assert_eq!(k.size, Some(1.25), "{}", k.answer);
+    // Beyond 1.25 units the whole rest adds 0.5: no stretch of one unit adds more.
+    assert!((k.marginal_pct.unwrap() - 0.5).abs() < 1e-9, "{k:?}");
+    assert!(
+        k.answer.starts_with(
+            "1.25 units reach 95% of the achievable utility (smd's 100.0 at 1.27 units); beyond that each unit adds < 0.51%."
+        ),
+        "{}",
+        k.answer
+    );
+    assert!(
+        k.answer.ends_with(
+            "not monotone in the size: 1.24 units give 94.0, less than 96.0 at 1.23 units."
+        ),
+        "{}",
+        k.answer
+    );
+    // A monotone curve says nothing about monotonicity; a knee at the last size says to
+    // sweep further.
+    let k = knee(&series(
+        &[1.0, 2.0, 3.0, 4.0],
+        &[10.0, 96.0, 80.0, 100.0],
+        &[0.0; 4],
+    ));
+    assert_eq!(k.size, Some(4.0));
+    assert!(
+        k.answer
+            .starts_with("Only 4 units, the largest size swept,"),
+        "{}",
+        k.answer
+    );
+    let k = knee(&series(&[1.0, 2.0, 3.0], &[10.0, 96.0, 100.0], &[0.0; 3]));
+    assert!(!k.answer.contains("monotone"), "{}", k.answer);
 }
 
 #[test]
@@ -170,9 +220,10 @@ fn machines_and_one_resource_in_words() {
         .answer
         .ends_with("beyond that more memory adds nothing."));
     let k = knee(&r);
+    // Steps of half a unit: the one unit beyond the knee that was swept (half of it) adds 4.
     assert_eq!(
         k.answer,
-        "1400 GB of memory reaches 95% of the achievable utility (smd's 100.0 at 2100 GB of memory); beyond that each additional 1400 GB of memory adds < 8.1%."
+        "1400 GB of memory reaches 95% of the achievable utility (smd's 100.0 at 2100 GB of memory); beyond that each additional 1400 GB of memory adds < 4.1%."
     );
 }
 
