@@ -317,7 +317,8 @@ fn history(j: &JobRun) -> Html {
             <p>
                 { format!("Arrived at {}, first started at {}, completed at {} (JCT {}), utility {}, {} restarts. ",
                     duration(j.arrival_s), time(j.first_start_s), time(j.completion_s), time(j.jct_s), sig(j.utility, 4), j.restarts) }
-                <strong>{"Waiting: "}</strong>
+                // The reason is that of the job's last wait (MODEL §17): past, once it ran.
+                <strong>{ if j.completion_s.is_some() { "Its last wait: " } else { "Waiting: " } }</strong>
                 <span data-testid="over-time-waiting">{ why }</span>
             </p>
             if !j.segments.is_empty() {
