@@ -1057,12 +1057,19 @@ fn write_compare_table(
         }
     }
     if let Some(Ok(g)) = results.iter().find(|(p, _)| *p == "global").map(|(_, r)| r) {
-        if !g.admission.proven_optimal {
-            writeln!(
+        match g.admission.gap {
+            _ if g.admission.proven_optimal => {}
+            Some(gap) => writeln!(
                 out,
                 "global: not proven within its node and time limits (--global-budget) (gap {:.3}%)",
-                100.0 * g.admission.gap.unwrap_or(0.0)
-            )?;
+                100.0 * gap
+            )?,
+            // On machines (or with GPU sharing): docs/MODEL.md §15.
+            None => writeln!(
+                out,
+                "global: the best placed plan of every policy ({}); no proof after placement",
+                g.admission.method
+            )?,
         }
     }
     Ok(())

@@ -33,6 +33,11 @@ pub fn proof_status(plan: &Plan) -> Option<String> {
     Some(match (a.proven_optimal, a.gap) {
         (true, _) => "proven optimal".into(),
         (false, Some(gap)) => format!("best found, within {} of the optimum", percent_sig(gap, 2)),
+        // After placement or GPU packing the proof says nothing of the placed plan
+        // (MODEL §15): the best placed plan of every policy is kept instead.
+        (false, None) if plan.placement.is_some() || plan.sharing.is_some() => {
+            "the best placed plan of every policy (no proof after placement)".into()
+        }
         (false, None) => "best found".into(),
     })
 }
