@@ -134,7 +134,14 @@ pub fn frieze_clarke<const R: usize>(
     cap: &[f64; R],
     q: u32,
 ) -> Result<Selection, Error> {
-    frieze_clarke_with(items, cap, q, true, &Budget::default(), &mut crate::teach::Quiet)
+    frieze_clarke_with(
+        items,
+        cap,
+        q,
+        true,
+        &Budget::default(),
+        &mut crate::teach::Quiet,
+    )
 }
 
 /// [`frieze_clarke`] within `budget`, telling `obs` about every subset it reaches
@@ -664,8 +671,7 @@ pub(crate) fn branch_and_bound_observed<const R: usize, O: Observer>(
             continue;
         }
         // The root is always expanded: a spent budget still gets its LP rounding and fill.
-        if sel.nodes >= limits.nodes || (sel.nodes > 0 && sel.nodes % 64 == 0 && out_of_time())
-        {
+        if sel.nodes >= limits.nodes || (sel.nodes > 0 && sel.nodes % 64 == 0 && out_of_time()) {
             stack.push(node);
             break;
         }

@@ -23,8 +23,8 @@ mod tests;
 #[cfg(test)]
 use dual::lagrangian;
 pub use dual::Dual;
-pub use pareto::{pareto, relaxed_bound, thinned_box, Option_, MAX_BOX};
 pub use incumbent::size;
+pub use pareto::{pareto, relaxed_bound, thinned_box, Option_, MAX_BOX};
 pub use search::Report;
 
 /// A clock in ms and the reading at which the bounded phases stop early (`None`: never).

@@ -6,8 +6,8 @@
 //! with items larger than the capacity and with resources nobody (or some items) demand.
 
 use super::{
-    branch_and_bound, frieze_clarke, Budget, frieze_clarke_with, guarantee, next_subset, Item, MaxTree,
-    NODE_LIMIT, R,
+    branch_and_bound, frieze_clarke, frieze_clarke_with, guarantee, next_subset, Budget, Item,
+    MaxTree, NODE_LIMIT, R,
 };
 use crate::rng::Stream;
 use crate::testutil::fits;
@@ -426,9 +426,24 @@ fn skipping_hopeless_subsets_changes_no_selection() {
             .collect();
         let cap = [40.0, 60.0, 30.0, 80.0];
         for q in 0..=3 {
-            let fast = frieze_clarke_with(&items, &cap, q, true, &Budget::default(), &mut crate::teach::Quiet).unwrap();
-            let plain =
-                frieze_clarke_with(&items, &cap, q, false, &Budget::default(), &mut crate::teach::Quiet).unwrap();
+            let fast = frieze_clarke_with(
+                &items,
+                &cap,
+                q,
+                true,
+                &Budget::default(),
+                &mut crate::teach::Quiet,
+            )
+            .unwrap();
+            let plain = frieze_clarke_with(
+                &items,
+                &cap,
+                q,
+                false,
+                &Budget::default(),
+                &mut crate::teach::Quiet,
+            )
+            .unwrap();
             assert_eq!(fast.chosen, plain.chosen, "case {case} q {q}");
             assert_eq!(fast.value, plain.value);
             assert!(fast.nodes <= plain.nodes);

@@ -4,7 +4,6 @@
 
 use super::assemble::{assemble, job_models, not_selected_reason, Candidate};
 use super::{plan_until, Clock, Options, Policy};
-use crate::teach::Quiet;
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
 use crate::global::{thinned_box, Option_};
@@ -12,6 +11,7 @@ use crate::knapsack::{Limits, R};
 use crate::model::JobModel;
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::Scenario;
+use crate::teach::Quiet;
 
 /// Policy **global** (docs/MODEL.md §9, improved): the joint optimum over every job's Pareto set
 /// of allocations and the admitted set (docs/MODEL.md §9, global). Named `"global"` in plans.
@@ -64,10 +64,7 @@ pub fn plan_global(
         time_ms: search_deadline.map(|(c, at)| (at - c()).max(0.0)),
         clock: opts.clock,
     };
-    let start_choice = seeds
-        .as_deref()
-        .filter(|s| !s.is_empty())
-        .map(best_choice);
+    let start_choice = seeds.as_deref().filter(|s| !s.is_empty()).map(best_choice);
     let total = models.len();
     let mut on_report = |r: crate::global::Report| {
         if let Some(f) = opts.progress.as_mut() {
@@ -219,17 +216,21 @@ fn option_sets(
             let mut set = crate::global::pareto(m, cols, cap, &extra);
             let allowance = (MAX_OPTIONS / total).max(MIN_OPTIONS_PER_JOB);
             let kept = keep_at_most(&mut set.options, allowance, cap);
-            relaxed.push((!set.complete).then(|| {
-                // The best utility anywhere: spread's least T or a co-located one's.
-                let u_max = best
-                    .iter()
-                    .map(|&(w, p, _)| m.utility_at(w as f64, p as f64))
-                    .chain(cols.iter().filter_map(|c| {
-                        integer_optimum(c).map(|(w, p, _)| c.utility_at(w as f64, p as f64))
-                    }))
-                    .fold(0.0, f64::max);
-                (u_max, m.demand(1.0, 1.0))
-            }).or(kept));
+            relaxed.push(
+                (!set.complete)
+                    .then(|| {
+                        // The best utility anywhere: spread's least T or a co-located one's.
+                        let u_max = best
+                            .iter()
+                            .map(|&(w, p, _)| m.utility_at(w as f64, p as f64))
+                            .chain(cols.iter().filter_map(|c| {
+                                integer_optimum(c).map(|(w, p, _)| c.utility_at(w as f64, p as f64))
+                            }))
+                            .fold(0.0, f64::max);
+                        (u_max, m.demand(1.0, 1.0))
+                    })
+                    .or(kept),
+            );
             options.push(set.options);
         } else {
             options.push(Vec::new());
@@ -260,11 +261,7 @@ const MIN_OPTIONS_PER_JOB: usize = 64;
 /// of the most utility — the cheap "fast enough" options admission lives on. When some
 /// are cut, the job's bound term is relaxed to `(their most utility, their least demand
 /// per resource)`, so the search's bound stays true for the options it no longer sees.
-fn keep_at_most(
-    options: &mut Vec<Option_>,
-    n: usize,
-    cap: &[f64; R],
-) -> Option<(f64, [f64; R])> {
+fn keep_at_most(options: &mut Vec<Option_>, n: usize, cap: &[f64; R]) -> Option<(f64, [f64; R])> {
     if options.len() <= n || n < 2 {
         return None;
     }
@@ -277,20 +274,29 @@ fn keep_at_most(
     });
     let size = |o: &Option_| crate::global::size(&o.demand, cap);
     let mut by_size: Vec<usize> = (0..options.len()).collect();
-    by_size.sort_by(|&a, &b| size(&options[a]).total_cmp(&size(&options[b])).then(a.cmp(&b)));
+    by_size.sort_by(|&a, &b| {
+        size(&options[a])
+            .total_cmp(&size(&options[b]))
+            .then(a.cmp(&b))
+    });
     let mut keep = Vec::with_capacity(n);
     let mut level = 0;
     for &k in &by_size {
         // Level j of n − 1 is u_max·j/(n − 1); this option reaches every level up to its own.
-        let reached = ((options[k].utility / u_max.max(f64::MIN_POSITIVE)) * (n - 1) as f64)
-            .floor() as usize;
+        let reached =
+            ((options[k].utility / u_max.max(f64::MIN_POSITIVE)) * (n - 1) as f64).floor() as usize;
         if reached >= level && keep.len() + 1 < n {
             keep.push(k);
             level = reached + 1;
         }
     }
     let best = (0..options.len())
-        .max_by(|&a, &b| options[a].utility.total_cmp(&options[b].utility).then(b.cmp(&a)))
+        .max_by(|&a, &b| {
+            options[a]
+                .utility
+                .total_cmp(&options[b].utility)
+                .then(b.cmp(&a))
+        })
         .unwrap_or(0);
     keep.push(best);
     keep.sort_unstable();
@@ -368,16 +374,13 @@ fn seed_plans(
 
 /// The admitted allocations of the best seed (the first of the highest total utility).
 fn best_choice(seeds: &[Plan]) -> Vec<Option<(u64, u64)>> {
-    let seed = seeds
-        .iter()
-        .reduce(|a, b| {
-            if b.total_utility > a.total_utility {
-                b
-            } else {
-                a
-            }
-        })
-        ;
+    let seed = seeds.iter().reduce(|a, b| {
+        if b.total_utility > a.total_utility {
+            b
+        } else {
+            a
+        }
+    });
     let Some(seed) = seed else {
         return Vec::new();
     };

@@ -1,0 +1,158 @@
+//! Budgets held on any input (docs/MODEL.md §9 and §13): with a fake clock that advances a
+//! fixed step per reading, what a plan does before it stops depends on how often it reads
+//! the clock, not on the machine's speed — so these tests are deterministic.
+
+use smd_core::{generate, plan_with, GenerateOptions, Mode, Options, Plan, Policy, Scenario};
+use std::cell::Cell;
+
+/// 50 sync jobs on 2 units: global's search needs ~1.7·10^4 nodes to prove this one.
+fn hard() -> Scenario {
+    generate(&GenerateOptions {
+        jobs: 50,
+        seed: 1,
+        mode: Mode::Sync,
+        units: 2.0,
+    })
+}
+
+/// Plans with a clock that advances `step` ms per reading and a budget of `budget` ms;
+/// the plan and the clock's time at the end.
+fn plan_on_fake_clock(s: &Scenario, policy: Policy, step: f64, budget: f64) -> (Plan, f64) {
+    let t = Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + step);
+        t.get()
+    };
+    let plan = plan_with(
+        s,
+        policy,
+        &mut Options {
+            clock: Some(&clock),
+            time_budget_ms: Some(budget),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    (plan, t.get())
+}
+
+#[test]
+fn global_reads_its_clock_by_time_not_every_1024_nodes() {
+    // One ms per reading: a search that read the clock every 1024 nodes (as it once did)
+    // could not stop before node 1024, however slow its nodes; reading by time, it stops
+    // within a few readings of its deadline.
+    let s = hard();
+    let (plan, end) = plan_on_fake_clock(&s, Policy::Global, 1.0, 80.0);
+    let a = &plan.admission;
+    assert!(!a.proven_optimal, "the budget ends the search first");
+    assert!(
+        plan.stats.outer_nodes < 1024,
+        "{} nodes before the clock was read past the deadline",
+        plan.stats.outer_nodes
+    );
+    // Held within 10% + 50 ms of the fake clock, and the status is honest.
+    assert!(end <= 80.0 * 1.1 + 50.0, "ended at {end} ms");
+    let gap = a.gap.expect("a gap when unproven");
+    assert!((0.0..1.0).contains(&gap) && a.guarantee <= 1.0, "{a:?}");
+}
+
+#[test]
+fn global_within_its_budget_plans_as_without_one() {
+    // A budget that is not reached changes nothing (the node limit's plan, proven).
+    let s = hard();
+    let (timed, _) = plan_on_fake_clock(&s, Policy::Global, 1e-6, 1e12);
+    let free = plan_with(&s, Policy::Global, &mut Options::default()).unwrap();
+    assert!(timed.admission.proven_optimal && free.admission.proven_optimal);
+    assert_eq!(timed.total_utility, free.total_utility);
+    let alloc = |p: &Plan| -> Vec<_> {
+        p.jobs
+            .iter()
+            .map(|j| (j.admitted, j.workers, j.ps))
+            .collect()
+    };
+    assert_eq!(alloc(&timed), alloc(&free));
+}
+
+#[test]
+fn a_spent_budget_still_gives_global_a_plan_with_a_true_bound() {
+    // The deadline passes while the options are built: the jobs left get none and a
+    // relaxed bound term, and the answer is still a valid plan with value ≤ bound.
+    let s = hard();
+    let (plan, end) = plan_on_fake_clock(&s, Policy::Global, 1.0, 10.0);
+    let a = &plan.admission;
+    assert!(!a.proven_optimal);
+    assert!(end <= 10.0 * 1.1 + 50.0, "ended at {end} ms");
+    assert!(a.guarantee > 0.0 && a.guarantee <= 1.0, "{a:?}");
+    let (used, cap) = (
+        plan.resources.used.to_array(),
+        plan.resources.capacity.to_array(),
+    );
+    for r in 0..4 {
+        assert!(used[r] <= cap[r] * (1.0 + 1e-9), "{used:?} over {cap:?}");
+    }
+}
+
+/// Many small jobs: Frieze–Clarke at q = 2 tries tens of thousands of subsets.
+fn many() -> Scenario {
+    generate(&GenerateOptions {
+        jobs: 300,
+        seed: 7,
+        mode: Mode::Async,
+        units: 3.0,
+    })
+}
+
+#[test]
+fn frieze_clarke_stops_at_the_budget_with_an_honest_status() {
+    // smd and smd_locality (and esw) admit by Frieze–Clarke: it reads the clock after
+    // every subset that solved an LP, so with one ms per reading it stops within the
+    // budget's readings and says so (a gap against the LP bound, no q/(q+R) guarantee).
+    let s = many();
+    let free = plan_with(&s, Policy::Smd, &mut Options::default()).unwrap();
+    assert!(
+        free.admission.gap.is_none(),
+        "unbudgeted: the enumeration finishes"
+    );
+    let (plan, end) = plan_on_fake_clock(&s, Policy::Smd, 1.0, 400.0);
+    let a = &plan.admission;
+    assert!(end <= 400.0 * 1.1 + 50.0, "ended at {end} ms");
+    assert!(
+        plan.stats.outer_nodes < free.stats.outer_nodes,
+        "stopped early: {} of {} subsets",
+        plan.stats.outer_nodes,
+        free.stats.outer_nodes
+    );
+    let gap = a.gap.expect("stopped: a gap");
+    assert!(!a.proven_optimal && (0.0..1.0).contains(&gap), "{a:?}");
+    // The guarantee is against the LP relaxation: value / LP ≤ 1.
+    assert!(
+        a.guarantee <= 1.0 && (a.guarantee - (1.0 - gap)).abs() < 1e-9,
+        "{a:?}"
+    );
+}
+
+#[test]
+fn the_admission_work_cap_is_deterministic() {
+    // Without a clock: the LP-work cap (the simulation's per-slot bound) stops the
+    // enumeration at the same subset every time.
+    let s = many();
+    let run = || {
+        plan_with(
+            &s,
+            Policy::Smd,
+            &mut Options {
+                admission_work: Some(20_000),
+                ..Options::default()
+            },
+        )
+        .unwrap()
+    };
+    let (a, b) = (run(), run());
+    assert!(
+        a.admission.gap.is_some(),
+        "the cap ends it: {:?}",
+        a.admission
+    );
+    assert_eq!(a.stats.outer_nodes, b.stats.outer_nodes);
+    assert_eq!(a.total_utility, b.total_utility);
+}
