@@ -52,14 +52,8 @@ impl Ticker {
         }
     }
 
-    /// What the run is doing now (shown with the next line).
-    pub fn set(&self, status: String) {
-        if let Ok(mut s) = self.status.lock() {
-            *s = status;
-        }
-    }
-
-    /// A handle the run's callbacks can keep (they may outlive a borrow of the ticker).
+    /// Where the run writes what it is doing now (shown with the next line); the run's
+    /// callbacks keep this handle, not a borrow of the ticker.
     pub fn status(&self) -> Arc<Mutex<String>> {
         Arc::clone(&self.status)
     }
@@ -97,8 +91,9 @@ mod tests {
     #[test]
     fn a_ticker_keeps_the_latest_status_and_stops_when_dropped() {
         let t = Ticker::start("test");
-        t.set("smd: job 1 of 2".into());
-        t.set("global: searching".into());
+        let status = t.status();
+        *status.lock().unwrap() = "smd: job 1 of 2".into();
+        *status.lock().unwrap() = "global: searching".into();
         assert_eq!(*t.status().lock().unwrap(), "global: searching");
         // Dropping joins the thread (it would hang here if the stop did not wake it).
         drop(t);
