@@ -80,6 +80,10 @@ pub fn plan_status(p: &smd_core::Progress) -> String {
             100.0 * s.gap(),
             s.nodes
         ),
+        // Every job sized: what runs now is the admission (or global's setup).
+        None if p.jobs_done >= p.jobs_total => {
+            format!("{}: admitting ({} jobs sized)", p.policy, p.jobs_total)
+        }
         None => format!("{}: job {} of {}", p.policy, p.jobs_done, p.jobs_total),
     }
 }

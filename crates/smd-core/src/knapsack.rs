@@ -94,9 +94,10 @@ fn lp_relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -
 }
 
 /// Default LP work of one Frieze–Clarke run ([`Budget::work`]): the number of items summed
-/// over its LPs. Each unit is tens of ns of simplex (≈ 2.5 s on the benchmark machine at
-/// this limit); the plans of the bundled workloads and fixtures need < 10^7.
-pub const FC_WORK_LIMIT: u64 = 50_000_000;
+/// over its LPs. A unit is tens of ns of simplex, so this is about a minute: a bound for
+/// callers without a clock, far above what any plan in the tests and benchmarks needs
+/// (esw on 10^5 jobs, BENCHMARKS.md §4: < 10^8); callers with a clock stop at their budget.
+pub const FC_WORK_LIMIT: u64 = 1_000_000_000;
 
 /// When Frieze–Clarke stops early (docs/MODEL.md §13): a deterministic cap on its LP work,
 /// and a deadline read on an injected clock. Stopped, it returns the best selection found
