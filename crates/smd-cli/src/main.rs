@@ -15,6 +15,7 @@
 mod apps;
 mod calibrate;
 mod diff;
+mod progress;
 mod share;
 mod simulate;
 mod study;
@@ -538,13 +539,22 @@ fn compare(a: &CompareArgs, out: &mut impl Write) -> Result<(), Failure> {
 fn solve(scenario: &Scenario, which: Policy, c: &Common) -> Result<Plan, Failure> {
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
+    let policy = which.name();
+    // Progress on stderr once the plan passes a few seconds (progress.rs).
+    let ticker = progress::Ticker::start(&format!("smd: planning {policy}"));
+    let status = ticker.status();
+    let mut on_progress = |p: smd_core::Progress| {
+        if let Ok(mut s) = status.lock() {
+            *s = progress::plan_status(&p);
+        }
+    };
     let mut opts = Options {
         clock: Some(&clock),
+        progress: Some(&mut on_progress),
         inner: c.inner_solver,
         time_budget_ms: Some(c.global_budget * 1000.0),
         ..Options::default()
     };
-    let policy = which.name();
     // On machines the admitted jobs are placed (docs/MODEL.md §15); a pool plans as ever.
     let run = || smd_place::plan_placed(scenario, which, &mut opts);
     match catch_unwind(AssertUnwindSafe(run)) {

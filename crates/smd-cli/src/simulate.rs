@@ -31,7 +31,24 @@ pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut runs: Vec<(Run, f64)> = Vec::new();
     for &p in &policies {
         let t0 = std::time::Instant::now();
-        let run = simulate(&scenario, p, &mut Options::default()).map_err(|e| match e {
+        let ticker = crate::progress::Ticker::start(&format!("smd: simulating {p}"));
+        let status = ticker.status();
+        let mut on_progress = |g: smd_sim::Progress| {
+            if let Ok(mut s) = status.lock() {
+                *s = format!(
+                    "slot {}, t = {}, {} of {} finished",
+                    g.slots,
+                    duration(g.time_s),
+                    g.finished,
+                    g.jobs
+                );
+            }
+        };
+        let mut opts = Options {
+            progress: Some(&mut on_progress),
+            ..Options::default()
+        };
+        let run = simulate(&scenario, p, &mut opts).map_err(|e| match e {
             SimError::Invalid(e) => Failure::from(e),
             SimError::Cancelled => Failure::Solver("cancelled".into()),
         })?;

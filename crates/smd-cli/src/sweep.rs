@@ -170,6 +170,9 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         inner: a.common.inner_solver,
         global_budget_ms: Some(a.common.global_budget * 1000.0),
     };
+    // Elapsed time on stderr once the sweep passes a few seconds (progress.rs); each
+    // point's plans hold the budget (`--global-budget`, every policy's admission).
+    let ticker = crate::progress::Ticker::start(&format!("smd: sweeping {} points", pts.len()));
     let run = || sweep_parallel(&base, &spec, &policies, opts);
     let report = match catch_unwind(AssertUnwindSafe(run)) {
         Ok(r) => r.map_err(failure)?,
@@ -179,6 +182,7 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
             ))
         }
     };
+    drop(ticker);
     let elapsed = clock();
     if a.common.json {
         let text = serde_json::to_string_pretty(&report)

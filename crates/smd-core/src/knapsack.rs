@@ -93,6 +93,40 @@ fn lp_relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -
     (rel.value, rel.x)
 }
 
+/// Default LP work of one Frieze–Clarke run ([`Budget::work`]): the number of items summed
+/// over its LPs. A unit is tens of ns of simplex, so this is about a minute: a bound for
+/// callers without a clock, far above what any plan in the tests and benchmarks needs
+/// (esw on 10^5 jobs, BENCHMARKS.md §4: < 10^8); callers with a clock stop at their budget.
+pub const FC_WORK_LIMIT: u64 = 1_000_000_000;
+
+/// When Frieze–Clarke stops early (docs/MODEL.md §13): a deterministic cap on its LP work,
+/// and a deadline read on an injected clock. Stopped, it returns the best selection found
+/// with an honest status: no q/(q+R) guarantee (its enumeration did not finish), the
+/// guarantee and gap against the LP relaxation's value instead.
+#[derive(Clone, Copy)]
+pub struct Budget<'a> {
+    /// Most LP work (items summed over the LPs solved).
+    pub work: u64,
+    /// A clock in ms and the reading at which to stop.
+    pub deadline: Option<(&'a dyn Fn() -> f64, f64)>,
+}
+
+impl Default for Budget<'_> {
+    fn default() -> Self {
+        Budget {
+            work: FC_WORK_LIMIT,
+            deadline: None,
+        }
+    }
+}
+
+impl Budget<'_> {
+    /// Whether the deadline has passed (never without one).
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|(clock, at)| clock() > at)
+    }
+}
+
 /// Frieze–Clarke at depth `q` (docs/MODEL.md §8), heard by no one (the planner calls
 /// [`frieze_clarke_observed`]).
 #[cfg(test)]
@@ -101,26 +135,36 @@ pub fn frieze_clarke<const R: usize>(
     cap: &[f64; R],
     q: u32,
 ) -> Result<Selection, Error> {
-    frieze_clarke_with(items, cap, q, true, &mut crate::teach::Quiet)
+    frieze_clarke_with(
+        items,
+        cap,
+        q,
+        true,
+        &Budget::default(),
+        &mut crate::teach::Quiet,
+    )
 }
 
-/// [`frieze_clarke`], telling `obs` about every subset it reaches (docs/MODEL.md §20).
+/// [`frieze_clarke`] within `budget`, telling `obs` about every subset it reaches
+/// (docs/MODEL.md §20).
 pub(crate) fn frieze_clarke_observed<O: Observer>(
     items: &[Item],
     cap: &[f64; R],
     q: u32,
+    budget: &Budget,
     obs: &mut O,
 ) -> Result<Selection, Error> {
-    frieze_clarke_with(items, cap, q, true, obs)
+    frieze_clarke_with(items, cap, q, true, budget, obs)
 }
 
 /// [`frieze_clarke`], with the skipping of hopeless subsets switchable so that a test can
-/// check it changes no selection.
-fn frieze_clarke_with<const R: usize, O: Observer>(
+/// check it changes no selection, within `budget`.
+pub(crate) fn frieze_clarke_with<const R: usize, O: Observer>(
     items: &[Item<R>],
     cap: &[f64; R],
     q: u32,
     skip_ahead: bool,
+    budget: &Budget,
     obs: &mut O,
 ) -> Result<Selection, Error> {
     let elig = eligible(items, cap);
@@ -143,8 +187,12 @@ fn frieze_clarke_with<const R: usize, O: Observer>(
     let mut suffix_lp: Vec<Option<(f64, Vec<f64>)>> = vec![None; by_value.len() + 1];
     // A first, O(1) bound from the duals y0 of the whole LP: for the suffix from k,
     // LP ≤ y0·(cap − D(S)) + Σ_{suffix} max(0, u − y0·D).
-    let y0 = relax(items, &by_value, cap).dual;
+    let whole = relax(items, &by_value, cap);
+    let (y0, lp_all) = (whole.dual, whole.value);
     best.lp_solves += u64::from(!by_value.is_empty());
+    // LP work so far (items summed over the LPs), and subsets since the clock was read.
+    let mut work = by_value.len() as u64;
+    let mut unread = 0u32;
     let reduced_tail = reduced_tail(items, &by_value, &y0);
     let skip = SkipAhead::new(items, &elig, &y0, cap, q, &|k| {
         reduced_tail[first_of(items[elig[k]].value)]
@@ -159,6 +207,29 @@ fn frieze_clarke_with<const R: usize, O: Observer>(
     };
     let mut s: Vec<usize> = Vec::new(); // indices into `elig`
     loop {
+        // The budget is checked before every subset but the first (∅, the LP's rounding,
+        // always completes, so a spent budget still gives an answer): the clock after
+        // every subset that solved an LP, else every 256 subsets.
+        let read = !s.is_empty() && unread >= 256;
+        if read {
+            unread = 0;
+        }
+        if !s.is_empty() && (work > budget.work || (read && budget.past_deadline())) {
+            best.proven_optimal = false;
+            best.guarantee = if lp_all > 0.0 {
+                (best.value / lp_all).min(1.0)
+            } else {
+                1.0
+            };
+            best.gap = Some(if lp_all > 0.0 {
+                ((lp_all - best.value) / lp_all).max(0.0)
+            } else {
+                0.0
+            });
+            return Ok(best);
+        }
+        unread += 1;
+        let work_before = work;
         let mut used = [0.0; R];
         for &k in &s {
             add(&mut used, &items[elig[k]].demand);
@@ -181,6 +252,7 @@ fn frieze_clarke_with<const R: usize, O: Observer>(
             let hopeless = u_s + quick + 1e-9 * (u_s + quick).abs() <= best.value || {
                 let (lp, y) = suffix_lp[start].get_or_insert_with(|| {
                     best.lp_solves += 1;
+                    work += (by_value.len() - start) as u64;
                     let rel = relax(items, &by_value[start..], cap);
                     (rel.value, rel.dual)
                 });
@@ -195,6 +267,7 @@ fn frieze_clarke_with<const R: usize, O: Observer>(
                 }
             } else {
                 let done = complete_subset(items, &elig, &s, min_s, used, cap, &mut best.lp_solves);
+                work += done.free.len() as u64;
                 let improved = done.value > best.value;
                 let outcome = if O::LISTENS && obs.on() {
                     done.outcome(&s, &elig, improved)
@@ -220,6 +293,10 @@ fn frieze_clarke_with<const R: usize, O: Observer>(
                 value: s.iter().map(|&k| items[elig[k]].value).sum(),
                 outcome: SubsetOutcome::TooBig,
             });
+        }
+        if work > work_before {
+            // An LP costs far more than a clock read: read it before the next subset.
+            unread = 256;
         }
         // A subset that does not fit has no superset that fits: do not extend it.
         let skip = |p: &[usize], k: usize| first_useful(p, k, best.value);
@@ -594,7 +671,8 @@ pub(crate) fn branch_and_bound_observed<const R: usize, O: Observer>(
         if node.bound <= sel.value + tol(sel.value) {
             continue;
         }
-        if sel.nodes >= limits.nodes || (sel.nodes % 64 == 0 && out_of_time()) {
+        // The root is always expanded: a spent budget still gets its LP rounding and fill.
+        if sel.nodes >= limits.nodes || (sel.nodes > 0 && sel.nodes % 64 == 0 && out_of_time()) {
             stack.push(node);
             break;
         }

@@ -94,6 +94,7 @@ pub use generate::{generate, GenerateOptions};
 pub use inner::InnerSolver;
 pub use landscape::{landscape, Landscape};
 // Which LP crate `InnerSolver::Reference` runs on (the feature `minilp` swaps it).
+pub use knapsack::FC_WORK_LIMIT;
 pub use lp::BACKEND as LP_BACKEND;
 pub use plan::Plan;
 pub use policy::{

@@ -64,7 +64,7 @@ const DUAL_TOL: f64 = 1e-10;
 
 /// Near-optimal prices: subgradient descent, then Kelley's cutting planes (bounded work:
 /// at most 150 + 80 evaluations of L, so it runs whatever the time budget).
-pub fn solve(options: &[Vec<Option_>], cap: &[f64; R]) -> Dual {
+pub fn solve(options: &[Vec<Option_>], cap: &[f64; R], deadline: super::Deadline) -> Dual {
     // Work in z_r = y_r·cap_r (utility units), where every coordinate has the same scale.
     let to_y = |z: &[f64; R]| -> [f64; R] {
         std::array::from_fn(|r| if cap[r] > 0.0 { z[r] / cap[r] } else { 0.0 })
@@ -74,6 +74,9 @@ pub fn solve(options: &[Vec<Option_>], cap: &[f64; R]) -> Dual {
     let mut best = ([0.0; R], l0);
     let mut z = [0.0; R];
     for it in 0..SUBGRADIENT_STEPS {
+        if super::past(deadline) {
+            break;
+        }
         let g = cuts.last().expect("one cut").2;
         let gz: [f64; R] = std::array::from_fn(|r| if cap[r] > 0.0 { g[r] / cap[r] } else { 0.0 });
         let norm = gz.iter().map(|v| v * v).sum::<f64>().sqrt();
@@ -92,6 +95,9 @@ pub fn solve(options: &[Vec<Option_>], cap: &[f64; R]) -> Dual {
     }
     let mut lower = 0.0;
     for _ in 0..KELLEY_STEPS {
+        if super::past(deadline) {
+            break;
+        }
         let Some((zk, model_min)) = master(&cuts, cap, l0) else {
             break;
         };

@@ -51,7 +51,12 @@ pub fn dominating(options: &[Vec<Option_>], start: &[Option<(u64, u64)>]) -> Cho
 /// The LP relaxation's integer part at prices y: each job takes the option of the largest
 /// reduced value `u − y·D` when that is not negative (ties: the least demand relative to
 /// the capacity), then [`repair`] makes it fit.
-pub fn from_prices(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> Choice {
+pub fn from_prices(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    y: &[f64; R],
+    deadline: super::Deadline,
+) -> Choice {
     let mut choice: Choice = options
         .iter()
         .map(|opts| {
@@ -70,7 +75,7 @@ pub fn from_prices(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> Ch
                 .map(|(_, k)| k)
         })
         .collect();
-    repair(options, cap, &mut choice);
+    repair(options, cap, &mut choice, deadline);
     choice
 }
 
@@ -85,8 +90,15 @@ pub fn size(d: &[f64; R], cap: &[f64; R]) -> f64 {
 /// Makes a choice fit: while some resource is over capacity, the move — one job to a
 /// smaller option, or out — that loses the least utility per unit of overload it removes
 /// (relative to capacity) and overloads nothing new. Downgrading before dropping keeps
-/// jobs whose utility is flat near its best (a met deadline) at a cheaper size.
-pub fn repair(options: &[Vec<Option_>], cap: &[f64; R], choice: &mut [Option<usize>]) {
+/// jobs whose utility is flat near its best (a met deadline) at a cheaper size. Each move
+/// scans every option; past `deadline` the rest is the quick fallback below (drop every
+/// job on an overloaded resource), which always fits.
+pub fn repair(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    choice: &mut [Option<usize>],
+    deadline: super::Deadline,
+) {
     let mut used = demand(options, choice);
     let dem = |i: usize, k: Option<usize>| k.map_or([0.0; R], |k| options[i][k].demand);
     let val = |i: usize, k: Option<usize>| k.map_or(0.0, |k| options[i][k].utility);
@@ -117,9 +129,13 @@ pub fn repair(options: &[Vec<Option_>], cap: &[f64; R], choice: &mut [Option<usi
                 }
             }
         }
+        if super::past(deadline) {
+            drop_until_fits(options, cap, choice, &mut used);
+            return;
+        }
         let Some((_, i, k)) = best else {
-            // Nothing removes overload without adding some: drop every job using an
-            // overloaded resource (always fits).
+            // Nothing removes overload without adding some (or no time is left): drop
+            // every job using an overloaded resource (always fits).
             for i in 0..options.len() {
                 let d = dem(i, choice[i]);
                 if (0..R).any(|r| over[r] && d[r] > 0.0) {
@@ -136,14 +152,50 @@ pub fn repair(options: &[Vec<Option_>], cap: &[f64; R], choice: &mut [Option<usi
     }
 }
 
+/// Repair's quick end once its time is up: drops admitted jobs, least utility per size
+/// first, until the choice fits (one sort, so it costs O(n log n) whatever the options).
+fn drop_until_fits(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    choice: &mut [Option<usize>],
+    used: &mut [f64; R],
+) {
+    let mut admitted: Vec<(f64, usize)> = (0..choice.len())
+        .filter_map(|i| {
+            let o = &options[i][choice[i]?];
+            Some((o.utility / size(&o.demand, cap).max(f64::MIN_POSITIVE), i))
+        })
+        .collect();
+    admitted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    for (_, i) in admitted {
+        if fits_all(used, cap) {
+            return;
+        }
+        if let Some(k) = choice[i].take() {
+            for r in 0..R {
+                used[r] -= options[i][k].demand[r];
+            }
+        }
+    }
+}
+
 /// Local search on a feasible choice: repeatedly the best single move — change one job's
-/// option (or drop or add it), or drop one job to change another's — while it gains.
-pub fn improve(options: &[Vec<Option_>], cap: &[f64; R], cur: &mut [Option<usize>]) {
+/// option (or drop or add it), or drop one job to change another's — while it gains and
+/// until `deadline` (every move keeps the choice feasible).
+pub fn improve(
+    options: &[Vec<Option_>],
+    cap: &[f64; R],
+    cur: &mut [Option<usize>],
+    deadline: super::Deadline,
+) {
     let n = options.len();
     let val = |i: usize, k: Option<usize>| k.map_or(0.0, |k| options[i][k].utility);
     let dem = |i: usize, k: Option<usize>| k.map_or([0.0; R], |k| options[i][k].demand);
     let mut used = demand(options, cur);
     for _ in 0..200 {
+        if super::past(deadline) {
+            break;
+        }
         // Admitted jobs by ascending utility: the drop loop below stops at the first job
         // whose loss leaves no gain above the best move so far.
         let mut admitted: Vec<(f64, usize)> = (0..n)

@@ -23,8 +23,17 @@ mod tests;
 #[cfg(test)]
 use dual::lagrangian;
 pub use dual::Dual;
+pub use incumbent::size;
 pub use pareto::{pareto, relaxed_bound, thinned_box, Option_, MAX_BOX};
 pub use search::Report;
+
+/// A clock in ms and the reading at which the bounded phases stop early (`None`: never).
+pub type Deadline<'a> = Option<(&'a dyn Fn() -> f64, f64)>;
+
+/// Whether `deadline` has passed.
+pub(crate) fn past(deadline: Deadline) -> bool {
+    deadline.is_some_and(|(clock, at)| clock() > at)
+}
 
 use crate::knapsack::{Limits, R};
 
@@ -60,18 +69,29 @@ pub fn solve(
     report: &mut dyn FnMut(Report),
 ) -> Joint {
     let t_start = limits.clock.map(|c| c());
+    let deadline: Deadline = limits
+        .clock
+        .zip(limits.time_ms)
+        .zip(t_start)
+        .map(|((c, ms), t0)| (c, t0 + ms));
     // The prices and the first plan are bounded work (a few hundred evaluations of L and
-    // of the local search) and always finish, so that even a tiny budget returns a good
-    // plan with a tight bound; the budget cuts the search.
-    let dual = dual::solve(options, cap);
-    let mut first = incumbent::from_prices(options, cap, &dual.y);
-    incumbent::improve(options, cap, &mut first);
+    // of the local search), each O(options) — seconds with millions of options — so they
+    // stop at the deadline too, each with a valid answer: the best prices so far (any y
+    // bounds), a repair that drops the overloading jobs, the local search's current plan.
+    // The prices get 40% of what is left, so that a first plan has time to be repaired
+    // and improved.
+    let prices_by: Deadline = deadline
+        .zip(t_start)
+        .map(|((c, at), t0)| (c, t0 + 0.4 * (at - t0)));
+    let dual = dual::solve(options, cap, prices_by);
+    let mut first = incumbent::from_prices(options, cap, &dual.y, deadline);
+    incumbent::improve(options, cap, &mut first, deadline);
     if let Some(start) = start {
         let mut seeded = incumbent::dominating(options, start);
         // A Pareto option never demands more than what it covers; check it all the same.
         let fits = crate::knapsack::fits_all(&incumbent::demand(options, &seeded), cap);
         if fits {
-            incumbent::improve(options, cap, &mut seeded);
+            incumbent::improve(options, cap, &mut seeded, deadline);
         }
         if fits && incumbent::value(options, &seeded) > incumbent::value(options, &first) {
             first = seeded;

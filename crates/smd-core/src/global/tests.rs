@@ -150,7 +150,7 @@ fn any_prices_bound_the_optimum() {
             l >= want - 1e-9 * want.max(1.0),
             "seed {seed}: L(y) {l} < {want}"
         );
-        let d = dual::solve(&options, &cap);
+        let d = dual::solve(&options, &cap, None);
         assert!(
             d.value <= l + 1e-9 * l.max(1.0),
             "the dual is no worse than random prices"

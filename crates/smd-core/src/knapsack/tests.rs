@@ -6,8 +6,8 @@
 //! with items larger than the capacity and with resources nobody (or some items) demand.
 
 use super::{
-    branch_and_bound, frieze_clarke, frieze_clarke_with, guarantee, next_subset, Item, MaxTree,
-    NODE_LIMIT, R,
+    branch_and_bound, frieze_clarke, frieze_clarke_with, guarantee, next_subset, Budget, Item,
+    MaxTree, Selection, NODE_LIMIT, R,
 };
 use crate::rng::Stream;
 use crate::testutil::fits;
@@ -426,9 +426,24 @@ fn skipping_hopeless_subsets_changes_no_selection() {
             .collect();
         let cap = [40.0, 60.0, 30.0, 80.0];
         for q in 0..=3 {
-            let fast = frieze_clarke_with(&items, &cap, q, true, &mut crate::teach::Quiet).unwrap();
-            let plain =
-                frieze_clarke_with(&items, &cap, q, false, &mut crate::teach::Quiet).unwrap();
+            let fast = frieze_clarke_with(
+                &items,
+                &cap,
+                q,
+                true,
+                &Budget::default(),
+                &mut crate::teach::Quiet,
+            )
+            .unwrap();
+            let plain = frieze_clarke_with(
+                &items,
+                &cap,
+                q,
+                false,
+                &Budget::default(),
+                &mut crate::teach::Quiet,
+            )
+            .unwrap();
             assert_eq!(fast.chosen, plain.chosen, "case {case} q {q}");
             assert_eq!(fast.value, plain.value);
             assert!(fast.nodes <= plain.nodes);
@@ -469,4 +484,74 @@ fn depth_one_can_lose_half() {
         ex.value
     );
     assert!(fc.value >= 0.5 * ex.value);
+}
+
+/// 100 equal items on a capacity of 10.5: the LP takes 10.5, every rounding 10, so no
+/// subset of size ≤ 2 is hopeless and Frieze–Clarke completes all C(100, 2) + 101 of them.
+fn all_open() -> (Vec<Item<1>>, [f64; 1]) {
+    let items = vec![
+        Item {
+            value: 1.0,
+            demand: [1.0],
+        };
+        100
+    ];
+    (items, [10.5])
+}
+
+/// Frieze–Clarke at q = 2 on `all_open` within `budget`.
+fn fc_within(budget: &Budget) -> Selection {
+    let (items, cap) = all_open();
+    frieze_clarke_with(&items, &cap, 2, true, budget, &mut crate::teach::Quiet).unwrap()
+}
+
+#[test]
+fn frieze_clarke_stops_at_its_deadline_with_an_honest_status() {
+    let free = fc_within(&Budget::default());
+    assert!(
+        free.gap.is_none() && free.nodes > 5000,
+        "{} subsets",
+        free.nodes
+    );
+    // One ms per reading, a deadline at 50 ms: the clock is read after every subset that
+    // solved an LP, so it stops within a few subsets of the 50th reading.
+    let t = std::cell::Cell::new(0.0);
+    let clock = || {
+        t.set(t.get() + 1.0);
+        t.get()
+    };
+    let sel = fc_within(&Budget {
+        work: u64::MAX,
+        deadline: Some((&clock, 50.0)),
+    });
+    assert!(sel.nodes <= 52, "{} subsets after the deadline", sel.nodes);
+    assert!(t.get() <= 52.0, "read until {} ms", t.get());
+    // The best found (10 of 10.5), no q/(q+R) claim: gap and guarantee against the LP.
+    assert!(close(sel.value, 10.0), "{}", sel.value);
+    assert!(!sel.proven_optimal);
+    let gap = sel.gap.expect("stopped: a gap");
+    assert!(
+        close(gap, 0.5 / 10.5) && close(sel.guarantee, 10.0 / 10.5),
+        "{sel:?}"
+    );
+}
+
+#[test]
+fn frieze_clarke_stops_at_its_work_cap_deterministically() {
+    // Each completion is one LP over ≤ 100 items: 5000 units of work is about 50 subsets,
+    // the same ones every run, whatever the machine.
+    let budget = Budget {
+        work: 5000,
+        deadline: None,
+    };
+    let (a, b) = (fc_within(&budget), fc_within(&budget));
+    assert!(a.nodes < 100 && a.gap.is_some(), "{a:?}");
+    assert_eq!(a, b);
+    // A spent budget still answers: ∅'s completion (the LP's rounding) always runs.
+    let none = fc_within(&Budget {
+        work: 0,
+        deadline: None,
+    });
+    assert_eq!(none.nodes, 1);
+    assert!(close(none.value, 10.0));
 }

@@ -3,7 +3,7 @@
 //! cannot vouch for itself (a thinned box, or a stop before the proof), and the plan.
 
 use super::assemble::{assemble, job_models, not_selected_reason, Candidate};
-use super::{plan_with, Options, Policy};
+use super::{plan_until, Clock, Options, Policy};
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
 use crate::global::{thinned_box, Option_};
@@ -11,6 +11,7 @@ use crate::knapsack::{Limits, R};
 use crate::model::JobModel;
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::Scenario;
+use crate::teach::Quiet;
 
 /// Policy **global** (docs/MODEL.md §9, improved): the joint optimum over every job's Pareto set
 /// of allocations and the admitted set (docs/MODEL.md §9, global). Named `"global"` in plans.
@@ -19,30 +20,51 @@ pub fn plan_global(
     opts: &mut Options,
     node_limit: u64,
 ) -> Result<Plan, Error> {
-    scenario.validate()?;
     let clock = opts.clock.unwrap_or(&|| 0.0);
     let start = clock();
+    scenario.validate()?;
+    // One deadline for every phase (docs/MODEL.md §9, *Guarantee and limits*): the seeds,
+    // the options, the search and the seeds after it all read it.
+    let deadline = opts
+        .clock
+        .zip(opts.time_budget_ms)
+        .map(|(c, ms)| (c, start + ms));
     let models = job_models(scenario)?;
+    // What follows the search — the seeds (each validates and models every job again) and
+    // the plan's assembly — costs about one validation and modelling pass each, the plan's lines and the placement a few more; the
+    // options and the search leave eight such passes of the budget for it (at most half).
+    let pass_ms = clock() - start;
+    let search_deadline = deadline.map(|(c, at)| {
+        let ms = at - start;
+        (c, at - (8.0 * pass_ms).min(ms / 2.0))
+    });
     let cap = scenario.cluster.capacity().to_array();
     // Seeds are needed up front only where a box is thinned (their allocations join its
     // grid); otherwise only if the search stops unproven.
     let thinned = models.iter().any(|m| m.feasible() && thinned_box(m));
     let mut seeds = if thinned {
-        Some(seed_plans(scenario, opts)?)
+        Some(seed_plans(scenario, opts, deadline)?)
     } else {
         None
     };
     let t0 = clock();
     let colocated = crate::joint::colocated_models(scenario, &models);
-    let (options, relaxed) = option_sets(&models, &colocated, &cap, seeds.as_deref(), opts);
+    let (options, relaxed) = option_sets(
+        &models,
+        &colocated,
+        &cap,
+        seeds.as_deref(),
+        opts,
+        search_deadline,
+    );
     let inner_ms = clock() - t0;
     let t1 = clock();
     let limits = Limits {
         nodes: node_limit,
-        time_ms: opts.time_budget_ms,
+        time_ms: search_deadline.map(|(c, at)| (at - c()).max(0.0)),
         clock: opts.clock,
     };
-    let start_choice = seeds.as_deref().map(best_choice);
+    let start_choice = seeds.as_deref().filter(|s| !s.is_empty()).map(best_choice);
     let total = models.len();
     let mut on_report = |r: crate::global::Report| {
         if let Some(f) = opts.progress.as_mut() {
@@ -74,7 +96,7 @@ pub fn plan_global(
     }
     if !joint.proven_optimal || seeds.is_some() {
         // Seeds planned up front (a thinned box) are compared whatever the proof says.
-        keep_the_best_seed(&mut joint, seeds.take(), scenario, opts)?;
+        keep_the_best_seed(&mut joint, seeds.take(), scenario, opts, deadline)?;
     }
     let outer_ms = clock() - t1;
     let mut cands = Vec::with_capacity(models.len());
@@ -130,15 +152,18 @@ fn keep_the_best_seed(
     seeds: Option<Vec<Plan>>,
     scenario: &Scenario,
     opts: &mut Options,
+    deadline: Option<(Clock, f64)>,
 ) -> Result<(), Error> {
     let seeds = match seeds {
         Some(s) => s,
-        None => seed_plans(scenario, opts)?,
+        None => seed_plans(scenario, opts, deadline)?,
     };
-    let best = seeds
+    let Some(best) = seeds
         .iter()
         .max_by(|a, b| a.total_utility.total_cmp(&b.total_utility))
-        .expect("five seeds");
+    else {
+        return Ok(());
+    };
     if best.total_utility > joint.value {
         joint.chosen = best_choice(&seeds);
         joint.value = best.total_utility;
@@ -148,7 +173,9 @@ fn keep_the_best_seed(
 }
 
 /// Per job, its options, and `Some((u_max, D_min))` when its box was thinned (its bound
-/// term is then relaxed); progress is reported per job.
+/// term is then relaxed); progress is reported per job. Once `deadline` has passed, the
+/// jobs left get no options and the loosest true term, `(sup μ, D(1, 1))`: the search then
+/// works on the jobs it has and the bound stays true.
 #[allow(clippy::type_complexity)]
 fn option_sets(
     models: &[JobModel],
@@ -156,12 +183,22 @@ fn option_sets(
     cap: &[f64; R],
     seeds: Option<&[Plan]>,
     opts: &mut Options,
+    deadline: Option<(Clock, f64)>,
 ) -> (Vec<Vec<Option_>>, Vec<Option<(f64, [f64; R])>>) {
     let total = models.len();
     let mut options = Vec::with_capacity(total);
     let mut relaxed = Vec::with_capacity(total);
+    let mut late = false;
     for (i, m) in models.iter().enumerate() {
-        if m.feasible() {
+        // A job's Pareto set can cost up to GLOBAL_MAX_BOX evaluations: read the clock
+        // before each.
+        late = late || deadline.is_some_and(|(c, at)| c() > at);
+        if m.feasible() && late {
+            // μ is monotone in π ≥ 0, so its supremum there is at one end.
+            let u_max = m.mu(0.0).max(m.mu(f64::MAX)).max(0.0);
+            options.push(Vec::new());
+            relaxed.push(Some((u_max, m.demand(1.0, 1.0))));
+        } else if m.feasible() {
             // Every seed's allocation of this job is on the grid even when the box is thinned.
             let mut extra: Vec<(u64, u64)> = seeds
                 .unwrap_or_default()
@@ -176,18 +213,24 @@ fn option_sets(
             };
             extra.extend(best.map(|(w, p, _)| (w, p)));
             let cols = &colocated[i];
-            let set = crate::global::pareto(m, cols, cap, &extra);
-            relaxed.push((!set.complete).then(|| {
-                // The best utility anywhere: spread's least T or a co-located one's.
-                let u_max = best
-                    .iter()
-                    .map(|&(w, p, _)| m.utility_at(w as f64, p as f64))
-                    .chain(cols.iter().filter_map(|c| {
-                        integer_optimum(c).map(|(w, p, _)| c.utility_at(w as f64, p as f64))
-                    }))
-                    .fold(0.0, f64::max);
-                (u_max, m.demand(1.0, 1.0))
-            }));
+            let mut set = crate::global::pareto(m, cols, cap, &extra);
+            let allowance = (MAX_OPTIONS / total).max(MIN_OPTIONS_PER_JOB);
+            let kept = keep_at_most(&mut set.options, allowance, cap);
+            relaxed.push(
+                (!set.complete)
+                    .then(|| {
+                        // The best utility anywhere: spread's least T or a co-located one's.
+                        let u_max = best
+                            .iter()
+                            .map(|&(w, p, _)| m.utility_at(w as f64, p as f64))
+                            .chain(cols.iter().filter_map(|c| {
+                                integer_optimum(c).map(|(w, p, _)| c.utility_at(w as f64, p as f64))
+                            }))
+                            .fold(0.0, f64::max);
+                        (u_max, m.demand(1.0, 1.0))
+                    })
+                    .or(kept),
+            );
             options.push(set.options);
         } else {
             options.push(Vec::new());
@@ -205,55 +248,142 @@ fn option_sets(
     (options, relaxed)
 }
 
+/// Most options over all jobs, shared evenly: every phase of the search (prices, first
+/// plan, core) is a pass over all options, so this bounds the time of each pass (≈ 40 ms)
+/// and the memory (56 bytes each, ≈ 220 MB).
+pub const MAX_OPTIONS: usize = 4_000_000;
+
+/// Options every job may keep, however many jobs there are.
+const MIN_OPTIONS_PER_JOB: usize = 64;
+
+/// Keeps at most `n` of a job's options: in order of size (demand relative to the
+/// capacity), the first to reach each of `n − 1` evenly spaced utility levels, and the one
+/// of the most utility — the cheap "fast enough" options admission lives on. When some
+/// are cut, the job's bound term is relaxed to `(their most utility, their least demand
+/// per resource)`, so the search's bound stays true for the options it no longer sees.
+fn keep_at_most(options: &mut Vec<Option_>, n: usize, cap: &[f64; R]) -> Option<(f64, [f64; R])> {
+    if options.len() <= n || n < 2 {
+        return None;
+    }
+    let u_max = options.iter().map(|o| o.utility).fold(0.0, f64::max);
+    let d_min: [f64; R] = std::array::from_fn(|r| {
+        options
+            .iter()
+            .map(|o| o.demand[r])
+            .fold(f64::INFINITY, f64::min)
+    });
+    let size = |o: &Option_| crate::global::size(&o.demand, cap);
+    let mut by_size: Vec<usize> = (0..options.len()).collect();
+    by_size.sort_by(|&a, &b| {
+        size(&options[a])
+            .total_cmp(&size(&options[b]))
+            .then(a.cmp(&b))
+    });
+    let mut keep = Vec::with_capacity(n);
+    let mut level = 0;
+    for &k in &by_size {
+        // Level j of n − 1 is u_max·j/(n − 1); this option reaches every level up to its own.
+        let reached =
+            ((options[k].utility / u_max.max(f64::MIN_POSITIVE)) * (n - 1) as f64).floor() as usize;
+        if reached >= level && keep.len() + 1 < n {
+            keep.push(k);
+            level = reached + 1;
+        }
+    }
+    let best = (0..options.len())
+        .max_by(|&a, &b| {
+            options[a]
+                .utility
+                .total_cmp(&options[b].utility)
+                .then(b.cmp(&a))
+        })
+        .unwrap_or(0);
+    keep.push(best);
+    keep.sort_unstable();
+    keep.dedup();
+    let all = std::mem::take(options);
+    options.extend(keep.into_iter().map(|k| all[k]));
+    Some((u_max, d_min))
+}
+
 /// The plans global starts from: every other policy's, and smd's with its improved
 /// options, so that global never falls below any of them, proven or not (on machines, as
 /// each prices its plan before placement).
 /// smd's allocations come from the caller's cache when it has one (the page's does), so
 /// they cost nothing after the page has planned smd.
-fn seed_plans(scenario: &Scenario, opts: &mut Options) -> Result<Vec<Plan>, Error> {
+///
+/// Within the budget: each seed gets what is left of it; smd's and smd_locality's, whose
+/// Algorithm 1 runs per job, are dropped when it ends before they finish; the others
+/// (closed forms per job, then an admission that stops at the deadline with its best)
+/// always answer.
+fn seed_plans(
+    scenario: &Scenario,
+    opts: &mut Options,
+    deadline: Option<(Clock, f64)>,
+) -> Result<Vec<Plan>, Error> {
     let inner = opts.inner;
-    let mut polished = scenario.clone();
-    polished.params.polish = true;
-    polished.params.rounding = crate::scenario::Rounding::BestCorner;
+    // (polished, policy)
     let mut seeds = vec![
-        (scenario, Policy::Exact),
-        (scenario, Policy::Smd),
-        (&polished, Policy::Smd),
-        (scenario, Policy::Optimus),
-        (scenario, Policy::Esw),
+        (false, Policy::Exact),
+        (false, Policy::Smd),
+        (true, Policy::Smd),
+        (false, Policy::Optimus),
+        (false, Policy::Esw),
     ];
     if scenario.cluster.has_machines() {
         // On a pool it is smd.
-        seeds.push((scenario, Policy::SmdLocality));
+        seeds.push((false, Policy::SmdLocality));
     }
-    seeds
-        .into_iter()
-        .map(|(s, p)| {
-            plan_with(
-                s,
-                p,
-                &mut Options {
-                    inner,
-                    cache: opts.cache.as_deref_mut(),
-                    ..Options::default()
-                },
-            )
-        })
-        .collect()
+    let mut polished: Option<Scenario> = None;
+    let mut plans = Vec::with_capacity(seeds.len());
+    for (polish, p) in seeds {
+        let costly = matches!(p, Policy::Smd | Policy::SmdLocality);
+        if costly && crate::global::past(deadline) {
+            // It would give up at its first job, after a validation pass: not worth one.
+            continue;
+        }
+        let s = if polish {
+            polished.get_or_insert_with(|| {
+                let mut s = scenario.clone();
+                s.params.polish = true;
+                s.params.rounding = crate::scenario::Rounding::BestCorner;
+                s
+            })
+        } else {
+            scenario
+        };
+        let now = deadline.map(|(c, _)| c());
+        let plan = plan_until(
+            s,
+            p,
+            &mut Options {
+                inner,
+                cache: opts.cache.as_deref_mut(),
+                clock: deadline.map(|(c, _)| c),
+                // The seed's own clock starts now: give it what is left.
+                time_budget_ms: deadline.zip(now).map(|((_, at), t)| (at - t).max(0.0)),
+                ..Options::default()
+            },
+            &mut Quiet,
+            costly,
+        )?;
+        plans.extend(plan);
+    }
+    Ok(plans)
 }
 
 /// The admitted allocations of the best seed (the first of the highest total utility).
 fn best_choice(seeds: &[Plan]) -> Vec<Option<(u64, u64)>> {
-    let seed = seeds
-        .iter()
-        .reduce(|a, b| {
-            if b.total_utility > a.total_utility {
-                b
-            } else {
-                a
-            }
-        })
-        .expect("five seeds");
+    let seed = seeds.iter().reduce(|a, b| {
+        if b.total_utility > a.total_utility {
+            b
+        } else {
+            a
+        }
+    });
+    let Some(seed) = seed else {
+        return Vec::new();
+    };
     seed.jobs
         .iter()
         .map(|j| {
@@ -298,7 +428,14 @@ pub fn joint_problem(scenario: &Scenario) -> Result<JointProblem, Error> {
     let models = job_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
     let colocated = crate::joint::colocated_models(scenario, &models);
-    let (options, relaxed) = option_sets(&models, &colocated, &cap, None, &mut Options::default());
+    let (options, relaxed) = option_sets(
+        &models,
+        &colocated,
+        &cap,
+        None,
+        &mut Options::default(),
+        None,
+    );
     Ok(JointProblem {
         capacity: cap,
         jobs: options

@@ -129,9 +129,16 @@ pub struct Options<'a> {
     pub inner: InnerSolver,
     /// Reuse SMD allocations of unchanged jobs from earlier plans.
     pub cache: Option<&'a mut Cache>,
-    /// Wall-clock budget of the `global` search in ms (needs `clock`): when it ends, the
-    /// best plan so far is returned with its bound and gap.
+    /// Wall-clock budget of a plan in ms (needs `clock`; docs/MODEL.md §13): `global`'s
+    /// whole solve, and the admission of the other policies (Frieze–Clarke's subsets, the
+    /// exact branch and bound). When it ends, the best plan so far is returned with its
+    /// status (`admission.gap`, and for `global` its bound). Algorithm 1's per-job work is
+    /// bounded by its grid budget, not by this.
     pub time_budget_ms: Option<f64>,
+    /// Frieze–Clarke's LP work cap (items summed over its LPs; default
+    /// [`crate::FC_WORK_LIMIT`]): a deterministic bound for callers without a clock,
+    /// e.g. the simulation's per-slot replan.
+    pub admission_work: Option<u64>,
 }
 
 /// Plans `scenario` with `policy`, timing with `clock`.
@@ -160,11 +167,25 @@ pub(crate) fn plan_observed<O: Observer>(
     opts: &mut Options,
     obs: &mut O,
 ) -> Result<Plan, Error> {
+    plan_until(scenario, policy, opts, obs, false)?
+        .ok_or_else(|| Error::Solver("a plan gave up without being asked to".into()))
+}
+
+/// [`plan_observed`]; with `give_up`, `None` once the time budget ends before every job's
+/// allocation is known (`global`'s seed plans: a seed that cannot finish in time is not
+/// worth waiting for).
+pub(crate) fn plan_until<O: Observer>(
+    scenario: &Scenario,
+    policy: Policy,
+    opts: &mut Options,
+    obs: &mut O,
+    give_up: bool,
+) -> Result<Option<Plan>, Error> {
     if policy == Policy::Global {
         // A time budget replaces the node limit; the limit keeps clockless runs finite.
         let timed = opts.clock.is_some() && opts.time_budget_ms.is_some();
         let nodes = if timed { u64::MAX } else { GLOBAL_NODE_LIMIT };
-        return plan_global(scenario, opts, nodes);
+        return plan_global(scenario, opts, nodes).map(Some);
     }
     scenario.validate()?;
     let clock = opts.clock.unwrap_or(&|| 0.0);
@@ -206,7 +227,12 @@ pub(crate) fn plan_observed<O: Observer>(
         (chosen, report)
     } else {
         let t0 = clock();
+        let over = |c: Clock, ms: f64| c() - start > ms;
+        let budget = opts.clock.zip(opts.time_budget_ms).filter(|_| give_up);
         for (job, m) in scenario.jobs.iter().zip(&models) {
+            if budget.is_some_and(|(c, ms)| over(c, ms)) {
+                return Ok(None);
+            }
             obs.job(cands.len());
             if !m.feasible() {
                 if O::LISTENS && obs.on() {
@@ -282,14 +308,24 @@ pub(crate) fn plan_observed<O: Observer>(
                 if exact { None } else { Some(p.ptas_depth) },
             ));
         }
+        // The budget runs from the plan's start; what Algorithm 1 used is spent.
+        let deadline = opts
+            .clock
+            .zip(opts.time_budget_ms)
+            .map(|(c, ms)| (c, start + ms));
         let sel = if exact {
             let limits = knapsack::Limits {
                 nodes: knapsack::NODE_LIMIT,
-                ..knapsack::Limits::default()
+                time_ms: deadline.map(|(c, at)| (at - c()).max(0.0)),
+                clock: opts.clock,
             };
             knapsack::branch_and_bound_observed(&items, &cap, &limits, obs)?
         } else {
-            knapsack::frieze_clarke_observed(&items, &cap, p.ptas_depth, obs)?
+            let budget = knapsack::Budget {
+                work: opts.admission_work.unwrap_or(knapsack::FC_WORK_LIMIT),
+                deadline,
+            };
+            knapsack::frieze_clarke_observed(&items, &cap, p.ptas_depth, &budget, obs)?
         };
         if O::LISTENS && obs.on() {
             obs.event(Event::Admitted {
@@ -311,7 +347,7 @@ pub(crate) fn plan_observed<O: Observer>(
     };
 
     stats.solve_ms = clock() - start;
-    Ok(assemble(
+    Ok(Some(assemble(
         scenario,
         &models,
         policy,
@@ -320,7 +356,7 @@ pub(crate) fn plan_observed<O: Observer>(
         admission,
         stats,
         &|c, d| not_selected_reason(policy, c, d, &cap),
-    ))
+    )))
 }
 
 /// Node limit of the `global` policy's search when it has no clock and time budget

@@ -22,6 +22,18 @@ use crate::engine::Slot;
 use smd_core::model::RELATIVE_PI_AT_11;
 use smd_core::{plan_with, Cache, Error, Options, Policy, Scenario};
 
+/// Most jobs waiting or running at once that `smd` and `optimus` replan (docs/MODEL.md
+/// §17, *Limits*): every slot re-plans every active job (a scenario of them, its models and
+/// an admission), so a run costs about slots × active jobs — 1000 simultaneous arrivals
+/// take seconds, 10^4 hours. Beyond this the run stops with an error naming the limit.
+pub const MAX_ACTIVE: usize = 2000;
+
+/// Frieze–Clarke's LP work per slot (items summed over its LPs; the static default is
+/// `smd_core::FC_WORK_LIMIT`): a deterministic bound, so a slot's admission takes at most
+/// about a second whatever the machine, and the run stays reproducible. The bundled
+/// workloads need < 10^6.
+pub const SLOT_ADMISSION_WORK: u64 = 10_000_000;
+
 pub(crate) struct Replan {
     policy: Policy,
     cache: Cache,
@@ -73,12 +85,27 @@ pub(crate) fn remaining(slot: &Slot, keep_e: bool) -> Scenario {
 
 impl Decide for Replan {
     fn decide(&mut self, slot: &Slot) -> Result<Decision, Error> {
+        if slot.active.len() > MAX_ACTIVE {
+            return Err(Error::Invalid(vec![smd_core::FieldError {
+                job: None,
+                field: "jobs".into(),
+                message: format!(
+                    "are too many to replan: {} wait or run at t = {} s, and {} over time \
+                     replans at most {MAX_ACTIVE} at once (each slot replans all of them); \
+                     simulate fewer jobs, or use fifo, oasis or locality",
+                    slot.active.len(),
+                    smd_core::error::num(slot.now),
+                    self.policy
+                ),
+            }]));
+        }
         let s = remaining(slot, self.policy == Policy::Smd);
         let plan = plan_with(
             &s,
             self.policy,
             &mut Options {
                 cache: Some(&mut self.cache),
+                admission_work: Some(SLOT_ADMISSION_WORK),
                 ..Options::default()
             },
         )?;
