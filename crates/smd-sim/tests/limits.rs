@@ -1,6 +1,7 @@
-//! The simulation's documented size limit (docs/MODEL.md §13, §17): `smd` and `optimus`
-//! replan every active job each slot, so more than `MAX_ACTIVE` (2000) at once is an error
-//! naming the limit, not hours of work; the other policies are not limited by it.
+//! The simulation's documented size limits (docs/MODEL.md §13, §17): `smd` and `optimus`
+//! replan every active job each slot, so more than 2000 at once is an error naming the
+//! limit, not hours of work; `locality`'s LP the same beyond 500; `fifo` and `oasis` are
+//! not limited.
 
 use smd_core::{generate, GenerateOptions, Scenario};
 use smd_sim::{simulate, Options, SimError, SimPolicy};
@@ -42,4 +43,18 @@ fn the_limit_counts_active_jobs_only() {
     // A few jobs at once are far below it: the run finishes.
     let run = simulate(&at_once(20), SimPolicy::Smd, &mut Options::default()).unwrap();
     assert!(run.jobs.iter().any(|j| j.completion_s.is_some()));
+}
+
+#[test]
+fn locality_beyond_500_active_jobs_is_an_error_naming_the_limit() {
+    // 1000 simultaneous arrivals took more than five minutes before the limit.
+    let err = match simulate(&at_once(501), SimPolicy::Locality, &mut Options::default()) {
+        Err(SimError::Invalid(e)) => e.to_string(),
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("501 active jobs simulated"),
+    };
+    assert!(
+        err.contains("501 wait or run") && err.contains("at most 500"),
+        "{err}"
+    );
 }

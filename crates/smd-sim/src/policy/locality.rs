@@ -50,6 +50,12 @@ struct Config {
     d: [f64; 4],
 }
 
+/// Most active jobs `locality` decides for at once (docs/MODEL.md §17, *Limits*): its LP
+/// has a column per configuration of every active job each slot, so a run costs about
+/// slots × that LP — 500 simultaneous arrivals on 16 × t4x4 take about a minute (with
+/// progress), 1000 more than five. Beyond this the run stops with an error naming it.
+pub const MAX_ACTIVE: usize = 500;
+
 pub(crate) struct Locality {
     colocated: Vec<Vec<JobModel>>,
 }
@@ -120,6 +126,14 @@ impl Locality {
 
 impl Decide for Locality {
     fn decide(&mut self, slot: &Slot) -> Result<Decision, Error> {
+        if slot.active.len() > MAX_ACTIVE {
+            return Err(super::too_many(
+                "locality",
+                slot,
+                MAX_ACTIVE,
+                "fifo or oasis",
+            ));
+        }
         let world = slot.world;
         let jobs: Vec<usize> = slot
             .active

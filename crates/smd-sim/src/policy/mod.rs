@@ -51,3 +51,20 @@ pub(crate) fn of(policy: SimPolicy, world: &World) -> Box<dyn Decide> {
 pub(crate) fn fits(used: &[f64; 4], cap: &[f64; 4]) -> bool {
     (0..4).all(|r| used[r] <= cap[r] + 1e-9 * cap[r].abs().max(1.0))
 }
+
+/// The error of a run in which `policy`, which decides for every active job each slot at a
+/// cost that grows with their number, meets more than `limit` of them at once
+/// (docs/MODEL.md §17, *Limits*): a documented size limit instead of hours of work.
+pub(crate) fn too_many(policy: &str, slot: &Slot, limit: usize, instead: &str) -> Error {
+    Error::Invalid(vec![smd_core::FieldError {
+        job: None,
+        field: "jobs".into(),
+        message: format!(
+            "are too many to replan: {} wait or run at t = {} s, and {policy} over time \
+             replans at most {limit} at once (each slot replans all of them); simulate \
+             fewer jobs, or use {instead}",
+            slot.active.len(),
+            smd_core::error::num(slot.now),
+        ),
+    }])
+}

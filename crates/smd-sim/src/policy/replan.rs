@@ -86,18 +86,8 @@ pub(crate) fn remaining(slot: &Slot, keep_e: bool) -> Scenario {
 impl Decide for Replan {
     fn decide(&mut self, slot: &Slot) -> Result<Decision, Error> {
         if slot.active.len() > MAX_ACTIVE {
-            return Err(Error::Invalid(vec![smd_core::FieldError {
-                job: None,
-                field: "jobs".into(),
-                message: format!(
-                    "are too many to replan: {} wait or run at t = {} s, and {} over time \
-                     replans at most {MAX_ACTIVE} at once (each slot replans all of them); \
-                     simulate fewer jobs, or use fifo, oasis or locality",
-                    slot.active.len(),
-                    smd_core::error::num(slot.now),
-                    self.policy
-                ),
-            }]));
+            let name = self.policy.to_string();
+            return Err(super::too_many(&name, slot, MAX_ACTIVE, "fifo or oasis"));
         }
         let s = remaining(slot, self.policy == Policy::Smd);
         let plan = plan_with(
