@@ -48,6 +48,21 @@ fn a_scenario_validation_accepts_plans_with_gpu_sharing() {
 }
 
 #[test]
+fn a_job_of_many_shared_workers_packs_in_bounded_time() {
+    // The hour's soak (issue 23): seed 2 input 87 279 — a job whose limit allows ~7·10^5
+    // one-GPU workers, planned with GPU sharing — took 489 s (best fit is quadratic); the
+    // packing is now linear past smd_place::share::MIXING_LIMIT workers.
+    let inp = smd_fuzz::input(2, 87_279);
+    let t0 = std::time::Instant::now();
+    let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
+    let report = smd_fuzz::run(2, 87_279, &clock, 60_000.0, &mut |r| r.inputs < 1);
+    if let Some(f) = report.failures.first() {
+        panic!("{}: {}", f.label, f.what);
+    }
+    assert_eq!(report.planned, 1, "{}", inp.text.len());
+}
+
+#[test]
 fn inputs_are_a_function_of_seed_and_index() {
     for i in [0, 7, 1234] {
         assert_eq!(smd_fuzz::input(3, i).text, smd_fuzz::input(3, i).text);

@@ -142,6 +142,11 @@ fn prepare(workers: &[Worker], rules: &Rules) -> Result<f64, Error> {
 pub fn pack(workers: &[Worker], rules: &Rules, algorithm: Algorithm) -> Result<Packing, Error> {
     let z = prepare(workers, rules)?;
     let (order, unplaceable) = sorted(workers, rules, z);
+    if order.len() > MIXING_LIMIT && algorithm != Algorithm::Off {
+        let proven = (algorithm == Algorithm::Exact).then_some(false);
+        let bins = by_job(workers, &order, rules, z);
+        return Ok(finish(workers, bins, rules, proven, unplaceable));
+    }
     let bins = match algorithm {
         Algorithm::Off => order
             .iter()
@@ -161,6 +166,36 @@ pub fn pack(workers: &[Worker], rules: &Rules, algorithm: Algorithm) -> Result<P
         }
     };
     Ok(finish(workers, bins, rules, None, unplaceable))
+}
+
+/// Above this many workers to pack, [`pack`] packs each job's workers only among
+/// themselves: linear time, where best fit and the emptying heuristic are quadratic
+/// (docs/BENCHMARKS.md §9) — a job of 7·10^5 one-GPU workers took minutes (issue 23's
+/// soak, seed 2 input 87 279). A valid packing, not the fewest GPUs; `exact` then says
+/// `proven: false`.
+pub const MIXING_LIMIT: usize = 4096;
+
+/// Each job's workers (in `order` within the job) next fit on GPUs of their own: a GPU
+/// takes the job's next worker while both rules hold. O(n log n) for the grouping.
+fn by_job(workers: &[Worker], order: &[usize], rules: &Rules, z: f64) -> Bins {
+    let mut order = order.to_vec();
+    order.sort_by_key(|&i| workers[i].job);
+    let mut bins: Bins = Vec::new();
+    let mut open: Option<usize> = None;
+    for i in order {
+        let w = &workers[i];
+        if let Some(b) = open.filter(|&b| workers[bins[b].1[0]].job == w.job) {
+            let load = bins[b].0.with(w);
+            if load.ok(rules, z) {
+                bins[b].0 = load;
+                bins[b].1.push(i);
+                continue;
+            }
+        }
+        bins.push((Load::default().with(w), vec![i]));
+        open = Some(bins.len() - 1);
+    }
+    bins
 }
 
 /// Workers by decreasing mean memory (ties: index), and those that fit no GPU alone.

@@ -227,3 +227,45 @@ fn sharing_saves_gpus_on_light_workers_and_says_when_exact_is_cut() {
     .unwrap_err();
     assert!(e.to_string().contains("gpu_util"), "{e}");
 }
+
+#[test]
+fn many_workers_are_packed_per_job_in_linear_time_and_obey_both_rules() {
+    // Issue 23's soak: a job of ~7·10^5 shareable workers took minutes in best fit. Past
+    // MIXING_LIMIT each job's workers share GPUs among themselves only.
+    let rules = Rules::default();
+    let jobs = [(2.0, 0.5, 0.1), (5.0, 0.0, 0.3), (1.0, 1.0, 0.05)];
+    let mut workers = Vec::new();
+    for k in 0..3 * MIXING_LIMIT {
+        let (mean, sd, util) = jobs[k % 3];
+        workers.push(Worker {
+            job: k % 3,
+            index: (k / 3) as u32,
+            ..w(mean, sd, util, 0.9)
+        });
+    }
+    for algorithm in [Algorithm::Greedy, Algorithm::Heuristic, Algorithm::Exact] {
+        let p = pack(&workers, &rules, algorithm).unwrap();
+        valid(&workers, &rules, &p).unwrap();
+        // No GPU mixes jobs, and each job's GPUs are full but its last (next fit of
+        // identical workers: the most the rules allow on every GPU but one).
+        for g in &p.gpus {
+            let job = workers[g.workers[0]].job;
+            assert!(g.workers.iter().all(|&i| workers[i].job == job));
+        }
+        for job in 0..3 {
+            let sizes: Vec<usize> = p
+                .gpus
+                .iter()
+                .filter(|g| workers[g.workers[0]].job == job)
+                .map(|g| g.workers.len())
+                .collect();
+            let most = *sizes.iter().max().unwrap();
+            assert!(
+                sizes.iter().filter(|&&n| n < most).count() <= 1,
+                "{sizes:?}"
+            );
+            assert_eq!(sizes.iter().sum::<usize>(), MIXING_LIMIT);
+        }
+        assert_eq!(p.proven, (algorithm == Algorithm::Exact).then_some(false));
+    }
+}
