@@ -70,14 +70,11 @@ pub fn place_smaller(
             ps: p as u32,
             ..job.clone()
         };
-        let d = candidate
-            .worker_demand
-            .scale(w as f64)
-            .to_array()
-            .iter()
-            .zip(candidate.ps_demand.scale(p as f64).to_array())
-            .map(|(a, b)| a + b)
-            .collect::<Vec<_>>();
+        let (dw, dp) = (
+            candidate.worker_demand.scale(w as f64).to_array(),
+            candidate.ps_demand.scale(p as f64).to_array(),
+        );
+        let d: [f64; 4] = std::array::from_fn(|r| dw[r] + dp[r]);
         if (0..4).any(|r| d[r] > total[r] + TOLERANCE * total[r].abs().max(1.0)) {
             continue;
         }

@@ -39,10 +39,7 @@ pub fn plan_placed(
     planner: Planner,
     opts: &mut Options,
 ) -> Result<Plan, Error> {
-    let sharing = scenario
-        .params
-        .gpu_sharing
-        .is_some_and(|a| a != smd_core::scenario::GpuSharing::Off);
+    let sharing = smd_core::sharing::sharing_on(scenario);
     if planner != Planner::Global || !(scenario.cluster.has_machines() || sharing) {
         return plan_placed_once(scenario, planner, opts);
     }

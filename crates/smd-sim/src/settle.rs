@@ -162,45 +162,46 @@ fn place(
     Ok(())
 }
 
-/// Takes job's `shares` off `left`. With `check`, only if every share fits (capacity and
-/// NIC, placement's tolerance), reporting whether it did; without, always (never below 0).
+/// Takes job's `shares` off `left` (one share per machine, as placement names them). With
+/// `check`, only if every share fits (capacity and NIC, placement's tolerance), reporting
+/// whether it did; without, always (never below 0).
 fn take(
     left: &mut [smd_place::Machine],
     job: &smd_core::scenario::Job,
     shares: &[PlacedShare],
     check: bool,
 ) -> bool {
-    let index = |name: &str| left.iter().position(|m| m.name == name);
-    let mut after: Vec<(usize, smd_place::Machine)> = Vec::new();
-    for s in shares {
-        let Some(h) = index(&s.machine) else { continue };
-        let mut m = after
-            .iter()
-            .rev()
-            .find(|(g, _)| *g == h)
-            .map_or_else(|| left[h].clone(), |(_, m)| m.clone());
-        let d = job.worker.scale(s.workers as f64).to_array();
-        let e = job.ps.scale(s.ps as f64).to_array();
+    // (machine, demand, NIC) of each share on a known machine.
+    let needs: Vec<(usize, [f64; 4], f64)> = shares
+        .iter()
+        .filter_map(|s| {
+            let h = left.iter().position(|m| m.name == s.machine)?;
+            let d = job.worker.scale(s.workers as f64).to_array();
+            let e = job.ps.scale(s.ps as f64).to_array();
+            let need = std::array::from_fn(|r| d[r] + e[r]);
+            Some((h, need, s.ps as f64 * job.ps_bandwidth_gbps))
+        })
+        .collect();
+    let tol = |x: f64| smd_place::TOLERANCE * x.abs().max(1.0);
+    let fits = |&(h, need, nic_need): &(usize, [f64; 4], f64)| {
+        let c = left[h].capacity.to_array();
+        (0..4).all(|r| need[r] <= c[r] + tol(c[r]))
+            && left[h]
+                .nic_gbps
+                .is_none_or(|nic| nic_need <= nic + tol(nic))
+    };
+    if check && !needs.iter().all(fits) {
+        return false;
+    }
+    for (h, need, nic_need) in needs {
+        let m = &mut left[h];
         let c = m.capacity.to_array();
-        let need: [f64; 4] = std::array::from_fn(|r| d[r] + e[r]);
-        let nic_need = s.ps as f64 * job.ps_bandwidth_gbps;
-        let tol = |x: f64| smd_place::TOLERANCE * x.abs().max(1.0);
-        if check
-            && ((0..4).any(|r| need[r] > c[r] + tol(c[r]))
-                || m.nic_gbps.is_some_and(|nic| nic_need > nic + tol(nic)))
-        {
-            return false;
-        }
         m.capacity = smd_core::scenario::Resources::from_array(std::array::from_fn(|r| {
             (c[r] - need[r]).max(0.0)
         }));
         if let Some(nic) = m.nic_gbps.as_mut() {
             *nic = (*nic - nic_need).max(0.0);
         }
-        after.push((h, m));
-    }
-    for (h, m) in after {
-        left[h] = m;
     }
     true
 }

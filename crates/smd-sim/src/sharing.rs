@@ -5,7 +5,6 @@
 //! every slot.
 
 use smd_core::plan::{PlacedShare, SharedGpu, WorkerRef};
-use smd_core::scenario::GpuSharing;
 use smd_core::{Error, Scenario};
 use smd_place::share::{rules_of, Online};
 use smd_place::{job_slowdown, shareable, worker_of};
@@ -45,7 +44,7 @@ impl Sharing {
     /// The GPUs of `s` (the scenario as given, not its effective form), or `None` when
     /// `params.gpu_sharing` is off.
     pub fn new(s: &Scenario) -> Result<Option<Sharing>, Error> {
-        if matches!(s.params.gpu_sharing, None | Some(GpuSharing::Off)) {
+        if !smd_core::sharing::sharing_on(s) {
             return Ok(None);
         }
         let rules = rules_of(s);
