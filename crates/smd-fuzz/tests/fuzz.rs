@@ -63,6 +63,20 @@ fn a_job_of_many_shared_workers_packs_in_bounded_time() {
 }
 
 #[test]
+fn a_job_its_placement_makes_worthless_is_not_admitted() {
+    // The hour's soak (issue 23): seed 4 input 763 275 — one sync job on 12 machines with
+    // local_gbps 1e-12 and dltap placement. The placement co-located it, its ρ made its
+    // utility 0, and the plan still called it admitted. place_plan now drops such a job.
+    let t0 = std::time::Instant::now();
+    let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
+    let report = smd_fuzz::run(4, 763_275, &clock, 60_000.0, &mut |r| r.inputs < 1);
+    if let Some(f) = report.failures.first() {
+        panic!("{}: {}", f.label, f.what);
+    }
+    assert_eq!(report.inputs, 1);
+}
+
+#[test]
 fn inputs_are_a_function_of_seed_and_index() {
     for i in [0, 7, 1234] {
         assert_eq!(smd_fuzz::input(3, i).text, smd_fuzz::input(3, i).text);

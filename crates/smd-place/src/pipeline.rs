@@ -166,7 +166,9 @@ fn plan_placed_once(
 /// The placement stage of [`plan_placed`] on its own: places the admitted jobs of `plan`
 /// (a plan of `scenario`'s jobs, in order, e.g. one made on another cluster) on
 /// `scenario`'s machines with its placement policy, then re-derives T, π, μ and the
-/// totals. A pool scenario returns `plan` unchanged.
+/// totals. A job whose placement leaves it zero utility is not admitted (reason "not
+/// placed: … ρ … leaves it zero utility") and the others are placed again without it.
+/// A pool scenario returns `plan` unchanged.
 pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
     if !scenario.cluster.has_machines() {
         return Ok(plan);
@@ -189,20 +191,54 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
         .iter()
         .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
         .collect();
-    // Admitted jobs in plan order: the order placement takes them in.
-    let admitted: Vec<usize> = (0..plan.jobs.len())
+    // Admitted jobs in plan order: the order placement takes them in. A job whose
+    // placement leaves it no utility (its ρ slows it past its deadline, MODEL §15) is
+    // dropped and the rest placed again without it, so that no admitted job is worthless
+    // and machine use counts only jobs that stay; each round drops one job or more.
+    let mut admitted: Vec<usize> = (0..plan.jobs.len())
         .filter(|&i| plan.jobs[i].admitted)
         .collect();
-    let tasks: Vec<Job> = admitted
-        .iter()
-        .map(|&i| {
-            let line = &plan.jobs[i];
-            let (w, p) = (line.workers.unwrap_or(0), line.ps.unwrap_or(0));
-            Job::of(&scenario.jobs[i], w, p)
-        })
-        .collect();
-    let placement = place(&machines, &tasks, policy, &options)?;
-    let mut not_placed = 0;
+    let mut dropped = 0;
+    let (tasks, placement) = loop {
+        let tasks: Vec<Job> = admitted
+            .iter()
+            .map(|&i| {
+                let line = &plan.jobs[i];
+                let (w, p) = (line.workers.unwrap_or(0), line.ps.unwrap_or(0));
+                Job::of(&scenario.jobs[i], w, p)
+            })
+            .collect();
+        let placement = place(&machines, &tasks, policy, &options)?;
+        let mut worthless = Vec::new();
+        for (k, &i) in admitted.iter().enumerate() {
+            if let Outcome::Placed(p) = &placement.jobs[k] {
+                let m = &models[i];
+                let (w, ps) = (tasks[k].workers as f64, tasks[k].ps as f64);
+                let u = m.mu(m.pi(m.t_placed(w, ps, p.locality_factor)));
+                if u.is_nan() || u <= 0.0 {
+                    worthless.push((i, p.locality_factor));
+                }
+            }
+        }
+        if worthless.is_empty() {
+            break (tasks, placement);
+        }
+        for (i, rho) in worthless {
+            let line = &mut plan.jobs[i];
+            line.admitted = false;
+            line.reason = Some(Reason::NotPlaced(format!(
+                "its placement's locality factor ρ = {} leaves it zero utility",
+                if rho < 1e4 {
+                    format!("{rho:.3}")
+                } else {
+                    format!("{rho:.3e}")
+                }
+            )));
+            dropped += 1;
+            admitted.retain(|&a| a != i);
+        }
+    };
+    let mut not_placed = dropped;
     for (k, &i) in admitted.iter().enumerate() {
         let (line, m) = (&mut plan.jobs[i], &models[i]);
         match &placement.jobs[k] {
