@@ -102,7 +102,103 @@ fn charts() -> Vec<(String, String)> {
     };
     out.push(("line-log".into(), line_chart_svg(&chart)));
     out.push(("line-empty".into(), line_chart_svg(&LineChart::default())));
+    out.extend(machine_charts());
+    out.extend(teach_text());
     out
+}
+
+/// The charts of a plan on machines, with GPU sharing, over time and swept: eight
+/// bundled-workload jobs on 16 × t4x4 (`machines-scenario.json`, from `smd trace`).
+fn machine_charts() -> Vec<(String, String)> {
+    use smd_sim::{simulate, SimPolicy};
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let text = std::fs::read_to_string(dir.join("machines-scenario.json")).unwrap();
+    let mut s = smd_core::Scenario::from_json(&text).unwrap();
+    s.params.epsilon = 0.1;
+    let mut out = Vec::new();
+    let placed = smd_place::plan_placed(&s, Policy::Optimus, &mut smd_core::Options::default());
+    let placed = placed.unwrap();
+    out.push((
+        "machines-map".into(),
+        smd_charts::machine_map_svg(&placed, &s.cluster, &Default::default()),
+    ));
+    let mut shared = s.clone();
+    shared.params.gpu_sharing = Some(smd_core::scenario::GpuSharing::Heuristic);
+    shared.params.collision_prob = Some(0.4);
+    let plan = smd_place::plan_placed(&shared, Policy::Optimus, &mut Default::default()).unwrap();
+    let sharing = plan.sharing.as_ref().expect("a plan with GPU sharing");
+    let opts = smd_charts::GpuMapOptions {
+        width: 660.0,
+        jobs: shared.jobs.iter().map(|j| j.id.clone()).collect(),
+        job_memory_gb: shared
+            .jobs
+            .iter()
+            .filter_map(|j| Some((j.id.clone(), j.gpu_mem_mean_gb?)))
+            .collect(),
+    };
+    out.push((
+        "machines-gpu-map".into(),
+        smd_charts::gpu_map_svg(sharing, 16.0, &opts),
+    ));
+    let runs: Vec<_> = [SimPolicy::Fifo, SimPolicy::Smd, SimPolicy::Bound]
+        .into_iter()
+        .map(|p| simulate(&s, p, &mut Default::default()).unwrap())
+        .collect();
+    out.push((
+        "time-timeline".into(),
+        smd_charts::timeline_svg(&runs[1], &Default::default()),
+    ));
+    let o = smd_charts::OverTimeOptions::default();
+    let capacity = s.cluster.capacity();
+    out.push((
+        "time-usage".into(),
+        smd_charts::usage_svg(&runs, &capacity, &o),
+    ));
+    out.push(("time-jct-cdf".into(), smd_charts::jct_cdf_svg(&runs, &o)));
+    out.push((
+        "time-utility".into(),
+        smd_charts::utility_bound_svg(&runs, &o),
+    ));
+    let spec = smd_sweep::Spec {
+        axis: smd_sweep::Axis::Machines,
+        range: smd_sweep::Range::parse("4:16:6").unwrap(),
+        resource: None,
+        machine_type: None,
+        group: None,
+    };
+    let policies = smd_sweep::Policies::all(&s.cluster, false);
+    let report = smd_sweep::sweep(&s, &spec, &policies, &mut Default::default()).unwrap();
+    for (name, metric) in [
+        ("sweep-utility", smd_charts::SweepMetric::Utility),
+        ("sweep-admitted", smd_charts::SweepMetric::Admitted),
+    ] {
+        let svg = smd_charts::sweep_svg(&report, metric, &Default::default());
+        out.push((name.into(), svg));
+    }
+    out
+}
+
+/// The teaching trace's words, overlays, admission rows and chart for one job, step by
+/// step (kept as a text file beside the SVGs).
+fn teach_text() -> Vec<(String, String)> {
+    use smd_charts::teach;
+    let mut s = generate(&GenerateOptions {
+        jobs: 6,
+        seed: 1,
+        ..Default::default()
+    });
+    s.params.epsilon = 0.2;
+    let t = smd_core::teach::trace(&s, 1, &Default::default()).unwrap();
+    let mut text = String::new();
+    for k in 0..t.steps.len() {
+        text.push_str(&format!("{k} {}\n", teach::sentence(&t, k)));
+        text.push_str(&format!("  {:?}\n", teach::overlay(&t, k)));
+        text.push_str(&format!("  {:?}\n", teach::admission_rows(&t, k, 6)));
+        if let Some(c) = teach::admission_chart(&t, k) {
+            text.push_str(&format!("  {}\n", line_chart_svg(&c)));
+        }
+    }
+    vec![("teach-trace.txt".into(), text)]
 }
 
 #[test]
@@ -111,7 +207,12 @@ fn charts_match_the_golden_files() {
     let bless = std::env::var_os("SMD_CHARTS_BLESS").is_some_and(|v| v == "1");
     let mut differ = Vec::new();
     for (name, svg) in charts() {
-        let path = dir.join(format!("{name}.svg"));
+        let file = if name.contains('.') {
+            name.clone()
+        } else {
+            format!("{name}.svg")
+        };
+        let path = dir.join(&file);
         if bless {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(&path, &svg).unwrap();
@@ -125,7 +226,7 @@ fn charts_match_the_golden_files() {
                 .zip(svg.bytes())
                 .position(|(a, b)| a != b)
                 .unwrap_or(want.len().min(svg.len()));
-            let got = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.svg"));
+            let got = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(&file);
             std::fs::write(&got, &svg).unwrap();
             let context = |s: &str| {
                 let (mut from, mut to) = (at.saturating_sub(60), (at + 60).min(s.len()));
