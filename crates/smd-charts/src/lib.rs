@@ -67,7 +67,8 @@
 #![warn(missing_docs)]
 
 mod axes;
-pub mod format;
+/// Number formatting, owned by the `smd-format` crate (re-exported: the page reads it here).
+pub use smd_format as format;
 mod gpu;
 mod landscape;
 mod legend;

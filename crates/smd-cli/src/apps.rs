@@ -1,7 +1,9 @@
 //! The real-application commands (docs/APPLICATIONS.md): `smd apps`, `smd machines`,
 //! `smd job` and `smd trace`, over the crate `smd-apps`.
 
-use crate::{read_named, Failure, Table};
+use crate::failure::Failure;
+use crate::read::read_named;
+use crate::table::Table;
 use clap::Args;
 use smd_apps::app::App;
 use smd_apps::machines::{self, CATALOG};
@@ -155,13 +157,13 @@ pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
         let c = m.capacity;
         t.row(vec![
             m.name.into(),
-            crate::amount(c.gpu),
-            crate::amount(m.gpu_memory_gb),
-            crate::amount(c.vcpu),
-            crate::amount(c.memory_gb),
-            crate::amount(c.storage_gb),
-            crate::amount(m.nic_gbps),
-            m.local_gbps.map_or("-".into(), crate::amount),
+            crate::table::amount(c.gpu),
+            crate::table::amount(m.gpu_memory_gb),
+            crate::table::amount(c.vcpu),
+            crate::table::amount(c.memory_gb),
+            crate::table::amount(c.storage_gb),
+            crate::table::amount(m.nic_gbps),
+            m.local_gbps.map_or("-".into(), crate::table::amount),
         ]);
     }
     t.write(out)?;

@@ -5,7 +5,8 @@
 //! Regenerate the committed figure with
 //! `cargo run --release -p smd-cli -- calibrate --figure docs/calibration/model-vs-measured.svg`.
 
-use crate::{Failure, Table};
+use crate::failure::Failure;
+use crate::table::Table;
 use clap::Args;
 use smd_apps::app::App;
 use smd_apps::calibrate::{calibrate, CalibrateError, Cells, Errors, Options, Params, Report};
@@ -67,7 +68,7 @@ pub(crate) fn run(a: &CalibrateArgs, out: &mut impl Write) -> Result<(), Failure
             writeln!(out, "\nfigure: {}", path.display())?;
         }
     }
-    written.map_err(|(path, e)| crate::unwritable("--figure", path, &e))?;
+    written.map_err(|(path, e)| crate::failure::unwritable("--figure", path, &e))?;
     Ok(())
 }
 

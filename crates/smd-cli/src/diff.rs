@@ -1,7 +1,9 @@
 //! `smd diff A B`: what differs between two scenarios' inputs (`smd_core::diff`, the page's
 //! side-by-side view), as a table or JSON.
 
-use crate::{read_named, Failure, Table};
+use crate::failure::Failure;
+use crate::read::read_named;
+use crate::table::Table;
 use clap::Args;
 use smd_core::Scenario;
 use std::io::Write;

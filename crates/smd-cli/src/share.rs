@@ -1,7 +1,9 @@
 //! `smd share`: the packing of a plan's admitted one-GPU workers on shared GPUs (crate
 //! `smd-place`, module `share`; CLUSTER.md §5, docs/MODEL.md §18).
 
-use crate::{load, named, solve, Common, Failure, Table};
+use crate::common::{load, named, solve, Common};
+use crate::failure::Failure;
+use crate::table::Table;
 use clap::Args;
 use smd_core::scenario::GpuSharing;
 use smd_core::Policy;

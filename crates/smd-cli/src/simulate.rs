@@ -1,9 +1,11 @@
 //! `smd simulate`: a scenario's jobs over time (crate `smd-sim`, docs/MODEL.md §17), one
 //! policy or all, as a table of metrics or the JSON of docs/SCENARIO.md ("Simulation").
 
-use crate::{load, Common, Failure, Table};
+use crate::common::{load, Common};
+use crate::failure::Failure;
+use crate::table::Table;
 use clap::Args;
-use smd_charts::format::duration;
+use smd_format::duration;
 use smd_sim::{simulate, Options, Run, SimError, SimPolicy};
 use std::io::Write;
 
@@ -64,6 +66,15 @@ pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{text}")?;
         return Ok(());
     }
+    write_table(&scenario, &runs, out)
+}
+
+/// The text output: the slot and restart, then one row of metrics per policy.
+fn write_table(
+    scenario: &smd_core::Scenario,
+    runs: &[(Run, f64)],
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     writeln!(
         out,
         "{} jobs   slot {}   restart {}",
@@ -109,7 +120,7 @@ pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
     columns.push(("run ms", true));
     let mut t = Table::new(&columns);
     let time = |v: Option<f64>| v.map_or("-".to_owned(), duration);
-    for (r, ms) in &runs {
+    for (r, ms) in runs {
         let m = &r.metrics;
         let n = r.jobs.len();
         let mut row = vec![

@@ -2,7 +2,7 @@
 //! `locality` (DLTAP's claim and the value of joint locality) and `time` (the policies
 //! over time on the bundled workloads).
 
-use crate::Failure;
+use crate::failure::Failure;
 use clap::{Args, ValueEnum};
 use smd_reproduce::table::{Cell, Table};
 use std::io::{self, Write};
@@ -70,7 +70,8 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
     // The table first: a CSV path that cannot be written must not lose a long run's result.
     write!(out, "{}", markdown(&table))?;
     if let Some(path) = &a.csv {
-        std::fs::write(path, table.to_csv()).map_err(|e| crate::unwritable("--csv", path, &e))?;
+        std::fs::write(path, table.to_csv())
+            .map_err(|e| crate::failure::unwritable("--csv", path, &e))?;
     }
     Ok(())
 }
@@ -83,7 +84,7 @@ fn markdown(t: &Table) -> String {
         let cells: Vec<String> = row
             .iter()
             .map(|c| match c {
-                Cell::Num(v) if v.is_finite() => smd_charts::format::sig(*v, 4),
+                Cell::Num(v) if v.is_finite() => smd_format::sig(*v, 4),
                 Cell::Num(_) => "–".into(),
                 other => other.csv(),
             })

@@ -2,11 +2,13 @@
 //! docs/MODEL.md §19), the points on rayon's threads; a table and the knee in words, or
 //! the JSON of docs/SCENARIO.md ("Sweep output").
 
-use crate::{load, Common, Failure, Table};
+use crate::common::{load, Common};
+use crate::failure::Failure;
+use crate::table::Table;
 use clap::Args;
-use smd_charts::format::duration;
 use smd_core::scenario::Resource;
 use smd_core::Policy;
+use smd_format::duration;
 use smd_sim::SimPolicy;
 use smd_sweep::{
     parse_resource, points, scenario_at, sweep_parallel, Axis, ParallelOptions, Policies, Range,
@@ -104,8 +106,7 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
     };
     let flag = format!("--{axis}");
-    let range_error = |m: String| Failure::Invalid(format!("{flag} {text}: {m}"));
-    let range = Range::parse(text).map_err(range_error)?;
+    let range = Range::parse(text).map_err(|m| range_error(&flag, text, m))?;
     let resource: Option<Resource> = a
         .resource
         .as_deref()
@@ -134,26 +135,7 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         machine_type: a.machine_type.clone(),
         group: a.group.clone(),
     };
-    let failure = |e: SweepError| match e {
-        SweepError::Range { message, .. } => range_error(message),
-        SweepError::Spec { field, message } => Failure::Invalid(format!(
-            "{}: {message}",
-            match field {
-                "resource" => "--resource",
-                "group" => "--group",
-                "machine_type" => "--machine-type",
-                _ => flag.as_str(),
-            }
-        )),
-        SweepError::Planner { ref error, .. } => {
-            let m = e.to_string();
-            match error {
-                smd_core::Error::Solver(_) => Failure::Solver(m),
-                _ => Failure::Invalid(m),
-            }
-        }
-        SweepError::Cancelled => Failure::Solver("cancelled".into()),
-    };
+    let failure = |e: SweepError| failure_of(e, &flag, text);
     let pts = points(&base, &spec).map_err(failure)?;
     // `all` is what `smd compare` plans on the points' cluster (a pool swept in machines
     // is planned on machines).
@@ -190,6 +172,65 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{text}")?;
         return Ok(());
     }
+    let sizes = Sizes {
+        flag: &flag,
+        range: &range,
+        resource,
+        points: pts.len(),
+        machine: pts[0].machine(),
+    };
+    write_text(&base, &report, &policies, &sizes, elapsed, out)
+}
+
+/// What the sweep varied, for its text's headline.
+struct Sizes<'a> {
+    flag: &'a str,
+    range: &'a Range,
+    resource: Option<Resource>,
+    points: usize,
+    machine: Option<&'a str>,
+}
+
+/// A sweep's error as a failure naming the flag it came from.
+fn failure_of(e: SweepError, flag: &str, text: &str) -> Failure {
+    match e {
+        SweepError::Range { message, .. } => range_error(flag, text, message),
+        SweepError::Spec { field, message } => Failure::Invalid(format!(
+            "{}: {message}",
+            match field {
+                "resource" => "--resource",
+                "group" => "--group",
+                "machine_type" => "--machine-type",
+                _ => flag,
+            }
+        )),
+        SweepError::Planner { ref error, .. } => {
+            let m = e.to_string();
+            match error {
+                smd_core::Error::Solver(_) => Failure::Solver(m),
+                _ => Failure::Invalid(m),
+            }
+        }
+        SweepError::Cancelled => Failure::Solver("cancelled".into()),
+    }
+}
+
+fn range_error(flag: &str, text: &str, m: String) -> Failure {
+    Failure::Invalid(format!("{flag} {text}: {m}"))
+}
+
+/// The text output: headline, the static table and its knee, gaps, the over-time table
+/// and its knee.
+fn write_text(
+    base: &smd_core::Scenario,
+    report: &Report,
+    policies: &Policies,
+    sizes: &Sizes,
+    elapsed: f64,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let (flag, range, resource) = (sizes.flag, sizes.range, sizes.resource);
+    let axis = &flag[2..];
     writeln!(
         out,
         "{} jobs   {flag} {range}{}{}   {} points × {} policies in {:.0} ms ({} threads)",
@@ -197,19 +238,19 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         resource
             .map(|r| format!("   only {}", r.title()))
             .unwrap_or_default(),
-        pts[0]
-            .machine()
+        sizes
+            .machine
             .map(|m| format!("   machines of {m}"))
             .unwrap_or_default(),
-        pts.len(),
+        sizes.points,
         policies.planners.len() + policies.over_time.len(),
         elapsed,
         smd_sweep::threads(),
     )?;
     writeln!(out)?;
-    write_static(&report, &policies.planners, resource, out)?;
+    write_static(report, &policies.planners, resource, out)?;
     writeln!(out)?;
-    writeln!(out, "{}", crate::printable(&report.knee.answer))?;
+    writeln!(out, "{}", crate::table::printable(&report.knee.answer))?;
     for p in &report.points {
         for (q, o) in &p.policies {
             if let Some(g) = o.gap {
@@ -224,9 +265,9 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     if let Some(k) = &report.over_time_knee {
         writeln!(out)?;
-        write_over_time(&report, out)?;
+        write_over_time(report, out)?;
         writeln!(out)?;
-        writeln!(out, "Over time: {}", crate::printable(&k.answer))?;
+        writeln!(out, "Over time: {}", crate::table::printable(&k.answer))?;
     }
     Ok(())
 }
@@ -250,7 +291,7 @@ fn write_static(
     for p in &report.points {
         let mut row = vec![smd_core::error::num(p.size.value())];
         if let Some(r) = resource {
-            row.push(crate::amount(p.capacity[r]));
+            row.push(crate::table::amount(p.capacity[r]));
         }
         for (_, o) in &p.policies {
             row.push(format!("{:.1} ({})", o.total_utility, o.admitted));
@@ -280,7 +321,7 @@ fn write_over_time(report: &Report, out: &mut impl Write) -> std::io::Result<()>
                 smd_core::error::num(p.size.value()),
                 q.name().to_owned(),
                 format!("{:.1}", o.total_utility),
-                crate::percent(o.total_utility, o.bound),
+                crate::table::percent(o.total_utility, o.bound),
                 format!("{}/{}", o.finished, o.finished + o.unfinished),
                 time(o.mean_jct_s),
                 time(o.mean_queue_s),

@@ -2,7 +2,9 @@
 //! J, the ε-grid, the rounding, the admission — one sentence each, as text or JSON. The
 //! sentences are `smd_charts::teach`'s, the page's too.
 
-use crate::{load, printable, Common, Failure};
+use crate::common::{load, Common};
+use crate::failure::Failure;
+use crate::table::printable;
 use clap::Args;
 use smd_charts::teach::{sentence, stage_title};
 use smd_core::teach::{trace, Event, Stage, TraceOptions};

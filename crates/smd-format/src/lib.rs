@@ -1,4 +1,5 @@
-//! Number formatting for display, shared by the charts and the page (no model arithmetic).
+//! Number formatting for display, shared by the CLI's text, the charts and the page (no
+//! model arithmetic): one owner, below every crate that writes numbers for people.
 //!
 //! Two significant-digit formatters with different policies share one core
 //! (plain notation with the decimals for `sig` digits, scientific notation):
@@ -159,7 +160,7 @@ fn scientific(v: f64, sig: usize) -> String {
 }
 
 /// Removes trailing zeros after a decimal point (and the point itself).
-pub(crate) fn trim(s: &str) -> String {
+pub fn trim(s: &str) -> String {
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
