@@ -1,0 +1,148 @@
+//! The admission's table rows and chart, step by step.
+
+use super::*;
+
+/// The admission's last steps up to step `k` (at most `max`, oldest first) as table rows:
+/// the step's number in the trace (from 1), what it weighed (a subset S or a node), its
+/// value (`Σu` of the completed selection, `u(S)` of a subset not completed, or the node's
+/// incumbent) and how it ended. Empty
+/// before the admission.
+pub fn admission_rows(t: &Trace, k: usize, max: usize) -> Vec<[String; 4]> {
+    let Some(start) = t.first_of(Stage::Admission) else {
+        return Vec::new();
+    };
+    let end = (k + 1).min(t.steps.len());
+    if end <= start {
+        return Vec::new();
+    }
+    let mut rows: Vec<[String; 4]> = Vec::new();
+    for (i, e) in t.steps.iter().enumerate().take(end).skip(start) {
+        let row = match e {
+            Event::Subset {
+                members,
+                value,
+                outcome,
+            } => {
+                let (v, how) = match outcome {
+                    SubsetOutcome::TooBig => {
+                        (format!("u(S) {}", n4(*value)), "does not fit".to_string())
+                    }
+                    SubsetOutcome::Hopeless { bound, .. } => (
+                        format!("u(S) {}", n4(*value)),
+                        format!("bound {} too low", n4(*bound)),
+                    ),
+                    SubsetOutcome::Filled {
+                        fill, total, best, ..
+                    } => (
+                        format!("Σu {}", n4(*total)),
+                        format!(
+                            "LP adds {}{}",
+                            set(t, fill),
+                            if *best { " — best" } else { "" }
+                        ),
+                    ),
+                };
+                [
+                    (i + 1).to_string(),
+                    format!("S = {}", set(t, members)),
+                    v,
+                    how,
+                ]
+            }
+            Event::Node {
+                number,
+                bound,
+                incumbent,
+                outcome,
+                ..
+            } => {
+                let how = match outcome {
+                    NodeOutcome::Leaf => "leaf".to_string(),
+                    NodeOutcome::Pruned => "pruned".to_string(),
+                    NodeOutcome::Integral => "LP integral".to_string(),
+                    NodeOutcome::Branched { item } => {
+                        format!("branch on {}", t.ids.get(*item).map_or("?", String::as_str))
+                    }
+                };
+                let lp = bound.map_or(String::new(), |b| format!(" (LP {})", n4(b)));
+                [
+                    (i + 1).to_string(),
+                    format!("node {number}{lp}"),
+                    format!("incumbent {}", n4(*incumbent)),
+                    how,
+                ]
+            }
+            _ => continue,
+        };
+        rows.push(row);
+    }
+    let cut = rows.len().saturating_sub(max);
+    rows.drain(..cut);
+    rows
+}
+
+/// The admission's progress up to step `k` as a line chart, `None` before the admission:
+/// Frieze–Clarke — each completed subset's Σu and the best so far, by subset reached;
+/// branch and bound — the incumbent and the best bound over the open nodes, by node.
+pub fn admission_chart(t: &Trace, k: usize) -> Option<LineChart> {
+    let start = t.first_of(Stage::Admission)?;
+    if k < start {
+        return None;
+    }
+    let end = (k + 1).min(t.steps.len());
+    let at = |x: f64, y: f64| Point {
+        x,
+        mean: y,
+        spread: 0.0,
+    };
+    let mut first = Series::default();
+    let mut second = Series::default();
+    let mut best = 0.0_f64;
+    let mut nodes = false;
+    for (n, e) in t.steps[start..end].iter().enumerate() {
+        match e {
+            Event::Subset {
+                outcome: SubsetOutcome::Filled { total, .. },
+                ..
+            } => {
+                best = best.max(*total);
+                first.points.push(at(n as f64, *total));
+                second.points.push(at(n as f64, best));
+            }
+            Event::Node {
+                number,
+                incumbent,
+                open_bound,
+                ..
+            } => {
+                nodes = true;
+                first.points.push(at(*number as f64, *incumbent));
+                second.points.push(at(*number as f64, *open_bound));
+            }
+            _ => {}
+        }
+    }
+    let (title, x_label, a, b) = if nodes {
+        ("Branch and bound", "node", "incumbent", "best open bound")
+    } else {
+        (
+            "Frieze–Clarke",
+            "step of the admission",
+            "Σu of subset S completed",
+            "best selection",
+        )
+    };
+    first.name = a.into();
+    second.name = b.into();
+    Some(LineChart {
+        title: title.into(),
+        x_label: x_label.into(),
+        y_label: "total utility Σu".into(),
+        series: vec![first, second],
+        width: 480.0,
+        height: 240.0,
+        dodge: 0.0,
+        y_zero: false,
+        ..LineChart::default()
+    })
+}
