@@ -119,37 +119,12 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
         .map(|(i, m)| (m.name.as_str(), i))
         .collect();
 
-    // Tasks per machine, in job order, PSs first.
-    let mut tasks: Vec<Vec<Task>> = (0..n).map(|_| Vec::new()).collect();
-    let placed = || {
-        plan.jobs
-            .iter()
-            .filter(|j| j.placement.as_ref().is_some_and(|s| !s.is_empty()))
-    };
-    let colours: Vec<String> = (0..placed().count()).map(categorical).collect();
-    let placed_jobs: Vec<(&str, &str)> = placed()
+    let colours: Vec<String> = (0..placed(plan).count()).map(categorical).collect();
+    let placed_jobs: Vec<(&str, &str)> = placed(plan)
         .zip(&colours)
         .map(|(j, c)| (j.id.as_str(), c.as_str()))
         .collect();
-    for (job, (_, colour)) in placed().zip(&placed_jobs) {
-        let shares = job.placement.as_deref().unwrap_or_default();
-        for s in shares {
-            let Some(&m) = index.get(s.machine.as_str()) else {
-                continue;
-            };
-            for (count, ps) in [(s.ps, true), (s.workers, false)] {
-                for _ in 0..count.min(10_000) {
-                    tasks[m].push(Task {
-                        job: &job.id,
-                        colour,
-                        ps,
-                        rho: job.locality_factor,
-                        x: job.cross_traffic_gbit,
-                    });
-                }
-            }
-        }
-    }
+    let tasks = tasks_of(plan, &index, n, &placed_jobs);
     let uses: HashMap<&str, (&Resources, &Resources)> = plan
         .placement
         .iter()
@@ -232,8 +207,67 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
     );
     fitted_title(&mut out, MARGIN, width - 2.0 * MARGIN, &title);
 
-    // Legend: the two task marks, the bars, then the jobs' colours if few.
-    let ly = title_h + 8.0;
+    legend(&mut out, title_h + 8.0, width, &placed_jobs);
+
+    let grid = Grid {
+        size: &size,
+        cols,
+        per_row,
+        box_h,
+        header_h,
+    };
+    draw_groups(
+        &mut out,
+        cluster,
+        &groups,
+        &uses,
+        &tasks,
+        &grid,
+        title_h + legend_h,
+    );
+    end(&mut out, "svg");
+    out
+}
+
+/// The plan's jobs with tasks on machines, in plan order.
+fn placed(plan: &Plan) -> impl Iterator<Item = &smd_core::plan::JobPlan> {
+    plan.jobs
+        .iter()
+        .filter(|j| j.placement.as_ref().is_some_and(|s| !s.is_empty()))
+}
+
+/// Tasks per machine, in job order, PSs first (at most 10 000 of a kind per share).
+fn tasks_of<'a>(
+    plan: &'a Plan,
+    index: &HashMap<&str, usize>,
+    n: usize,
+    placed_jobs: &[(&'a str, &'a str)],
+) -> Vec<Vec<Task<'a>>> {
+    let mut tasks: Vec<Vec<Task>> = (0..n).map(|_| Vec::new()).collect();
+    for (job, (_, colour)) in placed(plan).zip(placed_jobs) {
+        let shares = job.placement.as_deref().unwrap_or_default();
+        for s in shares {
+            let Some(&m) = index.get(s.machine.as_str()) else {
+                continue;
+            };
+            for (count, ps) in [(s.ps, true), (s.workers, false)] {
+                for _ in 0..count.min(10_000) {
+                    tasks[m].push(Task {
+                        job: &job.id,
+                        colour,
+                        ps,
+                        rho: job.locality_factor,
+                        x: job.cross_traffic_gbit,
+                    });
+                }
+            }
+        }
+    }
+    tasks
+}
+
+/// The legend at height `ly`: the two task marks, the bars, then the jobs' colours if few.
+fn legend(out: &mut String, ly: f64, width: f64, placed_jobs: &[(&str, &str)]) {
     let mut lx = MARGIN;
     let key = |out: &mut String, lx: &mut f64, shape: Shape, filled: bool, text: &str| {
         mark(out, shape, *lx + 5.0, ly, 4.0, "#555555", filled);
@@ -248,19 +282,19 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
         );
         *lx += 13.0 + text_width(text, 11.0) + 14.0;
     };
-    key(&mut out, &mut lx, Shape::Square, true, "worker");
-    key(&mut out, &mut lx, Shape::Diamond, false, "PS");
+    key(out, &mut lx, Shape::Square, true, "worker");
+    key(out, &mut lx, Shape::Diamond, false, "PS");
     let bar_text = "bars: GPU, vCPU, memory used of capacity";
-    Tag::new(&mut out, "rect")
+    Tag::new(out, "rect")
         .rect(rect(lx, ly - 3.0, 16.0, 6.0))
         .attr("fill", "#e4e4e4")
         .close();
-    Tag::new(&mut out, "rect")
+    Tag::new(out, "rect")
         .rect(rect(lx, ly - 3.0, 10.0, 6.0))
         .attr("fill", "#6b6b6b")
         .close();
     text_at(
-        &mut out,
+        out,
         lx + 20.0,
         ly + 4.0,
         11.0,
@@ -273,19 +307,39 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
         let swatch = |out: &mut String, x: f64, y: f64, c: &str| {
             mark(out, Shape::Square, x + 5.0, y, 4.0, c, true);
         };
-        job_entries(
-            &mut out,
-            lx,
-            ly,
-            width - MARGIN,
-            &placed_jobs,
-            12.0,
-            &swatch,
-        );
+        job_entries(out, lx, ly, width - MARGIN, placed_jobs, 12.0, &swatch);
     }
+}
 
-    let mut y = title_h + legend_h;
-    for (g, list) in &groups {
+/// How the machine boxes are laid out.
+struct Grid<'a> {
+    size: &'a BoxSize,
+    cols: usize,
+    per_row: usize,
+    box_h: f64,
+    header_h: f64,
+}
+
+/// Each group from `top`: its header line, then its machines' boxes, wrapping.
+fn draw_groups(
+    out: &mut String,
+    cluster: &Cluster,
+    groups: &[(usize, Vec<usize>)],
+    uses: &HashMap<&str, (&Resources, &Resources)>,
+    tasks: &[Vec<Task>],
+    grid: &Grid,
+    top: f64,
+) {
+    let machines = cluster.machine_list();
+    let Grid {
+        size,
+        cols,
+        per_row,
+        box_h,
+        header_h,
+    } = *grid;
+    let mut y = top;
+    for (g, list) in groups {
         let group = &cluster.machines[*g];
         let c = group.capacity;
         let head = format!(
@@ -297,15 +351,7 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
             sig(c.vcpu, 3),
             sig(c.memory_gb, 3)
         );
-        text_at(
-            &mut out,
-            MARGIN,
-            y + 13.0,
-            11.0,
-            "start",
-            "group-title",
-            &head,
-        );
+        text_at(out, MARGIN, y + 13.0, 11.0, "start", "group-title", &head);
         y += header_h;
         for (k, &i) in list.iter().enumerate() {
             let (row, col) = (k / cols, k % cols);
@@ -322,9 +368,9 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
                 .map(|&(u, c)| (*u, *c))
                 .unwrap_or((zero, m.capacity));
             draw_box(
-                &mut out,
+                out,
                 r,
-                &size,
+                size,
                 &m.name,
                 &group.name,
                 &used,
@@ -335,8 +381,6 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
         }
         y += list.len().div_ceil(cols) as f64 * (box_h + GAP);
     }
-    end(&mut out, "svg");
-    out
 }
 
 /// The policy's file name from its `Debug` name (`FirstFit` → `first_fit`).

@@ -104,7 +104,8 @@ fn bounds(t: &Trace, e: &Event) -> String {
     }
 }
 
-/// (b) The ε-grid: a grid point's answer, a pruned block, the relaxed start.
+/// (b) The ε-grid: a grid point's answer, a pruned block, the relaxed start. One arm per
+/// kind of step, read whole as the stage's vocabulary.
 fn grid(t: &Trace, k: usize, e: &Event) -> String {
     match e {
         Event::Point {
@@ -229,7 +230,8 @@ fn grid(t: &Trace, k: usize, e: &Event) -> String {
     }
 }
 
-/// (c) Rounding: polish, scaling, Algorithm 2's draws, the corner, the integer point, the allocation.
+/// (c) Rounding: polish, scaling, Algorithm 2's draws, the corner, the integer point, the
+/// allocation. One arm per kind of step, read whole as the stage's vocabulary.
 fn rounding(t: &Trace, e: &Event) -> String {
     match e {
         Event::Polish {
@@ -457,73 +459,81 @@ fn admission(t: &Trace, e: &Event) -> String {
                 n4(*open_bound)
             )
         }
-        Event::Admitted {
-            chosen,
-            value,
-            guarantee,
-            proven_optimal,
-            gap,
-            nodes,
-            omitted,
-        } => {
-            let fc = t
-                .steps
-                .iter()
-                .any(|e| matches!(e, Event::Candidates { depth: Some(_), .. }));
-            let how = if fc {
-                format!(
-                    "Frieze–Clarke weighed {} that fit; guaranteed ≥ {} of the optimum",
-                    plural(*nodes, "subset"),
-                    n4(*guarantee)
-                )
-            } else if *proven_optimal {
-                format!(
-                    "branch and bound: {}, proven optimal",
-                    plural(*nodes, "node")
-                )
-            } else {
-                let g = gap.unwrap_or(0.0);
-                format!(
-                    "branch and bound: {}, within {}% of the optimum",
-                    plural(*nodes, "node"),
-                    n4(100.0 * g)
-                )
-            };
-            let cut = if *omitted > 0 {
-                format!(" ({omitted} admission steps past the trace's cap are not shown.)")
-            } else {
-                String::new()
-            };
-            let line = t.plan.jobs.get(t.index);
-            let mine = match line {
-                Some(l) if l.admitted => format!(
-                    "{} is admitted at (w, p) = ({}, {}), T = {}.",
-                    t.job,
-                    l.workers.unwrap_or(0),
-                    l.ps.unwrap_or(0),
-                    secs(l.completion_time_s.unwrap_or(f64::NAN))
-                ),
-                Some(l) => {
-                    let at = match (l.workers, l.ps) {
-                        (Some(w), Some(p)) => format!(" at (w, p) = ({w}, {p})"),
-                        _ => String::new(),
-                    };
-                    let why = l
-                        .reason
-                        .as_ref()
-                        .map_or(String::new(), |r| format!(": {r}"));
-                    format!("{}{at} is not admitted{why}.", t.job)
-                }
-                None => String::new(),
-            };
-            format!(
-                "Decision: {} of {} jobs admitted, Σu = {} ({how}). {mine}{cut}",
-                chosen.len(),
-                t.ids.len(),
-                n4(*value)
-            )
-        }
+        Event::Admitted { .. } => decision(t, e),
         // Other stages' steps are written by their own functions.
         _ => String::new(),
     }
+}
+
+/// The last step: how many jobs the admission took and how (Frieze–Clarke's guarantee or
+/// branch and bound's proof or gap), then this job's decision as the plan states it.
+fn decision(t: &Trace, e: &Event) -> String {
+    let Event::Admitted {
+        chosen,
+        value,
+        guarantee,
+        proven_optimal,
+        gap,
+        nodes,
+        omitted,
+    } = e
+    else {
+        return String::new();
+    };
+    let fc = t
+        .steps
+        .iter()
+        .any(|e| matches!(e, Event::Candidates { depth: Some(_), .. }));
+    let how = if fc {
+        format!(
+            "Frieze–Clarke weighed {} that fit; guaranteed ≥ {} of the optimum",
+            plural(*nodes, "subset"),
+            n4(*guarantee)
+        )
+    } else if *proven_optimal {
+        format!(
+            "branch and bound: {}, proven optimal",
+            plural(*nodes, "node")
+        )
+    } else {
+        let g = gap.unwrap_or(0.0);
+        format!(
+            "branch and bound: {}, within {}% of the optimum",
+            plural(*nodes, "node"),
+            n4(100.0 * g)
+        )
+    };
+    let cut = if *omitted > 0 {
+        format!(" ({omitted} admission steps past the trace's cap are not shown.)")
+    } else {
+        String::new()
+    };
+    let line = t.plan.jobs.get(t.index);
+    let mine = match line {
+        Some(l) if l.admitted => format!(
+            "{} is admitted at (w, p) = ({}, {}), T = {}.",
+            t.job,
+            l.workers.unwrap_or(0),
+            l.ps.unwrap_or(0),
+            secs(l.completion_time_s.unwrap_or(f64::NAN))
+        ),
+        Some(l) => {
+            let at = match (l.workers, l.ps) {
+                (Some(w), Some(p)) => format!(" at (w, p) = ({w}, {p})"),
+                _ => String::new(),
+            };
+            let why = l
+                .reason
+                .as_ref()
+                .map_or(String::new(), |r| format!(": {r}"));
+            format!("{}{at} is not admitted{why}.", t.job)
+        }
+        None => String::new(),
+    };
+    format!(
+        "Decision: {} of {} jobs admitted, Σu = {} ({how}). {mine}{cut}",
+        chosen.len(),
+        t.ids.len(),
+        n4(*value)
+    )
 }
