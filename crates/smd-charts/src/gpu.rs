@@ -6,7 +6,7 @@ use crate::legend::job_entries;
 use crate::palette::categorical;
 use crate::rect::Rect;
 use crate::svg::{end, fitted_title, root, text_at, text_width, titled_group, Tag, INK};
-use smd_core::plan::SharingSummary;
+use smd_core::plan::{SharedGpu, SharingSummary};
 use std::collections::HashMap;
 
 /// Options of [`gpu_map_svg`].
@@ -154,83 +154,16 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
     );
 
     let mut y = title_h + legend_h;
+    let bars = Bars {
+        x: bar_x,
+        width: bar_w,
+        full,
+        gpu_memory_gb,
+        colour: &colour,
+        memory: &memory,
+    };
     for g in &sharing.gpus {
-        let name = gpu_name(&g.machine, g.gpu);
-        let jobs: Vec<&str> = g.workers.iter().map(|w| w.job.as_str()).collect();
-        let slowdown = g.slowdowns.iter().copied().fold(1.0f64, f64::max);
-        let tip = format!(
-            "{name}: {} worker{} ({}), mean memory {} ± {} of {} GB, collision probability {}, slowdown ×{}",
-            jobs.len(),
-            if jobs.len() == 1 { "" } else { "s" },
-            jobs.join(", "),
-            sig(g.mem_mean_gb, 3),
-            sig(g.mem_sd_gb, 2),
-            sig(gpu_memory_gb, 3),
-            probability(g.collision_prob),
-            sig(slowdown, 3)
-        );
-        let total_len = bar_w * (g.mem_mean_gb / full).clamp(0.0, 1.0);
-        let weights: Vec<f64> = jobs
-            .iter()
-            .map(|j| memory.get(j).copied().unwrap_or(1.0))
-            .collect();
-        let sum: f64 = weights.iter().sum();
-        let gpu = g.gpu;
-        let mem = g.mem_mean_gb;
-        let collision = g.collision_prob;
-        titled_group(
-            &mut out,
-            "gpu",
-            &[
-                ("data-machine", &g.machine),
-                ("data-gpu", &gpu),
-                ("data-mem", &mem),
-                ("data-collision", &collision),
-            ],
-            &tip,
-            |out| {
-                text_at(out, MARGIN, y + 12.0, 11.0, "start", "gpu-name", &name);
-                Tag::new(out, "rect")
-                    .attr("class", "capacity")
-                    .rect(rect(bar_x, y + 2.0, bar_w, BAR))
-                    .attr("fill", "#eeeeee")
-                    .attr("stroke", "#bbbbbb")
-                    .px("stroke-width", 0.5)
-                    .close();
-                let mut x = bar_x;
-                for (j, w) in jobs.iter().zip(&weights) {
-                    let len = if sum > 0.0 { total_len * w / sum } else { 0.0 };
-                    Tag::new(out, "rect")
-                        .attr("class", "occupant")
-                        .attr("data-job", j)
-                        .rect(rect(x, y + 2.0, len, BAR))
-                        .attr("fill", &colour[j])
-                        .attr("stroke", "#ffffff")
-                        .px("stroke-width", 0.8)
-                        .close();
-                    x += len;
-                }
-                // The spread band: mean ± one standard deviation of the members' memory.
-                let at = |gb: f64| bar_x + bar_w * (gb / full).clamp(0.0, 1.0);
-                let (lo, hi) = (at(mem - g.mem_sd_gb), at(mem + g.mem_sd_gb));
-                Tag::new(out, "rect")
-                    .attr("class", "spread")
-                    .attr("data-sd", g.mem_sd_gb)
-                    .rect(rect(lo, y + 2.0 + BAR * 0.3, hi - lo, BAR * 0.4))
-                    .attr("fill", INK)
-                    .attr("fill-opacity", "0.25")
-                    .close();
-                text_at(
-                    out,
-                    bar_x + bar_w + 6.0,
-                    y + 12.0,
-                    10.0,
-                    "start",
-                    "gpu-value",
-                    &format!("{} GB · collision {}", sig(mem, 3), probability(collision)),
-                );
-            },
-        );
+        gpu_row(&mut out, g, y, &bars);
         y += ROW;
     }
     text_at(
@@ -247,6 +180,98 @@ pub fn gpu_map_svg(sharing: &SharingSummary, gpu_memory_gb: f64, opts: &GpuMapOp
     );
     end(&mut out, "svg");
     out
+}
+
+/// The scale and colours of the GPU rows' bars.
+struct Bars<'a> {
+    x: f64,
+    width: f64,
+    /// Memory at the bar's full length, GB.
+    full: f64,
+    gpu_memory_gb: f64,
+    colour: &'a HashMap<&'a str, String>,
+    memory: &'a HashMap<&'a str, f64>,
+}
+
+/// One GPU at height `y`: its name, its occupants' memory as a stacked bar with the spread
+/// band, and its mean memory and collision probability.
+fn gpu_row(out: &mut String, g: &SharedGpu, y: f64, bars: &Bars) {
+    let name = gpu_name(&g.machine, g.gpu);
+    let jobs: Vec<&str> = g.workers.iter().map(|w| w.job.as_str()).collect();
+    let slowdown = g.slowdowns.iter().copied().fold(1.0f64, f64::max);
+    let tip = format!(
+        "{name}: {} worker{} ({}), mean memory {} ± {} of {} GB, collision probability {}, slowdown ×{}",
+        jobs.len(),
+        if jobs.len() == 1 { "" } else { "s" },
+        jobs.join(", "),
+        sig(g.mem_mean_gb, 3),
+        sig(g.mem_sd_gb, 2),
+        sig(bars.gpu_memory_gb, 3),
+        probability(g.collision_prob),
+        sig(slowdown, 3)
+    );
+    let total_len = bars.width * (g.mem_mean_gb / bars.full).clamp(0.0, 1.0);
+    let weights: Vec<f64> = jobs
+        .iter()
+        .map(|j| bars.memory.get(j).copied().unwrap_or(1.0))
+        .collect();
+    let sum: f64 = weights.iter().sum();
+    let gpu = g.gpu;
+    let mem = g.mem_mean_gb;
+    let collision = g.collision_prob;
+    titled_group(
+        out,
+        "gpu",
+        &[
+            ("data-machine", &g.machine),
+            ("data-gpu", &gpu),
+            ("data-mem", &mem),
+            ("data-collision", &collision),
+        ],
+        &tip,
+        |out| {
+            text_at(out, MARGIN, y + 12.0, 11.0, "start", "gpu-name", &name);
+            Tag::new(out, "rect")
+                .attr("class", "capacity")
+                .rect(rect(bars.x, y + 2.0, bars.width, BAR))
+                .attr("fill", "#eeeeee")
+                .attr("stroke", "#bbbbbb")
+                .px("stroke-width", 0.5)
+                .close();
+            let mut x = bars.x;
+            for (j, w) in jobs.iter().zip(&weights) {
+                let len = if sum > 0.0 { total_len * w / sum } else { 0.0 };
+                Tag::new(out, "rect")
+                    .attr("class", "occupant")
+                    .attr("data-job", j)
+                    .rect(rect(x, y + 2.0, len, BAR))
+                    .attr("fill", &bars.colour[j])
+                    .attr("stroke", "#ffffff")
+                    .px("stroke-width", 0.8)
+                    .close();
+                x += len;
+            }
+            // The spread band: mean ± one standard deviation of the members' memory.
+            let at = |gb: f64| bars.x + bars.width * (gb / bars.full).clamp(0.0, 1.0);
+            let (lo, hi) = (at(mem - g.mem_sd_gb), at(mem + g.mem_sd_gb));
+            Tag::new(out, "rect")
+                .attr("class", "spread")
+                .attr("data-sd", g.mem_sd_gb)
+                .rect(rect(lo, y + 2.0 + BAR * 0.3, hi - lo, BAR * 0.4))
+                .attr("fill", INK)
+                .attr("fill-opacity", "0.25")
+                .close();
+            text_at(
+                out,
+                bars.x + bars.width + 6.0,
+                y + 12.0,
+                10.0,
+                "start",
+                "gpu-value",
+                &format!("{} GB · collision {}", sig(mem, 3), probability(collision)),
+            );
+        },
+    );
 }
 
 fn gpu_name(machine: &str, gpu: u32) -> String {
