@@ -125,14 +125,20 @@ struct Line {
 
 /// The lines of `metric`, the y axis' title and whether values are percentages.
 fn lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
+    match metric {
+        SweepMetric::Utility | SweepMetric::Admitted | SweepMetric::Use(_) => {
+            static_lines(report, metric)
+        }
+        _ => time_lines(report, metric),
+    }
+}
+
+/// The static policies' lines of `metric` (a static metric).
+fn static_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
     let pts = &report.points;
     let planners: Vec<Policy> = pts
         .first()
         .map(|p| p.policies.iter().map(|(q, _)| *q).collect())
-        .unwrap_or_default();
-    let sims: Vec<SimPolicy> = pts
-        .first()
-        .map(|p| p.over_time.iter().map(|(q, _)| *q).collect())
         .unwrap_or_default();
     let planner = |k: usize, f: &dyn Fn(&PointResult, &smd_sweep::Outcome) -> (f64, String)| {
         let p = planners[k];
@@ -153,27 +159,6 @@ fn lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
             tips,
         }
     };
-    type TimeValue<'a> = &'a dyn Fn(&smd_sweep::TimeOutcome) -> (Option<f64>, String);
-    let sim = |k: usize, f: TimeValue| {
-        let p = sims[k];
-        let (values, tips) = pts
-            .iter()
-            .map(|r| match r.over_time.get(k) {
-                Some((q, o)) if *q == p => {
-                    let (v, tip) = f(o);
-                    (v.filter(|v| v.is_finite()), tip)
-                }
-                _ => (None, "—".into()),
-            })
-            .unzip();
-        Line {
-            name: p.name(),
-            style: sim_style(p),
-            values,
-            tips,
-        }
-    };
-    let no_bound = |k: &usize| sims[*k] != SimPolicy::Bound;
     match metric {
         SweepMetric::Utility => (
             (0..planners.len())
@@ -234,6 +219,40 @@ fn lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                 format!("{} in use (% of capacity)", r.title()),
             )
         }
+        // Over-time metrics are drawn by time_lines.
+        _ => (Vec::new(), String::new()),
+    }
+}
+
+/// The over-time policies' lines of `metric` (an over-time metric); the bound has no JCT.
+fn time_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
+    let pts = &report.points;
+    let sims: Vec<SimPolicy> = pts
+        .first()
+        .map(|p| p.over_time.iter().map(|(q, _)| *q).collect())
+        .unwrap_or_default();
+    type TimeValue<'a> = &'a dyn Fn(&smd_sweep::TimeOutcome) -> (Option<f64>, String);
+    let sim = |k: usize, f: TimeValue| {
+        let p = sims[k];
+        let (values, tips) = pts
+            .iter()
+            .map(|r| match r.over_time.get(k) {
+                Some((q, o)) if *q == p => {
+                    let (v, tip) = f(o);
+                    (v.filter(|v| v.is_finite()), tip)
+                }
+                _ => (None, "—".into()),
+            })
+            .unzip();
+        Line {
+            name: p.name(),
+            style: sim_style(p),
+            values,
+            tips,
+        }
+    };
+    let no_bound = |k: &usize| sims[*k] != SimPolicy::Bound;
+    match metric {
         SweepMetric::OverTimeUtility => (
             (0..sims.len())
                 .map(|k| {
@@ -284,6 +303,8 @@ fn lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                 .collect(),
             "mean queue (h)".into(),
         ),
+        // Static metrics are drawn by static_lines.
+        _ => (Vec::new(), String::new()),
     }
 }
 
