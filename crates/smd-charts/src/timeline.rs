@@ -129,26 +129,7 @@ pub fn timeline_svg(run: &Run, opts: &TimelineOptions) -> String {
         px: (left, width - right_room),
         log: false,
     };
-    let sizes: Vec<f64> = run
-        .jobs
-        .iter()
-        .flat_map(|j| j.segments.iter().map(|s| (s.workers + s.ps) as f64))
-        .collect();
-    let colour = (!sizes.is_empty()).then(|| {
-        let lo = sizes.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = sizes.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let (lo, hi) = if hi > lo {
-            (lo, hi)
-        } else {
-            (lo - 0.5, hi + 0.5)
-        };
-        Scale {
-            lo,
-            hi,
-            px: (0.0, 1.0),
-            log: false,
-        }
-    });
+    let colour = size_scale(run);
 
     let mut out = String::with_capacity(512 + n * 600);
     let label = format!(
@@ -178,24 +159,7 @@ pub fn timeline_svg(run: &Run, opts: &TimelineOptions) -> String {
         "title",
         &format!("{}: each job's segments over time", run.policy.name()),
     );
-    // The time axis and its grid.
-    let (unit, per_unit) = time_unit(t_max);
-    let ticks = time_ticks(&time, ((time.px.1 - left) / 80.0) as usize, per_unit);
-    group(&mut out, "axes");
-    Axis::bottom(top + plot_h)
-        .grid(top)
-        .gap(16.0)
-        .draw(&mut out, &ticks);
-    Axis::bottom(top + plot_h)
-        .line(left, time.px.1)
-        .draw(&mut out, &[]);
-    x_title(
-        &mut out,
-        (left + time.px.1) / 2.0,
-        top + plot_h + 36.0,
-        &format!("simulated time ({unit})"),
-    );
-    end(&mut out, "g");
+    time_axis(&mut out, &time, top, plot_h);
     if n == 0 {
         text_at(
             &mut out,
@@ -243,6 +207,52 @@ pub fn timeline_svg(run: &Run, opts: &TimelineOptions) -> String {
     colour_bar(&mut out, &bar, scale.as_ref(), "w + p", "no segments");
     end(&mut out, "svg");
     out
+}
+
+/// The colour scale of a segment's w + p over the run (`None`: no segments).
+fn size_scale(run: &Run) -> Option<Scale> {
+    let sizes: Vec<f64> = run
+        .jobs
+        .iter()
+        .flat_map(|j| j.segments.iter().map(|s| (s.workers + s.ps) as f64))
+        .collect();
+    (!sizes.is_empty()).then(|| {
+        let lo = sizes.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = sizes.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let (lo, hi) = if hi > lo {
+            (lo, hi)
+        } else {
+            (lo - 0.5, hi + 0.5)
+        };
+        Scale {
+            lo,
+            hi,
+            px: (0.0, 1.0),
+            log: false,
+        }
+    })
+}
+
+/// The time axis below the rows, its grid lines up to `top` and its title.
+fn time_axis(out: &mut String, time: &Scale, top: f64, plot_h: f64) {
+    let left = time.px.0;
+    let (unit, per_unit) = time_unit(time.hi);
+    let ticks = time_ticks(time, ((time.px.1 - left) / 80.0) as usize, per_unit);
+    group(out, "axes");
+    Axis::bottom(top + plot_h)
+        .grid(top)
+        .gap(16.0)
+        .draw(out, &ticks);
+    Axis::bottom(top + plot_h)
+        .line(left, time.px.1)
+        .draw(out, &[]);
+    x_title(
+        out,
+        (left + time.px.1) / 2.0,
+        top + plot_h + 36.0,
+        &format!("simulated time ({unit})"),
+    );
+    end(out, "g");
 }
 
 /// Row `i` at `y` of height `row`: its band, label, waits and segments.
