@@ -175,7 +175,7 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
     let policy = plan
         .placement
         .as_ref()
-        .map(|p| format!("{:?}", p.policy))
+        .map(|p| p.policy.name().to_owned())
         .unwrap_or_default();
     let label = format!(
         "Machine map: {used_machines} of {n} machines used, {task_count} tasks, total cross traffic {} Gbit per iteration",
@@ -201,7 +201,7 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
         if policy.is_empty() {
             String::new()
         } else {
-            format!("{}: ", policy_name(&policy))
+            format!("{policy}: ")
         },
         sig(total_x, 3)
     );
@@ -381,22 +381,6 @@ fn draw_groups(
         }
         y += list.len().div_ceil(cols) as f64 * (box_h + GAP);
     }
-}
-
-/// The policy's file name from its `Debug` name (`FirstFit` → `first_fit`).
-fn policy_name(debug: &str) -> String {
-    let mut s = String::new();
-    for (i, c) in debug.chars().enumerate() {
-        if c.is_uppercase() {
-            if i > 0 {
-                s.push('_');
-            }
-            s.extend(c.to_lowercase());
-        } else {
-            s.push(c);
-        }
-    }
-    s
 }
 
 /// A task mark without halo (boxes are white): a filled shape with a dark outline, or an
@@ -690,11 +674,5 @@ mod tests {
         }
         // Small boxes, still with names.
         assert_eq!(count(&svg, "machine-name"), 250);
-    }
-
-    #[test]
-    fn policy_names() {
-        assert_eq!(policy_name("FirstFit"), "first_fit");
-        assert_eq!(policy_name("Dltap"), "dltap");
     }
 }
