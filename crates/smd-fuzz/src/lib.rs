@@ -11,7 +11,7 @@
 //! - a rejection is a parse error with a message, or field errors that each name a field
 //!   (and the job, inside `jobs`), printed in bounded length;
 //! - a valid scenario plans with every policy (`smd`, `esw`, `optimus`, `exact`, `global`):
-//!   no error, no panic, and every plan passes `smd_reproduce::case::check_plan` (integer
+//!   no error, no panic, and every plan passes `smd_check::check_plan` (integer
 //!   points of Ω, demand within capacity, totals re-derived); `global` is never below the
 //!   others.
 //!
@@ -470,7 +470,7 @@ pub fn check_policies(s: &Scenario) -> Result<(), String> {
         .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
         .collect();
     let check = |p: &Plan| -> Result<(), String> {
-        let errs = smd_reproduce::case::check_plan(s, &models, p);
+        let errs = smd_check::check_plan(s, &models, p);
         if errs.is_empty() {
             Ok(())
         } else {
@@ -540,7 +540,7 @@ fn check_sharing(s: &Scenario) -> Result<(), String> {
             smd_place::plan_placed(&s, policy, &mut Options::default())
         })?
         .map_err(|e| format!("shared {policy}: a valid scenario failed: {e}"))?;
-        let errs = smd_reproduce::case::check_plan(&s, &models, &p);
+        let errs = smd_check::check_plan(&s, &models, &p);
         if !errs.is_empty() {
             return Err(format!("shared {policy}: {}", errs.join("; ")));
         }
