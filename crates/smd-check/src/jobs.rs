@@ -45,6 +45,11 @@ pub(crate) fn check_jobs(
         total: 0.0,
         admitted: 0,
     };
+    let ctx = Ctx {
+        scenario,
+        plan,
+        machines,
+    };
     for (j, m) in plan.jobs.iter().zip(models) {
         check_rounding(scenario, plan, j, m, errs);
         if !j.admitted {
@@ -56,11 +61,6 @@ pub(crate) fn check_jobs(
             continue;
         };
         check_point(j, m, w, p, errs);
-        let ctx = Ctx {
-            scenario,
-            plan,
-            machines,
-        };
         check_placement(&ctx, j, m, (w, p), &mut sums.machine_used, errs);
         if j.utility.is_nan() || j.utility <= 0.0 {
             errs.push(format!("job {}: admitted with utility {}", j.id, j.utility));
