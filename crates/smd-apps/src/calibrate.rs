@@ -36,6 +36,7 @@
 mod data;
 mod search;
 
+pub use crate::calibrated::Params;
 pub use data::{measurements, parse, DataError, Source};
 
 use crate::app::App;
@@ -93,25 +94,7 @@ impl Point {
     }
 }
 
-/// The speed model's free parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Params {
-    /// B: the cross-machine bandwidth of one PS, Gbps.
-    pub cross_gbps: f64,
-    /// The transfer rate between two tasks on one machine, Gbps (β = B / local_gbps).
-    pub local_gbps: f64,
-    /// β1: per-worker overhead per iteration, s.
-    pub worker_overhead_s: f64,
-}
-
 impl Params {
-    /// The values of [`crate::calibrated`], which presets and machines use.
-    pub const CALIBRATED: Params = Params {
-        cross_gbps: crate::calibrated::CROSS_GBPS,
-        local_gbps: crate::calibrated::LOCAL_GBPS,
-        worker_overhead_s: crate::calibrated::WORKER_OVERHEAD_S,
-    };
-
     fn check(&self) -> Result<(), CalibrateError> {
         let positive = |v: f64| v.is_finite() && v > 0.0;
         if positive(self.cross_gbps)

@@ -15,8 +15,7 @@
 //! - B, β1, β2: the calibration's fitted values ([`crate::calibrated`]).
 
 use crate::app::App;
-use crate::calibrate::Params;
-use crate::calibrated;
+use crate::calibrated::{self, Params};
 use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources, Utility};
 
 /// One worker: the artifact's pod (1 GPU, 10 vCPU, 40 GB) and 10 GB of scratch storage.

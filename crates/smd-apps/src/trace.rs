@@ -158,6 +158,17 @@ pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
             COLUMNS.join(",")
         ),
     })?;
+    let (width, at) = columns(header)?;
+    let mut seen = std::collections::HashSet::new();
+    body.iter()
+        .enumerate()
+        .map(|(i, rec)| row(i + 1, rec, width, &at, &mut seen))
+        .collect()
+}
+
+/// The header's width and where each of [`COLUMNS`] is in it: every column known, none
+/// missing, none twice.
+fn columns(header: &csv::Record) -> Result<(usize, [usize; 5]), TraceError> {
     let head_err = |message: String| TraceError {
         row: 0,
         line: header.line,
@@ -185,86 +196,91 @@ pub fn parse(text: &str) -> Result<Vec<Arrival>, TraceError> {
             _ => return Err(head_err(format!("column {c:?} appears more than once"))),
         }
     }
-    let mut seen = std::collections::HashSet::new();
-    body.iter()
-        .enumerate()
-        .map(|(i, rec)| {
-            let row = i + 1;
-            let err = |k: usize, message: String| TraceError {
-                row,
-                line: rec.line,
-                column: Some(COLUMNS[k].to_owned()),
-                message,
-            };
-            if rec.cells.len() != names.len() {
-                return Err(TraceError {
-                    row,
-                    line: rec.line,
-                    column: None,
-                    message: format!("has {} cells, the header {}", rec.cells.len(), names.len()),
-                });
-            }
-            let cell = |k: usize| rec.cells[at[k]].trim();
-            let number = |k: usize| -> Result<f64, TraceError> {
-                cell(k)
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|v| v.is_finite())
-                    .ok_or_else(|| {
-                        err(
-                            k,
-                            format!("{:?} is not a number", smd_core::error::cut(cell(k))),
-                        )
-                    })
-            };
-            let name = cell(0).to_owned();
-            if name.is_empty() {
-                return Err(err(0, "is empty".into()));
-            }
-            if !seen.insert(name.clone()) {
-                return Err(err(
-                    0,
-                    format!("{:?} names an earlier row too", smd_core::error::cut(&name)),
-                ));
-            }
-            let time_s = number(1)?;
-            if time_s < 0.0 {
-                return Err(err(1, format!("must be ≥ 0 s (got {})", num(time_s))));
-            }
-            // The scenario's bound on every number (its `arrival_s`), said here at the cell.
-            use smd_core::scenario::{MAX_MAGNITUDE, MIN_MAGNITUDE};
-            if time_s != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&time_s) {
-                return Err(err(
-                    1,
-                    format!(
-                        "must be 0 or between 1e-12 and 1e12 s (got {})",
-                        num(time_s)
-                    ),
-                ));
-            }
-            let app: App = cell(2).parse().map_err(|m| err(2, m))?;
-            let replicas = number(3)?;
-            if replicas < 1.0 || replicas.fract() != 0.0 || replicas > MAX_REPLICAS {
-                return Err(err(
-                    3,
-                    format!(
-                        "must be a whole number from 1 to {MAX_REPLICAS} (got {})",
-                        num(replicas)
-                    ),
-                ));
-            }
-            let batch_size = number(4)?;
-            crate::preset::iterations(app, batch_size).map_err(|e| err(4, e.message))?;
-            Ok(Arrival {
-                name,
-                time_s,
-                app,
-                num_replicas: replicas as u32,
-                batch_size,
-                line: rec.line,
+    Ok((names.len(), at))
+}
+
+/// Row `row` (1 for the first after the header) of `width` cells, its columns at `at`;
+/// `seen`: the names of the rows before it.
+fn row(
+    row: usize,
+    rec: &csv::Record,
+    width: usize,
+    at: &[usize; 5],
+    seen: &mut std::collections::HashSet<String>,
+) -> Result<Arrival, TraceError> {
+    let err = |k: usize, message: String| TraceError {
+        row,
+        line: rec.line,
+        column: Some(COLUMNS[k].to_owned()),
+        message,
+    };
+    if rec.cells.len() != width {
+        return Err(TraceError {
+            row,
+            line: rec.line,
+            column: None,
+            message: format!("has {} cells, the header {}", rec.cells.len(), width),
+        });
+    }
+    let cell = |k: usize| rec.cells[at[k]].trim();
+    let number = |k: usize| -> Result<f64, TraceError> {
+        cell(k)
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| {
+                err(
+                    k,
+                    format!("{:?} is not a number", smd_core::error::cut(cell(k))),
+                )
             })
-        })
-        .collect()
+    };
+    let name = cell(0).to_owned();
+    if name.is_empty() {
+        return Err(err(0, "is empty".into()));
+    }
+    if !seen.insert(name.clone()) {
+        return Err(err(
+            0,
+            format!("{:?} names an earlier row too", smd_core::error::cut(&name)),
+        ));
+    }
+    let time_s = number(1)?;
+    if time_s < 0.0 {
+        return Err(err(1, format!("must be ≥ 0 s (got {})", num(time_s))));
+    }
+    // The scenario's bound on every number (its `arrival_s`), said here at the cell.
+    use smd_core::scenario::{MAX_MAGNITUDE, MIN_MAGNITUDE};
+    if time_s != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&time_s) {
+        return Err(err(
+            1,
+            format!(
+                "must be 0 or between 1e-12 and 1e12 s (got {})",
+                num(time_s)
+            ),
+        ));
+    }
+    let app: App = cell(2).parse().map_err(|m| err(2, m))?;
+    let replicas = number(3)?;
+    if replicas < 1.0 || replicas.fract() != 0.0 || replicas > MAX_REPLICAS {
+        return Err(err(
+            3,
+            format!(
+                "must be a whole number from 1 to {MAX_REPLICAS} (got {})",
+                num(replicas)
+            ),
+        ));
+    }
+    let batch_size = number(4)?;
+    crate::preset::iterations(app, batch_size).map_err(|e| err(4, e.message))?;
+    Ok(Arrival {
+        name,
+        time_s,
+        app,
+        num_replicas: replicas as u32,
+        batch_size,
+        line: rec.line,
+    })
 }
 
 /// What is valid but cannot be meant, by row: a `num_replicas` larger than the cluster's

@@ -11,7 +11,7 @@
 //! - a rejection is a parse error with a message, or field errors that each name a field
 //!   (and the job, inside `jobs`), printed in bounded length;
 //! - a valid scenario plans with every policy (`smd`, `esw`, `optimus`, `exact`, `global`):
-//!   no error, no panic, and every plan passes `smd_reproduce::case::check_plan` (integer
+//!   no error, no panic, and every plan passes `smd_check::check_plan` (integer
 //!   points of Ω, demand within capacity, totals re-derived); `global` is never below the
 //!   others.
 //!
@@ -189,58 +189,27 @@ const EXTREMES: [f64; 18] = [
     18446744073709551616.0,
 ];
 
-/// Applies one structure-aware mutation to the scenario value; returns its name.
-///
-/// One arm per kind of mutation, each a few lines: the catalogue reads better whole, in
-/// one match, than spread over helpers.
+/// A uniform index below `n` (0 when `n` is 0).
+fn pick(rng: &mut Stream, n: usize) -> usize {
+    rng.int(0, n.max(1) as u64 - 1) as usize
+}
+
+/// Applies one structure-aware mutation to the scenario value; returns its name. Each
+/// kind draws from `rng` in a fixed order: the inputs are a function of seed and index.
 fn mutate_value(v: &mut Value, rng: &mut Stream) -> &'static str {
     let mut paths = Vec::new();
     leaves(v, &mut Vec::new(), &mut paths);
-    let pick = |rng: &mut Stream, n: usize| rng.int(0, n.max(1) as u64 - 1) as usize;
     let path = paths[pick(rng, paths.len())].clone();
     match rng.int(0, 14) {
-        0..=3 => {
-            // A valid-looking value in a wide range: exercises the planner, not the reader.
-            if let Some(x) = at(v, &path) {
-                if x.is_number() {
-                    let mag = 10f64.powf(rng.uniform(-3.0, 4.0));
-                    *x = serde_json::json!((mag * 1000.0).round() / 1000.0);
-                    return "number: another value";
-                }
-            }
-            "number: none at the leaf"
-        }
+        0..=3 => another_number(v, &path, rng),
         4 | 5 => {
             if let Some(x) = at(v, &path) {
                 *x = serde_json::json!(EXTREMES[pick(rng, EXTREMES.len())]);
             }
             "number: an extreme"
         }
-        6 => {
-            let replacement = match rng.int(0, 5) {
-                0 => Value::Null,
-                1 => Value::Bool(true),
-                2 => Value::String("x".into()),
-                3 => serde_json::json!([1, 2]),
-                4 => serde_json::json!({}),
-                _ => Value::String(String::new()),
-            };
-            if let Some(x) = at(v, &path) {
-                *x = replacement;
-            }
-            "type: a value of another type"
-        }
-        7 => {
-            // Delete a key (the leaf's, or its parent's).
-            let cut = path.len().saturating_sub(rng.int(1, 2) as usize).max(1);
-            let (parent, last) = path[..cut].split_at(cut - 1);
-            if let (Some(obj), PathStep::Key(k)) = (at(v, parent), &last[0]) {
-                if let Some(m) = obj.as_object_mut() {
-                    m.remove(k);
-                }
-            }
-            "key: deleted"
-        }
+        6 => another_type(v, &path, rng),
+        7 => delete_key(v, &path, rng),
         8 => {
             let parent = &path[..path.len().saturating_sub(1)];
             if let Some(m) = at(v, parent).and_then(Value::as_object_mut) {
@@ -248,95 +217,148 @@ fn mutate_value(v: &mut Value, rng: &mut Stream) -> &'static str {
             }
             "key: unknown added"
         }
-        9 => {
-            let word = [
-                "sync",
-                "async",
-                "wfbp",
-                "pipelined",
-                "paper",
-                "exact",
-                "SYNC",
-                "",
-                "ptas ",
-            ];
-            if let Some(x) = at(v, &path) {
-                if x.is_string() {
-                    *x = Value::String(word[pick(rng, word.len())].into());
-                }
-            }
-            "enum: another word"
-        }
-        10 => {
-            let jobs = v["jobs"].as_array_mut();
-            if let Some(jobs) = jobs {
-                if !jobs.is_empty() {
-                    let i = pick(rng, jobs.len());
-                    let id = match rng.int(0, 3) {
-                        0 => String::new(),
-                        1 => "job-001".into(),
-                        2 => "é".repeat(rng.int(150, 400) as usize),
-                        _ => " ".into(),
-                    };
-                    jobs[i]["id"] = Value::String(id);
-                }
-            }
-            "id: empty, repeated, long or blank"
-        }
-        11 => {
-            if let Some(jobs) = v["jobs"].as_array_mut() {
-                if !jobs.is_empty() {
-                    let i = pick(rng, jobs.len());
-                    let layers = jobs[i]["layers"].clone();
-                    jobs[i]["layers"] = match (rng.int(0, 2), layers.as_array()) {
-                        (0, _) => serde_json::json!([]),
-                        (1, Some(ls)) if !ls.is_empty() => {
-                            Value::Array((0..300).map(|k| ls[k % ls.len()].clone()).collect())
-                        }
-                        _ => {
-                            serde_json::json!([{ "forward_ms": 0, "backward_ms": 0, "comm_ms": 0 }])
-                        }
-                    };
-                }
-            }
-            "layers: none, many or zero"
-        }
+        9 => another_word(v, &path, rng),
+        10 => odd_id(v, rng),
+        11 => odd_layers(v, rng),
         12 => {
             // ε near or past the work budget.
             v["params"]["epsilon"] =
                 serde_json::json!([1e-3, 3e-4, 1e-5, 1e-9, 1e-300][pick(rng, 5)]);
             "epsilon: tiny"
         }
-        13 => {
-            // Version 2's online fields, valid or not, in a file of either version.
-            v["version"] = serde_json::json!(rng.int(1, 2));
-            if let Some(jobs) = v["jobs"].as_array_mut() {
-                if !jobs.is_empty() {
-                    let i = pick(rng, jobs.len());
-                    let field = ["arrival_s", "requested_workers", "requested_ps"][pick(rng, 3)];
-                    jobs[i][field] =
-                        serde_json::json!([0.0, 107.0, -1.0, 2.5, 64.0, 1e300][pick(rng, 6)]);
-                }
-            }
-            // …and the simulation's parameters.
-            let field = ["interval_s", "restart_s", "horizon_s"][pick(rng, 3)];
-            v["params"][field] =
-                serde_json::json!([0.0, 0.5, 60.0, 600.0, 4000.0, -3.0, 1e300][pick(rng, 7)]);
-            "version 2: online fields"
-        }
-        _ => {
-            // A huge region: cheap workers and a large limit.
-            if let Some(jobs) = v["jobs"].as_array_mut() {
-                if !jobs.is_empty() {
-                    let i = pick(rng, jobs.len());
-                    jobs[i]["worker"] =
-                        serde_json::json!({"gpu": 1, "vcpu": 1, "memory_gb": 1, "storage_gb": 1});
-                    jobs[i]["limit_instances"] = serde_json::json!([10, 1000, 20000][pick(rng, 3)]);
-                }
-            }
-            "region: huge"
+        13 => online_fields(v, rng),
+        _ => huge_region(v, rng),
+    }
+}
+
+/// A valid-looking value in a wide range at a number leaf: exercises the planner, not the
+/// reader.
+fn another_number(v: &mut Value, path: &[PathStep], rng: &mut Stream) -> &'static str {
+    if let Some(x) = at(v, path) {
+        if x.is_number() {
+            let mag = 10f64.powf(rng.uniform(-3.0, 4.0));
+            *x = serde_json::json!((mag * 1000.0).round() / 1000.0);
+            return "number: another value";
         }
     }
+    "number: none at the leaf"
+}
+
+/// The leaf replaced by a value of another type.
+fn another_type(v: &mut Value, path: &[PathStep], rng: &mut Stream) -> &'static str {
+    let replacement = match rng.int(0, 5) {
+        0 => Value::Null,
+        1 => Value::Bool(true),
+        2 => Value::String("x".into()),
+        3 => serde_json::json!([1, 2]),
+        4 => serde_json::json!({}),
+        _ => Value::String(String::new()),
+    };
+    if let Some(x) = at(v, path) {
+        *x = replacement;
+    }
+    "type: a value of another type"
+}
+
+/// A key deleted: the leaf's, or its parent's.
+fn delete_key(v: &mut Value, path: &[PathStep], rng: &mut Stream) -> &'static str {
+    let cut = path.len().saturating_sub(rng.int(1, 2) as usize).max(1);
+    let (parent, last) = path[..cut].split_at(cut - 1);
+    if let (Some(obj), PathStep::Key(k)) = (at(v, parent), &last[0]) {
+        if let Some(m) = obj.as_object_mut() {
+            m.remove(k);
+        }
+    }
+    "key: deleted"
+}
+
+/// A string leaf replaced by another of the scenario's words (or a near miss).
+fn another_word(v: &mut Value, path: &[PathStep], rng: &mut Stream) -> &'static str {
+    let word = [
+        "sync",
+        "async",
+        "wfbp",
+        "pipelined",
+        "paper",
+        "exact",
+        "SYNC",
+        "",
+        "ptas ",
+    ];
+    if let Some(x) = at(v, path) {
+        if x.is_string() {
+            *x = Value::String(word[pick(rng, word.len())].into());
+        }
+    }
+    "enum: another word"
+}
+
+/// A job's id empty, repeated, long or blank.
+fn odd_id(v: &mut Value, rng: &mut Stream) -> &'static str {
+    let jobs = v["jobs"].as_array_mut();
+    if let Some(jobs) = jobs {
+        if !jobs.is_empty() {
+            let i = pick(rng, jobs.len());
+            let id = match rng.int(0, 3) {
+                0 => String::new(),
+                1 => "job-001".into(),
+                2 => "é".repeat(rng.int(150, 400) as usize),
+                _ => " ".into(),
+            };
+            jobs[i]["id"] = Value::String(id);
+        }
+    }
+    "id: empty, repeated, long or blank"
+}
+
+/// A job's layers: none, many, or one of zero time.
+fn odd_layers(v: &mut Value, rng: &mut Stream) -> &'static str {
+    if let Some(jobs) = v["jobs"].as_array_mut() {
+        if !jobs.is_empty() {
+            let i = pick(rng, jobs.len());
+            let layers = jobs[i]["layers"].clone();
+            jobs[i]["layers"] = match (rng.int(0, 2), layers.as_array()) {
+                (0, _) => serde_json::json!([]),
+                (1, Some(ls)) if !ls.is_empty() => {
+                    Value::Array((0..300).map(|k| ls[k % ls.len()].clone()).collect())
+                }
+                _ => {
+                    serde_json::json!([{ "forward_ms": 0, "backward_ms": 0, "comm_ms": 0 }])
+                }
+            };
+        }
+    }
+    "layers: none, many or zero"
+}
+
+/// Version 2's online fields, valid or not, in a file of either version, and the
+/// simulation's parameters.
+fn online_fields(v: &mut Value, rng: &mut Stream) -> &'static str {
+    v["version"] = serde_json::json!(rng.int(1, 2));
+    if let Some(jobs) = v["jobs"].as_array_mut() {
+        if !jobs.is_empty() {
+            let i = pick(rng, jobs.len());
+            let field = ["arrival_s", "requested_workers", "requested_ps"][pick(rng, 3)];
+            jobs[i][field] = serde_json::json!([0.0, 107.0, -1.0, 2.5, 64.0, 1e300][pick(rng, 6)]);
+        }
+    }
+    let field = ["interval_s", "restart_s", "horizon_s"][pick(rng, 3)];
+    v["params"][field] =
+        serde_json::json!([0.0, 0.5, 60.0, 600.0, 4000.0, -3.0, 1e300][pick(rng, 7)]);
+    "version 2: online fields"
+}
+
+/// A huge region: cheap workers and a large limit.
+fn huge_region(v: &mut Value, rng: &mut Stream) -> &'static str {
+    if let Some(jobs) = v["jobs"].as_array_mut() {
+        if !jobs.is_empty() {
+            let i = pick(rng, jobs.len());
+            jobs[i]["worker"] =
+                serde_json::json!({"gpu": 1, "vcpu": 1, "memory_gb": 1, "storage_gb": 1});
+            jobs[i]["limit_instances"] = serde_json::json!([10, 1000, 20000][pick(rng, 3)]);
+        }
+    }
+    "region: huge"
 }
 
 /// Applies one text-level mutation (repeated key, truncation, a changed byte, deep
@@ -470,7 +492,7 @@ pub fn check_policies(s: &Scenario) -> Result<(), String> {
         .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
         .collect();
     let check = |p: &Plan| -> Result<(), String> {
-        let errs = smd_reproduce::case::check_plan(s, &models, p);
+        let errs = smd_check::check_plan(s, &models, p);
         if errs.is_empty() {
             Ok(())
         } else {
@@ -540,7 +562,7 @@ fn check_sharing(s: &Scenario) -> Result<(), String> {
             smd_place::plan_placed(&s, policy, &mut Options::default())
         })?
         .map_err(|e| format!("shared {policy}: a valid scenario failed: {e}"))?;
-        let errs = smd_reproduce::case::check_plan(&s, &models, &p);
+        let errs = smd_check::check_plan(&s, &models, &p);
         if !errs.is_empty() {
             return Err(format!("shared {policy}: {}", errs.join("; ")));
         }

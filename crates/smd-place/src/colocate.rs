@@ -19,7 +19,7 @@
 //!    a job wherever `first_fit` would on the same machines.
 
 use crate::cluster::{Cluster, Demand, Draft, Kind, DIMS};
-use crate::greedy::{self, Failed};
+use crate::first_fit::{first_fit, Failed};
 use crate::input::Job;
 
 pub(crate) fn place_job(
@@ -109,7 +109,7 @@ pub(crate) fn place_job(
     }
     // 4. The whole job again, first fit: whatever `first_fit` places here, so does this.
     draft.clear();
-    greedy::first_fit(cluster, draft, demand, job)
+    first_fit(cluster, draft, demand, job)
 }
 
 /// The job's tasks in stream order: p PSs evenly among n = w + p tasks.

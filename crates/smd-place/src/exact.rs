@@ -23,10 +23,11 @@
 // A dimension indexes several arrays at once (capacity, use, demand).
 #![allow(clippy::needless_range_loop)]
 
+use crate::assemble::assemble;
 use crate::cluster::{Cluster, Demand, Dims, Kind, DIMS};
 use crate::greedy;
 use crate::input::{Job, Machine, Options};
-use crate::output::{self, Placement, Share};
+use crate::output::{Placement, Share};
 use crate::reason;
 use smd_core::locality::cross_traffic_gbit;
 
@@ -66,7 +67,7 @@ fn job_x(job: &Job, shares: &[Share]) -> f64 {
     cross_traffic_gbit(job.gradient_gbit, &f)
 }
 
-/// The value of the heuristics' answer, summed in job order as `output::assemble` does.
+/// The value of the heuristics' answer, summed in job order as `assemble` does.
 fn key_of(machines: usize, jobs: &[Job], decisions: &[Decision]) -> Key {
     let mut key = Key {
         placed: 0,
@@ -89,7 +90,7 @@ fn key_of(machines: usize, jobs: &[Job], decisions: &[Decision]) -> Key {
 
 pub(crate) fn place(machines: &[Machine], jobs: &[Job], options: &Options) -> Placement {
     let mut incumbent: Option<(Key, Vec<Decision>)> = None;
-    for policy in crate::HEURISTICS {
+    for policy in crate::policy::HEURISTICS {
         let d = greedy::place_all(machines, jobs, policy, options);
         let key = key_of(machines.len(), jobs, &d);
         if incumbent.as_ref().is_none_or(|(best, _)| key.better(best)) {
@@ -115,7 +116,7 @@ pub(crate) fn place(machines: &[Machine], jobs: &[Job], options: &Options) -> Pl
             })
         })
         .collect();
-    output::assemble(machines, jobs, decisions, Some(proven))
+    assemble(machines, jobs, decisions, Some(proven))
 }
 
 /// The branch and bound from an incumbent of value `best` (`None`: no incumbent): the best

@@ -3,9 +3,11 @@
 //! every allocation below one in Ω is in Ω too.
 
 use crate::cluster::TOLERANCE;
+use crate::input::Options;
 use crate::input::{Job, Machine};
 use crate::output::{JobPlacement, Outcome, Placement};
-use crate::{place, Options, Policy};
+use crate::place::place;
+use crate::policy::Policy;
 use smd_core::scenario::Resources;
 use smd_core::Error;
 

@@ -1,16 +1,15 @@
-//! The job-by-job policies: `first_fit` (docs/PLACEMENT.md §6), `spread` (§7) and `dltap`
-//! (§8) place a job task by task; `locality` (§9, in [`crate::colocate`]) a job at a time.
+//! The job-by-job policies: `first_fit` (docs/PLACEMENT.md §6, in [`crate::first_fit`]),
+//! `spread` (§7) and `dltap` (§8) place a job task by task; `locality` (§9, in
+//! [`crate::colocate`]) a job at a time.
 //! A job is drafted and committed whole or dropped (§2).
 
 use crate::cluster::{Cluster, Demand, Draft, Kind};
 use crate::colocate;
+use crate::first_fit::{first_fit, Failed};
 use crate::input::{Job, Machine, Options};
 use crate::output::Share;
 use crate::policy::Policy;
 use crate::reason;
-
-/// One job's draft failed: why.
-pub(crate) type Failed = String;
 
 /// Every job in order with a heuristic policy: its shares, or why it was not placed.
 pub(crate) fn place_all(
@@ -55,32 +54,6 @@ pub(crate) fn place_all(
             }
         })
         .collect()
-}
-
-/// §6: PSs, then workers, each to the first machine (by index) with room. Filling a machine
-/// with as many as fit before moving on is the same as placing them one at a time: a machine
-/// that has no room for one task of a kind gets none later, as loads only grow.
-pub(crate) fn first_fit(
-    cluster: &Cluster,
-    draft: &mut Draft,
-    demand: &Demand,
-    job: &Job,
-) -> Result<(), Failed> {
-    for (kind, n) in [(Kind::Ps, job.ps), (Kind::Worker, job.workers)] {
-        let mut left = n;
-        for h in 0..cluster.len() {
-            if left == 0 {
-                break;
-            }
-            let k = cluster.max_fit(h, demand, kind, draft.at(h), left);
-            draft.add(h, kind, k);
-            left -= k;
-        }
-        if left > 0 {
-            return Err(reason::no_room(cluster, draft, demand, kind, n));
-        }
-    }
-    Ok(())
 }
 
 /// §7 and §8: PSs, then workers, each to the feasible machine with the highest

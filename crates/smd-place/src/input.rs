@@ -75,7 +75,7 @@ impl Job {
     }
 }
 
-/// Parameters and limits of [`crate::place`].
+/// Parameters and limits of [`crate::place()`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {

@@ -43,47 +43,37 @@
 
 #![warn(missing_docs)]
 
+// Bottom-up: input, output, policy (what placement is asked and answers); cluster (machine
+// loads), rho; reason, first_fit, colocate, greedy (the heuristics), assemble, exact;
+// place (one placement); fallback; share (the GPU packing); totals; stage (the placement
+// stage on a plan), shared (the GPU sharing stage on a placed plan); pipeline (admission,
+// then the two stages, and global's comparison).
+mod assemble;
 mod cluster;
 mod colocate;
 mod exact;
 pub mod fallback;
+mod first_fit;
 mod greedy;
 mod input;
 mod output;
 mod pipeline;
+mod place;
 mod policy;
 mod reason;
 mod rho;
 pub mod share;
 mod shared;
+mod stage;
+mod totals;
 
 pub use cluster::TOLERANCE;
 pub use input::{Job, Machine, Options};
 pub use output::{JobPlacement, Outcome, Placement, Share};
-pub use pipeline::{machines_of, place_plan, placement_of, plan_placed};
+pub use pipeline::plan_placed;
+pub use place::place;
 pub use policy::{Policy, HEURISTICS};
 pub use rho::locality_factor;
-pub use shared::{
-    effective_scenario, effective_share, job_slowdown, shareable, worker_of, MIN_SHARE,
-};
-
-use smd_core::Error;
-
-/// Places every job's workers and PSs on the machines with `policy` (docs/PLACEMENT.md).
-///
-/// Jobs are taken in the given order (the plan's order); `exact` optimises over all of them
-/// at once. An invalid number (negative, not finite, above 1e12, a local rate of 0, λ outside
-/// [0, 1]) is an [`Error::Invalid`] naming its field; everything else gives a [`Placement`].
-pub fn place(
-    machines: &[Machine],
-    jobs: &[Job],
-    policy: Policy,
-    options: &Options,
-) -> Result<Placement, Error> {
-    input::validate(machines, jobs, options)?;
-    let counts = match policy {
-        Policy::Exact => return Ok(exact::place(machines, jobs, options)),
-        heuristic => greedy::place_all(machines, jobs, heuristic, options),
-    };
-    Ok(output::assemble(machines, jobs, counts, None))
-}
+pub use share::{job_slowdown, worker_of};
+pub use smd_core::sharing::{effective_scenario, effective_share, shareable, MIN_SHARE};
+pub use stage::{machines_of, place_plan, placement_of};

@@ -1,36 +1,12 @@
-//! docs/MODEL.md §15: planning on machines — admission by any policy of `smd-core` on the
-//! machines' total capacity, then the placement stage, then each placed job's T, π and μ
-//! with its locality factor ρ. A job the admission chose that no placement fits is not
-//! admitted (`"not placed: …"`); the totals are re-derived from what was placed.
+//! Planning on machines as one pipeline of stages (docs/MODEL.md §15, §18): admission by
+//! any policy of `smd-core` (on the effective scenario with GPU sharing on), then the
+//! placement stage ([`crate::stage`]), then with GPU sharing on the sharing stage
+//! ([`crate::shared`]); for `global`, the same pipeline for the other policies, the best
+//! plan kept.
 
-use crate::{place, Job, Machine, Options as PlaceOptions, Outcome, Policy};
-use smd_core::model::JobModel;
-use smd_core::plan::{MachineUse, PlacementSummary, Reason};
-use smd_core::scenario::{Resources, DEFAULT_DLTAP_LAMBDA};
+use crate::shared::SharingStage;
+use crate::stage::place_plan;
 use smd_core::{Error, Options, Plan, Policy as Planner, Scenario};
-
-/// The placement options a scenario asks for (`params.placement`, `params.dltap_lambda`).
-pub fn placement_of(s: &Scenario) -> (Policy, PlaceOptions) {
-    let options = PlaceOptions {
-        dltap_lambda: s.params.dltap_lambda.unwrap_or(DEFAULT_DLTAP_LAMBDA),
-        ..PlaceOptions::default()
-    };
-    (s.params.placement.unwrap_or_default(), options)
-}
-
-/// The machines of a scenario as placement reads them (none on a pool).
-pub fn machines_of(s: &Scenario) -> Vec<Machine> {
-    s.cluster
-        .machine_list()
-        .into_iter()
-        .map(|m| Machine {
-            name: m.name,
-            capacity: m.capacity,
-            nic_gbps: m.nic_gbps,
-            local_gbps: m.local_gbps,
-        })
-        .collect()
-}
 
 /// Plans `scenario` with `planner` and, on machines, places the admitted jobs with the
 /// scenario's placement policy. A pool scenario's plan is exactly `smd_core::plan_with`'s.
@@ -138,7 +114,7 @@ fn global_placed(
     Ok(plan)
 }
 
-/// [`plan_placed`] for one policy, with no comparison.
+/// [`plan_placed`] for one policy, with no comparison: admission, placement, sharing.
 fn plan_placed_once(
     scenario: &Scenario,
     planner: Planner,
@@ -146,162 +122,22 @@ fn plan_placed_once(
 ) -> Result<Plan, Error> {
     // With GPU sharing on, admission and placement see the workers' shares of a GPU and
     // the GPUs are packed after placement (docs/MODEL.md §18).
-    if let Some(a) = scenario.params.gpu_sharing {
-        if a != smd_core::scenario::GpuSharing::Off {
-            return crate::shared::plan_shared(scenario, a, planner, opts);
+    let sharing = SharingStage::of(scenario);
+    let admitted_on = sharing.as_ref().map_or(scenario, |s| &s.effective);
+    let plan = smd_core::plan_with(admitted_on, planner, opts)?;
+    let Some(sharing) = &sharing else {
+        let clock = opts.clock;
+        let start = clock.map(|c| c());
+        let mut plan = place_plan(scenario, plan)?;
+        // Placement's time counts in the plan's solve time (not with GPU sharing on, as
+        // before the stages were one pipeline).
+        if let (Some(c), Some(s)) = (clock, start) {
+            if scenario.cluster.has_machines() {
+                plan.stats.solve_ms += c() - s;
+            }
         }
-    }
-    let plan = smd_core::plan_with(scenario, planner, opts)?;
-    let clock = opts.clock;
-    let start = clock.map(|c| c());
-    let mut plan = place_plan(scenario, plan)?;
-    if let (Some(c), Some(s)) = (clock, start) {
-        if scenario.cluster.has_machines() {
-            plan.stats.solve_ms += c() - s;
-        }
-    }
-    Ok(plan)
-}
-
-/// The placement stage of [`plan_placed`] on its own: places the admitted jobs of `plan`
-/// (a plan of `scenario`'s jobs, in order, e.g. one made on another cluster) on
-/// `scenario`'s machines with its placement policy, then re-derives T, π, μ and the
-/// totals. A job whose placement leaves it zero utility is not admitted (reason "not
-/// placed: … ρ … leaves it zero utility") and the others are placed again without it.
-/// A pool scenario returns `plan` unchanged.
-pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
-    if !scenario.cluster.has_machines() {
         return Ok(plan);
-    }
-    let same_jobs = plan.jobs.len() == scenario.jobs.len()
-        && plan
-            .jobs
-            .iter()
-            .zip(&scenario.jobs)
-            .all(|(l, j)| l.id == j.id);
-    if !same_jobs {
-        return Err(Error::Solver(
-            "the plan's jobs are not the scenario's (same ids, same order)".into(),
-        ));
-    }
-    let (policy, options) = placement_of(scenario);
-    let machines = machines_of(scenario);
-    let models: Vec<JobModel> = scenario
-        .jobs
-        .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
-        .collect();
-    // Admitted jobs in plan order: the order placement takes them in. A job whose
-    // placement leaves it no utility (its ρ slows it past its deadline, MODEL §15) is
-    // dropped and the rest placed again without it, so that no admitted job is worthless
-    // and machine use counts only jobs that stay; each round drops one job or more.
-    let mut admitted: Vec<usize> = (0..plan.jobs.len())
-        .filter(|&i| plan.jobs[i].admitted)
-        .collect();
-    let mut dropped = 0;
-    let (tasks, placement) = loop {
-        let tasks: Vec<Job> = admitted
-            .iter()
-            .map(|&i| {
-                let line = &plan.jobs[i];
-                let (w, p) = (line.workers.unwrap_or(0), line.ps.unwrap_or(0));
-                Job::of(&scenario.jobs[i], w, p)
-            })
-            .collect();
-        let placement = place(&machines, &tasks, policy, &options)?;
-        let mut worthless = Vec::new();
-        for (k, &i) in admitted.iter().enumerate() {
-            if let Outcome::Placed(p) = &placement.jobs[k] {
-                let m = &models[i];
-                let (w, ps) = (tasks[k].workers as f64, tasks[k].ps as f64);
-                let u = m.mu(m.pi(m.t_placed(w, ps, p.locality_factor)));
-                if u.is_nan() || u <= 0.0 {
-                    worthless.push((i, p.locality_factor));
-                }
-            }
-        }
-        if worthless.is_empty() {
-            break (tasks, placement);
-        }
-        for (i, rho) in worthless {
-            let line = &mut plan.jobs[i];
-            line.admitted = false;
-            line.reason = Some(Reason::NotPlaced(format!(
-                "its placement's locality factor ρ = {} leaves it zero utility",
-                if rho < 1e4 {
-                    format!("{rho:.3}")
-                } else {
-                    format!("{rho:.3e}")
-                }
-            )));
-            dropped += 1;
-            admitted.retain(|&a| a != i);
-        }
     };
-    let mut not_placed = dropped;
-    for (k, &i) in admitted.iter().enumerate() {
-        let (line, m) = (&mut plan.jobs[i], &models[i]);
-        match &placement.jobs[k] {
-            Outcome::Placed(p) => {
-                let (w, ps) = (tasks[k].workers as f64, tasks[k].ps as f64);
-                let t = m.t_placed(w, ps, p.locality_factor);
-                line.completion_time_s = Some(t);
-                line.completion_time = Some(m.pi(t));
-                line.utility = m.mu(m.pi(t));
-                line.locality_factor = Some(p.locality_factor);
-                line.cross_traffic_gbit = Some(p.cross_traffic_gbit);
-                line.placement = Some(p.named_shares(&machines));
-            }
-            Outcome::NotPlaced(why) => {
-                not_placed += 1;
-                line.admitted = false;
-                // `why` is the text after "not placed: ", as the reason holds it.
-                line.reason = Some(Reason::NotPlaced(why.clone()));
-            }
-        }
-    }
-    rederive_totals(&models, &mut plan);
-    plan.placement = Some(PlacementSummary {
-        policy,
-        total_cross_traffic_gbit: placement.total_cross_traffic_gbit,
-        machines_used: placement.machines_used,
-        machines: machines
-            .iter()
-            .zip(&placement.used)
-            .map(|(m, u)| MachineUse {
-                machine: m.name.clone(),
-                used: *u,
-                capacity: m.capacity,
-            })
-            .collect(),
-        proven: placement.proven,
-        not_placed,
-    });
-    Ok(plan)
-}
-
-/// Total utility, admitted count, used and requested resources from the job lines.
-pub(crate) fn rederive_totals(models: &[JobModel], plan: &mut Plan) {
-    let (mut total, mut admitted) = (0.0, 0);
-    let (mut used, mut requested) = ([0.0; 4], [0.0; 4]);
-    for (line, m) in plan.jobs.iter().zip(models) {
-        if !line.admitted {
-            continue;
-        }
-        admitted += 1;
-        total += line.utility;
-        let d = m.demand(
-            line.workers.unwrap_or(0) as f64,
-            line.ps.unwrap_or(0) as f64,
-        );
-        let l = m.limit.to_array();
-        for r in 0..4 {
-            used[r] += d[r];
-            requested[r] += l[r];
-        }
-    }
-    plan.total_utility = total;
-    plan.admitted = admitted;
-    plan.resources.used = Resources::from_array(used);
-    plan.resources.requested = Resources::from_array(requested);
+    let plan = place_plan(admitted_on, plan)?;
+    sharing.share(scenario, plan)
 }

@@ -94,7 +94,7 @@ fn too_large(cluster: &Cluster, d: &Dims, kind: Kind) -> Option<String> {
         let most = (0..cluster.len())
             .map(|h| cluster.cap(h)[r])
             .fold(0.0, f64::max);
-        if d[r] > most + most * crate::TOLERANCE {
+        if d[r] > most + most * crate::cluster::TOLERANCE {
             return Some(format!(
                 "a {} needs {}, more than any machine has (the most is {})",
                 kind.name(),

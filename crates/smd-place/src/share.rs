@@ -15,6 +15,8 @@
 //! `exact` (branch and bound over the same order, proven, within a node limit) and, for
 //! arrivals and departures, [`Online`]. Pure and deterministic.
 
+use smd_core::scenario::{Mode, DEFAULT_MIN_PERFORMANCE};
+use smd_core::sharing::shareable;
 use smd_core::Error;
 // The rules and the normal distribution are the scenario's model of a shared worker
 // (smd-core's `sharing`, which validation also reads); re-exported where they were.
@@ -38,6 +40,28 @@ pub struct Worker {
 }
 
 pub use smd_core::scenario::GpuSharing as Algorithm;
+
+/// A shareable job's worker as the packing sees it (`job`: the caller's index of the job).
+pub fn worker_of(j: &smd_core::scenario::Job, job: usize, index: u32) -> Worker {
+    Worker {
+        job,
+        index,
+        mem_mean_gb: j.gpu_mem_mean_gb.unwrap_or(0.0),
+        mem_sd_gb: j.gpu_mem_sd_gb.unwrap_or(0.0),
+        util: j.gpu_util.unwrap_or(1.0),
+        min_performance: j.min_performance.unwrap_or(DEFAULT_MIN_PERFORMANCE),
+    }
+}
+
+/// A job's slowdown from its workers' (docs/MODEL.md §18): a synchronous job runs at its
+/// slowest worker's pace, an asynchronous one at their mean; 1 with no shared worker.
+pub fn job_slowdown(mode: Mode, workers: &[f64]) -> f64 {
+    match mode {
+        _ if workers.is_empty() => 1.0,
+        Mode::Sync => workers.iter().copied().fold(1.0, f64::max),
+        Mode::Async => workers.iter().sum::<f64>() / workers.len() as f64,
+    }
+}
 
 /// Nodes the exact search may visit before it returns its best packing unproven.
 pub const EXACT_MAX_NODES: u64 = 2_000_000;
@@ -534,12 +558,12 @@ pub fn share_plan(
         let (true, Some(w)) = (line.admitted, line.workers) else {
             continue;
         };
-        if !crate::shared::shareable(job) {
+        if !shareable(job) {
             not_shareable += w as usize;
             continue;
         }
         for k in 0..w.min(u64::from(u32::MAX)) as u32 {
-            workers.push(crate::shared::worker_of(job, i, k));
+            workers.push(worker_of(job, i, k));
             refs.push(WorkerRef {
                 job: job.id.clone(),
                 index: k,

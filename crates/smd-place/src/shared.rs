@@ -1,4 +1,5 @@
-//! docs/MODEL.md §18: planning with GPU sharing (`params.gpu_sharing` on). Admission sees
+//! The GPU sharing stage, the pipeline's last (docs/MODEL.md §18: planning with
+//! `params.gpu_sharing` on). Admission sees
 //! each shareable worker's *effective* GPU demand — a conservative additive share of a GPU,
 //! `g = max((μ + z·σ)/M, u)` clamped to [1/64, 1] — instead of its whole GPU; the placement
 //! stage puts the tasks on machines with those fractional GPUs; then the shareable workers
@@ -7,64 +8,76 @@
 //! packing fits. Each job's T is multiplied by its slowdown (sync: the largest of its
 //! workers' GPUs, async: the mean) and the totals are re-derived.
 
-use crate::share::{normal_quantile, pack, rules_of, Rules, Worker};
+use crate::share::{job_slowdown, normal_quantile, pack, rules_of, worker_of, Rules, Worker};
+use crate::totals::rederive_totals;
 use smd_core::model::JobModel;
 use smd_core::plan::{Reason, SharedGpu, SharingSummary, WorkerRef};
-use smd_core::scenario::{GpuSharing, Mode, DEFAULT_MIN_PERFORMANCE};
-use smd_core::sharing::effective;
-pub use smd_core::sharing::{effective_scenario, effective_share, shareable, MIN_SHARE};
-use smd_core::{Error, Options, Plan, Policy as Planner, Scenario};
+use smd_core::scenario::GpuSharing;
+use smd_core::sharing::{effective, shareable};
+use smd_core::{Error, Plan, Scenario};
 
-/// A shareable job's worker as the packing sees it (`job`: the caller's index of the job).
-pub fn worker_of(j: &smd_core::scenario::Job, job: usize, index: u32) -> Worker {
-    Worker {
-        job,
-        index,
-        mem_mean_gb: j.gpu_mem_mean_gb.unwrap_or(0.0),
-        mem_sd_gb: j.gpu_mem_sd_gb.unwrap_or(0.0),
-        util: j.gpu_util.unwrap_or(1.0),
-        min_performance: j.min_performance.unwrap_or(DEFAULT_MIN_PERFORMANCE),
-    }
-}
-
-/// A job's slowdown from its workers' (docs/MODEL.md §18): a synchronous job runs at its
-/// slowest worker's pace, an asynchronous one at their mean; 1 with no shared worker.
-pub fn job_slowdown(mode: Mode, workers: &[f64]) -> f64 {
-    match mode {
-        _ if workers.is_empty() => 1.0,
-        Mode::Sync => workers.iter().copied().fold(1.0, f64::max),
-        Mode::Async => workers.iter().sum::<f64>() / workers.len() as f64,
-    }
-}
-
-/// Plans `scenario` with `planner`, places and shares GPUs (sharing is on).
-pub(crate) fn plan_shared(
-    scenario: &Scenario,
+/// The GPU sharing stage of a scenario with `params.gpu_sharing` on (docs/MODEL.md §18).
+pub(crate) struct SharingStage {
+    /// The packing algorithm.
     algorithm: GpuSharing,
-    planner: Planner,
-    opts: &mut Options,
-) -> Result<Plan, Error> {
-    let rules = rules_of(scenario);
-    let z = normal_quantile(1.0 - rules.collision_prob);
-    let eff = effective(scenario, &rules, z);
-    let plan = smd_core::plan_with(&eff, planner, opts)?;
-    let mut plan = crate::pipeline::place_plan(&eff, plan)?;
-    // Each "site" is a machine (or the pool) with its GPUs.
-    let sites = crate::share::gpu_sites(scenario);
-    let packed = loop {
-        match pack_sites(scenario, &plan, &sites, &rules, algorithm)? {
-            Ok(p) => break p,
-            Err((job, site)) => {
-                let line = &mut plan.jobs[job];
-                line.admitted = false;
-                line.placement = None;
-                line.reason = Some(Reason::NotPlaced(format!(
-                    "GPU sharing: the GPUs of {site} cannot hold its workers beside the others"
-                )));
-            }
+    /// The scenario's sharing rules.
+    rules: Rules,
+    /// The scenario admission and placement see: each shareable worker at its effective
+    /// share of a GPU.
+    pub effective: Scenario,
+}
+
+impl SharingStage {
+    /// The stage of `scenario`, `None` when GPU sharing is off.
+    pub fn of(scenario: &Scenario) -> Option<SharingStage> {
+        let algorithm = scenario.params.gpu_sharing?;
+        if algorithm == GpuSharing::Off {
+            return None;
         }
-    };
-    // Slowdowns, T, utilities, totals.
+        let rules = rules_of(scenario);
+        let z = normal_quantile(1.0 - rules.collision_prob);
+        let effective = effective(scenario, &rules, z);
+        Some(SharingStage {
+            algorithm,
+            rules,
+            effective,
+        })
+    }
+
+    /// Shares GPUs in `plan`, a plan of the effective scenario admitted and placed: packs
+    /// each site's workers, dropping jobs (last admitted first) until every packing fits,
+    /// then each job's slowdown, T and utility, the totals and the sharing summary.
+    pub fn share(&self, scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
+        let (algorithm, rules, eff) = (self.algorithm, &self.rules, &self.effective);
+        // Each "site" is a machine (or the pool) with its GPUs.
+        let sites = crate::share::gpu_sites(scenario);
+        let packed = loop {
+            match pack_sites(scenario, &plan, &sites, rules, algorithm)? {
+                Ok(p) => break p,
+                Err((job, site)) => {
+                    let line = &mut plan.jobs[job];
+                    line.admitted = false;
+                    line.placement = None;
+                    line.reason = Some(Reason::NotPlaced(format!(
+                        "GPU sharing: the GPUs of {site} cannot hold its workers beside the others"
+                    )));
+                }
+            }
+        };
+        slow_down(scenario, &packed, &mut plan);
+        let eff_models: Vec<JobModel> = eff
+            .jobs
+            .iter()
+            .map(|j| JobModel::new(j, &eff.cluster.instance, eff.params.time_unit_s))
+            .collect();
+        rederive_totals(&eff_models, &mut plan);
+        summarise(algorithm, packed, &mut plan);
+        Ok(plan)
+    }
+}
+
+/// Each admitted job's slowdown from its packed workers' (MODEL §18), its T, π and μ.
+fn slow_down(scenario: &Scenario, packed: &Packed, plan: &mut Plan) {
     let models: Vec<JobModel> = scenario
         .jobs
         .iter()
@@ -87,13 +100,11 @@ pub(crate) fn plan_shared(
         }
         line.slowdown = Some(slowdown);
     }
-    let eff_models: Vec<JobModel> = eff
-        .jobs
-        .iter()
-        .map(|j| JobModel::new(j, &eff.cluster.instance, eff.params.time_unit_s))
-        .collect();
-    crate::pipeline::rederive_totals(&eff_models, &mut plan);
-    // The GPUs really in use: the shared ones plus the whole GPUs of the others.
+}
+
+/// The GPUs really in use (the shared ones plus the whole GPUs of the others), the count
+/// of jobs not placed, and the plan's sharing summary.
+fn summarise(algorithm: GpuSharing, packed: Packed, plan: &mut Plan) {
     let mut used = plan.resources.used;
     used.gpu = packed.gpus.len() as f64 + packed.exclusive_whole_gpus;
     plan.resources.used = used;
@@ -122,7 +133,6 @@ pub(crate) fn plan_shared(
         gpus: packed.gpus,
         alone: packed.alone,
     });
-    Ok(plan)
 }
 
 /// The packing of every site.

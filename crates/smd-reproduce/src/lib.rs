@@ -20,7 +20,7 @@
 //! the CSV). Cases shared by experiments are planned once; SMD allocations are reused across
 //! cases through `smd_core::Cache` except where solve times are measured (E5).
 //!
-//! Invariants checked on every plan ([`case::check_plan`]): each admitted (w, p) is an
+//! Invariants checked on every plan ([`case::check_plan`], from `smd-check`): each admitted (w, p) is an
 //! integer point of the job's Ω; utilities, totals, used and requested resources agree with
 //! the model; admitted demand ≤ capacity per resource. Across policies: `global` ≥ every
 //! other policy, proven or not (it starts from the best of their plans); where every job

@@ -1,118 +1,14 @@
 //! The slot loop of docs/MODEL.md §17: decide, settle (place, pack), progress, record.
 
+use crate::options::{Options, Progress, SimError, SimPolicy};
 use crate::output::{JobRun, Metrics, Run, Segment, SlotUse};
-use crate::policy::{self, Decide, Decision};
+use crate::policy::{self, Decide};
 use crate::settle::{alone, settle, Settled};
-use crate::{Options, Progress, SimError, SimPolicy};
-use smd_core::model::JobModel;
+use crate::sharing::SlotSharing;
+use crate::world::{Decision, Slot, State, World};
 use smd_core::plan::PlacedShare;
-use smd_core::scenario::{Resources, DEFAULT_INTERVAL_S, DEFAULT_RESTART_S, MAX_HORIZON_S};
+use smd_core::scenario::Resources;
 use smd_core::{Error, Scenario};
-use std::cell::OnceCell;
-
-/// The scenario as the loop reads it.
-pub(crate) struct World<'a> {
-    /// The scenario the policies see (with GPU sharing, its effective form: MODEL §18).
-    pub s: &'a Scenario,
-    /// The scenario as given (GPU sharing packs its workers).
-    pub given: &'a Scenario,
-    /// Each job's model on the pool (ρ = 1).
-    pub models: Vec<JobModel>,
-    /// The cluster's total capacity.
-    pub cap: [f64; 4],
-    /// The machines (none on a pool), the placement policy and its options.
-    pub machines: Vec<smd_place::Machine>,
-    /// The placement policy.
-    pub placement: smd_place::Policy,
-    /// Its options.
-    pub place_opts: smd_place::Options,
-    /// Slot length Δ, s.
-    pub delta: f64,
-    /// Time without progress when a job starts or changes, within one slot: min(restart, Δ).
-    pub restart: f64,
-    /// Where the run stops, s.
-    pub horizon: f64,
-    /// Each job's arrival, s.
-    pub arrival: Vec<f64>,
-    /// Job indices by arrival, then scenario order.
-    pub order: Vec<usize>,
-    /// The largest slowdown GPU sharing may give each job: 1/min_performance for a
-    /// shareable job with sharing on (the performance rule, MODEL §18), else 1.
-    pub worst_slowdown: Vec<f64>,
-    /// What each job gets alone on the empty cluster, once asked ([`alone`]).
-    pub alone: Vec<OnceCell<Result<(u64, u64), String>>>,
-}
-
-impl<'a> World<'a> {
-    fn new(s: &'a Scenario, given: &'a Scenario) -> World<'a> {
-        let models: Vec<JobModel> = s
-            .jobs
-            .iter()
-            .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
-            .collect();
-        let arrival: Vec<f64> = s.jobs.iter().map(|j| j.arrival_s.unwrap_or(0.0)).collect();
-        let mut order: Vec<usize> = (0..s.jobs.len()).collect();
-        order.sort_by(|&a, &b| arrival[a].total_cmp(&arrival[b]).then(a.cmp(&b)));
-        let delta = s.params.interval_s.unwrap_or(DEFAULT_INTERVAL_S);
-        let (placement, place_opts) = smd_place::placement_of(s);
-        World {
-            cap: s.cluster.capacity().to_array(),
-            machines: smd_place::machines_of(s),
-            placement,
-            place_opts,
-            delta,
-            restart: s.params.restart_s.unwrap_or(DEFAULT_RESTART_S).min(delta),
-            horizon: s.params.horizon_s.unwrap_or(MAX_HORIZON_S),
-            worst_slowdown: vec![1.0; s.jobs.len()],
-            alone: (0..s.jobs.len()).map(|_| OnceCell::new()).collect(),
-            models,
-            arrival,
-            order,
-            s,
-            given,
-        }
-    }
-
-    /// The first slot boundary at or after `t`.
-    pub fn boundary_after(&self, t: f64) -> f64 {
-        (t / self.delta).ceil() * self.delta
-    }
-}
-
-/// Where the jobs are at a slot boundary.
-pub(crate) struct State {
-    /// Iterations left per job.
-    pub remaining: Vec<f64>,
-    /// The allocation each job ran at in the last slot (`None`: it did not run).
-    pub current: Vec<Option<(u64, u64)>>,
-    /// Finished jobs.
-    pub done: Vec<bool>,
-}
-
-impl State {
-    /// `n` jobs, none run yet (their remaining work unknown: 0).
-    pub fn empty(n: usize) -> State {
-        State {
-            remaining: vec![0.0; n],
-            current: vec![None; n],
-            done: vec![false; n],
-        }
-    }
-}
-
-/// What a policy sees at a boundary.
-pub(crate) struct Slot<'a> {
-    /// The boundary, s.
-    pub now: f64,
-    /// Its index.
-    pub index: usize,
-    /// Arrived, unfinished jobs, by arrival.
-    pub active: &'a [usize],
-    /// The scenario.
-    pub world: &'a World<'a>,
-    /// The jobs' state.
-    pub state: &'a State,
-}
 
 /// GPU sharing over the run, summed slot by slot.
 #[derive(Default)]
@@ -159,6 +55,8 @@ enum End {
     Stuck,
 }
 
+/// Simulates `given` with `policy` (docs/MODEL.md §17): the bound, then slot after slot
+/// until every job finished, the horizon or nothing can ever run; then each job's record.
 pub(crate) fn run(
     given: &Scenario,
     policy: SimPolicy,
@@ -166,7 +64,7 @@ pub(crate) fn run(
 ) -> Result<Run, SimError> {
     // With GPU sharing the policies, placement and bound see each shareable worker at its
     // effective share of a GPU (MODEL §18); the packing stage then shares GPUs for real.
-    let mut sharing = crate::sharing::Sharing::new(given)?;
+    let sharing = crate::sharing::Sharing::new(given)?;
     let effective;
     let s = if sharing.is_some() {
         effective = smd_place::effective_scenario(given);
@@ -174,19 +72,7 @@ pub(crate) fn run(
     } else {
         given
     };
-    let mut world = World::new(s, given);
-    if sharing.is_some() {
-        let rules = smd_place::share::rules_of(given);
-        let z = smd_place::share::normal_quantile(1.0 - rules.collision_prob);
-        for (i, j) in given.jobs.iter().enumerate() {
-            let w = smd_place::worker_of(j, i, 0);
-            // A worker too big to share keeps its GPU: no co-runner slows it.
-            if smd_place::shareable(j) && w.mem_mean_gb + z * w.mem_sd_gb <= rules.gpu_memory_gb {
-                world.worst_slowdown[i] = 1.0 / w.min_performance;
-            }
-        }
-    }
-    let world = world;
+    let world = World::new(s, given, sharing.is_some());
     let bound = policy::bound::jobs(&world);
     let bound_total: f64 = bound.iter().map(|j| j.utility).sum();
     if policy == SimPolicy::Bound {
@@ -198,184 +84,115 @@ pub(crate) fn run(
         });
     }
     let mut decide: Box<dyn Decide> = policy::of(policy, &world);
-    let n = s.jobs.len();
-    let mut state = State {
-        remaining: s.jobs.iter().map(|j| j.iterations).collect(),
-        ..State::empty(n)
-    };
-    let mut tracks: Vec<Track> = (0..n)
-        .map(|_| Track {
-            segments: Vec::new(),
-            shares: None,
-            rho: 1.0,
-            completion: None,
-            why: None,
-            slowdown: 1.0,
-        })
-        .collect();
-    let mut slots: Vec<SlotUse> = Vec::new();
-    let mut cross = 0.0;
-    let mut shared_totals = sharing.as_ref().map(|_| SharedTotals::default());
-    let mut k = 0usize;
+    let mut sim = Sim::new(&world, policy, sharing);
     let end = loop {
-        let now = k as f64 * world.delta;
-        let finished = state.done.iter().filter(|&&d| d).count();
+        if let Some(end) = sim.slot(&mut *decide, opts)? {
+            break end;
+        }
+    };
+    sim.finish(end, bound_total)
+}
+
+/// The slot loop's state between boundaries.
+struct Sim<'w> {
+    world: &'w World<'w>,
+    policy: SimPolicy,
+    /// The GPU packing, with sharing on.
+    sharing: Option<crate::sharing::Sharing>,
+    state: State,
+    tracks: Vec<Track>,
+    slots: Vec<SlotUse>,
+    /// Σ X × iterations over the run.
+    cross: f64,
+    shared_totals: Option<SharedTotals>,
+    /// The next slot's index.
+    k: usize,
+}
+
+/// What a slot's running jobs did: their demand and whether any ran.
+struct Ran {
+    used: [f64; 4],
+    any: bool,
+}
+
+impl<'w> Sim<'w> {
+    fn new(
+        world: &'w World<'w>,
+        policy: SimPolicy,
+        sharing: Option<crate::sharing::Sharing>,
+    ) -> Sim<'w> {
+        let n = world.s.jobs.len();
+        Sim {
+            world,
+            policy,
+            state: State {
+                remaining: world.s.jobs.iter().map(|j| j.iterations).collect(),
+                ..State::empty(n)
+            },
+            tracks: (0..n)
+                .map(|_| Track {
+                    segments: Vec::new(),
+                    shares: None,
+                    rho: 1.0,
+                    completion: None,
+                    why: None,
+                    slowdown: 1.0,
+                })
+                .collect(),
+            slots: Vec::new(),
+            cross: 0.0,
+            shared_totals: sharing.as_ref().map(|_| SharedTotals::default()),
+            sharing,
+            k: 0,
+        }
+    }
+
+    /// One slot: decide, settle, progress, record. `Some` when the loop ends before it.
+    fn slot(
+        &mut self,
+        decide: &mut dyn Decide,
+        opts: &mut Options,
+    ) -> Result<Option<End>, SimError> {
+        let world = self.world;
+        let n = world.s.jobs.len();
+        let now = self.k as f64 * world.delta;
+        let finished = self.state.done.iter().filter(|&&d| d).count();
         if finished == n {
-            break End::Finished;
+            return Ok(Some(End::Finished));
         }
         if now >= world.horizon {
-            break End::Horizon(now);
+            return Ok(Some(End::Horizon(now)));
         }
         let active: Vec<usize> = world
             .order
             .iter()
             .copied()
-            .filter(|&i| world.arrival[i] <= now && !state.done[i])
+            .filter(|&i| world.arrival[i] <= now && !self.state.done[i])
             .collect();
-        let future = (0..n).any(|i| !state.done[i] && world.arrival[i] > now);
+        let future = (0..n).any(|i| !self.state.done[i] && world.arrival[i] > now);
         if active.is_empty() {
             if !future {
-                break End::Finished;
+                return Ok(Some(End::Finished));
             }
-            slots.push(SlotUse {
+            self.slots.push(SlotUse {
                 start_s: now,
                 used: Resources::default(),
                 gpus: None,
             });
-            k += 1;
-            continue;
+            self.k += 1;
+            return Ok(None);
         }
-        let slot = Slot {
-            now,
-            index: k,
-            active: &active,
-            world: &world,
-            state: &state,
-        };
-        let decision = decide.decide(&slot)?;
-        check(&world, &active, &decision.alloc, policy, k)?;
-        let previous: Vec<(Option<Vec<PlacedShare>>, f64)> =
-            tracks.iter().map(|t| (t.shares.clone(), t.rho)).collect();
-        let mut settled = settle(
-            &world,
-            sharing.as_mut(),
-            &active,
-            &state,
-            &previous,
-            decision,
-            false,
-        )?;
-        if !active.iter().any(|&i| settled.alloc[i].is_some()) {
-            settled = guard(
-                &world,
-                sharing.as_mut(),
-                &active,
-                &state,
-                &previous,
-                settled,
-            )?;
-        }
-        let Settled {
-            alloc,
-            mut why,
-            shares,
-            rho,
-            packed,
-        } = settled;
-        let mut used = [0.0; 4];
+        let settled = self.decide(decide, &active, now)?;
         // A slot cut by the horizon: what would finish after it does not count.
         let end = (now + world.delta).min(world.horizon);
-        let mut ran = false;
-        for &i in &active {
-            let Some((w, p)) = alloc[i] else {
-                state.current[i] = None;
-                tracks[i].shares = None;
-                // Every wait has its reason: the one of the job's last wait is kept.
-                tracks[i].why = Some(
-                    why[i]
-                        .take()
-                        .unwrap_or_else(|| format!("{policy} did not run it in this slot")),
-                );
-                continue;
-            };
-            ran = true;
-            let m = &world.models[i];
-            let d = m.demand(w as f64, p as f64);
-            for r in 0..4 {
-                used[r] += d[r];
-            }
-            let changed = state.current[i] != Some((w, p)) || tracks[i].shares != shares[i];
-            let start = if changed { now + world.restart } else { now };
-            let slowdown = packed.as_ref().map_or(1.0, |x| x.slowdown[i]);
-            // A co-runner arriving or leaving changes the pace, not the placement: a new
-            // segment without a restart.
-            let paced = !changed && slowdown != tracks[i].slowdown;
-            let per_iter = m.t_placed(w as f64, p as f64, rho[i]) * slowdown / s.jobs[i].iterations;
-            let can = ((end - start) / per_iter).max(0.0);
-            // Round-off must not leave a sliver of work for another slot (and a restart).
-            let sliver = 1e-9 * s.jobs[i].iterations;
-            let (stop, iters) = if state.remaining[i] <= can + sliver {
-                let all = state.remaining[i];
-                ((start + all * per_iter).min(end), all)
-            } else {
-                (end, can)
-            };
-            state.remaining[i] -= iters;
-            if state.remaining[i] <= 0.0 {
-                state.remaining[i] = 0.0;
-                state.done[i] = true;
-                tracks[i].completion = Some(stop);
-            }
-            let x = cross_traffic(&world, i, &shares[i]);
-            cross += x * iters;
-            let t = &mut tracks[i];
-            match t.segments.last_mut() {
-                Some(seg) if !changed && !paced => {
-                    seg.end_s = stop;
-                    seg.iterations += iters;
-                }
-                _ => t.segments.push(Segment {
-                    start_s: start,
-                    end_s: stop,
-                    workers: w,
-                    ps: p,
-                    placement: shares[i].clone(),
-                    locality_factor: rho[i],
-                    iterations: iters,
-                    slowdown: packed.as_ref().map(|_| slowdown),
-                    continues: paced,
-                }),
-            }
-            t.shares = shares[i].clone();
-            t.rho = rho[i];
-            t.slowdown = slowdown;
-            state.current[i] = if state.done[i] { None } else { Some((w, p)) };
-        }
-        let mut gpus = None;
-        if let (Some(x), Some(tot)) = (packed, shared_totals.as_mut()) {
-            // The GPUs really in use, not the effective shares admission counted.
-            used[0] = x.gpus_used;
-            let hours = (end - now) / 3600.0;
-            tot.gpu_hours += x.gpus_used * hours;
-            tot.exclusive_gpu_hours += x.exclusive_gpus * hours;
-            tot.performance.0 += x.performance.0;
-            tot.performance.1 += x.performance.1;
-            if opts.gpus {
-                gpus = Some(x.gpus);
-            }
-        }
-        slots.push(SlotUse {
-            start_s: now,
-            used: Resources::from_array(used),
-            gpus,
-        });
-        k += 1;
+        let (ran, packed) = self.progress(&active, settled, now, end);
+        self.record(ran.used, packed, now, end, opts.gpus);
         if let Some(f) = opts.progress.as_mut() {
             f(Progress {
-                policy,
-                slots: k,
+                policy: self.policy,
+                slots: self.k,
                 time_s: end,
-                finished: state.done.iter().filter(|&&d| d).count(),
+                finished: self.state.done.iter().filter(|&&d| d).count(),
                 jobs: n,
             });
         }
@@ -384,50 +201,239 @@ pub(crate) fn run(
         }
         // Nothing ran and nothing will arrive: the guard found no waiting job that can
         // ever run (a request no machine holds, a job no region admits).
-        if !ran && !future {
-            break End::Stuck;
+        if !ran.any && !future {
+            return Ok(Some(End::Stuck));
         }
-    };
-    for i in 0..n {
-        if !state.done[i] {
-            tracks[i].why = Some(unfinished_reason(&world, i, &tracks[i], end)?);
-        }
+        Ok(None)
     }
-    let jobs: Vec<JobRun> = (0..n)
-        .map(|i| {
-            let t = &tracks[i];
-            let m = &world.models[i];
-            let arrival = world.arrival[i];
-            let jct = t.completion.map(|c| c - arrival);
-            JobRun {
-                id: s.jobs[i].id.clone(),
-                arrival_s: arrival,
-                first_start_s: t.segments.first().map(|g| g.start_s),
-                completion_s: t.completion,
-                jct_s: jct,
-                utility: jct.map_or(0.0, |j| m.mu(m.pi(j))),
-                restarts: t
-                    .segments
-                    .iter()
-                    .filter(|g| !g.continues)
-                    .count()
-                    .saturating_sub(1) as u64,
-                segments: t.segments.clone(),
-                waiting: t.why.clone(),
+
+    /// Decide: the policy's allocations, checked, then settled (placed, packed); the
+    /// liveness guard when nothing would run.
+    fn decide(
+        &mut self,
+        decide: &mut dyn Decide,
+        active: &[usize],
+        now: f64,
+    ) -> Result<Settled, Error> {
+        let world = self.world;
+        let slot = Slot {
+            now,
+            index: self.k,
+            active,
+            world,
+            state: &self.state,
+        };
+        let decision = decide.decide(&slot)?;
+        check(world, active, &decision.alloc, self.policy, self.k)?;
+        let previous: Vec<(Option<Vec<PlacedShare>>, f64)> = self
+            .tracks
+            .iter()
+            .map(|t| (t.shares.clone(), t.rho))
+            .collect();
+        let mut settled = settle(
+            world,
+            self.sharing.as_mut(),
+            active,
+            &self.state,
+            &previous,
+            decision,
+            false,
+        )?;
+        if !active.iter().any(|&i| settled.alloc[i].is_some()) {
+            settled = guard(
+                world,
+                self.sharing.as_mut(),
+                active,
+                &self.state,
+                &previous,
+                settled,
+            )?;
+        }
+        Ok(settled)
+    }
+
+    /// Progress: each active job waits (with its reason) or runs from `now` (after a
+    /// restart when it starts or changes) to `end`. Returns the GPU packing for the record.
+    fn progress(
+        &mut self,
+        active: &[usize],
+        settled: Settled,
+        now: f64,
+        end: f64,
+    ) -> (Ran, Option<SlotSharing>) {
+        let Settled {
+            alloc,
+            mut why,
+            shares,
+            rho,
+            packed,
+        } = settled;
+        let mut ran = Ran {
+            used: [0.0; 4],
+            any: false,
+        };
+        for &i in active {
+            let Some((w, p)) = alloc[i] else {
+                self.state.current[i] = None;
+                self.tracks[i].shares = None;
+                // Every wait has its reason: the one of the job's last wait is kept.
+                self.tracks[i].why = Some(
+                    why[i]
+                        .take()
+                        .unwrap_or_else(|| format!("{} did not run it in this slot", self.policy)),
+                );
+                continue;
+            };
+            ran.any = true;
+            let d = self.world.models[i].demand(w as f64, p as f64);
+            for r in 0..4 {
+                ran.used[r] += d[r];
             }
+            let slowdown = packed.as_ref().map(|x| x.slowdown[i]);
+            self.advance(i, (w, p), &shares[i], rho[i], slowdown, (now, end));
+        }
+        (ran, packed)
+    }
+
+    /// Job `i` runs at (w, p) on `shares` with locality factor `rho` (and `slowdown` with
+    /// GPU sharing) over the slot `(now, end)`: its iterations, completion and segment.
+    fn advance(
+        &mut self,
+        i: usize,
+        (w, p): (u64, u64),
+        shares: &Option<Vec<PlacedShare>>,
+        rho: f64,
+        slowdown: Option<f64>,
+        (now, end): (f64, f64),
+    ) {
+        let world = self.world;
+        let state = &mut self.state;
+        let m = &world.models[i];
+        let iterations = world.s.jobs[i].iterations;
+        let changed = state.current[i] != Some((w, p)) || self.tracks[i].shares != *shares;
+        let start = if changed { now + world.restart } else { now };
+        let pace = slowdown.unwrap_or(1.0);
+        // A co-runner arriving or leaving changes the pace, not the placement: a new
+        // segment without a restart.
+        let paced = !changed && pace != self.tracks[i].slowdown;
+        let per_iter = m.t_placed(w as f64, p as f64, rho) * pace / iterations;
+        let can = ((end - start) / per_iter).max(0.0);
+        // Round-off must not leave a sliver of work for another slot (and a restart).
+        let sliver = 1e-9 * iterations;
+        let (stop, iters) = if state.remaining[i] <= can + sliver {
+            let all = state.remaining[i];
+            ((start + all * per_iter).min(end), all)
+        } else {
+            (end, can)
+        };
+        state.remaining[i] -= iters;
+        if state.remaining[i] <= 0.0 {
+            state.remaining[i] = 0.0;
+            state.done[i] = true;
+            self.tracks[i].completion = Some(stop);
+        }
+        let x = cross_traffic(world, i, shares);
+        self.cross += x * iters;
+        let t = &mut self.tracks[i];
+        match t.segments.last_mut() {
+            Some(seg) if !changed && !paced => {
+                seg.end_s = stop;
+                seg.iterations += iters;
+            }
+            _ => t.segments.push(Segment {
+                start_s: start,
+                end_s: stop,
+                workers: w,
+                ps: p,
+                placement: shares.clone(),
+                locality_factor: rho,
+                iterations: iters,
+                slowdown,
+                continues: paced,
+            }),
+        }
+        t.shares = shares.clone();
+        t.rho = rho;
+        t.slowdown = pace;
+        state.current[i] = if state.done[i] { None } else { Some((w, p)) };
+    }
+
+    /// Record: the slot's use (the GPUs really in use with sharing) and the sharing totals.
+    fn record(
+        &mut self,
+        mut used: [f64; 4],
+        packed: Option<SlotSharing>,
+        now: f64,
+        end: f64,
+        keep_gpus: bool,
+    ) {
+        let mut gpus = None;
+        if let (Some(x), Some(tot)) = (packed, self.shared_totals.as_mut()) {
+            // The GPUs really in use, not the effective shares admission counted.
+            used[0] = x.gpus_used;
+            let hours = (end - now) / 3600.0;
+            tot.gpu_hours += x.gpus_used * hours;
+            tot.exclusive_gpu_hours += x.exclusive_gpus * hours;
+            tot.performance.0 += x.performance.0;
+            tot.performance.1 += x.performance.1;
+            if keep_gpus {
+                gpus = Some(x.gpus);
+            }
+        }
+        self.slots.push(SlotUse {
+            start_s: now,
+            used: Resources::from_array(used),
+            gpus,
+        });
+        self.k += 1;
+    }
+
+    /// The run: each job's record (why an unfinished one did not finish) and the metrics.
+    fn finish(mut self, end: End, bound_total: f64) -> Result<Run, SimError> {
+        let world = self.world;
+        let n = world.s.jobs.len();
+        for i in 0..n {
+            if !self.state.done[i] {
+                self.tracks[i].why = Some(unfinished_reason(world, i, &self.tracks[i], end)?);
+            }
+        }
+        let jobs: Vec<JobRun> = (0..n).map(|i| job_run(world, i, &self.tracks[i])).collect();
+        Ok(Run {
+            policy: self.policy,
+            metrics: Metrics::of(
+                &jobs,
+                bound_total,
+                self.cross,
+                self.shared_totals.map(|t| t.summary()),
+            ),
+            jobs,
+            slots: self.slots,
         })
-        .collect();
-    Ok(Run {
-        policy,
-        metrics: Metrics::of(
-            &jobs,
-            bound_total,
-            cross,
-            shared_totals.map(|t| t.summary()),
-        ),
-        jobs,
-        slots,
-    })
+    }
+}
+
+/// Job `i`'s record from its track: arrival, first start, completion, JCT and utility
+/// μ(π(JCT)), restarts, segments, why it waits.
+fn job_run(world: &World, i: usize, t: &Track) -> JobRun {
+    let m = &world.models[i];
+    let arrival = world.arrival[i];
+    let jct = t.completion.map(|c| c - arrival);
+    JobRun {
+        id: world.s.jobs[i].id.clone(),
+        arrival_s: arrival,
+        first_start_s: t.segments.first().map(|g| g.start_s),
+        completion_s: t.completion,
+        jct_s: jct,
+        utility: jct.map_or(0.0, |j| m.mu(m.pi(j))),
+        restarts: t
+            .segments
+            .iter()
+            .filter(|g| !g.continues)
+            .count()
+            .saturating_sub(1) as u64,
+        segments: t.segments.clone(),
+        waiting: t.why.clone(),
+    }
 }
 
 /// The liveness guard (docs/MODEL.md §17): a slot in which nothing would run starts the

@@ -33,96 +33,21 @@
 
 #![warn(missing_docs)]
 
+// Bottom-up: options and output (what a run is asked and answers), world (the scenario as
+// the loop reads it, a slot, a decision), sharing (the GPU packing over time), settle (a
+// decision placed and packed), policy (the deciders), engine (the slot loop).
 mod engine;
+mod options;
 mod output;
 mod policy;
 mod settle;
 mod sharing;
+mod world;
 
+pub use options::{Options, Progress, SimError, SimPolicy};
 pub use output::{JobRun, Metrics, Run, Segment, SharingMetrics, SlotUse};
 
-use smd_core::{Error, Scenario};
-
-/// A policy over time (CLUSTER.md §4, docs/MODEL.md §17).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SimPolicy {
-    /// Arrival order at each job's requested allocation, no backfilling.
-    Fifo,
-    /// Each slot: (1, 1) in arrival order, then Optimus' greedy on remaining time.
-    Optimus,
-    /// Each slot: the SMD pipeline on the active jobs' remaining work.
-    Smd,
-    /// At arrival: the job's whole schedule against rising resource prices (OASiS).
-    Oasis,
-    /// Each slot: a packing–covering LP over co-located or spread configurations,
-    /// randomized rounding, repair (seed 004).
-    Locality,
-    /// An upper bound: every job alone on the empty cluster from its arrival.
-    Bound,
-}
-
-smd_core::named!(SimPolicy, "simulation policy" {
-    Fifo => "fifo",
-    Optimus => "optimus",
-    Smd => "smd",
-    Oasis => "oasis",
-    Locality => "locality",
-    Bound => "bound",
-});
-
-/// Where a run is: reported after every slot.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Progress {
-    /// The policy running.
-    pub policy: SimPolicy,
-    /// Slots simulated.
-    pub slots: usize,
-    /// Simulated time reached, s.
-    pub time_s: f64,
-    /// Jobs finished.
-    pub finished: usize,
-    /// Jobs in the scenario.
-    pub jobs: usize,
-}
-
-/// How to run a simulation.
-#[derive(Default)]
-pub struct Options<'a> {
-    /// Called after every slot.
-    pub progress: Option<&'a mut dyn FnMut(Progress)>,
-    /// Checked after every slot: `true` stops the run with [`SimError::Cancelled`].
-    pub cancel: Option<&'a dyn Fn() -> bool>,
-    /// With GPU sharing: record every slot's shared GPUs in [`SlotUse::gpus`] (for checks;
-    /// large).
-    pub gpus: bool,
-}
-
-/// Why a simulation returned no run.
-#[derive(Debug, PartialEq)]
-pub enum SimError {
-    /// The scenario is invalid, or a planner failed.
-    Invalid(Error),
-    /// The cancel callback said stop.
-    Cancelled,
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SimError::Invalid(e) => e.fmt(f),
-            SimError::Cancelled => f.write_str("cancelled"),
-        }
-    }
-}
-
-impl std::error::Error for SimError {}
-
-impl From<Error> for SimError {
-    fn from(e: Error) -> SimError {
-        SimError::Invalid(e)
-    }
-}
+use smd_core::Scenario;
 
 /// Simulates `scenario` over time with `policy`. Every run carries `metrics.bound`, the
 /// total utility of [`SimPolicy::Bound`], so each policy shows its share of it.

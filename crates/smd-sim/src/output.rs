@@ -1,7 +1,7 @@
 //! What a simulation returns (docs/SCENARIO.md, "Simulation output"): per job its segments
 //! and times, per slot the resources in use, and the run's metrics.
 
-use crate::SimPolicy;
+use crate::options::SimPolicy;
 use serde::{Deserialize, Serialize};
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::Resources;

@@ -5,9 +5,8 @@
 //! the packing. Also what each job gets alone on the empty cluster, which the liveness
 //! rules of §17 read.
 
-use crate::engine::{State, World};
-use crate::policy::{fits, Decision};
 use crate::sharing::{Sharing, SlotSharing};
+use crate::world::{fits, requested, Decision, State, World};
 use smd_core::plan::PlacedShare;
 use smd_core::Error;
 use smd_place::fallback::{place_smaller, remaining, smaller};
@@ -227,7 +226,7 @@ fn alone_now(world: &World, i: usize) -> Result<Result<(u64, u64), String>, Erro
     let n = world.s.jobs.len();
     let state = State::empty(n);
     let previous = vec![(None, 1.0); n];
-    let first = crate::policy::requested(world, i);
+    let first = requested(world, i);
     let mut why = String::new();
     for a in std::iter::once(first).chain(smaller(first.0, first.1)) {
         let d = m.demand(a.0 as f64, a.1 as f64);

@@ -77,7 +77,28 @@ impl Sharing {
         keep: &[bool],
         why: &mut [Option<String>],
     ) -> Result<SlotSharing, Error> {
-        // Departures first: whatever does not run on unchanged, as before.
+        let mut whole = self.depart(alloc, keep);
+        // The kept jobs first: their GPUs are where they were.
+        for &i in active {
+            if keep[i] && alloc[i].is_some() && !shareable(&s.jobs[i]) {
+                for (h, w) in self.spread(i, alloc, shares) {
+                    whole[h] += w as f64 * s.jobs[i].worker.gpu;
+                }
+            }
+        }
+        // Then each job that starts or changes, in the policy's order.
+        for &i in active {
+            if alloc[i].is_none() || keep[i] {
+                continue;
+            }
+            self.arrive(s, i, alloc, shares, why, &mut whole)?;
+        }
+        Ok(self.summary(s, &whole))
+    }
+
+    /// Departures: whatever does not run on unchanged leaves its GPUs, as before. Returns
+    /// the whole GPUs per site of the workers that stay alone (too big to share).
+    fn depart(&mut self, alloc: &[Option<(u64, u64)>], keep: &[bool]) -> Vec<f64> {
         for (i, ids) in self.ids.iter_mut().enumerate() {
             if !(keep[i] && alloc[i].is_some()) {
                 for (h, id) in ids.drain(..) {
@@ -92,68 +113,73 @@ impl Sharing {
                 whole[h] += 1.0;
             }
         }
-        // The kept jobs first: their GPUs are where they were.
-        for &i in active {
-            if keep[i] && alloc[i].is_some() && !shareable(&s.jobs[i]) {
-                for (h, w) in self.spread(i, alloc, shares) {
-                    whole[h] += w as f64 * s.jobs[i].worker.gpu;
-                }
-            }
-        }
-        // Then each job that starts or changes, in the policy's order: its whole GPUs, or its
-        // workers into the packing; it waits if its machine's GPUs no longer hold everything.
-        for &i in active {
-            if alloc[i].is_none() || keep[i] {
-                continue;
-            }
-            let job = &s.jobs[i];
-            let mut index = 0u32;
-            let mut full: Option<usize> = None;
-            for (h, w) in self.spread(i, alloc, shares) {
-                if !shareable(job) {
-                    whole[h] += w as f64 * job.worker.gpu;
-                } else {
-                    for _ in 0..w {
-                        match self.sites[h].online.arrive(worker_of(job, i, index))? {
-                            Some(id) => self.ids[i].push((h, id)),
-                            None => {
-                                self.alone[i].push(h);
-                                whole[h] += 1.0;
-                            }
-                        }
-                        index += 1;
-                    }
-                }
-                let site = &self.sites[h];
-                if site.online.packing().gpus.len() as f64 + whole[h] > site.gpus + 1e-9 {
-                    full = Some(h);
-                    break;
-                }
-            }
-            if let Some(h) = full {
-                for (g, id) in self.ids[i].drain(..) {
-                    self.sites[g].online.depart(id);
-                }
-                for g in self.alone[i].drain(..) {
-                    whole[g] -= 1.0;
-                }
-                if !shareable(job) {
-                    // Undo the whole GPUs added up to and including site h.
-                    for (g, w) in self.spread(i, alloc, shares) {
-                        whole[g] -= w as f64 * job.worker.gpu;
-                        if g == h {
-                            break;
+        whole
+    }
+
+    /// Job `i` starts or changes: its whole GPUs, or its workers into the packing; it waits
+    /// (and leaves what it took) if its machine's GPUs no longer hold everything.
+    fn arrive(
+        &mut self,
+        s: &Scenario,
+        i: usize,
+        alloc: &mut [Option<(u64, u64)>],
+        shares: &mut [Option<Vec<PlacedShare>>],
+        why: &mut [Option<String>],
+        whole: &mut [f64],
+    ) -> Result<(), Error> {
+        let job = &s.jobs[i];
+        let mut index = 0u32;
+        let mut full: Option<usize> = None;
+        for (h, w) in self.spread(i, alloc, shares) {
+            if !shareable(job) {
+                whole[h] += w as f64 * job.worker.gpu;
+            } else {
+                for _ in 0..w {
+                    match self.sites[h].online.arrive(worker_of(job, i, index))? {
+                        Some(id) => self.ids[i].push((h, id)),
+                        None => {
+                            self.alone[i].push(h);
+                            whole[h] += 1.0;
                         }
                     }
+                    index += 1;
                 }
-                alloc[i] = None;
-                shares[i] = None;
-                why[i] = Some(format!(
-                    "not placed: GPU sharing: the GPUs of {} cannot hold its workers beside the others",
-                    self.sites[h].name
-                ));
+            }
+            let site = &self.sites[h];
+            if site.online.packing().gpus.len() as f64 + whole[h] > site.gpus + 1e-9 {
+                full = Some(h);
+                break;
             }
         }
+        if let Some(h) = full {
+            for (g, id) in self.ids[i].drain(..) {
+                self.sites[g].online.depart(id);
+            }
+            for g in self.alone[i].drain(..) {
+                whole[g] -= 1.0;
+            }
+            if !shareable(job) {
+                // Undo the whole GPUs added up to and including site h.
+                for (g, w) in self.spread(i, alloc, shares) {
+                    whole[g] -= w as f64 * job.worker.gpu;
+                    if g == h {
+                        break;
+                    }
+                }
+            }
+            alloc[i] = None;
+            shares[i] = None;
+            why[i] = Some(format!(
+                "not placed: GPU sharing: the GPUs of {} cannot hold its workers beside the others",
+                self.sites[h].name
+            ));
+        }
+        Ok(())
+    }
+
+    /// The slot's packing as the run records it: every shared GPU with its occupants, the
+    /// GPUs in use (shared plus `whole`), each job's slowdown (MODEL §18).
+    fn summary(&self, s: &Scenario, whole: &[f64]) -> SlotSharing {
         let mut out = SlotSharing {
             slowdown: vec![1.0; s.jobs.len()],
             gpus: Vec::new(),
@@ -195,7 +221,7 @@ impl Sharing {
         for (i, v) in per_job.iter().enumerate() {
             out.slowdown[i] = job_slowdown(s.jobs[i].mode, v);
         }
-        Ok(out)
+        out
     }
 
     /// (site, workers) of job `i` this slot: its placement on machines, all on the pool.

@@ -30,7 +30,7 @@ fn spec(axis: Axis, range: &str) -> Spec {
     }
 }
 
-/// `global`'s plan of `s`, checked by the reproduction's invariants.
+/// `global`'s plan of `s`, checked by the plan invariants (`smd-check`).
 fn global(s: &Scenario) -> f64 {
     let plan = plan_with(s, Policy::Global, &mut PlanOptions::default()).unwrap();
     let models: Vec<JobModel> = s
@@ -38,7 +38,7 @@ fn global(s: &Scenario) -> f64 {
         .iter()
         .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
         .collect();
-    let errs = smd_reproduce::case::check_plan(s, &models, &plan);
+    let errs = smd_check::check_plan(s, &models, &plan);
     assert!(errs.is_empty(), "{errs:?}");
     assert!(
         plan.admission.proven_optimal,

@@ -7,8 +7,8 @@
 //! machine kinds; 1 on a pool, where this is the job's least T). μ falls with π, so
 //! `μ(π(JCT_lb))` bounds its utility under any policy (an unfinished job earns 0).
 
-use crate::engine::World;
 use crate::output::{JobRun, Segment};
+use crate::world::World;
 use smd_core::locality::beta;
 use smd_core::scenario::Resources;
 

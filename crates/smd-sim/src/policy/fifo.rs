@@ -4,23 +4,12 @@
 //! the job gets alone (docs/MODEL.md §17, "Liveness"), and a job that can never run is
 //! skipped with its reason, so that neither blocks the queue forever.
 
-use super::{fits, Decide, Decision};
-use crate::engine::{Slot, World};
+use super::Decide;
 use crate::settle::alone;
+use crate::world::{fits, Decision, Slot};
 use smd_core::Error;
 
 pub(crate) struct Fifo;
-
-/// The job's requested allocation, rounded and clamped into Ω (whose (1, 1) may itself not
-/// fit: then (1, 1), which the engine's check refuses only if the job is ever started).
-pub(crate) fn requested(world: &World, i: usize) -> (u64, u64) {
-    let job = &world.s.jobs[i];
-    let m = &world.models[i];
-    let ask = |v: Option<f64>| v.map_or(1, |x| x.round().max(1.0) as u64);
-    let w = ask(job.requested_workers).min(m.omega.w_max_int()).max(1);
-    let p = ask(job.requested_ps).min(m.omega.p_max_int(w)).max(1);
-    (w, p)
-}
 
 impl Decide for Fifo {
     fn decide(&mut self, slot: &Slot) -> Result<Decision, Error> {

@@ -28,8 +28,8 @@
 //! repaired draw. Machines enter through the pricing (co-located configurations) and the
 //! placement stage; the LP packs the aggregate capacity only.
 
-use super::{fits, Decide, Decision};
-use crate::engine::Slot;
+use super::Decide;
+use crate::world::{fits, Decision, Slot};
 use smd_core::lp::{Lp, Op, Outcome, Sense};
 use smd_core::model::JobModel;
 use smd_core::rng::{stream_of, Stream};
@@ -61,7 +61,7 @@ pub(crate) struct Locality {
 }
 
 impl Locality {
-    pub fn new(world: &crate::engine::World) -> Locality {
+    pub fn new(world: &crate::world::World) -> Locality {
         Locality {
             colocated: smd_core::joint::colocated_models(world.s, &world.models),
         }

@@ -7,28 +7,9 @@ mod locality;
 mod oasis;
 mod replan;
 
-use crate::engine::{Slot, World};
-use crate::SimPolicy;
-pub(crate) use fifo::requested;
+use crate::options::SimPolicy;
+use crate::world::{Decision, Slot, World};
 use smd_core::Error;
-
-/// A policy's answer for one slot, indexed by job (inactive jobs: `None`).
-pub(crate) struct Decision {
-    /// Workers and PSs of each job that runs.
-    pub alloc: Vec<Option<(u64, u64)>>,
-    /// Why a job waits (for the page's "why is job X waiting").
-    pub why: Vec<Option<String>>,
-}
-
-impl Decision {
-    /// Every job waiting, no reason yet.
-    pub fn none(n: usize) -> Decision {
-        Decision {
-            alloc: vec![None; n],
-            why: vec![None; n],
-        }
-    }
-}
 
 /// A policy with its state across slots.
 pub(crate) trait Decide {
@@ -45,11 +26,6 @@ pub(crate) fn of(policy: SimPolicy, world: &World) -> Box<dyn Decide> {
         SimPolicy::Oasis => Box::new(oasis::Oasis::new(world)),
         SimPolicy::Locality => Box::new(locality::Locality::new(world)),
     }
-}
-
-/// Σ demand fits the capacity (the crate's one tolerance).
-pub(crate) fn fits(used: &[f64; 4], cap: &[f64; 4]) -> bool {
-    (0..4).all(|r| used[r] <= cap[r] + 1e-9 * cap[r].abs().max(1.0))
 }
 
 /// The error of a run in which `policy`, which decides for every active job each slot at a

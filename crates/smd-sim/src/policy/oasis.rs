@@ -12,8 +12,8 @@
 //! allocations are, per w, the p nearest the best p for that w. With GPU sharing a
 //! shareable job's schedule assumes its worst slowdown, 1/min_performance.
 
-use super::{fits, Decide, Decision};
-use crate::engine::{Slot, World};
+use super::Decide;
+use crate::world::{fits, Decision, Slot, World};
 use smd_core::Error;
 
 /// How many slot starts after its arrival a job's schedule may begin in.

@@ -17,8 +17,8 @@
 //! static `optimus` likewise skips zero-utility jobs, which its online form of CLUSTER.md
 //! §4 starts at (1, 1) like any other).
 
-use super::{fits, Decide, Decision};
-use crate::engine::Slot;
+use super::Decide;
+use crate::world::{fits, Decision, Slot};
 use smd_core::model::RELATIVE_PI_AT_11;
 use smd_core::{plan_with, Cache, Error, Options, Policy, Scenario};
 

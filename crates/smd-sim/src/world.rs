@@ -1,0 +1,167 @@
+//! The world a simulation runs in and what a slot is (docs/MODEL.md §17): the scenario as
+//! the slot loop reads it ([`World`]), where the jobs are ([`State`]), what a policy sees at
+//! a boundary ([`Slot`]) and answers ([`Decision`]). The bottom of the crate: the policies,
+//! the settling stage and the slot loop all read these, and this reads none of them.
+
+use smd_core::model::JobModel;
+use smd_core::scenario::{DEFAULT_INTERVAL_S, DEFAULT_RESTART_S, MAX_HORIZON_S};
+use smd_core::Scenario;
+use std::cell::OnceCell;
+
+/// The scenario as the loop reads it.
+pub(crate) struct World<'a> {
+    /// The scenario the policies see (with GPU sharing, its effective form: MODEL §18).
+    pub s: &'a Scenario,
+    /// The scenario as given (GPU sharing packs its workers).
+    pub given: &'a Scenario,
+    /// Each job's model on the pool (ρ = 1).
+    pub models: Vec<JobModel>,
+    /// The cluster's total capacity.
+    pub cap: [f64; 4],
+    /// The machines (none on a pool), the placement policy and its options.
+    pub machines: Vec<smd_place::Machine>,
+    /// The placement policy.
+    pub placement: smd_place::Policy,
+    /// Its options.
+    pub place_opts: smd_place::Options,
+    /// Slot length Δ, s.
+    pub delta: f64,
+    /// Time without progress when a job starts or changes, within one slot: min(restart, Δ).
+    pub restart: f64,
+    /// Where the run stops, s.
+    pub horizon: f64,
+    /// Each job's arrival, s.
+    pub arrival: Vec<f64>,
+    /// Job indices by arrival, then scenario order.
+    pub order: Vec<usize>,
+    /// The largest slowdown GPU sharing may give each job: 1/min_performance for a
+    /// shareable job with sharing on (the performance rule, MODEL §18), else 1.
+    pub worst_slowdown: Vec<f64>,
+    /// What each job gets alone on the empty cluster, once asked (`settle::alone`).
+    pub alone: Vec<OnceCell<Result<(u64, u64), String>>>,
+}
+
+impl<'a> World<'a> {
+    /// The world of `s` (the effective scenario with GPU sharing on, else `given`);
+    /// `shared`: GPU sharing is on (it sets [`World::worst_slowdown`]).
+    pub fn new(s: &'a Scenario, given: &'a Scenario, shared: bool) -> World<'a> {
+        let models: Vec<JobModel> = s
+            .jobs
+            .iter()
+            .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+            .collect();
+        let arrival: Vec<f64> = s.jobs.iter().map(|j| j.arrival_s.unwrap_or(0.0)).collect();
+        let mut order: Vec<usize> = (0..s.jobs.len()).collect();
+        order.sort_by(|&a, &b| arrival[a].total_cmp(&arrival[b]).then(a.cmp(&b)));
+        let delta = s.params.interval_s.unwrap_or(DEFAULT_INTERVAL_S);
+        let (placement, place_opts) = smd_place::placement_of(s);
+        let mut world = World {
+            cap: s.cluster.capacity().to_array(),
+            machines: smd_place::machines_of(s),
+            placement,
+            place_opts,
+            delta,
+            restart: s.params.restart_s.unwrap_or(DEFAULT_RESTART_S).min(delta),
+            horizon: s.params.horizon_s.unwrap_or(MAX_HORIZON_S),
+            worst_slowdown: vec![1.0; s.jobs.len()],
+            alone: (0..s.jobs.len()).map(|_| OnceCell::new()).collect(),
+            models,
+            arrival,
+            order,
+            s,
+            given,
+        };
+        if shared {
+            world.set_worst_slowdowns();
+        }
+        world
+    }
+
+    /// With GPU sharing: each shareable job's largest slowdown, 1/min_performance (MODEL §18).
+    fn set_worst_slowdowns(&mut self) {
+        let given = self.given;
+        let rules = smd_place::share::rules_of(given);
+        let z = smd_place::share::normal_quantile(1.0 - rules.collision_prob);
+        for (i, j) in given.jobs.iter().enumerate() {
+            let w = smd_place::worker_of(j, i, 0);
+            // A worker too big to share keeps its GPU: no co-runner slows it.
+            if smd_place::shareable(j) && w.mem_mean_gb + z * w.mem_sd_gb <= rules.gpu_memory_gb {
+                self.worst_slowdown[i] = 1.0 / w.min_performance;
+            }
+        }
+    }
+
+    /// The first slot boundary at or after `t`.
+    pub fn boundary_after(&self, t: f64) -> f64 {
+        (t / self.delta).ceil() * self.delta
+    }
+}
+
+/// Where the jobs are at a slot boundary.
+pub(crate) struct State {
+    /// Iterations left per job.
+    pub remaining: Vec<f64>,
+    /// The allocation each job ran at in the last slot (`None`: it did not run).
+    pub current: Vec<Option<(u64, u64)>>,
+    /// Finished jobs.
+    pub done: Vec<bool>,
+}
+
+impl State {
+    /// `n` jobs, none run yet (their remaining work unknown: 0).
+    pub fn empty(n: usize) -> State {
+        State {
+            remaining: vec![0.0; n],
+            current: vec![None; n],
+            done: vec![false; n],
+        }
+    }
+}
+
+/// What a policy sees at a boundary.
+pub(crate) struct Slot<'a> {
+    /// The boundary, s.
+    pub now: f64,
+    /// Its index.
+    pub index: usize,
+    /// Arrived, unfinished jobs, by arrival.
+    pub active: &'a [usize],
+    /// The scenario.
+    pub world: &'a World<'a>,
+    /// The jobs' state.
+    pub state: &'a State,
+}
+
+/// A policy's answer for one slot, indexed by job (inactive jobs: `None`).
+pub(crate) struct Decision {
+    /// Workers and PSs of each job that runs.
+    pub alloc: Vec<Option<(u64, u64)>>,
+    /// Why a job waits (for the page's "why is job X waiting").
+    pub why: Vec<Option<String>>,
+}
+
+impl Decision {
+    /// Every job waiting, no reason yet.
+    pub fn none(n: usize) -> Decision {
+        Decision {
+            alloc: vec![None; n],
+            why: vec![None; n],
+        }
+    }
+}
+
+/// Σ demand fits the capacity (the crate's one tolerance).
+pub(crate) fn fits(used: &[f64; 4], cap: &[f64; 4]) -> bool {
+    (0..4).all(|r| used[r] <= cap[r] + 1e-9 * cap[r].abs().max(1.0))
+}
+
+/// The job's requested allocation, rounded and clamped into Ω (whose (1, 1) may itself not
+/// fit: then (1, 1), which the engine's check refuses only if the job is ever started).
+pub(crate) fn requested(world: &World, i: usize) -> (u64, u64) {
+    let job = &world.s.jobs[i];
+    let m = &world.models[i];
+    let ask = |v: Option<f64>| v.map_or(1, |x| x.round().max(1.0) as u64);
+    let w = ask(job.requested_workers).min(m.omega.w_max_int()).max(1);
+    let p = ask(job.requested_ps).min(m.omega.p_max_int(w)).max(1);
+    (w, p)
+}
