@@ -17,8 +17,8 @@
 
 use crate::grid::{face_plane, InnerStats, Setup};
 use crate::model::{JobModel, Ratio};
+use crate::observe::{Event, Observer};
 use crate::omega::Polygon;
-use crate::teach::{Event, Observer};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 

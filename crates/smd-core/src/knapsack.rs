@@ -16,8 +16,8 @@
 
 use crate::error::Error;
 use crate::kp_lp;
+use crate::observe::{Event, NodeOutcome, Observer, SubsetOutcome};
 use crate::omega::fits;
-use crate::teach::{Event, NodeOutcome, Observer, SubsetOutcome};
 
 /// Number of resources R.
 pub const R: usize = 4;
@@ -141,7 +141,7 @@ pub fn frieze_clarke<const R: usize>(
         q,
         true,
         &Budget::default(),
-        &mut crate::teach::Quiet,
+        &mut crate::observe::Quiet,
     )
 }
 
@@ -625,7 +625,7 @@ pub fn branch_and_bound_with<const R: usize>(
     cap: &[f64; R],
     limits: &Limits,
 ) -> Result<Selection, Error> {
-    branch_and_bound_observed(items, cap, limits, &mut crate::teach::Quiet)
+    branch_and_bound_observed(items, cap, limits, &mut crate::observe::Quiet)
 }
 
 /// [`branch_and_bound_with`], telling `obs` about every node it expands (docs/MODEL.md

@@ -9,9 +9,9 @@ use crate::error::Error;
 use crate::global::{thinned_box, Option_};
 use crate::knapsack::{Limits, R};
 use crate::model::JobModel;
+use crate::observe::Quiet;
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::Scenario;
-use crate::teach::Quiet;
 
 /// Policy **global** (docs/MODEL.md §9, improved): the joint optimum over every job's Pareto set
 /// of allocations and the admitted set (docs/MODEL.md §9, global). Named `"global"` in plans.
