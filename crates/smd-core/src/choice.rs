@@ -189,8 +189,14 @@ impl Placement {
         }
     }
     /// Whether it means anything on `cluster`: placement puts tasks on machines, so only on
-    /// machines (a pool's plan is not placed).
+    /// machines (a pool's plan is not placed). The same for every placement: see
+    /// [`Placement::used_on`].
     pub fn applies_to(self, cluster: &Cluster) -> bool {
+        Placement::used_on(cluster)
+    }
+    /// Whether a scenario on `cluster` uses `params.placement` (and `dltap_lambda`) at all:
+    /// only on machines (docs/MODEL.md §15).
+    pub fn used_on(cluster: &Cluster) -> bool {
         cluster.has_machines()
     }
 }

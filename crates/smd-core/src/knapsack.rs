@@ -116,7 +116,7 @@ fn lp_relax<const R: usize>(items: &[Item<R>], free: &[usize], cap: &[f64; R]) -
     (rel.value, rel.x)
 }
 
-/// Default LP work of one Frieze–Clarke run ([`Budget::work`]): the number of items summed
+/// Default LP work of one Frieze–Clarke run (`Budget::work`): the number of items summed
 /// over its LPs. A unit is tens of ns of simplex, so this is about a minute: a bound for
 /// callers without a clock, far above what any plan in the tests and benchmarks needs
 /// (esw on 10^5 jobs, BENCHMARKS.md §4: < 10^8); callers with a clock stop at their budget.

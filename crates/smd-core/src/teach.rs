@@ -5,11 +5,12 @@
 //! the branch-and-bound nodes).
 //!
 //! The trace is recorded by the normal planner, not by a copy of it: `plan_with` and the
-//! algorithms under it take an `Observer` (crate-internal), which every normal plan passes
-//! as `Quiet` — whose constant `LISTENS` is false, so that no report is even compiled into
-//! a normal plan (docs/MODEL.md §20, "Cost", for what that costs). [`trace`] passes a recorder instead and
-//! returns its steps with the plan, which therefore is exactly `plan_with(scenario,
-//! Policy::Smd, …)`'s (tested).
+//! algorithms under it take an `Observer` (crate-internal, in `observe.rs`, a leaf the
+//! algorithms import, with the events re-exported here), which every normal plan passes as
+//! `Quiet` — whose constant `LISTENS` is false, so that no report is even compiled into a
+//! normal plan (docs/MODEL.md §20, "Cost", for what that costs). [`trace`] passes a
+//! recorder instead and returns its steps with the plan, which therefore is exactly
+//! `plan_with(scenario, Policy::Smd, …)`'s (tested).
 //!
 //! The core records data, never text: the sentences a page or the CLI shows for each step
 //! are written by `smd_charts::teach`, in one place.

@@ -56,4 +56,5 @@ fn what_applies_to_a_pool_and_to_machines() {
     }
     assert!(Placement::ALL.iter().all(|p| p.applies_to(&machines)));
     assert!(!Placement::ALL.iter().any(|p| p.applies_to(&pool)));
+    assert!(Placement::used_on(&machines) && !Placement::used_on(&pool));
 }
