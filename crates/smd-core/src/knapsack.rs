@@ -206,25 +206,10 @@ pub(crate) fn frieze_clarke_with<const R: usize, O: Observer>(
     // LP work so far (items summed over the LPs), and subsets since the clock was read.
     let mut work = by_value.len() as u64;
     let mut unread = 0u32;
-    let mut pruning = Pruning {
-        items,
-        cap,
-        y0: &y0,
-        tail: reduced_tail(items, &by_value, &y0),
-        suffix_lp: vec![None; by_value.len() + 1],
-        by_value,
-    };
+    let mut pruning = Pruning::new(items, cap, &y0, by_value);
     let skip = SkipAhead::new(items, &elig, &y0, cap, q, &|k| {
         pruning.tail[pruning.first_of(items[elig[k]].value)]
     });
-    // The first index ≥ `from` that may start a winning extension of `prefix`.
-    let first_useful = |prefix: &[usize], from: usize, best: f64| -> usize {
-        if skip_ahead {
-            skip.first_useful(prefix, from, best)
-        } else {
-            from
-        }
-    };
     let mut s: Vec<usize> = Vec::new(); // indices into `elig`
     loop {
         // The budget is checked before every subset but the first (∅, the LP's rounding,
@@ -303,9 +288,13 @@ pub(crate) fn frieze_clarke_with<const R: usize, O: Observer>(
             // An LP costs far more than a clock read: read it before the next subset.
             unread = 256;
         }
-        // A subset that does not fit has no superset that fits: do not extend it.
-        let skip = |p: &[usize], k: usize| first_useful(p, k, best.value);
-        if !next_subset_with(&mut s, elig.len(), q as usize, fits, skip) {
+        // A subset that does not fit has no superset that fits: do not extend it. The next
+        // subset starts at the first index that may start a winning extension of its prefix.
+        let first_useful = |p: &[usize], k: usize| match skip_ahead {
+            true => skip.first_useful(p, k, best.value),
+            false => k,
+        };
+        if !next_subset_with(&mut s, elig.len(), q as usize, fits, first_useful) {
             break;
         }
     }
@@ -340,7 +329,20 @@ struct Pruning<'a, const R: usize> {
     suffix_lp: Vec<Option<(f64, Vec<f64>)>>,
 }
 
-impl<const R: usize> Pruning<'_, R> {
+impl<'a, const R: usize> Pruning<'a, R> {
+    /// The pruning of `by_value` (the eligible items by value, descending) with the whole
+    /// LP's duals `y0`; no suffix LP solved yet.
+    fn new(items: &'a [Item<R>], cap: &'a [f64; R], y0: &'a [f64], by_value: Vec<usize>) -> Self {
+        Pruning {
+            items,
+            cap,
+            y0,
+            tail: reduced_tail(items, &by_value, y0),
+            suffix_lp: vec![None; by_value.len() + 1],
+            by_value,
+        }
+    }
+
     /// The first position in `by_value` of an item worth at most `v`.
     fn first_of(&self, v: f64) -> usize {
         self.by_value.partition_point(|&i| self.items[i].value > v)
