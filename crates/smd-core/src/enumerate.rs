@@ -7,6 +7,16 @@
 
 use crate::model::JobModel;
 
+// The method lives beside its algorithm, not in `model.rs`: the model stays below the
+// enumeration that walks it.
+impl JobModel {
+    /// (w, p, T) of the least T over Ω's integer points (ties to the smaller w, then the
+    /// smaller p), or `None` if (1, 1) does not fit: the `exact` policy's allocation.
+    pub fn integer_optimum(&self) -> Option<(u64, u64, f64)> {
+        integer_optimum(self)
+    }
+}
+
 /// (w, p, T) of the least T over Ω's integer points, or `None` if (1, 1) does not fit.
 pub fn integer_optimum(m: &JobModel) -> Option<(u64, u64, f64)> {
     let mut best: Option<(u64, u64, f64)> = None;

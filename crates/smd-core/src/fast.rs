@@ -17,8 +17,8 @@
 
 use crate::grid::{face_plane, InnerStats, Setup};
 use crate::model::{JobModel, Ratio};
+use crate::observe::{Event, Observer};
 use crate::omega::Polygon;
-use crate::teach::{Event, Observer};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -256,40 +256,7 @@ pub(crate) fn grid<O: Observer>(
             if O::LISTENS && obs.on() {
                 tell_block(model, setup, b.lo, b.hi, best, obs);
             }
-            let mut offer = |k: [u64; 2], r: Option<([f64; 2], f64)>, stats: &mut InnerStats| {
-                stats.lp_solves += 1;
-                match r {
-                    None => stats.infeasible_grid_points += 1,
-                    Some((x, t)) => {
-                        // The rule of `improves`, written out: calling it here made this
-                        // loop measurably slower (docs/MODEL.md §20, "Cost").
-                        if best.is_none_or(|(bt, bk, _)| t < bt || (t == bt && k[..d] < bk[..d])) {
-                            best = Some((t, k, x));
-                        }
-                    }
-                }
-            };
-            match d {
-                0 => offer(b.lo, s.point(&b.lo), stats),
-                1 => {
-                    for k0 in b.lo[0]..=b.hi[0] {
-                        offer([k0, 0], s.point(&[k0, 0]), stats);
-                    }
-                }
-                _ => {
-                    for k0 in b.lo[0]..=b.hi[0] {
-                        let row = s.omega.clip(&setup.plane(0, k0));
-                        for k1 in b.lo[1]..=b.hi[1] {
-                            let p = if row.is_empty() {
-                                row
-                            } else {
-                                row.clip(&setup.plane(1, k1))
-                            };
-                            offer([k0, k1], s.point_in(p), stats);
-                        }
-                    }
-                }
-            }
+            s.every_point(&b, &mut best, stats);
             continue;
         }
         // Split the widest dimension in two.
@@ -325,6 +292,50 @@ pub(crate) fn grid<O: Observer>(
         }
     }
     best.map(|(t, k, x)| (x, t, k[..d].to_vec()))
+}
+
+impl Search<'_> {
+    /// Every grid point of the small block `b`, in odometer order, sharing the first clip per
+    /// row; `best` becomes the least T (ties to the smaller exponents). Inlined into the
+    /// search's loop, which it is the hot part of (docs/MODEL.md §20, "Cost").
+    #[inline(always)]
+    fn every_point(&self, b: &Block, best: &mut Incumbent, stats: &mut InnerStats) {
+        let (s, setup, d) = (self, self.setup, self.d);
+        let mut offer = |k: [u64; 2], r: Option<([f64; 2], f64)>, stats: &mut InnerStats| {
+            stats.lp_solves += 1;
+            match r {
+                None => stats.infeasible_grid_points += 1,
+                Some((x, t)) => {
+                    // The rule of `improves`, written out: calling it here made this
+                    // loop measurably slower (docs/MODEL.md §20, "Cost").
+                    if best.is_none_or(|(bt, bk, _)| t < bt || (t == bt && k[..d] < bk[..d])) {
+                        *best = Some((t, k, x));
+                    }
+                }
+            }
+        };
+        match d {
+            0 => offer(b.lo, s.point(&b.lo), stats),
+            1 => {
+                for k0 in b.lo[0]..=b.hi[0] {
+                    offer([k0, 0], s.point(&[k0, 0]), stats);
+                }
+            }
+            _ => {
+                for k0 in b.lo[0]..=b.hi[0] {
+                    let row = s.omega.clip(&setup.plane(0, k0));
+                    for k1 in b.lo[1]..=b.hi[1] {
+                        let p = if row.is_empty() {
+                            row
+                        } else {
+                            row.clip(&setup.plane(1, k1))
+                        };
+                        offer([k0, k1], s.point_in(p), stats);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The event of one grid point solved (exponents `k`, its answer `r`). Cold and never

@@ -11,13 +11,14 @@
 //!   later point replaces the incumbent only if its T is strictly smaller.
 
 use crate::charnes_cooper::{extreme, linear_extreme};
+use crate::choice::InnerSolver;
 use crate::error::Error;
 use crate::grid::{face_plane, setup, Search, Setup, GRID_BUDGET};
 pub(crate) use crate::grid::{grid_ranges, grid_size_of, smallest_epsilon_of, InnerStats};
 use crate::lp::Sense;
 use crate::model::{JobModel, Ratio};
+use crate::observe::{Event, Observer, Quiet};
 use crate::omega::HalfPlane;
-use crate::teach::{Event, Observer, Quiet};
 
 /// Algorithm 1's answer for one job.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -31,22 +32,6 @@ pub struct InnerSolution {
     /// Work done.
     pub stats: InnerStats,
 }
-
-/// How Algorithm 1's per-grid-point problems are solved. Both give the same x̄ (T to 1e-9).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum InnerSolver {
-    /// Exact closed form over the polygon's vertices, with grid blocks pruned by bounds
-    /// (the fast path, `fast.rs`).
-    #[default]
-    Fast,
-    /// The paper's method as written: one Charnes–Cooper LP per grid point through the LP crate.
-    Reference,
-}
-
-crate::names::named!(InnerSolver, "inner solver" { Fast => "fast", Reference => "reference" });
 
 /// Runs Algorithm 1 on a feasible job with the default (fast) solver.
 pub fn solve(model: &JobModel, epsilon: f64) -> Result<InnerSolution, Error> {

@@ -34,17 +34,45 @@
 //!   in `total_utility`.
 //!
 //! ## The public API
-//! Narrow on purpose: the scenario and its validation ([`scenario`], [`json`], [`budget`],
-//! [`error`]), planning ([`policy`], [`mod@plan`]), views ([`mod@landscape`], [`eta`],
-//! [`model`], and [`teach`]'s step-by-step trace of one job), the generator ([`mod@generate`]) and the seeded streams ([`rng`]). The
-//! algorithms (Algorithm 1's grid, LPs and fast path, rounding, the knapsacks, the integer
-//! enumeration) are private and tested beside their code; the benchmarks reach the few they
-//! time through the hidden `internals` module of the `internals` feature.
+//! What the other crates and the page use, and no more:
+//! - the scenario: [`scenario`] (its types, defaults and strict reader; the cluster's types
+//!   are re-exported there), [`choice`] (every enum a user chooses from — policy,
+//!   placement, GPU sharing, rounding, admission method, inner solver, mode, overlap — with
+//!   its names, labels and the clusters it applies to), [`error`], [`budget`] (the work
+//!   limits validation checks, and the smallest ε a job allows), [`diff`] (two scenarios
+//!   compared field by field);
+//! - planning: [`policy`] (with [`plan_with`], [`Options`], [`Cache`], …), [`mod@plan`];
+//! - the models the placement, the simulation and the charts reuse: [`model`], [`eta`],
+//!   [`locality`], [`joint`], [`sharing`], and [`lp`], the LP layer, which the simulation's
+//!   `locality` policy solves its LP with;
+//! - views: [`mod@landscape`] and [`teach`]'s step-by-step trace of one job;
+//! - the generator ([`mod@generate`]) and the seeded streams ([`rng`]); the [`named!`]
+//!   macro every crate's named enums are written with.
+//!
+//! The algorithms (Algorithm 1's grid, LPs and fast path, rounding, the knapsacks and their
+//! LP, the joint search, the integer enumeration), the JSON reader and the observer the
+//! algorithms report to are private and tested beside their code; the benchmarks reach the
+//! few they time through the hidden `internals` module of the `internals` feature.
+//!
+//! ## Layers
+//! A module uses only modules beneath it (`tests/layers.rs` fails on a loop), bottom-up:
+//! 1. foundations: `error`, `json`, `rng`, `kp_lp`; then `lp`, `names`;
+//! 2. the scenario's vocabulary: `cluster`, then `choice`, then `scenario` and `observe`
+//!    (the observer and its events, so that algorithms report without knowing who listens);
+//! 3. what a scenario implies, without solving: `diff`, `eta`, `generate`, `locality`,
+//!    `omega`, `plan`, `sharing`; then `model` (and the admission `knapsack`, which knows
+//!    items, not jobs);
+//! 4. the algorithms: `charnes_cooper`, `enumerate`, `grid`, `joint`, `rounding` (and
+//!    `orlib`, the benchmarks' reader); then `fast`, `global`; then `inner`;
+//! 5. checks and views over the algorithms: `budget`, `landscape`; then `validate`;
+//! 6. planning: `policy`; above it `teach`, which plans with a recorder listening.
 
 #![warn(missing_docs)]
 
 pub mod budget;
 mod charnes_cooper;
+pub mod choice;
+mod cluster;
 pub mod diff;
 mod enumerate;
 pub mod error;
@@ -55,7 +83,7 @@ mod global;
 mod grid;
 mod inner;
 pub mod joint;
-pub mod json;
+mod json;
 mod knapsack;
 mod kp_lp;
 pub mod landscape;
@@ -63,6 +91,7 @@ pub mod locality;
 pub mod lp;
 pub mod model;
 mod names;
+mod observe;
 mod omega;
 #[cfg(any(test, feature = "internals"))]
 mod orlib;
@@ -73,6 +102,7 @@ mod rounding;
 pub mod scenario;
 pub mod sharing;
 pub mod teach;
+mod validate;
 
 // The helpers of the unit tests, shared with the integration tests (tests/common), name the
 // crate `smd_core` as those do.
@@ -89,9 +119,9 @@ pub mod internals {
     pub use crate::orlib::parse as parse_orlib;
 }
 
+pub use choice::InnerSolver;
 pub use error::{Error, FieldError};
 pub use generate::{generate, GenerateOptions};
-pub use inner::InnerSolver;
 pub use landscape::{landscape, Landscape};
 // Which LP crate `InnerSolver::Reference` runs on (the feature `minilp` swaps it).
 pub use knapsack::FC_WORK_LIMIT;

@@ -213,12 +213,6 @@ impl JobModel {
         self.omega.contains(1.0, 1.0)
     }
 
-    /// (w, p, T) of the least T over Ω's integer points (ties to the smaller w, then the
-    /// smaller p), or `None` if (1, 1) does not fit: the `exact` policy's allocation.
-    pub fn integer_optimum(&self) -> Option<(u64, u64, f64)> {
-        crate::enumerate::integer_optimum(self)
-    }
-
     /// The exact p minimising T for a fixed w, clamped to Ω (docs/MODEL.md §6, *polish*).
     pub fn best_p_for(&self, w: f64) -> f64 {
         let th = &self.theta;

@@ -269,7 +269,7 @@ pub struct Stats {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
     /// The policy (in files: `smd`, `esw`, `optimus`, `exact` or `global`).
-    pub policy: crate::Policy,
+    pub policy: crate::choice::Policy,
     /// Σ utility of admitted jobs.
     pub total_utility: f64,
     /// Number of admitted jobs.

@@ -2,9 +2,9 @@
 //! integer allocation in Ω.
 
 use crate::model::JobModel;
+use crate::observe::{Event, Observer};
 use crate::rng::Stream;
 use crate::scenario::Rounding;
-use crate::teach::{Event, Observer};
 
 /// An integer allocation and how it was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -42,7 +42,7 @@ pub fn round(
         max_attempts,
         rule,
         rng,
-        &mut crate::teach::Quiet,
+        &mut crate::observe::Quiet,
     )
 }
 

@@ -5,7 +5,8 @@
 //! the first 20 generated jobs whose grid has at most 20 000 points, since the reference
 //! needs seconds per job there.
 
-use crate::inner::{solve_with, InnerSolution, InnerSolver};
+use crate::choice::InnerSolver;
+use crate::inner::{solve_with, InnerSolution};
 use crate::model::JobModel;
 use crate::testutil::generated;
 use crate::Mode;

@@ -143,12 +143,7 @@ pub fn search(
         bound: (big_l - base_rc).max(inc_value),
     });
     let mut last_report = t_start.unwrap_or(0.0);
-    // The clock is read by time, not by node count: a node's cost varies by orders of
-    // magnitude with the core's size (12 bounds over the jobs below it), so the nodes
-    // between two reads adapt to keep reads about READ_EVERY_MS apart.
-    let mut stride = 1u64;
-    let mut until_read = 1u64;
-    let mut last_read = t_start.unwrap_or(0.0);
+    let mut pace = Pace::new(t_start.unwrap_or(0.0));
     let mut next = vec![0usize; n + 1];
     let mut pick = vec![0usize; n + 1];
     let mut used = vec![base_used; n + 1];
@@ -228,21 +223,8 @@ pub fn search(
             0
         };
         nodes += 1;
-        until_read -= 1;
-        if until_read == 0 || nodes >= limits.nodes {
-            let now = limits.clock.map(|c| c());
-            if let Some(t) = now {
-                let dt = t - last_read;
-                last_read = t;
-                if dt < READ_EVERY_MS / 2.0 {
-                    stride = (stride * 2).min(MAX_STRIDE);
-                } else if dt > READ_EVERY_MS * 2.0 {
-                    stride = (stride / 2).max(1);
-                }
-            } else {
-                stride = MAX_STRIDE;
-            }
-            until_read = stride;
+        if pace.due() || nodes >= limits.nodes {
+            let now = pace.read(limits.clock);
             let over_time = matches!((limits.time_ms, now, t_start), (Some(b), Some(t), Some(t0)) if t - t0 > b);
             if over_time || nodes >= limits.nodes {
                 if d == n && val[d] > inc_value + tol {
@@ -266,6 +248,49 @@ pub fn search(
         }
     }
     done(inc, inc_value, inc_value, true, nodes)
+}
+
+/// When the search reads the clock: by time, not by node count. A node's cost varies by
+/// orders of magnitude with the core's size (12 bounds over the jobs below it), so the
+/// nodes between two reads adapt to keep reads about [`READ_EVERY_MS`] apart.
+struct Pace {
+    stride: u64,
+    until_read: u64,
+    last_read: f64,
+}
+
+impl Pace {
+    fn new(t_start: f64) -> Pace {
+        Pace {
+            stride: 1,
+            until_read: 1,
+            last_read: t_start,
+        }
+    }
+
+    /// Counts a node; whether the clock is due.
+    fn due(&mut self) -> bool {
+        self.until_read -= 1;
+        self.until_read == 0
+    }
+
+    /// Reads `clock` (if any) and sets the nodes until the next read.
+    fn read(&mut self, clock: Option<&dyn Fn() -> f64>) -> Option<f64> {
+        let now = clock.map(|c| c());
+        if let Some(t) = now {
+            let dt = t - self.last_read;
+            self.last_read = t;
+            if dt < READ_EVERY_MS / 2.0 {
+                self.stride = (self.stride * 2).min(MAX_STRIDE);
+            } else if dt > READ_EVERY_MS * 2.0 {
+                self.stride = (self.stride / 2).max(1);
+            }
+        } else {
+            self.stride = MAX_STRIDE;
+        }
+        self.until_read = self.stride;
+        now
+    }
 }
 
 /// Multiples of the prices whose Lagrangian bounds every node also takes: a node that

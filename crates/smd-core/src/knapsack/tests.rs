@@ -432,7 +432,7 @@ fn skipping_hopeless_subsets_changes_no_selection() {
                 q,
                 true,
                 &Budget::default(),
-                &mut crate::teach::Quiet,
+                &mut crate::observe::Quiet,
             )
             .unwrap();
             let plain = frieze_clarke_with(
@@ -441,7 +441,7 @@ fn skipping_hopeless_subsets_changes_no_selection() {
                 q,
                 false,
                 &Budget::default(),
-                &mut crate::teach::Quiet,
+                &mut crate::observe::Quiet,
             )
             .unwrap();
             assert_eq!(fast.chosen, plain.chosen, "case {case} q {q}");
@@ -502,7 +502,7 @@ fn all_open() -> (Vec<Item<1>>, [f64; 1]) {
 /// Frieze–Clarke at q = 2 on `all_open` within `budget`.
 fn fc_within(budget: &Budget) -> Selection {
     let (items, cap) = all_open();
-    frieze_clarke_with(&items, &cap, 2, true, budget, &mut crate::teach::Quiet).unwrap()
+    frieze_clarke_with(&items, &cap, 2, true, budget, &mut crate::observe::Quiet).unwrap()
 }
 
 #[test]

@@ -1,4 +1,4 @@
-use crate::inner::InnerSolver;
+use crate::choice::InnerSolver;
 use crate::scenario::{Mode, Outer, Overlap, Resource, Resources, Rounding};
 use crate::Policy;
 

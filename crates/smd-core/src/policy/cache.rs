@@ -1,7 +1,8 @@
 //! SMD allocations kept between plans (the page re-plans after every edit).
 
 use super::assemble::Candidate;
-use crate::inner::{InnerSolver, InnerStats};
+use crate::choice::InnerSolver;
+use crate::inner::InnerStats;
 use crate::scenario::{Job, Scenario};
 
 /// Everything a job's SMD allocation depends on, hashed. Not its utility (Algorithms 1 and 2

@@ -9,9 +9,9 @@ use crate::error::Error;
 use crate::global::{thinned_box, Option_};
 use crate::knapsack::{Limits, R};
 use crate::model::JobModel;
+use crate::observe::Quiet;
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::Scenario;
-use crate::teach::Quiet;
 
 /// Policy **global** (docs/MODEL.md §9, improved): the joint optimum over every job's Pareto set
 /// of allocations and the admitted set (docs/MODEL.md §9, global). Named `"global"` in plans.
@@ -99,6 +99,33 @@ pub fn plan_global(
         keep_the_best_seed(&mut joint, seeds.take(), scenario, opts, deadline)?;
     }
     let outer_ms = clock() - t1;
+    let (cands, chosen) = chosen_allocations(&models, &colocated, &joint);
+    let stats = Stats {
+        inner_ms,
+        outer_ms,
+        outer_nodes: joint.nodes,
+        solve_ms: clock() - start,
+        ..Stats::default()
+    };
+    Ok(assemble(
+        scenario,
+        &models,
+        Policy::Global,
+        &cands,
+        &chosen,
+        admission_of(&joint),
+        stats,
+        &|c, d| not_selected_reason(Policy::Exact, c, d, &cap),
+    ))
+}
+
+/// Every job's candidate in the joint solution and whether it is admitted: its chosen
+/// allocation, or, not admitted, its least-T integer allocation (as `exact` shows it).
+fn chosen_allocations(
+    models: &[JobModel],
+    colocated: &[Vec<JobModel>],
+    joint: &crate::global::Joint,
+) -> (Vec<Option<Candidate>>, Vec<bool>) {
     let mut cands = Vec::with_capacity(models.len());
     let mut chosen = Vec::with_capacity(models.len());
     for (i, m) in models.iter().enumerate() {
@@ -107,7 +134,6 @@ pub fn plan_global(
             chosen.push(false);
             continue;
         }
-        // Not admitted: show the job's least-T integer allocation, as `exact` does.
         let (w, p) = match joint.chosen[i] {
             Some(wp) => wp,
             None => integer_optimum(m).map(|(w, p, _)| (w, p)).unwrap_or((1, 1)),
@@ -115,14 +141,13 @@ pub fn plan_global(
         cands.push(Some(Candidate::at_in(m, &colocated[i], w, p, None, None)));
         chosen.push(joint.chosen[i].is_some());
     }
-    let stats = Stats {
-        inner_ms,
-        outer_ms,
-        outer_nodes: joint.nodes,
-        solve_ms: clock() - start,
-        ..Stats::default()
-    };
-    let admission = AdmissionReport {
+    (cands, chosen)
+}
+
+/// The admission report of the joint solution: its guarantee value / bound, proven or with
+/// its gap.
+fn admission_of(joint: &crate::global::Joint) -> AdmissionReport {
+    AdmissionReport {
         method: "global".into(),
         depth: None,
         guarantee: if joint.bound > 0.0 {
@@ -132,17 +157,7 @@ pub fn plan_global(
         },
         proven_optimal: joint.proven_optimal,
         gap: (!joint.proven_optimal).then(|| (joint.bound - joint.value) / joint.bound),
-    };
-    Ok(assemble(
-        scenario,
-        &models,
-        Policy::Global,
-        &cands,
-        &chosen,
-        admission,
-        stats,
-        &|c, d| not_selected_reason(Policy::Exact, c, d, &cap),
-    ))
+    }
 }
 
 /// Unproven: never below another policy's plan — plans the seeds (unless given) and takes

@@ -18,65 +18,15 @@ use optimus::optimus;
 pub use pinned::{plan_on, Capacity, Pin};
 use smd::{smd_cached, smd_locality};
 
+use crate::choice::InnerSolver;
+pub use crate::choice::Policy;
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
-use crate::inner::InnerSolver;
 use crate::knapsack::{self, Item, R};
+use crate::model::JobModel;
+use crate::observe::{AdmissionItem, Event, Observer, Quiet};
 use crate::plan::{AdmissionReport, Plan, Stats};
 use crate::scenario::{Outer, Scenario};
-use crate::teach::{Event, Observer, Quiet};
-
-/// A planning policy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Policy {
-    /// Algorithm 1 → Algorithm 2 → Frieze–Clarke (or exact) admission.
-    Smd,
-    /// SMD aware of machines (docs/MODEL.md §16): per job the spread allocation (ρ = 1) and
-    /// one co-located on a machine (ρ = β), the one with more utility per dominant share
-    /// kept, then SMD's admission. On a pool it is `smd`.
-    SmdLocality,
-    /// Equal split w = p = k, then SMD's admission stage.
-    Esw,
-    /// The cluster-wide greedy of Optimus.
-    Optimus,
-    /// Per-job integer optimum, then the exact knapsack.
-    Exact,
-    /// The joint optimum over every job's Pareto set of allocations ([`plan_global`]),
-    /// proven, or the best found when its time budget (or, without a clock, its node
-    /// limit) ends.
-    Global,
-}
-
-crate::names::named!(Policy, "policy" {
-    Smd => "smd",
-    SmdLocality => "smd_locality",
-    Esw => "esw",
-    Optimus => "optimus",
-    Exact => "exact",
-    Global => "global",
-});
-
-impl Policy {
-    /// The policies that differ on a pool (`smd_locality` is `smd` there), in display order.
-    pub const POOL: [Policy; 5] = [
-        Policy::Smd,
-        Policy::Esw,
-        Policy::Optimus,
-        Policy::Exact,
-        Policy::Global,
-    ];
-
-    /// The policies worth comparing on `cluster`: [`Policy::ALL`] on machines,
-    /// [`Policy::POOL`] on a pool.
-    pub fn for_cluster(cluster: &crate::scenario::Cluster) -> &'static [Policy] {
-        if cluster.has_machines() {
-            &Policy::ALL
-        } else {
-            &Policy::POOL
-        }
-    }
-}
 
 /// A clock in milliseconds; the crate has none of its own so it runs anywhere (wasm too).
 pub type Clock<'a> = &'a dyn Fn() -> f64;
@@ -189,34 +139,21 @@ pub(crate) fn plan_until<O: Observer>(
     }
     scenario.validate()?;
     let clock = opts.clock.unwrap_or(&|| 0.0);
-    let mut report = |done: usize| {
-        if let Some(f) = opts.progress.as_mut() {
-            f(Progress {
-                policy,
-                jobs_done: done,
-                jobs_total: scenario.jobs.len(),
-                search: None,
-            });
-        }
-    };
     let start = clock();
-    let p = &scenario.params;
     let models = job_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
     let mut stats = Stats::default();
-    let mut cands: Vec<Option<Candidate>> = Vec::with_capacity(models.len());
     let colocated = if policy == Policy::SmdLocality {
         crate::joint::colocated_models(scenario, &models)
     } else {
         Vec::new()
     };
 
-    let (chosen, admission) = if policy == Policy::Optimus {
+    let (cands, chosen, admission) = if policy == Policy::Optimus {
         let t0 = clock();
-        let (c, chosen) = optimus(&models, &cap);
+        let (cands, chosen) = optimus(&models, &cap);
         stats.inner_ms = clock() - t0;
-        report(models.len());
-        cands = c;
+        report_progress(opts, policy, scenario.jobs.len(), models.len());
         let report = AdmissionReport {
             method: "greedy".into(),
             depth: None,
@@ -224,126 +161,22 @@ pub(crate) fn plan_until<O: Observer>(
             proven_optimal: false,
             gap: None,
         };
-        (chosen, report)
+        (cands, chosen, report)
     } else {
         let t0 = clock();
-        let over = |c: Clock, ms: f64| c() - start > ms;
-        let budget = opts.clock.zip(opts.time_budget_ms).filter(|_| give_up);
-        for (job, m) in scenario.jobs.iter().zip(&models) {
-            if budget.is_some_and(|(c, ms)| over(c, ms)) {
-                return Ok(None);
-            }
-            obs.job(cands.len());
-            if !m.feasible() {
-                if O::LISTENS && obs.on() {
-                    obs.event(Event::Infeasible);
-                }
-                cands.push(None);
-                report(cands.len());
-                continue;
-            }
-            let c = match policy {
-                Policy::Smd => {
-                    let cache = opts.cache.as_deref_mut();
-                    let c =
-                        smd_cached(job, m, scenario, opts.inner, cache, clock, &mut stats, obs)?;
-                    if O::LISTENS && obs.on() {
-                        obs.event(Event::Allocated {
-                            w: c.w,
-                            p: c.p,
-                            t: c.t,
-                            pi: m.pi(c.t),
-                            utility: c.utility,
-                        });
-                    }
-                    c
-                }
-                Policy::SmdLocality => {
-                    let cache = opts.cache.as_deref_mut();
-                    let spread = smd_cached(
-                        job, m, scenario, opts.inner, cache, clock, &mut stats, &mut Quiet,
-                    )?;
-                    let cols = &colocated[cands.len()];
-                    smd_locality(
-                        job, m, cols, spread, scenario, opts.inner, clock, &cap, &mut stats,
-                    )?
-                }
-                Policy::Esw => {
-                    let k = esw_k(m);
-                    Candidate::at(m, k, k, None, None)
-                }
-                Policy::Exact => {
-                    let (w, ps, _) = integer_optimum(m).ok_or_else(|| {
-                        Error::Solver(format!("job {:?}: no integer point in Ω", job.id))
-                    })?;
-                    Candidate::at(m, w, ps, None, None)
-                }
-                Policy::Optimus | Policy::Global => unreachable!("handled above"),
-            };
-            cands.push(Some(c));
-            report(cands.len());
-        }
-        stats.inner_ms = clock() - t0 - stats.rounding_ms;
-        let items: Vec<Item> = cands
-            .iter()
-            .zip(&models)
-            .map(|(c, m)| match c {
-                Some(c) => Item {
-                    value: c.utility,
-                    demand: m.demand(c.w as f64, c.p as f64),
-                },
-                None => Item {
-                    value: 0.0,
-                    demand: [f64::INFINITY; R],
-                },
-            })
-            .collect();
-        let t0 = clock();
-        let exact = policy == Policy::Exact || p.outer == Outer::Exact;
-        obs.admission();
-        if O::LISTENS && obs.on() {
-            obs.event(crate::teach::candidates(
-                &items,
-                &cap,
-                if exact { None } else { Some(p.ptas_depth) },
-            ));
-        }
-        // The budget runs from the plan's start; what Algorithm 1 used is spent.
-        let deadline = opts
-            .clock
-            .zip(opts.time_budget_ms)
-            .map(|(c, ms)| (c, start + ms));
-        let sel = if exact {
-            let limits = knapsack::Limits {
-                nodes: knapsack::NODE_LIMIT,
-                time_ms: deadline.map(|(c, at)| (at - c()).max(0.0)),
-                clock: opts.clock,
-            };
-            knapsack::branch_and_bound_observed(&items, &cap, &limits, obs)?
-        } else {
-            let budget = knapsack::Budget {
-                work: opts.admission_work.unwrap_or(knapsack::FC_WORK_LIMIT),
-                deadline,
-            };
-            knapsack::frieze_clarke_observed(&items, &cap, p.ptas_depth, &budget, obs)?
+        let jobs = Jobs {
+            scenario,
+            policy,
+            models: &models,
+            colocated: &colocated,
+            cap: &cap,
         };
-        if O::LISTENS && obs.on() {
-            obs.event(Event::Admitted {
-                chosen: (0..sel.chosen.len()).filter(|&i| sel.chosen[i]).collect(),
-                value: sel.value,
-                guarantee: sel.guarantee,
-                proven_optimal: sel.proven_optimal,
-                gap: sel.gap,
-                nodes: sel.nodes,
-                omitted: 0,
-            });
-        }
-        stats.outer_ms = clock() - t0;
-        stats.outer_lp_solves = sel.lp_solves;
-        stats.outer_nodes = sel.nodes;
-        stats.lp_solves += sel.lp_solves;
-        let report = admission_report(&sel, if exact { None } else { Some(p.ptas_depth) });
-        (sel.chosen, report)
+        let Some(cands) = allocate(&jobs, opts, start, give_up, &mut stats, obs)? else {
+            return Ok(None);
+        };
+        stats.inner_ms = clock() - t0 - stats.rounding_ms;
+        let (chosen, report) = admit(&jobs, &cands, opts, start, &mut stats, obs)?;
+        (cands, chosen, report)
     };
 
     stats.solve_ms = clock() - start;
@@ -357,6 +190,195 @@ pub(crate) fn plan_until<O: Observer>(
         stats,
         &|c, d| not_selected_reason(policy, c, d, &cap),
     )))
+}
+
+/// What [`allocate`] and [`admit`] plan: the scenario's jobs under one policy, their models
+/// (and, for `smd_locality`, their co-located models) and the cluster's capacity.
+struct Jobs<'a> {
+    scenario: &'a Scenario,
+    policy: Policy,
+    models: &'a [JobModel],
+    colocated: &'a [Vec<JobModel>],
+    cap: &'a [f64; R],
+}
+
+/// Posts "`done` of `total` jobs allocated" to the progress callback, if any.
+fn report_progress(opts: &mut Options, policy: Policy, total: usize, done: usize) {
+    if let Some(f) = opts.progress.as_mut() {
+        f(Progress {
+            policy,
+            jobs_done: done,
+            jobs_total: total,
+            search: None,
+        });
+    }
+}
+
+/// Every job's candidate allocation in scenario order (`None`: infeasible) under any policy
+/// but `optimus` (which allocates and admits at once) and `global`. `Ok(None)` when
+/// `give_up` and the time budget ends first.
+fn allocate<O: Observer>(
+    jobs: &Jobs,
+    opts: &mut Options,
+    start: f64,
+    give_up: bool,
+    stats: &mut Stats,
+    obs: &mut O,
+) -> Result<Option<Vec<Option<Candidate>>>, Error> {
+    let (scenario, policy, cap) = (jobs.scenario, jobs.policy, jobs.cap);
+    let clock = opts.clock.unwrap_or(&|| 0.0);
+    let total = scenario.jobs.len();
+    let mut cands: Vec<Option<Candidate>> = Vec::with_capacity(jobs.models.len());
+    let over = |c: Clock, ms: f64| c() - start > ms;
+    let budget = opts.clock.zip(opts.time_budget_ms).filter(|_| give_up);
+    for (job, m) in scenario.jobs.iter().zip(jobs.models) {
+        if budget.is_some_and(|(c, ms)| over(c, ms)) {
+            return Ok(None);
+        }
+        obs.job(cands.len());
+        if !m.feasible() {
+            if O::LISTENS && obs.on() {
+                obs.event(Event::Infeasible);
+            }
+            cands.push(None);
+            report_progress(opts, policy, total, cands.len());
+            continue;
+        }
+        let c = match policy {
+            Policy::Smd => {
+                let cache = opts.cache.as_deref_mut();
+                let c = smd_cached(job, m, scenario, opts.inner, cache, clock, stats, obs)?;
+                if O::LISTENS && obs.on() {
+                    obs.event(Event::Allocated {
+                        w: c.w,
+                        p: c.p,
+                        t: c.t,
+                        pi: m.pi(c.t),
+                        utility: c.utility,
+                    });
+                }
+                c
+            }
+            Policy::SmdLocality => {
+                let cache = opts.cache.as_deref_mut();
+                let spread = smd_cached(
+                    job, m, scenario, opts.inner, cache, clock, stats, &mut Quiet,
+                )?;
+                let cols = &jobs.colocated[cands.len()];
+                smd_locality(
+                    job, m, cols, spread, scenario, opts.inner, clock, cap, stats,
+                )?
+            }
+            Policy::Esw => {
+                let k = esw_k(m);
+                Candidate::at(m, k, k, None, None)
+            }
+            Policy::Exact => {
+                let (w, ps, _) = integer_optimum(m).ok_or_else(|| {
+                    Error::Solver(format!("job {:?}: no integer point in Ω", job.id))
+                })?;
+                Candidate::at(m, w, ps, None, None)
+            }
+            Policy::Optimus | Policy::Global => unreachable!("planned by plan_until"),
+        };
+        cands.push(Some(c));
+        report_progress(opts, policy, total, cands.len());
+    }
+    Ok(Some(cands))
+}
+
+/// The admission of the candidates `cands` (docs/MODEL.md §8): the exact branch and bound
+/// for `exact` or `params.outer = exact`, else Frieze–Clarke at `ptas_depth`, within the
+/// plan's time budget (from `start`) and work cap. Gives the chosen jobs and the report.
+fn admit<O: Observer>(
+    jobs: &Jobs,
+    cands: &[Option<Candidate>],
+    opts: &Options,
+    start: f64,
+    stats: &mut Stats,
+    obs: &mut O,
+) -> Result<(Vec<bool>, AdmissionReport), Error> {
+    let (p, cap) = (&jobs.scenario.params, jobs.cap);
+    let clock = opts.clock.unwrap_or(&|| 0.0);
+    let items: Vec<Item> = cands
+        .iter()
+        .zip(jobs.models)
+        .map(|(c, m)| match c {
+            Some(c) => Item {
+                value: c.utility,
+                demand: m.demand(c.w as f64, c.p as f64),
+            },
+            None => Item {
+                value: 0.0,
+                demand: [f64::INFINITY; R],
+            },
+        })
+        .collect();
+    let t0 = clock();
+    let exact = jobs.policy == Policy::Exact || p.outer == Outer::Exact;
+    obs.admission();
+    if O::LISTENS && obs.on() {
+        obs.event(candidates(
+            &items,
+            cap,
+            if exact { None } else { Some(p.ptas_depth) },
+        ));
+    }
+    // The budget runs from the plan's start; what Algorithm 1 used is spent.
+    let deadline = opts
+        .clock
+        .zip(opts.time_budget_ms)
+        .map(|(c, ms)| (c, start + ms));
+    let sel = if exact {
+        let limits = knapsack::Limits {
+            nodes: knapsack::NODE_LIMIT,
+            time_ms: deadline.map(|(c, at)| (at - c()).max(0.0)),
+            clock: opts.clock,
+        };
+        knapsack::branch_and_bound_observed(&items, cap, &limits, obs)?
+    } else {
+        let budget = knapsack::Budget {
+            work: opts.admission_work.unwrap_or(knapsack::FC_WORK_LIMIT),
+            deadline,
+        };
+        knapsack::frieze_clarke_observed(&items, cap, p.ptas_depth, &budget, obs)?
+    };
+    if O::LISTENS && obs.on() {
+        obs.event(Event::Admitted {
+            chosen: (0..sel.chosen.len()).filter(|&i| sel.chosen[i]).collect(),
+            value: sel.value,
+            guarantee: sel.guarantee,
+            proven_optimal: sel.proven_optimal,
+            gap: sel.gap,
+            nodes: sel.nodes,
+            omitted: 0,
+        });
+    }
+    stats.outer_ms = clock() - t0;
+    stats.outer_lp_solves = sel.lp_solves;
+    stats.outer_nodes = sel.nodes;
+    stats.lp_solves += sel.lp_solves;
+    let report = admission_report(&sel, if exact { None } else { Some(p.ptas_depth) });
+    Ok((sel.chosen, report))
+}
+
+/// The admission's first step: the candidates among `items` (one per job) and `cap`.
+pub(crate) fn candidates(items: &[Item], cap: &[f64; R], depth: Option<u32>) -> Event {
+    let fits = |d: &[f64; R]| crate::knapsack::fits_all(d, cap);
+    Event::Candidates {
+        items: items
+            .iter()
+            .enumerate()
+            .filter(|(_, it)| it.value > 0.0 && fits(&it.demand))
+            .map(|(job, it)| AdmissionItem {
+                job,
+                value: it.value,
+                demand: it.demand,
+            })
+            .collect(),
+        capacity: *cap,
+        depth,
+    }
 }
 
 /// Node limit of the `global` policy's search when it has no clock and time budget

@@ -2,14 +2,15 @@
 
 use super::assemble::Candidate;
 use super::Clock;
+use crate::choice::InnerSolver;
 use crate::error::Error;
-use crate::inner::{self, InnerSolver, InnerStats};
+use crate::inner::{self, InnerStats};
 use crate::model::JobModel;
+use crate::observe::{Event, Observer, Quiet};
 use crate::plan::Stats;
 use crate::rng::{stream_of, Stream};
 use crate::rounding;
 use crate::scenario::{Job, Params, Scenario};
-use crate::teach::{Event, Observer, Quiet};
 
 /// Algorithm 1 (+ polish) and Algorithm 2 for one feasible job: the candidate, the inner
 /// work, and the rounding time. `obs` hears both algorithms (docs/MODEL.md §20).

@@ -1,5 +1,5 @@
 use super::*;
-use crate::scenario::Outer;
+use crate::scenario::{Outer, Rounding};
 use crate::{generate, plan_with, GenerateOptions, Mode};
 
 /// `jobs` generated jobs of `seed` on `units` cluster units at ε.
