@@ -1,7 +1,7 @@
 //! Text output: aligned tables, escaping of user text for a terminal, and the plan and
 //! compare tables.
 
-use smd_core::scenario::{Outer, Resource};
+use smd_core::scenario::Resource;
 use smd_core::{Plan, Scenario};
 use std::io::{self, Write};
 
@@ -263,10 +263,7 @@ pub(crate) fn write_compare_table(
         scenario.jobs.len(),
         scenario.params.epsilon,
         scenario.params.ptas_depth,
-        match scenario.params.outer {
-            Outer::Ptas => "ptas",
-            Outer::Exact => "exact",
-        },
+        scenario.params.outer.name(),
         scenario.params.seed
     )?;
     writeln!(out)?;
