@@ -9,12 +9,32 @@
 //! The page keeps the raw text of every input; this module only turns text into values
 //! (or a parse message) and values into text. Checking the values is `smd_core`'s job.
 
-use crate::codec::Settings;
+use serde::{Deserialize, Serialize};
 use smd_core::scenario::{
     Cluster, GpuSharing, Job, Layer, MachineGroup, Mode, Outer, Overlap, Placement, Resource,
     Rounding,
 };
 use smd_core::Scenario;
+
+/// `global`'s search time budget the page opens with, s.
+pub const DEFAULT_GLOBAL_BUDGET_S: f64 = 3.0;
+
+/// The page's own settings: how it plans, not what (they are not part of the scenario's
+/// file or its share link), saved with the draft.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Wall-clock budget of `global`'s search, s (`smd_core::Options::time_budget_ms`).
+    pub global_budget_s: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            global_budget_s: DEFAULT_GLOBAL_BUDGET_S,
+        }
+    }
+}
 
 /// The field of `global`'s time budget, s (a page setting).
 pub const GLOBAL_BUDGET: &str = "page.global_budget_s";

@@ -5,16 +5,10 @@
 
 use super::draft::DraftState;
 use super::{Notice, State};
+pub use crate::solver::page_policies;
 use crate::solver::{Event, Output, Partial, Reply, Task};
 use smd_core::{Plan, Policy, Scenario, SearchProgress};
 use std::rc::Rc;
-
-/// The policies the page plans and compares for a cluster, in display order, `global` last
-/// (its search runs within the draft's time budget): [`Policy::for_cluster`] — every policy
-/// on machines; on a pool all but `smd_locality`, which is `smd` there.
-pub fn page_policies(cluster: &smd_core::scenario::Cluster) -> &'static [Policy] {
-    Policy::for_cluster(cluster)
-}
 
 /// A solve running this long, s, is called out in the status line (with its Cancel).
 pub const SLOW_SOLVE_S: u32 = 3;
