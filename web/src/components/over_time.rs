@@ -6,7 +6,7 @@
 use super::apps::{input, machine_choices, select};
 use super::format::{duration, percent, percent_sig, sig};
 use super::use_app;
-use crate::state::{Action, SimSource, Simulated, Simulation};
+use crate::state::{Action, Running, SimSource, Simulated, Simulation};
 use smd_apps::trace::WORKLOADS;
 use smd_charts::{
     jct_cdf_svg, timeline_svg, usage_svg, utility_bound_svg, OverTimeOptions, TimelineOptions,
@@ -31,7 +31,7 @@ pub fn OverTimePanel() -> Html {
             .filter(|(k, _)| *k == field)
             .map(|(_, m)| m)
     };
-    let busy = ot.running.is_some();
+    let busy = ot.run.running.is_some();
     let run = {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::StartSimulation))
@@ -103,20 +103,21 @@ pub fn OverTimePanel() -> Html {
             <div class="buttons">
                 <button onclick={run} disabled={busy} data-testid="over-time-run">{"Run"}</button>
             </div>
-            { for ot.running.as_ref().map(|r| progress(&state, r)) }
+            { for ot.run.running.as_ref().map(|r| progress(&state, r)) }
             { results(&state) }
         </section>
     }
 }
 
 /// The running simulation's progress, with Cancel.
-fn progress(state: &super::AppState, r: &Simulation) -> Html {
+fn progress(state: &super::AppState, running: &Running<Simulation>) -> Html {
+    let r = &running.request;
     let cancel = {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::CancelSimulation))
     };
     let k = r.policies.len();
-    let text = match r.progress {
+    let text = match running.progress {
         None => format!("Simulating {}: starting…", r.label),
         Some(p) => format!(
             "Simulating {}: {} ({} of {k}) — slot {}, t = {}, {} of {} finished",
@@ -129,7 +130,7 @@ fn progress(state: &super::AppState, r: &Simulation) -> Html {
             p.jobs
         ),
     };
-    let (done, total) = r.progress.map_or((0, 1), |p| {
+    let (done, total) = running.progress.map_or((0, 1), |p| {
         (p.step * p.jobs.max(1) + p.finished, k * p.jobs.max(1))
     });
     html! {
@@ -144,7 +145,7 @@ fn progress(state: &super::AppState, r: &Simulation) -> Html {
 /// The last runs, or why they stopped.
 fn results(state: &super::AppState) -> Html {
     let ot = &state.over_time;
-    match &ot.finished {
+    match &ot.run.finished {
         None => html! {},
         Some(Err(m)) => html! { <p class="bad" data-testid="over-time-error">{ m }</p> },
         Some(Ok(r)) => {

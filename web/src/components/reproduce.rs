@@ -21,7 +21,7 @@ pub fn ReproducePanel() -> Html {
     let busy = state.reproduction.running.is_some();
     let progress = state.reproduction.running.as_ref().map(|r| {
         let (done, total) = r.progress.unwrap_or((0, 0));
-        let scale = if r.quick { "quick" } else { "full" };
+        let scale = if r.request.quick { "quick" } else { "full" };
         html! {
             <div class="progress" data-testid="reproduce-progress">
                 <span>{ if total == 0 {

@@ -143,7 +143,7 @@ pub fn SweepPanel() -> Html {
         std::iter::once((String::new(), format!("as many as cores ({auto})")))
             .chain((1..=MAX_WORKERS).map(|n| (n.to_string(), n.to_string())))
             .collect();
-    let busy = sw.running.is_some();
+    let busy = sw.run.running.is_some();
     html! {
         <section class="card sweep" id="sweep" data-testid="sweep">
             <h2>{"Capacity sweep"}</h2>
@@ -177,12 +177,12 @@ pub fn SweepPanel() -> Html {
 /// The running sweep's progress, with Cancel; or that the last one was cancelled.
 fn progress(state: &super::AppState) -> Html {
     let sw = &state.sweep;
-    let (Some(r), Some(((done, total), (units, all)))) = (&sw.running, sw.progress()) else {
+    let (Some(r), Some(((done, total), (units, all)))) = (&sw.run.running, sw.progress()) else {
         return match sw.cancelled {
             Some((done, total)) => html! {
                 <p class="no" data-testid="sweep-cancelled">
                     { format!("Sweep cancelled after {done} of {total} sizes; nothing of it is shown{}.",
-                        if matches!(sw.finished, Some(Ok(_))) { " (below: the sweep before it)" } else { "" }) }
+                        if matches!(sw.run.finished, Some(Ok(_))) { " (below: the sweep before it)" } else { "" }) }
                 </p>
             },
             None => html! {},
@@ -194,7 +194,7 @@ fn progress(state: &super::AppState) -> Html {
     };
     html! {
         <div class="progress" data-testid="sweep-progress" data-done={done.to_string()} data-total={total.to_string()}>
-            <span>{ format!("Sweeping {} on {} worker{}: {done} of {total} sizes", r.label, r.workers, if r.workers == 1 { "" } else { "s" }) }</span>
+            <span>{ format!("Sweeping {} on {} worker{}: {done} of {total} sizes", r.request.label, r.request.workers, if r.request.workers == 1 { "" } else { "s" }) }</span>
             <progress max={all.max(1).to_string()} value={units.to_string()}></progress>
             <button onclick={cancel} data-testid="sweep-cancel">{"Cancel"}</button>
         </div>
@@ -203,7 +203,7 @@ fn progress(state: &super::AppState) -> Html {
 
 /// The last sweep: the answer, the charts and the table; or why it stopped.
 fn results(state: &super::AppState) -> Html {
-    match &state.sweep.finished {
+    match &state.sweep.run.finished {
         None => html! {},
         Some(Err(m)) => html! { <p class="bad" data-testid="sweep-error">{ m }</p> },
         Some(Ok(r)) => {

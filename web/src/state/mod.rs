@@ -25,6 +25,7 @@
 //! counters and task ids kept here.
 
 pub mod apps;
+pub mod background;
 pub mod compare;
 pub mod draft;
 pub mod over_time;
@@ -35,6 +36,7 @@ pub mod teach;
 pub mod view;
 
 pub use apps::{machines_in_force, MachineForm, PresetForm, TraceForm, Undo, TRACE_SOURCE};
+pub use background::{Background, News, Pending, Running, Work, WorkerTask};
 pub use compare::{CompareState, Compared, Saved};
 pub use draft::{DraftState, GenerateForm, ShownError, MAX_GENERATED_JOBS};
 pub use over_time::{OverTimeState, SimForm, SimProgress, SimSource, Simulated, Simulation};
@@ -287,16 +289,27 @@ impl State {
         }
     }
 
+    /// The worker's background parts, in the order their tasks are sent. A new view whose
+    /// work runs in the worker adds its part here and in [`State::background_mut`].
+    pub fn background(&self) -> [&dyn Pending; 3] {
+        [&self.reproduction, &self.over_time, &self.compare.run]
+    }
+
+    /// The worker's background parts, to route replies to and lose with the worker.
+    pub fn background_mut(&mut self) -> [&mut dyn Pending; 3] {
+        [
+            &mut self.reproduction,
+            &mut self.over_time,
+            &mut self.compare.run,
+        ]
+    }
+
     /// Ids of the tasks the worker should be doing now, in the order to send them.
     pub fn tasks(&self) -> Vec<u64> {
-        let reproduction = self.reproduction.task().map(|(id, _)| id);
-        let simulation = self.over_time.task().map(|(id, _)| id);
-        let comparison = self.compare.task().map(|(id, _)| id);
+        let background = self.background().map(|b| b.pending().map(|(id, _)| id));
         self.solving
             .tasks()
-            .chain(reproduction)
-            .chain(simulation)
-            .chain(comparison)
+            .chain(background.into_iter().flatten())
             .chain(self.teach.pending())
             .collect()
     }
@@ -304,16 +317,12 @@ impl State {
     /// The request of task `id`, if the worker should be doing it.
     pub fn request(&self, id: u64) -> Option<Request> {
         let task = self.solving.task(id).or_else(|| {
-            [
-                self.reproduction.task(),
-                self.over_time.task(),
-                self.compare.task(),
-            ]
-            .into_iter()
-            .flatten()
-            .find(|(i, _)| *i == id)
-            .map(|t| t.1)
-            .or_else(|| self.teach_task(id))
+            self.background()
+                .into_iter()
+                .filter_map(|b| b.pending())
+                .find(|(i, _)| *i == id)
+                .map(|t| t.1)
+                .or_else(|| self.teach_task(id))
         })?;
         Some(Request { id, task })
     }

@@ -1,19 +1,15 @@
 //! The paper's experiments (`smd_reproduce`), run in the solver worker: the run in
 //! progress and the last one's experiments (or why it stopped).
 
+use super::background::{Background, Work, WorkerTask};
 use super::{Notice, State};
 use crate::solver::{Event, Experiment, Output, Task};
-use std::rc::Rc;
 
-/// A reproduction of the paper's experiments in progress.
+/// A reproduction of the paper's experiments: the request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reproduction {
-    /// Task id (replies carry it).
-    pub id: u64,
     /// The quick scale (else the full one).
     pub quick: bool,
-    /// `(scenarios planned, scenarios)` of the latest progress report.
-    pub progress: Option<(usize, usize)>,
 }
 
 /// A finished reproduction.
@@ -27,98 +23,59 @@ pub struct Reproduced {
     pub ms: f64,
 }
 
-/// The reproduction part of the state.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ReproductionState {
-    /// The reproduction in progress.
-    pub running: Option<Reproduction>,
-    /// The last reproduction, or why it stopped.
-    pub finished: Option<Result<Rc<Reproduced>, String>>,
+impl Work for Reproduction {
+    /// `(scenarios planned, scenarios)` of the latest progress report.
+    type Progress = Option<(usize, usize)>;
+    type Done = Reproduced;
+    const NAME: &'static str = "reproduction";
 }
 
-impl ReproductionState {
-    /// Starts a reproduction as task `id`.
-    pub fn start(&mut self, id: u64, quick: bool) {
-        self.running = Some(Reproduction {
-            id,
-            quick,
-            progress: None,
-        });
+impl WorkerTask for Reproduction {
+    fn task(&self) -> Task {
+        Task::Reproduce { quick: self.quick }
     }
 
-    /// The worker is being terminated for another reason: a running reproduction is lost.
-    pub fn lost(&mut self, why: &str) {
-        if self.running.take().is_some() {
-            self.finished = Some(Err(format!("The reproduction stopped: {why}.")));
+    fn read_progress(&self, event: &Event) -> Option<Self::Progress> {
+        match *event {
+            Event::Progress { done, total, .. } => Some(Some((done, total))),
+            _ => None,
         }
     }
 
-    /// Stops the running reproduction (the last results stay); returns whether there was
-    /// one.
-    pub fn cancel(&mut self) -> bool {
-        self.running.take().is_some()
-    }
-
-    /// Whether task `task` is the running reproduction.
-    pub fn owns(&self, task: u64) -> bool {
-        self.running.as_ref().is_some_and(|r| r.id == task)
-    }
-
-    /// The task to send, if one is running: `(id, task)`.
-    pub fn task(&self) -> Option<(u64, Task)> {
-        self.running
-            .as_ref()
-            .map(|r| (r.id, Task::Reproduce { quick: r.quick }))
-    }
-
-    /// News of the running reproduction; returns whether anything changed.
-    pub fn on_event(&mut self, event: Event) -> bool {
-        let Some(r) = self.running.as_mut() else {
-            return false;
-        };
-        match event {
-            Event::Progress { done, total, .. } => r.progress = Some((done, total)),
-            Event::Done {
-                output: Output::Reproduced { experiments },
+    fn done(&self, output: Output, ms: f64) -> Option<Reproduced> {
+        match output {
+            Output::Reproduced { experiments } => Some(Reproduced {
+                quick: self.quick,
+                experiments,
                 ms,
-            } => {
-                let quick = r.quick;
-                self.running = None;
-                self.finished = Some(Ok(Rc::new(Reproduced {
-                    quick,
-                    experiments,
-                    ms,
-                })));
-            }
-            Event::Failed { message } => {
-                self.running = None;
-                self.finished = Some(Err(format!("The reproduction failed: {message}")));
-            }
-            _ => return false,
+            }),
+            _ => None,
         }
-        true
     }
 }
+
+/// The reproduction part of the state: the run in progress and the last one.
+pub type ReproductionState = Background<Reproduction>;
 
 /// What a reproduction means for the worker.
 impl State {
     /// Runs the paper's experiments (quick or full); returns whether one was started.
     pub(super) fn start_reproduction(&mut self, quick: bool) -> bool {
-        if self.reproduction.running.is_some() {
+        if self.reproduction.is_running() {
             return false;
         }
         if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
             self.solving.restart();
         }
         let id = self.solving.new_task_id();
-        self.reproduction.start(id, quick);
+        self.reproduction.start(id, Reproduction { quick });
         true
     }
 
     /// Stops the running reproduction (terminates the worker); returns whether there was
     /// one.
     pub(super) fn cancel_reproduction(&mut self) -> bool {
-        if !self.reproduction.cancel() {
+        if self.reproduction.cancel().is_none() {
             return false;
         }
         self.solving.restart();
@@ -148,7 +105,7 @@ mod tests {
         let s = state(2);
         let s = s.reduce(Action::StartReproduce(true));
         let id = s.reproduction.running.as_ref().unwrap().id;
-        assert!(s.reproduction.running.as_ref().unwrap().quick);
+        assert!(s.reproduction.running.as_ref().unwrap().request.quick);
         assert_eq!(s.tasks(), vec![id]);
         assert!(matches!(
             s.request(id).unwrap().task,

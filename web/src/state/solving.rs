@@ -481,13 +481,11 @@ impl State {
 
     /// The worker died with `message`.
     pub(super) fn worker_died(&mut self, message: String) {
-        self.reproduction
-            .lost(&format!("the solver stopped ({message})"));
-        self.teach.lost(&format!("the solver stopped ({message})"));
-        self.over_time
-            .lost(&format!("the solver stopped ({message})"));
-        self.compare
-            .lost(&format!("the solver stopped ({message})"));
+        let why = format!("the solver stopped ({message})");
+        self.teach.lost(&why);
+        for b in self.background_mut() {
+            b.lose(&why);
+        }
         let text = if self.solving.died(message.clone()) {
             format!("The solver stopped ({message}). It was restarted; your input is kept.")
         } else {
@@ -505,19 +503,16 @@ impl State {
             Reply::Event { task, event } if self.solving.owns(task) => {
                 return self.solving.on_event(task, event)
             }
-            Reply::Event { task, event } if self.reproduction.owns(task) => {
-                return self.reproduction.on_event(event)
-            }
-            Reply::Event { task, event } if self.over_time.owns(task) => {
-                return self.over_time.on_event(event)
-            }
-            Reply::Event { task, event } if self.compare.owns(task) => {
-                return self.compare.on_event(event)
-            }
             Reply::Event { task, event } if self.teach.owns(task) => {
                 return self.teach.on_event(task, event)
             }
-            Reply::Event { .. } => return false,
+            Reply::Event { task, event } => {
+                return self
+                    .background_mut()
+                    .into_iter()
+                    .find(|b| b.owns_task(task))
+                    .is_some_and(|b| b.on_worker_event(event))
+            }
         }
         true
     }

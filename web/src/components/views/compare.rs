@@ -50,10 +50,14 @@ pub fn CompareView() -> Html {
             d.dispatch(Action::CompareField("text", v))
         })
     };
-    let busy = c.running.is_some();
-    let progress = c.running.as_ref().map(|r| {
+    let busy = c.run.running.is_some();
+    let progress = c.run.running.as_ref().map(|r| {
         let (side, done, total) = r.progress.unwrap_or((0, 0, 1));
-        let name = if side == 0 { &r.a.label } else { &r.b.label };
+        let name = if side == 0 {
+            &r.request.a.label
+        } else {
+            &r.request.b.label
+        };
         format!("Planning {name}: {done} of {total} policies…")
     });
     html! {
@@ -82,7 +86,7 @@ pub fn CompareView() -> Html {
             if let Some(p) = progress {
                 <p class="status" data-testid="compare-progress">{ p }</p>
             }
-            { match &c.finished {
+            { match &c.run.finished {
                 Some(Ok(r)) => results(r),
                 Some(Err(m)) => html! { <p class="msg" role="alert">{ m }</p> },
                 None => html! {},

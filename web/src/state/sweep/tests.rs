@@ -71,16 +71,16 @@ fn a_sweep_gathers_every_size_into_the_native_report() {
     let s = s.reduce(Action::SweepField("range", "0.25:1.5:0.25".into()));
     let s = s.reduce(Action::ToggleSweepPolicy(Policy::Exact, false));
     let s = s.reduce(Action::StartSweep(3, 1000.0));
-    let run = s.sweep.running.as_ref().expect("running");
-    assert_eq!(run.points.len(), 6);
-    assert_eq!(run.workers, 3);
+    let run = s.sweep.run.running.as_ref().expect("running");
+    assert_eq!(run.request.points.len(), 6);
+    assert_eq!(run.request.workers, 3);
     assert_eq!(
-        run.policies.planners,
+        run.request.policies.planners,
         [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Global]
     );
-    assert!(run.policies.over_time.is_empty(), "no arrivals");
+    assert!(run.request.policies.over_time.is_empty(), "no arrivals");
     assert_eq!(
-        run.label,
+        run.request.label,
         "6 sizes of cluster units (0.25:1.5:0.25) × 4 policies"
     );
     let ids = s.sweep.tasks();
@@ -102,7 +102,7 @@ fn a_sweep_gathers_every_size_into_the_native_report() {
         },
     };
     s = s.reduce(Action::SweepReply(stale, 1100.0));
-    assert!(s.sweep.running.is_some());
+    assert!(s.sweep.run.running.is_some());
     let mut progressed = false;
     for r in replies {
         s = s.reduce(Action::SweepReply(r, 2500.0));
@@ -111,8 +111,8 @@ fn a_sweep_gathers_every_size_into_the_native_report() {
         }
     }
     assert!(progressed, "policies done show before the sizes are back");
-    assert!(s.sweep.running.is_none());
-    let done = s.sweep.finished.clone().unwrap().unwrap();
+    assert!(s.sweep.run.running.is_none());
+    let done = s.sweep.run.finished.clone().unwrap().unwrap();
     assert_eq!(done.ms, 1500.0);
     let native = smd_sweep::sweep(
         &s.draft.scenario,
@@ -138,7 +138,7 @@ fn problems_stay_at_their_input_with_the_text_typed() {
     let s = state(3);
     let s = s.reduce(Action::SweepField("range", "5:1:1".into()));
     let s = s.reduce(Action::StartSweep(2, 0.0));
-    assert!(s.sweep.running.is_none());
+    assert!(s.sweep.run.running.is_none());
     assert_eq!(
         s.sweep.form.error,
         Some(("range", "the stop (1) is below the start (5)".into()))
@@ -194,10 +194,10 @@ fn cancel_and_a_dead_worker_stop_the_sweep_and_late_replies_do_nothing() {
     }
     assert_eq!(s.sweep.progress().unwrap().0, (1, 4));
     let s = s.reduce(Action::CancelSweep);
-    assert!(s.sweep.running.is_none());
+    assert!(s.sweep.run.running.is_none());
     assert!(s.sweep.tasks().is_empty());
     assert_eq!(s.sweep.cancelled, Some((1, 4)));
-    assert!(s.sweep.finished.is_none(), "nothing of a partial sweep");
+    assert!(s.sweep.run.finished.is_none(), "nothing of a partial sweep");
     assert_eq!(s.view.notice.as_ref().unwrap().text, "Sweep cancelled.");
     let late = perform(second);
     let mut after = s.clone();
@@ -212,10 +212,10 @@ fn cancel_and_a_dead_worker_stop_the_sweep_and_late_replies_do_nothing() {
     let s2 = s
         .clone()
         .reduce(Action::SweepWorkerDied(None, "boom".into()));
-    assert!(s2.sweep.running.is_some());
+    assert!(s2.sweep.run.running.is_some());
     let s = s.reduce(Action::SweepWorkerDied(Some(id), "boom".into()));
-    assert!(s.sweep.running.is_none());
-    let why = s.sweep.finished.clone().unwrap().unwrap_err();
+    assert!(s.sweep.run.running.is_none());
+    let why = s.sweep.run.finished.clone().unwrap().unwrap_err();
     assert!(why.contains("boom"), "{why}");
 }
 
@@ -233,9 +233,9 @@ fn a_failed_size_fails_the_sweep_with_its_message() {
         },
         0.0,
     ));
-    assert!(s.sweep.running.is_none());
+    assert!(s.sweep.run.running.is_none());
     assert_eq!(
-        s.sweep.finished.clone().unwrap().unwrap_err(),
+        s.sweep.run.finished.clone().unwrap().unwrap_err(),
         "The sweep failed: at units 2, policy smd: no"
     );
 }
@@ -269,13 +269,13 @@ fn over_time_and_machine_groups_are_swept_too() {
         s = s.reduce(Action::ToggleSweepSimPolicy(p, false));
     }
     let s = s.reduce(Action::StartSweep(2, 0.0));
-    let run = s.sweep.running.as_ref().unwrap();
+    let run = s.sweep.run.running.as_ref().unwrap();
     assert_eq!(
-        run.policies.over_time,
+        run.request.policies.over_time,
         [SimPolicy::Fifo, SimPolicy::Smd, SimPolicy::Bound]
     );
     let s = run_all(s);
-    let done = s.sweep.finished.clone().unwrap().unwrap();
+    let done = s.sweep.run.finished.clone().unwrap().unwrap();
     let k = done
         .report
         .over_time_knee
@@ -300,7 +300,7 @@ fn over_time_and_machine_groups_are_swept_too() {
     let s = s.reduce(Action::SweepField("resource", "gpu".into()));
     let s = s.reduce(Action::ToggleSweepPolicy(Policy::Global, false));
     let s = s.reduce(Action::StartSweep(1, 0.0));
-    let spec = s.sweep.running.as_ref().unwrap().spec.clone();
+    let spec = s.sweep.run.running.as_ref().unwrap().request.spec.clone();
     assert_eq!(spec.axis, Axis::Machines);
     assert_eq!(spec.resource, Some(Resource::Gpu));
     assert_eq!(
@@ -308,7 +308,7 @@ fn over_time_and_machine_groups_are_swept_too() {
         Some(s.draft.scenario.cluster.machines[0].name.as_str())
     );
     let s = run_all(s);
-    let done = s.sweep.finished.clone().unwrap().unwrap();
+    let done = s.sweep.run.finished.clone().unwrap().unwrap();
     assert_eq!(done.report.points.len(), 2);
     assert_eq!(done.report.knee.resource, Some(Resource::Gpu));
 }
