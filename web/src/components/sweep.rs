@@ -8,6 +8,7 @@ use super::use_app;
 use crate::solver::now_ms;
 use crate::solver::pool::{hardware_concurrency, pool_size, MAX_WORKERS};
 use crate::state::sweep::has_arrivals;
+use crate::state::SweepAction;
 use crate::state::{Action, Swept};
 use smd_charts::{sweep_svg, use_resource, SweepMetric, SweepOptions};
 use smd_core::scenario::Resource;
@@ -26,7 +27,7 @@ pub fn SweepPanel() -> Html {
     let draft = &state.draft.scenario;
     let on = |field: &'static str| {
         let d = state.dispatcher();
-        Callback::from(move |v: String| d.dispatch(Action::SweepField(field, v)))
+        Callback::from(move |v: String| d.dispatch(Action::Sweep(SweepAction::Field(field, v))))
     };
     let err = |field: &str| {
         f.error
@@ -38,7 +39,7 @@ pub fn SweepPanel() -> Html {
     let workers = f.workers.unwrap_or(auto);
     let run = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::StartSweep(workers, now_ms())))
+        Callback::from(move |_| d.dispatch(Action::Sweep(SweepAction::Start(workers, now_ms()))))
     };
     let machines = draft.cluster.has_machines();
     let axis = f.axis_for(draft);
@@ -98,7 +99,7 @@ pub fn SweepPanel() -> Html {
         let d = state.dispatcher();
         let onchange = Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            d.dispatch(Action::ToggleSweepPolicy(p, on))
+            d.dispatch(Action::Sweep(SweepAction::TogglePolicy(p, on)))
         });
         html! {
             <label class="cap">
@@ -113,13 +114,13 @@ pub fn SweepPanel() -> Html {
         let d = state.dispatcher();
         let onchange = Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            d.dispatch(Action::SweepField("over_time", on.to_string()))
+            d.dispatch(Action::Sweep(SweepAction::Field("over_time", on.to_string())))
         });
         let sims = SimPolicy::ALL.iter().map(|&p| {
             let d = state.dispatcher();
             let onchange = Callback::from(move |e: Event| {
                 let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-                d.dispatch(Action::ToggleSweepSimPolicy(p, on))
+                d.dispatch(Action::Sweep(SweepAction::ToggleSimPolicy(p, on)))
             });
             html! {
                 <label class="cap">
@@ -190,7 +191,7 @@ fn progress(state: &super::AppState) -> Html {
     };
     let cancel = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::CancelSweep))
+        Callback::from(move |_| d.dispatch(Action::Sweep(SweepAction::Cancel)))
     };
     html! {
         <div class="progress" data-testid="sweep-progress" data-done={done.to_string()} data-total={total.to_string()}>
@@ -224,7 +225,9 @@ fn results(state: &super::AppState) -> Html {
             .collect();
             let chart_resource = {
                 let d = state.dispatcher();
-                Callback::from(move |v: String| d.dispatch(Action::SweepField("chart_resource", v)))
+                Callback::from(move |v: String| {
+                    d.dispatch(Action::Sweep(SweepAction::Field("chart_resource", v)))
+                })
             };
             html! {
                 <>

@@ -317,3 +317,81 @@ impl State {
         self.compare.run.rerun(|| solving.new_task_id());
     }
 }
+
+/// Scenarios side by side: the form, saving, export and import, the comparison.
+#[derive(Clone, Debug)]
+pub enum CompareAction {
+    /// A field of the compare view: `name`, `a`, `b` or `text`.
+    Field(&'static str, String),
+    /// Save the draft under the typed name.
+    Save,
+    /// Delete a saved scenario.
+    DeleteSaved(String),
+    /// Put every saved scenario's JSON into the compare view's text.
+    ExportSaved,
+    /// Read saved scenarios from the compare view's text.
+    ImportSaved,
+    /// Plan the two chosen scenarios.
+    Start,
+    /// Stop the running comparison.
+    Cancel,
+    /// A scenario of a share link to compare with the draft: saved under this name and
+    /// chosen as the second.
+    With(String, Box<Scenario>),
+}
+
+impl CompareAction {
+    /// Applies the change to the state; returns whether anything changed.
+    pub(super) fn reduce(self, s: &mut State) -> bool {
+        match self {
+            CompareAction::Field(field, text) => {
+                let c = &mut s.compare;
+                match field {
+                    "name" => c.name = text,
+                    "a" => c.a = text,
+                    "b" => c.b = text,
+                    "text" => c.text = text,
+                    _ => return false,
+                }
+                c.error = None;
+                true
+            }
+            CompareAction::Save => s.save_scenario(),
+            CompareAction::DeleteSaved(name) => {
+                s.compare.delete(&name);
+                true
+            }
+            CompareAction::ExportSaved => {
+                s.compare.text = s.compare.export();
+                s.compare.error = None;
+                true
+            }
+            CompareAction::ImportSaved => {
+                let text = s.compare.text.clone();
+                match s.compare.import(&text) {
+                    Ok(n) => {
+                        s.compare.error = None;
+                        s.view.notice = Some(Notice::info(format!(
+                            "Read {n} saved scenario{}.",
+                            if n == 1 { "" } else { "s" }
+                        )));
+                    }
+                    Err(m) => s.compare.error = Some(("text", m)),
+                }
+                true
+            }
+            CompareAction::Start => s.start_compare(),
+            CompareAction::Cancel => s.cancel_compare(),
+            CompareAction::With(name, scenario) => {
+                match s.compare.put(name.clone(), *scenario) {
+                    Ok(()) => {
+                        s.compare.a = DRAFT.into();
+                        s.compare.b = name;
+                    }
+                    Err(e) => s.compare.error = Some(e),
+                }
+                true
+            }
+        }
+    }
+}

@@ -9,6 +9,7 @@
 
 use super::background::{Background, Running, Work};
 use super::draft::DraftState;
+use super::{Notice, State};
 use crate::solver::{Event, Output, Reply, Request, Task};
 use smd_apps::machines::{self, MachineType, CATALOG};
 use smd_core::scenario::Resource;
@@ -626,6 +627,57 @@ fn label(spec: &Spec, points: &[Point], policies: &Policies) -> String {
         points.len(),
         spec.range
     )
+}
+
+/// The capacity sweep: the form, the run, the replies of the page's pool of workers.
+#[derive(Clone, Debug)]
+pub enum SweepAction {
+    /// A field of the sweep form: `axis`, `type`, `group`, `resource`, `range`,
+    /// `over_time` or `workers`; or the resource charted, `chart_resource`.
+    Field(&'static str, String),
+    /// Check (`true`) or uncheck a static policy of the sweep.
+    TogglePolicy(Policy, bool),
+    /// Check (`true`) or uncheck a policy over time of the sweep.
+    ToggleSimPolicy(smd_sim::SimPolicy, bool),
+    /// Sweep the draft as the form says on this many workers, starting at this time (the
+    /// page's clock, ms).
+    Start(usize, f64),
+    /// Stop the running sweep.
+    Cancel,
+    /// A reply from a worker of the sweep's pool, and when it came (the page's clock, ms).
+    Reply(crate::solver::Reply, f64),
+    /// A worker of the sweep's pool died: the task it had, and why.
+    WorkerDied(Option<u64>, String),
+}
+
+impl SweepAction {
+    /// Applies the change to the state; returns whether anything changed.
+    pub(super) fn reduce(self, s: &mut State) -> bool {
+        match self {
+            SweepAction::Field(field, text) => {
+                s.sweep.field(field, text);
+                true
+            }
+            SweepAction::TogglePolicy(p, on) => {
+                s.sweep.toggle(p, on);
+                true
+            }
+            SweepAction::ToggleSimPolicy(p, on) => {
+                s.sweep.toggle_sim(p, on);
+                true
+            }
+            SweepAction::Start(workers, now) => s.sweep.start(&s.draft, workers, now),
+            SweepAction::Cancel => {
+                let cancelled = s.sweep.cancel();
+                if cancelled {
+                    s.view.notice = Some(Notice::info("Sweep cancelled."));
+                }
+                cancelled
+            }
+            SweepAction::Reply(reply, now) => s.sweep.on_reply(reply, now),
+            SweepAction::WorkerDied(task, message) => s.sweep.died(task, &message),
+        }
+    }
 }
 
 #[cfg(test)]
