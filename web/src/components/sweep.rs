@@ -25,10 +25,7 @@ pub fn SweepPanel() -> Html {
     let sw = &state.sweep;
     let f = &sw.form;
     let draft = &state.draft.scenario;
-    let on = |field: &'static str| {
-        let d = state.dispatcher();
-        Callback::from(move |v: String| d.dispatch(Action::Sweep(SweepAction::Field(field, v))))
-    };
+    let on = field_callback(&state);
     let err = |field: &str| {
         f.error
             .as_ref()
@@ -41,6 +38,52 @@ pub fn SweepPanel() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::Sweep(SweepAction::Start(workers, now_ms()))))
     };
+    let worker_choices: Vec<(String, String)> =
+        std::iter::once((String::new(), format!("as many as cores ({auto})")))
+            .chain((1..=MAX_WORKERS).map(|n| (n.to_string(), n.to_string())))
+            .collect();
+    let busy = sw.run.running.is_some();
+    html! {
+        <section class="card sweep" id="sweep" data-testid="sweep">
+            <h2>{"Capacity sweep"}</h2>
+            <p class="note">{"How much cluster do the draft's jobs need? The same jobs, parameters and limits planned by every policy on a cluster of each size — more units, more machines of a type or of one of the draft's groups, or more of one resource alone — each size a task for a pool of Web Workers. The knee is where the best policy reaches 95% of the utility it has at the largest size (docs/MODEL.md §19)."}</p>
+            <div class="row form">
+                <SweepWhat />
+                { input("sweep.range", "sizes (start:stop:step)", f.range_text(draft), err("range"), String::new(), on("range")) }
+                { select("sweep.workers", "workers", worker_choices, &f.workers.map_or(String::new(), |n| n.to_string()), on("workers")) }
+            </div>
+            { for ["axis", "type", "group", "resource", "source"].iter().filter_map(|k| err(k)).map(|m| html! {
+                <p class="msg" data-testid="error" role="alert">{ m }</p>
+            }) }
+            <SweepPolicies />
+            if let Some(m) = err("policies") {
+                <p class="msg" data-testid="error" role="alert">{ m }</p>
+            }
+            <div class="buttons">
+                <button onclick={run} disabled={busy} data-testid="sweep-run">{"Run"}</button>
+            </div>
+            { progress(&state) }
+            { results(&state) }
+        </section>
+    }
+}
+
+/// A callback that sets a field of the sweep form.
+fn field_callback(state: &super::AppState) -> impl Fn(&'static str) -> Callback<String> + '_ {
+    move |field: &'static str| {
+        let d = state.dispatcher();
+        Callback::from(move |v: String| d.dispatch(Action::Sweep(SweepAction::Field(field, v))))
+    }
+}
+
+/// What varies: a group of the draft's machines, or units or a catalog type's machines on
+/// a pool; and which resources.
+#[function_component]
+fn SweepWhat() -> Html {
+    let state = use_app();
+    let f = &state.sweep.form;
+    let draft = &state.draft.scenario;
+    let on = field_callback(&state);
     let machines = draft.cluster.has_machines();
     let axis = f.axis_for(draft);
     let what = if machines {
@@ -95,6 +138,21 @@ pub fn SweepPanel() -> Html {
             on("resource"),
         )
     });
+    html! {
+        <>
+            { what }
+            { for resource }
+        </>
+    }
+}
+
+/// The policies to sweep: the static ones offered for the draft, and over time when its
+/// jobs have arrivals.
+#[function_component]
+fn SweepPolicies() -> Html {
+    let state = use_app();
+    let f = &state.sweep.form;
+    let draft = &state.draft.scenario;
     let planners = f.listed(draft).iter().map(|&p| {
         let d = state.dispatcher();
         let onchange = Callback::from(move |e: Event| {
@@ -140,38 +198,14 @@ pub fn SweepPanel() -> Html {
             </div>
         }
     });
-    let worker_choices: Vec<(String, String)> =
-        std::iter::once((String::new(), format!("as many as cores ({auto})")))
-            .chain((1..=MAX_WORKERS).map(|n| (n.to_string(), n.to_string())))
-            .collect();
-    let busy = sw.run.running.is_some();
     html! {
-        <section class="card sweep" id="sweep" data-testid="sweep">
-            <h2>{"Capacity sweep"}</h2>
-            <p class="note">{"How much cluster do the draft's jobs need? The same jobs, parameters and limits planned by every policy on a cluster of each size — more units, more machines of a type or of one of the draft's groups, or more of one resource alone — each size a task for a pool of Web Workers. The knee is where the best policy reaches 95% of the utility it has at the largest size (docs/MODEL.md §19)."}</p>
-            <div class="row form">
-                { what }
-                { for resource }
-                { input("sweep.range", "sizes (start:stop:step)", f.range_text(draft), err("range"), String::new(), on("range")) }
-                { select("sweep.workers", "workers", worker_choices, &f.workers.map_or(String::new(), |n| n.to_string()), on("workers")) }
-            </div>
-            { for ["axis", "type", "group", "resource", "source"].iter().filter_map(|k| err(k)).map(|m| html! {
-                <p class="msg" data-testid="error" role="alert">{ m }</p>
-            }) }
+        <>
             <div class="row">
                 <span class="label">{"policies: "}</span>
                 { for planners }
             </div>
             { for over_time }
-            if let Some(m) = err("policies") {
-                <p class="msg" data-testid="error" role="alert">{ m }</p>
-            }
-            <div class="buttons">
-                <button onclick={run} disabled={busy} data-testid="sweep-run">{"Run"}</button>
-            </div>
-            { progress(&state) }
-            { results(&state) }
-        </section>
+        </>
     }
 }
 
