@@ -152,6 +152,9 @@ impl<W: Work> Background<W> {
 
 /// Work done by the solver worker as one task.
 pub trait WorkerTask: Work {
+    /// Whether a run starts again in the fresh worker when the worker restarts for another
+    /// reason (a solve of an edited draft, a cancel); else it is lost, saying why.
+    const RESUMES: bool = true;
     /// The task to send the worker.
     fn task(&self) -> Task;
     /// The progress an event reports, if it is a progress report this work reads.
@@ -205,6 +208,9 @@ pub trait Pending {
     fn on_worker_event(&mut self, event: Event) -> bool;
     /// The worker is terminated: its run, if any, is lost (`why`).
     fn lose(&mut self, why: &str);
+    /// The worker restarted for another reason (`why`): its run starts again under a new
+    /// id, or is lost ([`WorkerTask::RESUMES`]).
+    fn restarted(&mut self, why: &str, new_id: &mut dyn FnMut() -> u64);
 }
 
 impl<W: WorkerTask> Pending for Background<W> {
@@ -222,5 +228,13 @@ impl<W: WorkerTask> Pending for Background<W> {
 
     fn lose(&mut self, why: &str) {
         self.lost(why);
+    }
+
+    fn restarted(&mut self, why: &str, new_id: &mut dyn FnMut() -> u64) {
+        if W::RESUMES {
+            self.rerun(new_id);
+        } else {
+            self.lost(why);
+        }
     }
 }

@@ -291,31 +291,6 @@ impl State {
         self.background_cancelled("the comparison was cancelled", "Comparison cancelled.");
         true
     }
-
-    /// A simulation or comparison was cancelled (and taken out of the state): the worker
-    /// restarts, the reproduction is lost, and what else it was doing — the other
-    /// background task, the draft's solve — starts again in the fresh one.
-    pub(super) fn background_cancelled(&mut self, lost: &str, notice: &str) {
-        self.solving.restart();
-        self.reproduction.lost(lost);
-        self.view.notice = Some(Notice::info(notice));
-        self.rerun_background();
-        self.solving.rerun();
-    }
-
-    /// The worker restarted for another reason: what ran in the background (a simulation,
-    /// a comparison) starts again in the fresh worker, under new ids.
-    pub(super) fn rerun_background(&mut self) {
-        self.rerun_simulation();
-        self.rerun_compare();
-    }
-
-    /// The worker restarts for another reason: the running comparison starts again in the
-    /// fresh worker, under a new id.
-    pub(super) fn rerun_compare(&mut self) {
-        let solving = &mut self.solving;
-        self.compare.run.rerun(|| solving.new_task_id());
-    }
 }
 
 /// Scenarios side by side: the form, saving, export and import, the comparison.

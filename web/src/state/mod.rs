@@ -172,13 +172,40 @@ impl State {
         [&self.reproduction, &self.over_time, &self.compare.run]
     }
 
-    /// The worker's background parts, to route replies to and lose with the worker.
-    pub fn background_mut(&mut self) -> [&mut dyn Pending; 3] {
-        [
+    /// The worker's background parts, to route replies to and lose with the worker; with
+    /// the solving part, which numbers the worker's tasks.
+    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 3]) {
+        let background: [&mut dyn Pending; 3] = [
             &mut self.reproduction,
             &mut self.over_time,
             &mut self.compare.run,
-        ]
+        ];
+        (&mut self.solving, background)
+    }
+
+    /// The worker's background parts, to route replies to and lose with the worker.
+    pub fn background_mut(&mut self) -> [&mut dyn Pending; 3] {
+        self.solving_and_background().1
+    }
+
+    /// The worker restarts for another reason (`why`): each background run starts again in
+    /// the fresh worker under a new id, or is lost ([`WorkerTask::RESUMES`]).
+    pub(super) fn restart_background(&mut self, why: &str) {
+        let (solving, background) = self.solving_and_background();
+        let mut new_id = || solving.new_task_id();
+        for b in background {
+            b.restarted(why, &mut new_id);
+        }
+    }
+
+    /// A background run was cancelled (and taken out of the state): the worker restarts,
+    /// and what else it was doing — the other background runs, the draft's solve — starts
+    /// again in the fresh one (or is lost, saying `lost`).
+    pub(super) fn background_cancelled(&mut self, lost: &str, notice: &str) {
+        self.solving.restart();
+        self.view.notice = Some(Notice::info(notice));
+        self.restart_background(lost);
+        self.solving.rerun();
     }
 
     /// Ids of the tasks the worker should be doing now, in the order to send them.

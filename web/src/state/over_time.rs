@@ -334,6 +334,10 @@ impl Pending for OverTimeState {
     fn lose(&mut self, why: &str) {
         self.run.lost(why);
     }
+
+    fn restarted(&mut self, why: &str, new_id: &mut dyn FnMut() -> u64) {
+        self.run.restarted(why, new_id);
+    }
 }
 
 /// What a simulation means for the worker.
@@ -387,13 +391,6 @@ impl State {
         }
         self.background_cancelled("the simulation was cancelled", "Simulation cancelled.");
         true
-    }
-
-    /// The worker restarts for another reason: the running simulation starts again in the
-    /// fresh worker, under a new id.
-    pub(super) fn rerun_simulation(&mut self) {
-        let solving = &mut self.solving;
-        self.over_time.run.rerun(|| solving.new_task_id());
     }
 
     /// Shown results of the draft whose cluster has changed are simulated again (with the

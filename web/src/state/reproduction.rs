@@ -31,6 +31,10 @@ impl Work for Reproduction {
 }
 
 impl WorkerTask for Reproduction {
+    // Lost when the worker restarts for another reason, as it always was: it says so and
+    // the user runs it again.
+    const RESUMES: bool = false;
+
     fn task(&self) -> Task {
         Task::Reproduce { quick: self.quick }
     }
@@ -83,7 +87,7 @@ impl State {
         // The terminated worker was also to solve this draft (and perhaps to simulate):
         // ask the fresh one.
         self.solving.rerun();
-        self.rerun_background();
+        self.restart_background("the reproduction was cancelled");
         true
     }
 }

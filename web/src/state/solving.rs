@@ -460,9 +460,7 @@ impl State {
             return false;
         }
         if self.solving.start(&self.draft) {
-            self.reproduction
-                .lost("the solver restarted for an edited scenario");
-            self.rerun_background();
+            self.restart_background("the solver restarted for an edited scenario");
         }
         true
     }
@@ -471,8 +469,7 @@ impl State {
     pub(super) fn cancel_solve(&mut self) {
         if self.solving.cancel() {
             self.solving.cancelled = Some(self.draft.revision);
-            self.reproduction.lost("the solve was cancelled");
-            self.rerun_background();
+            self.restart_background("the solve was cancelled");
             self.view.notice = Some(Notice::info(
                 "Solve cancelled; the plans shown are the previous ones.",
             ));
