@@ -78,25 +78,7 @@ pub fn parse_lenient(text: &str) -> Result<Scenario, String> {
     Scenario::parse(text).map_err(|e| e.to_string())
 }
 
-/// `global`'s search time budget the page opens with, s.
-pub const DEFAULT_GLOBAL_BUDGET_S: f64 = 3.0;
-
-/// The page's own settings: how it plans, not what (they are not part of the scenario's
-/// file or its share link), saved with the draft.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Settings {
-    /// Wall-clock budget of `global`'s search, s (`smd_core::Options::time_budget_ms`).
-    pub global_budget_s: f64,
-}
-
-impl Default for Settings {
-    fn default() -> Settings {
-        Settings {
-            global_budget_s: DEFAULT_GLOBAL_BUDGET_S,
-        }
-    }
-}
+pub use crate::fields::{Settings, DEFAULT_GLOBAL_BUDGET_S};
 
 /// The page's saved draft: the scenario as typed so far, the page's settings, and the raw
 /// text of inputs that do not (yet) hold a valid value, keyed by job position.

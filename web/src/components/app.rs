@@ -69,9 +69,8 @@ pub fn initial_state(props: &AppProps) -> State {
     // A side-by-side link: its second scenario is saved and compared with the draft.
     match codec::parse_compare_fragment(&hash) {
         Some(Ok(b)) => {
-            s = (*Rc::new(s).reduce(crate::state::Action::CompareWith(
-                "from the link".into(),
-                Box::new(b),
+            s = (*Rc::new(s).reduce(crate::state::Action::Compare(
+                crate::state::CompareAction::With("from the link".into(), Box::new(b)),
             )))
             .clone();
         }

@@ -8,6 +8,7 @@ use super::use_app;
 use crate::fields::{
     machine_path, resource_label, FieldKey, GROUP_FIELDS, GROUP_OPTIONS, RESOURCES,
 };
+use crate::state::AppsAction;
 use crate::state::{machines_in_force, Action, TRACE_SOURCE};
 use smd_apps::app::App;
 use smd_apps::machines::{MachineType, CATALOG};
@@ -116,7 +117,7 @@ pub fn ApplicationPanel() -> Html {
     let d = state.dispatcher();
     let on = |name: &'static str| {
         let d = d.clone();
-        Callback::from(move |v: String| d.dispatch(Action::PresetField(name, v)))
+        Callback::from(move |v: String| d.dispatch(Action::Apps(AppsAction::PresetField(name, v))))
     };
     let err = |name: &str| f.error.as_ref().filter(|(n, _)| *n == name).map(|e| &e.1);
     let selected = state
@@ -125,13 +126,13 @@ pub fn ApplicationPanel() -> Html {
         .and_then(|u| Some((u, state.draft.index_of(u)?)));
     let add = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::AddFromApp))
+        Callback::from(move |_| d.dispatch(Action::Apps(AppsAction::AddFromApp)))
     };
     let fill = {
         let d = d.clone();
         Callback::from(move |_| {
             if let Some((u, _)) = selected {
-                d.dispatch(Action::FillFromApp(u))
+                d.dispatch(Action::Apps(AppsAction::FillFromApp(u)))
             }
         })
     };
@@ -179,11 +180,13 @@ pub fn MachinesRow() -> Html {
     let d = state.dispatcher();
     let on = |name: &'static str| {
         let d = d.clone();
-        Callback::from(move |v: String| d.dispatch(Action::MachinesField(name, v)))
+        Callback::from(move |v: String| {
+            d.dispatch(Action::Apps(AppsAction::MachinesField(name, v)))
+        })
     };
     let set = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::SetMachines))
+        Callback::from(move |_| d.dispatch(Action::Apps(AppsAction::SetMachines)))
     };
     let on_machines = state.draft.scenario.cluster.has_machines();
     let in_force = match machines_in_force(&state.draft.scenario.cluster) {
@@ -218,7 +221,7 @@ pub fn MachineGroups() -> Html {
     let d = state.dispatcher();
     let add = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::AddMachineGroup))
+        Callback::from(move |_| d.dispatch(Action::Apps(AppsAction::AddMachineGroup)))
     };
     let cell = |i: usize, part: &str, label: String| {
         let k = FieldKey::top(&machine_path(i, part));
@@ -246,7 +249,7 @@ pub fn MachineGroups() -> Html {
                     { for (0..groups).map(|i| {
                         let remove = {
                             let d = d.clone();
-                            Callback::from(move |_| d.dispatch(Action::RemoveMachineGroup(i)))
+                            Callback::from(move |_| d.dispatch(Action::Apps(AppsAction::RemoveMachineGroup(i))))
                         };
                         html! {
                             <tr data-group={i.to_string()}>
@@ -276,15 +279,15 @@ pub fn TracePanel() -> Html {
     let d = state.dispatcher();
     let on = |name: &'static str| {
         let d = d.clone();
-        Callback::from(move |v: String| d.dispatch(Action::TraceField(name, v)))
+        Callback::from(move |v: String| d.dispatch(Action::Apps(AppsAction::TraceField(name, v))))
     };
     let err = |name: &str| f.error.as_ref().filter(|(n, _)| *n == name).map(|e| &e.1);
     let load = {
         let d = d.clone();
-        Callback::from(move |_| d.dispatch(Action::LoadWorkload))
+        Callback::from(move |_| d.dispatch(Action::Apps(AppsAction::LoadWorkload)))
     };
     let on_file = super::io::read_picked_file(d.clone(), |d, name, text| {
-        d.dispatch(Action::LoadTraceFile(name, text))
+        d.dispatch(Action::Apps(AppsAction::LoadTraceFile(name, text)))
     });
     let workloads = WORKLOADS
         .iter()

@@ -4,6 +4,7 @@
 use super::use_app;
 use crate::fields::FieldKey;
 use crate::state::Action;
+use crate::state::DraftAction;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -66,7 +67,7 @@ pub fn Field(props: &FieldProps) -> Html {
     let control = if props.choices.is_empty() {
         let oninput = Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            dispatcher.dispatch(Action::Edit(key.clone(), v));
+            dispatcher.dispatch(Action::Draft(DraftAction::Edit(key.clone(), v)));
         });
         html! {
             <input type="text" inputmode="decimal" value={text} {oninput}
@@ -76,7 +77,7 @@ pub fn Field(props: &FieldProps) -> Html {
     } else {
         let onchange = Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            dispatcher.dispatch(Action::Edit(key.clone(), v));
+            dispatcher.dispatch(Action::Draft(DraftAction::Edit(key.clone(), v)));
         });
         html! {
             <select {onchange} data-field={data_field(&props.k)} aria-invalid={invalid.to_string()}>

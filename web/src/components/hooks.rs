@@ -11,6 +11,7 @@ use crate::route;
 use crate::solver::pool::{hardware_concurrency, pool_size, Pool};
 use crate::solver::{now_ms, Reply, Solver, SolverMode};
 use crate::state::{Action, Notice, View, PLAY_MS};
+use crate::state::{SolveAction, SweepAction, TeachAction, ViewAction};
 use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -33,8 +34,8 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
             let (d1, d2) = (d.clone(), d);
             *solver.borrow_mut() = Some(Solver::new(
                 mode,
-                Rc::new(move |r| d1.dispatch(Action::Reply(r))),
-                Rc::new(move |m| d2.dispatch(Action::WorkerDied(m))),
+                Rc::new(move |r| d1.dispatch(Action::Solve(SolveAction::Reply(r)))),
+                Rc::new(move |m| d2.dispatch(Action::Solve(SolveAction::WorkerDied(m)))),
             ));
             move || drop(solver.borrow_mut().take())
         });
@@ -121,10 +122,12 @@ pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
                         Rc::new(move |r| {
                             // A worker's "ready" concerns the pool only.
                             if !matches!(r, Reply::Ready) {
-                                d1.dispatch(Action::SweepReply(r, now_ms()))
+                                d1.dispatch(Action::Sweep(SweepAction::Reply(r, now_ms())))
                             }
                         }),
-                        Rc::new(move |task, m| d2.dispatch(Action::SweepWorkerDied(task, m))),
+                        Rc::new(move |task, m| {
+                            d2.dispatch(Action::Sweep(SweepAction::WorkerDied(task, m)))
+                        }),
                     ));
                 }
             }
@@ -153,7 +156,7 @@ pub fn use_solve_clock(state: &AppState) {
             let t0 = now_ms();
             Interval::new(1000, move || {
                 let s = (now_ms() - t0) / 1000.0;
-                d.dispatch(Action::Elapsed(id, s as u32))
+                d.dispatch(Action::Solve(SolveAction::Elapsed(id, s as u32)))
             })
         });
         move || drop(timer)
@@ -176,8 +179,11 @@ pub fn use_debounced_solve(state: &AppState, debounce_ms: u32) {
         debounce_ms
     };
     use_effect_with(revision, move |_| {
-        let timer =
-            need.then(|| Timeout::new(delay, move || d.dispatch(Action::StartSolve(revision))));
+        let timer = need.then(|| {
+            Timeout::new(delay, move || {
+                d.dispatch(Action::Solve(SolveAction::Start(revision)))
+            })
+        });
         move || drop(timer)
     });
 }
@@ -191,7 +197,7 @@ pub fn use_landscape(state: &AppState) {
     use_effect_with((wanted, state.solving.restarts), move |(wanted, _)| {
         if let Some((rev, uid, _)) = *wanted {
             if have != Some((rev, uid)) {
-                d.dispatch(Action::RequestLandscape((rev, uid)));
+                d.dispatch(Action::Solve(SolveAction::RequestLandscape((rev, uid))));
             }
         }
     });
@@ -209,7 +215,7 @@ pub fn use_trace(state: &AppState) {
     use_effect_with(wanted, move |wanted| {
         if let Some((rev, uid, _)) = *wanted {
             if have != Some((rev, uid)) {
-                d.dispatch(Action::RequestTrace((rev, uid)));
+                d.dispatch(Action::Teach(TeachAction::RequestTrace((rev, uid))));
             }
         }
     });
@@ -220,7 +226,11 @@ pub fn use_trace(state: &AppState) {
 pub fn use_teach_player(state: &AppState) {
     let d = state.dispatcher();
     use_effect_with(state.teach.playing, move |playing| {
-        let timer = playing.then(|| Interval::new(PLAY_MS, move || d.dispatch(Action::TeachTick)));
+        let timer = playing.then(|| {
+            Interval::new(PLAY_MS, move || {
+                d.dispatch(Action::Teach(TeachAction::Tick))
+            })
+        });
         move || drop(timer)
     });
 }
@@ -245,9 +255,9 @@ pub fn use_saved_draft(state: &AppState, key: Option<AttrValue>) {
         let save = move || {
             if let (Some(k), Some(store)) = (key, storage()) {
                 if store.set_item(&k, &st.draft.to_saved().to_json()).is_err() {
-                    st.dispatch(Action::Notify(Notice::warning(
+                    st.dispatch(Action::View(ViewAction::Notify(Notice::warning(
                         "This scenario is too large for the browser's storage: export it to keep it.",
-                    )));
+                    ))));
                 }
             }
         };
@@ -286,9 +296,9 @@ pub fn use_saved_scenarios(state: &AppState, key: Option<AttrValue>) {
                     .set_item(&saved_key(&k), &st.compare.export())
                     .is_err()
                 {
-                    st.dispatch(Action::Notify(Notice::warning(
+                    st.dispatch(Action::View(ViewAction::Notify(Notice::warning(
                         "The saved scenarios are too large for the browser's storage: export them to keep them.",
-                    )));
+                    ))));
                 }
             }
         }
@@ -334,7 +344,7 @@ pub fn use_address(state: &AppState, enabled: bool) {
     use_effect_with(enabled, move |enabled| {
         let listener = enabled.then(|| {
             let follow = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                d.dispatch(Action::ShowView(route::view_of(&hash())))
+                d.dispatch(Action::View(ViewAction::Show(route::view_of(&hash()))))
             });
             if let Some(w) = web_sys::window() {
                 let _ = w.add_event_listener_with_callback(

@@ -4,6 +4,7 @@ use super::field::{Field, Messages};
 use super::use_app;
 use crate::fields::{self, resource_label, FieldKey, RESOURCES};
 use crate::state::Action;
+use crate::state::{AppsAction, DraftAction};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -47,7 +48,7 @@ pub fn ClusterPanel() -> Html {
         let k = units_key.clone();
         Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            d.dispatch(Action::Edit(k.clone(), v));
+            d.dispatch(Action::Draft(DraftAction::Edit(k.clone(), v)));
         })
     };
     let cap = state.draft.scenario.cluster.capacity().to_array();
@@ -63,7 +64,9 @@ pub fn ClusterPanel() -> Html {
     let on_machines = state.draft.scenario.cluster.has_machines();
     let kind = |machines: bool, label: &'static str, hint: &'static str| {
         let d = state.dispatcher();
-        let onchange = Callback::from(move |_: Event| d.dispatch(Action::UseMachines(machines)));
+        let onchange = Callback::from(move |_: Event| {
+            d.dispatch(Action::Apps(AppsAction::UseMachines(machines)))
+        });
         html! {
             <label class="kind" title={hint}>
                 <input type="radio" name="cluster-kind" checked={on_machines == machines} {onchange}
@@ -148,7 +151,10 @@ pub fn ParamsPanel() -> Html {
         Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlInputElement>().value();
             if let Ok(pos) = v.parse::<f64>() {
-                d.dispatch(Action::Edit(k.clone(), slider_to_epsilon(pos)));
+                d.dispatch(Action::Draft(DraftAction::Edit(
+                    k.clone(),
+                    slider_to_epsilon(pos),
+                )));
             }
         })
     };
@@ -156,7 +162,10 @@ pub fn ParamsPanel() -> Html {
         let d = state.dispatcher();
         Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            d.dispatch(Action::Edit(FieldKey::top("params.m_delta"), v));
+            d.dispatch(Action::Draft(DraftAction::Edit(
+                FieldKey::top("params.m_delta"),
+                v,
+            )));
         })
     };
     // The placement fields are for machines; one with a problem stays shown wherever it is.
@@ -244,7 +253,7 @@ pub fn GeneratePanel() -> Html {
         let d = state.dispatcher();
         let oninput = Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            d.dispatch(Action::GenerateField(name, v));
+            d.dispatch(Action::Draft(DraftAction::GenerateField(name, v)));
         });
         let err = g.error.as_ref().filter(|(f, _)| f == name);
         html! {
@@ -259,16 +268,16 @@ pub fn GeneratePanel() -> Html {
         let d = state.dispatcher();
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-            d.dispatch(Action::GenerateField("mode", v));
+            d.dispatch(Action::Draft(DraftAction::GenerateField("mode", v)));
         })
     };
     let generate = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::Generate))
+        Callback::from(move |_| d.dispatch(Action::Draft(DraftAction::Generate)))
     };
     let reset = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::Reset))
+        Callback::from(move |_| d.dispatch(Action::Draft(DraftAction::Reset)))
     };
     let sync = g.mode == smd_core::Mode::Sync;
     html! {

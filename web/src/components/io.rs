@@ -3,6 +3,7 @@
 use super::use_app;
 use crate::codec;
 use crate::state::{Action, Notice, State};
+use crate::state::{DraftAction, ViewAction};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
@@ -49,9 +50,9 @@ pub fn read_picked_file(
         wasm_bindgen_futures::spawn_local(async move {
             match JsFuture::from(file.text()).await {
                 Ok(t) => then(&d, file.name(), t.as_string().unwrap_or_default()),
-                Err(e) => d.dispatch(Action::Notify(Notice::warning(format!(
+                Err(e) => d.dispatch(Action::View(ViewAction::Notify(Notice::warning(format!(
                     "Could not read the file: {e:?}"
-                )))),
+                ))))),
             }
         });
         input.set_value("");
@@ -85,12 +86,12 @@ pub fn ImportExport() -> Html {
         let d = d.clone();
         let draft = state.draft.scenario.clone();
         Callback::from(move |_: MouseEvent| {
-            d.dispatch(Action::ExportJson);
+            d.dispatch(Action::Draft(DraftAction::ExportJson));
             if let Err(e) = download("scenario.json", "application/json", &draft.to_json()) {
-                d.dispatch(Action::Notify(Notice {
+                d.dispatch(Action::View(ViewAction::Notify(Notice {
                     warning: true,
                     text: format!("Download failed: {e}"),
-                }));
+                })));
             }
         })
     };
@@ -98,13 +99,13 @@ pub fn ImportExport() -> Html {
         let d = d.clone();
         let draft = state.draft.scenario.clone();
         Callback::from(move |_: MouseEvent| {
-            d.dispatch(Action::ExportCsv);
+            d.dispatch(Action::Draft(DraftAction::ExportCsv));
             let (csv, _) = codec::jobs_to_csv(&draft.jobs);
             if let Err(e) = download("jobs.csv", "text/csv", &csv) {
-                d.dispatch(Action::Notify(Notice {
+                d.dispatch(Action::View(ViewAction::Notify(Notice {
                     warning: true,
                     text: format!("Download failed: {e}"),
-                }));
+                })));
             }
         })
     };
@@ -116,24 +117,24 @@ pub fn ImportExport() -> Html {
             if let Some(w) = web_sys::window() {
                 let _ = w.navigator().clipboard().write_text(&link);
             }
-            d.dispatch(Action::ShareLink(link));
+            d.dispatch(Action::Draft(DraftAction::ShareLink(link)));
         })
     };
     let on_text = {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlTextAreaElement>().value();
-            d.dispatch(Action::IoText(v));
+            d.dispatch(Action::Draft(DraftAction::IoText(v)));
         })
     };
     let on_file = read_picked_file(d.clone(), |d, name, text| {
         let csv = name.to_lowercase().ends_with(".csv");
         let is_csv = csv || !text.trim_start().starts_with('{');
-        d.dispatch(Action::IoText(text));
+        d.dispatch(Action::Draft(DraftAction::IoText(text)));
         d.dispatch(if is_csv {
-            Action::ImportCsv
+            Action::Draft(DraftAction::ImportCsv)
         } else {
-            Action::ImportJson
+            Action::Draft(DraftAction::ImportJson)
         });
     });
     html! {
@@ -157,8 +158,8 @@ pub fn ImportExport() -> Html {
                 <textarea rows="5" value={state.draft.io_text.clone()} oninput={on_text} data-field="io.text" spellcheck="false" />
             </label>
             <div class="row buttons">
-                <button onclick={act(Action::ImportJson)} data-action="import-json">{"Import JSON"}</button>
-                <button onclick={act(Action::ImportCsv)} data-action="import-csv">{"Import CSV (jobs)"}</button>
+                <button onclick={act(Action::Draft(DraftAction::ImportJson))} data-action="import-json">{"Import JSON"}</button>
+                <button onclick={act(Action::Draft(DraftAction::ImportCsv))} data-action="import-csv">{"Import CSV (jobs)"}</button>
             </div>
             if let Some(e) = &state.draft.io_error {
                 <p class="msg block" data-testid="error" role="alert">{ e }</p>

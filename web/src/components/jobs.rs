@@ -6,6 +6,7 @@ use super::use_app;
 use crate::codec::{layer_totals, Profile};
 use crate::fields::{self, FieldKey, JOB_NUMBERS};
 use crate::state::{Action, State};
+use crate::state::{DraftAction, ViewAction};
 use smd_core::Scenario;
 use std::rc::Rc;
 use web_sys::HtmlTextAreaElement;
@@ -17,7 +18,7 @@ pub fn JobsTable() -> Html {
     let state = use_app();
     let add = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::AddJob))
+        Callback::from(move |_| d.dispatch(Action::Draft(DraftAction::AddJob)))
     };
     let error_counts: Vec<(u64, usize)> = state
         .draft
@@ -82,16 +83,16 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
     let arrivals = has_arrivals(&props.draft);
     let rows = props.draft.jobs.iter().zip(props.uids.iter()).map(|(j, &uid)| {
         let d = props.dispatch.clone();
-        let select = Callback::from(move |_| d.dispatch(Action::SelectJob(uid)));
+        let select = Callback::from(move |_| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
         let d = props.dispatch.clone();
         let dup = Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
-            d.dispatch(Action::DuplicateJob(uid))
+            d.dispatch(Action::Draft(DraftAction::DuplicateJob(uid)))
         });
         let d = props.dispatch.clone();
         let del = Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
-            d.dispatch(Action::DeleteJob(uid))
+            d.dispatch(Action::Draft(DraftAction::DeleteJob(uid)))
         });
         let errors = props
             .error_counts
@@ -221,7 +222,7 @@ pub fn LayerEditor(props: &LayerProps) -> Html {
         let key = key.clone();
         Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlTextAreaElement>().value();
-            d.dispatch(Action::Edit(key.clone(), v));
+            d.dispatch(Action::Draft(DraftAction::Edit(key.clone(), v)));
         })
     };
     let invalid = state.draft.errors_of(&key).next().is_some();

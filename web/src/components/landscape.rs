@@ -2,6 +2,7 @@
 
 use super::format::{duration, sig};
 use super::use_app;
+use crate::state::ViewAction;
 use crate::state::{Action, LandscapeValue};
 use smd_charts::{landscape_geometry, landscape_svg, LandscapeOptions, Value};
 use web_sys::{Element, HtmlSelectElement};
@@ -70,7 +71,7 @@ pub fn LandscapePanel() -> Html {
         let on = state.view.value == v;
         html! {
             <button class={classes!("toggle", on.then_some("on"))} aria-pressed={on.to_string()}
-                onclick={Callback::from(move |_| d.dispatch(Action::SetValue(v)))}
+                onclick={Callback::from(move |_| d.dispatch(Action::View(ViewAction::SetValue(v))))}
                 data-action={format!("value-{}", if v == LandscapeValue::Time { "time" } else { "utility" })}>
                 { label }
             </button>
@@ -180,7 +181,7 @@ pub(crate) fn select_job(
             .target_unchecked_into::<HtmlSelectElement>()
             .selected_index();
         if let Some(&u) = usize::try_from(i).ok().and_then(|i| uids.get(i)) {
-            d.dispatch(Action::SelectJob(u));
+            d.dispatch(Action::View(ViewAction::SelectJob(u)));
         }
     })
 }

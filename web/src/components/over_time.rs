@@ -6,7 +6,8 @@
 use super::apps::{input, machine_choices, select};
 use super::format::{duration, percent, percent_sig, sig};
 use super::use_app;
-use crate::state::{Action, SimSource, Simulated, Simulation};
+use crate::state::OverTimeAction;
+use crate::state::{Action, Running, SimSource, Simulated, Simulation};
 use smd_apps::trace::WORKLOADS;
 use smd_charts::{
     jct_cdf_svg, timeline_svg, usage_svg, utility_bound_svg, OverTimeOptions, TimelineOptions,
@@ -23,7 +24,9 @@ pub fn OverTimePanel() -> Html {
     let f = &ot.form;
     let on = |field: &'static str| {
         let d = state.dispatcher();
-        Callback::from(move |v: String| d.dispatch(Action::OverTimeField(field, v)))
+        Callback::from(move |v: String| {
+            d.dispatch(Action::OverTime(OverTimeAction::Field(field, v)))
+        })
     };
     let err = |field: &str| {
         f.error
@@ -31,10 +34,10 @@ pub fn OverTimePanel() -> Html {
             .filter(|(k, _)| *k == field)
             .map(|(_, m)| m)
     };
-    let busy = ot.running.is_some();
+    let busy = ot.run.running.is_some();
     let run = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::StartSimulation))
+        Callback::from(move |_| d.dispatch(Action::OverTime(OverTimeAction::Start)))
     };
     let sources = [
         (
@@ -49,7 +52,10 @@ pub fn OverTimePanel() -> Html {
     let source_radios = sources.iter().map(|&(s, label)| {
         let d = state.dispatcher();
         let onchange = Callback::from(move |_: Event| {
-            d.dispatch(Action::OverTimeField("source", s.name().into()))
+            d.dispatch(Action::OverTime(OverTimeAction::Field(
+                "source",
+                s.name().into(),
+            )))
         });
         html! {
             <label class="cap">
@@ -67,7 +73,7 @@ pub fn OverTimePanel() -> Html {
         let d = state.dispatcher();
         let onchange = Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            d.dispatch(Action::ToggleSimPolicy(p, on))
+            d.dispatch(Action::OverTime(OverTimeAction::TogglePolicy(p, on)))
         });
         html! {
             <label class="cap">
@@ -103,20 +109,21 @@ pub fn OverTimePanel() -> Html {
             <div class="buttons">
                 <button onclick={run} disabled={busy} data-testid="over-time-run">{"Run"}</button>
             </div>
-            { for ot.running.as_ref().map(|r| progress(&state, r)) }
+            { for ot.run.running.as_ref().map(|r| progress(&state, r)) }
             { results(&state) }
         </section>
     }
 }
 
 /// The running simulation's progress, with Cancel.
-fn progress(state: &super::AppState, r: &Simulation) -> Html {
+fn progress(state: &super::AppState, running: &Running<Simulation>) -> Html {
+    let r = &running.request;
     let cancel = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::CancelSimulation))
+        Callback::from(move |_| d.dispatch(Action::OverTime(OverTimeAction::Cancel)))
     };
     let k = r.policies.len();
-    let text = match r.progress {
+    let text = match running.progress {
         None => format!("Simulating {}: starting…", r.label),
         Some(p) => format!(
             "Simulating {}: {} ({} of {k}) — slot {}, t = {}, {} of {} finished",
@@ -129,7 +136,7 @@ fn progress(state: &super::AppState, r: &Simulation) -> Html {
             p.jobs
         ),
     };
-    let (done, total) = r.progress.map_or((0, 1), |p| {
+    let (done, total) = running.progress.map_or((0, 1), |p| {
         (p.step * p.jobs.max(1) + p.finished, k * p.jobs.max(1))
     });
     html! {
@@ -144,7 +151,7 @@ fn progress(state: &super::AppState, r: &Simulation) -> Html {
 /// The last runs, or why they stopped.
 fn results(state: &super::AppState) -> Html {
     let ot = &state.over_time;
-    match &ot.finished {
+    match &ot.run.finished {
         None => html! {},
         Some(Err(m)) => html! { <p class="bad" data-testid="over-time-error">{ m }</p> },
         Some(Ok(r)) => {
@@ -238,16 +245,16 @@ fn timeline(state: &super::AppState, r: &Simulated, run: &Run) -> Html {
         Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
             if let Ok(p) = v.parse::<SimPolicy>() {
-                d.dispatch(Action::ShowTimeline(p))
+                d.dispatch(Action::OverTime(OverTimeAction::ShowTimeline(p)))
             }
         })
     };
     let pick = {
         let d = state.dispatcher();
         Callback::from(move |e: Event| {
-            d.dispatch(Action::SelectSimJob(
+            d.dispatch(Action::OverTime(OverTimeAction::SelectJob(
                 e.target_unchecked_into::<HtmlSelectElement>().value(),
-            ))
+            )))
         })
     };
     let job = ot

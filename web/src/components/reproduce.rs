@@ -4,6 +4,7 @@
 use super::{io, use_app};
 use crate::solver::Experiment;
 use crate::state::{Action, Notice};
+use crate::state::{ReproduceAction, ViewAction};
 use yew::prelude::*;
 
 /// The "Reproduce the paper" section.
@@ -12,16 +13,16 @@ pub fn ReproducePanel() -> Html {
     let state = use_app();
     let start = |quick: bool| {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::StartReproduce(quick)))
+        Callback::from(move |_| d.dispatch(Action::Reproduce(ReproduceAction::Start(quick))))
     };
     let cancel = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::CancelReproduce))
+        Callback::from(move |_| d.dispatch(Action::Reproduce(ReproduceAction::Cancel)))
     };
     let busy = state.reproduction.running.is_some();
     let progress = state.reproduction.running.as_ref().map(|r| {
         let (done, total) = r.progress.unwrap_or((0, 0));
-        let scale = if r.quick { "quick" } else { "full" };
+        let scale = if r.request.quick { "quick" } else { "full" };
         html! {
             <div class="progress" data-testid="reproduce-progress">
                 <span>{ if total == 0 {
@@ -75,10 +76,10 @@ fn experiment(state: &super::AppState, e: &Experiment) -> Html {
         let (name, csv) = (format!("{}.csv", e.id), e.csv.clone());
         Callback::from(move |_| {
             if let Err(m) = io::download(&name, "text/csv", &csv) {
-                d.dispatch(Action::Notify(Notice {
+                d.dispatch(Action::View(ViewAction::Notify(Notice {
                     warning: true,
                     text: format!("Could not save {name}: {m}"),
-                }))
+                })))
             }
         })
     };

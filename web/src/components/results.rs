@@ -4,6 +4,7 @@
 use super::format::{duration, ms, percent, percent_sig, sig};
 use super::use_app;
 use crate::fields::{resource_label, RESOURCES};
+use crate::state::ViewAction;
 use crate::state::{Action, Results, State};
 use smd_core::{Plan, Policy};
 use yew::prelude::*;
@@ -63,7 +64,8 @@ fn compare_row(
     policy: Policy,
     dispatch: UseReducerDispatcher<State>,
 ) -> Html {
-    let onclick = Callback::from(move |_| dispatch.dispatch(Action::SelectPolicy(policy)));
+    let onclick =
+        Callback::from(move |_| dispatch.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
     let selected = state.view.policy == policy;
     let recommended = r.recommended().is_some_and(|p| p.policy == policy);
     let cls = classes!(
@@ -176,7 +178,7 @@ pub fn PolicyCompare() -> Html {
     let recommended = r.recommended().map(|best| {
         let policy = best.policy;
         let d = state.dispatcher();
-        let show = Callback::from(move |_| d.dispatch(Action::SelectPolicy(policy)));
+        let show = Callback::from(move |_| d.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
         html! {
             <p class="recommend" data-testid="recommended">{ recommended_text(best) }
                 if state.view.policy != policy {
@@ -231,7 +233,8 @@ fn recommendation(r: &Results, plan: &Plan, dispatch: UseReducerDispatcher<State
         };
     }
     let policy = best.policy;
-    let show = Callback::from(move |_| dispatch.dispatch(Action::SelectPolicy(policy)));
+    let show =
+        Callback::from(move |_| dispatch.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
     let more = if plan.total_utility > 0.0 {
         format!(
             " ({} more total utility)",
@@ -417,7 +420,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     let rows = plan.jobs.iter().enumerate().map(|(i, j)| {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
         let d = props.dispatch.clone();
-        let onclick = Callback::from(move |_| d.dispatch(Action::SelectJob(uid)));
+        let onclick = Callback::from(move |_| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
         let selected = props.selected == Some(uid);
         let status = if j.admitted {
             html! { <span class="ok">{"✓ admitted"}</span> }

@@ -4,6 +4,7 @@
 use super::format::{count, percent_sig, sig};
 use super::use_app;
 use crate::state::{page_policies, Action, Run, WorkerStatus};
+use crate::state::{AppsAction, SolveAction, ViewAction};
 use smd_core::SearchProgress;
 use yew::prelude::*;
 
@@ -43,15 +44,15 @@ pub fn StatusBar() -> Html {
     let state = use_app();
     let cancel = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::Cancel))
+        Callback::from(move |_| d.dispatch(Action::Solve(SolveAction::Cancel)))
     };
     let dismiss = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::DismissNotice))
+        Callback::from(move |_| d.dispatch(Action::View(ViewAction::DismissNotice)))
     };
     let undo = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::Undo))
+        Callback::from(move |_| d.dispatch(Action::Apps(AppsAction::Undo)))
     };
     let progress = state.solving.run.as_ref().map(|run| {
         let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
@@ -121,7 +122,7 @@ pub fn ErrorSummary() -> Html {
         let job = e.key.as_ref().and_then(|k| k.job);
         let onclick = Callback::from(move |_| {
             if let Some(uid) = job {
-                d.dispatch(Action::SelectJob(uid))
+                d.dispatch(Action::View(ViewAction::SelectJob(uid)))
             }
         });
         // A message whose input is not on screen carries the test hook here instead.
@@ -153,6 +154,7 @@ mod tests {
     use super::*;
     use crate::state::tests::state;
     use crate::state::Action;
+    use crate::state::SolveAction;
     use yew::Reducible;
 
     #[test]
@@ -168,7 +170,7 @@ mod tests {
         );
         let s = state(2);
         let r = s.draft.revision;
-        let s = s.reduce(Action::StartSolve(r));
+        let s = s.reduce(Action::Solve(SolveAction::Start(r)));
         let mut run = s.solving.run.clone().unwrap();
         assert_eq!(
             progress_text(&run),

@@ -8,6 +8,7 @@ use super::use_app;
 use crate::solver::now_ms;
 use crate::solver::pool::{hardware_concurrency, pool_size, MAX_WORKERS};
 use crate::state::sweep::has_arrivals;
+use crate::state::SweepAction;
 use crate::state::{Action, Swept};
 use smd_charts::{sweep_svg, use_resource, SweepMetric, SweepOptions};
 use smd_core::scenario::Resource;
@@ -24,10 +25,7 @@ pub fn SweepPanel() -> Html {
     let sw = &state.sweep;
     let f = &sw.form;
     let draft = &state.draft.scenario;
-    let on = |field: &'static str| {
-        let d = state.dispatcher();
-        Callback::from(move |v: String| d.dispatch(Action::SweepField(field, v)))
-    };
+    let on = field_callback(&state);
     let err = |field: &str| {
         f.error
             .as_ref()
@@ -38,8 +36,54 @@ pub fn SweepPanel() -> Html {
     let workers = f.workers.unwrap_or(auto);
     let run = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::StartSweep(workers, now_ms())))
+        Callback::from(move |_| d.dispatch(Action::Sweep(SweepAction::Start(workers, now_ms()))))
     };
+    let worker_choices: Vec<(String, String)> =
+        std::iter::once((String::new(), format!("as many as cores ({auto})")))
+            .chain((1..=MAX_WORKERS).map(|n| (n.to_string(), n.to_string())))
+            .collect();
+    let busy = sw.run.running.is_some();
+    html! {
+        <section class="card sweep" id="sweep" data-testid="sweep">
+            <h2>{"Capacity sweep"}</h2>
+            <p class="note">{"How much cluster do the draft's jobs need? The same jobs, parameters and limits planned by every policy on a cluster of each size — more units, more machines of a type or of one of the draft's groups, or more of one resource alone — each size a task for a pool of Web Workers. The knee is where the best policy reaches 95% of the utility it has at the largest size (docs/MODEL.md §19)."}</p>
+            <div class="row form">
+                <SweepWhat />
+                { input("sweep.range", "sizes (start:stop:step)", f.range_text(draft), err("range"), String::new(), on("range")) }
+                { select("sweep.workers", "workers", worker_choices, &f.workers.map_or(String::new(), |n| n.to_string()), on("workers")) }
+            </div>
+            { for ["axis", "type", "group", "resource", "source"].iter().filter_map(|k| err(k)).map(|m| html! {
+                <p class="msg" data-testid="error" role="alert">{ m }</p>
+            }) }
+            <SweepPolicies />
+            if let Some(m) = err("policies") {
+                <p class="msg" data-testid="error" role="alert">{ m }</p>
+            }
+            <div class="buttons">
+                <button onclick={run} disabled={busy} data-testid="sweep-run">{"Run"}</button>
+            </div>
+            { progress(&state) }
+            { results(&state) }
+        </section>
+    }
+}
+
+/// A callback that sets a field of the sweep form.
+fn field_callback(state: &super::AppState) -> impl Fn(&'static str) -> Callback<String> + '_ {
+    move |field: &'static str| {
+        let d = state.dispatcher();
+        Callback::from(move |v: String| d.dispatch(Action::Sweep(SweepAction::Field(field, v))))
+    }
+}
+
+/// What varies: a group of the draft's machines, or units or a catalog type's machines on
+/// a pool; and which resources.
+#[function_component]
+fn SweepWhat() -> Html {
+    let state = use_app();
+    let f = &state.sweep.form;
+    let draft = &state.draft.scenario;
+    let on = field_callback(&state);
     let machines = draft.cluster.has_machines();
     let axis = f.axis_for(draft);
     let what = if machines {
@@ -94,11 +138,26 @@ pub fn SweepPanel() -> Html {
             on("resource"),
         )
     });
+    html! {
+        <>
+            { what }
+            { for resource }
+        </>
+    }
+}
+
+/// The policies to sweep: the static ones offered for the draft, and over time when its
+/// jobs have arrivals.
+#[function_component]
+fn SweepPolicies() -> Html {
+    let state = use_app();
+    let f = &state.sweep.form;
+    let draft = &state.draft.scenario;
     let planners = f.listed(draft).iter().map(|&p| {
         let d = state.dispatcher();
         let onchange = Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            d.dispatch(Action::ToggleSweepPolicy(p, on))
+            d.dispatch(Action::Sweep(SweepAction::TogglePolicy(p, on)))
         });
         html! {
             <label class="cap">
@@ -113,13 +172,13 @@ pub fn SweepPanel() -> Html {
         let d = state.dispatcher();
         let onchange = Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            d.dispatch(Action::SweepField("over_time", on.to_string()))
+            d.dispatch(Action::Sweep(SweepAction::Field("over_time", on.to_string())))
         });
         let sims = SimPolicy::ALL.iter().map(|&p| {
             let d = state.dispatcher();
             let onchange = Callback::from(move |e: Event| {
                 let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-                d.dispatch(Action::ToggleSweepSimPolicy(p, on))
+                d.dispatch(Action::Sweep(SweepAction::ToggleSimPolicy(p, on)))
             });
             html! {
                 <label class="cap">
@@ -139,50 +198,26 @@ pub fn SweepPanel() -> Html {
             </div>
         }
     });
-    let worker_choices: Vec<(String, String)> =
-        std::iter::once((String::new(), format!("as many as cores ({auto})")))
-            .chain((1..=MAX_WORKERS).map(|n| (n.to_string(), n.to_string())))
-            .collect();
-    let busy = sw.running.is_some();
     html! {
-        <section class="card sweep" id="sweep" data-testid="sweep">
-            <h2>{"Capacity sweep"}</h2>
-            <p class="note">{"How much cluster do the draft's jobs need? The same jobs, parameters and limits planned by every policy on a cluster of each size — more units, more machines of a type or of one of the draft's groups, or more of one resource alone — each size a task for a pool of Web Workers. The knee is where the best policy reaches 95% of the utility it has at the largest size (docs/MODEL.md §19)."}</p>
-            <div class="row form">
-                { what }
-                { for resource }
-                { input("sweep.range", "sizes (start:stop:step)", f.range_text(draft), err("range"), String::new(), on("range")) }
-                { select("sweep.workers", "workers", worker_choices, &f.workers.map_or(String::new(), |n| n.to_string()), on("workers")) }
-            </div>
-            { for ["axis", "type", "group", "resource", "source"].iter().filter_map(|k| err(k)).map(|m| html! {
-                <p class="msg" data-testid="error" role="alert">{ m }</p>
-            }) }
+        <>
             <div class="row">
                 <span class="label">{"policies: "}</span>
                 { for planners }
             </div>
             { for over_time }
-            if let Some(m) = err("policies") {
-                <p class="msg" data-testid="error" role="alert">{ m }</p>
-            }
-            <div class="buttons">
-                <button onclick={run} disabled={busy} data-testid="sweep-run">{"Run"}</button>
-            </div>
-            { progress(&state) }
-            { results(&state) }
-        </section>
+        </>
     }
 }
 
 /// The running sweep's progress, with Cancel; or that the last one was cancelled.
 fn progress(state: &super::AppState) -> Html {
     let sw = &state.sweep;
-    let (Some(r), Some(((done, total), (units, all)))) = (&sw.running, sw.progress()) else {
+    let (Some(r), Some(((done, total), (units, all)))) = (&sw.run.running, sw.progress()) else {
         return match sw.cancelled {
             Some((done, total)) => html! {
                 <p class="no" data-testid="sweep-cancelled">
                     { format!("Sweep cancelled after {done} of {total} sizes; nothing of it is shown{}.",
-                        if matches!(sw.finished, Some(Ok(_))) { " (below: the sweep before it)" } else { "" }) }
+                        if matches!(sw.run.finished, Some(Ok(_))) { " (below: the sweep before it)" } else { "" }) }
                 </p>
             },
             None => html! {},
@@ -190,11 +225,11 @@ fn progress(state: &super::AppState) -> Html {
     };
     let cancel = {
         let d = state.dispatcher();
-        Callback::from(move |_| d.dispatch(Action::CancelSweep))
+        Callback::from(move |_| d.dispatch(Action::Sweep(SweepAction::Cancel)))
     };
     html! {
         <div class="progress" data-testid="sweep-progress" data-done={done.to_string()} data-total={total.to_string()}>
-            <span>{ format!("Sweeping {} on {} worker{}: {done} of {total} sizes", r.label, r.workers, if r.workers == 1 { "" } else { "s" }) }</span>
+            <span>{ format!("Sweeping {} on {} worker{}: {done} of {total} sizes", r.request.label, r.request.workers, if r.request.workers == 1 { "" } else { "s" }) }</span>
             <progress max={all.max(1).to_string()} value={units.to_string()}></progress>
             <button onclick={cancel} data-testid="sweep-cancel">{"Cancel"}</button>
         </div>
@@ -203,7 +238,7 @@ fn progress(state: &super::AppState) -> Html {
 
 /// The last sweep: the answer, the charts and the table; or why it stopped.
 fn results(state: &super::AppState) -> Html {
-    match &state.sweep.finished {
+    match &state.sweep.run.finished {
         None => html! {},
         Some(Err(m)) => html! { <p class="bad" data-testid="sweep-error">{ m }</p> },
         Some(Ok(r)) => {
@@ -224,7 +259,9 @@ fn results(state: &super::AppState) -> Html {
             .collect();
             let chart_resource = {
                 let d = state.dispatcher();
-                Callback::from(move |v: String| d.dispatch(Action::SweepField("chart_resource", v)))
+                Callback::from(move |v: String| {
+                    d.dispatch(Action::Sweep(SweepAction::Field("chart_resource", v)))
+                })
             };
             html! {
                 <>

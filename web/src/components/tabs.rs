@@ -2,6 +2,7 @@
 //! tab is in the tab order, the arrow keys, Home and End move between tabs).
 
 use super::use_app;
+use crate::state::ViewAction;
 use crate::state::{Action, View};
 use web_sys::{HtmlElement, KeyboardEvent};
 use yew::prelude::*;
@@ -42,7 +43,7 @@ pub fn TabBar() -> Html {
         let selected = v == current;
         let onclick = {
             let d = state.dispatcher();
-            Callback::from(move |_: MouseEvent| d.dispatch(Action::ShowView(v)))
+            Callback::from(move |_: MouseEvent| d.dispatch(Action::View(ViewAction::Show(v))))
         };
         let onkeydown = {
             let d = state.dispatcher();
@@ -50,7 +51,7 @@ pub fn TabBar() -> Html {
             Callback::from(move |e: KeyboardEvent| {
                 if let Some(j) = moved(&e.key(), i, View::all().len()) {
                     e.prevent_default();
-                    d.dispatch(Action::ShowView(View::all()[j]));
+                    d.dispatch(Action::View(ViewAction::Show(View::all()[j])));
                     if let Some(el) = refs[j].cast::<HtmlElement>() {
                         let _ = el.focus();
                     }

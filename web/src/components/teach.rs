@@ -5,6 +5,7 @@
 //! (`smd_core::teach`); sentences, marks and charts from `smd_charts::teach`.
 
 use super::use_app;
+use crate::state::TeachAction;
 use crate::state::{Action, TeachMove};
 use smd_charts::teach::{admission_chart, admission_rows, overlay, sentence, stage_title};
 use smd_charts::{landscape_overlay_svg, line_chart_svg, LandscapeOptions, Value};
@@ -131,12 +132,12 @@ fn stepper(
     };
     let go = |m: TeachMove| {
         let d = state.dispatcher();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::TeachGo(m)))
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Go(m))))
     };
     let playing = state.teach.playing;
     let play = {
         let d = state.dispatcher();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::TeachPlay(!playing)))
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Play(!playing))))
     };
     let stage = e.stage();
     let stages = Stage::ALL.iter().filter_map(|&s| {

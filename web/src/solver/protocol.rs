@@ -12,6 +12,14 @@ use serde::{Deserialize, Serialize};
 use smd_core::{Plan, Scenario, SearchProgress};
 use smd_sim::{Run, SimPolicy};
 
+/// The policies the page plans and compares for a cluster (here, below both the worker and
+/// the page state, so that the worker does not import the page), in display order, `global` last
+/// (its search runs within the draft's time budget): [`smd_core::Policy::for_cluster`] — every policy
+/// on machines; on a pool all but `smd_locality`, which is `smd` there.
+pub fn page_policies(cluster: &smd_core::scenario::Cluster) -> &'static [smd_core::Policy] {
+    smd_core::Policy::for_cluster(cluster)
+}
+
 /// Page → worker: a task and the page's id for it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Request {
@@ -113,7 +121,7 @@ pub enum Reply {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Event {
     /// Progress: `done` of `total` in step `step` (for a solve: the policy's index in
-    /// [`crate::state::page_policies`] of the scenario's cluster, jobs done of jobs; for a reproduction: 0, scenarios
+    /// [`page_policies`] of the scenario's cluster, jobs done of jobs; for a reproduction: 0, scenarios
     /// planned of scenarios).
     Progress {
         /// Step of the task.
@@ -199,7 +207,7 @@ pub enum Output {
     /// One size of a sweep: every policy's numbers there.
     SweepPoint(Box<smd_sweep::PointResult>),
     /// Two scenarios' plans: per scenario one entry per policy of its cluster
-    /// ([`crate::state::page_policies`]), the plan or why it failed.
+    /// ([`page_policies`]), the plan or why it failed.
     Compared {
         /// The first scenario's.
         a: Vec<Result<Plan, String>>,

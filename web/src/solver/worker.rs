@@ -3,8 +3,7 @@
 //! on the page's thread.
 
 use super::now_ms;
-use super::protocol::{Event, Experiment, Output, Partial, Reply, Request, Task};
-use crate::state::page_policies;
+use super::protocol::{page_policies, Event, Experiment, Output, Partial, Reply, Request, Task};
 use smd_core::{Plan, Scenario};
 use std::cell::RefCell;
 

@@ -2,6 +2,7 @@
 //! imported together), two of them — or one and the draft — planned in the worker with
 //! every policy, and what differs between their inputs (`smd_core::diff`).
 
+use super::background::{Background, Work, WorkerTask};
 use super::{Notice, State};
 use crate::solver::{Event, Output, Task};
 use serde::{Deserialize, Serialize};
@@ -56,19 +57,57 @@ pub struct Compared {
     pub ms: f64,
 }
 
-/// A comparison in the worker.
+/// A comparison in the worker: the request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparing {
-    /// Task id.
-    pub id: u64,
     /// The two sides, without plans yet.
     pub a: Side,
     /// The second side.
     pub b: Side,
-    /// `(side, policies done, policies)` of the latest report.
-    pub progress: Option<(usize, usize, usize)>,
     /// `global`'s budget per scenario, ms (the draft's setting when it started).
     pub global_budget_ms: f64,
+}
+
+impl Work for Comparing {
+    /// `(side, policies done, policies)` of the latest report.
+    type Progress = Option<(usize, usize, usize)>;
+    type Done = Compared;
+    const NAME: &'static str = "comparison";
+}
+
+impl WorkerTask for Comparing {
+    fn task(&self) -> Task {
+        Task::Compare {
+            a: Box::new((*self.a.scenario).clone()),
+            b: Box::new((*self.b.scenario).clone()),
+            global_budget_ms: self.global_budget_ms,
+        }
+    }
+
+    fn read_progress(&self, event: &Event) -> Option<Self::Progress> {
+        match *event {
+            Event::Progress { step, done, total } => Some(Some((step, done, total))),
+            _ => None,
+        }
+    }
+
+    fn done(&self, output: Output, ms: f64) -> Option<Compared> {
+        let Output::Compared { a, b } = output else {
+            return None;
+        };
+        Some(Compared {
+            a: Side {
+                plans: a,
+                ..self.a.clone()
+            },
+            b: Side {
+                plans: b,
+                ..self.b.clone()
+            },
+            diff: diff(&self.a.scenario, &self.b.scenario),
+            ms,
+        })
+    }
 }
 
 /// The side-by-side part of the state.
@@ -88,10 +127,8 @@ pub struct CompareState {
     pub text: String,
     /// The input at fault (`name`, `a`, `b`, `text`) and the message.
     pub error: Option<(&'static str, String)>,
-    /// The comparison in progress.
-    pub running: Option<Comparing>,
-    /// The last comparison, or why it stopped.
-    pub finished: Option<Result<Rc<Compared>, String>>,
+    /// The comparison in progress and the last one, or why it stopped.
+    pub run: Background<Comparing>,
 }
 
 impl CompareState {
@@ -169,61 +206,6 @@ impl CompareState {
         }
         Ok(n)
     }
-
-    /// Whether task `task` is the running comparison.
-    pub fn owns(&self, task: u64) -> bool {
-        self.running.as_ref().is_some_and(|r| r.id == task)
-    }
-
-    /// The task to send, if one is running.
-    pub fn task(&self) -> Option<(u64, Task)> {
-        self.running.as_ref().map(|r| {
-            (
-                r.id,
-                Task::Compare {
-                    a: Box::new((*r.a.scenario).clone()),
-                    b: Box::new((*r.b.scenario).clone()),
-                    global_budget_ms: r.global_budget_ms,
-                },
-            )
-        })
-    }
-
-    /// The worker is being terminated for another reason: a running comparison is lost.
-    pub fn lost(&mut self, why: &str) {
-        if self.running.take().is_some() {
-            self.finished = Some(Err(format!("The comparison stopped: {why}.")));
-        }
-    }
-
-    /// News of the running comparison; returns whether anything changed.
-    pub fn on_event(&mut self, event: Event) -> bool {
-        let Some(r) = self.running.as_mut() else {
-            return false;
-        };
-        match event {
-            Event::Progress { step, done, total } => r.progress = Some((step, done, total)),
-            Event::Done {
-                output: Output::Compared { a, b },
-                ms,
-            } => {
-                let r = self.running.take().expect("the comparison is there");
-                let diff = diff(&r.a.scenario, &r.b.scenario);
-                self.finished = Some(Ok(Rc::new(Compared {
-                    a: Side { plans: a, ..r.a },
-                    b: Side { plans: b, ..r.b },
-                    diff,
-                    ms,
-                })));
-            }
-            Event::Failed { message } => {
-                self.running = None;
-                self.finished = Some(Err(format!("The comparison failed: {message}")));
-            }
-            _ => return false,
-        }
-        true
-    }
 }
 
 impl State {
@@ -263,7 +245,7 @@ impl State {
 
     /// Plans the two chosen scenarios in the worker.
     pub(super) fn start_compare(&mut self) -> bool {
-        if self.compare.running.is_some() {
+        if self.compare.run.is_running() {
             return false;
         }
         let a = self.chosen(&self.compare.a.clone());
@@ -289,52 +271,101 @@ impl State {
             scenario,
             plans: Vec::new(),
         };
-        self.compare.running = Some(Comparing {
+        self.compare.run.start(
             id,
-            a: side(a),
-            b: side(b),
-            progress: None,
-            global_budget_ms: 1000.0 * self.draft.settings.global_budget_s,
-        });
+            Comparing {
+                a: side(a),
+                b: side(b),
+                global_budget_ms: 1000.0 * self.draft.settings.global_budget_s,
+            },
+        );
         true
     }
 
     /// Stops the running comparison (the worker restarts; what else it was doing starts
     /// again in the fresh one).
     pub(super) fn cancel_compare(&mut self) -> bool {
-        if self.compare.running.take().is_none() {
+        if self.compare.run.cancel().is_none() {
             return false;
         }
         self.background_cancelled("the comparison was cancelled", "Comparison cancelled.");
         true
     }
+}
 
-    /// A simulation or comparison was cancelled (and taken out of the state): the worker
-    /// restarts, the reproduction is lost, and what else it was doing — the other
-    /// background task, the draft's solve — starts again in the fresh one.
-    pub(super) fn background_cancelled(&mut self, lost: &str, notice: &str) {
-        self.solving.restart();
-        self.reproduction.lost(lost);
-        self.view.notice = Some(Notice::info(notice));
-        self.rerun_background();
-        self.solving.rerun();
-    }
+/// Scenarios side by side: the form, saving, export and import, the comparison.
+#[derive(Clone, Debug)]
+pub enum CompareAction {
+    /// A field of the compare view: `name`, `a`, `b` or `text`.
+    Field(&'static str, String),
+    /// Save the draft under the typed name.
+    Save,
+    /// Delete a saved scenario.
+    DeleteSaved(String),
+    /// Put every saved scenario's JSON into the compare view's text.
+    ExportSaved,
+    /// Read saved scenarios from the compare view's text.
+    ImportSaved,
+    /// Plan the two chosen scenarios.
+    Start,
+    /// Stop the running comparison.
+    Cancel,
+    /// A scenario of a share link to compare with the draft: saved under this name and
+    /// chosen as the second.
+    With(String, Box<Scenario>),
+}
 
-    /// The worker restarted for another reason: what ran in the background (a simulation,
-    /// a comparison) starts again in the fresh worker, under new ids.
-    pub(super) fn rerun_background(&mut self) {
-        self.rerun_simulation();
-        self.rerun_compare();
-    }
-
-    /// The worker restarts for another reason: the running comparison starts again in the
-    /// fresh worker, under a new id.
-    pub(super) fn rerun_compare(&mut self) {
-        if self.compare.running.is_some() {
-            let id = self.solving.new_task_id();
-            if let Some(r) = self.compare.running.as_mut() {
-                r.id = id;
-                r.progress = None;
+impl CompareAction {
+    /// Applies the change to the state; returns whether anything changed.
+    pub(super) fn reduce(self, s: &mut State) -> bool {
+        match self {
+            CompareAction::Field(field, text) => {
+                let c = &mut s.compare;
+                match field {
+                    "name" => c.name = text,
+                    "a" => c.a = text,
+                    "b" => c.b = text,
+                    "text" => c.text = text,
+                    _ => return false,
+                }
+                c.error = None;
+                true
+            }
+            CompareAction::Save => s.save_scenario(),
+            CompareAction::DeleteSaved(name) => {
+                s.compare.delete(&name);
+                true
+            }
+            CompareAction::ExportSaved => {
+                s.compare.text = s.compare.export();
+                s.compare.error = None;
+                true
+            }
+            CompareAction::ImportSaved => {
+                let text = s.compare.text.clone();
+                match s.compare.import(&text) {
+                    Ok(n) => {
+                        s.compare.error = None;
+                        s.view.notice = Some(Notice::info(format!(
+                            "Read {n} saved scenario{}.",
+                            if n == 1 { "" } else { "s" }
+                        )));
+                    }
+                    Err(m) => s.compare.error = Some(("text", m)),
+                }
+                true
+            }
+            CompareAction::Start => s.start_compare(),
+            CompareAction::Cancel => s.cancel_compare(),
+            CompareAction::With(name, scenario) => {
+                match s.compare.put(name.clone(), *scenario) {
+                    Ok(()) => {
+                        s.compare.a = DRAFT.into();
+                        s.compare.b = name;
+                    }
+                    Err(e) => s.compare.error = Some(e),
+                }
+                true
             }
         }
     }

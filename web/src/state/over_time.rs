@@ -7,6 +7,7 @@
 //! workload's scenario and `smd-sim` every run; this module only says what to run.
 
 use super::apps::{parse_count, trace_message, TRACE_MACHINES};
+use super::background::{Background, News, Pending, Work, WorkerTask};
 use super::draft::DraftState;
 use super::State;
 use crate::fields;
@@ -87,11 +88,9 @@ pub struct SimProgress {
     pub jobs: usize,
 }
 
-/// A simulation in progress.
+/// A simulation: the request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Simulation {
-    /// Task id (replies carry it).
-    pub id: u64,
     /// The scenario simulated.
     pub scenario: Rc<Scenario>,
     /// The policies, in order.
@@ -100,8 +99,54 @@ pub struct Simulation {
     pub source: SimSource,
     /// What it is, in words (`the draft`, `workload-1 on 16 × t4x4`).
     pub label: String,
+}
+
+impl Work for Simulation {
     /// The latest report.
-    pub progress: Option<SimProgress>,
+    type Progress = Option<SimProgress>;
+    type Done = Simulated;
+    const NAME: &'static str = "simulation";
+}
+
+impl WorkerTask for Simulation {
+    fn task(&self) -> Task {
+        Task::Simulate {
+            scenario: (*self.scenario).clone(),
+            policies: self.policies.clone(),
+        }
+    }
+
+    fn read_progress(&self, event: &Event) -> Option<Self::Progress> {
+        match *event {
+            Event::Simulating {
+                step,
+                slots,
+                time_s,
+                finished,
+                jobs,
+            } => Some(Some(SimProgress {
+                step,
+                slots,
+                time_s,
+                finished,
+                jobs,
+            })),
+            _ => None,
+        }
+    }
+
+    fn done(&self, output: Output, ms: f64) -> Option<Simulated> {
+        let Output::Simulated(runs) = output else {
+            return None;
+        };
+        Some(Simulated {
+            scenario: self.scenario.clone(),
+            runs,
+            source: self.source,
+            label: self.label.clone(),
+            ms,
+        })
+    }
 }
 
 /// Finished runs.
@@ -131,10 +176,8 @@ impl Simulated {
 pub struct OverTimeState {
     /// The form.
     pub form: SimForm,
-    /// The simulation in progress.
-    pub running: Option<Simulation>,
-    /// The last runs, or why they stopped.
-    pub finished: Option<Result<Rc<Simulated>, String>>,
+    /// The simulation in progress and the last runs, or why they stopped.
+    pub run: Background<Simulation>,
     /// The job whose history is shown (its id).
     pub job: Option<String>,
     /// The policy whose timeline and job histories are shown.
@@ -238,93 +281,62 @@ impl OverTimeState {
         }
     }
 
-    /// Whether task `task` is the running simulation.
-    pub fn owns(&self, task: u64) -> bool {
-        self.running.as_ref().is_some_and(|r| r.id == task)
-    }
-
-    /// The task to send, if one is running: `(id, task)`.
-    pub fn task(&self) -> Option<(u64, Task)> {
-        self.running.as_ref().map(|r| {
-            (
-                r.id,
-                Task::Simulate {
-                    scenario: (*r.scenario).clone(),
-                    policies: r.policies.clone(),
-                },
-            )
-        })
-    }
-
-    /// The worker is being terminated for another reason: a running simulation is lost.
-    pub fn lost(&mut self, why: &str) {
-        if self.running.take().is_some() {
-            self.finished = Some(Err(format!("The simulation stopped: {why}.")));
-        }
-    }
-
-    /// News of the running simulation; returns whether anything changed.
+    /// News of the running simulation; returns whether anything changed. Finished runs
+    /// keep the job and the timeline shown if they are in them, else show the first job and
+    /// `smd`'s timeline (or the first policy's).
     pub fn on_event(&mut self, event: Event) -> bool {
-        let Some(r) = self.running.as_mut() else {
+        let Some(r) = self.run.running.as_ref().map(|r| r.request.clone()) else {
             return false;
         };
-        match event {
-            Event::Simulating {
-                step,
-                slots,
-                time_s,
-                finished,
-                jobs,
-            } => {
-                r.progress = Some(SimProgress {
-                    step,
-                    slots,
-                    time_s,
-                    finished,
-                    jobs,
-                })
+        let news = self.run.on_event(event);
+        if news == News::Done {
+            if !self
+                .job
+                .as_ref()
+                .is_some_and(|id| r.scenario.jobs.iter().any(|j| &j.id == id))
+            {
+                self.job = r.scenario.jobs.first().map(|j| j.id.clone());
             }
-            Event::Done {
-                output: Output::Simulated(runs),
-                ms,
-            } => {
-                let r = self.running.take().expect("the run is there");
-                if !self
-                    .job
-                    .as_ref()
-                    .is_some_and(|id| r.scenario.jobs.iter().any(|j| &j.id == id))
-                {
-                    self.job = r.scenario.jobs.first().map(|j| j.id.clone());
-                }
-                if !self.timeline.is_some_and(|p| r.policies.contains(&p)) {
-                    self.timeline = r
-                        .policies
-                        .iter()
-                        .copied()
-                        .find(|&p| p == SimPolicy::Smd)
-                        .or_else(|| r.policies.first().copied());
-                }
-                self.finished = Some(Ok(Rc::new(Simulated {
-                    scenario: r.scenario,
-                    runs,
-                    source: r.source,
-                    label: r.label,
-                    ms,
-                })));
+            if !self.timeline.is_some_and(|p| r.policies.contains(&p)) {
+                self.timeline = r
+                    .policies
+                    .iter()
+                    .copied()
+                    .find(|&p| p == SimPolicy::Smd)
+                    .or_else(|| r.policies.first().copied());
             }
-            Event::Failed { message } => {
-                self.running = None;
-                self.finished = Some(Err(format!("The simulation failed: {message}")));
-            }
-            _ => return false,
         }
-        true
+        news.changed()
     }
 
     /// The last runs, if they are of the draft and its cluster has changed since.
     fn draft_cluster_changed(&self, draft: &DraftState) -> bool {
-        matches!(&self.finished, Some(Ok(r))
+        matches!(&self.run.finished, Some(Ok(r))
             if r.source == SimSource::Draft && r.scenario.cluster != draft.scenario.cluster)
+    }
+}
+
+/// Over time is a background part of the worker like the others, but reads its own news
+/// ([`OverTimeState::on_event`]: the job and timeline shown follow finished runs).
+impl Pending for OverTimeState {
+    fn pending(&self) -> Option<(u64, Task)> {
+        self.run.task()
+    }
+
+    fn owns_task(&self, task: u64) -> bool {
+        self.run.owns(task)
+    }
+
+    fn on_worker_event(&mut self, event: Event) -> bool {
+        self.on_event(event)
+    }
+
+    fn lose(&mut self, why: &str) {
+        self.run.lost(why);
+    }
+
+    fn restarted(&mut self, why: &str, new_id: &mut dyn FnMut() -> u64) {
+        self.run.restarted(why, new_id);
     }
 }
 
@@ -332,7 +344,7 @@ impl OverTimeState {
 impl State {
     /// Runs the form's simulation; returns whether anything changed.
     pub(super) fn start_simulation(&mut self) -> bool {
-        if self.over_time.running.is_some() {
+        if self.over_time.run.is_running() {
             return false;
         }
         let (scenario, label) = match self.over_time.scenario(&self.draft) {
@@ -360,49 +372,38 @@ impl State {
         }
         let id = self.solving.new_task_id();
         self.over_time.form.error = None;
-        self.over_time.running = Some(Simulation {
+        self.over_time.run.start(
             id,
-            scenario,
-            policies,
-            source,
-            label,
-            progress: None,
-        });
+            Simulation {
+                scenario,
+                policies,
+                source,
+                label,
+            },
+        );
     }
 
     /// Stops the running simulation (terminates the worker); returns whether there was
     /// one.
     pub(super) fn cancel_simulation(&mut self) -> bool {
-        if self.over_time.running.take().is_none() {
+        if self.over_time.run.cancel().is_none() {
             return false;
         }
         self.background_cancelled("the simulation was cancelled", "Simulation cancelled.");
         true
     }
 
-    /// The worker restarts for another reason: the running simulation starts again in the
-    /// fresh worker, under a new id.
-    pub(super) fn rerun_simulation(&mut self) {
-        if self.over_time.running.is_some() {
-            let id = self.solving.new_task_id();
-            if let Some(r) = self.over_time.running.as_mut() {
-                r.id = id;
-                r.progress = None;
-            }
-        }
-    }
-
     /// Shown results of the draft whose cluster has changed are simulated again (with the
     /// same policies), while the over-time view is on screen and the draft is valid.
     pub(super) fn follow_draft_over_time(&mut self) {
         if self.view.tab != super::View::OverTime
-            || self.over_time.running.is_some()
+            || self.over_time.run.is_running()
             || !self.draft.valid
             || !self.over_time.draft_cluster_changed(&self.draft)
         {
             return;
         }
-        let policies = match &self.over_time.finished {
+        let policies = match &self.over_time.run.finished {
             Some(Ok(r)) => r.runs.iter().map(|r| r.policy).collect(),
             _ => return,
         };
@@ -411,165 +412,48 @@ impl State {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fields::FieldKey;
-    use crate::solver::{worker, Reply};
-    use crate::state::tests::state;
-    use crate::state::{Action, View};
-    use yew::Reducible;
+/// Planning over time: the form, the run, what is shown of its results.
+#[derive(Clone, Debug)]
+pub enum OverTimeAction {
+    /// A field of the over-time form: `source`, `workload`, `type`, `count` or `arrivals`.
+    Field(&'static str, String),
+    /// Check (`true`) or uncheck a policy to simulate.
+    TogglePolicy(smd_sim::SimPolicy, bool),
+    /// Simulate the form's source with its policies.
+    Start,
+    /// Stop the running simulation.
+    Cancel,
+    /// Show this job's history (its id).
+    SelectJob(String),
+    /// Show this policy's timeline and job histories.
+    ShowTimeline(smd_sim::SimPolicy),
+}
 
-    fn reply(task: u64, event: Event) -> Action {
-        Action::Reply(Reply::Event { task, event })
-    }
-
-    /// The replies of the worker to `task`, as the page gets them (through JSON).
-    fn perform(task: Task, id: u64) -> Vec<Reply> {
-        let mut replies = Vec::new();
-        worker::handle(crate::solver::Request { id, task }, &mut |r| {
-            let text = serde_json::to_string(&r).unwrap();
-            replies.push(serde_json::from_str::<Reply>(&text).unwrap())
-        });
-        replies
-    }
-
-    fn with_arrivals(n: usize) -> Rc<State> {
-        let s = state(n);
-        let mut sc = (*s.draft.scenario).clone();
-        sc.version = 2;
-        for (i, j) in sc.jobs.iter_mut().enumerate() {
-            j.arrival_s = Some(900.0 * i as f64);
+impl OverTimeAction {
+    /// Applies the change to the state; returns whether anything changed.
+    pub(super) fn reduce(self, s: &mut State) -> bool {
+        match self {
+            OverTimeAction::Field(field, text) => {
+                s.over_time.field(field, text);
+                true
+            }
+            OverTimeAction::TogglePolicy(p, on) => {
+                s.over_time.toggle(p, on);
+                true
+            }
+            OverTimeAction::Start => s.start_simulation(),
+            OverTimeAction::Cancel => s.cancel_simulation(),
+            OverTimeAction::SelectJob(id) => {
+                s.over_time.job = Some(id);
+                true
+            }
+            OverTimeAction::ShowTimeline(p) => {
+                s.over_time.timeline = Some(p);
+                true
+            }
         }
-        s.reduce(Action::Load(Box::new(sc), String::new()))
-    }
-
-    #[test]
-    fn the_draft_is_simulated_with_the_chosen_policies() {
-        let s = with_arrivals(4);
-        let s = s.reduce(Action::ShowView(View::OverTime));
-        let s = s.reduce(Action::ToggleSimPolicy(SimPolicy::Oasis, false));
-        let s = s.reduce(Action::ToggleSimPolicy(SimPolicy::Optimus, false));
-        assert_eq!(
-            s.over_time.form.policies,
-            [
-                SimPolicy::Fifo,
-                SimPolicy::Smd,
-                SimPolicy::Locality,
-                SimPolicy::Bound
-            ]
-        );
-        let s = s.reduce(Action::StartSimulation);
-        let id = s.over_time.running.as_ref().unwrap().id;
-        assert!(s.tasks().contains(&id));
-        let task = s.request(id).unwrap().task;
-        let Task::Simulate { scenario, policies } = task.clone() else {
-            panic!("{task:?}")
-        };
-        assert_eq!(scenario, *s.draft.scenario);
-        assert_eq!(policies, s.over_time.form.policies);
-        let mut s = s;
-        for r in perform(task, id) {
-            s = s.reduce(Action::Reply(r));
-        }
-        assert!(s.over_time.running.is_none());
-        let done = s.over_time.finished.clone().unwrap().unwrap();
-        assert_eq!(done.runs.len(), 4);
-        for (run, &p) in done.runs.iter().zip(&policies) {
-            let native = smd_sim::simulate(&scenario, p, &mut smd_sim::Options::default()).unwrap();
-            assert_eq!(*run, native, "{}", p.name());
-        }
-        assert_eq!(s.over_time.timeline, Some(SimPolicy::Smd));
-        assert_eq!(
-            s.over_time.job.as_deref(),
-            Some(scenario.jobs[0].id.as_str())
-        );
-
-        // A change of the draft's cluster simulates it again while the view is shown.
-        let s = s.reduce(Action::Edit(FieldKey::top("cluster.units"), "0.5".into()));
-        assert!(s.draft.valid, "{:?}", s.draft.errors);
-        let again = s.over_time.running.as_ref().expect("a re-run");
-        assert_eq!(again.policies, policies);
-        assert_eq!(again.scenario.cluster, s.draft.scenario.cluster);
-        // Another edit (not the cluster) does not.
-        let s = s.reduce(Action::CancelSimulation);
-        assert!(s.over_time.running.is_none());
-        assert!(
-            s.over_time.finished.as_ref().unwrap().is_ok(),
-            "the last runs stay"
-        );
-    }
-
-    #[test]
-    fn a_workload_is_read_with_its_first_arrivals_and_errors_stay_at_their_input() {
-        let s = state(2).reduce(Action::ShowView(View::OverTime));
-        let s = s.reduce(Action::OverTimeField("source", "workload".into()));
-        let s = s.reduce(Action::OverTimeField("count", "many".into()));
-        let s = s.reduce(Action::StartSimulation);
-        assert!(s.over_time.running.is_none());
-        assert!(matches!(s.over_time.form.error, Some(("count", _))));
-        assert_eq!(s.over_time.form.count, "many", "what was typed stays");
-        let s = s.reduce(Action::OverTimeField("count", "4".into()));
-        assert!(s.over_time.form.error.is_none());
-        let s = s.reduce(Action::OverTimeField("arrivals", "0".into()));
-        let s = s.reduce(Action::StartSimulation);
-        assert!(matches!(s.over_time.form.error, Some(("arrivals", _))));
-        let s = s.reduce(Action::OverTimeField("arrivals", "20".into()));
-        let s = s.reduce(Action::StartSimulation);
-        let r = s.over_time.running.as_ref().unwrap();
-        assert_eq!(r.scenario.jobs.len(), 20);
-        assert_eq!(r.scenario.cluster.machine_list().len(), 4);
-        assert_eq!(r.scenario.params, s.draft.scenario.params);
-        assert_eq!(r.label, "workload-1 (20 jobs) on 4 × t4x4");
-        assert_eq!(r.policies, SimPolicy::ALL);
-        // No policy: said at the checkboxes.
-        let mut s = s.reduce(Action::CancelSimulation);
-        for p in SimPolicy::ALL {
-            s = s.reduce(Action::ToggleSimPolicy(p, false));
-        }
-        let s = s.reduce(Action::StartSimulation);
-        assert!(matches!(s.over_time.form.error, Some(("policies", _))));
-    }
-
-    #[test]
-    fn cancel_restarts_the_worker_and_resends_the_solve() {
-        let s = with_arrivals(2);
-        let r = s.draft.revision;
-        let s = s.reduce(Action::StartSolve(r));
-        let solve = s.solving.run.as_ref().unwrap().id;
-        let s = s.reduce(Action::StartSimulation);
-        assert_eq!(s.tasks().len(), 2);
-        let restarts = s.solving.restarts;
-        let s = s.reduce(Action::CancelSimulation);
-        assert!(s.over_time.running.is_none());
-        assert_eq!(s.solving.restarts, restarts + 1);
-        assert!(s.solving.run.as_ref().unwrap().id > solve);
-        assert_eq!(
-            s.view.notice.as_ref().unwrap().text,
-            "Simulation cancelled."
-        );
-        // A failure is said; a stale reply changes nothing.
-        let s = s.reduce(Action::StartSimulation);
-        let id = s.over_time.running.as_ref().unwrap().id;
-        let failed = Event::Failed {
-            message: "boom".into(),
-        };
-        let s = s.reduce(reply(id + 50, failed.clone()));
-        assert!(s.over_time.running.is_some());
-        let s = s.reduce(reply(id, failed));
-        let why = s.over_time.finished.clone().unwrap().unwrap_err();
-        assert!(why.contains("boom"), "{why}");
-        // A superseding solve restarts the worker: the simulation is sent again.
-        let s = s.reduce(Action::StartSimulation);
-        let id = s.over_time.running.as_ref().unwrap().id;
-        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "9".into()));
-        let r = s.draft.revision;
-        let s = s.reduce(Action::StartSolve(r));
-        let s = s.reduce(Action::Edit(FieldKey::top("params.seed"), "10".into()));
-        let r = s.draft.revision;
-        let s = s.reduce(Action::StartSolve(r));
-        let again = s.over_time.running.as_ref().unwrap().id;
-        assert!(again > id);
-        assert!(s.tasks().contains(&again));
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,19 +1,15 @@
 //! The paper's experiments (`smd_reproduce`), run in the solver worker: the run in
 //! progress and the last one's experiments (or why it stopped).
 
+use super::background::{Background, Work, WorkerTask};
 use super::{Notice, State};
 use crate::solver::{Event, Experiment, Output, Task};
-use std::rc::Rc;
 
-/// A reproduction of the paper's experiments in progress.
+/// A reproduction of the paper's experiments: the request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reproduction {
-    /// Task id (replies carry it).
-    pub id: u64,
     /// The quick scale (else the full one).
     pub quick: bool,
-    /// `(scenarios planned, scenarios)` of the latest progress report.
-    pub progress: Option<(usize, usize)>,
 }
 
 /// A finished reproduction.
@@ -27,98 +23,63 @@ pub struct Reproduced {
     pub ms: f64,
 }
 
-/// The reproduction part of the state.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ReproductionState {
-    /// The reproduction in progress.
-    pub running: Option<Reproduction>,
-    /// The last reproduction, or why it stopped.
-    pub finished: Option<Result<Rc<Reproduced>, String>>,
+impl Work for Reproduction {
+    /// `(scenarios planned, scenarios)` of the latest progress report.
+    type Progress = Option<(usize, usize)>;
+    type Done = Reproduced;
+    const NAME: &'static str = "reproduction";
 }
 
-impl ReproductionState {
-    /// Starts a reproduction as task `id`.
-    pub fn start(&mut self, id: u64, quick: bool) {
-        self.running = Some(Reproduction {
-            id,
-            quick,
-            progress: None,
-        });
+impl WorkerTask for Reproduction {
+    // Lost when the worker restarts for another reason, as it always was: it says so and
+    // the user runs it again.
+    const RESUMES: bool = false;
+
+    fn task(&self) -> Task {
+        Task::Reproduce { quick: self.quick }
     }
 
-    /// The worker is being terminated for another reason: a running reproduction is lost.
-    pub fn lost(&mut self, why: &str) {
-        if self.running.take().is_some() {
-            self.finished = Some(Err(format!("The reproduction stopped: {why}.")));
+    fn read_progress(&self, event: &Event) -> Option<Self::Progress> {
+        match *event {
+            Event::Progress { done, total, .. } => Some(Some((done, total))),
+            _ => None,
         }
     }
 
-    /// Stops the running reproduction (the last results stay); returns whether there was
-    /// one.
-    pub fn cancel(&mut self) -> bool {
-        self.running.take().is_some()
-    }
-
-    /// Whether task `task` is the running reproduction.
-    pub fn owns(&self, task: u64) -> bool {
-        self.running.as_ref().is_some_and(|r| r.id == task)
-    }
-
-    /// The task to send, if one is running: `(id, task)`.
-    pub fn task(&self) -> Option<(u64, Task)> {
-        self.running
-            .as_ref()
-            .map(|r| (r.id, Task::Reproduce { quick: r.quick }))
-    }
-
-    /// News of the running reproduction; returns whether anything changed.
-    pub fn on_event(&mut self, event: Event) -> bool {
-        let Some(r) = self.running.as_mut() else {
-            return false;
-        };
-        match event {
-            Event::Progress { done, total, .. } => r.progress = Some((done, total)),
-            Event::Done {
-                output: Output::Reproduced { experiments },
+    fn done(&self, output: Output, ms: f64) -> Option<Reproduced> {
+        match output {
+            Output::Reproduced { experiments } => Some(Reproduced {
+                quick: self.quick,
+                experiments,
                 ms,
-            } => {
-                let quick = r.quick;
-                self.running = None;
-                self.finished = Some(Ok(Rc::new(Reproduced {
-                    quick,
-                    experiments,
-                    ms,
-                })));
-            }
-            Event::Failed { message } => {
-                self.running = None;
-                self.finished = Some(Err(format!("The reproduction failed: {message}")));
-            }
-            _ => return false,
+            }),
+            _ => None,
         }
-        true
     }
 }
+
+/// The reproduction part of the state: the run in progress and the last one.
+pub type ReproductionState = Background<Reproduction>;
 
 /// What a reproduction means for the worker.
 impl State {
     /// Runs the paper's experiments (quick or full); returns whether one was started.
     pub(super) fn start_reproduction(&mut self, quick: bool) -> bool {
-        if self.reproduction.running.is_some() {
+        if self.reproduction.is_running() {
             return false;
         }
         if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
             self.solving.restart();
         }
         let id = self.solving.new_task_id();
-        self.reproduction.start(id, quick);
+        self.reproduction.start(id, Reproduction { quick });
         true
     }
 
     /// Stops the running reproduction (terminates the worker); returns whether there was
     /// one.
     pub(super) fn cancel_reproduction(&mut self) -> bool {
-        if !self.reproduction.cancel() {
+        if self.reproduction.cancel().is_none() {
             return false;
         }
         self.solving.restart();
@@ -126,129 +87,29 @@ impl State {
         // The terminated worker was also to solve this draft (and perhaps to simulate):
         // ask the fresh one.
         self.solving.rerun();
-        self.rerun_background();
+        self.restart_background("the reproduction was cancelled");
         true
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::solver::{worker, Reply};
-    use crate::state::tests::state;
-    use crate::state::Action;
-    use yew::Reducible;
+/// Running the paper's experiments.
+#[derive(Clone, Debug)]
+pub enum ReproduceAction {
+    /// Run the paper's experiments: quick (else full) scale.
+    Start(bool),
+    /// Stop the running reproduction.
+    Cancel,
+}
 
-    fn reply(task: u64, event: Event) -> Action {
-        Action::Reply(Reply::Event { task, event })
-    }
-
-    #[test]
-    fn reproduce_replies_fill_the_state_and_cancel_keeps_the_solve() {
-        let s = state(2);
-        let s = s.reduce(Action::StartReproduce(true));
-        let id = s.reproduction.running.as_ref().unwrap().id;
-        assert!(s.reproduction.running.as_ref().unwrap().quick);
-        assert_eq!(s.tasks(), vec![id]);
-        assert!(matches!(
-            s.request(id).unwrap().task,
-            Task::Reproduce { quick: true }
-        ));
-        let restarts = s.solving.restarts;
-        let s = s.reduce(reply(
-            id,
-            Event::Progress {
-                step: 0,
-                done: 3,
-                total: 10,
-            },
-        ));
-        assert_eq!(
-            s.reproduction.running.as_ref().unwrap().progress,
-            Some((3, 10))
-        );
-        let exp = Experiment {
-            id: "e9".into(),
-            title: "T".into(),
-            claim: "C".into(),
-            findings: vec!["f".into()],
-            csv: "a,b\n1,2\n".into(),
-            svg: "<svg/>".into(),
-            failures: Vec::new(),
-        };
-        let done = |experiments| Event::Done {
-            output: Output::Reproduced { experiments },
-            ms: 1.0,
-        };
-        // A stale reply changes nothing.
-        let s = s.reduce(reply(id + 100, done(vec![exp.clone()])));
-        assert!(s.reproduction.running.is_some() && s.reproduction.finished.is_none());
-        let s = s.reduce(reply(id, done(vec![exp.clone()])));
-        assert!(s.reproduction.running.is_none());
-        let finished = s.reproduction.finished.clone().unwrap().unwrap();
-        assert_eq!(finished.experiments, vec![exp]);
-        assert_eq!(s.solving.restarts, restarts);
-
-        // Cancel terminates the worker and re-sends the solve it was also to run.
-        let r = s.draft.revision;
-        let s = s.reduce(Action::StartSolve(r));
-        let s = s.reduce(Action::StartReproduce(false));
-        let solve = s.solving.run.as_ref().unwrap().id;
-        let s = s.reduce(Action::CancelReproduce);
-        assert!(s.reproduction.running.is_none());
-        assert_eq!(s.solving.restarts, restarts + 1);
-        assert!(s.solving.run.as_ref().unwrap().id > solve);
-        assert!(
-            s.reproduction.finished.as_ref().unwrap().is_ok(),
-            "the last results stay"
-        );
-    }
-
-    #[test]
-    fn a_small_reproduction_round_trips_through_the_protocol() {
-        let mut replies = Vec::new();
-        let nothing = smd_reproduce::Runner::only(smd_reproduce::Scale::Quick, &[]);
-        worker::run(7, &mut |r| replies.push(r), |ctx| {
-            worker::reproduce(nothing, ctx)
-        });
-        assert!(matches!(
-            replies[..],
-            [Reply::Event {
-                task: 7,
-                event: Event::Failed { .. }
-            }]
-        ));
-
-        let one = smd_reproduce::Runner::only(smd_reproduce::Scale::Quick, &["e4-resource-share"]);
-        let mut replies = Vec::new();
-        worker::run(8, &mut |r| replies.push(r), |ctx| {
-            worker::reproduce(one, ctx)
-        });
-        let s = state(1).reduce(Action::StartReproduce(true));
-        let id = s.reproduction.running.as_ref().unwrap().id;
-        let mut s = s;
-        for r in replies {
-            // Replies travel as JSON between worker and page.
-            let text = serde_json::to_string(&r).unwrap();
-            let event = match serde_json::from_str::<Reply>(&text).unwrap() {
-                Reply::Event {
-                    task: 8,
-                    event: e @ (Event::Progress { .. } | Event::Done { .. }),
-                } => e,
-                other => panic!("unexpected {other:?}"),
-            };
-            s = s.reduce(reply(id, event));
+impl ReproduceAction {
+    /// Applies the change to the state; returns whether anything changed.
+    pub(super) fn reduce(self, s: &mut State) -> bool {
+        match self {
+            ReproduceAction::Start(quick) => s.start_reproduction(quick),
+            ReproduceAction::Cancel => s.cancel_reproduction(),
         }
-        let done = s.reproduction.finished.clone().unwrap().unwrap();
-        assert_eq!(done.experiments.len(), 1);
-        let e = &done.experiments[0];
-        assert_eq!(e.id, "e4-resource-share");
-        assert!(
-            e.svg.starts_with("<svg") || e.svg.starts_with("<?xml"),
-            "{}",
-            &e.svg[..40]
-        );
-        assert!(e.csv.lines().count() > 1 && !e.findings.is_empty());
-        assert!(e.failures.is_empty(), "{:?}", e.failures);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,7 +7,9 @@
 //! `smd_sweep` makes the points, each point's scenario and numbers, the report and its
 //! knee; this module only says what to run and gathers what comes back.
 
+use super::background::{Background, Running, Work};
 use super::draft::DraftState;
+use super::{Notice, State};
 use crate::solver::{Event, Output, Reply, Request, Task};
 use smd_apps::machines::{self, MachineType, CATALOG};
 use smd_core::scenario::Resource;
@@ -228,7 +230,7 @@ impl SweepForm {
     }
 }
 
-/// A sweep in progress.
+/// A sweep: the request (its tasks and what came back are its [`SweepProgress`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sweeping {
     /// The scenario swept (the draft when it started).
@@ -243,12 +245,6 @@ pub struct Sweeping {
     pub workers: usize,
     /// Every size.
     pub points: Vec<Point>,
-    /// The sizes still out: task id and the point's index.
-    pub tasks: Vec<(u64, usize)>,
-    /// Policies done at each point (its progress).
-    pub done: Vec<usize>,
-    /// The sizes back, in the order they came.
-    pub results: Vec<PointResult>,
     /// When it started, by the page's clock, ms.
     pub started_ms: f64,
     /// What it is, in words.
@@ -260,6 +256,23 @@ impl Sweeping {
     pub fn per_point(&self) -> usize {
         self.policies.planners.len() + self.policies.over_time.len()
     }
+}
+
+/// Where a sweep is: its tasks out at the page's pool and what came back.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SweepProgress {
+    /// The sizes still out: task id and the point's index.
+    pub tasks: Vec<(u64, usize)>,
+    /// Policies done at each point.
+    pub done: Vec<usize>,
+    /// The sizes back, in the order they came.
+    pub results: Vec<PointResult>,
+}
+
+impl Work for Sweeping {
+    type Progress = SweepProgress;
+    type Done = Swept;
+    const NAME: &'static str = "sweep";
 }
 
 /// A finished sweep.
@@ -286,10 +299,8 @@ pub struct Swept {
 pub struct SweepState {
     /// The form.
     pub form: SweepForm,
-    /// The sweep in progress.
-    pub running: Option<Sweeping>,
-    /// The last sweep, or why it stopped.
-    pub finished: Option<Result<Rc<Swept>, String>>,
+    /// The sweep in progress and the last one, or why it stopped.
+    pub run: Background<Sweeping>,
     /// The last sweep was cancelled after this many of so many sizes.
     pub cancelled: Option<(usize, usize)>,
     /// The resource whose use is charted; `None`: `smd_charts::use_resource`'s choice.
@@ -302,8 +313,7 @@ impl Default for SweepState {
     fn default() -> SweepState {
         SweepState {
             form: SweepForm::default(),
-            running: None,
-            finished: None,
+            run: Background::default(),
             cancelled: None,
             chart_resource: None,
             next_task: 1,
@@ -383,14 +393,16 @@ impl SweepState {
     /// Starts the form's sweep of the draft on `workers` workers at `now_ms`; a problem
     /// stays at its input. Returns whether anything changed.
     pub fn start(&mut self, draft: &DraftState, workers: usize, now_ms: f64) -> bool {
-        if self.running.is_some() {
+        if self.run.is_running() {
             return false;
         }
         match self.plan(draft, workers, now_ms) {
-            Ok(run) => {
+            Ok((run, progress)) => {
                 self.form.error = None;
                 self.cancelled = None;
-                self.running = Some(run);
+                // The pool's tasks carry their own ids: the run goes by its first.
+                let id = progress.tasks.first().map_or(0, |t| t.0);
+                self.run.start_at(id, run, progress);
             }
             Err((field, message)) => self.form.set_error(field, message),
         }
@@ -403,7 +415,7 @@ impl SweepState {
         draft: &DraftState,
         workers: usize,
         now_ms: f64,
-    ) -> Result<Sweeping, (&'static str, String)> {
+    ) -> Result<(Sweeping, SweepProgress), (&'static str, String)> {
         if !draft.valid {
             return Err((
                 "source",
@@ -445,47 +457,55 @@ impl SweepState {
             })
             .collect();
         let label = label(&spec, &points, &policies);
-        Ok(Sweeping {
-            global_budget_ms: 1000.0 * draft.settings.global_budget_s,
-            done: vec![0; points.len()],
-            workers: workers.max(1),
+        let progress = SweepProgress {
             tasks,
+            done: vec![0; points.len()],
             results: Vec::new(),
+        };
+        let run = Sweeping {
+            global_budget_ms: 1000.0 * draft.settings.global_budget_s,
+            workers: workers.max(1),
             started_ms: now_ms,
             base,
             spec,
             policies,
             points,
             label,
-        })
+        };
+        Ok((run, progress))
     }
 
     /// Stops the running sweep (the pool terminates the workers busy with it); the last
     /// finished sweep stays. Returns whether there was one.
     pub fn cancel(&mut self) -> bool {
-        let Some(r) = self.running.take() else {
+        let Some(r) = self.run.cancel() else {
             return false;
         };
-        self.cancelled = Some((r.results.len(), r.points.len()));
+        self.cancelled = Some((r.progress.results.len(), r.request.points.len()));
         true
     }
 
     /// The tasks the pool should be doing, in the order to send them.
     pub fn tasks(&self) -> Vec<u64> {
-        self.running
+        self.run
+            .running
             .as_ref()
-            .map_or_else(Vec::new, |r| r.tasks.iter().map(|t| t.0).collect())
+            .map_or_else(Vec::new, |r| r.progress.tasks.iter().map(|t| t.0).collect())
     }
 
     /// The pool's size for the running sweep.
     pub fn workers(&self) -> Option<usize> {
-        self.running.as_ref().map(|r| r.workers)
+        self.run.running.as_ref().map(|r| r.request.workers)
     }
 
     /// The request of task `id`, if the pool should be doing it.
     pub fn request(&self, id: u64) -> Option<Request> {
-        let r = self.running.as_ref()?;
-        let &(_, index) = r.tasks.iter().find(|t| t.0 == id)?;
+        let Running {
+            request: r,
+            progress,
+            ..
+        } = self.run.running.as_ref()?;
+        let &(_, index) = progress.tasks.iter().find(|t| t.0 == id)?;
         Some(Request {
             id,
             task: Task::SweepPoint {
@@ -503,44 +523,50 @@ impl SweepState {
         let Reply::Event { task, event } = reply else {
             return false;
         };
-        let Some(r) = self.running.as_mut() else {
+        let Some(Running {
+            request: r,
+            progress: p,
+            ..
+        }) = self.run.running.as_mut()
+        else {
             return false;
         };
-        let Some(at) = r.tasks.iter().position(|t| t.0 == task) else {
+        let Some(at) = p.tasks.iter().position(|t| t.0 == task) else {
             return false;
         };
-        let index = r.tasks[at].1;
+        let index = p.tasks[at].1;
         match event {
             Event::Progress { done, .. } => {
-                if r.done[index] == done {
+                if p.done[index] == done {
                     return false;
                 }
-                r.done[index] = done;
+                p.done[index] = done;
             }
             Event::Done {
                 output: Output::SweepPoint(result),
                 ..
             } => {
-                r.tasks.remove(at);
-                r.done[index] = r.per_point();
-                r.results.push(*result);
-                if r.tasks.is_empty() {
-                    let r = self.running.take().expect("the sweep is there");
-                    self.finished = Some(Ok(Rc::new(Swept {
-                        report: Report::new(r.results),
+                p.tasks.remove(at);
+                p.done[index] = r.per_point();
+                p.results.push(*result);
+                if p.tasks.is_empty() {
+                    let Running {
+                        request: r,
+                        progress: p,
+                        ..
+                    } = self.run.cancel().expect("the sweep is there");
+                    self.run.finish(Swept {
+                        report: Report::new(p.results),
                         ms: now_ms - r.started_ms,
                         base: r.base,
                         spec: r.spec,
                         policies: r.policies,
                         workers: r.workers,
                         label: r.label,
-                    })));
+                    });
                 }
             }
-            Event::Failed { message } => {
-                self.running = None;
-                self.finished = Some(Err(format!("The sweep failed: {message}")));
-            }
+            Event::Failed { message } => self.run.fail(&message),
             _ => return false,
         }
         true
@@ -550,27 +576,31 @@ impl SweepState {
     /// stops, saying why. Returns whether anything changed.
     pub fn died(&mut self, task: Option<u64>, message: &str) -> bool {
         let ours = self
+            .run
             .running
             .as_ref()
-            .is_some_and(|r| task.is_some_and(|t| r.tasks.iter().any(|x| x.0 == t)));
+            .is_some_and(|r| task.is_some_and(|t| r.progress.tasks.iter().any(|x| x.0 == t)));
         if !ours {
             return false;
         }
-        self.running = None;
-        self.finished = Some(Err(format!(
+        self.run.stop(format!(
             "The sweep stopped: a worker died ({message}). Run it again to retry."
-        )));
+        ));
         true
     }
 
     /// Points done and in all, and policies done and in all (for a finer bar).
     pub fn progress(&self) -> Option<((usize, usize), (usize, usize))> {
-        let r = self.running.as_ref()?;
+        let Running {
+            request: r,
+            progress: p,
+            ..
+        } = self.run.running.as_ref()?;
         let n = r.points.len();
         let per = r.per_point().max(1);
         Some((
-            (r.results.len(), n),
-            (r.done.iter().map(|&d| d.min(per)).sum(), n * per),
+            (p.results.len(), n),
+            (p.done.iter().map(|&d| d.min(per)).sum(), n * per),
         ))
     }
 }
@@ -597,6 +627,57 @@ fn label(spec: &Spec, points: &[Point], policies: &Policies) -> String {
         points.len(),
         spec.range
     )
+}
+
+/// The capacity sweep: the form, the run, the replies of the page's pool of workers.
+#[derive(Clone, Debug)]
+pub enum SweepAction {
+    /// A field of the sweep form: `axis`, `type`, `group`, `resource`, `range`,
+    /// `over_time` or `workers`; or the resource charted, `chart_resource`.
+    Field(&'static str, String),
+    /// Check (`true`) or uncheck a static policy of the sweep.
+    TogglePolicy(Policy, bool),
+    /// Check (`true`) or uncheck a policy over time of the sweep.
+    ToggleSimPolicy(smd_sim::SimPolicy, bool),
+    /// Sweep the draft as the form says on this many workers, starting at this time (the
+    /// page's clock, ms).
+    Start(usize, f64),
+    /// Stop the running sweep.
+    Cancel,
+    /// A reply from a worker of the sweep's pool, and when it came (the page's clock, ms).
+    Reply(crate::solver::Reply, f64),
+    /// A worker of the sweep's pool died: the task it had, and why.
+    WorkerDied(Option<u64>, String),
+}
+
+impl SweepAction {
+    /// Applies the change to the state; returns whether anything changed.
+    pub(super) fn reduce(self, s: &mut State) -> bool {
+        match self {
+            SweepAction::Field(field, text) => {
+                s.sweep.field(field, text);
+                true
+            }
+            SweepAction::TogglePolicy(p, on) => {
+                s.sweep.toggle(p, on);
+                true
+            }
+            SweepAction::ToggleSimPolicy(p, on) => {
+                s.sweep.toggle_sim(p, on);
+                true
+            }
+            SweepAction::Start(workers, now) => s.sweep.start(&s.draft, workers, now),
+            SweepAction::Cancel => {
+                let cancelled = s.sweep.cancel();
+                if cancelled {
+                    s.view.notice = Some(Notice::info("Sweep cancelled."));
+                }
+                cancelled
+            }
+            SweepAction::Reply(reply, now) => s.sweep.on_reply(reply, now),
+            SweepAction::WorkerDied(task, message) => s.sweep.died(task, &message),
+        }
+    }
 }
 
 #[cfg(test)]

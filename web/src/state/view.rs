@@ -1,6 +1,7 @@
 //! What the page shows of the state: the selected view (tab), the selected job and policy,
 //! the landscape's quantity, and the message at the top.
 
+use super::State;
 use smd_core::Policy;
 
 /// The page's top-level views, one tab each. A new view is one more variant here (with
@@ -137,51 +138,59 @@ impl Default for ViewState {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::state::tests::state;
-    use crate::state::Action;
-    use std::rc::Rc;
-    use yew::Reducible;
+/// What is on screen: the view, the selected job and policy, the heatmap quantity, the
+/// message at the top.
+#[derive(Clone, Debug)]
+pub enum ViewAction {
+    /// Show this view (tab).
+    Show(View),
+    /// Select a job (editor, landscape, schedule).
+    SelectJob(u64),
+    /// Show this policy's plan.
+    SelectPolicy(Policy),
+    /// Heatmap quantity.
+    SetValue(LandscapeValue),
+    /// Show a message.
+    Notify(Notice),
+    /// Hide the message.
+    DismissNotice,
+}
 
-    #[test]
-    fn views_have_distinct_names_and_titles_and_plan_comes_first() {
-        assert_eq!(View::all()[0], View::Plan);
-        assert_eq!(View::default(), View::Plan);
-        for (i, v) in View::all().iter().enumerate() {
-            assert_eq!(View::from_name(v.name()), Some(*v));
-            for w in &View::all()[i + 1..] {
-                assert_ne!(v.name(), w.name());
-                assert_ne!(v.title(), w.title());
+impl ViewAction {
+    /// Applies the change to the state; returns whether anything changed.
+    pub(super) fn reduce(self, s: &mut State) -> bool {
+        match self {
+            ViewAction::Show(view) => {
+                let new = s.view.tab != view;
+                s.view.tab = view;
+                if view != View::Teach {
+                    s.teach.playing = false;
+                }
+                new
             }
-            assert!(v.name().chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+            ViewAction::SelectJob(uid) => {
+                s.view.selected = Some(uid);
+                true
+            }
+            ViewAction::SelectPolicy(p) => {
+                s.view.policy = p;
+                true
+            }
+            ViewAction::SetValue(v) => {
+                s.view.value = v;
+                true
+            }
+            ViewAction::Notify(n) => {
+                s.view.notice = Some(n);
+                true
+            }
+            ViewAction::DismissNotice => {
+                s.view.notice = None;
+                true
+            }
         }
-        assert_eq!(View::from_name("nowhere"), None);
-        assert_eq!(View::from_name(""), None);
-    }
-
-    #[test]
-    fn switching_views_changes_only_the_view() {
-        let s = state(2);
-        assert_eq!(s.view.tab, View::Plan);
-        let r = s.draft.revision;
-        let s = s.reduce(Action::StartSolve(r));
-        let before = s.clone();
-        let s = s.reduce(Action::ShowView(View::Reproduce));
-        assert_eq!(s.view.tab, View::Reproduce);
-        // The rest of the state is untouched: the draft, the solve in progress, the job.
-        assert_eq!(s.draft, before.draft);
-        assert_eq!(s.solving, before.solving);
-        assert_eq!(s.reproduction, before.reproduction);
-        assert_eq!(s.view.selected, before.view.selected);
-        // Showing the view on screen again is no change at all.
-        let again = s.clone().reduce(Action::ShowView(View::Reproduce));
-        assert!(Rc::ptr_eq(&s, &again));
-        let s = s.reduce(Action::ShowView(View::HowItWorks));
-        assert_eq!(s.view.tab, View::HowItWorks);
-        let s = s.reduce(Action::ShowView(View::Plan));
-        assert_eq!(s.view.tab, View::Plan);
-        assert_eq!(s.solving, before.solving);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -8,6 +8,7 @@ use crate::components::format::{duration, percent, sig};
 use crate::components::use_app;
 use crate::state::compare::{Compared, Side, DRAFT};
 use crate::state::Action;
+use crate::state::CompareAction;
 use smd_core::Plan;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -19,7 +20,7 @@ pub fn CompareView() -> Html {
     let c = &state.compare;
     let on = |field: &'static str| {
         let d = state.dispatcher();
-        Callback::from(move |v: String| d.dispatch(Action::CompareField(field, v)))
+        Callback::from(move |v: String| d.dispatch(Action::Compare(CompareAction::Field(field, v))))
     };
     let act = |a: Action| {
         let d = state.dispatcher();
@@ -34,7 +35,7 @@ pub fn CompareView() -> Html {
     let mut choices: Vec<(String, String)> = vec![(DRAFT.into(), "the draft".into())];
     choices.extend(c.saved.iter().map(|s| (s.name.clone(), s.name.clone())));
     let saved = c.saved.iter().map(|s| {
-        let delete = act(Action::DeleteSaved(s.name.clone()));
+        let delete = act(Action::Compare(CompareAction::DeleteSaved(s.name.clone())));
         html! {
             <li data-saved={s.name.clone()}>
                 <strong>{ &s.name }</strong>
@@ -47,13 +48,17 @@ pub fn CompareView() -> Html {
         let d = state.dispatcher();
         Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlTextAreaElement>().value();
-            d.dispatch(Action::CompareField("text", v))
+            d.dispatch(Action::Compare(CompareAction::Field("text", v)))
         })
     };
-    let busy = c.running.is_some();
-    let progress = c.running.as_ref().map(|r| {
+    let busy = c.run.running.is_some();
+    let progress = c.run.running.as_ref().map(|r| {
         let (side, done, total) = r.progress.unwrap_or((0, 0, 1));
-        let name = if side == 0 { &r.a.label } else { &r.b.label };
+        let name = if side == 0 {
+            &r.request.a.label
+        } else {
+            &r.request.b.label
+        };
         format!("Planning {name}: {done} of {total} policies…")
     });
     html! {
@@ -62,7 +67,7 @@ pub fn CompareView() -> Html {
             <p class="note">{"Save the draft under a name (kept in this browser), pick two scenarios — or one and the draft — and compare their plans with every policy and what differs between their inputs. Export writes every saved scenario as one file; a share link carries both scenarios of a comparison."}</p>
             <div class="form-row">
                 { input("compare.name", "save the draft as", c.name.clone(), err("name"), "a name, e.g. 16 machines".into(), on("name")) }
-                <button onclick={act(Action::SaveScenario)} data-testid="save-scenario">{"Save"}</button>
+                <button onclick={act(Action::Compare(CompareAction::Save))} data-testid="save-scenario">{"Save"}</button>
             </div>
             if !c.saved.is_empty() {
                 <ul class="saved" data-testid="saved-scenarios">{ for saved }</ul>
@@ -71,9 +76,9 @@ pub fn CompareView() -> Html {
                 { select("compare.a", "A", choices.clone(), &c.a, on("a")) }
                 { select("compare.b", "B", choices, &c.b, on("b")) }
                 if busy {
-                    <button onclick={act(Action::CancelCompare)} data-testid="compare-cancel">{"Cancel"}</button>
+                    <button onclick={act(Action::Compare(CompareAction::Cancel))} data-testid="compare-cancel">{"Cancel"}</button>
                 } else {
-                    <button class="primary" onclick={act(Action::StartCompare)} data-testid="compare-run">{"Compare"}</button>
+                    <button class="primary" onclick={act(Action::Compare(CompareAction::Start))} data-testid="compare-run">{"Compare"}</button>
                 }
             </div>
             { for ["a", "b"].iter().filter_map(|f| err(f)).map(|m| html! {
@@ -82,7 +87,7 @@ pub fn CompareView() -> Html {
             if let Some(p) = progress {
                 <p class="status" data-testid="compare-progress">{ p }</p>
             }
-            { match &c.finished {
+            { match &c.run.finished {
                 Some(Ok(r)) => results(r),
                 Some(Err(m)) => html! { <p class="msg" role="alert">{ m }</p> },
                 None => html! {},
@@ -90,8 +95,8 @@ pub fn CompareView() -> Html {
             <details class="io">
                 <summary>{"Export, import"}</summary>
                 <div class="form-row">
-                    <button onclick={act(Action::ExportSaved)} data-testid="export-saved">{"Export all"}</button>
-                    <button onclick={act(Action::ImportSaved)} data-testid="import-saved">{"Import"}</button>
+                    <button onclick={act(Action::Compare(CompareAction::ExportSaved))} data-testid="export-saved">{"Export all"}</button>
+                    <button onclick={act(Action::Compare(CompareAction::ImportSaved))} data-testid="import-saved">{"Import"}</button>
                 </div>
                 <textarea rows="6" value={c.text.clone()} oninput={ontext} data-field="compare.text"
                     placeholder="{\"scenarios\": [{\"name\": …, \"scenario\": …}]}" />

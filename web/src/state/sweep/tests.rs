@@ -2,6 +2,7 @@ use super::*;
 use crate::solver::worker;
 use crate::state::tests::state;
 use crate::state::{Action, State};
+use crate::state::{DraftAction, SweepAction};
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -68,19 +69,25 @@ fn default_sizes_suit_the_draft() {
 #[test]
 fn a_sweep_gathers_every_size_into_the_native_report() {
     let s = state(6);
-    let s = s.reduce(Action::SweepField("range", "0.25:1.5:0.25".into()));
-    let s = s.reduce(Action::ToggleSweepPolicy(Policy::Exact, false));
-    let s = s.reduce(Action::StartSweep(3, 1000.0));
-    let run = s.sweep.running.as_ref().expect("running");
-    assert_eq!(run.points.len(), 6);
-    assert_eq!(run.workers, 3);
+    let s = s.reduce(Action::Sweep(SweepAction::Field(
+        "range",
+        "0.25:1.5:0.25".into(),
+    )));
+    let s = s.reduce(Action::Sweep(SweepAction::TogglePolicy(
+        Policy::Exact,
+        false,
+    )));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(3, 1000.0)));
+    let run = s.sweep.run.running.as_ref().expect("running");
+    assert_eq!(run.request.points.len(), 6);
+    assert_eq!(run.request.workers, 3);
     assert_eq!(
-        run.policies.planners,
+        run.request.policies.planners,
         [Policy::Smd, Policy::Esw, Policy::Optimus, Policy::Global]
     );
-    assert!(run.policies.over_time.is_empty(), "no arrivals");
+    assert!(run.request.policies.over_time.is_empty(), "no arrivals");
     assert_eq!(
-        run.label,
+        run.request.label,
         "6 sizes of cluster units (0.25:1.5:0.25) × 4 policies"
     );
     let ids = s.sweep.tasks();
@@ -101,18 +108,18 @@ fn a_sweep_gathers_every_size_into_the_native_report() {
             message: "old".into(),
         },
     };
-    s = s.reduce(Action::SweepReply(stale, 1100.0));
-    assert!(s.sweep.running.is_some());
+    s = s.reduce(Action::Sweep(SweepAction::Reply(stale, 1100.0)));
+    assert!(s.sweep.run.running.is_some());
     let mut progressed = false;
     for r in replies {
-        s = s.reduce(Action::SweepReply(r, 2500.0));
+        s = s.reduce(Action::Sweep(SweepAction::Reply(r, 2500.0)));
         if let Some(((_, _), (done, total))) = s.sweep.progress() {
             progressed |= done > 0 && done < total;
         }
     }
     assert!(progressed, "policies done show before the sizes are back");
-    assert!(s.sweep.running.is_none());
-    let done = s.sweep.finished.clone().unwrap().unwrap();
+    assert!(s.sweep.run.running.is_none());
+    let done = s.sweep.run.finished.clone().unwrap().unwrap();
     assert_eq!(done.ms, 1500.0);
     let native = smd_sweep::sweep(
         &s.draft.scenario,
@@ -136,95 +143,101 @@ fn a_sweep_gathers_every_size_into_the_native_report() {
 #[test]
 fn problems_stay_at_their_input_with_the_text_typed() {
     let s = state(3);
-    let s = s.reduce(Action::SweepField("range", "5:1:1".into()));
-    let s = s.reduce(Action::StartSweep(2, 0.0));
-    assert!(s.sweep.running.is_none());
+    let s = s.reduce(Action::Sweep(SweepAction::Field("range", "5:1:1".into())));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
+    assert!(s.sweep.run.running.is_none());
     assert_eq!(
         s.sweep.form.error,
         Some(("range", "the stop (1) is below the start (5)".into()))
     );
     assert_eq!(s.sweep.form.range.as_deref(), Some("5:1:1"));
-    let s = s.reduce(Action::SweepField("range", "1:5".into()));
+    let s = s.reduce(Action::Sweep(SweepAction::Field("range", "1:5".into())));
     assert!(s.sweep.form.error.is_none(), "an edit clears the message");
-    let s = s.reduce(Action::StartSweep(2, 0.0));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
     assert!(
         matches!(&s.sweep.form.error, Some(("range", m)) if m.starts_with("expected start:stop:step"))
     );
     // Machines must be whole: smd_sweep's message, at the sizes.
-    let s = s.reduce(Action::SweepField("axis", "machines".into()));
+    let s = s.reduce(Action::Sweep(SweepAction::Field("axis", "machines".into())));
     assert_eq!(
         s.sweep.form.range, None,
         "another axis brings back the default"
     );
-    let s = s.reduce(Action::SweepField("range", "1.5:3:1".into()));
-    let s = s.reduce(Action::StartSweep(2, 0.0));
+    let s = s.reduce(Action::Sweep(SweepAction::Field("range", "1.5:3:1".into())));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
     assert!(
         matches!(&s.sweep.form.error, Some(("range", m)) if m.contains("whole number")),
         "{:?}",
         s.sweep.form.error
     );
     // No policy at all.
-    let mut s = s.reduce(Action::SweepField("axis", "units".into()));
+    let mut s = s.reduce(Action::Sweep(SweepAction::Field("axis", "units".into())));
     for &p in Policy::ALL.iter() {
-        s = s.reduce(Action::ToggleSweepPolicy(p, false));
+        s = s.reduce(Action::Sweep(SweepAction::TogglePolicy(p, false)));
     }
-    let s = s.reduce(Action::StartSweep(2, 0.0));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
     assert!(matches!(s.sweep.form.error, Some(("policies", _))));
-    let s = s.reduce(Action::ToggleSweepPolicy(Policy::Esw, true));
+    let s = s.reduce(Action::Sweep(SweepAction::TogglePolicy(Policy::Esw, true)));
     assert!(s.sweep.form.error.is_none());
     // An invalid draft is not swept.
-    let s = s.reduce(Action::Edit(
+    let s = s.reduce(Action::Draft(DraftAction::Edit(
         crate::fields::FieldKey::top("cluster.units"),
         "-1".into(),
-    ));
-    let s = s.reduce(Action::StartSweep(2, 0.0));
+    )));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
     assert!(matches!(s.sweep.form.error, Some(("source", _))));
 }
 
 #[test]
 fn cancel_and_a_dead_worker_stop_the_sweep_and_late_replies_do_nothing() {
-    let s = state(3).reduce(Action::SweepField("range", "0.5:2:0.5".into()));
-    let s = s.reduce(Action::StartSweep(2, 0.0));
+    let s = state(3).reduce(Action::Sweep(SweepAction::Field(
+        "range",
+        "0.5:2:0.5".into(),
+    )));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
     let ids = s.sweep.tasks();
     let first = perform(s.sweep.request(ids[0]).unwrap());
     let second = s.sweep.request(ids[1]).unwrap();
     let mut s = s;
     for r in first {
-        s = s.reduce(Action::SweepReply(r, 10.0));
+        s = s.reduce(Action::Sweep(SweepAction::Reply(r, 10.0)));
     }
     assert_eq!(s.sweep.progress().unwrap().0, (1, 4));
-    let s = s.reduce(Action::CancelSweep);
-    assert!(s.sweep.running.is_none());
+    let s = s.reduce(Action::Sweep(SweepAction::Cancel));
+    assert!(s.sweep.run.running.is_none());
     assert!(s.sweep.tasks().is_empty());
     assert_eq!(s.sweep.cancelled, Some((1, 4)));
-    assert!(s.sweep.finished.is_none(), "nothing of a partial sweep");
+    assert!(s.sweep.run.finished.is_none(), "nothing of a partial sweep");
     assert_eq!(s.view.notice.as_ref().unwrap().text, "Sweep cancelled.");
     let late = perform(second);
     let mut after = s.clone();
     for r in late {
-        after = after.reduce(Action::SweepReply(r, 20.0));
+        after = after.reduce(Action::Sweep(SweepAction::Reply(r, 20.0)));
     }
     assert_eq!(after.sweep, s.sweep);
     // A worker that dies with a task of the sweep stops it; an idle one's death does not.
-    let s = s.reduce(Action::StartSweep(2, 0.0));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
     assert!(s.sweep.cancelled.is_none());
     let id = s.sweep.tasks()[0];
     let s2 = s
         .clone()
-        .reduce(Action::SweepWorkerDied(None, "boom".into()));
-    assert!(s2.sweep.running.is_some());
-    let s = s.reduce(Action::SweepWorkerDied(Some(id), "boom".into()));
-    assert!(s.sweep.running.is_none());
-    let why = s.sweep.finished.clone().unwrap().unwrap_err();
+        .reduce(Action::Sweep(SweepAction::WorkerDied(None, "boom".into())));
+    assert!(s2.sweep.run.running.is_some());
+    let s = s.reduce(Action::Sweep(SweepAction::WorkerDied(
+        Some(id),
+        "boom".into(),
+    )));
+    assert!(s.sweep.run.running.is_none());
+    let why = s.sweep.run.finished.clone().unwrap().unwrap_err();
     assert!(why.contains("boom"), "{why}");
 }
 
 #[test]
 fn a_failed_size_fails_the_sweep_with_its_message() {
-    let s = state(2).reduce(Action::SweepField("range", "1:2:1".into()));
-    let s = s.reduce(Action::StartSweep(1, 0.0));
+    let s = state(2).reduce(Action::Sweep(SweepAction::Field("range", "1:2:1".into())));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(1, 0.0)));
     let id = s.sweep.tasks()[1];
-    let s = s.reduce(Action::SweepReply(
+    let s = s.reduce(Action::Sweep(SweepAction::Reply(
         Reply::Event {
             task: id,
             event: Event::Failed {
@@ -232,10 +245,10 @@ fn a_failed_size_fails_the_sweep_with_its_message() {
             },
         },
         0.0,
-    ));
-    assert!(s.sweep.running.is_none());
+    )));
+    assert!(s.sweep.run.running.is_none());
     assert_eq!(
-        s.sweep.finished.clone().unwrap().unwrap_err(),
+        s.sweep.run.finished.clone().unwrap().unwrap_err(),
         "The sweep failed: at units 2, policy smd: no"
     );
 }
@@ -245,7 +258,7 @@ fn run_all(s: Rc<State>) -> Rc<State> {
     let mut s = s;
     for id in s.sweep.tasks() {
         for r in perform(s.sweep.request(id).unwrap()) {
-            s = s.reduce(Action::SweepReply(r, 0.0));
+            s = s.reduce(Action::Sweep(SweepAction::Reply(r, 0.0)));
         }
     }
     s
@@ -260,22 +273,31 @@ fn over_time_and_machine_groups_are_swept_too() {
     for (i, j) in sc.jobs.iter_mut().enumerate() {
         j.arrival_s = Some(600.0 * i as f64);
     }
-    let s = s.reduce(Action::Load(Box::new(sc), String::new()));
+    let s = s.reduce(Action::Draft(DraftAction::Load(
+        Box::new(sc),
+        String::new(),
+    )));
     assert!(has_arrivals(&s.draft.scenario));
-    let s = s.reduce(Action::SweepField("range", "0.5:1:0.5".into()));
-    let s = s.reduce(Action::SweepField("over_time", "true".into()));
+    let s = s.reduce(Action::Sweep(SweepAction::Field(
+        "range",
+        "0.5:1:0.5".into(),
+    )));
+    let s = s.reduce(Action::Sweep(SweepAction::Field(
+        "over_time",
+        "true".into(),
+    )));
     let mut s = s;
     for p in [SimPolicy::Optimus, SimPolicy::Oasis, SimPolicy::Locality] {
-        s = s.reduce(Action::ToggleSweepSimPolicy(p, false));
+        s = s.reduce(Action::Sweep(SweepAction::ToggleSimPolicy(p, false)));
     }
-    let s = s.reduce(Action::StartSweep(2, 0.0));
-    let run = s.sweep.running.as_ref().unwrap();
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
+    let run = s.sweep.run.running.as_ref().unwrap();
     assert_eq!(
-        run.policies.over_time,
+        run.request.policies.over_time,
         [SimPolicy::Fifo, SimPolicy::Smd, SimPolicy::Bound]
     );
     let s = run_all(s);
-    let done = s.sweep.finished.clone().unwrap().unwrap();
+    let done = s.sweep.run.finished.clone().unwrap().unwrap();
     let k = done
         .report
         .over_time_knee
@@ -289,18 +311,24 @@ fn over_time_and_machine_groups_are_swept_too() {
     let mut sc = (*s.draft.scenario).clone();
     let t4 = machines::machine_type("t4x4").unwrap();
     machines::move_to_machines(&mut sc, t4, 2.0);
-    let s = s.reduce(Action::Load(Box::new(sc), String::new()));
+    let s = s.reduce(Action::Draft(DraftAction::Load(
+        Box::new(sc),
+        String::new(),
+    )));
     assert!(s.draft.valid, "{:?}", s.draft.errors);
     assert!(s
         .sweep
         .form
         .listed(&s.draft.scenario)
         .contains(&Policy::SmdLocality));
-    let s = s.reduce(Action::SweepField("range", "1:2:1".into()));
-    let s = s.reduce(Action::SweepField("resource", "gpu".into()));
-    let s = s.reduce(Action::ToggleSweepPolicy(Policy::Global, false));
-    let s = s.reduce(Action::StartSweep(1, 0.0));
-    let spec = s.sweep.running.as_ref().unwrap().spec.clone();
+    let s = s.reduce(Action::Sweep(SweepAction::Field("range", "1:2:1".into())));
+    let s = s.reduce(Action::Sweep(SweepAction::Field("resource", "gpu".into())));
+    let s = s.reduce(Action::Sweep(SweepAction::TogglePolicy(
+        Policy::Global,
+        false,
+    )));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(1, 0.0)));
+    let spec = s.sweep.run.running.as_ref().unwrap().request.spec.clone();
     assert_eq!(spec.axis, Axis::Machines);
     assert_eq!(spec.resource, Some(Resource::Gpu));
     assert_eq!(
@@ -308,7 +336,7 @@ fn over_time_and_machine_groups_are_swept_too() {
         Some(s.draft.scenario.cluster.machines[0].name.as_str())
     );
     let s = run_all(s);
-    let done = s.sweep.finished.clone().unwrap().unwrap();
+    let done = s.sweep.run.finished.clone().unwrap().unwrap();
     assert_eq!(done.report.points.len(), 2);
     assert_eq!(done.report.knee.resource, Some(Resource::Gpu));
 }

@@ -1,0 +1,190 @@
+use super::*;
+use crate::fields::FieldKey;
+use crate::solver::{worker, Reply};
+use crate::state::tests::state;
+use crate::state::{Action, View};
+use crate::state::{DraftAction, OverTimeAction, SolveAction, ViewAction};
+use yew::Reducible;
+
+fn reply(task: u64, event: Event) -> Action {
+    Action::Solve(SolveAction::Reply(Reply::Event { task, event }))
+}
+
+/// The replies of the worker to `task`, as the page gets them (through JSON).
+fn perform(task: Task, id: u64) -> Vec<Reply> {
+    let mut replies = Vec::new();
+    worker::handle(crate::solver::Request { id, task }, &mut |r| {
+        let text = serde_json::to_string(&r).unwrap();
+        replies.push(serde_json::from_str::<Reply>(&text).unwrap())
+    });
+    replies
+}
+
+fn with_arrivals(n: usize) -> Rc<State> {
+    let s = state(n);
+    let mut sc = (*s.draft.scenario).clone();
+    sc.version = 2;
+    for (i, j) in sc.jobs.iter_mut().enumerate() {
+        j.arrival_s = Some(900.0 * i as f64);
+    }
+    s.reduce(Action::Draft(DraftAction::Load(
+        Box::new(sc),
+        String::new(),
+    )))
+}
+
+#[test]
+fn the_draft_is_simulated_with_the_chosen_policies() {
+    let s = with_arrivals(4);
+    let s = s.reduce(Action::View(ViewAction::Show(View::OverTime)));
+    let s = s.reduce(Action::OverTime(OverTimeAction::TogglePolicy(
+        SimPolicy::Oasis,
+        false,
+    )));
+    let s = s.reduce(Action::OverTime(OverTimeAction::TogglePolicy(
+        SimPolicy::Optimus,
+        false,
+    )));
+    assert_eq!(
+        s.over_time.form.policies,
+        [
+            SimPolicy::Fifo,
+            SimPolicy::Smd,
+            SimPolicy::Locality,
+            SimPolicy::Bound
+        ]
+    );
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    let id = s.over_time.run.running.as_ref().unwrap().id;
+    assert!(s.tasks().contains(&id));
+    let task = s.request(id).unwrap().task;
+    let Task::Simulate { scenario, policies } = task.clone() else {
+        panic!("{task:?}")
+    };
+    assert_eq!(scenario, *s.draft.scenario);
+    assert_eq!(policies, s.over_time.form.policies);
+    let mut s = s;
+    for r in perform(task, id) {
+        s = s.reduce(Action::Solve(SolveAction::Reply(r)));
+    }
+    assert!(s.over_time.run.running.is_none());
+    let done = s.over_time.run.finished.clone().unwrap().unwrap();
+    assert_eq!(done.runs.len(), 4);
+    for (run, &p) in done.runs.iter().zip(&policies) {
+        let native = smd_sim::simulate(&scenario, p, &mut smd_sim::Options::default()).unwrap();
+        assert_eq!(*run, native, "{}", p.name());
+    }
+    assert_eq!(s.over_time.timeline, Some(SimPolicy::Smd));
+    assert_eq!(
+        s.over_time.job.as_deref(),
+        Some(scenario.jobs[0].id.as_str())
+    );
+
+    // A change of the draft's cluster simulates it again while the view is shown.
+    let s = s.reduce(Action::Draft(DraftAction::Edit(
+        FieldKey::top("cluster.units"),
+        "0.5".into(),
+    )));
+    assert!(s.draft.valid, "{:?}", s.draft.errors);
+    let again = s.over_time.run.running.as_ref().expect("a re-run");
+    assert_eq!(again.request.policies, policies);
+    assert_eq!(again.request.scenario.cluster, s.draft.scenario.cluster);
+    // Another edit (not the cluster) does not.
+    let s = s.reduce(Action::OverTime(OverTimeAction::Cancel));
+    assert!(s.over_time.run.running.is_none());
+    assert!(
+        s.over_time.run.finished.as_ref().unwrap().is_ok(),
+        "the last runs stay"
+    );
+}
+
+#[test]
+fn a_workload_is_read_with_its_first_arrivals_and_errors_stay_at_their_input() {
+    let s = state(2).reduce(Action::View(ViewAction::Show(View::OverTime)));
+    let s = s.reduce(Action::OverTime(OverTimeAction::Field(
+        "source",
+        "workload".into(),
+    )));
+    let s = s.reduce(Action::OverTime(OverTimeAction::Field(
+        "count",
+        "many".into(),
+    )));
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    assert!(s.over_time.run.running.is_none());
+    assert!(matches!(s.over_time.form.error, Some(("count", _))));
+    assert_eq!(s.over_time.form.count, "many", "what was typed stays");
+    let s = s.reduce(Action::OverTime(OverTimeAction::Field("count", "4".into())));
+    assert!(s.over_time.form.error.is_none());
+    let s = s.reduce(Action::OverTime(OverTimeAction::Field(
+        "arrivals",
+        "0".into(),
+    )));
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    assert!(matches!(s.over_time.form.error, Some(("arrivals", _))));
+    let s = s.reduce(Action::OverTime(OverTimeAction::Field(
+        "arrivals",
+        "20".into(),
+    )));
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    let r = s.over_time.run.running.as_ref().unwrap();
+    assert_eq!(r.request.scenario.jobs.len(), 20);
+    assert_eq!(r.request.scenario.cluster.machine_list().len(), 4);
+    assert_eq!(r.request.scenario.params, s.draft.scenario.params);
+    assert_eq!(r.request.label, "workload-1 (20 jobs) on 4 × t4x4");
+    assert_eq!(r.request.policies, SimPolicy::ALL);
+    // No policy: said at the checkboxes.
+    let mut s = s.reduce(Action::OverTime(OverTimeAction::Cancel));
+    for p in SimPolicy::ALL {
+        s = s.reduce(Action::OverTime(OverTimeAction::TogglePolicy(p, false)));
+    }
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    assert!(matches!(s.over_time.form.error, Some(("policies", _))));
+}
+
+#[test]
+fn cancel_restarts_the_worker_and_resends_the_solve() {
+    let s = with_arrivals(2);
+    let r = s.draft.revision;
+    let s = s.reduce(Action::Solve(SolveAction::Start(r)));
+    let solve = s.solving.run.as_ref().unwrap().id;
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    assert_eq!(s.tasks().len(), 2);
+    let restarts = s.solving.restarts;
+    let s = s.reduce(Action::OverTime(OverTimeAction::Cancel));
+    assert!(s.over_time.run.running.is_none());
+    assert_eq!(s.solving.restarts, restarts + 1);
+    assert!(s.solving.run.as_ref().unwrap().id > solve);
+    assert_eq!(
+        s.view.notice.as_ref().unwrap().text,
+        "Simulation cancelled."
+    );
+    // A failure is said; a stale reply changes nothing.
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    let id = s.over_time.run.running.as_ref().unwrap().id;
+    let failed = Event::Failed {
+        message: "boom".into(),
+    };
+    let s = s.reduce(reply(id + 50, failed.clone()));
+    assert!(s.over_time.run.running.is_some());
+    let s = s.reduce(reply(id, failed));
+    let why = s.over_time.run.finished.clone().unwrap().unwrap_err();
+    assert!(why.contains("boom"), "{why}");
+    // A superseding solve restarts the worker: the simulation is sent again.
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    let id = s.over_time.run.running.as_ref().unwrap().id;
+    let s = s.reduce(Action::Draft(DraftAction::Edit(
+        FieldKey::top("params.seed"),
+        "9".into(),
+    )));
+    let r = s.draft.revision;
+    let s = s.reduce(Action::Solve(SolveAction::Start(r)));
+    let s = s.reduce(Action::Draft(DraftAction::Edit(
+        FieldKey::top("params.seed"),
+        "10".into(),
+    )));
+    let r = s.draft.revision;
+    let s = s.reduce(Action::Solve(SolveAction::Start(r)));
+    let again = s.over_time.run.running.as_ref().unwrap().id;
+    assert!(again > id);
+    assert!(s.tasks().contains(&again));
+}

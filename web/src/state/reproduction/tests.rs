@@ -1,0 +1,119 @@
+use super::*;
+use crate::solver::{worker, Reply};
+use crate::state::tests::state;
+use crate::state::Action;
+use crate::state::{ReproduceAction, SolveAction};
+use yew::Reducible;
+
+fn reply(task: u64, event: Event) -> Action {
+    Action::Solve(SolveAction::Reply(Reply::Event { task, event }))
+}
+
+#[test]
+fn reproduce_replies_fill_the_state_and_cancel_keeps_the_solve() {
+    let s = state(2);
+    let s = s.reduce(Action::Reproduce(ReproduceAction::Start(true)));
+    let id = s.reproduction.running.as_ref().unwrap().id;
+    assert!(s.reproduction.running.as_ref().unwrap().request.quick);
+    assert_eq!(s.tasks(), vec![id]);
+    assert!(matches!(
+        s.request(id).unwrap().task,
+        Task::Reproduce { quick: true }
+    ));
+    let restarts = s.solving.restarts;
+    let s = s.reduce(reply(
+        id,
+        Event::Progress {
+            step: 0,
+            done: 3,
+            total: 10,
+        },
+    ));
+    assert_eq!(
+        s.reproduction.running.as_ref().unwrap().progress,
+        Some((3, 10))
+    );
+    let exp = Experiment {
+        id: "e9".into(),
+        title: "T".into(),
+        claim: "C".into(),
+        findings: vec!["f".into()],
+        csv: "a,b\n1,2\n".into(),
+        svg: "<svg/>".into(),
+        failures: Vec::new(),
+    };
+    let done = |experiments| Event::Done {
+        output: Output::Reproduced { experiments },
+        ms: 1.0,
+    };
+    // A stale reply changes nothing.
+    let s = s.reduce(reply(id + 100, done(vec![exp.clone()])));
+    assert!(s.reproduction.running.is_some() && s.reproduction.finished.is_none());
+    let s = s.reduce(reply(id, done(vec![exp.clone()])));
+    assert!(s.reproduction.running.is_none());
+    let finished = s.reproduction.finished.clone().unwrap().unwrap();
+    assert_eq!(finished.experiments, vec![exp]);
+    assert_eq!(s.solving.restarts, restarts);
+
+    // Cancel terminates the worker and re-sends the solve it was also to run.
+    let r = s.draft.revision;
+    let s = s.reduce(Action::Solve(SolveAction::Start(r)));
+    let s = s.reduce(Action::Reproduce(ReproduceAction::Start(false)));
+    let solve = s.solving.run.as_ref().unwrap().id;
+    let s = s.reduce(Action::Reproduce(ReproduceAction::Cancel));
+    assert!(s.reproduction.running.is_none());
+    assert_eq!(s.solving.restarts, restarts + 1);
+    assert!(s.solving.run.as_ref().unwrap().id > solve);
+    assert!(
+        s.reproduction.finished.as_ref().unwrap().is_ok(),
+        "the last results stay"
+    );
+}
+
+#[test]
+fn a_small_reproduction_round_trips_through_the_protocol() {
+    let mut replies = Vec::new();
+    let nothing = smd_reproduce::Runner::only(smd_reproduce::Scale::Quick, &[]);
+    worker::run(7, &mut |r| replies.push(r), |ctx| {
+        worker::reproduce(nothing, ctx)
+    });
+    assert!(matches!(
+        replies[..],
+        [Reply::Event {
+            task: 7,
+            event: Event::Failed { .. }
+        }]
+    ));
+
+    let one = smd_reproduce::Runner::only(smd_reproduce::Scale::Quick, &["e4-resource-share"]);
+    let mut replies = Vec::new();
+    worker::run(8, &mut |r| replies.push(r), |ctx| {
+        worker::reproduce(one, ctx)
+    });
+    let s = state(1).reduce(Action::Reproduce(ReproduceAction::Start(true)));
+    let id = s.reproduction.running.as_ref().unwrap().id;
+    let mut s = s;
+    for r in replies {
+        // Replies travel as JSON between worker and page.
+        let text = serde_json::to_string(&r).unwrap();
+        let event = match serde_json::from_str::<Reply>(&text).unwrap() {
+            Reply::Event {
+                task: 8,
+                event: e @ (Event::Progress { .. } | Event::Done { .. }),
+            } => e,
+            other => panic!("unexpected {other:?}"),
+        };
+        s = s.reduce(reply(id, event));
+    }
+    let done = s.reproduction.finished.clone().unwrap().unwrap();
+    assert_eq!(done.experiments.len(), 1);
+    let e = &done.experiments[0];
+    assert_eq!(e.id, "e4-resource-share");
+    assert!(
+        e.svg.starts_with("<svg") || e.svg.starts_with("<?xml"),
+        "{}",
+        &e.svg[..40]
+    );
+    assert!(e.csv.lines().count() > 1 && !e.findings.is_empty());
+    assert!(e.failures.is_empty(), "{:?}", e.failures);
+}
