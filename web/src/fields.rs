@@ -16,6 +16,31 @@ use smd_core::scenario::{
 };
 use smd_core::Scenario;
 
+/// A select's choices from the enum's one owner (`smd_core::choice`): `(name, label)` for
+/// each value of `ALL`, its label the owner's; `default` adds " (default)" to the value a
+/// missing field means (shown for the version-2 parameters, which are optional).
+macro_rules! choices {
+    ($t:ty) => {
+        <$t>::ALL
+            .iter()
+            .map(|&v| (v.name(), v.label().to_owned()))
+            .collect()
+    };
+    ($t:ty, default) => {
+        <$t>::ALL
+            .iter()
+            .map(|&v| {
+                let mark = if v == <$t>::default() {
+                    " (default)"
+                } else {
+                    ""
+                };
+                (v.name(), format!("{}{mark}", v.label()))
+            })
+            .collect()
+    };
+}
+
 /// `global`'s search time budget the page opens with, s.
 pub const DEFAULT_GLOBAL_BUDGET_S: f64 = 3.0;
 
@@ -421,25 +446,9 @@ fn set_group(g: &mut MachineGroup, part: &str, text: &str) -> Result<(), String>
     Ok(())
 }
 
-/// The choices of the placement select: every [`Placement`] by its name.
-pub fn placement_choices() -> Vec<(&'static str, &'static str)> {
-    [
-        Placement::FirstFit,
-        Placement::Spread,
-        Placement::Dltap,
-        Placement::Locality,
-        Placement::Exact,
-    ]
-    .iter()
-    .map(|p| {
-        let label = match p {
-            Placement::FirstFit => "first fit",
-            Placement::Locality => "locality (default)",
-            p => p.name(),
-        };
-        (p.name(), label)
-    })
-    .collect()
+/// The choices of the placement select: every [`Placement`], labelled by its owner.
+pub fn placement_choices() -> Vec<(&'static str, String)> {
+    choices!(Placement, default)
 }
 
 /// The version-2 parameters the page edits (docs/SCENARIO.md): setting one makes the
@@ -452,23 +461,9 @@ pub const PARAMS_VERSION2: [&str; 5] = [
     "params.share_overhead",
 ];
 
-/// The choices of the GPU sharing select: every [`GpuSharing`] by its name.
-pub fn gpu_sharing_choices() -> Vec<(&'static str, &'static str)> {
-    [
-        GpuSharing::Off,
-        GpuSharing::Greedy,
-        GpuSharing::Heuristic,
-        GpuSharing::Exact,
-    ]
-    .iter()
-    .map(|g| {
-        let label = match g {
-            GpuSharing::Off => "off (default)",
-            g => g.name(),
-        };
-        (g.name(), label)
-    })
-    .collect()
+/// The choices of the GPU sharing select: every [`GpuSharing`], labelled by its owner.
+pub fn gpu_sharing_choices() -> Vec<(&'static str, String)> {
+    choices!(GpuSharing, default)
 }
 
 /// An optional number: empty text is no value.
@@ -572,40 +567,25 @@ pub fn set_job(j: &mut Job, field: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The choices of the mode select: every [`Mode`], labelled by its name.
-pub fn mode_choices() -> Vec<(&'static str, &'static str)> {
-    Mode::ALL.iter().map(|m| (m.name(), m.name())).collect()
+/// The choices of the mode select: every [`Mode`].
+pub fn mode_choices() -> Vec<(&'static str, String)> {
+    choices!(Mode)
 }
 
 /// The choices of the overlap select: every [`Overlap`] (`wfbp` shown as `WFBP`).
-pub fn overlap_choices() -> Vec<(&'static str, &'static str)> {
-    let label = |o: Overlap| match o {
-        Overlap::Wfbp => "WFBP",
-        o => o.name(),
-    };
-    Overlap::ALL.iter().map(|&o| (o.name(), label(o))).collect()
+pub fn overlap_choices() -> Vec<(&'static str, String)> {
+    choices!(Overlap)
 }
 
 /// The choices of the rounding select: every [`Rounding`] (`best_corner` shown as
 /// `best corner`).
-pub fn rounding_choices() -> Vec<(&'static str, &'static str)> {
-    let label = |r: Rounding| match r {
-        Rounding::BestCorner => "best corner",
-        r => r.name(),
-    };
-    Rounding::ALL
-        .iter()
-        .map(|&r| (r.name(), label(r)))
-        .collect()
+pub fn rounding_choices() -> Vec<(&'static str, String)> {
+    choices!(Rounding)
 }
 
 /// The choices of the outer-method select: every [`Outer`], labelled by the method.
-pub fn outer_choices() -> Vec<(&'static str, &'static str)> {
-    let label = |o: Outer| match o {
-        Outer::Ptas => "Frieze–Clarke",
-        Outer::Exact => "exact B&B",
-    };
-    Outer::ALL.iter().map(|&o| (o.name(), label(o))).collect()
+pub fn outer_choices() -> Vec<(&'static str, String)> {
+    choices!(Outer)
 }
 
 /// The layer editor's text: one line per layer, `forward backward comm` in ms.

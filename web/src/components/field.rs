@@ -23,7 +23,7 @@ pub struct FieldProps {
     pub hint: AttrValue,
     /// Choices `(value, label)`: a select instead of a text input.
     #[prop_or_default]
-    pub choices: Vec<(&'static str, &'static str)>,
+    pub choices: Vec<(&'static str, String)>,
     /// Placeholder of an empty text input.
     #[prop_or_default]
     pub placeholder: AttrValue,
@@ -82,7 +82,7 @@ pub fn Field(props: &FieldProps) -> Html {
         html! {
             <select {onchange} data-field={data_field(&props.k)} aria-invalid={invalid.to_string()}>
                 { for props.choices.iter().map(|(v, l)| html! {
-                    <option value={*v} selected={text == *v}>{ *l }</option>
+                    <option value={*v} selected={text == *v}>{ l.clone() }</option>
                 }) }
             </select>
         }

@@ -1,5 +1,5 @@
 //! Number formatting for display (no model arithmetic): the charts' formatters in
-//! `smd_charts::format`, shared so that the page and its charts write numbers one way.
+//! `smd_format` (the crate that owns number formatting), shared so that the page and its charts write numbers one way.
 //! Their tests are there.
 
-pub use smd_charts::format::{count, duration, ms, percent, percent_sig, sig};
+pub use smd_format::{count, duration, ms, percent, percent_sig, sig};

@@ -170,7 +170,7 @@ pub fn ParamsPanel() -> Html {
     };
     // The placement fields are for machines; one with a problem stays shown wherever it is.
     let wrong = |f: &str| state.draft.errors_of(&FieldKey::top(f)).next().is_some();
-    let on_machines = state.draft.scenario.cluster.has_machines()
+    let on_machines = smd_core::scenario::Placement::used_on(&state.draft.scenario.cluster)
         || wrong("params.placement")
         || wrong("params.dltap_lambda")
         || wrong("params.gpu_sharing")
@@ -221,7 +221,7 @@ pub fn ParamsPanel() -> Html {
                 <Field k={FieldKey::top("params.ptas_depth")} symbol="q" label="outer depth" hint="Frieze–Clarke depth 0…3: guarantees q/(q+4) of the knapsack optimum." />
                 <Field k={FieldKey::top("params.outer")} label="outer method" choices={fields::outer_choices()} hint="Frieze–Clarke at depth q (the paper) or exact branch and bound." />
                 <Field k={FieldKey::top("params.rounding")} label="rounding" choices={fields::rounding_choices()} hint="Paper: randomized rounding (Algorithm 2). Improved: the best feasible floor/ceil corner." />
-                <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)"), ("true", "on")]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
+                <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)".to_owned()), ("true", "on".to_owned())]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
                 <Field k={FieldKey::top("params.seed")} label="seed" hint="Seed of the rounding streams." />
                 <Field k={FieldKey::top("params.max_rounding_attempts")} label="rounding attempts" />
                 <Field k={FieldKey::top("params.time_unit_s")} label="time unit, s" placeholder="relative" hint="Empty: relative unit. Else π = T / unit." />

@@ -9,20 +9,6 @@ use crate::state::{Action, Results, State};
 use smd_core::{Plan, Policy};
 use yew::prelude::*;
 
-/// What a policy is, in a few words.
-pub fn policy_blurb(p: Policy) -> &'static str {
-    match p {
-        Policy::Smd => "Algorithm 1 (ε-grid) → Algorithm 2 (rounding) → knapsack",
-        Policy::SmdLocality => {
-            "smd, each job also sized co-located on one machine; the better per share kept"
-        }
-        Policy::Esw => "equal split w = p = k, then the same knapsack",
-        Policy::Optimus => "admit at (1,1) in order, then greedy +1 worker/PS",
-        Policy::Exact => "per-job integer optimum, exact knapsack",
-        Policy::Global => "joint optimum: every job's size and the admission chosen together",
-    }
-}
-
 /// How sure a plan is to be the joint optimum: for `global`, "proven optimal" or "best
 /// found, within X% of the optimum" (when its time budget ended the search first); `None`
 /// for the other policies, which do not search the joint problem.
@@ -105,8 +91,8 @@ fn compare_row(
         _ => "—".into(),
     };
     let title = match proof_status(p) {
-        Some(proof) => format!("{} — {proof}", policy_blurb(policy)),
-        None => policy_blurb(policy).into(),
+        Some(proof) => format!("{} — {proof}", policy.description()),
+        None => policy.description().into(),
     };
     html! {
         <tr class={cls} {onclick} data-policy={policy.name()} {title}>

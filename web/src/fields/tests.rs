@@ -7,9 +7,15 @@ fn labels_and_choices_come_from_the_core_names() {
     assert_eq!(labels, ["GPU", "vCPU", "memory GB", "storage GB"]);
     let names: Vec<&str> = RESOURCES.iter().map(|r| r.name()).collect();
     assert_eq!(names, ["gpu", "vcpu", "memory_gb", "storage_gb"]);
-    assert_eq!(mode_choices(), [("sync", "sync"), ("async", "async")]);
+    fn pairs<'a>(c: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+        c.iter().map(|(n, l)| (*n, l.as_str())).collect()
+    }
     assert_eq!(
-        overlap_choices(),
+        pairs(&mode_choices()),
+        [("sync", "sync"), ("async", "async")]
+    );
+    assert_eq!(
+        pairs(&overlap_choices()),
         [
             ("sequential", "sequential"),
             ("wfbp", "WFBP"),
@@ -17,12 +23,31 @@ fn labels_and_choices_come_from_the_core_names() {
         ]
     );
     assert_eq!(
-        rounding_choices(),
+        pairs(&rounding_choices()),
         [("paper", "paper"), ("best_corner", "best corner")]
     );
     assert_eq!(
-        outer_choices(),
+        pairs(&outer_choices()),
         [("ptas", "Frieze–Clarke"), ("exact", "exact B&B")]
+    );
+    assert_eq!(
+        pairs(&placement_choices()),
+        [
+            ("first_fit", "first fit"),
+            ("spread", "spread"),
+            ("dltap", "dltap"),
+            ("locality", "locality (default)"),
+            ("exact", "exact")
+        ]
+    );
+    assert_eq!(
+        pairs(&gpu_sharing_choices()),
+        [
+            ("off", "off (default)"),
+            ("greedy", "greedy"),
+            ("heuristic", "heuristic"),
+            ("exact", "exact")
+        ]
     );
 }
 

@@ -557,7 +557,7 @@ impl DraftState {
         self.undo = Some(Undo::of(before, format!("loading {source}")));
         Some(format!(
             "Loaded {source}: {jobs} jobs arriving over {}, on {n} × {}. The plan takes every job at once (the Over time view simulates them as they arrive).",
-            smd_charts::format::duration(last),
+            smd_format::duration(last),
             m.name
         ))
     }
