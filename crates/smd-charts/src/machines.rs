@@ -496,35 +496,41 @@ fn draw_box(
                 let (row, col) = (k / per_row, k % per_row);
                 let x = bx + size.pitch / 2.0 + col as f64 * size.pitch;
                 let y = by + size.pitch / 2.0 + row as f64 * size.pitch;
-                let kind = if t.ps { "ps" } else { "worker" };
-                let tip = format!(
-                    "job {} — {} on {name}; ρ {}, X {} Gbit per iteration",
-                    t.job,
-                    if t.ps { "PS" } else { "worker" },
-                    t.rho.map(|v| sig(v, 3)).unwrap_or_else(|| "–".into()),
-                    t.x.map(|v| sig(v, 3)).unwrap_or_else(|| "–".into()),
-                );
-                let rho = t.rho.map(|v| v.to_string()).unwrap_or_default();
-                let xv = t.x.map(|v| v.to_string()).unwrap_or_default();
-                titled_group(
-                    out,
-                    &format!("task {kind}"),
-                    &[
-                        ("data-job", &t.job),
-                        ("data-machine", &name),
-                        ("data-rho", &rho),
-                        ("data-x", &xv),
-                    ],
-                    &tip,
-                    |out| {
-                        let s = size.pitch * 0.36;
-                        if t.ps {
-                            mark(out, Shape::Diamond, x, y, s, t.colour, false);
-                        } else {
-                            mark(out, Shape::Square, x, y, s, t.colour, true);
-                        }
-                    },
-                );
+                task_mark(out, t, name, (x, y), size.pitch);
+            }
+        },
+    );
+}
+
+/// One task's mark at `(x, y)` with its job, machine, ρ and X in data attributes and its
+/// tooltip: a filled square for a worker, an open diamond for a PS.
+fn task_mark(out: &mut String, t: &Task, name: &str, (x, y): (f64, f64), pitch: f64) {
+    let kind = if t.ps { "ps" } else { "worker" };
+    let tip = format!(
+        "job {} — {} on {name}; ρ {}, X {} Gbit per iteration",
+        t.job,
+        if t.ps { "PS" } else { "worker" },
+        t.rho.map(|v| sig(v, 3)).unwrap_or_else(|| "–".into()),
+        t.x.map(|v| sig(v, 3)).unwrap_or_else(|| "–".into()),
+    );
+    let rho = t.rho.map(|v| v.to_string()).unwrap_or_default();
+    let xv = t.x.map(|v| v.to_string()).unwrap_or_default();
+    titled_group(
+        out,
+        &format!("task {kind}"),
+        &[
+            ("data-job", &t.job),
+            ("data-machine", &name),
+            ("data-rho", &rho),
+            ("data-x", &xv),
+        ],
+        &tip,
+        |out| {
+            let s = pitch * 0.36;
+            if t.ps {
+                mark(out, Shape::Diamond, x, y, s, t.colour, false);
+            } else {
+                mark(out, Shape::Square, x, y, s, t.colour, true);
             }
         },
     );

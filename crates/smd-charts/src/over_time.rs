@@ -430,33 +430,31 @@ pub fn utility_bound_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
         );
     }
     if bound > 0.0 {
-        let y = ys.to_px(bound);
-        Tag::new(&mut out, "line")
-            .attr("class", "bound")
-            .attr("data-bound", bound)
-            .ends(plot.x, y, plot.right(), y)
-            .attr("stroke", "#222222")
-            .px("stroke-width", 1.5)
-            .attr("stroke-dasharray", "6 3")
-            .titled("line", &format!("bound: {}", fmt_sig(bound, 4)));
-        // Its key at the top right, clear of the bars' labels.
-        let text = format!("bound {}", fmt_sig(bound, 4));
-        let x = plot.right() - text_width(&text, 11.0) - 4.0;
-        line_key(
-            &mut out,
-            (x - 34.0, 18.0),
-            28.0,
-            "#222222",
-            1.5,
-            Some("6 3"),
-        );
-        text_at(&mut out, x, 22.0, 11.0, "start", "bound-label", &text);
+        bound_line(&mut out, &plot, &ys, bound);
     }
     if runs.is_empty() {
         centre_note(&mut out, &plot, "no runs");
     }
     end(&mut out, "svg");
     out
+}
+
+/// The bound as a dashed line across the plot at its height, with its key at the top right.
+fn bound_line(out: &mut String, plot: &Rect, ys: &Scale, bound: f64) {
+    let y = ys.to_px(bound);
+    Tag::new(out, "line")
+        .attr("class", "bound")
+        .attr("data-bound", bound)
+        .ends(plot.x, y, plot.right(), y)
+        .attr("stroke", "#222222")
+        .px("stroke-width", 1.5)
+        .attr("stroke-dasharray", "6 3")
+        .titled("line", &format!("bound: {}", fmt_sig(bound, 4)));
+    // Its key at the top right, clear of the bars' labels.
+    let text = format!("bound {}", fmt_sig(bound, 4));
+    let x = plot.right() - text_width(&text, 11.0) - 4.0;
+    line_key(out, (x - 34.0, 18.0), 28.0, "#222222", 1.5, Some("6 3"));
+    text_at(out, x, 22.0, 11.0, "start", "bound-label", &text);
 }
 
 /// A note in the middle of an empty plot.

@@ -5,7 +5,8 @@ use super::*;
 /// The marks step `k` puts on the job's landscape: (b) the grid point's level lines and its
 /// answer, the best point so far and its level lines; (c) x̄, x̃, the draw or corner, the
 /// integer point; (d) the job's candidate. (a) marks nothing (the landscape's Ω and its
-/// search panel show the bounds).
+/// search panel show the bounds). One arm per stage and kind of step, read whole as the
+/// vocabulary of marks.
 pub fn overlay(t: &Trace, k: usize) -> Overlay {
     let mut o = Overlay::default();
     let Some(e) = t.steps.get(k) else {
