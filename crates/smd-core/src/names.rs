@@ -49,4 +49,4 @@ macro_rules! named {
 pub(crate) use crate::named;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

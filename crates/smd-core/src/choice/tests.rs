@@ -1,17 +1,15 @@
 use super::*;
 use crate::cluster::{MachineGroup, Resources};
 
-/// The names are serde's (the file contract) and parse back; every value has a label and a
-/// description.
+/// The names are serde's (the file contract) and parse back (`names`' check); every value
+/// has a label and a description.
 fn check<T>(all: &[T], label: fn(T) -> &'static str, description: fn(T) -> &'static str)
 where
     T: Copy + PartialEq + std::fmt::Debug + std::fmt::Display + serde::Serialize,
     T: std::str::FromStr<Err = String>,
 {
+    crate::names::tests::check(all);
     for &v in all {
-        let serde_name = serde_json::to_value(v).unwrap();
-        assert_eq!(serde_name.as_str(), Some(v.to_string().as_str()));
-        assert_eq!(v.to_string().parse::<T>(), Ok(v));
         assert!(!label(v).is_empty() && !description(v).is_empty(), "{v:?}");
     }
 }

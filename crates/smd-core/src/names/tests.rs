@@ -3,7 +3,7 @@ use crate::scenario::{Mode, Outer, Overlap, Resource, Resources, Rounding};
 use crate::Policy;
 
 /// The names are serde's (the file contract), and parse back.
-fn check<T>(all: &[T])
+pub(crate) fn check<T>(all: &[T])
 where
     T: Copy + PartialEq + std::fmt::Debug + std::fmt::Display + serde::Serialize,
     T: std::str::FromStr<Err = String>,
