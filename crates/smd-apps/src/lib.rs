@@ -12,6 +12,9 @@
 //!   free parameters ([`calibrated`] holds the fitted values the presets use);
 //! - [`gpu`]: a preset worker's estimated GPU memory profile and compute intensity (GPU
 //!   sharing);
+//! - [`measured`]: jobs as they were measured (data-parallel all-reduce, docs/MODEL.md
+//!   §21): step and sync times of a placement, batch splits, gradient statistics, epoch
+//!   targets and the time to the target, from the artifact's files;
 //! - [`csv`]: the project's one CSV reader.
 //!
 //! ```
@@ -28,7 +31,9 @@ pub mod app;
 pub mod calibrate;
 pub mod calibrated;
 pub mod csv;
+mod files;
 pub mod gpu;
 pub mod machines;
+pub mod measured;
 pub mod preset;
 pub mod trace;

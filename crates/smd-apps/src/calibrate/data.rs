@@ -4,6 +4,7 @@
 use super::Point;
 use crate::app::App;
 use crate::csv;
+use crate::files::{PLACEMENTS, SCALABILITY};
 use serde::Serialize;
 
 /// Which file of the artifact a point comes from.
@@ -25,26 +26,6 @@ impl Source {
         }
     }
 }
-
-/// `placements/<app>.csv` of every application, in [`App::ALL`]'s order.
-pub(super) const PLACEMENTS: [&str; 6] = [
-    include_str!("../../../../data/pollux/placements/cifar10.csv"),
-    include_str!("../../../../data/pollux/placements/imagenet.csv"),
-    include_str!("../../../../data/pollux/placements/bert.csv"),
-    include_str!("../../../../data/pollux/placements/deepspeech2.csv"),
-    include_str!("../../../../data/pollux/placements/yolov3.csv"),
-    include_str!("../../../../data/pollux/placements/ncf.csv"),
-];
-
-/// `scalability/<app>.csv` of every application, in [`App::ALL`]'s order.
-pub(super) const SCALABILITY: [&str; 6] = [
-    include_str!("../../../../data/pollux/scalability/cifar10.csv"),
-    include_str!("../../../../data/pollux/scalability/imagenet.csv"),
-    include_str!("../../../../data/pollux/scalability/bert.csv"),
-    include_str!("../../../../data/pollux/scalability/deepspeech2.csv"),
-    include_str!("../../../../data/pollux/scalability/yolov3.csv"),
-    include_str!("../../../../data/pollux/scalability/ncf.csv"),
-];
 
 /// A measurement file that does not read, naming the file and line.
 #[derive(Clone, Debug, PartialEq)]

@@ -30,9 +30,9 @@ fn rel(a: f64, b: f64) -> f64 {
 #[test]
 fn every_row_is_read_as_written() {
     let points = all();
-    let expected: usize = data::PLACEMENTS
+    let expected: usize = crate::files::PLACEMENTS
         .iter()
-        .chain(&data::SCALABILITY)
+        .chain(&crate::files::SCALABILITY)
         .map(|t| rows(t))
         .sum();
     assert_eq!(points.len(), expected);
@@ -40,8 +40,8 @@ fn every_row_is_read_as_written() {
     for p in &points {
         let i = p.app as usize;
         let text = match p.source {
-            Source::Placements => data::PLACEMENTS[i],
-            Source::Scalability => data::SCALABILITY[i],
+            Source::Placements => crate::files::PLACEMENTS[i],
+            Source::Scalability => crate::files::SCALABILITY[i],
         };
         let line = text
             .lines()

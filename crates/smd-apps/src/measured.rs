@@ -1,0 +1,447 @@
+//! Jobs as they were measured (docs/MODEL.md §21, `../shared/POLLUX-SIM.md` §1.4–§2.4):
+//! data-parallel training with all-reduce, its step and sync times read off the artifact's
+//! measurements, its progress counted in scale-invariant iterations with statistical
+//! efficiency from the measured gradient statistics.
+//!
+//! What this module answers, per application:
+//! - [`Measured::step`]: the step and sync time of one iteration for a placement (GPUs per
+//!   node) and local batch — on 1–4 nodes the measured rows of that placement (any
+//!   rotation of it names the same row set), interpolated linearly in the local batch;
+//! - [`Measured::batch_config`]: how a fixed total batch splits into replicas × atomic
+//!   batch × accumulation steps;
+//! - [`Measured::grad_stats`], [`Measured::epoch_target`]: the gradient statistics at a
+//!   batch and epoch, and the progress P(e) at the end of epoch e;
+//! - [`Measured::epoch_seconds`], [`Measured::time_to_target`]: how long each epoch takes
+//!   on a fixed placement, and the time to the application's target with the reference's
+//!   per-epoch rounding (restart delays not included).
+//!
+//! Placements over 5 or more nodes are not measured row by row (the artifact's
+//! `scalability` files sample 6–16 nodes); they are refused here with a message until the
+//! project's own model for them lands (issue 25).
+
+use crate::app::App;
+use crate::csv;
+use crate::files::{PLACEMENTS, VALIDATION};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// Where a step time comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A measured row, exactly.
+    Measured,
+    /// Linear interpolation between two measured rows of the same placement.
+    Interpolated,
+}
+
+impl Source {
+    /// Its name in outputs: `measured`, `interpolated`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Measured => "measured",
+            Source::Interpolated => "interpolated",
+        }
+    }
+}
+
+/// One iteration's time at a placement and local batch, seconds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// The whole step (compute and synchronisation).
+    pub step_s: f64,
+    /// Its synchronisation part (the all-reduce not hidden behind compute).
+    pub sync_s: f64,
+    /// Where the numbers come from.
+    pub source: Source,
+}
+
+/// How a total batch runs on R replicas (POLLUX-SIM.md §2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BatchConfig {
+    /// Replicas (GPUs).
+    pub replicas: u32,
+    /// The batch each replica computes per micro-step.
+    pub atomic: u32,
+    /// Accumulation steps before each synchronising step.
+    pub accum: u32,
+}
+
+impl BatchConfig {
+    /// The batch one iteration takes: R · atomic · (accum + 1) (it can be a little above
+    /// the batch asked for).
+    pub fn effective(&self) -> f64 {
+        f64::from(self.replicas) * f64::from(self.atomic) * f64::from(self.accum + 1)
+    }
+}
+
+/// Why a measured quantity cannot be given.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MeasuredError {
+    /// A bundled measurement file does not read (a bug in the bundled data).
+    Data(String),
+    /// The placement is empty, or has a node with more than 4 GPUs.
+    Placement(String),
+    /// The placement spans 5 or more nodes: not measured row by row.
+    NotMeasured(String),
+    /// A local or total batch outside what was measured.
+    OutOfRange(String),
+}
+
+impl std::fmt::Display for MeasuredError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MeasuredError::Data(m)
+            | MeasuredError::Placement(m)
+            | MeasuredError::NotMeasured(m)
+            | MeasuredError::OutOfRange(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for MeasuredError {}
+
+/// One measured row of a placement: local batch, step and sync time.
+#[derive(Clone, Copy, Debug)]
+struct Row {
+    local: f64,
+    step: f64,
+    sync: f64,
+}
+
+/// One epoch's row of a validation file.
+#[derive(Clone, Copy, Debug)]
+struct Epoch {
+    progress: f64,
+    iteration: f64,
+    grad_sqr: f64,
+    grad_var: f64,
+}
+
+/// An application's measurements, read once.
+#[derive(Debug)]
+pub struct Measured {
+    app: App,
+    /// Rows by placement id (the smallest rotation's digits), sorted by local batch.
+    placements: BTreeMap<String, Vec<Row>>,
+    /// `(B, epochs)` per validation file, B increasing.
+    validation: Vec<(f64, Vec<Epoch>)>,
+    /// The smallest and largest measured local batch (yolov3's largest is 8: §2.1).
+    local: [f64; 2],
+    /// Epochs of the run: the job is done at P(max_epochs).
+    max_epochs: usize,
+}
+
+impl Measured {
+    /// The application's measurements (read from the embedded files on first use).
+    pub fn of(app: App) -> Result<&'static Measured, MeasuredError> {
+        static ALL: OnceLock<Vec<Result<Measured, MeasuredError>>> = OnceLock::new();
+        let all = ALL.get_or_init(|| App::ALL.iter().map(|&a| read(a)).collect());
+        all[app as usize].as_ref().map_err(Clone::clone)
+    }
+
+    /// The application.
+    pub fn app(&self) -> App {
+        self.app
+    }
+
+    /// The smallest total batch (the initial one, M0) and the largest.
+    pub fn batch_range(&self) -> [f64; 2] {
+        [
+            self.validation[0].0,
+            self.validation[self.validation.len() - 1].0,
+        ]
+    }
+
+    /// The smallest and largest local batch a replica may compute at once.
+    pub fn local_range(&self) -> [f64; 2] {
+        self.local
+    }
+
+    /// Epochs of the run.
+    pub fn max_epochs(&self) -> usize {
+        self.max_epochs
+    }
+
+    /// Step and sync time of one iteration on `placement` (GPUs per node, in any order of
+    /// nodes; zero entries ignored) at local batch `local` (POLLUX-SIM.md §2.2, 1–4 nodes).
+    pub fn step(&self, placement: &[u32], local: f64) -> Result<Step, MeasuredError> {
+        let id = placement_id(placement)?;
+        let Some(rows) = self.placements.get(&id) else {
+            return Err(MeasuredError::NotMeasured(format!(
+                "{}: placement {} spans {} nodes; the measurements cover 1–4 nodes",
+                self.app.name(),
+                display(placement),
+                id.len()
+            )));
+        };
+        let (first, last) = (rows[0].local, rows[rows.len() - 1].local);
+        if !(first..=last).contains(&local) {
+            return Err(MeasuredError::OutOfRange(format!(
+                "{}: local batch {local} outside the measured {first}…{last} of placement {}",
+                self.app.name(),
+                display(placement)
+            )));
+        }
+        let k = rows.partition_point(|r| r.local < local);
+        let hi = rows[k];
+        if hi.local == local {
+            return Ok(Step {
+                step_s: hi.step,
+                sync_s: hi.sync,
+                source: Source::Measured,
+            });
+        }
+        let lo = rows[k - 1];
+        let t = (local - lo.local) / (hi.local - lo.local);
+        Ok(Step {
+            step_s: lo.step + t * (hi.step - lo.step),
+            sync_s: lo.sync + t * (hi.sync - lo.sync),
+            source: Source::Interpolated,
+        })
+    }
+
+    /// How a total batch `batch` runs on `replicas` GPUs (POLLUX-SIM.md §2.4): the local
+    /// batch split into accumulation steps of at most the largest local batch (at least
+    /// one on a single GPU above the initial batch), clamped to the largest total batch.
+    pub fn batch_config(&self, replicas: u32, batch: f64) -> BatchConfig {
+        const EPS: f64 = 1e-8;
+        let r = f64::from(replicas.max(1));
+        let local = (batch / r - EPS).ceil();
+        let mut accum = (local / self.local[1] - EPS).ceil() - 1.0;
+        if replicas <= 1 && batch > self.batch_range()[0] {
+            accum = accum.max(1.0);
+        }
+        let accum = accum.max(0.0);
+        let atomic = (local / (accum + 1.0) - EPS).ceil();
+        let cap = (self.batch_range()[1] / (r * (accum + 1.0))).floor();
+        BatchConfig {
+            replicas: replicas.max(1),
+            atomic: atomic.min(cap).max(1.0) as u32,
+            accum: accum as u32,
+        }
+    }
+
+    /// The gradient statistics (grad_sqr, grad_var) at total batch `batch` in epoch
+    /// `epoch` (0-based): linear in the batch between the two validated batches around
+    /// it (POLLUX-SIM.md §2.3).
+    pub fn grad_stats(&self, batch: f64, epoch: usize) -> Result<(f64, f64), MeasuredError> {
+        let sqr = self.at(batch, epoch, |e| e.grad_sqr)?;
+        let var = self.at(batch, epoch, |e| e.grad_var)?;
+        Ok((sqr, var))
+    }
+
+    /// The cumulative iterations at the end of epoch `row + 1` at total batch `batch`
+    /// (validation column `iteration`, interpolated as [`Measured::grad_stats`]).
+    pub fn iteration(&self, batch: f64, row: usize) -> Result<f64, MeasuredError> {
+        self.at(batch, row, |e| e.iteration)
+    }
+
+    /// P(e): the scale-invariant progress at the end of epoch e, the least over every
+    /// validation file of its row e − 1 (P(0) = 0; POLLUX-SIM.md §1.5).
+    pub fn epoch_target(&self, e: usize) -> f64 {
+        if e == 0 {
+            return 0.0;
+        }
+        self.validation
+            .iter()
+            .filter_map(|(_, rows)| rows.get(e - 1).map(|r| r.progress))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The job's target: P(max_epochs).
+    pub fn target(&self) -> f64 {
+        self.epoch_target(self.max_epochs)
+    }
+
+    /// Seconds each epoch takes on `placement` at total batch `batch`, unrounded: epoch e
+    /// needs P(e+1) − P(e) scale-invariant iterations at goodput g = gain / (step +
+    /// accum · (step − sync)), gain = (var + sqr) / (var/scale + sqr), scale = B / M0,
+    /// with B the effective batch and the gradient statistics of epoch e (§1.4).
+    pub fn epoch_seconds(&self, placement: &[u32], batch: f64) -> Result<Vec<f64>, MeasuredError> {
+        let [lo, hi] = self.batch_range();
+        if !(lo..=hi).contains(&batch) {
+            return Err(MeasuredError::OutOfRange(format!(
+                "{}: total batch {batch} outside {lo}…{hi}",
+                self.app.name()
+            )));
+        }
+        let replicas: u32 = placement.iter().sum();
+        let c = self.batch_config(replicas, batch);
+        let b = c.effective();
+        let s = self.step(placement, f64::from(c.atomic))?;
+        let seconds_per_iteration = s.step_s + f64::from(c.accum) * (s.step_s - s.sync_s);
+        let scale = b / lo;
+        (0..self.max_epochs)
+            .map(|e| {
+                let (sqr, var) = self.grad_stats(b, e)?;
+                let den = var / scale + sqr;
+                let gain = if den > 0.0 { (var + sqr) / den } else { 1.0 };
+                let work = self.epoch_target(e + 1) - self.epoch_target(e);
+                Ok(work * seconds_per_iteration / gain)
+            })
+            .collect()
+    }
+
+    /// Seconds from the first step to the target on `placement` at `batch`, each epoch
+    /// rounded half to even as the reference does (its times are whole seconds, §1.4);
+    /// restart delays and waiting are not included.
+    pub fn time_to_target(&self, placement: &[u32], batch: f64) -> Result<f64, MeasuredError> {
+        Ok(self
+            .epoch_seconds(placement, batch)?
+            .into_iter()
+            .map(f64::round_ties_even)
+            .sum())
+    }
+
+    /// A validation column at `batch`, row `row`, linear between the validated batches.
+    fn at(&self, batch: f64, row: usize, x: impl Fn(&Epoch) -> f64) -> Result<f64, MeasuredError> {
+        let [lo_b, hi_b] = self.batch_range();
+        if !(lo_b..=hi_b).contains(&batch) {
+            return Err(MeasuredError::OutOfRange(format!(
+                "{}: total batch {batch} outside the validated {lo_b}…{hi_b}",
+                self.app.name()
+            )));
+        }
+        let value = |k: usize| {
+            let (b, rows) = &self.validation[k];
+            rows.get(row).map(&x).ok_or_else(|| {
+                MeasuredError::OutOfRange(format!(
+                    "{}: epoch {row} past the {} rows of validation-{b}",
+                    self.app.name(),
+                    rows.len()
+                ))
+            })
+        };
+        let k = self.validation.partition_point(|(b, _)| *b < batch);
+        let hi = self.validation[k].0;
+        if hi == batch || k == 0 {
+            return value(k);
+        }
+        let lo = self.validation[k - 1].0;
+        Ok(((batch - lo) * value(k)? + (hi - batch) * value(k - 1)?) / (hi - lo))
+    }
+}
+
+/// A placement's row id: its nodes' GPU counts without zeros, in the lexicographically
+/// smallest rotation, as digits (`(4, 2)` and `(2, 4)` are `24`; `(1, 3, 2)` is `132`,
+/// `(1, 2, 3)` is `123`: rotation, not sorting).
+pub fn placement_id(placement: &[u32]) -> Result<String, MeasuredError> {
+    let nodes: Vec<u32> = placement.iter().copied().filter(|&g| g > 0).collect();
+    if nodes.is_empty() {
+        return Err(MeasuredError::Placement("a placement needs a GPU".into()));
+    }
+    if let Some(g) = nodes.iter().find(|&&g| g > 4) {
+        return Err(MeasuredError::Placement(format!(
+            "placement {}: a node has {g} GPUs, at most 4 were measured",
+            display(placement)
+        )));
+    }
+    let best = (0..nodes.len())
+        .map(|k| {
+            let mut r = nodes[k..].to_vec();
+            r.extend_from_slice(&nodes[..k]);
+            r
+        })
+        .min()
+        .unwrap_or_default();
+    Ok(best.iter().map(u32::to_string).collect())
+}
+
+/// A placement as people write it: `4,4,2`.
+fn display(placement: &[u32]) -> String {
+    placement
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Reads one application's placements and validation files.
+fn read(app: App) -> Result<Measured, MeasuredError> {
+    let i = app as usize;
+    let name = app.name();
+    let fail = |file: String, m: String| MeasuredError::Data(format!("{file}: {m}"));
+    let table = |file: String, text: &str, cols: &[&str]| -> Result<Vec<Vec<f64>>, MeasuredError> {
+        let records = csv::records(text).map_err(|m| fail(file.clone(), m))?;
+        let Some((header, rows)) = records.split_first() else {
+            return Err(fail(file, "is empty".into()));
+        };
+        let at: Vec<usize> = cols
+            .iter()
+            .map(|c| {
+                header
+                    .cells
+                    .iter()
+                    .position(|h| h.trim() == *c)
+                    .ok_or_else(|| fail(file.clone(), format!("has no column {c:?}")))
+            })
+            .collect::<Result<_, _>>()?;
+        rows.iter()
+            .filter(|r| r.cells.iter().any(|c| !c.trim().is_empty()))
+            .map(|r| {
+                at.iter()
+                    .map(|&k| {
+                        let cell = r.cells.get(k).map_or("", |c| c.trim());
+                        cell.parse::<f64>().map_err(|_| {
+                            fail(
+                                file.clone(),
+                                format!("line {}: {cell:?} is not a number", r.line),
+                            )
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let mut placements: BTreeMap<String, Vec<Row>> = BTreeMap::new();
+    let file = format!("placements/{name}.csv");
+    let cols = ["placement", "local_bsz", "step_time", "sync_time"];
+    for r in table(file.clone(), PLACEMENTS[i], &cols)? {
+        let digits = format!("{}", r[0] as u64);
+        let nodes: Vec<u32> = digits.chars().filter_map(|c| c.to_digit(10)).collect();
+        let id = placement_id(&nodes).map_err(|e| fail(file.clone(), e.to_string()))?;
+        placements.entry(id).or_default().push(Row {
+            local: r[1],
+            step: r[2],
+            sync: r[3],
+        });
+    }
+    for rows in placements.values_mut() {
+        rows.sort_by(|a, b| a.local.total_cmp(&b.local));
+    }
+    let locals = placements.values().flatten().map(|r| r.local);
+    let min = locals.clone().fold(f64::INFINITY, f64::min);
+    let mut max = locals.fold(0.0, f64::max);
+    if app == App::Yolov3 {
+        // The reference caps yolov3's local batch at 8 (POLLUX-SIM.md §2.1).
+        max = max.min(8.0);
+    }
+    let mut validation = Vec::new();
+    for &(b, text) in VALIDATION[i] {
+        let file = format!("validation/{name}/validation-{b}.csv");
+        let cols = ["progress", "iteration", "grad_sqr", "grad_var"];
+        let rows = table(file, text, &cols)?
+            .into_iter()
+            .map(|r| Epoch {
+                progress: r[0],
+                iteration: r[1],
+                grad_sqr: r[2],
+                grad_var: r[3],
+            })
+            .collect();
+        validation.push((f64::from(b), rows));
+    }
+    if placements.is_empty() || validation.is_empty() {
+        return Err(MeasuredError::Data(format!("{name}: no measurements")));
+    }
+    Ok(Measured {
+        app,
+        placements,
+        validation,
+        local: [min, max],
+        max_epochs: app.facts().epochs as usize,
+    })
+}
+
+#[cfg(test)]
+mod tests;
