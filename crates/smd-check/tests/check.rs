@@ -37,6 +37,9 @@ fn every_policy_s_plan_passes() {
     }
 }
 
+/// A way to break a plan at its job `i`.
+type Break = fn(&mut Plan, usize);
+
 #[test]
 fn each_broken_plan_is_named() {
     let s = scenario(1);
@@ -47,7 +50,7 @@ fn each_broken_plan_is_named() {
         .iter()
         .position(|j| j.admitted)
         .expect("an admitted job");
-    let broken: [(&str, fn(&mut Plan, usize)); 4] = [
+    let broken: [(&str, Break); 4] = [
         ("total utility", |p, _| p.total_utility += 1.0),
         ("admitted =", |p, _| p.admitted += 1),
         ("utility", |p, i| p.jobs[i].utility *= 2.0),
