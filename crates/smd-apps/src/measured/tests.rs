@@ -225,7 +225,11 @@ fn held_out(app: App, held: u32, axis: wide::Axis) -> Vec<(f64, f64, Source)> {
 fn print_held_out_errors() {
     for axis in [wide::Axis::PerNode, wide::Axis::Replicas] {
         eprintln!("axis {axis:?}: step |rel err| median / p90 (n rows, of which extrapolated)");
+        let mut pooled: Vec<(f64, f64, Source)> = Vec::new();
         for app in App::ALL {
+            for held in [6, 8, 12] {
+                pooled.extend(held_out(app, held, axis));
+            }
             let mut line = format!("{:12}", app.name());
             let mut every = Vec::new();
             for held in [6, 8, 12] {
@@ -246,6 +250,31 @@ fn print_held_out_errors() {
                 100.0 * percentile(&every, 0.9)
             );
             eprintln!("{line}");
+        }
+        for (what, keep) in [
+            ("all", None),
+            ("interpolated", Some(Source::Interpolated)),
+            ("model", Some(Source::Model)),
+        ] {
+            let v: Vec<f64> = pooled
+                .iter()
+                .filter(|e| keep.is_none_or(|k| e.2 == k))
+                .map(|e| e.0)
+                .collect();
+            let sync: Vec<f64> = pooled
+                .iter()
+                .filter(|e| keep.is_none_or(|k| e.2 == k) && e.1.is_finite())
+                .map(|e| e.1)
+                .collect();
+            eprintln!(
+                "pooled {what:12} step {:5.1}% {:5.1}% max {:5.1}% | sync {:5.1}% {:5.1}% (n {})",
+                100.0 * percentile(&v, 0.5),
+                100.0 * percentile(&v, 0.9),
+                100.0 * percentile(&v, 1.0),
+                100.0 * percentile(&sync, 0.5),
+                100.0 * percentile(&sync, 0.9),
+                v.len()
+            );
         }
     }
     // The extrapolation in b alone: each column's largest row from its two below.
