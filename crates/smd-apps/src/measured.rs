@@ -6,7 +6,8 @@
 //! What this module answers, per application:
 //! - [`Measured::step`]: the step and sync time of one iteration for a placement (GPUs per
 //!   node) and local batch — on 1–4 nodes the measured rows of that placement (any
-//!   rotation of it names the same row set), interpolated linearly in the local batch;
+//!   rotation of it names the same row set), interpolated linearly in the local batch; on
+//!   5–16 nodes [`wide`]'s rule;
 //! - [`Measured::batch_config`]: how a fixed total batch splits into replicas × atomic
 //!   batch × accumulation steps;
 //! - [`Measured::grad_stats`], [`Measured::epoch_target`]: the gradient statistics at a
