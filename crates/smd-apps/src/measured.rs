@@ -243,7 +243,7 @@ impl Measured {
             )));
         }
         self.wide
-            .step(nodes, replicas, local, wide::Axis::PerNode)
+            .step(nodes, replicas, local, wide::Rule::CHOSEN)
             .ok_or_else(|| {
                 MeasuredError::Data(format!(
                     "{}: the 4–16-node measurements do not bracket placement {}",
