@@ -6,7 +6,8 @@
 //! What this module answers, per application:
 //! - [`Measured::step`]: the step and sync time of one iteration for a placement (GPUs per
 //!   node) and local batch — on 1–4 nodes the measured rows of that placement (any
-//!   rotation of it names the same row set), interpolated linearly in the local batch;
+//!   rotation of it names the same row set), interpolated linearly in the local batch; on
+//!   5–16 nodes [`wide`]'s rule;
 //! - [`Measured::batch_config`]: how a fixed total batch splits into replicas × atomic
 //!   batch × accumulation steps;
 //! - [`Measured::grad_stats`], [`Measured::epoch_target`]: the gradient statistics at a
@@ -15,31 +16,41 @@
 //!   on a fixed placement, and the time to the application's target with the reference's
 //!   per-epoch rounding (restart delays not included).
 //!
-//! Placements over 5 or more nodes are not measured row by row (the artifact's
-//! `scalability` files sample 6–16 nodes); they are refused here with a message until the
-//! project's own model for them lands (issue 25).
+//! Placements over 5–16 nodes are not measured row by row (the artifact's `scalability`
+//! files sample 6, 8, 12 and 16 nodes); [`Measured::step`] reads them with the project's
+//! own deterministic interpolation over (nodes, GPUs per node, local batch) of
+//! [`wide`]'s rule (docs/MODEL.md §21, with its measured error). Over 16 nodes is refused.
 
 use crate::app::App;
 use crate::csv;
-use crate::files::{PLACEMENTS, VALIDATION};
+use crate::files::{PLACEMENTS, SCALABILITY, VALIDATION};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
+
+pub mod wide;
+
+pub use wide::MAX_NODES;
 
 /// Where a step time comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
     /// A measured row, exactly.
     Measured,
-    /// Linear interpolation between two measured rows of the same placement.
+    /// Linear interpolation between measured rows: of the same placement on 1–4 nodes,
+    /// of the neighbouring measured layers on 5–16 nodes.
     Interpolated,
+    /// The 5–16-node rule with a part extrapolated beyond a layer's measured local batches
+    /// ([`wide`]).
+    Model,
 }
 
 impl Source {
-    /// Its name in outputs: `measured`, `interpolated`.
+    /// Its name in outputs: `measured`, `interpolated`, `model`.
     pub fn name(self) -> &'static str {
         match self {
             Source::Measured => "measured",
             Source::Interpolated => "interpolated",
+            Source::Model => "model",
         }
     }
 }
@@ -81,7 +92,8 @@ pub enum MeasuredError {
     Data(String),
     /// The placement is empty, or has a node with more than 4 GPUs.
     Placement(String),
-    /// The placement spans 5 or more nodes: not measured row by row.
+    /// The placement spans more nodes than were measured (over [`MAX_NODES`]), or, on 1–4
+    /// nodes, names no measured row set.
     NotMeasured(String),
     /// A local or total batch outside what was measured.
     OutOfRange(String),
@@ -123,6 +135,8 @@ pub struct Measured {
     app: App,
     /// Rows by placement id (the smallest rotation's digits), sorted by local batch.
     placements: BTreeMap<String, Vec<Row>>,
+    /// The layers of 4–16 nodes that 5–16-node placements are read from.
+    wide: wide::Wide,
     /// `(B, epochs)` per validation file, B increasing.
     validation: Vec<(f64, Vec<Epoch>)>,
     /// The smallest and largest measured local batch (yolov3's largest is 8: §2.1).
@@ -163,15 +177,30 @@ impl Measured {
     }
 
     /// Step and sync time of one iteration on `placement` (GPUs per node, in any order of
-    /// nodes; zero entries ignored) at local batch `local` (POLLUX-SIM.md §2.2, 1–4 nodes).
+    /// nodes; zero entries ignored) at local batch `local`: on 1–4 nodes the placement's
+    /// measured rows (POLLUX-SIM.md §2.2); on 5–16 nodes [`wide`]'s rule over (nodes, GPUs
+    /// per node, local batch) within the application's local batch range.
     pub fn step(&self, placement: &[u32], local: f64) -> Result<Step, MeasuredError> {
-        let id = placement_id(placement)?;
-        let Some(rows) = self.placements.get(&id) else {
+        // Too many nodes is refused before the rotations are built (their cost grows with
+        // the square of the nodes).
+        let nodes = placement.iter().filter(|&&g| g > 0).count();
+        if nodes > MAX_NODES as usize && placement.iter().all(|&g| g <= 4) {
             return Err(MeasuredError::NotMeasured(format!(
-                "{}: placement {} spans {} nodes; the measurements cover 1–4 nodes",
+                "{}: placement {} spans {nodes} nodes; the measurements and the project's \
+                 model cover 1–{MAX_NODES} nodes",
                 self.app.name(),
                 display(placement),
-                id.len()
+            )));
+        }
+        let id = placement_id(placement)?;
+        if id.len() > 4 {
+            return self.wide_step(placement, local);
+        }
+        let Some(rows) = self.placements.get(&id) else {
+            return Err(MeasuredError::NotMeasured(format!(
+                "{}: placement {} names no measured row set",
+                self.app.name(),
+                display(placement),
             )));
         };
         let (first, last) = (rows[0].local, rows[rows.len() - 1].local);
@@ -198,6 +227,30 @@ impl Measured {
             sync_s: lo.sync + t * (hi.sync - lo.sync),
             source: Source::Interpolated,
         })
+    }
+
+    /// A placement of 5–16 nodes (checked by [`Measured::step`]): the layers read at
+    /// (nodes, replicas, local) per [`wide`]'s rule.
+    fn wide_step(&self, placement: &[u32], local: f64) -> Result<Step, MeasuredError> {
+        // At most 16 nodes of at most 4 GPUs here (checked by the caller): no overflow.
+        let nodes = placement.iter().filter(|&&g| g > 0).count() as u32;
+        let replicas: u32 = placement.iter().sum();
+        let [lo, hi] = self.local;
+        if !(lo..=hi).contains(&local) {
+            return Err(MeasuredError::OutOfRange(format!(
+                "{}: local batch {local} outside the measured {lo}…{hi}",
+                self.app.name()
+            )));
+        }
+        self.wide
+            .step(nodes, replicas, local, wide::Rule::CHOSEN)
+            .ok_or_else(|| {
+                MeasuredError::Data(format!(
+                    "{}: the 4–16-node measurements do not bracket placement {}",
+                    self.app.name(),
+                    display(placement)
+                ))
+            })
     }
 
     /// How a total batch `batch` runs on `replicas` GPUs (POLLUX-SIM.md §2.4): the local
@@ -431,12 +484,33 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
             .collect();
         validation.push((f64::from(b), rows));
     }
+    let file = format!("scalability/{name}.csv");
+    let cols = [
+        "num_nodes",
+        "num_replicas",
+        "local_bsz",
+        "step_time",
+        "sync_time",
+    ];
+    let scalability: Vec<[f64; 5]> = table(file, SCALABILITY[i], &cols)?
+        .into_iter()
+        .map(|r| [r[0], r[1], r[2], r[3], r[4]])
+        .collect();
+    let four_nodes = placements
+        .iter()
+        .filter(|(id, _)| id.len() == 4)
+        .flat_map(|(id, rows)| {
+            let replicas: u32 = id.chars().filter_map(|c| c.to_digit(10)).sum();
+            rows.iter().map(move |r| (replicas, r))
+        });
+    let wide = wide::Wide::build(four_nodes, &scalability);
     if placements.is_empty() || validation.is_empty() {
         return Err(MeasuredError::Data(format!("{name}: no measurements")));
     }
     Ok(Measured {
         app,
         placements,
+        wide,
         validation,
         local: [min, max],
         max_epochs: app.facts().epochs as usize,
