@@ -14,7 +14,10 @@
 //!   batch and epoch, and the progress P(e) at the end of epoch e;
 //! - [`Measured::epoch_seconds`], [`Measured::time_to_target`]: how long each epoch takes
 //!   on a fixed placement, and the time to the application's target with the reference's
-//!   per-epoch rounding (restart delays not included).
+//!   per-epoch rounding (restart delays not included);
+//! - [`fit`]: the reference's seven-parameter throughput model (POLLUX-SIM.md §3.1) fitted
+//!   on all of an application's measurements ([`fitted`], [`Throughput::step_time`]), for
+//!   where the tables do not reach and for planners that search allocations smoothly.
 //!
 //! Placements over 5–16 nodes are not measured row by row (the artifact's `scalability`
 //! files sample 6, 8, 12 and 16 nodes); [`Measured::step`] reads them with the project's
@@ -27,8 +30,10 @@ use crate::files::{PLACEMENTS, SCALABILITY, VALIDATION};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+pub mod fit;
 pub mod wide;
 
+pub use fit::{fit_throughput, fitted, observations, Observation, Throughput};
 pub use wide::MAX_NODES;
 
 /// Where a step time comes from.
