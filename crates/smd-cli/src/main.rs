@@ -21,6 +21,7 @@ mod progress;
 mod read;
 mod share;
 mod simulate;
+mod speed;
 mod study;
 mod sweep;
 mod table;
@@ -89,6 +90,10 @@ enum Command {
     /// Fit the speed model to the Pollux artifact's measured steps and report its errors on
     /// held-out runs (docs/CALIBRATION.md).
     Calibrate(calibrate::CalibrateArgs),
+    /// What the measured all-reduce model predicts for an application (docs/MODEL.md §21):
+    /// one iteration's step and sync time at a placement and local batch, or the time to its
+    /// target and goodput at W GPUs (4 per machine) and a total batch
+    Speed(speed::SpeedArgs),
     /// Phase 2's measurements (docs/REPRODUCTION.md): `locality` (DLTAP's claim and joint
     /// locality on machines) or `time` (the policies over time on the bundled workloads);
     /// prints a Markdown table.
@@ -242,6 +247,7 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Apps(a) => apps::apps(&a, out),
         Command::Machines(a) => apps::machines(&a, out),
         Command::Job(a) => apps::job(&a, out),
+        Command::Speed(a) => speed::speed(&a, out),
         Command::Trace(a) => apps::trace(&a, out),
         Command::Calibrate(a) => calibrate::run(&a, out),
         Command::Study(a) => study::run(&a, out),

@@ -1,0 +1,135 @@
+//! `smd speed` end to end: the JSON contract of docs/SCENARIO.md ("Speed query") on the
+//! reference's test vectors (POLLUX-SIM.md §8) and worked example (§1.7), rotations, and
+//! refusals with exit status 2.
+
+mod common;
+
+use common::smd;
+use serde_json::Value;
+
+fn json(args: &[&str]) -> Value {
+    let mut all = vec!["speed"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let o = smd(&all, None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn close(v: &Value, want: f64, rel: f64) -> bool {
+    let got = v.as_f64().unwrap();
+    (got - want).abs() <= rel * want.abs()
+}
+
+#[test]
+fn a_step_matches_the_reference_in_any_rotation() {
+    for p in ["4,2", "2,4"] {
+        let v = json(&["--app", "cifar10", "--placement", p, "--local-batch", "342"]);
+        assert!(close(&v["step_time_s"], 0.268777, 1e-5), "{v}");
+        assert!(close(&v["sync_time_s"], 0.020076, 1e-4), "{v}");
+        assert_eq!(v["source"], "interpolated");
+    }
+    let a = json(&[
+        "--app",
+        "cifar10",
+        "--placement",
+        "1,3,2",
+        "--local-batch",
+        "100",
+    ]);
+    let b = json(&[
+        "--app",
+        "cifar10",
+        "--placement",
+        "1,2,3",
+        "--local-batch",
+        "100",
+    ]);
+    assert!(close(&a["step_time_s"], 0.148152, 1e-5), "{a}");
+    assert!(close(&b["step_time_s"], 0.150871, 1e-5), "{b}");
+    // A measured row is "measured"; 6 machines are the project's interpolation.
+    let m = json(&[
+        "--app",
+        "cifar10",
+        "--placement",
+        "1",
+        "--local-batch",
+        "32",
+    ]);
+    assert_eq!(m["source"], "measured");
+    let w = json(&[
+        "--app",
+        "imagenet",
+        "--placement",
+        "4,4,4,4,4,4",
+        "--local-batch",
+        "134",
+    ]);
+    assert!(w["step_time_s"].as_f64().unwrap() > 0.0, "{w}");
+    // Beyond 16 machines the fitted model answers.
+    let p = vec!["4"; 17].join(",");
+    let f = json(&[
+        "--app",
+        "cifar10",
+        "--placement",
+        &p,
+        "--local-batch",
+        "100",
+    ]);
+    assert_eq!(f["source"], "model");
+}
+
+#[test]
+fn the_worked_example_reaches_its_target_in_47_seconds() {
+    let v = json(&["--app", "ncf", "--gpus", "1", "--batch", "32768"]);
+    assert_eq!(v["time_to_target_s"], 47.0);
+    assert_eq!(v["placement"], serde_json::json!([1]));
+    assert!(v["goodput"].as_f64().unwrap() > 0.0);
+    // Packed four per machine.
+    let v = json(&["--app", "cifar10", "--gpus", "10", "--batch", "2048"]);
+    assert_eq!(v["placement"], serde_json::json!([4, 4, 2]));
+}
+
+#[test]
+fn what_was_not_measured_is_refused_with_status_2() {
+    for args in [
+        vec!["--app", "nope", "--gpus", "1", "--batch", "256"],
+        vec![
+            "--app",
+            "cifar10",
+            "--placement",
+            "8",
+            "--local-batch",
+            "100",
+        ],
+        vec![
+            "--app",
+            "cifar10",
+            "--placement",
+            "4,x",
+            "--local-batch",
+            "100",
+        ],
+        vec![
+            "--app",
+            "cifar10",
+            "--placement",
+            "4",
+            "--local-batch",
+            "5000",
+        ],
+        vec!["--app", "cifar10", "--gpus", "0", "--batch", "256"],
+        vec!["--app", "cifar10", "--gpus", "4", "--batch", "99999"],
+    ] {
+        let mut all = vec!["speed"];
+        all.extend_from_slice(&args);
+        let o = smd(&all, None);
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!o.stderr.is_empty());
+    }
+}
