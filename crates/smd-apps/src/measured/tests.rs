@@ -567,3 +567,46 @@ fn the_nd_test_vectors_fall_where_the_rule_needs_no_triangulation() {
     let s = m(App::Bert).step(&[4; 5], 12.0).unwrap();
     assert!(close(s.step_s, 1.891502, 1e-6) && close(s.sync_s, 1.005336, 1e-6));
 }
+
+/// docs/CALIBRATION.md §8: on 1–4 nodes, each placement's interior rows held out in turn
+/// and interpolated linearly from their two neighbours (the rule `step` applies between
+/// measured rows); median, p90 and worst |predicted/measured − 1| of the step time, per
+/// application and by number of nodes.
+#[test]
+#[ignore = "prints the 1–4-node held-out table of docs/CALIBRATION.md §8; run with --nocapture"]
+fn print_local_batch_held_out_errors() {
+    fn summary(mut e: Vec<f64>) -> String {
+        e.sort_by(f64::total_cmp);
+        let q = |p: f64| e[((e.len() - 1) as f64 * p).round() as usize] * 100.0;
+        format!(
+            "{:.1} / {:.1} / {:.1} % ({})",
+            q(0.5),
+            q(0.9),
+            q(1.0),
+            e.len()
+        )
+    }
+    let mut pooled = Vec::new();
+    for app in App::ALL {
+        let me = m(app);
+        let mut by_nodes: Vec<Vec<f64>> = vec![Vec::new(); 5];
+        for (id, rows) in &me.placements {
+            for k in 1..rows.len().saturating_sub(1) {
+                let (lo, mid, hi) = (rows[k - 1], rows[k], rows[k + 1]);
+                let t = (mid.local - lo.local) / (hi.local - lo.local);
+                let predicted = lo.step + t * (hi.step - lo.step);
+                by_nodes[id.len()].push((predicted / mid.step - 1.0).abs());
+            }
+        }
+        let all: Vec<f64> = by_nodes.iter().flatten().copied().collect();
+        pooled.extend(all.iter().copied());
+        let cells: Vec<String> = (1..=4).map(|n| summary(by_nodes[n].clone())).collect();
+        println!(
+            "| {} | {} | {} |",
+            app.name(),
+            cells.join(" | "),
+            summary(all)
+        );
+    }
+    println!("pooled {}", summary(pooled));
+}
