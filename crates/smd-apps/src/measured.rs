@@ -344,11 +344,7 @@ impl Measured {
     /// rounded half to even as the reference does (its times are whole seconds, §1.4);
     /// restart delays and waiting are not included.
     pub fn time_to_target(&self, placement: &[u32], batch: f64) -> Result<f64, MeasuredError> {
-        Ok(self
-            .epoch_seconds(placement, batch)?
-            .into_iter()
-            .map(f64::round_ties_even)
-            .sum())
+        Ok(rounded_total(&self.epoch_seconds(placement, batch)?))
     }
 
     /// A validation column at `batch`, row `row`, linear between the validated batches.
@@ -378,6 +374,16 @@ impl Measured {
         let lo = self.validation[k - 1].0;
         Ok(((batch - lo) * value(k)? + (hi - batch) * value(k - 1)?) / (hi - lo))
     }
+}
+
+/// The whole seconds a run of these epochs takes: each epoch rounded half to even, as the
+/// reference rounds them (POLLUX-SIM.md §1.4), then summed.
+pub fn rounded_total(epoch_seconds: &[f64]) -> f64 {
+    epoch_seconds
+        .iter()
+        .copied()
+        .map(f64::round_ties_even)
+        .sum()
 }
 
 /// A placement's row id: its nodes' GPU counts without zeros, in the lexicographically
@@ -523,4 +529,4 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -164,7 +164,8 @@ fn run(
         .collect();
     let epochs = m.epoch_seconds(&placement, batch).map_err(invalid)?;
     let unrounded: f64 = epochs.iter().sum();
-    let time = m.time_to_target(&placement, batch).map_err(invalid)?;
+    // One pass over the epochs serves both the rounded time and the unrounded mean.
+    let time = measured::rounded_total(&epochs);
     let goodput = m.batch_range()[0] * m.target() / unrounded;
     let r = RunOut {
         time_to_target_s: time,

@@ -188,8 +188,8 @@ fn time_to_target_is_the_sum_of_its_epochs_recomputed_by_hand() {
     assert!(total > 0.0);
 }
 
-/// Percentile q (0–1) of `v`, nearest rank on the sorted values.
-fn percentile(v: &[f64], q: f64) -> f64 {
+/// Percentile q (0–1) of `v`, nearest rank on the sorted values (the fit's tests use it too).
+pub(crate) fn percentile(v: &[f64], q: f64) -> f64 {
     let mut v = v.to_vec();
     v.sort_by(f64::total_cmp);
     if v.is_empty() {
@@ -575,9 +575,8 @@ fn the_nd_test_vectors_fall_where_the_rule_needs_no_triangulation() {
 #[test]
 #[ignore = "prints the 1–4-node held-out table of docs/CALIBRATION.md §8; run with --nocapture"]
 fn print_local_batch_held_out_errors() {
-    fn summary(mut e: Vec<f64>) -> String {
-        e.sort_by(f64::total_cmp);
-        let q = |p: f64| e[((e.len() - 1) as f64 * p).round() as usize] * 100.0;
+    fn summary(e: Vec<f64>) -> String {
+        let q = |p: f64| 100.0 * percentile(&e, p);
         format!(
             "{:.1} / {:.1} / {:.1} % ({})",
             q(0.5),

@@ -1,19 +1,9 @@
 use super::*;
+use crate::measured::tests::percentile;
 
 /// |a/b − 1| ≤ rel.
 fn close(a: f64, b: f64, rel: f64) -> bool {
     (a / b - 1.0).abs() <= rel
-}
-
-/// Percentile q (0–1) of `v`, nearest rank on the sorted values.
-fn percentile(v: &[f64], q: f64) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    let k = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1;
-    v[k]
 }
 
 /// |predicted/measured − 1| of the step time of `rows`, split into 1–4 nodes and 6–16.
