@@ -86,8 +86,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
         for (k, &i) in admitted.iter().enumerate() {
             if let Outcome::Placed(p) = &placement.jobs[k] {
                 let m = &models[i];
-                let (w, ps) = (tasks[k].workers as f64, tasks[k].ps as f64);
-                let u = m.mu(m.pi(m.t_placed(w, ps, p.locality_factor)));
+                let u = m.mu(m.pi(placed_time(m, &tasks[k], p.locality_factor)));
                 if u.is_nan() || u <= 0.0 {
                     worthless.push((i, p.locality_factor));
                 }
@@ -101,11 +100,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
             line.admitted = false;
             line.reason = Some(Reason::NotPlaced(format!(
                 "its placement's locality factor ρ = {} leaves it zero utility",
-                if rho < 1e4 {
-                    format!("{rho:.3}")
-                } else {
-                    format!("{rho:.3e}")
-                }
+                smd_core::error::num(rho)
             )));
             dropped += 1;
             admitted.retain(|&a| a != i);
@@ -116,8 +111,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
         let (line, m) = (&mut plan.jobs[i], &models[i]);
         match &placement.jobs[k] {
             Outcome::Placed(p) => {
-                let (w, ps) = (tasks[k].workers as f64, tasks[k].ps as f64);
-                let t = m.t_placed(w, ps, p.locality_factor);
+                let t = placed_time(m, &tasks[k], p.locality_factor);
                 line.completion_time_s = Some(t);
                 line.completion_time = Some(m.pi(t));
                 line.utility = m.mu(m.pi(t));
@@ -151,4 +145,9 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
         not_placed,
     });
     Ok(plan)
+}
+
+/// T of a placed task at its placement's ρ (docs/MODEL.md §14–§15).
+fn placed_time(m: &JobModel, task: &Job, rho: f64) -> f64 {
+    m.t_placed(task.workers as f64, task.ps as f64, rho)
 }
