@@ -293,6 +293,7 @@ fn scalars_of(j: &Job) -> Job {
         gpu_mem_sd_gb: j.gpu_mem_sd_gb,
         gpu_util: j.gpu_util,
         min_performance: j.min_performance,
+        measured: j.measured.clone(),
     }
 }
 

@@ -27,13 +27,11 @@
 
 #![warn(missing_docs)]
 
-pub mod app;
+pub use smd_measured::{app, csv, measured};
 pub mod calibrate;
 pub mod calibrated;
-pub mod csv;
-mod files;
+
 pub mod gpu;
 pub mod machines;
-pub mod measured;
 pub mod preset;
 pub mod trace;

@@ -16,7 +16,7 @@
 
 use crate::app::App;
 use crate::calibrated::{self, Params};
-use smd_core::scenario::{Job, Layer, Mode, Overlap, Resources, Utility};
+use smd_core::scenario::{Job, Layer, MeasuredJob, Mode, Overlap, Resources, Utility};
 
 /// One worker: the artifact's pod (1 GPU, 10 vCPU, 40 GB) and 10 GB of scratch storage.
 pub const WORKER: Resources = Resources {
@@ -249,5 +249,70 @@ pub(crate) fn build(
         gpu_mem_sd_gb: Some(round3(gpu.mem_sd_gb)),
         gpu_util: Some(round3(gpu.util)),
         min_performance: None,
+        measured: None,
     })
+}
+
+/// A measured job's default utility (docs/MODEL.md §22), π in hours: worth 1 if it reaches
+/// its target well within 8 hours of running, ½ at 8 h, under 0.02 after 10 h — so a
+/// plan's total utility reads as "jobs done within a working day".
+pub const DEADLINE_UTILITY: Utility = Utility {
+    gamma1: 1.0,
+    gamma2: 2.0,
+    gamma3: 8.0,
+};
+
+/// How to make a measured (all-reduce) job.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct MeasuredOptions {
+    /// The job's id; `None`: the application's name, with its batch when fixed.
+    pub id: Option<String>,
+    /// The fixed total batch; `None`: the planner chooses it per allocation.
+    pub batch_size: Option<f64>,
+    /// The most GPUs; `None`: the reference's cap.
+    pub max_workers: Option<f64>,
+}
+
+/// A data-parallel all-reduce job of `app` (docs/MODEL.md §21): workers of one GPU each
+/// ([`WORKER`]), its speed from the measurements, the deadline utility
+/// ([`DEADLINE_UTILITY`]) and, for GPU sharing, the memory profile estimated at its local
+/// batch (docs/APPLICATIONS.md §6: an estimate, not a measurement).
+pub fn measured(app: App, opts: &MeasuredOptions) -> Result<Job, PresetError> {
+    let f = app.facts();
+    if let Some(b) = opts.batch_size {
+        let (lo, hi) = (f64::from(f.initial_batch), f64::from(f.max_batch));
+        if !(b.is_finite() && (lo..=hi).contains(&b)) {
+            return Err(fail(
+                "batch_size",
+                format!(
+                    "must be within {}'s measured total batches {lo}…{hi} (got {})",
+                    app.name(),
+                    smd_core::error::num(b)
+                ),
+            ));
+        }
+    }
+    let local = opts
+        .batch_size
+        .unwrap_or(f64::from(f.initial_batch))
+        .min(f64::from(f.local_batch[1]));
+    let gpu = crate::gpu::profile(app, local);
+    let id = opts.id.clone().unwrap_or_else(|| match opts.batch_size {
+        Some(b) => format!("{}-{}", app.name(), smd_core::error::num(b)),
+        None => app.name().to_owned(),
+    });
+    let mut job = Job::measured(
+        id,
+        MeasuredJob {
+            app,
+            batch_size: opts.batch_size,
+            max_workers: opts.max_workers,
+        },
+        WORKER,
+        DEADLINE_UTILITY,
+    );
+    job.gpu_mem_mean_gb = Some(round3(gpu.mem_mean_gb));
+    job.gpu_mem_sd_gb = Some(round3(gpu.mem_sd_gb));
+    job.gpu_util = Some(round3(gpu.util));
+    Ok(job)
 }

@@ -3,9 +3,9 @@
 
 use crate::app::App;
 use crate::csv;
-use crate::preset::{default_workers, limit_for, preset, PresetOptions};
+use crate::preset::{default_workers, limit_for, measured, preset, MeasuredOptions, PresetOptions};
 use smd_core::error::num;
-use smd_core::scenario::{Cluster, Job, Params, Scenario};
+use smd_core::scenario::{Architecture, Cluster, Job, Params, Scenario};
 
 /// The largest `num_replicas` read: a thousand times the most workers a preset sizes
 /// ([`crate::preset::MAX_WORKERS`]), far beyond any catalog cluster, so that the limit ϑ
@@ -306,10 +306,24 @@ pub fn warnings(arrivals: &[Arrival], cluster: &Cluster) -> Vec<TraceError> {
         .collect()
 }
 
-/// The jobs of a trace: each row's preset at its batch, with `arrival_s` = its time and
-/// `requested_workers` = its `num_replicas`; its limit ϑ (in `cluster.instance`) holds
-/// the larger of the request and the preset's default of workers, and as many PSs.
+/// The jobs of a trace as measured all-reduce jobs (docs/MODEL.md §21, the default):
+/// each row's application at its fixed `batch_size`, `arrival_s` = its time,
+/// `requested_workers` = its `num_replicas`, the GPU cap the reference allows
+/// (⌊batch / smallest local batch⌋, ncf 1, never more than the cluster's GPUs — the model
+/// applies it).
 pub fn jobs(arrivals: &[Arrival], cluster: &Cluster) -> Result<Vec<Job>, TraceError> {
+    jobs_as(arrivals, cluster, Architecture::Allreduce)
+}
+
+/// The jobs of a trace in either architecture: [`jobs`] for all-reduce; for the paper's
+/// parameter-server model each row's preset at its batch, with `arrival_s` and
+/// `requested_workers` as above and a limit ϑ (in `cluster.instance`) holding the larger
+/// of the request and the preset's default of workers, and as many PSs.
+pub fn jobs_as(
+    arrivals: &[Arrival],
+    cluster: &Cluster,
+    architecture: Architecture,
+) -> Result<Vec<Job>, TraceError> {
     arrivals
         .iter()
         .enumerate()
@@ -321,6 +335,17 @@ pub fn jobs(arrivals: &[Arrival], cluster: &Cluster) -> Result<Vec<Job>, TraceEr
                 column: None,
                 message: e.to_string(),
             };
+            if architecture == Architecture::Allreduce {
+                let opts = MeasuredOptions {
+                    id: Some(a.name.clone()),
+                    batch_size: Some(a.batch_size),
+                    max_workers: None,
+                };
+                let mut job = measured(a.app, &opts).map_err(at)?;
+                job.arrival_s = Some(a.time_s);
+                job.requested_workers = Some(a.num_replicas as f64);
+                return Ok(job);
+            }
             let opts = PresetOptions {
                 global_batch: a.batch_size,
                 minibatch: None,
@@ -336,11 +361,21 @@ pub fn jobs(arrivals: &[Arrival], cluster: &Cluster) -> Result<Vec<Job>, TraceEr
         .collect()
 }
 
-/// A version-2 scenario with one job per arrival on `cluster`, default parameters.
+/// A version-2 scenario with one measured job per arrival on `cluster`, default
+/// parameters ([`jobs`]).
 pub fn scenario(arrivals: &[Arrival], cluster: Cluster) -> Result<Scenario, TraceError> {
+    scenario_as(arrivals, cluster, Architecture::Allreduce)
+}
+
+/// [`scenario`] with jobs of either architecture ([`jobs_as`]).
+pub fn scenario_as(
+    arrivals: &[Arrival],
+    cluster: Cluster,
+    architecture: Architecture,
+) -> Result<Scenario, TraceError> {
     Ok(Scenario {
         version: 2,
-        jobs: jobs(arrivals, &cluster)?,
+        jobs: jobs_as(arrivals, &cluster, architecture)?,
         cluster,
         params: Params::default(),
     })

@@ -3,7 +3,8 @@
 
 use smd_apps::app::App;
 use smd_apps::machines::{machine_type, pool};
-use smd_apps::trace::{parse, scenario, workload, WORKLOADS};
+use smd_apps::trace::{parse, scenario_as, workload, WORKLOADS};
+use smd_core::scenario::Architecture;
 use smd_core::Scenario;
 
 #[test]
@@ -13,11 +14,23 @@ fn bundled_workloads_round_trip_arrival_times_exactly() {
         let arrivals = parse(text).unwrap();
         let want = if name.ends_with("-half") { 80 } else { 160 };
         assert_eq!(arrivals.len(), want, "{name}");
-        let s = scenario(&arrivals, cluster.clone()).unwrap();
-        s.validate().unwrap();
+        for architecture in Architecture::ALL {
+            let s = scenario_as(&arrivals, cluster.clone(), architecture).unwrap();
+            s.validate().unwrap();
+            check_rows(text, &s);
+        }
+    }
+    assert!(workload("workload-9").unwrap_err().contains("workload-1"));
+}
+
+/// Each job of `s` is its row of `text`, through the file format and back: its name,
+/// arrival (bit for bit), application, request and batch; a parameter-server job's limit
+/// holds its request.
+fn check_rows(text: &str, s: &Scenario) {
+    {
         // Through the file format and back.
         let back = Scenario::from_json(&s.to_json()).unwrap();
-        assert_eq!(back, s);
+        assert_eq!(&back, s);
         let lines: Vec<&str> = text.lines().skip(1).filter(|l| !l.is_empty()).collect();
         for (job, line) in back.jobs.iter().zip(lines) {
             let cells: Vec<&str> = line.split(',').collect();
@@ -29,14 +42,21 @@ fn bundled_workloads_round_trip_arrival_times_exactly() {
             let app: App = cells[2].parse().unwrap();
             assert!(job.id.starts_with(app.name()), "{}", job.id);
             assert_eq!(job.requested_workers, Some(cells[3].parse().unwrap()));
-            assert_eq!(job.global_batch, cells[4].parse::<f64>().unwrap());
-            // The limit holds at least the requested workers and as many PSs.
-            let l = s.cluster.instance.scale(job.limit_instances).to_array();
-            let need = job.worker.scale(cells[3].parse().unwrap()).to_array();
-            assert!((0..4).all(|r| need[r] <= l[r]), "{}", job.id);
+            let batch = cells[4].parse::<f64>().unwrap();
+            match &job.measured {
+                Some(m) => {
+                    assert_eq!((m.app, m.batch_size), (app, Some(batch)), "{}", job.id);
+                }
+                None => {
+                    assert_eq!(job.global_batch, batch);
+                    // The limit holds at least the requested workers and as many PSs.
+                    let l = s.cluster.instance.scale(job.limit_instances).to_array();
+                    let need = job.worker.scale(cells[3].parse().unwrap()).to_array();
+                    assert!((0..4).all(|r| need[r] <= l[r]), "{}", job.id);
+                }
+            }
         }
     }
-    assert!(workload("workload-9").unwrap_err().contains("workload-1"));
 }
 
 /// The message for `text`, which must fail.

@@ -5,7 +5,7 @@
 //! jobs (320 and 1000, machines scaled alike) and slots (5-minute slots).
 
 use smd_apps::machines::{group, machine_type};
-use smd_apps::trace::{parse, scenario, Arrival, WORKLOADS};
+use smd_apps::trace::{parse, scenario_as, Arrival, WORKLOADS};
 use smd_core::scenario::Cluster;
 use smd_core::Scenario;
 use smd_sim::{simulate, Options, SimPolicy};
@@ -83,7 +83,8 @@ pub fn instance(case: Case) -> Scenario {
     arrivals.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
     let t4 = machine_type("t4x4").expect("in the catalog");
     let cluster = Cluster::of_machines(vec![group(t4, case.machines as f64)], t4.capacity);
-    let mut s = scenario(&arrivals, cluster).expect("bundled workloads make scenarios");
+    let mut s = scenario_as(&arrivals, cluster, smd_core::scenario::Architecture::Ps)
+        .expect("bundled workloads make scenarios");
     s.params.interval_s = Some(case.slot_s);
     s
 }

@@ -98,7 +98,7 @@ fn check_rounding(
 /// The admitted (w, p) is an integer point of Ω and the line's utility is μ(π(T)) there.
 fn check_point(j: &JobPlan, m: &JobModel, w: u64, p: u64, errs: &mut Vec<String>) {
     let (wf, pf) = (w as f64, p as f64);
-    if w < 1 || p < 1 || !m.omega.contains(wf, pf) {
+    if w < 1 || !m.contains(wf, pf) {
         errs.push(format!(
             "job {}: admitted (w, p) = ({w}, {p}) is not in Ω",
             j.id
@@ -106,7 +106,13 @@ fn check_point(j: &JobPlan, m: &JobModel, w: u64, p: u64, errs: &mut Vec<String>
     }
     // On machines T uses the placement's ρ (docs/MODEL.md §14–§15).
     let rho = j.locality_factor.unwrap_or(1.0);
-    let u = m.mu(m.pi(m.t_placed(wf, pf, rho) * j.slowdown.unwrap_or(1.0)));
+    let per: Vec<u32> = j
+        .placement
+        .iter()
+        .flatten()
+        .map(|s| s.workers as u32)
+        .collect();
+    let u = m.mu(m.pi(m.t_on(wf, pf, rho, &per) * j.slowdown.unwrap_or(1.0)));
     if !close(u, j.utility) {
         errs.push(format!(
             "job {}: utility {} but μ(T({w}, {p}, ρ = {rho})) = {u}",

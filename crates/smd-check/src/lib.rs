@@ -50,7 +50,7 @@ pub fn check_plan(scenario: &Scenario, models: &[JobModel], plan: &Plan) -> Vec<
         effective = e
             .jobs
             .iter()
-            .map(|j| JobModel::new(j, &e.cluster.instance, e.params.time_unit_s))
+            .map(|j| JobModel::of(j, &e.cluster, e.params.time_unit_s))
             .collect();
         &effective[..]
     } else {

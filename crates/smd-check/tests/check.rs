@@ -18,7 +18,7 @@ fn scenario(seed: u64) -> Scenario {
 fn models(s: &Scenario) -> Vec<JobModel> {
     s.jobs
         .iter()
-        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
         .collect()
 }
 

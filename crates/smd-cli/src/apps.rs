@@ -9,7 +9,7 @@ use smd_apps::app::App;
 use smd_apps::machines::{self, CATALOG};
 use smd_apps::preset::{self, PresetOptions};
 use smd_apps::trace;
-use smd_core::scenario::{Cluster, Resources};
+use smd_core::scenario::{Architecture, Cluster, Resources};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -32,9 +32,22 @@ pub struct JobArgs {
     /// The application (`smd apps` lists them).
     #[arg(long, value_name = "APP")]
     app: String,
-    /// Its global batch K, within the measured range `smd apps` shows.
-    #[arg(long, value_name = "K", allow_negative_numbers = true)]
-    global_batch: f64,
+    /// The job's architecture: `allreduce` (data-parallel as measured, docs/MODEL.md §21)
+    /// or `ps` (the paper's parameter-server model).
+    #[arg(long, value_name = "KIND", default_value = "allreduce")]
+    architecture: Architecture,
+    /// Its total (global) batch, within the measured range `smd apps` shows; an all-reduce
+    /// job without it lets the planner choose per allocation (required with `ps`).
+    #[arg(
+        long,
+        alias = "batch-size",
+        value_name = "K",
+        allow_negative_numbers = true
+    )]
+    global_batch: Option<f64>,
+    /// All-reduce: the most GPUs it may use (default: the reference's cap).
+    #[arg(long, value_name = "W", allow_negative_numbers = true)]
+    max_workers: Option<f64>,
     /// Per-worker batch m (default: K, at most the largest local batch measured on one GPU).
     #[arg(long, value_name = "M", allow_negative_numbers = true)]
     minibatch: Option<f64>,
@@ -74,6 +87,10 @@ pub struct TraceArgs {
     /// A pool of U cluster units (docs/MODEL.md §1) instead of machines.
     #[arg(long, value_name = "U", allow_negative_numbers = true)]
     units: Option<f64>,
+    /// The jobs' architecture: `allreduce` (as measured, docs/MODEL.md §21) or `ps` (the
+    /// paper's parameter-server mapping of each row).
+    #[arg(long, value_name = "KIND", default_value = "allreduce")]
+    architecture: Architecture,
 }
 
 /// `smd apps`: the applications with model, parameters, size, epochs and batch range.
@@ -181,6 +198,54 @@ fn invalid(what: &str, message: impl std::fmt::Display) -> Failure {
 /// `smd job`: one preset job as a `jobs[]` element of a scenario.
 pub fn job(a: &JobArgs, out: &mut impl Write) -> Result<(), Failure> {
     let app: App = a.app.parse().map_err(|m| invalid("--app", m))?;
+    let flag_of = |e: preset::PresetError| {
+        let flag = format!("--{}", e.field.replace('_', "-"));
+        invalid(&flag, e.message)
+    };
+    if a.architecture == Architecture::Allreduce {
+        for (flag, set) in [
+            ("--minibatch", a.minibatch.is_some()),
+            ("--limit-instances", a.limit_instances.is_some()),
+            ("--machine-type", a.machine_type.is_some()),
+        ] {
+            if set {
+                return Err(invalid(
+                    flag,
+                    "is a parameter-server option: add --architecture ps",
+                ));
+            }
+        }
+        let opts = preset::MeasuredOptions {
+            id: a.id.clone(),
+            batch_size: a.global_batch,
+            max_workers: a.max_workers,
+        };
+        let job = preset::measured(app, &opts).map_err(|e| {
+            let e = preset::PresetError {
+                field: if e.field == "batch_size" {
+                    "global_batch"
+                } else {
+                    e.field
+                },
+                message: e.message,
+            };
+            flag_of(e)
+        })?;
+        writeln!(out, "{}", serde_json::to_string_pretty(&job).expect("JSON"))?;
+        return Ok(());
+    }
+    if a.max_workers.is_some() {
+        return Err(invalid(
+            "--max-workers",
+            "is an all-reduce option (a parameter-server job's limit is --limit-instances)",
+        ));
+    }
+    let Some(global_batch) = a.global_batch else {
+        return Err(invalid(
+            "--global-batch",
+            "is required with --architecture ps",
+        ));
+    };
     let instance = match &a.machine_type {
         Some(name) => {
             machines::machine_type(name)
@@ -190,16 +255,13 @@ pub fn job(a: &JobArgs, out: &mut impl Write) -> Result<(), Failure> {
         None => Resources::DEFAULT_INSTANCE,
     };
     let opts = PresetOptions {
-        global_batch: a.global_batch,
+        global_batch,
         minibatch: a.minibatch,
         id: a.id.clone(),
         limit_instances: a.limit_instances,
         instance,
     };
-    let job = preset::preset(app, &opts).map_err(|e| {
-        let flag = format!("--{}", e.field.replace('_', "-"));
-        invalid(&flag, e.message)
-    })?;
+    let job = preset::preset(app, &opts).map_err(flag_of)?;
     writeln!(out, "{}", serde_json::to_string_pretty(&job).expect("JSON"))?;
     Ok(())
 }
@@ -253,7 +315,8 @@ pub fn trace(a: &TraceArgs, out: &mut impl Write) -> Result<(), Failure> {
     for w in trace::warnings(&arrivals, &cluster) {
         let _ = writeln!(std::io::stderr().lock(), "warning: {name}: {w}");
     }
-    let scenario = trace::scenario(&arrivals, cluster).map_err(|e| invalid(&name, e))?;
+    let scenario =
+        trace::scenario_as(&arrivals, cluster, a.architecture).map_err(|e| invalid(&name, e))?;
     scenario.validate()?;
     writeln!(out, "{}", scenario.to_json())?;
     Ok(())

@@ -8,7 +8,7 @@ use crate::failure::Failure;
 use clap::Args;
 use serde::Serialize;
 use smd_apps::app::App;
-use smd_apps::measured::{self, Measured, MeasuredError, MAX_NODES};
+use smd_apps::measured::{self, Measured, MeasuredError};
 use std::io::Write;
 
 /// GPUs per machine of the packed placement (the artifact's nodes of 4 × T4).
@@ -102,30 +102,11 @@ fn step(
     json: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let nodes = placement.iter().filter(|&&g| g > 0).count() as u32;
-    let s = if nodes > MAX_NODES {
-        let [lo, hi] = m.local_range();
-        if !(lo..=hi).contains(&local) {
-            return Err(Failure::Invalid(format!(
-                "--local-batch {local}: outside the measured {lo}…{hi} of {}",
-                m.app().name()
-            )));
-        }
-        let fit = measured::fitted(m.app()).map_err(solver)?;
-        let replicas: u32 = placement.iter().sum();
-        let (step_s, sync_s) = fit.step_time(nodes, replicas, local, 0);
-        StepOut {
-            step_time_s: step_s,
-            sync_time_s: sync_s,
-            source: "model",
-        }
-    } else {
-        let s = m.step(placement, local).map_err(invalid)?;
-        StepOut {
-            step_time_s: s.step_s,
-            sync_time_s: s.sync_s,
-            source: s.source.name(),
-        }
+    let s = m.step_any(placement, local).map_err(invalid)?;
+    let s = StepOut {
+        step_time_s: s.step_s,
+        sync_time_s: s.sync_s,
+        source: s.source.name(),
     };
     if json {
         return write_json(&s, out);

@@ -40,7 +40,10 @@ pub(crate) fn model_error(id: &str, m: &JobModel) -> Option<FieldError> {
 
 /// Why a job's model cannot be planned, if it cannot.
 fn model_problem(m: &JobModel) -> Option<&'static str> {
-    if !m.theta.iter().all(|v| v.is_finite()) || !m.t11.is_finite() {
+    if m.is_measured() {
+        // Its numbers are the measurements' (validation checks its fields); no grid.
+        None
+    } else if !m.theta.iter().all(|v| v.is_finite()) || !m.t11.is_finite() {
         Some("gives a completion time too large to represent; check iterations, global_batch and the layer times")
     } else if m.t11 <= 0.0 {
         Some("gives a completion time of 0 (every time and overhead is 0)")
@@ -59,7 +62,9 @@ pub(crate) fn check(scenario: &Scenario) -> Vec<FieldError> {
     for (job, m) in models(scenario) {
         match model_error(&job.id, &m) {
             Some(e) => errs.push(e),
-            None if m.feasible() => grids.push((job.id.as_str(), grid_ranges(&m))),
+            None if m.feasible() && !m.is_measured() => {
+                grids.push((job.id.as_str(), grid_ranges(&m)))
+            }
             None => {}
         }
     }
@@ -108,7 +113,7 @@ fn models(scenario: &Scenario) -> impl Iterator<Item = (&crate::scenario::Job, J
         (rules, z)
     });
     let model = move |job: &crate::scenario::Job| {
-        JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s)
+        JobModel::of(job, &scenario.cluster, scenario.params.time_unit_s)
     };
     scenario.jobs.iter().flat_map(move |job| {
         let effective = shared
@@ -126,6 +131,7 @@ fn models(scenario: &Scenario) -> impl Iterator<Item = (&crate::scenario::Job, J
 /// no grid: they are reported elsewhere or never solved).
 fn ranges(scenario: &Scenario) -> impl Iterator<Item = (&str, Vec<(f64, f64)>)> + '_ {
     models(scenario).filter_map(|(job, m)| {
-        (model_problem(&m).is_none() && m.feasible()).then(|| (job.id.as_str(), grid_ranges(&m)))
+        (model_problem(&m).is_none() && m.feasible() && !m.is_measured())
+            .then(|| (job.id.as_str(), grid_ranges(&m)))
     })
 }

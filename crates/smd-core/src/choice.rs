@@ -43,6 +43,39 @@ impl Mode {
     }
 }
 
+/// How a job trains: the paper's parameter-server model, or data-parallel all-reduce as the
+/// bundled applications were measured (docs/MODEL.md §21).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Architecture {
+    /// Workers and parameter servers, T(w, p) of the paper (the default).
+    #[default]
+    Ps,
+    /// w GPUs that synchronise by ring all-reduce; speed from the application's measurements.
+    Allreduce,
+}
+
+crate::names::named!(Architecture, "architecture" { Ps => "ps", Allreduce => "allreduce" });
+
+impl Architecture {
+    /// Its label in a select.
+    pub fn label(self) -> &'static str {
+        match self {
+            Architecture::Ps => "parameter servers",
+            Architecture::Allreduce => "all-reduce (measured)",
+        }
+    }
+    /// What it is, in a few words.
+    pub fn description(self) -> &'static str {
+        match self {
+            Architecture::Ps => "workers and parameter servers: T(w, p) of the paper's model",
+            Architecture::Allreduce => {
+                "data-parallel GPUs with ring all-reduce: times from the application's measurements"
+            }
+        }
+    }
+}
+
 /// How communication overlaps computation (docs/MODEL.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -20,6 +20,16 @@ impl JobModel {
 /// (w, p, T) of the least T over Ω's integer points, or `None` if (1, 1) does not fit.
 pub fn integer_optimum(m: &JobModel) -> Option<(u64, u64, f64)> {
     let mut best: Option<(u64, u64, f64)> = None;
+    // A measured job's region is w = 1…cap with p = 0 (MODEL.md §21): every point is tried.
+    if let Some(c) = &m.measured {
+        for w in 1..=u64::from(c.cap) {
+            let t = c.t(w as f64);
+            if t.is_finite() && best.is_none_or(|b| t < b.2) {
+                best = Some((w, 0, t));
+            }
+        }
+        return best;
+    }
     for w in 1..=m.omega.w_max_int() {
         let pmax = m.omega.p_max_int(w);
         if pmax == 0 {

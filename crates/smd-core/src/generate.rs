@@ -116,5 +116,6 @@ pub fn job(seed: u64, i: usize, mode: Mode) -> Job {
         gpu_mem_sd_gb: None,
         gpu_util: None,
         min_performance: None,
+        measured: None,
     }
 }

@@ -29,6 +29,10 @@ pub fn colocated_models(scenario: &Scenario, models: &[JobModel]) -> Vec<Vec<Job
         .iter()
         .zip(models)
         .map(|(job, m)| {
+            if m.is_measured() {
+                // Its machines act through its measured times at the placement (§21).
+                return Vec::new();
+            }
             kinds
                 .iter()
                 .map(|(cap, local)| m.colocated(cap, beta(job.ps_bandwidth_gbps, *local)))

@@ -77,7 +77,7 @@ pub fn landscape(
         .jobs
         .get(index)
         .ok_or_else(|| Error::Solver(format!("no job #{index} in the scenario")))?;
-    let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
+    let m = JobModel::of(job, &scenario.cluster, scenario.params.time_unit_s);
     let feasible = m.feasible();
     let (wmax, pmax) = if feasible {
         (m.omega.w_max_int(), m.omega.p_max_int(1))

@@ -69,6 +69,7 @@
 
 #![warn(missing_docs)]
 
+pub mod allreduce;
 pub mod budget;
 mod charnes_cooper;
 pub mod choice;

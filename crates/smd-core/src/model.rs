@@ -1,6 +1,8 @@
 //! docs/MODEL.md §3–§5: the completion time T(w, p) with the paper's θ coefficients, the utility
 //! μ(π) and the job's region Ω; plus §6's split of T into ratio summands ζ_j.
 
+use crate::allreduce::{Curve, HOUR_S};
+use crate::cluster::Cluster;
 use crate::eta::{eta, Eta};
 // A job's region, part of its model (the module `omega` is private).
 pub use crate::omega::Omega;
@@ -59,13 +61,55 @@ pub struct JobModel {
     /// The locality factor θ4 (θ'4) already includes: 1 for the job on a pool or spread,
     /// β for the job co-located on one machine ([`JobModel::colocated`]).
     pub rho: f64,
+    /// A measured all-reduce job's times over its allocations (MODEL.md §21); `None` for a
+    /// parameter-server job. When set, T depends on w alone, p is 0, π is in hours and θ,
+    /// η, τ are unused zeros.
+    pub measured: Option<Curve>,
 }
 
 /// π of a job at (1, 1) in the relative unit (docs/MODEL.md §4).
 pub const RELATIVE_PI_AT_11: f64 = 16.0;
 
 impl JobModel {
-    /// Builds the model of `job` for a cluster whose instance is `instance`.
+    /// The model of `job` on `cluster`: [`JobModel::new`] for a parameter-server job; for a
+    /// measured job its [`Curve`] on the cluster's machines (a job whose measurements
+    /// cannot be read has an empty curve: infeasible; validation names why).
+    pub fn of(job: &Job, cluster: &Cluster, time_unit_s: Option<f64>) -> JobModel {
+        let Some(mj) = &job.measured else {
+            return JobModel::new(job, &cluster.instance, time_unit_s);
+        };
+        let curve = Curve::new(mj, &job.worker, cluster).unwrap_or(Curve {
+            app: mj.app,
+            fixed_batch: mj.batch_size,
+            per_machine: 1,
+            cap: 0,
+            points: Vec::new(),
+        });
+        let limit = job.worker.scale(f64::from(curve.cap));
+        let none = Resources::default();
+        JobModel {
+            mode: Mode::Sync,
+            eta: Eta {
+                eta1: 0.0,
+                eta2: 0.0,
+                eta3: 0.0,
+            },
+            theta: [0.0; 5],
+            omega: Omega::new(job.worker, none, limit),
+            worker: job.worker,
+            ps: none,
+            limit,
+            gamma: [job.utility.gamma1, job.utility.gamma2, job.utility.gamma3],
+            t11: curve.t(1.0),
+            tau: 0.0,
+            time_unit_s: Some(HOUR_S),
+            rho: 1.0,
+            measured: Some(curve),
+        }
+    }
+
+    /// Builds the model of a parameter-server `job` for a cluster whose instance is
+    /// `instance` (a measured job needs the cluster: [`JobModel::of`]).
     pub fn new(job: &Job, instance: &Resources, time_unit_s: Option<f64>) -> JobModel {
         let e = job.iterations;
         let g_gbit = 8.0 * job.model_size_mb / 1000.0;
@@ -109,6 +153,7 @@ impl JobModel {
             tau,
             time_unit_s,
             rho: 1.0,
+            measured: None,
         };
         m.t11 = m.t(1.0, 1.0);
         m
@@ -117,6 +162,9 @@ impl JobModel {
     /// T(w, p) in seconds (the paper's (9) or (10)).
     #[inline]
     pub fn t(&self, w: f64, p: f64) -> f64 {
+        if let Some(c) = &self.measured {
+            return c.t(w);
+        }
         let th = &self.theta;
         match self.mode {
             Mode::Sync => th[0] * w + th[1] * p + th[2] + th[3] * w / p + th[4] / w,
@@ -129,10 +177,28 @@ impl JobModel {
     /// `ρ = 1` is [`JobModel::t`].
     #[inline]
     pub fn t_placed(&self, w: f64, p: f64, rho: f64) -> f64 {
+        // A measured job's placement acts through its measured times (Curve::on), not ρ.
+        if let Some(c) = &self.measured {
+            return c.t(w);
+        }
         let th = &self.theta;
         match self.mode {
             Mode::Sync => th[0] * w + th[1] * p + th[2] + th[3] * w / p * rho + th[4] / w,
             Mode::Async => th[0] + th[1] * p / w + th[2] / w + th[3] * rho / p,
+        }
+    }
+
+    /// T at an actual placement: for a parameter-server job [`JobModel::t_placed`] at the
+    /// placement's ρ; for a measured job its measured time with `workers_per_machine`
+    /// workers on each machine it uses (MODEL.md §21; ρ does not apply), or with its
+    /// packed placement when the list is empty (a pool).
+    pub fn t_on(&self, w: f64, p: f64, rho: f64, workers_per_machine: &[u32]) -> f64 {
+        match &self.measured {
+            Some(c) if !workers_per_machine.is_empty() => {
+                // One GPU per measured worker (validation).
+                c.on(workers_per_machine).map_or(f64::INFINITY, |pt| pt.t_s)
+            }
+            _ => self.t_placed(w, p, rho),
         }
     }
 
@@ -210,11 +276,56 @@ impl JobModel {
 
     /// Whether (1, 1) fits the job's limit, i.e. the job is feasible at all.
     pub fn feasible(&self) -> bool {
-        self.omega.contains(1.0, 1.0)
+        match &self.measured {
+            Some(c) => c.t(1.0).is_finite(),
+            None => self.omega.contains(1.0, 1.0),
+        }
+    }
+
+    /// Whether (w, p) is an allocation of the job: in Ω, or for a measured job p = 0 and
+    /// w in 1…cap.
+    pub fn contains(&self, w: f64, p: f64) -> bool {
+        match &self.measured {
+            Some(c) => p == 0.0 && c.at(w).is_some() && w.fract() == 0.0,
+            None => self.omega.contains(w, p),
+        }
+    }
+
+    /// The least allocation: (1, 1), or (1, 0) for a measured job.
+    pub fn least(&self) -> (u64, u64) {
+        match self.measured {
+            Some(_) => (1, 0),
+            None => (1, 1),
+        }
+    }
+
+    /// The most workers: Ω's integer w range ends here (a measured job: its cap).
+    pub fn w_max_int(&self) -> u64 {
+        match &self.measured {
+            Some(c) => u64::from(c.cap),
+            None => self.omega.w_max_int(),
+        }
+    }
+
+    /// The integer p of allocations with `w` workers: 1…p_max(w) (empty when none fits), or
+    /// only 0 for a measured job.
+    pub fn p_range(&self, w: u64) -> std::ops::RangeInclusive<u64> {
+        match &self.measured {
+            Some(_) => 0..=0,
+            None => 1..=self.omega.p_max_int(w),
+        }
+    }
+
+    /// Whether the job is a measured all-reduce job (MODEL.md §21).
+    pub fn is_measured(&self) -> bool {
+        self.measured.is_some()
     }
 
     /// The exact p minimising T for a fixed w, clamped to Ω (docs/MODEL.md §6, *polish*).
     pub fn best_p_for(&self, w: f64) -> f64 {
+        if self.measured.is_some() {
+            return 0.0;
+        }
         let th = &self.theta;
         // Sync (θ2·p + θ4·w/p) and async (θ'2·p/w + θ'4/p) have the same stationary p.
         let p = if th[1] > 0.0 {

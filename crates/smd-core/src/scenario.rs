@@ -15,10 +15,11 @@ pub const VERSION: u32 = 1;
 /// docs/SCENARIO.md §"Version 2" (so far the online fields of a job).
 pub const MAX_VERSION: u32 = 2;
 
-pub use crate::choice::{GpuSharing, Mode, Outer, Overlap, Placement, Rounding};
+pub use crate::choice::{Architecture, GpuSharing, Mode, Outer, Overlap, Placement, Rounding};
 pub use crate::cluster::{
     Cluster, Machine, MachineGroup, Resource, Resources, MAX_MACHINES, RESOURCE_NAMES,
 };
+pub use smd_measured::app::App;
 
 /// Solver parameters; every field is optional in the file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -138,9 +139,26 @@ pub struct Utility {
     pub gamma3: f64,
 }
 
-/// One training job (docs/MODEL.md §1).
+/// A data-parallel job's measured side (docs/MODEL.md §21): in the file, the job's
+/// `architecture: "allreduce"` with `app`, `batch_size` and `max_workers`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeasuredJob {
+    /// The application whose measurements give the job's speed.
+    pub app: App,
+    /// The fixed total batch (a trace row's `batch_size`); `None`: the planner chooses it
+    /// per allocation for the shortest time to the target (POLLUX-SIM.md §3.4).
+    pub batch_size: Option<f64>,
+    /// The most GPUs (workers) the job may use; `None`: the reference's cap
+    /// (⌊batch / smallest local batch⌋, ncf 1). Never more than the cluster's GPUs.
+    pub max_workers: Option<f64>,
+}
+
+/// One training job (docs/MODEL.md §1; a measured all-reduce job, §21).
+///
+/// A measured job (`measured` set) has no parameter-server fields in its file; here they
+/// hold neutral values (zeros, `sync`, `sequential`, no layers) that nothing reads.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "JobFile", into = "JobFile")]
 pub struct Job {
     /// Unique id.
     pub id: String,
@@ -198,9 +216,60 @@ pub struct Job {
     /// (0, 1] (`None`: [`DEFAULT_MIN_PERFORMANCE`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_performance: Option<f64>,
+    /// Version 2: a data-parallel all-reduce job's application, batch and cap (`None`: a
+    /// parameter-server job, the paper's model).
+    pub measured: Option<MeasuredJob>,
 }
 
 impl Job {
+    /// A measured all-reduce job (MODEL.md §21) with its parameter-server fields at the
+    /// neutral values the file form reads them as, so that it writes and reads back equal.
+    pub fn measured(id: String, measured: MeasuredJob, worker: Resources, utility: Utility) -> Job {
+        Job {
+            id,
+            mode: Mode::Sync,
+            overlap: Overlap::Sequential,
+            iterations: 0.0,
+            model_size_mb: 0.0,
+            minibatch: 0.0,
+            global_batch: 0.0,
+            layers: Vec::new(),
+            ps_bandwidth_gbps: 0.0,
+            worker_overhead_s: 0.0,
+            ps_overhead_s: 0.0,
+            async_comm_factor: 0.0,
+            worker,
+            ps: Resources::default(),
+            limit_instances: 0.0,
+            utility,
+            arrival_s: None,
+            requested_workers: None,
+            requested_ps: None,
+            gpu_mem_mean_gb: None,
+            gpu_mem_sd_gb: None,
+            gpu_util: None,
+            min_performance: None,
+            measured: Some(measured),
+        }
+    }
+
+    /// The job's work as the over-time engine counts it (MODEL.md §17): E iterations, or
+    /// for a measured job 1, its target (its progress counts in shares of the target).
+    pub fn work(&self) -> f64 {
+        match self.measured {
+            Some(_) => 1.0,
+            None => self.iterations,
+        }
+    }
+
+    /// How the job trains.
+    pub fn architecture(&self) -> Architecture {
+        match self.measured {
+            Some(_) => Architecture::Allreduce,
+            None => Architecture::Ps,
+        }
+    }
+
     /// The version-2 fields the job uses, by name (empty for a version-1 job).
     pub fn version2_fields(&self) -> Vec<&'static str> {
         [
@@ -211,10 +280,208 @@ impl Job {
             ("gpu_mem_sd_gb", self.gpu_mem_sd_gb.is_some()),
             ("gpu_util", self.gpu_util.is_some()),
             ("min_performance", self.min_performance.is_some()),
+            ("architecture", self.measured.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, used)| used.then_some(name))
         .collect()
+    }
+}
+
+/// A job as its file has it: the parameter-server fields optional, so that an all-reduce
+/// job has none and a parameter-server job misses none (each missing one is named, as
+/// serde names a missing field).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JobFile {
+    id: String,
+    #[serde(default, skip_serializing_if = "is_ps")]
+    architecture: Architecture,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    app: Option<App>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    batch_size: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_workers: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mode: Option<Mode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    overlap: Option<Overlap>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    iterations: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    model_size_mb: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    minibatch: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    global_batch: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    layers: Option<Vec<Layer>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ps_bandwidth_gbps: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    worker_overhead_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ps_overhead_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    async_comm_factor: Option<f64>,
+    worker: Resources,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ps: Option<Resources>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    limit_instances: Option<f64>,
+    utility: Utility,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    arrival_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    requested_workers: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    requested_ps: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gpu_mem_mean_gb: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gpu_mem_sd_gb: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gpu_util: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    min_performance: Option<f64>,
+}
+
+fn is_ps(a: &Architecture) -> bool {
+    *a == Architecture::Ps
+}
+
+impl TryFrom<JobFile> for Job {
+    type Error = String;
+    fn try_from(f: JobFile) -> Result<Job, String> {
+        // The same words serde uses for a missing field, so messages read as before.
+        fn need<T>(v: Option<T>, name: &str) -> Result<T, String> {
+            v.ok_or_else(|| format!("missing field `{name}`"))
+        }
+        let ps_fields = [
+            ("mode", f.mode.is_some()),
+            ("overlap", f.overlap.is_some()),
+            ("iterations", f.iterations.is_some()),
+            ("model_size_mb", f.model_size_mb.is_some()),
+            ("minibatch", f.minibatch.is_some()),
+            ("global_batch", f.global_batch.is_some()),
+            ("layers", f.layers.is_some()),
+            ("ps_bandwidth_gbps", f.ps_bandwidth_gbps.is_some()),
+            ("worker_overhead_s", f.worker_overhead_s.is_some()),
+            ("ps_overhead_s", f.ps_overhead_s.is_some()),
+            ("async_comm_factor", f.async_comm_factor.is_some()),
+            ("ps", f.ps.is_some()),
+            ("limit_instances", f.limit_instances.is_some()),
+            ("requested_ps", f.requested_ps.is_some()),
+        ];
+        let measured = match f.architecture {
+            Architecture::Allreduce => {
+                if let Some((name, _)) = ps_fields.iter().find(|(_, set)| *set) {
+                    return Err(format!(
+                        "`{name}` is a parameter-server field: an all-reduce job has none"
+                    ));
+                }
+                Some(MeasuredJob {
+                    app: need(f.app, "app")?,
+                    batch_size: f.batch_size,
+                    max_workers: f.max_workers,
+                })
+            }
+            Architecture::Ps => {
+                for (name, set) in [
+                    ("app", f.app.is_some()),
+                    ("batch_size", f.batch_size.is_some()),
+                    ("max_workers", f.max_workers.is_some()),
+                ] {
+                    if set {
+                        return Err(format!(
+                            "`{name}` is an all-reduce field: set \"architecture\": \"allreduce\" to use it"
+                        ));
+                    }
+                }
+                None
+            }
+        };
+        if let Some(m) = measured {
+            return Ok(Job {
+                arrival_s: f.arrival_s,
+                requested_workers: f.requested_workers,
+                gpu_mem_mean_gb: f.gpu_mem_mean_gb,
+                gpu_mem_sd_gb: f.gpu_mem_sd_gb,
+                gpu_util: f.gpu_util,
+                min_performance: f.min_performance,
+                ..Job::measured(f.id, m, f.worker, f.utility)
+            });
+        }
+        Ok(Job {
+            id: f.id,
+            mode: need(f.mode, "mode")?,
+            overlap: need(f.overlap, "overlap")?,
+            iterations: need(f.iterations, "iterations")?,
+            model_size_mb: need(f.model_size_mb, "model_size_mb")?,
+            minibatch: need(f.minibatch, "minibatch")?,
+            global_batch: need(f.global_batch, "global_batch")?,
+            layers: need(f.layers, "layers")?,
+            ps_bandwidth_gbps: need(f.ps_bandwidth_gbps, "ps_bandwidth_gbps")?,
+            worker_overhead_s: need(f.worker_overhead_s, "worker_overhead_s")?,
+            ps_overhead_s: need(f.ps_overhead_s, "ps_overhead_s")?,
+            async_comm_factor: need(f.async_comm_factor, "async_comm_factor")?,
+            worker: f.worker,
+            ps: need(f.ps, "ps")?,
+            limit_instances: need(f.limit_instances, "limit_instances")?,
+            utility: f.utility,
+            arrival_s: f.arrival_s,
+            requested_workers: f.requested_workers,
+            requested_ps: f.requested_ps,
+            gpu_mem_mean_gb: f.gpu_mem_mean_gb,
+            gpu_mem_sd_gb: f.gpu_mem_sd_gb,
+            gpu_util: f.gpu_util,
+            min_performance: f.min_performance,
+            measured: None,
+        })
+    }
+}
+
+impl From<Job> for JobFile {
+    fn from(j: Job) -> JobFile {
+        let ps = j.measured.is_none();
+        let keep = |v: f64| ps.then_some(v);
+        let (app, batch_size, max_workers) = match &j.measured {
+            Some(m) => (Some(m.app), m.batch_size, m.max_workers),
+            None => (None, None, None),
+        };
+        JobFile {
+            id: j.id,
+            architecture: j
+                .measured
+                .as_ref()
+                .map_or(Architecture::Ps, |_| Architecture::Allreduce),
+            app,
+            batch_size,
+            max_workers,
+            mode: ps.then_some(j.mode),
+            overlap: ps.then_some(j.overlap),
+            iterations: keep(j.iterations),
+            model_size_mb: keep(j.model_size_mb),
+            minibatch: keep(j.minibatch),
+            global_batch: keep(j.global_batch),
+            layers: ps.then_some(j.layers),
+            ps_bandwidth_gbps: keep(j.ps_bandwidth_gbps),
+            worker_overhead_s: keep(j.worker_overhead_s),
+            ps_overhead_s: keep(j.ps_overhead_s),
+            async_comm_factor: keep(j.async_comm_factor),
+            worker: j.worker,
+            ps: ps.then_some(j.ps),
+            limit_instances: keep(j.limit_instances),
+            utility: j.utility,
+            arrival_s: j.arrival_s,
+            requested_workers: j.requested_workers,
+            requested_ps: j.requested_ps,
+            gpu_mem_mean_gb: j.gpu_mem_mean_gb,
+            gpu_mem_sd_gb: j.gpu_mem_sd_gb,
+            gpu_util: j.gpu_util,
+            min_performance: j.min_performance,
+        }
     }
 }
 

@@ -84,6 +84,7 @@ pub fn hand_job(mode: Mode, overlap: Overlap, alpha: f64) -> Job {
         gpu_mem_sd_gb: None,
         gpu_util: None,
         min_performance: None,
+        measured: None,
     }
 }
 

@@ -5,9 +5,9 @@
 
 use crate::error::{cut, Error, FieldError};
 use crate::scenario::{
-    Job, MachineGroup, Resource, Resources, Scenario, DEFAULT_INTERVAL_S, MAX_ALLOCATION,
-    MAX_HORIZON_S, MAX_ID_CHARS, MAX_MACHINES, MAX_MAGNITUDE, MAX_VERSION, MIN_MAGNITUDE,
-    RESOURCE_NAMES, VERSION,
+    Job, MachineGroup, MeasuredJob, Resource, Resources, Scenario, DEFAULT_INTERVAL_S,
+    MAX_ALLOCATION, MAX_HORIZON_S, MAX_ID_CHARS, MAX_MACHINES, MAX_MAGNITUDE, MAX_VERSION,
+    MIN_MAGNITUDE, RESOURCE_NAMES, VERSION,
 };
 
 impl Scenario {
@@ -412,6 +412,55 @@ fn validate_version2(job: &Job, name: &str, version: u32, errs: &mut Vec<FieldEr
     }
 }
 
+/// A measured all-reduce job (MODEL.md §21): its batch within what was validated, its cap
+/// whole and ≥ 1, a worker of one GPU, its utility's γ (γ3 a deadline in hours, > 0).
+fn validate_measured(job: &Job, m: &MeasuredJob, push: &mut impl FnMut(&str, String)) {
+    let Ok(data) = smd_measured::measured::Measured::of(m.app) else {
+        push(
+            "app",
+            format!("{}: its bundled measurements do not read", m.app),
+        );
+        return;
+    };
+    if let Some(b) = m.batch_size {
+        let [lo, hi] = data.batch_range();
+        if !(b.is_finite() && (lo..=hi).contains(&b)) {
+            push(
+                "batch_size",
+                format!(
+                    "must be within {}'s measured total batches {lo}…{hi} (got {})",
+                    m.app,
+                    crate::error::num(b)
+                ),
+            );
+        }
+    }
+    if let Some(w) = m.max_workers {
+        check(push, "max_workers", w, Rule::AtLeastOne);
+        if w.is_finite() && w.fract() != 0.0 {
+            push(
+                "max_workers",
+                format!("must be a whole number (got {})", crate::error::num(w)),
+            );
+        }
+    }
+    for (name, v) in RESOURCE_NAMES.iter().zip(job.worker.to_array()) {
+        check(push, &format!("worker.{name}"), v, Rule::NonNeg);
+    }
+    if job.worker.gpu != 1.0 {
+        push(
+            "worker.gpu",
+            format!(
+                "must be 1 for an all-reduce job: each worker is one GPU, as measured (got {})",
+                crate::error::num(job.worker.gpu)
+            ),
+        );
+    }
+    check(push, "utility.gamma1", job.utility.gamma1, Rule::Pos);
+    check(push, "utility.gamma2", job.utility.gamma2, Rule::Pos);
+    check(push, "utility.gamma3", job.utility.gamma3, Rule::Finite);
+}
+
 fn validate_job(job: &Job, name: &str, instance: &Resources, errs: &mut Vec<FieldError>) {
     let id = name.to_owned();
     let mut push = |field: &str, message: String| {
@@ -421,6 +470,10 @@ fn validate_job(job: &Job, name: &str, instance: &Resources, errs: &mut Vec<Fiel
             message,
         })
     };
+    if let Some(m) = &job.measured {
+        validate_measured(job, m, &mut push);
+        return;
+    }
     check(&mut push, "iterations", job.iterations, Rule::Pos);
     check(&mut push, "model_size_mb", job.model_size_mb, Rule::Pos);
     check(&mut push, "minibatch", job.minibatch, Rule::AtLeastOne);

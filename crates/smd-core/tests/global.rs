@@ -25,7 +25,7 @@ fn brute_force(s: &Scenario) -> f64 {
     let models: Vec<JobModel> = s
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
         .collect();
     let opts: Vec<Vec<(f64, [f64; 4])>> = models
         .iter()
@@ -138,7 +138,7 @@ fn never_below_exact_or_smd_and_always_feasible() {
         let cap = s.cluster.capacity().to_array();
         let mut used = [0.0; 4];
         for (line, job) in g.jobs.iter().zip(&s.jobs) {
-            let m = JobModel::new(job, &s.cluster.instance, None);
+            let m = JobModel::of(job, &s.cluster, None);
             if line.admitted {
                 let (w, p) = (line.workers.unwrap() as f64, line.ps.unwrap() as f64);
                 assert!(m.omega.contains(w, p));

@@ -64,7 +64,7 @@ fn check_feasible(s: &Scenario, pl: &Plan, ctx: &str) {
         let (Some(w), Some(p)) = (line.workers, line.ps) else {
             panic!("{ctx} {}: feasible job without (w, p)", job.id)
         };
-        let m = JobModel::new(job, &s.cluster.instance, s.params.time_unit_s);
+        let m = JobModel::of(job, &s.cluster, s.params.time_unit_s);
         assert!(
             m.omega.contains(w as f64, p as f64),
             "{ctx} {}: ({w}, {p}) ∉ Ω",

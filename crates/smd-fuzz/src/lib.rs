@@ -489,7 +489,7 @@ pub fn check_policies(s: &Scenario) -> Result<(), String> {
     let models: Vec<JobModel> = s
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
         .collect();
     let check = |p: &Plan| -> Result<(), String> {
         let errs = smd_check::check_plan(s, &models, p);
@@ -555,7 +555,7 @@ fn check_sharing(s: &Scenario) -> Result<(), String> {
     let models: Vec<JobModel> = s
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
         .collect();
     for policy in [Policy::Smd, Policy::Optimus] {
         let p = guarded(policy.name(), || {

@@ -12,8 +12,18 @@ use smd_core::scenario::Resources;
 use smd_core::Error;
 
 /// The allocations below `(w, p)`, largest first, ending at (1, 1): w halved at each step
-/// with p scaled alike (at least 1); once w is 1, p halved. Empty for (1, 1).
+/// with p scaled alike (at least 1); once w is 1, p halved. Empty for (1, 1). A job without
+/// parameter servers (p = 0, a measured all-reduce job) keeps p = 0: w halved down to 1.
 pub fn smaller(w: u64, p: u64) -> Vec<(u64, u64)> {
+    if p == 0 {
+        let mut w = w.max(1);
+        let mut out = Vec::new();
+        while w > 1 {
+            w /= 2;
+            out.push((w, 0));
+        }
+        return out;
+    }
     let (mut w, mut p) = (w.max(1), p.max(1));
     let mut out = Vec::new();
     while (w, p) != (1, 1) {

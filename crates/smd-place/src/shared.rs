@@ -68,7 +68,7 @@ impl SharingStage {
         let eff_models: Vec<JobModel> = eff
             .jobs
             .iter()
-            .map(|j| JobModel::new(j, &eff.cluster.instance, eff.params.time_unit_s))
+            .map(|j| JobModel::of(j, &eff.cluster, eff.params.time_unit_s))
             .collect();
         rederive_totals(&eff_models, &mut plan);
         summarise(algorithm, packed, &mut plan);
@@ -81,7 +81,7 @@ fn slow_down(scenario: &Scenario, packed: &Packed, plan: &mut Plan) {
     let models: Vec<JobModel> = scenario
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .map(|j| JobModel::of(j, &scenario.cluster, scenario.params.time_unit_s))
         .collect();
     let mut per_job: Vec<Vec<f64>> = vec![Vec::new(); scenario.jobs.len()];
     for (job, s) in &packed.worker_slowdowns {

@@ -62,7 +62,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
     let models: Vec<JobModel> = scenario
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .map(|j| JobModel::of(j, &scenario.cluster, scenario.params.time_unit_s))
         .collect();
     // Admitted jobs in plan order: the order placement takes them in. A job whose
     // placement leaves it no utility (its ρ slows it past its deadline, MODEL §15) is
@@ -86,7 +86,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
         for (k, &i) in admitted.iter().enumerate() {
             if let Outcome::Placed(p) = &placement.jobs[k] {
                 let m = &models[i];
-                let u = m.mu(m.pi(placed_time(m, &tasks[k], p.locality_factor)));
+                let u = m.mu(m.pi(placed_time(m, &tasks[k], p)));
                 if u.is_nan() || u <= 0.0 {
                     worthless.push((i, p.locality_factor));
                 }
@@ -98,10 +98,14 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
         for (i, rho) in worthless {
             let line = &mut plan.jobs[i];
             line.admitted = false;
-            line.reason = Some(Reason::NotPlaced(format!(
-                "its placement's locality factor ρ = {} leaves it zero utility",
-                smd_core::error::num(rho)
-            )));
+            line.reason = Some(Reason::NotPlaced(if models[i].is_measured() {
+                "its placement's measured time leaves it zero utility".to_owned()
+            } else {
+                format!(
+                    "its placement's locality factor ρ = {} leaves it zero utility",
+                    smd_core::error::num(rho)
+                )
+            }));
             dropped += 1;
             admitted.retain(|&a| a != i);
         }
@@ -111,7 +115,7 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
         let (line, m) = (&mut plan.jobs[i], &models[i]);
         match &placement.jobs[k] {
             Outcome::Placed(p) => {
-                let t = placed_time(m, &tasks[k], p.locality_factor);
+                let t = placed_time(m, &tasks[k], p);
                 line.completion_time_s = Some(t);
                 line.completion_time = Some(m.pi(t));
                 line.utility = m.mu(m.pi(t));
@@ -147,7 +151,9 @@ pub fn place_plan(scenario: &Scenario, mut plan: Plan) -> Result<Plan, Error> {
     Ok(plan)
 }
 
-/// T of a placed task at its placement's ρ (docs/MODEL.md §14–§15).
-fn placed_time(m: &JobModel, task: &Job, rho: f64) -> f64 {
-    m.t_placed(task.workers as f64, task.ps as f64, rho)
+/// T of a placed task at its placement: its ρ (docs/MODEL.md §14–§15), or a measured job's
+/// time with its workers per machine (§21).
+fn placed_time(m: &JobModel, task: &Job, p: &crate::output::JobPlacement) -> f64 {
+    let per: Vec<u32> = p.shares.iter().map(|s| s.workers).collect();
+    m.t_on(task.workers as f64, task.ps as f64, p.locality_factor, &per)
 }

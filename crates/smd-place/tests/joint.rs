@@ -46,7 +46,7 @@ fn scenario(jobs: usize, seed: u64, cluster: Cluster) -> Scenario {
 /// job's limit, spread (ρ = 1) otherwise.
 fn expected_t(s: &Scenario, i: usize, w: u64, p: u64, local: Option<f64>) -> f64 {
     let job = &s.jobs[i];
-    let m = JobModel::new(job, &s.cluster.instance, None);
+    let m = JobModel::of(job, &s.cluster, None);
     let d = m.demand(w as f64, p as f64);
     let machine = s.cluster.machines[0].capacity;
     let (cap, lim) = (machine.to_array(), m.limit.to_array());

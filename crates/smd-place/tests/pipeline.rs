@@ -96,7 +96,7 @@ fn placed_plans_fit_every_machine_and_use_their_rho() {
                     let beta = job.ps_bandwidth_gbps / 40.0;
                     let rho = smd_core::locality::factor(job.mode, &f, beta);
                     assert!((line.locality_factor.unwrap() - rho).abs() < 1e-12);
-                    let m = JobModel::new(job, &s.cluster.instance, None);
+                    let m = JobModel::of(job, &s.cluster, None);
                     let t = m.t_placed(w as f64, ps as f64, rho);
                     assert!((line.completion_time_s.unwrap() - t).abs() <= 1e-9 * t);
                     assert!((line.utility - m.mu(m.pi(t))).abs() < 1e-9);

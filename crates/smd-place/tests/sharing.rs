@@ -142,7 +142,7 @@ fn shared_plans_keep_every_rule_and_rederive() {
                             }
                         }
                         // T = T(w, p, ρ) × slowdown, μ from it.
-                        let m = JobModel::new(j, &s.cluster.instance, None);
+                        let m = JobModel::of(j, &s.cluster, None);
                         let slowdown = if !shareable {
                             None
                         } else if j.mode == Mode::Sync {

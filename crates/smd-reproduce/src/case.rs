@@ -310,7 +310,7 @@ pub fn run(case: &Case, pols: Pols, clock: &dyn Fn() -> f64, cache: &mut Cache) 
     let models: Vec<JobModel> = scenario
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .map(|j| JobModel::of(j, &scenario.cluster, scenario.params.time_unit_s))
         .collect();
     let mut sample = Sample::default();
     for pol in pols.list() {

@@ -75,8 +75,12 @@ impl Mix {
                 let mut arrivals =
                     smd_apps::trace::parse(text).map_err(|e| Error::Solver(e.to_string()))?;
                 arrivals.truncate(jobs);
-                smd_apps::trace::scenario(&arrivals, cluster)
-                    .map_err(|e| Error::Solver(e.to_string()))?
+                smd_apps::trace::scenario_as(
+                    &arrivals,
+                    cluster,
+                    smd_core::scenario::Architecture::Ps,
+                )
+                .map_err(|e| Error::Solver(e.to_string()))?
             }
             Mix::Generated { jobs, seed } => {
                 let mut s = generate(&GenerateOptions {
@@ -208,7 +212,7 @@ fn measure(s: &Scenario, plan: &Plan, labels: [&str; 4]) -> Vec<Cell> {
         if !line.admitted {
             continue;
         }
-        let m = smd_core::model::JobModel::new(job, &s.cluster.instance, s.params.time_unit_s);
+        let m = smd_core::model::JobModel::of(job, &s.cluster, s.params.time_unit_s);
         rho += r;
         ratio += t / m.t(w as f64, p as f64);
         placed += 1;

@@ -85,8 +85,12 @@ fn pollux_presets(n: usize, smallest: bool) -> Result<Vec<Worker>, Error> {
     let text = smd_apps::trace::workload("workload-1").map_err(Error::Solver)?;
     let arrivals = smd_apps::trace::parse(text).map_err(|e| Error::Solver(e.to_string()))?;
     let t4 = smd_apps::machines::machine_type("t4x4").map_err(Error::Solver)?;
-    let s = smd_apps::trace::scenario(&arrivals, smd_apps::machines::pool(t4, 16.0))
-        .map_err(|e| Error::Solver(e.to_string()))?;
+    let s = smd_apps::trace::scenario_as(
+        &arrivals,
+        smd_apps::machines::pool(t4, 16.0),
+        smd_core::scenario::Architecture::Ps,
+    )
+    .map_err(|e| Error::Solver(e.to_string()))?;
     Ok((0..n)
         .map(|i| {
             let k = i % s.jobs.len();

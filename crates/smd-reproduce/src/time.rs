@@ -40,7 +40,8 @@ impl Case {
             vec![smd_apps::machines::group(kind, self.machines as f64)],
             kind.capacity,
         );
-        smd_apps::trace::scenario(&arrivals, cluster).map_err(|e| Error::Solver(e.to_string()))
+        smd_apps::trace::scenario_as(&arrivals, cluster, smd_core::scenario::Architecture::Ps)
+            .map_err(|e| Error::Solver(e.to_string()))
     }
 }
 

@@ -204,7 +204,7 @@ fn the_plan_checks_catch_broken_plans() {
     let models: Vec<JobModel> = s
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
         .collect();
     let good = plan_with(&s, Policy::Exact, &mut Options::default()).expect("plan");
     assert!(check_plan(&s, &models, &good).is_empty());
@@ -273,7 +273,7 @@ fn the_plan_checks_catch_broken_shared_plans() {
     let models: Vec<JobModel> = s
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
         .collect();
     let good = smd_place::plan_placed(&s, Policy::Optimus, &mut Options::default()).unwrap();
     let sh = good.sharing.as_ref().expect("a shared plan");

@@ -126,7 +126,7 @@ impl<'w> Sim<'w> {
             world,
             policy,
             state: State {
-                remaining: world.s.jobs.iter().map(|j| j.iterations).collect(),
+                remaining: world.s.jobs.iter().map(|j| j.work()).collect(),
                 ..State::empty(n)
             },
             tracks: (0..n)
@@ -309,14 +309,15 @@ impl<'w> Sim<'w> {
         let world = self.world;
         let state = &mut self.state;
         let m = &world.models[i];
-        let iterations = world.s.jobs[i].iterations;
+        let iterations = world.s.jobs[i].work();
         let changed = state.current[i] != Some((w, p)) || self.tracks[i].shares != *shares;
         let start = if changed { now + world.restart } else { now };
         let pace = slowdown.unwrap_or(1.0);
         // A co-runner arriving or leaving changes the pace, not the placement: a new
         // segment without a restart.
         let paced = !changed && pace != self.tracks[i].slowdown;
-        let per_iter = m.t_placed(w as f64, p as f64, rho) * pace / iterations;
+        let per: Vec<u32> = shares.iter().flatten().map(|s| s.workers as u32).collect();
+        let per_iter = m.t_on(w as f64, p as f64, rho, &per) * pace / iterations;
         let can = ((end - start) / per_iter).max(0.0);
         // Round-off must not leave a sliver of work for another slot (and a restart).
         let sliver = 1e-9 * iterations;
@@ -477,8 +478,8 @@ fn unfinished_reason(world: &World, i: usize, t: &Track, end: End) -> Result<Str
             world.arrival[i]
         )
     } else if t.segments.last().is_some_and(|g| g.end_s >= h) {
-        let done = 100.0 * t.segments.iter().map(|g| g.iterations).sum::<f64>()
-            / world.s.jobs[i].iterations;
+        let done =
+            100.0 * t.segments.iter().map(|g| g.iterations).sum::<f64>() / world.s.jobs[i].work();
         format!("cut by the horizon ({h} s) while running, {done:.1}% done")
     } else {
         match &t.why {
@@ -501,7 +502,7 @@ fn check(
     for (i, a) in alloc.iter().enumerate() {
         let Some((w, p)) = *a else { continue };
         let m = &world.models[i];
-        if !active.contains(&i) || !m.omega.contains(w as f64, p as f64) {
+        if !active.contains(&i) || !m.contains(w as f64, p as f64) {
             return Err(Error::Solver(format!(
                 "{policy} gave job {:?} ({w}, {p}) in slot {k}, outside its region or before it arrived",
                 world.s.jobs[i].id

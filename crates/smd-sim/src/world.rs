@@ -48,7 +48,7 @@ impl<'a> World<'a> {
         let models: Vec<JobModel> = s
             .jobs
             .iter()
-            .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+            .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
             .collect();
         let arrival: Vec<f64> = s.jobs.iter().map(|j| j.arrival_s.unwrap_or(0.0)).collect();
         let mut order: Vec<usize> = (0..s.jobs.len()).collect();
@@ -161,7 +161,8 @@ pub(crate) fn requested(world: &World, i: usize) -> (u64, u64) {
     let job = &world.s.jobs[i];
     let m = &world.models[i];
     let ask = |v: Option<f64>| v.map_or(1, |x| x.round().max(1.0) as u64);
-    let w = ask(job.requested_workers).min(m.omega.w_max_int()).max(1);
-    let p = ask(job.requested_ps).min(m.omega.p_max_int(w)).max(1);
+    let w = ask(job.requested_workers).min(m.w_max_int()).max(1);
+    let ps = m.p_range(w);
+    let p = ask(job.requested_ps).min(*ps.end()).max(*ps.start());
     (w, p)
 }

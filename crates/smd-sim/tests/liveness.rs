@@ -47,7 +47,7 @@ fn machines(count: usize, gpu: f64) -> Cluster {
 /// same machine holding both, or two machines).
 fn fits_alone(s: &Scenario, i: usize) -> bool {
     let job = &s.jobs[i];
-    let m = JobModel::new(job, &s.cluster.instance, s.params.time_unit_s);
+    let m = JobModel::of(job, &s.cluster, s.params.time_unit_s);
     if !m.feasible() {
         return false;
     }

@@ -65,7 +65,7 @@ fn check(s: &Scenario, run: &Run) {
     let mut on_machine = vec![vec![[0.0f64; 4]; machines.len()]; slots];
     let mut total = 0.0;
     for (i, (job, jr)) in s.jobs.iter().zip(&run.jobs).enumerate() {
-        let m = JobModel::new(job, &s.cluster.instance, s.params.time_unit_s);
+        let m = JobModel::of(job, &s.cluster, s.params.time_unit_s);
         let e = job.iterations;
         let mut done = 0.0;
         let mut last_end = f64::NEG_INFINITY;

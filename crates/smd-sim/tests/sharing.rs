@@ -230,7 +230,7 @@ fn check(s: &Scenario, run: &Run) {
     assert!(shared_workers > 0, "the case shares no GPU");
     // Progress with the slowdown, and segments: a restart, or a continuation at a boundary.
     for (job, jr) in s.jobs.iter().zip(&run.jobs) {
-        let m = JobModel::new(job, &s.cluster.instance, s.params.time_unit_s);
+        let m = JobModel::of(job, &s.cluster, s.params.time_unit_s);
         let mut done = 0.0;
         for seg in &jr.segments {
             let per_iter = m.t_placed(seg.workers as f64, seg.ps as f64, seg.locality_factor)

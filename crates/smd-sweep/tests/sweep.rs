@@ -36,7 +36,7 @@ fn global(s: &Scenario) -> f64 {
     let models: Vec<JobModel> = s
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &s.cluster.instance, s.params.time_unit_s))
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
         .collect();
     let errs = smd_check::check_plan(s, &models, &plan);
     assert!(errs.is_empty(), "{errs:?}");

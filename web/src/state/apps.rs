@@ -17,6 +17,12 @@ use smd_apps::preset::{preset, PresetError, PresetOptions};
 use smd_apps::trace::{self, TraceError};
 use smd_core::scenario::{Cluster, Job};
 use smd_core::Scenario;
+
+/// The architecture the page loads traces in. The page's job editor and views show
+/// parameter-server jobs only so far (issue 25's page part is to come), so traces load as
+/// the paper's parameter-server mapping; `smd trace` loads them measured (docs/MODEL.md §21).
+pub const PAGE_ARCHITECTURE: smd_core::scenario::Architecture =
+    smd_core::scenario::Architecture::Ps;
 use std::rc::Rc;
 
 /// The bundled workloads' source, in a sentence (shown beside the trace form).
@@ -532,7 +538,8 @@ impl DraftState {
         } else {
             machines::pool(m, n)
         };
-        let loaded = trace::parse(text).and_then(|a| trace::scenario(&a, cluster));
+        let loaded =
+            trace::parse(text).and_then(|a| trace::scenario_as(&a, cluster, PAGE_ARCHITECTURE));
         let scenario = match loaded {
             Ok(s) => s,
             Err(e) => {

@@ -267,8 +267,9 @@ impl OverTimeState {
                 }
                 let m = f.machine;
                 let cluster = Cluster::of_machines(vec![machines::group(m, n)], m.capacity);
-                let mut s = trace::scenario(&arrivals, cluster)
-                    .map_err(|e| ("source", trace_message(&e)))?;
+                let mut s =
+                    trace::scenario_as(&arrivals, cluster, crate::state::apps::PAGE_ARCHITECTURE)
+                        .map_err(|e| ("source", trace_message(&e)))?;
                 // The draft's parameters (ε, seed, slot length, restart, placement…).
                 s.params = draft.scenario.params.clone();
                 s.validate().map_err(|e| ("source", e.to_string()))?;

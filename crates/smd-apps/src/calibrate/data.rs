@@ -4,8 +4,8 @@
 use super::Point;
 use crate::app::App;
 use crate::csv;
-use crate::files::{PLACEMENTS, SCALABILITY};
 use serde::Serialize;
+use smd_measured::files::{PLACEMENTS, SCALABILITY};
 
 /// Which file of the artifact a point comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -30,9 +30,9 @@ fn rel(a: f64, b: f64) -> f64 {
 #[test]
 fn every_row_is_read_as_written() {
     let points = all();
-    let expected: usize = crate::files::PLACEMENTS
+    let expected: usize = smd_measured::files::PLACEMENTS
         .iter()
-        .chain(&crate::files::SCALABILITY)
+        .chain(&smd_measured::files::SCALABILITY)
         .map(|t| rows(t))
         .sum();
     assert_eq!(points.len(), expected);
@@ -40,8 +40,8 @@ fn every_row_is_read_as_written() {
     for p in &points {
         let i = p.app as usize;
         let text = match p.source {
-            Source::Placements => crate::files::PLACEMENTS[i],
-            Source::Scalability => crate::files::SCALABILITY[i],
+            Source::Placements => smd_measured::files::PLACEMENTS[i],
+            Source::Scalability => smd_measured::files::SCALABILITY[i],
         };
         let line = text
             .lines()

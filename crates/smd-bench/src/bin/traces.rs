@@ -1,9 +1,12 @@
 //! Real traces (docs/BENCHMARKS.md §6): every bundled workload of the Pollux artifact
 //! (sampled from Microsoft's Philly trace) as a static plan on the artifact's cluster
 //! (16 × t4x4), with every policy: solve time, jobs admitted and total utility as a share of
-//! `global`'s. `cargo run --release -p smd-bench --bin traces [-- --budget SECONDS]`.
-use smd_apps::machines::{machine_type, pool};
-use smd_apps::trace::{parse, scenario, WORKLOADS};
+//! `global`'s. `cargo run --release -p smd-bench --bin traces [-- --budget SECONDS]
+//! [--measured]`: the parameter-server mapping on a pool (§6), or with `--measured` the jobs
+//! as measured (docs/MODEL.md §21) on 16 machines, placed (§7).
+use smd_apps::machines::{cluster, machine_type, pool};
+use smd_apps::trace::{parse, scenario_as, WORKLOADS};
+use smd_core::scenario::Architecture;
 use smd_core::{plan_with, Options, Policy};
 
 fn main() {
@@ -15,7 +18,13 @@ fn main() {
         .unwrap_or(5.0);
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
-    let cluster = pool(machine_type("t4x4").expect("t4x4"), 16.0);
+    let measured = args.iter().any(|a| a == "--measured");
+    let t4 = machine_type("t4x4").expect("t4x4");
+    let (cluster, architecture) = if measured {
+        (cluster(t4, 16.0, t4.capacity), Architecture::Allreduce)
+    } else {
+        (pool(t4, 16.0), Architecture::Ps)
+    };
     print!("| workload | jobs |");
     for p in Policy::ALL {
         print!(" {p}: utility (admitted) ms |");
@@ -23,7 +32,8 @@ fn main() {
     println!(" global proven | best other / global |");
     println!("|---|---:|{}---|---:|", "---:|".repeat(Policy::ALL.len()));
     for (name, text) in WORKLOADS {
-        let s = scenario(&parse(text).expect("bundled"), cluster.clone()).expect("bundled");
+        let arrivals = parse(text).expect("bundled");
+        let s = scenario_as(&arrivals, cluster.clone(), architecture).expect("bundled");
         print!("| {name} | {} |", s.jobs.len());
         let mut utilities = Vec::new();
         let mut proven = false;
@@ -33,7 +43,11 @@ fn main() {
                 time_budget_ms: Some(budget_s * 1000.0),
                 ..Options::default()
             };
-            let p = plan_with(&s, policy, &mut opts).expect("plans");
+            let p = if measured {
+                smd_place::plan_placed(&s, policy, &mut opts).expect("plans")
+            } else {
+                plan_with(&s, policy, &mut opts).expect("plans")
+            };
             print!(
                 " {:.1} ({}) {:.0} |",
                 p.total_utility, p.admitted, p.stats.solve_ms

@@ -52,6 +52,12 @@ pub fn pareto(
     cap: &[f64; R],
     extra: &[(u64, u64)],
 ) -> Options {
+    if let Some(c) = &m.measured {
+        return Options {
+            options: pareto_measured(m, c.cap, cap),
+            complete: true,
+        };
+    }
     let wmax = m.omega.w_max_int();
     let pmax1 = m.omega.p_max_int(1);
     if !thinned_box(m) {
@@ -81,10 +87,31 @@ pub fn pareto(
     }
 }
 
+/// A measured job's options (MODEL.md §21): every w = 1…cap (p = 0) that beats each smaller
+/// w in utility.
+fn pareto_measured(m: &JobModel, w_cap: u32, cap: &[f64; R]) -> Vec<Option_> {
+    let mut best = 0.0;
+    let mut out = Vec::new();
+    for w in 1..=u64::from(w_cap) {
+        let u = m.utility_at(w as f64, 0.0);
+        let demand = m.demand(w as f64, 0.0);
+        if u > best && fits_all(&demand, cap) {
+            out.push(Option_ {
+                w,
+                p: 0,
+                utility: u,
+                demand,
+            });
+            best = u;
+        }
+    }
+    out
+}
+
 /// Whether a job's integer box (`w_max × p_max(1)`) exceeds [`MAX_BOX`], so that
 /// [`pareto`] searches a thinned grid of it.
 pub fn thinned_box(m: &JobModel) -> bool {
-    m.omega.w_max_int().saturating_mul(m.omega.p_max_int(1)) > MAX_BOX
+    !m.is_measured() && m.omega.w_max_int().saturating_mul(m.omega.p_max_int(1)) > MAX_BOX
 }
 
 /// 1, 2, …, 64, then ⌈64·1.05^k⌉ up to `max`, and `max` itself.

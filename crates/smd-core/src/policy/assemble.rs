@@ -172,7 +172,7 @@ pub(super) fn job_models(scenario: &Scenario) -> Result<Vec<JobModel>, Error> {
     let models: Vec<JobModel> = scenario
         .jobs
         .iter()
-        .map(|j| JobModel::new(j, &scenario.cluster.instance, scenario.params.time_unit_s))
+        .map(|j| JobModel::of(j, &scenario.cluster, scenario.params.time_unit_s))
         .collect();
     let errs: Vec<crate::error::FieldError> = scenario
         .jobs

@@ -245,6 +245,9 @@ fn allocate<O: Observer>(
             continue;
         }
         let c = match policy {
+            // A measured job's region is one-dimensional: each policy's choice is an
+            // enumeration of w (MODEL.md §21).
+            _ if m.is_measured() => measured_candidate(policy, m),
             Policy::Smd => {
                 let cache = opts.cache.as_deref_mut();
                 let c = smd_cached(job, m, scenario, opts.inner, cache, clock, stats, obs)?;
@@ -285,6 +288,21 @@ fn allocate<O: Observer>(
         report_progress(opts, policy, total, cands.len());
     }
     Ok(Some(cands))
+}
+
+/// A measured job's candidate (MODEL.md §21): `esw` takes its cap (as many GPUs as it may
+/// use); `smd`, `smd_locality` and `exact` its least-T w (Algorithm 1 over w = 1…cap, p = 0,
+/// is an enumeration, so SMD's allocation is `exact`'s; they differ in admission).
+fn measured_candidate(policy: Policy, m: &JobModel) -> Candidate {
+    let c = m.measured.as_ref().expect("a measured job");
+    let w = match policy {
+        Policy::Esw => (1..=u64::from(c.cap))
+            .rev()
+            .find(|&w| c.t(w as f64).is_finite())
+            .unwrap_or(1),
+        _ => integer_optimum(m).map_or(1, |(w, _, _)| w),
+    };
+    Candidate::at(m, w, 0, None, None)
 }
 
 /// The admission of the candidates `cands` (docs/MODEL.md §8): the exact branch and bound

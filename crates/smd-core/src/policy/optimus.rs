@@ -14,8 +14,9 @@ pub(super) fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candid
         if !m.feasible() {
             continue;
         }
-        alloc[i] = Some((1, 1));
-        let d = m.demand(1.0, 1.0);
+        let least = m.least();
+        alloc[i] = Some(least);
+        let d = m.demand(least.0 as f64, least.1 as f64);
         if knapsack::fits_all(&d, &remaining) {
             admitted[i] = true;
             for r in 0..R {
@@ -46,11 +47,16 @@ pub(super) fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candid
             let (w, p) = alloc[i].expect("admitted jobs have an allocation");
             let t_now = m.t(w as f64, p as f64);
             let u_now = m.mu(m.pi(t_now));
-            for is_ps in [false, true] {
+            // A measured job has no parameter servers to add (MODEL.md §21).
+            let moves: &[bool] = if m.is_measured() {
+                &[false]
+            } else {
+                &[false, true]
+            };
+            for &is_ps in moves {
                 let (nw, np) = if is_ps { (w, p + 1) } else { (w + 1, p) };
                 let task = if is_ps { m.omega.op } else { m.omega.ow };
-                if !m.omega.contains(nw as f64, np as f64) || !knapsack::fits_all(&task, &remaining)
-                {
+                if !m.contains(nw as f64, np as f64) || !knapsack::fits_all(&task, &remaining) {
                     continue;
                 }
                 let t_new = m.t(nw as f64, np as f64);

@@ -71,9 +71,9 @@ pub fn plan_on(
         if pin_of[pin.job].replace(*pin).is_some() {
             return Err(Error::field(Some(&job.id), "(pinned)", "is pinned twice"));
         }
-        let m = JobModel::new(job, &scenario.cluster.instance, scenario.params.time_unit_s);
+        let m = JobModel::of(job, &scenario.cluster, scenario.params.time_unit_s);
         let (w, p) = (pin.workers as f64, pin.ps as f64);
-        if pin.workers < 1 || pin.ps < 1 || !m.omega.contains(w, p) {
+        if pin.workers < 1 || !m.contains(w, p) {
             return Err(Error::field(
                 Some(&job.id),
                 "(pinned)",

@@ -22,7 +22,7 @@ fn capacity(s: &Scenario) -> [f64; R] {
 }
 
 fn model(s: &Scenario, job: &Job) -> JobModel {
-    JobModel::new(job, &s.cluster.instance, s.params.time_unit_s)
+    JobModel::of(job, &s.cluster, s.params.time_unit_s)
 }
 
 /// Best value over all subsets of `items` (value, demand) that fit `cap`.

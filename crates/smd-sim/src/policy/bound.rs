@@ -39,7 +39,7 @@ pub(crate) fn jobs(world: &World) -> Vec<JobRun> {
                         ps: p,
                         placement: None,
                         locality_factor: beta_min,
-                        iterations: job.iterations,
+                        iterations: job.work(),
                         slowdown: None,
                         continues: false,
                     };

@@ -71,10 +71,10 @@ impl Locality {
     fn configs(&self, slot: &Slot, i: usize) -> Vec<Config> {
         let world = slot.world;
         let m = &world.models[i];
-        let e = world.s.jobs[i].iterations;
+        let e = world.s.jobs[i].work();
         let rem = slot.state.remaining[i];
         let current = slot.state.current[i];
-        let top = m.omega.w_max_int().min(MAX_W);
+        let top = m.w_max_int().min(MAX_W);
         let mut ws: Vec<u64> = (1..=top.min(DENSE_W)).collect();
         let mut w = 2 * DENSE_W;
         while w <= top {
@@ -87,14 +87,15 @@ impl Locality {
         ws.dedup();
         let mut out = Vec::new();
         for w in ws {
-            let pmax = m.omega.p_max_int(w);
-            if pmax < 1 {
+            let range = m.p_range(w);
+            if range.is_empty() {
                 continue;
             }
+            let (pmin, pmax) = (*range.start(), *range.end());
             let mut ps = vec![if w == 1 {
-                1
+                pmin
             } else {
-                (m.best_p_for(w as f64).round() as u64).clamp(1, pmax)
+                (m.best_p_for(w as f64).round() as u64).clamp(pmin, pmax)
             }];
             if let Some((cw, cp)) = current {
                 if cw == w && cp <= pmax && !ps.contains(&cp) {

@@ -76,19 +76,20 @@ impl Oasis {
         let world = slot.world;
         let m = &world.models[i];
         let k = slot.index;
-        let mut ws: Vec<u64> = (1..=m.omega.w_max_int().min(MAX_W)).collect();
+        let mut ws: Vec<u64> = (1..=m.w_max_int().min(MAX_W)).collect();
         if let Some((w, _, _)) = m.integer_optimum() {
             ws.push(w);
         }
         let mut best: Option<(f64, Reservation)> = None;
         for &w in &ws {
-            let pmax = m.omega.p_max_int(w);
-            if pmax < 1 {
+            let range = m.p_range(w);
+            if range.is_empty() {
                 continue;
             }
+            let pmin = *range.start();
             let pb = m.best_p_for(w as f64);
-            let mut ps = vec![1, pb.floor().max(1.0) as u64, pb.ceil().max(1.0) as u64];
-            ps.retain(|&p| p <= pmax);
+            let mut ps = vec![pmin, pb.floor() as u64, pb.ceil() as u64];
+            ps.retain(|&p| range.contains(&p));
             ps.dedup();
             for &p in &ps {
                 // With GPU sharing the schedule allows for the worst slowdown co-runners may

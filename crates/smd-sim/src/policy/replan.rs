@@ -66,15 +66,18 @@ pub(crate) fn remaining(slot: &Slot, keep_e: bool) -> Scenario {
         let rem = slot.state.remaining[i].max(f64::MIN_POSITIVE);
         let elapsed = slot.now - w.arrival[i] + w.restart;
         // π of the predicted completion = c + scale·π as the planner computes it.
-        let k = rem / job.iterations;
-        let (c, scale) = match w.s.params.time_unit_s {
-            Some(unit) => (elapsed / unit, if keep_e { k } else { 1.0 }),
+        let k = rem / job.work();
+        // A measured job's remaining work is carried by its utility alone (its times come
+        // from measurements of the whole run), in its model's unit, hours.
+        let keep = keep_e || m.is_measured();
+        let (c, scale) = match m.time_unit_s {
+            Some(unit) => (elapsed / unit, if keep { k } else { 1.0 }),
             None => (RELATIVE_PI_AT_11 * elapsed / m.t11, k),
         };
         let u = &mut job.utility;
         u.gamma2 *= scale;
         u.gamma3 = (u.gamma3 - c) / scale;
-        if !keep_e {
+        if !keep {
             job.iterations = rem;
         }
         job.arrival_s = None;
@@ -121,10 +124,11 @@ impl Decide for Replan {
             if d.alloc[i].is_some() || !m.feasible() {
                 continue;
             }
-            let dm = m.demand(1.0, 1.0);
+            let least = m.least();
+            let dm = m.demand(least.0 as f64, least.1 as f64);
             let after: [f64; 4] = std::array::from_fn(|r| used[r] + dm[r]);
             if fits(&after, &world.cap) {
-                d.alloc[i] = Some((1, 1));
+                d.alloc[i] = Some(least);
                 d.why[i] = None;
                 used = after;
             } else if let Some(w) = d.why[i].as_mut() {

@@ -3,7 +3,7 @@
 
 /// `placements/<app>.csv` of every application, in [`App::ALL`](crate::app::App::ALL)'s
 /// order: `placement,local_bsz,step_time,sync_time`, 1–4 nodes.
-pub(crate) const PLACEMENTS: [&str; 6] = [
+pub const PLACEMENTS: [&str; 6] = [
     include_str!("../../../data/pollux/placements/cifar10.csv"),
     include_str!("../../../data/pollux/placements/imagenet.csv"),
     include_str!("../../../data/pollux/placements/bert.csv"),
@@ -14,7 +14,7 @@ pub(crate) const PLACEMENTS: [&str; 6] = [
 
 /// `scalability/<app>.csv` of every application, in `App::ALL`'s order:
 /// `num_nodes,num_replicas,local_bsz,step_time,sync_time`, 6–16 nodes.
-pub(crate) const SCALABILITY: [&str; 6] = [
+pub const SCALABILITY: [&str; 6] = [
     include_str!("../../../data/pollux/scalability/cifar10.csv"),
     include_str!("../../../data/pollux/scalability/imagenet.csv"),
     include_str!("../../../data/pollux/scalability/bert.csv"),
@@ -26,7 +26,7 @@ pub(crate) const SCALABILITY: [&str; 6] = [
 /// `validation/<app>/validation-<B>.csv` of every application, in `App::ALL`'s order, each
 /// as `(B, text)` with B increasing: `progress,iteration,metric,grad_sqr,grad_var`, a row
 /// per epoch.
-pub(crate) const VALIDATION: [&[(u32, &str)]; 6] = [
+pub const VALIDATION: [&[(u32, &str)]; 6] = [
     &[
         (
             128,

@@ -234,6 +234,31 @@ impl Measured {
         })
     }
 
+    /// [`Measured::step`] on any number of nodes: beyond [`MAX_NODES`] the fitted throughput
+    /// model ([`fitted`], POLLUX-SIM.md §3.1) at (nodes, replicas, local), source
+    /// [`Source::Model`] — where the tables do not reach.
+    pub fn step_any(&self, placement: &[u32], local: f64) -> Result<Step, MeasuredError> {
+        let nodes = placement.iter().filter(|&&g| g > 0).count();
+        if nodes <= MAX_NODES as usize || placement.iter().any(|&g| g > 4) {
+            return self.step(placement, local);
+        }
+        let [lo, hi] = self.local;
+        if !(lo..=hi).contains(&local) {
+            return Err(MeasuredError::OutOfRange(format!(
+                "{}: local batch {local} outside the measured {lo}…{hi}",
+                self.app.name()
+            )));
+        }
+        let fit = fitted(self.app)?;
+        let replicas: u32 = placement.iter().sum();
+        let (step_s, sync_s) = fit.step_time(nodes as u32, replicas, local, 0);
+        Ok(Step {
+            step_s,
+            sync_s,
+            source: Source::Model,
+        })
+    }
+
     /// A placement of 5–16 nodes (checked by [`Measured::step`]): the layers read at
     /// (nodes, replicas, local) per [`wide`]'s rule.
     fn wide_step(&self, placement: &[u32], local: f64) -> Result<Step, MeasuredError> {
@@ -311,7 +336,8 @@ impl Measured {
         self.epoch_target(self.max_epochs)
     }
 
-    /// Seconds each epoch takes on `placement` at total batch `batch`, unrounded: epoch e
+    /// Seconds each epoch takes on `placement` (any number of nodes: [`Measured::step_any`])
+    /// at total batch `batch`, unrounded: epoch e
     /// needs P(e+1) − P(e) scale-invariant iterations at goodput g = gain / (step +
     /// accum · (step − sync)), gain = (var + sqr) / (var/scale + sqr), scale = B / M0,
     /// with B the effective batch and the gradient statistics of epoch e (§1.4).
@@ -326,7 +352,7 @@ impl Measured {
         let replicas: u32 = placement.iter().sum();
         let c = self.batch_config(replicas, batch);
         let b = c.effective();
-        let s = self.step(placement, f64::from(c.atomic))?;
+        let s = self.step_any(placement, f64::from(c.atomic))?;
         let seconds_per_iteration = s.step_s + f64::from(c.accum) * (s.step_s - s.sync_s);
         let scale = b / lo;
         (0..self.max_epochs)

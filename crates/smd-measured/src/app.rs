@@ -6,7 +6,8 @@ use serde::Deserialize;
 use std::sync::OnceLock;
 
 /// One of the measured applications.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum App {
     /// ResNet-18 on CIFAR-10.
     Cifar10,
@@ -223,9 +224,14 @@ impl std::str::FromStr for App {
             .find(|a| a.name() == s.trim())
             .ok_or_else(|| {
                 let names: Vec<&str> = App::ALL.iter().map(|a| a.name()).collect();
+                // A long name is not echoed whole: messages stay one line.
+                let shown = if s.chars().count() <= 60 {
+                    format!("{s:?}")
+                } else {
+                    format!("of {} characters", s.chars().count())
+                };
                 format!(
-                    "unknown application {:?} (expected {})",
-                    smd_core::error::cut(s),
+                    "unknown application {shown} (expected {})",
                     names.join(", ")
                 )
             })

@@ -1,0 +1,216 @@
+//! docs/MODEL.md §21–§22: a measured all-reduce job as the planner sees it — its time to
+//! the target at w GPUs (packed on the cluster's machines, the batch fixed or chosen), its
+//! GPU cap, and its time at an actual placement. The numbers come from `smd-measured`
+//! (the artifact's measurements); this module only decides which placements and batches
+//! the planner asks about.
+//!
+//! A measured job's allocation is one-dimensional: w workers of one GPU each, no
+//! parameter servers (p = 0). Its π is in hours ([`HOUR_S`]), so its utility — the
+//! sigmoid of MODEL.md §4 with γ3 a deadline in hours — reads in the planner's terms.
+
+use crate::cluster::{Cluster, Resources};
+use crate::scenario::MeasuredJob;
+use smd_measured::app::App;
+use smd_measured::measured::{Measured, MeasuredError};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// Seconds per unit of a measured job's π: its times and deadlines are in hours.
+pub const HOUR_S: f64 = 3600.0;
+/// GPUs per node in the measurements (nodes of 4 × T4): a machine with more GPUs counts as
+/// ⌈g/4⌉ measured nodes.
+pub const NODE_GPUS: u32 = 4;
+/// Total batches tried per allocation when the planner chooses the batch (POLLUX-SIM.md
+/// §3.4's 50, geometrically spaced).
+pub const BATCH_CANDIDATES: usize = 50;
+/// The most GPUs a measured job may use: 16 measured nodes of 4 (the reference's cap, 64).
+pub const MAX_WORKERS: u32 = 64;
+
+/// A measured job's run at one allocation.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Point {
+    /// Seconds from its first step to its target (restarts and waiting not included).
+    pub t_s: f64,
+    /// The total batch it runs at (the fixed one, or the planner's choice).
+    pub batch: f64,
+}
+
+/// A measured job's times over its allocations w = 1…cap, on the packed placement of the
+/// cluster's machines.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Curve {
+    /// The application.
+    pub app: App,
+    /// The fixed total batch, or `None` when the planner chooses it per allocation.
+    pub fixed_batch: Option<f64>,
+    /// GPUs per machine of the packed placement (at most [`NODE_GPUS`]).
+    pub per_machine: u32,
+    /// The most workers the job may use: its own cap, the reference's, the cluster's.
+    pub cap: u32,
+    /// The run at w = 1…cap (index w − 1); `None` where no batch reaches the target.
+    pub points: Vec<Option<Point>>,
+}
+
+impl Curve {
+    /// The curve of `job` (workers demanding `worker` each) on `cluster`.
+    pub fn new(
+        job: &MeasuredJob,
+        worker: &Resources,
+        cluster: &Cluster,
+    ) -> Result<Curve, MeasuredError> {
+        let m = Measured::of(job.app)?;
+        let own = job.max_workers.map_or(u32::MAX, |x| {
+            x.clamp(0.0, f64::from(u32::MAX)).floor() as u32
+        });
+        let cap = own
+            .min(reference_cap(m, job.batch_size))
+            .min(cluster_cap(cluster, worker))
+            .min(MAX_WORKERS);
+        let per_machine = per_machine(cluster);
+        let points = (1..=cap)
+            .map(|w| run_at(m, &packed(w, per_machine), job.batch_size))
+            .collect();
+        Ok(Curve {
+            app: job.app,
+            fixed_batch: job.batch_size,
+            per_machine,
+            cap,
+            points,
+        })
+    }
+
+    /// The run at `w` workers packed (`None` outside 1…cap or where no batch runs).
+    pub fn at(&self, w: f64) -> Option<Point> {
+        if !(w >= 1.0 && w <= f64::from(self.cap)) {
+            return None;
+        }
+        self.points[w as usize - 1]
+    }
+
+    /// T at `w` workers, s (infinite where the job cannot run).
+    pub fn t(&self, w: f64) -> f64 {
+        self.at(w).map_or(f64::INFINITY, |p| p.t_s)
+    }
+
+    /// The run on an actual placement: `gpus_per_machine` lists the job's GPUs on each
+    /// machine it uses (MODEL.md §21: each machine's GPUs as nodes of at most 4).
+    pub fn on(&self, gpus_per_machine: &[u32]) -> Option<Point> {
+        let m = Measured::of(self.app).ok()?;
+        run_at(m, &as_nodes(gpus_per_machine), self.fixed_batch)
+    }
+}
+
+/// The reference's GPU cap (POLLUX-SIM.md §2.5): ⌊batch / smallest local batch⌋ (the
+/// largest batch when the planner chooses it); ncf 1.
+pub fn reference_cap(m: &Measured, batch: Option<f64>) -> u32 {
+    if m.app() == App::Ncf {
+        return 1;
+    }
+    let b = batch.unwrap_or(m.batch_range()[1]);
+    (b / m.local_range()[0])
+        .floor()
+        .clamp(1.0, f64::from(MAX_WORKERS)) as u32
+}
+
+/// The most workers of demand `worker` the whole cluster holds: per resource
+/// ⌊capacity / demand⌋.
+pub fn cluster_cap(cluster: &Cluster, worker: &Resources) -> u32 {
+    let cap = cluster.capacity().to_array();
+    let need = worker.to_array();
+    (0..4)
+        .filter(|&r| need[r] > 0.0)
+        .map(|r| crate::omega::floor_tol(cap[r] / need[r]))
+        .fold(f64::from(MAX_WORKERS), f64::min)
+        .max(0.0) as u32
+}
+
+/// GPUs per machine of the packed placement: the largest machine's GPUs (the instance's
+/// on a pool), at most [`NODE_GPUS`], at least 1.
+pub fn per_machine(cluster: &Cluster) -> u32 {
+    let g = if cluster.has_machines() {
+        cluster
+            .machines
+            .iter()
+            .map(|g| g.capacity.gpu)
+            .fold(0.0, f64::max)
+    } else {
+        cluster.instance.gpu
+    };
+    (g.floor().clamp(1.0, f64::from(NODE_GPUS))) as u32
+}
+
+/// `w` GPUs packed `per` to a machine: `[per, per, …, rest]`.
+pub fn packed(w: u32, per: u32) -> Vec<u32> {
+    let per = per.max(1);
+    (0..w.div_ceil(per))
+        .map(|k| (w - k * per).min(per))
+        .collect()
+}
+
+/// A placement on machines as measured nodes: a machine's g GPUs as nodes of at most
+/// [`NODE_GPUS`] (zeros dropped).
+pub fn as_nodes(gpus_per_machine: &[u32]) -> Vec<u32> {
+    gpus_per_machine
+        .iter()
+        .flat_map(|&g| packed(g, NODE_GPUS))
+        .filter(|&g| g > 0)
+        .collect()
+}
+
+/// The run on `nodes` at the fixed batch, or at the batch among [`BATCH_CANDIDATES`] that
+/// reaches the target soonest (the first on ties). Memoised: the same job is asked about
+/// the same placements by every policy and every slot.
+pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> {
+    type Key = (App, Option<u64>, Vec<u32>);
+    static MEMO: OnceLock<Mutex<HashMap<Key, Option<Point>>>> = OnceLock::new();
+    let memo = MEMO.get_or_init(Default::default);
+    let key = (m.app(), fixed.map(f64::to_bits), nodes.to_vec());
+    if let Some(hit) = memo.lock().ok().and_then(|g| g.get(&key).copied()) {
+        return hit;
+    }
+    let run = |b: f64| {
+        m.time_to_target(nodes, b)
+            .ok()
+            .map(|t_s| Point { t_s, batch: b })
+    };
+    let point = match fixed {
+        Some(b) => run(b),
+        None => batch_candidates(m, nodes.iter().sum())
+            .into_iter()
+            .filter_map(run)
+            .fold(None, |best: Option<Point>, p| match best {
+                Some(b) if b.t_s <= p.t_s => Some(b),
+                _ => Some(p),
+            }),
+    };
+    if let Ok(mut g) = memo.lock() {
+        // A bound on memory: the memo is a cache, not a record.
+        if g.len() > 200_000 {
+            g.clear();
+        }
+        g.insert(key, point);
+    }
+    point
+}
+
+/// POLLUX-SIM.md §3.4's candidates on `replicas` GPUs: [`BATCH_CANDIDATES`] totals spaced
+/// geometrically from max(initial, smallest local · R) to the largest batch (none when
+/// the first exceeds the last).
+pub fn batch_candidates(m: &Measured, replicas: u32) -> Vec<f64> {
+    let [init, max] = m.batch_range();
+    let lo = init.max(m.local_range()[0] * f64::from(replicas));
+    if lo > max {
+        return Vec::new();
+    }
+    let n = BATCH_CANDIDATES;
+    let ratio = (max / lo).ln() / (n - 1) as f64;
+    (0..n)
+        .map(|k| {
+            if k + 1 == n {
+                max
+            } else {
+                lo * (ratio * k as f64).exp()
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,302 @@
+//! Measured all-reduce jobs (docs/MODEL.md §21–§22) through every planner and the
+//! simulation: plans feasible and re-derived (`smd_check::check_plan`), every admitted job
+//! within its GPU cap (computed here from the reference's rule), no parameter servers, a
+//! job's time equal to its per-epoch sum computed here, `global` equal to brute force on a
+//! small case, and every simulation policy finishing a bundled workload within the caps.
+
+use smd_apps::app::App;
+use smd_apps::machines;
+use smd_apps::measured::Measured;
+use smd_apps::preset::{self, MeasuredOptions, PresetOptions};
+use smd_apps::trace;
+use smd_core::model::JobModel;
+use smd_core::plan::Reason;
+use smd_core::scenario::{Architecture, Job, Scenario};
+use smd_core::{Options, Policy};
+use smd_sim::{simulate, Options as SimOptions, SimPolicy};
+
+fn models(s: &Scenario) -> Vec<JobModel> {
+    s.jobs
+        .iter()
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
+        .collect()
+}
+
+/// A bundled workload on 16 × t4x4, its jobs measured (the default of `smd trace`).
+fn workload(name: &str) -> Scenario {
+    let text = trace::workload(name).unwrap();
+    let arrivals = trace::parse(text).unwrap();
+    let t4 = machines::machine_type("t4x4").unwrap();
+    let s = trace::scenario(&arrivals, machines::cluster(t4, 16.0, t4.capacity)).unwrap();
+    s.validate().unwrap();
+    s
+}
+
+/// The reference's GPU cap (POLLUX-SIM.md §2.5), written out here: ⌊batch / smallest local
+/// batch⌋, ncf 1, at most the 64 GPUs of the cluster.
+fn reference_cap(job: &Job) -> u64 {
+    let m = job.measured.as_ref().unwrap();
+    if m.app == App::Ncf {
+        return 1;
+    }
+    let b_min = m.app.facts().local_batch[0] as f64;
+    ((m.batch_size.unwrap() / b_min).floor() as u64).min(64)
+}
+
+#[test]
+fn workload_1_plans_with_every_policy_feasibly_within_each_jobs_cap() {
+    let s = workload("workload-1");
+    assert!(s
+        .jobs
+        .iter()
+        .all(|j| j.architecture() == Architecture::Allreduce));
+    let ms = models(&s);
+    for policy in Policy::ALL {
+        let plan = smd_place::plan_placed(&s, policy, &mut Options::default()).unwrap();
+        let errs = smd_check::check_plan(&s, &ms, &plan);
+        assert!(errs.is_empty(), "{policy}: {errs:?}");
+        assert!(plan.admitted > 0, "{policy} admits no job");
+        for (line, job) in plan.jobs.iter().zip(&s.jobs) {
+            // Every job fits the cluster the trace was made for.
+            assert_ne!(
+                line.reason,
+                Some(Reason::NeedsMoreThanCluster),
+                "{policy} {}",
+                job.id
+            );
+            if let Some(w) = line.workers {
+                assert_eq!(
+                    line.ps,
+                    Some(0),
+                    "{policy} {}: a measured job has no PS",
+                    job.id
+                );
+                assert!(
+                    (1..=reference_cap(job)).contains(&w),
+                    "{policy} {}: {w} GPUs, cap {}",
+                    job.id,
+                    reference_cap(job)
+                );
+            }
+        }
+        assert!(plan.resources.used.gpu <= 64.0 + 1e-9, "{policy}");
+    }
+}
+
+/// §1.4 written out: epoch e needs P(e+1) − P(e) scale-invariant iterations at
+/// gain = (var + sqr)/(var/s + sqr), s = B/M0, each iteration step + accum·(step − sync),
+/// each epoch rounded half to even.
+fn epoch_sum(app: App, placement: &[u32], batch: f64) -> f64 {
+    let m = Measured::of(app).unwrap();
+    let replicas: u32 = placement.iter().sum();
+    let c = m.batch_config(replicas, batch);
+    let b = f64::from(c.replicas * c.atomic * (c.accum + 1));
+    let step = m.step(placement, f64::from(c.atomic)).unwrap();
+    let per_iter = step.step_s + f64::from(c.accum) * (step.step_s - step.sync_s);
+    let m0 = m.batch_range()[0];
+    (0..m.max_epochs())
+        .map(|e| {
+            let (sqr, var) = m.grad_stats(b, e).unwrap();
+            let gain = (var + sqr) / (var / (b / m0) + sqr);
+            let work = m.epoch_target(e + 1) - m.epoch_target(e);
+            (work * per_iter / gain).round_ties_even()
+        })
+        .sum()
+}
+
+#[test]
+fn a_measured_jobs_time_is_its_per_epoch_sum_on_its_packed_placement() {
+    let t4 = machines::machine_type("t4x4").unwrap();
+    let cluster = machines::cluster(t4, 16.0, t4.capacity);
+    for (app, batch, w, placement) in [
+        (App::Cifar10, 2048.0, 6, vec![4, 2]),
+        (App::Bert, 384.0, 9, vec![4, 4, 1]),
+        (App::Deepspeech2, 320.0, 4, vec![4]),
+        (App::Ncf, 32768.0, 1, vec![1]),
+    ] {
+        let opts = MeasuredOptions {
+            batch_size: Some(batch),
+            ..MeasuredOptions::default()
+        };
+        let job = preset::measured(app, &opts).unwrap();
+        let m = JobModel::of(&job, &cluster, None);
+        let want = epoch_sum(app, &placement, batch);
+        assert_eq!(m.t(f64::from(w), 0.0), want, "{app} at {w} GPUs");
+        // On machines the placement's own measured time: the same rows, another order.
+        let rotated: Vec<u32> = placement.iter().rev().copied().collect();
+        assert_eq!(
+            m.t_on(f64::from(w), 0.0, 1.0, &rotated),
+            want,
+            "{app} rotated"
+        );
+    }
+    // POLLUX-SIM.md §1.7: ncf-6 of workload-6 runs 47 s on its one GPU.
+    let text = trace::workload("workload-6").unwrap();
+    let s = trace::scenario(&trace::parse(text).unwrap(), cluster.clone()).unwrap();
+    let ncf6 = s.jobs.iter().find(|j| j.id == "ncf-6").unwrap();
+    assert_eq!(JobModel::of(ncf6, &s.cluster, None).t(1.0, 0.0), 47.0);
+}
+
+#[test]
+fn a_measured_job_writes_and_reads_back_equal_and_refuses_ps_fields() {
+    let job = preset::measured(App::Cifar10, &MeasuredOptions::default()).unwrap();
+    let text = serde_json::to_string(&job).unwrap();
+    assert!(text.contains("\"architecture\":\"allreduce\"") && !text.contains("layers"));
+    assert_eq!(serde_json::from_str::<Job>(&text).unwrap(), job);
+    let with_ps = text.replacen('{', "{\"layers\":[],", 1);
+    let err = serde_json::from_str::<Job>(&with_ps)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`layers` is a parameter-server field"),
+        "{err}"
+    );
+    let no_app = text.replace("\"app\":\"cifar10\",", "");
+    let err = serde_json::from_str::<Job>(&no_app)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("missing field `app`"), "{err}");
+    // A parameter-server preset is written as before: no architecture, every PS field.
+    let ps = preset::preset(App::Bert, &PresetOptions::batch(384.0)).unwrap();
+    let text = serde_json::to_string(&ps).unwrap();
+    assert!(!text.contains("architecture") && text.contains("\"layers\""));
+    assert_eq!(serde_json::from_str::<Job>(&text).unwrap(), ps);
+}
+
+/// Every assignment of 0…cap GPUs to each job within the pool's capacity: the most total
+/// utility (0 GPUs: not admitted).
+fn brute_force(s: &Scenario, ms: &[JobModel]) -> f64 {
+    let cap = s.cluster.capacity().to_array();
+    let mut best = 0.0f64;
+    let caps: Vec<u64> = ms.iter().map(|m| m.w_max_int()).collect();
+    let mut w = vec![0u64; ms.len()];
+    loop {
+        let mut used = [0.0; 4];
+        let mut total = 0.0;
+        for (m, &wi) in ms.iter().zip(&w) {
+            if wi > 0 {
+                let d = m.demand(wi as f64, 0.0);
+                (0..4).for_each(|r| used[r] += d[r]);
+                total += m.utility_at(wi as f64, 0.0);
+            }
+        }
+        if (0..4).all(|r| used[r] <= cap[r] + 1e-9) {
+            best = best.max(total);
+        }
+        let mut k = 0;
+        while k < w.len() && w[k] == caps[k] {
+            w[k] = 0;
+            k += 1;
+        }
+        if k == w.len() {
+            return best;
+        }
+        w[k] += 1;
+    }
+}
+
+#[test]
+fn global_equals_brute_force_on_measured_jobs_and_bounds_every_policy() {
+    // Four jobs that compete for 8 GPUs on a pool, with deadlines that make GPUs matter.
+    let t4 = machines::machine_type("t4x4").unwrap();
+    let mut s = Scenario {
+        version: 2,
+        cluster: machines::pool(t4, 2.0),
+        params: Default::default(),
+        jobs: Vec::new(),
+    };
+    for (app, batch, deadline_h) in [
+        (App::Cifar10, 1024.0, 0.15),
+        (App::Deepspeech2, 320.0, 0.5),
+        (App::Bert, 192.0, 0.25),
+        (App::Yolov3, 64.0, 3.0),
+    ] {
+        let opts = MeasuredOptions {
+            batch_size: Some(batch),
+            max_workers: Some(6.0),
+            ..MeasuredOptions::default()
+        };
+        let mut job = preset::measured(app, &opts).unwrap();
+        job.utility.gamma3 = deadline_h;
+        job.utility.gamma2 = 20.0;
+        s.jobs.push(job);
+    }
+    s.validate().unwrap();
+    let ms = models(&s);
+    let want = brute_force(&s, &ms);
+    let global = smd_core::plan_with(&s, Policy::Global, &mut Options::default()).unwrap();
+    assert!(global.admission.proven_optimal);
+    assert!(
+        (global.total_utility - want).abs() <= 1e-9 * want.max(1.0),
+        "{} vs {want}",
+        global.total_utility
+    );
+    for policy in Policy::ALL {
+        let plan = smd_core::plan_with(&s, policy, &mut Options::default()).unwrap();
+        assert!(smd_check::check_plan(&s, &ms, &plan).is_empty(), "{policy}");
+        assert!(
+            plan.total_utility <= want + 1e-9,
+            "{policy} beats the optimum"
+        );
+    }
+}
+
+#[test]
+fn a_mixed_scenario_of_both_kinds_plans_with_every_policy() {
+    let t4 = machines::machine_type("t4x4").unwrap();
+    let mut s = Scenario {
+        version: 2,
+        cluster: machines::cluster(t4, 4.0, t4.capacity),
+        params: Default::default(),
+        jobs: vec![
+            preset::measured(App::Cifar10, &MeasuredOptions::default()).unwrap(),
+            preset::preset(
+                App::Bert,
+                &PresetOptions {
+                    instance: t4.capacity,
+                    ..PresetOptions::batch(384.0)
+                },
+            )
+            .unwrap(),
+        ],
+    };
+    s.jobs[1].limit_instances = 2.0;
+    s.validate().unwrap();
+    let ms = models(&s);
+    for policy in Policy::ALL {
+        let plan = smd_place::plan_placed(&s, policy, &mut Options::default()).unwrap();
+        assert!(smd_check::check_plan(&s, &ms, &plan).is_empty(), "{policy}");
+        assert_eq!(plan.jobs[0].ps.unwrap_or(0), 0, "{policy}");
+        if plan.jobs[1].admitted {
+            assert!(plan.jobs[1].ps.unwrap() >= 1, "{policy}");
+        }
+    }
+}
+
+#[test]
+fn every_simulation_policy_finishes_a_measured_workload_within_the_caps() {
+    let s = workload("workload-1-half");
+    for policy in SimPolicy::ALL {
+        let run = simulate(&s, policy, &mut SimOptions::default()).unwrap();
+        assert_eq!(run.metrics.unfinished, 0, "{policy}");
+        for (r, job) in run.jobs.iter().zip(&s.jobs) {
+            for g in &r.segments {
+                assert_eq!(g.ps, 0, "{policy} {}", job.id);
+                assert!(
+                    (1..=reference_cap(job)).contains(&g.workers),
+                    "{policy} {}",
+                    job.id
+                );
+            }
+            // Run alone at one allocation a job takes its T: no job beats its fastest.
+            let m = JobModel::of(job, &s.cluster, None);
+            let fastest = m.integer_optimum().unwrap().2;
+            let jct = r.jct_s.unwrap();
+            assert!(
+                jct + 1e-6 >= fastest,
+                "{policy} {}: {jct} < {fastest}",
+                job.id
+            );
+        }
+    }
+}
