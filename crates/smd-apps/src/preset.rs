@@ -285,7 +285,7 @@ pub fn measured(app: App, opts: &MeasuredOptions) -> Result<Job, PresetError> {
             return Err(fail(
                 "batch_size",
                 format!(
-                    "must be within {}'s measured total batches {lo}…{hi} (got {})",
+                    "must be between {lo} and {hi}, {}'s measured total batches (got {})",
                     app.name(),
                     smd_core::error::num(b)
                 ),

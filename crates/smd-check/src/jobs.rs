@@ -84,7 +84,12 @@ fn check_rounding(
     m: &JobModel,
     errs: &mut Vec<String>,
 ) {
-    if plan.policy == Policy::Smd && m.feasible() && scenario.params.rounding == Rounding::Paper {
+    // A measured job's allocation is an enumeration's, with nothing to round (MODEL §21.1).
+    if plan.policy == Policy::Smd
+        && m.feasible()
+        && !m.is_measured()
+        && scenario.params.rounding == Rounding::Paper
+    {
         match j.rounding_attempts {
             Some(a) if a >= 1 && a <= scenario.params.max_rounding_attempts => {}
             other => errs.push(format!(

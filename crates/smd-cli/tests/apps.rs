@@ -53,6 +53,8 @@ fn job_writes_the_preset() {
     let out = ok(&smd(
         &[
             "job",
+            "--architecture",
+            "ps",
             "--app",
             "imagenet",
             "--global-batch",
@@ -72,6 +74,21 @@ fn job_writes_the_preset() {
     )
     .unwrap();
     assert_eq!(job, want);
+    // The default: the job as measured, its batch fixed.
+    let out = ok(&smd(
+        &["job", "--app", "imagenet", "--global-batch", "3200"],
+        None,
+    ));
+    let job: Job = serde_json::from_str(&out).unwrap();
+    let opts = smd_apps::preset::MeasuredOptions {
+        batch_size: Some(3200.0),
+        ..Default::default()
+    };
+    assert_eq!(
+        job,
+        smd_apps::preset::measured(App::Imagenet, &opts).unwrap()
+    );
+    assert_eq!(job.id, "imagenet-3200");
     invalid(
         &smd(&["job", "--app", "resnet", "--global-batch", "32"], None),
         &["--app", "unknown application \"resnet\"", "cifar10"],

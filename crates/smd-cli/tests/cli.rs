@@ -517,7 +517,8 @@ fn repeated_keys_and_huge_strings_are_named_briefly() {
     ] {
         let o = smd(&["plan", "-"], Some(bad.as_bytes()));
         invalid(&o, &["3000000"]);
-        assert!(o.stderr.len() < 500, "{} bytes of stderr", o.stderr.len());
+        // The known job fields of both kinds are listed (~470 bytes); the value is cut.
+        assert!(o.stderr.len() < 650, "{} bytes of stderr", o.stderr.len());
     }
 }
 

@@ -119,7 +119,8 @@ pub fn cluster_cap(cluster: &Cluster, worker: &Resources) -> u32 {
     let need = worker.to_array();
     (0..4)
         .filter(|&r| need[r] > 0.0)
-        .map(|r| crate::omega::floor_tol(cap[r] / need[r]))
+        // A relative 1e-9 keeps a whole quotient written in decimals whole.
+        .map(|r| (cap[r] / need[r] * (1.0 + 1e-9)).floor())
         .fold(f64::from(MAX_WORKERS), f64::min)
         .max(0.0) as u32
 }

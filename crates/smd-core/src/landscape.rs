@@ -77,6 +77,13 @@ pub fn landscape(
         .jobs
         .get(index)
         .ok_or_else(|| Error::Solver(format!("no job #{index} in the scenario")))?;
+    if job.measured.is_some() {
+        return Err(Error::Solver(format!(
+            "job {:?} is a measured all-reduce job: its region is w = 1…cap alone, with no \
+             (w, p) landscape (docs/MODEL.md §21.1)",
+            crate::error::cut(&job.id)
+        )));
+    }
     let m = JobModel::of(job, &scenario.cluster, scenario.params.time_unit_s);
     let feasible = m.feasible();
     let (wmax, pmax) = if feasible {

@@ -282,7 +282,9 @@ pub struct Plan {
     pub stats: Stats,
     /// The admission stage.
     pub admission: AdmissionReport,
-    /// `"relative"` (π = 16·T/T(1,1)) or `"seconds/N"` for an absolute unit of N s.
+    /// `"relative"` (π = 16·T/T(1,1)) or `"seconds/N"` for an absolute unit of N s;
+    /// `"hours"` when every job is measured (MODEL.md §22), `"…; measured jobs: hours"`
+    /// when the scenario mixes both kinds.
     pub time_unit: String,
     /// On machines: the placement stage's summary.
     #[serde(default, skip_serializing_if = "Option::is_none")]

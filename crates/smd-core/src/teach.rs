@@ -224,6 +224,18 @@ pub fn trace(scenario: &Scenario, job: usize, opts: &TraceOptions) -> Result<Tra
             format!("must be the index of a job of the scenario, {range} (got {job})"),
         ));
     };
+    if scenario.jobs[job].measured.is_some() {
+        return Err(Error::field(
+            None,
+            "job",
+            format!(
+                "job {:?} is a measured all-reduce job: over its one-dimensional region \
+                 Algorithm 1 is an enumeration of w and Algorithm 2 has nothing to round, so \
+                 there are no steps to teach (docs/MODEL.md §21.1); pick a parameter-server job",
+                crate::error::cut(&id)
+            ),
+        ));
+    }
     let mut rec = Recorder {
         target: job,
         current: None,

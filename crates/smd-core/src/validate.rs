@@ -447,11 +447,12 @@ fn validate_measured(job: &Job, m: &MeasuredJob, push: &mut impl FnMut(&str, Str
     for (name, v) in RESOURCE_NAMES.iter().zip(job.worker.to_array()) {
         check(push, &format!("worker.{name}"), v, Rule::NonNeg);
     }
-    if job.worker.gpu != 1.0 {
+    // One GPU per worker, as measured; a share of one when GPU sharing plans it (§18).
+    if !(job.worker.gpu > 0.0 && job.worker.gpu <= 1.0) {
         push(
             "worker.gpu",
             format!(
-                "must be 1 for an all-reduce job: each worker is one GPU, as measured (got {})",
+                "must be in (0, 1] for an all-reduce job: each worker is one GPU, as measured (got {})",
                 crate::error::num(job.worker.gpu)
             ),
         );

@@ -140,12 +140,28 @@ pub(super) fn assemble(
         },
         stats,
         admission,
-        time_unit: match scenario.params.time_unit_s {
-            None => "relative".into(),
-            Some(u) => format!("seconds/{u}"),
-        },
+        time_unit: time_unit(scenario),
         placement: None,
         sharing: None,
+    }
+}
+
+/// The plan's unit of π: the parameter-server jobs' (`relative` or `seconds/u`), and
+/// `hours` for measured jobs (MODEL.md §22) — both when the scenario mixes them.
+fn time_unit(scenario: &Scenario) -> String {
+    let ps = match scenario.params.time_unit_s {
+        None => "relative".to_owned(),
+        Some(u) => format!("seconds/{u}"),
+    };
+    let measured = scenario
+        .jobs
+        .iter()
+        .filter(|j| j.measured.is_some())
+        .count();
+    match measured {
+        0 => ps,
+        n if n == scenario.jobs.len() => "hours".into(),
+        _ => format!("{ps}; measured jobs: hours"),
     }
 }
 
