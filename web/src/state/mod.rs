@@ -41,7 +41,8 @@ pub mod teach;
 pub mod view;
 
 pub use apps::{
-    machines_in_force, AppsAction, MachineForm, PresetForm, TraceForm, Undo, TRACE_SOURCE,
+    machines_in_force, AppsAction, MachineForm, PresetForm, TraceForm, Undo, PAGE_ARCHITECTURE,
+    TRACE_SOURCE,
 };
 pub use background::{Background, News, Pending, Running, Work, WorkerTask};
 pub use compare::{CompareAction, CompareState, Compared, Saved};

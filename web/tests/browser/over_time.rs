@@ -21,7 +21,8 @@ fn workload(n: usize, machines: f64, params: &smd_core::scenario::Params) -> Sce
         vec![smd_apps::machines::group(m, machines)],
         m.capacity,
     );
-    let mut s = smd_apps::trace::scenario(&arrivals, cluster).unwrap();
+    let mut s = smd_apps::trace::scenario_as(&arrivals, cluster, smd_web::state::PAGE_ARCHITECTURE)
+        .unwrap();
     s.params = params.clone();
     s
 }
