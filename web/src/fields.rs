@@ -160,6 +160,31 @@ pub const JOB_NUMBERS: [(&str, &str, &str); 12] = [
     ("utility.gamma3", "γ3", "utility midpoint π"),
 ];
 
+/// The optional fields of a measured (all-reduce) job (docs/MODEL.md §21.1), with a
+/// label and a placeholder (what an empty field means): empty text is no value.
+pub const JOB_MEASURED: [(&str, &str, &str); 2] = [
+    ("batch_size", "total batch", "planner's choice"),
+    ("max_workers", "most GPUs", "the reference's cap"),
+];
+
+/// The choices of a measured job's application select.
+pub fn app_choices() -> Vec<(&'static str, String)> {
+    smd_apps::app::App::ALL
+        .iter()
+        .map(|a| (a.name(), format!("{} — {}", a.name(), a.facts().model)))
+        .collect()
+}
+
+/// A measured job's optional number `field` (`batch_size`, `max_workers`).
+fn measured_option_mut<'a>(j: &'a mut Job, field: &str) -> Option<&'a mut Option<f64>> {
+    let m = j.measured.as_mut()?;
+    match field {
+        "batch_size" => Some(&mut m.batch_size),
+        "max_workers" => Some(&mut m.max_workers),
+        _ => None,
+    }
+}
+
 /// The optional fields of a version-2 job (docs/SCENARIO.md §"Version 2"), with a short
 /// label: empty text is no value.
 pub const JOB_ONLINE: [(&str, &str); 3] = [
@@ -537,6 +562,13 @@ pub fn job_text(j: &Job, field: &str) -> String {
         "gpu_mem_sd_gb" => opt_text(j.gpu_mem_sd_gb),
         "gpu_util" => opt_text(j.gpu_util),
         "min_performance" => opt_text(j.min_performance),
+        "app" => j
+            .measured
+            .as_ref()
+            .map(|m| m.app.name().to_owned())
+            .unwrap_or_default(),
+        "batch_size" => opt_text(j.measured.as_ref().and_then(|m| m.batch_size)),
+        "max_workers" => opt_text(j.measured.as_ref().and_then(|m| m.max_workers)),
         f => job_number(j, f).map(|v| v.to_string()).unwrap_or_default(),
     }
 }
@@ -552,6 +584,15 @@ pub fn set_job(j: &mut Job, field: &str, text: &str) -> Result<(), String> {
         "mode" => j.mode = text.parse().unwrap_or(Mode::Sync),
         "overlap" => j.overlap = text.parse().unwrap_or(Overlap::Sequential),
         "layers" => j.layers = parse_layers(text)?,
+        "app" => {
+            if let Some(m) = j.measured.as_mut() {
+                m.app = text.parse()?;
+            }
+        }
+        f if measured_option_mut(j, f).is_some() => {
+            let v = parse_optional(text)?;
+            *measured_option_mut(j, f).expect("matched above") = v;
+        }
         f if job_option_mut(j, f).is_some() => {
             let v = if text.trim().is_empty() {
                 None

@@ -285,7 +285,7 @@ pub fn measured(app: App, opts: &MeasuredOptions) -> Result<Job, PresetError> {
             return Err(fail(
                 "batch_size",
                 format!(
-                    "must be between {lo} and {hi}, {}'s measured total batches (got {})",
+                    "must be between {lo} and {hi} for {} (the total batches the artifact measured; got {})",
                     app.name(),
                     smd_core::error::num(b)
                 ),

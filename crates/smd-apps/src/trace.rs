@@ -336,6 +336,15 @@ pub fn jobs_as(
                 message: e.to_string(),
             };
             if architecture == Architecture::Allreduce {
+                if cluster.capacity().gpu <= 0.0 {
+                    return Err(TraceError {
+                        row: i + 1,
+                        line: a.line,
+                        column: None,
+                        message: "the cluster has no GPU: a measured job's worker is one GPU"
+                            .into(),
+                    });
+                }
                 let opts = MeasuredOptions {
                     id: Some(a.name.clone()),
                     batch_size: Some(a.batch_size),

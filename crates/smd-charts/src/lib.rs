@@ -75,6 +75,7 @@ mod legend;
 mod line;
 mod machines;
 pub mod marker;
+mod measured;
 mod over_time;
 pub mod palette;
 mod rect;
@@ -93,6 +94,7 @@ pub use landscape::{
 };
 pub use line::{line_chart_svg, LineChart, Point, Series};
 pub use machines::{machine_map_svg, MachineMapOptions};
+pub use measured::step_curve_svg;
 pub use over_time::{jct_cdf_svg, policy_style, usage_svg, utility_bound_svg, OverTimeOptions};
 pub use rect::Rect;
 pub use scatter::{scatter_svg, ScatterChart, ScatterSeries};

@@ -12,6 +12,8 @@ use crate::cluster::{Cluster, Resources};
 use crate::scenario::MeasuredJob;
 use smd_measured::app::App;
 use smd_measured::measured::{Measured, MeasuredError};
+// Where a step time comes from, part of a `StepPoint`.
+pub use smd_measured::measured::Source;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -97,6 +99,46 @@ impl Curve {
     pub fn on(&self, gpus_per_machine: &[u32]) -> Option<Point> {
         let m = Measured::of(self.app).ok()?;
         run_at(m, &as_nodes(gpus_per_machine), self.fixed_batch)
+    }
+}
+
+/// One allocation of a measured job as a view shows it: the step at its packed placement.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepPoint {
+    /// Workers (GPUs).
+    pub w: u32,
+    /// The total batch it runs at.
+    pub batch: f64,
+    /// Seconds per iteration (a step and its accumulation micro-steps).
+    pub iteration_s: f64,
+    /// Where the step time comes from: a measured row, interpolated, or a model.
+    pub source: Source,
+    /// Seconds to the target.
+    pub t_s: f64,
+}
+
+impl Curve {
+    /// Every allocation that runs, with the step it rests on (for the job editor's curve).
+    pub fn steps(&self) -> Vec<StepPoint> {
+        let Ok(m) = Measured::of(self.app) else {
+            return Vec::new();
+        };
+        (1..=self.cap)
+            .filter_map(|w| {
+                let p = self.points[w as usize - 1]?;
+                let c = m.batch_config(w, p.batch);
+                let s = m
+                    .step_any(&packed(w, self.per_machine), f64::from(c.atomic))
+                    .ok()?;
+                Some(StepPoint {
+                    w,
+                    batch: p.batch,
+                    iteration_s: s.step_s + f64::from(c.accum) * (s.step_s - s.sync_s),
+                    source: s.source,
+                    t_s: p.t_s,
+                })
+            })
+            .collect()
     }
 }
 

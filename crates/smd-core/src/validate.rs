@@ -428,7 +428,7 @@ fn validate_measured(job: &Job, m: &MeasuredJob, push: &mut impl FnMut(&str, Str
             push(
                 "batch_size",
                 format!(
-                    "must be within {}'s measured total batches {lo}…{hi} (got {})",
+                    "must be between {lo} and {hi} for {} (the total batches the artifact measured; got {})",
                     m.app,
                     crate::error::num(b)
                 ),

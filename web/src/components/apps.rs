@@ -13,6 +13,7 @@ use crate::state::{machines_in_force, Action, TRACE_SOURCE};
 use smd_apps::app::App;
 use smd_apps::machines::{MachineType, CATALOG};
 use smd_apps::trace::WORKLOADS;
+use smd_core::scenario::Architecture;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -152,14 +153,25 @@ pub fn ApplicationPanel() -> Html {
             )
         })
         .collect();
+    let architectures = Architecture::ALL
+        .iter()
+        .map(|a| (a.name().to_owned(), a.label().to_owned()))
+        .collect();
     html! {
         <div class="apps" data-testid="from-app">
             <h3>{"From an application"}</h3>
             <div class="row form">
                 { select("preset.app", "application", apps, f.app.name(), on("app")) }
-                { input("preset.batch", "global batch K", f.batch.clone(), err("batch"), String::new(), on("batch")) }
-                { input("preset.minibatch", "per-worker m", f.minibatch.clone(), err("minibatch"),
-                    "default".into(), on("minibatch")) }
+                { select("preset.architecture", "trained as", architectures, f.architecture.name(), on("architecture")) }
+                if f.architecture == Architecture::Allreduce {
+                    { input("preset.batch", "total batch", f.batch.clone(), err("batch"), "planner's choice".into(), on("batch")) }
+                    { input("preset.max_workers", "most GPUs", f.max_workers.clone(), err("max_workers"),
+                        "the reference's cap".into(), on("max_workers")) }
+                } else {
+                    { input("preset.batch", "global batch K", f.batch.clone(), err("batch"), String::new(), on("batch")) }
+                    { input("preset.minibatch", "per-worker m", f.minibatch.clone(), err("minibatch"),
+                        "default".into(), on("minibatch")) }
+                }
             </div>
             <div class="row buttons">
                 <button onclick={add} data-action="add-from-app" title="Append a job made from this application at this batch.">{"Add job"}</button>

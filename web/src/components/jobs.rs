@@ -1,7 +1,7 @@
 //! The jobs: a table (add, duplicate, delete, select) and the editor of the selected job.
 
 use super::field::{Field, Messages};
-use super::format::sig;
+use super::format::{duration, sig};
 use super::use_app;
 use crate::codec::{layer_totals, Profile};
 use crate::fields::{self, FieldKey, JOB_NUMBERS};
@@ -106,10 +106,17 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
             <tr key={uid} class={classes!(selected.then_some("selected"), (errors > 0).then_some("invalid"))}
                 onclick={select} data-testid="job-row">
                 <td class="id">{ if selected { "▸ " } else { "" } }{ &j.id }</td>
-                <td>{ j.mode.name() }</td>
-                <td>{ j.overlap.name() }</td>
-                <td class="num">{ sig(j.iterations, 4) }</td>
-                <td class="num">{ sig(j.limit_instances, 3) }</td>
+                if let Some(m) = &j.measured {
+                    <td title="data-parallel, ring all-reduce, as measured">{"all-reduce"}</td>
+                    <td>{ m.app.name() }</td>
+                    <td class="num">{"—"}</td>
+                    <td class="num" title="most GPUs">{ m.max_workers.map(|w| sig(w, 3)).unwrap_or_else(|| "cap".into()) }</td>
+                } else {
+                    <td>{ j.mode.name() }</td>
+                    <td>{ j.overlap.name() }</td>
+                    <td class="num">{ sig(j.iterations, 4) }</td>
+                    <td class="num">{ sig(j.limit_instances, 3) }</td>
+                }
                 <td class="num">{ sig(j.utility.gamma1, 3) }</td>
                 <td class="num">{ sig(j.utility.gamma3, 3) }</td>
                 <td class="num" title={format!("Σf = {} ms, Σb = {} ms, Σr = {} ms", sig(t[0], 4), sig(t[1], 4), sig(t[2], 4))}>{ j.layers.len() }</td>
@@ -147,6 +154,10 @@ pub fn JobEditor() -> Html {
             })
             .collect::<Html>()
     };
+    let i = state.draft.index_of(uid).expect("filtered above");
+    if state.draft.scenario.jobs[i].measured.is_some() {
+        return html! { <MeasuredEditor uid={uid} /> };
+    }
     let demands = |who: &'static str, sym: &'static str| {
         fields::RESOURCES
             .into_iter()
@@ -188,6 +199,109 @@ pub fn JobEditor() -> Html {
             </div>
             <p class="note">{"Optional; a value makes the scenario version 2. With GPU sharing on (Parameters), workers of jobs with a memory mean may share a GPU when their memory fits at the accepted collision probability and each keeps its min. performance (docs/MODEL.md §18)."}</p>
             <LayerEditor uid={uid} />
+        </div>
+    }
+}
+
+/// Properties of [`MeasuredEditor`].
+#[derive(Properties, PartialEq)]
+pub struct MeasuredProps {
+    /// The job.
+    pub uid: u64,
+}
+
+/// The editor of a measured all-reduce job (docs/MODEL.md §21–§22): its application,
+/// batch and GPUs — no parameter servers —, its utility in hours, its curve of seconds per
+/// iteration over GPUs with the measured rows marked, and its time to the target.
+#[function_component]
+pub fn MeasuredEditor(props: &MeasuredProps) -> Html {
+    let state = use_app();
+    let Some(i) = state.draft.index_of(props.uid) else {
+        return html! {};
+    };
+    let s = &state.draft.scenario;
+    let job = &s.jobs[i];
+    let k = |f: &str| FieldKey::job(props.uid, f);
+    let model = smd_core::model::JobModel::of(job, &s.cluster, s.params.time_unit_s);
+    let steps = model
+        .measured
+        .as_ref()
+        .map(|c| c.steps())
+        .unwrap_or_default();
+    let fastest = model.integer_optimum();
+    let summary = match (model.measured.as_ref(), fastest) {
+        (Some(c), Some((w, _, t))) => {
+            let at = |w: u32| {
+                steps
+                    .iter()
+                    .find(|p| p.w == w)
+                    .map(|p| {
+                        format!(
+                            "{} at a total batch of {}",
+                            duration(p.t_s),
+                            sig(p.batch, 5)
+                        )
+                    })
+                    .unwrap_or_else(|| "—".into())
+            };
+            let asked = job
+                .requested_workers
+                .map(|r| (r.round() as u32).clamp(1, c.cap))
+                .map(|r| format!("; at its {r} asked GPUs {}", at(r)))
+                .unwrap_or_default();
+            format!(
+                "Time to its target alone: on 1 GPU {}; fastest on {w} GPUs, {}{asked}. At most {} GPUs (its cap on this cluster), packed {} to a machine.",
+                at(1),
+                duration(t),
+                c.cap,
+                c.per_machine
+            )
+        }
+        _ => "It cannot run on this cluster: no GPU a worker fits, or its batch is out of range."
+            .into(),
+    };
+    let width = 560.0;
+    let svg = smd_charts::step_curve_svg(&steps, width);
+    let demands = fields::RESOURCES
+        .into_iter()
+        .map(|r| {
+            html! {
+                <Field k={k(&format!("worker.{}", r.name()))} symbol="Oʷ" label={AttrValue::from(fields::resource_label(r))} />
+            }
+        })
+        .collect::<Html>();
+    html! {
+        <div class="editor" data-testid="job-editor" data-kind="allreduce">
+            <h3>{"Edit job — measured, data-parallel with all-reduce"}</h3>
+            <p class="note">{"Its speed comes from its application's measurements (nodes of 4 × T4): w GPUs, one worker each, no parameter servers. Its utility is in hours: worth γ1 if it reaches its target well before γ3 hours, half at γ3 (docs/MODEL.md §21–§22)."}</p>
+            <div class="grid4">
+                <Field k={k("id")} label="id" />
+                <Field k={k("app")} label="application" choices={fields::app_choices()} />
+                { for fields::JOB_MEASURED.iter().map(|(f, label, placeholder)| html! {
+                    <Field k={k(f)} label={*label} placeholder={*placeholder} />
+                }) }
+                <Field k={k("utility.gamma1")} symbol="γ1" label="worth when on time" />
+                <Field k={k("utility.gamma2")} symbol="γ2" label="sharpness, per hour" />
+                <Field k={k("utility.gamma3")} symbol="γ3" label="deadline, hours" />
+            </div>
+            <div class="measured-curve" data-testid="step-curve">
+                <p class="summary" data-testid="time-to-target">{ summary }</p>
+                { Html::from_html_unchecked(AttrValue::from(svg)) }
+            </div>
+            <h4>{"Demand of one worker "}<span class="sym">{"Oʷ"}</span>{" (one GPU)"}</h4>
+            <div class="grid4">{ demands }</div>
+            <h4>{"Arrival and request"}</h4>
+            <div class="grid4">
+                <Field k={k("arrival_s")} label="arrives, s" placeholder="none" />
+                <Field k={k("requested_workers")} label="asked GPUs" placeholder="none" />
+            </div>
+            <h4>{"GPU sharing"}</h4>
+            <div class="grid4">
+                { for fields::JOB_SHARING.iter().map(|(f, label, placeholder, hint)| html! {
+                    <Field k={k(f)} label={*label} placeholder={*placeholder} hint={*hint} />
+                }) }
+            </div>
+            <p class="note">{"The memory profile is an estimate at the job's local batch (docs/APPLICATIONS.md §6), not a measurement."}</p>
         </div>
     }
 }

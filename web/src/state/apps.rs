@@ -13,16 +13,14 @@ use crate::codec::Draft;
 use crate::fields::{self, FieldKey};
 use smd_apps::app::App;
 use smd_apps::machines::{self, MachineType, CATALOG};
-use smd_apps::preset::{preset, PresetError, PresetOptions};
+use smd_apps::preset::{measured, preset, MeasuredOptions, PresetError, PresetOptions};
 use smd_apps::trace::{self, TraceError};
-use smd_core::scenario::{Cluster, Job};
+use smd_core::scenario::{Architecture, Cluster, Job};
 use smd_core::Scenario;
 
-/// The architecture the page loads traces in. The page's job editor and views show
-/// parameter-server jobs only so far (issue 25's page part is to come), so traces load as
-/// the paper's parameter-server mapping; `smd trace` loads them measured (docs/MODEL.md §21).
-pub const PAGE_ARCHITECTURE: smd_core::scenario::Architecture =
-    smd_core::scenario::Architecture::Ps;
+/// The architecture the page loads traces in: measured all-reduce jobs (docs/MODEL.md §21),
+/// as `smd trace` does.
+pub const PAGE_ARCHITECTURE: Architecture = Architecture::Allreduce;
 use std::rc::Rc;
 
 /// The bundled workloads' source, in a sentence (shown beside the trace form).
@@ -56,27 +54,45 @@ impl Undo {
     }
 }
 
-/// The "from an application" form: an application, its global batch K and, optionally,
-/// the per-worker batch m.
+/// The "from an application" form: an application and the job's architecture — measured
+/// all-reduce (the default: a total batch, empty for the planner's choice, and the most
+/// GPUs) or the paper's parameter servers (a global batch K and, optionally, the
+/// per-worker batch m).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PresetForm {
     /// The application.
     pub app: App,
-    /// K, as typed (pre-filled with the application's initial batch).
+    /// Measured all-reduce or parameter servers.
+    pub architecture: Architecture,
+    /// The total batch K, as typed (pre-filled with the application's initial batch for a
+    /// parameter-server job; empty, the planner's choice, for a measured one).
     pub batch: String,
-    /// m, as typed; empty: the preset's default.
+    /// m, as typed; empty: the preset's default (parameter servers only).
     pub minibatch: String,
-    /// The input at fault (`app`, `batch` or `minibatch`) and the message.
+    /// The most GPUs, as typed; empty: the reference's cap (measured only).
+    pub max_workers: String,
+    /// The input at fault (`app`, `batch`, `minibatch` or `max_workers`) and the message.
     pub error: Option<(&'static str, String)>,
 }
 
 impl PresetForm {
-    /// The form for `app` at its initial batch.
+    /// The form for `app`, a measured job with the batch the planner's choice.
     pub fn new(app: App) -> PresetForm {
+        PresetForm::of(app, Architecture::Allreduce)
+    }
+
+    /// The form for `app` and `architecture`: a parameter-server job at its initial batch.
+    pub fn of(app: App, architecture: Architecture) -> PresetForm {
+        let batch = match architecture {
+            Architecture::Ps => app.facts().initial_batch.to_string(),
+            Architecture::Allreduce => String::new(),
+        };
         PresetForm {
             app,
-            batch: app.facts().initial_batch.to_string(),
+            architecture,
+            batch,
             minibatch: String::new(),
+            max_workers: String::new(),
             error: None,
         }
     }
@@ -239,11 +255,23 @@ impl DraftState {
                 if app != self.preset.app {
                     self.preset = PresetForm {
                         minibatch: std::mem::take(&mut self.preset.minibatch),
-                        ..PresetForm::new(app)
+                        max_workers: std::mem::take(&mut self.preset.max_workers),
+                        ..PresetForm::of(app, self.preset.architecture)
+                    };
+                }
+            }
+            "architecture" => {
+                let a = text.parse().unwrap_or(self.preset.architecture);
+                if a != self.preset.architecture {
+                    self.preset = PresetForm {
+                        minibatch: std::mem::take(&mut self.preset.minibatch),
+                        max_workers: std::mem::take(&mut self.preset.max_workers),
+                        ..PresetForm::of(self.preset.app, a)
                     };
                 }
             }
             "batch" => self.preset.batch = text,
+            "max_workers" => self.preset.max_workers = text,
             _ => self.preset.minibatch = text,
         }
         self.preset.error = None;
@@ -251,6 +279,9 @@ impl DraftState {
 
     /// The application form's job with id `id`, or `None` with the form's error set.
     fn preset_job(&mut self, id: String) -> Option<Job> {
+        if self.preset.architecture == Architecture::Allreduce {
+            return self.measured_job(id);
+        }
         let f = &self.preset;
         let batch = match fields::parse_number(&f.batch) {
             Ok(v) => v,
@@ -293,11 +324,57 @@ impl DraftState {
             .ok()
     }
 
-    /// The id a job from the form gets: `<app>-<K>`, unique in the scenario (ignoring the
-    /// job at `except`).
+    /// The form's measured job with id `id`, or `None` with the form's error set.
+    fn measured_job(&mut self, id: String) -> Option<Job> {
+        let f = &self.preset;
+        let optional = |text: &str| {
+            if text.trim().is_empty() {
+                Ok(None)
+            } else {
+                fields::parse_number(text).map(Some)
+            }
+        };
+        let batch_size = match optional(&f.batch) {
+            Ok(v) => v,
+            Err(m) => {
+                self.preset.error = Some(("batch", m));
+                return None;
+            }
+        };
+        let max_workers = match optional(&f.max_workers) {
+            Ok(v) => v,
+            Err(m) => {
+                self.preset.error = Some(("max_workers", m));
+                return None;
+            }
+        };
+        let opts = MeasuredOptions {
+            id: Some(id),
+            batch_size,
+            max_workers,
+        };
+        measured(f.app, &opts)
+            .map_err(|e: PresetError| {
+                let at = if e.field == "max_workers" {
+                    "max_workers"
+                } else {
+                    "batch"
+                };
+                self.preset.error = Some((at, e.message));
+            })
+            .ok()
+    }
+
+    /// The id a job from the form gets: `<app>-<K>` (`<app>` when the planner chooses a
+    /// measured job's batch), unique in the scenario (ignoring the job at `except`).
     fn preset_id(&self, except: Option<usize>) -> String {
-        let k = fields::parse_number(&self.preset.batch).unwrap_or(0.0);
-        let base = format!("{}-{}", self.preset.app.name(), smd_core::error::num(k));
+        let base = match fields::parse_number(&self.preset.batch) {
+            Ok(k) => format!("{}-{}", self.preset.app.name(), smd_core::error::num(k)),
+            Err(_) if self.preset.architecture == Architecture::Allreduce => {
+                self.preset.app.name().to_owned()
+            }
+            Err(_) => format!("{}-0", self.preset.app.name()),
+        };
         self.unique_id_except(&base, except)
     }
 
@@ -330,7 +407,10 @@ impl DraftState {
         let old = &self.scenario.jobs[i];
         job.arrival_s = old.arrival_s;
         job.requested_workers = old.requested_workers;
-        job.requested_ps = old.requested_ps;
+        // A measured job has no parameter servers to ask for.
+        if job.measured.is_none() {
+            job.requested_ps = old.requested_ps;
+        }
         let s = Rc::make_mut(&mut self.scenario);
         s.jobs[i] = job;
         super::draft::bump_version(s);

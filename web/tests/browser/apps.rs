@@ -41,6 +41,7 @@ async fn an_application_fills_the_selected_job_and_adds_one() {
     let s = scenario(2, 1);
     let m = Mounted::new(props(Some(s.clone())));
     m.planned(2).await;
+    m.select("[data-field='preset.architecture']", "ps");
     m.select("[data-field='preset.app']", "bert");
     m.until("bert's initial batch", |m| {
         m.value("[data-field='preset.batch']") == "12"
@@ -96,6 +97,65 @@ async fn an_application_fills_the_selected_job_and_adds_one() {
 }
 
 #[wasm_bindgen_test]
+async fn a_measured_job_shows_its_application_batch_gpus_curve_and_time() {
+    let m = Mounted::new(props(Some(scenario(2, 1))));
+    m.planned(2).await;
+    assert_eq!(m.value("[data-field='preset.architecture']"), "allreduce");
+    m.select("[data-field='preset.app']", "cifar10");
+    m.type_into("[data-field='preset.batch']", "1024");
+    m.click("[data-action=add-from-app]");
+    m.until("the measured editor", |m| {
+        m.count("[data-testid=job-editor][data-kind=allreduce]") == 1
+    })
+    .await;
+    assert_eq!(m.value("[data-field='job.app']"), "cifar10");
+    assert_eq!(m.value("[data-field='job.batch_size']"), "1024");
+    // No parameter-server field, a curve with its measured rows, the time to target.
+    for f in [
+        "ps.gpu",
+        "iterations",
+        "limit_instances",
+        "requested_ps",
+        "mode",
+    ] {
+        assert_eq!(m.count(&format!("[data-field='job.{f}']")), 0, "{f}");
+    }
+    assert_eq!(m.count("[data-testid=step-curve] svg"), 1);
+    assert!(m
+        .text("[data-testid=time-to-target]")
+        .contains("fastest on"));
+    let exported = m.exported().await;
+    let want = smd_apps::preset::measured(
+        App::Cifar10,
+        &smd_apps::preset::MeasuredOptions {
+            id: Some("cifar10-1024".into()),
+            batch_size: Some(1024.0),
+            max_workers: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(exported.jobs[2], want);
+    // Edits land in the job; a batch out of range is named at its field.
+    m.type_into("[data-field='job.batch_size']", "99999");
+    m.until("the batch message", |m| {
+        m.text("[data-testid=job-editor] [data-testid=error]")
+            .contains("between 128 and 4096")
+    })
+    .await;
+    m.type_into("[data-field='job.batch_size']", "");
+    m.planned(3).await;
+    assert_eq!(m.count("[data-testid=error]"), 0);
+    assert_eq!(
+        m.exported().await.jobs[2]
+            .measured
+            .as_ref()
+            .unwrap()
+            .batch_size,
+        None
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_batch_outside_the_measured_range_is_named_at_its_field() {
     let m = Mounted::new(props(Some(scenario(2, 1))));
     m.planned(2).await;
@@ -123,7 +183,8 @@ async fn a_batch_outside_the_measured_range_is_named_at_its_field() {
         "job-001",
         "the job is unchanged"
     );
-    // Not a number, and a per-worker batch above K: each at its own field.
+    // Not a number, and (a parameter-server job) a per-worker batch above K: each at its
+    // own field.
     m.type_into("[data-field='preset.batch']", "lots");
     m.click("[data-action=add-from-app]");
     m.until("the parse message", |m| {
@@ -132,6 +193,11 @@ async fn a_batch_outside_the_measured_range_is_named_at_its_field() {
     })
     .await;
     assert_eq!(m.value("[data-field='preset.batch']"), "lots");
+    m.select("[data-field='preset.architecture']", "ps");
+    m.until("the parameter-server form", |m| {
+        m.count("[data-field='preset.minibatch']") == 1
+    })
+    .await;
     m.type_into("[data-field='preset.batch']", "256");
     m.type_into("[data-field='preset.minibatch']", "512");
     m.click("[data-action=add-from-app]");
@@ -229,6 +295,8 @@ async fn a_bundled_trace_loads_its_jobs_at_their_arrival_times() {
     let s = m.exported().await;
     assert_eq!(s.version, 2);
     assert_eq!(s.jobs.len(), 160);
+    // As measured (docs/MODEL.md §21), as `smd trace` loads them.
+    assert!(s.jobs.iter().all(|j| j.measured.is_some()));
     assert_eq!(s.cluster, machines::pool(&machines::CATALOG[0], 16.0));
     for (j, a) in s.jobs.iter().zip(&arrivals) {
         assert_eq!(

@@ -7,6 +7,15 @@ use yew::Reducible;
 #[test]
 fn a_preset_job_is_added_with_a_unique_id_and_fills_a_job() {
     let s = state(2);
+    assert_eq!(
+        s.draft.preset.architecture,
+        Architecture::Allreduce,
+        "the default"
+    );
+    let s = s.reduce(Action::Apps(AppsAction::PresetField(
+        "architecture",
+        "ps".into(),
+    )));
     let s = s.reduce(Action::Apps(AppsAction::PresetField("app", "bert".into())));
     assert_eq!(s.draft.preset.batch, "12", "the initial batch");
     let s = s.reduce(Action::Apps(AppsAction::PresetField("batch", "384".into())));
@@ -39,6 +48,50 @@ fn a_preset_job_is_added_with_a_unique_id_and_fills_a_job() {
 }
 
 #[test]
+fn a_measured_job_is_the_default_with_the_batch_the_planners_choice() {
+    let s = state(1);
+    let s = s.reduce(Action::Apps(AppsAction::PresetField("app", "bert".into())));
+    assert_eq!(s.draft.preset.batch, "", "the planner's choice");
+    let s = s.reduce(Action::Apps(AppsAction::AddFromApp));
+    let s = s.reduce(Action::Apps(AppsAction::PresetField("batch", "96".into())));
+    let s = s.reduce(Action::Apps(AppsAction::PresetField(
+        "max_workers",
+        "4".into(),
+    )));
+    let s = s.reduce(Action::Apps(AppsAction::AddFromApp));
+    let jobs = &s.draft.scenario.jobs;
+    assert_eq!(jobs.len(), 3);
+    let want = measured(
+        App::Bert,
+        &MeasuredOptions {
+            id: Some("bert".into()),
+            ..MeasuredOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(jobs[1], want);
+    let want = measured(
+        App::Bert,
+        &MeasuredOptions {
+            id: Some("bert-96".into()),
+            batch_size: Some(96.0),
+            max_workers: Some(4.0),
+        },
+    )
+    .unwrap();
+    assert_eq!(jobs[2], want);
+    assert!(s.draft.valid, "{:?}", s.draft.errors);
+    // A bad number stays at its field.
+    let s = s.reduce(Action::Apps(AppsAction::PresetField(
+        "max_workers",
+        "x".into(),
+    )));
+    let s = s.reduce(Action::Apps(AppsAction::AddFromApp));
+    assert_eq!(s.draft.preset.error.as_ref().unwrap().0, "max_workers");
+    assert_eq!(s.draft.scenario.jobs.len(), 3);
+}
+
+#[test]
 fn a_preset_error_stays_at_its_field_and_changes_nothing() {
     let s = state(1);
     let s = s.reduce(Action::Apps(AppsAction::PresetField(
@@ -53,6 +106,10 @@ fn a_preset_error_stays_at_its_field_and_changes_nothing() {
     assert_eq!(s.draft.preset.batch, "99999");
     assert_eq!(s.draft.scenario.jobs.len(), 1);
     assert_eq!(s.draft.edits, edits);
+    let s = s.reduce(Action::Apps(AppsAction::PresetField(
+        "architecture",
+        "ps".into(),
+    )));
     let s = s.reduce(Action::Apps(AppsAction::PresetField("batch", "256".into())));
     let s = s.reduce(Action::Apps(AppsAction::PresetField(
         "minibatch",
@@ -167,7 +224,7 @@ fn a_bad_trace_names_row_and_column_and_changes_nothing() {
     )));
     let s = s.reduce(Action::Apps(AppsAction::LoadWorkload));
     let m = s.draft.trace.error.clone().unwrap().1;
-    assert!(m.contains("row 1 (line 2): instance: has no gpu"), "{m}");
+    assert!(m.contains("row 1 (line 2): the cluster has no GPU"), "{m}");
     let open = "name,time,application,num_replicas,batch_size\na,0,\"bert,1,12\n";
     let s = s.reduce(Action::Apps(AppsAction::LoadTraceFile(
         "open.csv".into(),
