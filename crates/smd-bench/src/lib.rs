@@ -3,10 +3,12 @@
 //! (`cargo test --release -p smd-bench --target wasm32-unknown-unknown -- --nocapture`) run,
 //! so the two columns of `docs/BENCHMARKS.md` measure the same work. [`joint`] does the same
 //! for the joint optimum `global` (§5), [`place`] for the placement stage
-//! (docs/PLACEMENT.md §13), [`sim`] for the simulation (§8) and [`sweep`] for a capacity
+//! (docs/PLACEMENT.md §13), [`sim`] for the simulation (§8), [`measured`] for planning
+//! measured jobs (§11) and [`sweep`] for a capacity
 //! sweep (§10).
 
 pub mod joint;
+pub mod measured;
 pub mod place;
 pub mod share;
 pub mod sim;

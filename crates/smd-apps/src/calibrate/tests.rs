@@ -334,3 +334,52 @@ fn quantiles_interpolate() {
     assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), Some(2.5));
     assert_eq!(quantile(&[0.0, 10.0], 0.9), Some(9.0));
 }
+
+/// docs/CALIBRATION.md §8's comparison by placement shape: the parameter-server mapping's
+/// held-out errors (the default calibration: seed 1, half held out), by application and
+/// number of nodes — `cargo test -p smd-apps --lib shapes -- --ignored --nocapture`.
+#[test]
+#[ignore = "prints a table of the documentation"]
+fn print_ps_mapping_errors_by_shape() {
+    let report = calibrate(&Options::default()).unwrap();
+    let nodes = |e: &Evaluated| match e.placement.contains('+') {
+        true => e.placement.split('+').count(),
+        false => e.placement.len(),
+    };
+    let classes: [(&str, fn(usize, u32) -> bool); 7] = [
+        ("1 GPU", |n, w| n == 1 && w == 1),
+        ("1 node", |n, _| n == 1),
+        ("1 node, 2–4 GPUs", |n, w| n == 1 && w > 1),
+        ("2 nodes", |n, _| n == 2),
+        ("3 nodes", |n, _| n == 3),
+        ("4 nodes", |n, _| n == 4),
+        ("6–16 nodes", |n, _| n >= 5),
+    ];
+    let cell = |rows: Vec<f64>| {
+        let mut v = rows;
+        v.sort_by(f64::total_cmp);
+        match (quantile(&v, 0.5), quantile(&v, 0.9)) {
+            (Some(m), Some(p)) => format!("{m:.1} / {p:.1} ({})", v.len()),
+            _ => "—".into(),
+        }
+    };
+    print!("| app |");
+    for (name, _) in classes {
+        print!(" {name} |");
+    }
+    println!();
+    let apps: Vec<&str> = App::ALL.iter().map(|a| a.name()).chain(["all"]).collect();
+    for app in apps {
+        print!("| {app} |");
+        for (_, class) in classes {
+            let rows = report
+                .points
+                .iter()
+                .filter(|e| (app == "all" || e.app == app) && class(nodes(e), e.workers))
+                .map(Evaluated::ape_pct)
+                .collect();
+            print!(" {} |", cell(rows));
+        }
+        println!();
+    }
+}

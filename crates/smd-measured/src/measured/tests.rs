@@ -586,6 +586,7 @@ fn print_local_batch_held_out_errors() {
         )
     }
     let mut pooled = Vec::new();
+    let mut pooled_by_nodes: Vec<Vec<f64>> = vec![Vec::new(); 5];
     for app in App::ALL {
         let me = m(app);
         let mut by_nodes: Vec<Vec<f64>> = vec![Vec::new(); 5];
@@ -599,6 +600,9 @@ fn print_local_batch_held_out_errors() {
         }
         let all: Vec<f64> = by_nodes.iter().flatten().copied().collect();
         pooled.extend(all.iter().copied());
+        for (n, e) in by_nodes.iter().enumerate() {
+            pooled_by_nodes[n].extend(e.iter().copied());
+        }
         let cells: Vec<String> = (1..=4).map(|n| summary(by_nodes[n].clone())).collect();
         println!(
             "| {} | {} | {} |",
@@ -607,5 +611,8 @@ fn print_local_batch_held_out_errors() {
             summary(all)
         );
     }
-    println!("pooled {}", summary(pooled));
+    let cells: Vec<String> = (1..=4)
+        .map(|n| summary(pooled_by_nodes[n].clone()))
+        .collect();
+    println!("| **all** | {} | {} |", cells.join(" | "), summary(pooled));
 }
