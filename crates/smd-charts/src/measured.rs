@@ -39,6 +39,7 @@ pub fn step_curve_svg(points: &[StepPoint], width: f64) -> String {
         width,
         height: 240.0,
         y_zero: true,
+        dodge: 0.0,
         ..LineChart::default()
     })
 }

@@ -321,7 +321,7 @@ pub fn TracePanel() -> Html {
                 <label class="file" title="Columns name,time,application,num_replicas,batch_size (the artifact's format).">{"or open a trace CSV… "}<input type="file" accept=".csv,text/csv" onchange={on_file} data-action="open-trace" /></label>
             </div>
             if let Some(m) = err("file") { <p class="msg block" data-testid="error" role="alert">{ m }</p> }
-            <p class="note">{ TRACE_SOURCE }{" Loading replaces the jobs and the cluster (Undo, in the message, brings them back). Each job is its application's preset at its batch; its arrival time (column \"arrives\", in s) and requested workers are kept. The plan takes every job at once; the Over time view simulates them as they arrive."}</p>
+            <p class="note">{ TRACE_SOURCE }{" Loading replaces the jobs and the cluster (Undo, in the message, brings them back). Each job is its application as measured (data-parallel, all-reduce, docs/MODEL.md §21) at its batch, with the GPU cap the reference allows; its arrival time (column \"arrives\", in s) and requested GPUs are kept. The plan takes every job at once; the Over time view simulates them as they arrive."}</p>
         </div>
     }
 }

@@ -28,6 +28,14 @@ pub fn JobsTable() -> Html {
         .filter(|(_, n)| *n > 0)
         .collect();
     let arrivals = has_arrivals(&state.draft.scenario);
+    // Headers name a measured job's columns when every job is one, both kinds' when mixed.
+    let jobs = &state.draft.scenario.jobs;
+    let measured = jobs.iter().filter(|j| j.measured.is_some()).count();
+    let head = |ps: &'static str, mixed: &'static str, all: &'static str| match measured {
+        0 => ps,
+        n if n == jobs.len() => all,
+        _ => mixed,
+    };
     html! {
         <section class="card" id="jobs">
             <h2>{ format!("Jobs ({})", state.draft.scenario.jobs.len()) }
@@ -39,9 +47,9 @@ pub fn JobsTable() -> Html {
             <div class="scroll jobs-scroll">
                 <table class="jobs" data-testid="jobs-table">
                     <thead><tr>
-                        <th>{"id"}</th><th>{"mode"}</th><th>{"overlap"}</th>
-                        <th class="num" title="iterations">{"E"}</th>
-                        <th class="num" title="limit in instances">{"ϑ"}</th>
+                        <th>{"id"}</th><th>{ head("mode", "mode / kind", "kind") }</th><th>{ head("overlap", "overlap / app", "app") }</th>
+                        <th class="num" title="iterations (a measured job: its total batch)">{ head("E", "E / batch", "batch") }</th>
+                        <th class="num" title="limit in instances (a measured job: its most GPUs)">{ head("ϑ", "ϑ / GPUs", "GPUs") }</th>
                         <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
                         <th class="num" title="layers">{"N"}</th>
                         if arrivals { <th class="num" title="arrival time, s from the start of the trace">{"arrives"}</th> }
@@ -109,7 +117,7 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
                 if let Some(m) = &j.measured {
                     <td title="data-parallel, ring all-reduce, as measured">{"all-reduce"}</td>
                     <td>{ m.app.name() }</td>
-                    <td class="num">{"—"}</td>
+                    <td class="num" title="total batch">{ m.batch_size.map(|b| sig(b, 5)).unwrap_or_else(|| "chosen".into()) }</td>
                     <td class="num" title="most GPUs">{ m.max_workers.map(|w| sig(w, 3)).unwrap_or_else(|| "cap".into()) }</td>
                 } else {
                     <td>{ j.mode.name() }</td>
@@ -119,7 +127,11 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
                 }
                 <td class="num">{ sig(j.utility.gamma1, 3) }</td>
                 <td class="num">{ sig(j.utility.gamma3, 3) }</td>
-                <td class="num" title={format!("Σf = {} ms, Σb = {} ms, Σr = {} ms", sig(t[0], 4), sig(t[1], 4), sig(t[2], 4))}>{ j.layers.len() }</td>
+                if j.measured.is_some() {
+                    <td class="num" title="a measured job has no layers">{"—"}</td>
+                } else {
+                    <td class="num" title={format!("Σf = {} ms, Σb = {} ms, Σr = {} ms", sig(t[0], 4), sig(t[1], 4), sig(t[2], 4))}>{ j.layers.len() }</td>
+                }
                 if arrivals { <td class="num" data-testid="arrives">{ j.arrival_s.map(|a| sig(a, 8)).unwrap_or_else(|| "—".into()) }</td> }
                 <td class="job-status">{ if errors > 0 { html!{ <span class="bad">{ format!("⚠ {errors}") }</span> } } else { html!{} } }</td>
                 <td class="actions">
@@ -260,7 +272,7 @@ pub fn MeasuredEditor(props: &MeasuredProps) -> Html {
         _ => "It cannot run on this cluster: no GPU a worker fits, or its batch is out of range."
             .into(),
     };
-    let width = 560.0;
+    let width = 480.0;
     let svg = smd_charts::step_curve_svg(&steps, width);
     let demands = fields::RESOURCES
         .into_iter()

@@ -85,7 +85,13 @@ pub fn LandscapePanel() -> Html {
             }) }
         </select>
     };
+    let measured = selected_index
+        .and_then(|i| results.scenario.jobs.get(i))
+        .is_some_and(|j| j.measured.is_some());
     let body = match (data, (*chart).clone()) {
+        _ if measured => html! {
+            <p class="note" data-testid="landscape-measured">{"A measured job (data-parallel, all-reduce) has a one-dimensional region, w = 1…cap GPUs and no parameter servers: there is no (w, p) landscape, and every policy's choice is an enumeration of w (docs/MODEL.md §21.1). Its seconds per iteration over GPUs are in the job editor."}</p>
+        },
         (None, _) => html! { <p class="note chart-placeholder">{"Computing the landscape…"}</p> },
         (Some(Err(e)), _) => html! { <p class="bad">{ format!("No landscape: {e}") }</p> },
         (Some(Ok(_)), None) => html! {},

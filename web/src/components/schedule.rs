@@ -20,6 +20,14 @@ pub fn SchedulePanel() -> Html {
         return html! {};
     };
     let job = &state.draft.scenario.jobs[i];
+    if job.measured.is_some() {
+        return html! {
+            <section class="card" id="schedule" data-testid="schedule">
+                <h2>{ format!("Layer schedule of {}", job.id) }</h2>
+                <p class="note">{"A measured job has no layer schedule: its step and sync times are the measurements' (docs/MODEL.md §21); the job editor shows its seconds per iteration over GPUs."}</p>
+            </section>
+        };
+    }
     let has_layer_errors = state.view.selected.is_some_and(|u| {
         state
             .draft

@@ -346,7 +346,9 @@ fn print_ps_mapping_errors_by_shape() {
         true => e.placement.split('+').count(),
         false => e.placement.len(),
     };
-    let classes: [(&str, fn(usize, u32) -> bool); 7] = [
+    // A shape: its name and whether a row (nodes, GPUs) is of it.
+    type Shape = (&'static str, fn(usize, u32) -> bool);
+    let classes: [Shape; 7] = [
         ("1 GPU", |n, w| n == 1 && w == 1),
         ("1 node", |n, _| n == 1),
         ("1 node, 2–4 GPUs", |n, w| n == 1 && w > 1),
