@@ -79,12 +79,7 @@ fn write_table(
         out,
         "{} jobs   slot {}   restart {}",
         scenario.jobs.len(),
-        duration(
-            scenario
-                .params
-                .interval_s
-                .unwrap_or(smd_core::scenario::DEFAULT_INTERVAL_S)
-        ),
+        duration(scenario.interval_s()),
         duration(
             scenario
                 .params

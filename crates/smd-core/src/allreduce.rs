@@ -12,8 +12,8 @@ use crate::cluster::{Cluster, Resources};
 use crate::scenario::MeasuredJob;
 use smd_measured::app::App;
 use smd_measured::measured::{Measured, MeasuredError};
-// Where a step time comes from, part of a `StepPoint`.
-pub use smd_measured::measured::Source;
+// Where a step time comes from, part of a `StepPoint`; where a run is, for the simulation.
+pub use smd_measured::measured::{Progress, Source};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -99,6 +99,45 @@ impl Curve {
     pub fn on(&self, gpus_per_machine: &[u32]) -> Option<Point> {
         let m = Measured::of(self.app).ok()?;
         run_at(m, &as_nodes(gpus_per_machine), self.fixed_batch)
+    }
+}
+
+impl Curve {
+    /// The nodes the job runs on: its workers per machine (each machine's GPUs as nodes
+    /// of at most 4), or `w` packed when the list is empty (a pool).
+    fn nodes(&self, w: u32, gpus_per_machine: &[u32]) -> Vec<u32> {
+        if gpus_per_machine.is_empty() {
+            packed(w, self.per_machine)
+        } else {
+            as_nodes(gpus_per_machine)
+        }
+    }
+
+    /// Runs the job `seconds` from `at` on `w` workers placed `gpus_per_machine` (empty:
+    /// packed), each second of work taking `pace` seconds, epoch by epoch as the reference
+    /// does (POLLUX-SIM.md §1.4; its batch fixed, or the best for the placement). Returns
+    /// the seconds to its target when it gets there within `seconds`. A placement the
+    /// measurements cannot answer makes no progress.
+    pub fn run_for(
+        &self,
+        at: &mut Progress,
+        w: u32,
+        gpus_per_machine: &[u32],
+        seconds: f64,
+        pace: f64,
+    ) -> Option<f64> {
+        let m = Measured::of(self.app).ok()?;
+        let nodes = self.nodes(w, gpus_per_machine);
+        let batch = match self.fixed_batch {
+            Some(b) => b,
+            None => run_at(m, &nodes, None)?.batch,
+        };
+        m.run_for(at, &nodes, batch, seconds, pace).ok().flatten()
+    }
+
+    /// The share of its target a run at `at` has reached, in [0, 1].
+    pub fn share_done(&self, at: &Progress) -> f64 {
+        Measured::of(self.app).map_or(0.0, |m| m.share_done(at))
     }
 }
 

@@ -107,6 +107,9 @@ pub const DEFAULT_SHARE_OVERHEAD: f64 = 0.02;
 
 /// Slot length Δ, s, when `params.interval_s` is unset (CLUSTER.md §4).
 pub const DEFAULT_INTERVAL_S: f64 = 600.0;
+/// Slot length Δ, s, when `params.interval_s` is unset and every job is measured: the
+/// reference simulator's scheduling interval (POLLUX-SIM.md §1.1).
+pub const DEFAULT_MEASURED_INTERVAL_S: f64 = 60.0;
 /// Restart time, s, when `params.restart_s` is unset.
 pub const DEFAULT_RESTART_S: f64 = 30.0;
 /// The longest simulation, s (30 days): the horizon when `params.horizon_s` is unset.
@@ -538,6 +541,23 @@ impl Scenario {
         de.end()
             .map_err(|e| Error::Parse(crate::json::describe(&e.to_string())))?;
         Ok(scenario)
+    }
+
+    /// Whether every job is a measured all-reduce job (and there is one): the simulation
+    /// then keeps the reference simulator's time (MODEL.md §21.1).
+    pub fn all_measured(&self) -> bool {
+        !self.jobs.is_empty() && self.jobs.iter().all(|j| j.measured.is_some())
+    }
+
+    /// The slot length Δ in force, s: `params.interval_s`, else
+    /// [`DEFAULT_MEASURED_INTERVAL_S`] when every job is measured, else
+    /// [`DEFAULT_INTERVAL_S`].
+    pub fn interval_s(&self) -> f64 {
+        self.params.interval_s.unwrap_or(if self.all_measured() {
+            DEFAULT_MEASURED_INTERVAL_S
+        } else {
+            DEFAULT_INTERVAL_S
+        })
     }
 
     /// Pretty JSON, the file format of `SCENARIO.md`.

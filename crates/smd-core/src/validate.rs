@@ -5,9 +5,8 @@
 
 use crate::error::{cut, Error, FieldError};
 use crate::scenario::{
-    Job, MachineGroup, MeasuredJob, Resource, Resources, Scenario, DEFAULT_INTERVAL_S,
-    MAX_ALLOCATION, MAX_HORIZON_S, MAX_ID_CHARS, MAX_MACHINES, MAX_MAGNITUDE, MAX_VERSION,
-    MIN_MAGNITUDE, RESOURCE_NAMES, VERSION,
+    Job, MachineGroup, MeasuredJob, Resource, Resources, Scenario, MAX_ALLOCATION, MAX_HORIZON_S,
+    MAX_ID_CHARS, MAX_MACHINES, MAX_MAGNITUDE, MAX_VERSION, MIN_MAGNITUDE, RESOURCE_NAMES, VERSION,
 };
 
 impl Scenario {
@@ -25,7 +24,7 @@ impl Scenario {
         let mut out = Vec::new();
         // The simulation charges a restart within its slot, min(restart_s, Δ): a longer
         // restart is cut to Δ without a word unless said here (docs/SCENARIO.md, "Time").
-        let delta = self.params.interval_s.unwrap_or(DEFAULT_INTERVAL_S);
+        let delta = self.interval_s();
         if let Some(r) = self.params.restart_s.filter(|r| *r > delta) {
             out.push(FieldError {
                 job: None,

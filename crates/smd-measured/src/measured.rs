@@ -402,6 +402,70 @@ impl Measured {
     }
 }
 
+/// Where a run is (POLLUX-SIM.md §1.4): its scale-invariant progress and the epochs it has
+/// completed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Scale-invariant iterations done (iterations at the initial batch).
+    pub progress: f64,
+    /// Epochs completed; the run is done at [`Measured::max_epochs`].
+    pub epoch: usize,
+}
+
+impl Measured {
+    /// Runs `seconds` on `placement` at total batch `batch` from `at`, each second of work
+    /// taking `pace` seconds (≥ 1: a slowdown), as the reference steps a job through one
+    /// interval (POLLUX-SIM.md §1.4): epoch by epoch at the goodput of the epoch's gradient
+    /// statistics, an epoch's end at its rounded (half to even) whole seconds. Returns the
+    /// seconds from the start to the target when the run reaches it within `seconds`.
+    /// A crossed epoch's rounding may take it a fraction of a second past `seconds`.
+    pub fn run_for(
+        &self,
+        at: &mut Progress,
+        placement: &[u32],
+        batch: f64,
+        seconds: f64,
+        pace: f64,
+    ) -> Result<Option<f64>, MeasuredError> {
+        let replicas: u32 = placement.iter().sum();
+        let c = self.batch_config(replicas, batch);
+        let b = c.effective();
+        let s = self.step_any(placement, f64::from(c.atomic))?;
+        let iteration_s = (s.step_s + f64::from(c.accum) * (s.step_s - s.sync_s)) * pace;
+        let scale = b / self.batch_range()[0];
+        let (mut left, mut used) = (seconds, 0.0);
+        while left > 0.0 && at.epoch < self.max_epochs {
+            let (sqr, var) = self.grad_stats(b, at.epoch)?;
+            let den = var / scale + sqr;
+            let gain = if den > 0.0 { (var + sqr) / den } else { 1.0 };
+            let g = gain / iteration_s;
+            let next = self.epoch_target(at.epoch + 1);
+            if at.progress + g * left < next {
+                at.progress += g * left;
+                return Ok(None);
+            }
+            let d = ((next - at.progress) / g).round_ties_even();
+            at.epoch += 1;
+            at.progress = next;
+            used += d;
+            left -= d;
+            if at.epoch == self.max_epochs {
+                return Ok(Some(used));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The share of the target `at` has reached, in [0, 1].
+    pub fn share_done(&self, at: &Progress) -> f64 {
+        if at.epoch >= self.max_epochs {
+            1.0
+        } else {
+            (at.progress / self.target()).clamp(0.0, 1.0)
+        }
+    }
+}
+
 /// The whole seconds a run of these epochs takes: each epoch rounded half to even, as the
 /// reference rounds them (POLLUX-SIM.md §1.4), then summed.
 pub fn rounded_total(epoch_seconds: &[f64]) -> f64 {

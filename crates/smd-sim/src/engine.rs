@@ -167,9 +167,10 @@ impl<'w> Sim<'w> {
             .order
             .iter()
             .copied()
-            .filter(|&i| world.arrival[i] <= now && !self.state.done[i])
+            .filter(|&i| world.boundary_after(world.arrival[i]) <= now && !self.state.done[i])
             .collect();
-        let future = (0..n).any(|i| !self.state.done[i] && world.arrival[i] > now);
+        let future =
+            (0..n).any(|i| !self.state.done[i] && world.boundary_after(world.arrival[i]) > now);
         if active.is_empty() {
             if !future {
                 return Ok(Some(End::Finished));
@@ -317,15 +318,34 @@ impl<'w> Sim<'w> {
         // segment without a restart.
         let paced = !changed && pace != self.tracks[i].slowdown;
         let per: Vec<u32> = shares.iter().flatten().map(|s| s.workers as u32).collect();
-        let per_iter = m.t_on(w as f64, p as f64, rho, &per) * pace / iterations;
-        let can = ((end - start) / per_iter).max(0.0);
-        // Round-off must not leave a sliver of work for another slot (and a restart).
-        let sliver = 1e-9 * iterations;
-        let (stop, iters) = if state.remaining[i] <= can + sliver {
-            let all = state.remaining[i];
-            ((start + all * per_iter).min(end), all)
-        } else {
-            (end, can)
+        let (stop, iters) = match &m.measured {
+            // A measured job runs epoch by epoch as the reference steps it (MODEL §21.1,
+            // POLLUX-SIM.md §1.4); its work counts in shares of its target.
+            Some(c) => {
+                let at = &mut state.progress[i];
+                let before = c.share_done(at);
+                let finished = c.run_for(at, w as u32, &per, (end - start).max(0.0), pace);
+                let share = if finished.is_some() {
+                    state.remaining[i]
+                } else {
+                    (c.share_done(at) - before).min(state.remaining[i])
+                };
+                // An epoch ends at its whole seconds: the last may end a fraction past
+                // the slot, as the reference's completion time does.
+                (finished.map_or(end, |d| start + d), share)
+            }
+            None => {
+                let per_iter = m.t_on(w as f64, p as f64, rho, &per) * pace / iterations;
+                let can = ((end - start) / per_iter).max(0.0);
+                // Round-off must not leave a sliver of work for another slot (and a restart).
+                let sliver = 1e-9 * iterations;
+                if state.remaining[i] <= can + sliver {
+                    let all = state.remaining[i];
+                    ((start + all * per_iter).min(end), all)
+                } else {
+                    (end, can)
+                }
+            }
         };
         state.remaining[i] -= iters;
         if state.remaining[i] <= 0.0 {

@@ -4,7 +4,7 @@
 //! the settling stage and the slot loop all read these, and this reads none of them.
 
 use smd_core::model::JobModel;
-use smd_core::scenario::{DEFAULT_INTERVAL_S, DEFAULT_RESTART_S, MAX_HORIZON_S};
+use smd_core::scenario::{DEFAULT_RESTART_S, MAX_HORIZON_S};
 use smd_core::Scenario;
 use std::cell::OnceCell;
 
@@ -26,6 +26,9 @@ pub(crate) struct World<'a> {
     pub place_opts: smd_place::Options,
     /// Slot length Δ, s.
     pub delta: f64,
+    /// The first boundary a policy decides at: Δ when every job is measured (the reference
+    /// decides at the end of its first tick, POLLUX-SIM.md §1.2), else 0.
+    pub first_tick: f64,
     /// Time without progress when a job starts or changes, within one slot: min(restart, Δ).
     pub restart: f64,
     /// Where the run stops, s.
@@ -53,7 +56,7 @@ impl<'a> World<'a> {
         let arrival: Vec<f64> = s.jobs.iter().map(|j| j.arrival_s.unwrap_or(0.0)).collect();
         let mut order: Vec<usize> = (0..s.jobs.len()).collect();
         order.sort_by(|&a, &b| arrival[a].total_cmp(&arrival[b]).then(a.cmp(&b)));
-        let delta = s.params.interval_s.unwrap_or(DEFAULT_INTERVAL_S);
+        let delta = s.interval_s();
         let (placement, place_opts) = smd_place::placement_of(s);
         let mut world = World {
             cap: s.cluster.capacity().to_array(),
@@ -61,6 +64,7 @@ impl<'a> World<'a> {
             placement,
             place_opts,
             delta,
+            first_tick: if s.all_measured() { delta } else { 0.0 },
             restart: s.params.restart_s.unwrap_or(DEFAULT_RESTART_S).min(delta),
             horizon: s.params.horizon_s.unwrap_or(MAX_HORIZON_S),
             worst_slowdown: vec![1.0; s.jobs.len()],
@@ -91,9 +95,10 @@ impl<'a> World<'a> {
         }
     }
 
-    /// The first slot boundary at or after `t`.
+    /// The first slot boundary at or after `t` at which a job arriving then is seen: from
+    /// [`World::first_tick`] on.
     pub fn boundary_after(&self, t: f64) -> f64 {
-        (t / self.delta).ceil() * self.delta
+        ((t / self.delta).ceil() * self.delta).max(self.first_tick)
     }
 }
 
@@ -105,6 +110,8 @@ pub(crate) struct State {
     pub current: Vec<Option<(u64, u64)>>,
     /// Finished jobs.
     pub done: Vec<bool>,
+    /// Each measured job's progress, epoch by epoch (MODEL.md §21.1; unused for others).
+    pub progress: Vec<smd_core::allreduce::Progress>,
 }
 
 impl State {
@@ -114,6 +121,7 @@ impl State {
             remaining: vec![0.0; n],
             current: vec![None; n],
             done: vec![false; n],
+            progress: vec![Default::default(); n],
         }
     }
 }

@@ -300,3 +300,48 @@ fn every_simulation_policy_finishes_a_measured_workload_within_the_caps() {
         }
     }
 }
+
+#[test]
+fn the_reference_worked_example_runs_112_s_under_every_policy() {
+    // POLLUX-SIM.md §1.7: ncf-6 of workload-6 arrives at 1585, is first seen at the tick
+    // at 1620, restarts 30 s and runs ten epochs rounded to 47 s: JCT 112 s.
+    let s = workload("workload-6");
+    assert_eq!(
+        s.interval_s(),
+        60.0,
+        "the reference's interval for measured jobs"
+    );
+    for policy in SimPolicy::ALL {
+        let run = simulate(&s, policy, &mut SimOptions::default()).unwrap();
+        let ncf6 = run.jobs.iter().find(|j| j.id == "ncf-6").unwrap();
+        assert_eq!(ncf6.jct_s, Some(112.0), "{policy}");
+        assert_eq!(
+            ncf6.first_start_s,
+            Some(1650.0),
+            "{policy}: 1620 + 30 s restart"
+        );
+    }
+}
+
+#[test]
+fn a_job_arriving_at_0_is_first_seen_at_the_first_tick() {
+    let t4 = machines::machine_type("t4x4").unwrap();
+    let mut job = preset::measured(
+        App::Ncf,
+        &MeasuredOptions {
+            batch_size: Some(32768.0),
+            ..MeasuredOptions::default()
+        },
+    )
+    .unwrap();
+    job.arrival_s = Some(0.0);
+    let s = Scenario {
+        version: 2,
+        cluster: machines::cluster(t4, 1.0, t4.capacity),
+        params: Default::default(),
+        jobs: vec![job],
+    };
+    let run = simulate(&s, SimPolicy::Fifo, &mut SimOptions::default()).unwrap();
+    // Seen at 60 (not 0), 30 s restart, 47 s of epochs.
+    assert_eq!(run.jobs[0].jct_s, Some(137.0));
+}

@@ -616,3 +616,46 @@ fn print_local_batch_held_out_errors() {
         .collect();
     println!("| **all** | {} | {} |", cells.join(" | "), summary(pooled));
 }
+
+#[test]
+fn a_run_in_one_go_takes_its_time_to_target_and_in_ticks_about_as_long() {
+    for (app, batch, placement) in [
+        (App::Ncf, 32768.0, vec![1]),
+        (App::Cifar10, 2048.0, vec![4, 2]),
+        (App::Bert, 384.0, vec![4, 4, 1]),
+    ] {
+        let me = m(app);
+        let want = me.time_to_target(&placement, batch).unwrap();
+        let mut at = Progress::default();
+        let got = me
+            .run_for(&mut at, &placement, batch, f64::INFINITY, 1.0)
+            .unwrap();
+        assert_eq!(got, Some(want), "{app}");
+        assert_eq!(me.share_done(&at), 1.0);
+        // In ticks of 60 s an epoch's rounding restarts at each tick: the end moves by at
+        // most half a second per tick it spans.
+        let mut at = Progress::default();
+        let mut t = 0.0;
+        let ticks = loop {
+            match me.run_for(&mut at, &placement, batch, 60.0, 1.0).unwrap() {
+                Some(d) => break t + d,
+                None => t += 60.0,
+            }
+        };
+        assert!(
+            (ticks - want).abs() <= 0.5 * (want / 60.0).ceil() + 1e-9,
+            "{app}: {ticks} vs {want}"
+        );
+        // Twice as slow, twice as long (before rounding).
+        let mut at = Progress::default();
+        let slow = me
+            .run_for(&mut at, &placement, batch, f64::INFINITY, 2.0)
+            .unwrap()
+            .unwrap();
+        let unrounded: f64 = me.epoch_seconds(&placement, batch).unwrap().iter().sum();
+        assert!(
+            (slow - 2.0 * unrounded).abs() <= 0.5 * me.max_epochs() as f64,
+            "{app}"
+        );
+    }
+}
