@@ -140,7 +140,7 @@ pub fn run_sim_sharing(clock: &dyn Fn() -> f64) -> Vec<SimShareRow> {
                 }
             }
             let delta_h = s.params.interval_s.unwrap_or(600.0) / 3600.0;
-            for policy in smd_sim::SimPolicy::ALL {
+            for policy in smd_sim::SimPolicy::all_for(&s) {
                 if policy == smd_sim::SimPolicy::Bound {
                     continue;
                 }

@@ -94,7 +94,7 @@ pub fn run_sim(clock: &dyn Fn() -> f64, cases: &[Case]) -> Vec<SimRow> {
     let mut rows = Vec::new();
     for &case in cases {
         let s = instance(case);
-        for policy in SimPolicy::ALL {
+        for policy in SimPolicy::all_for(&s) {
             let t0 = clock();
             let run = simulate(&s, policy, &mut Options::default()).expect("the runs succeed");
             rows.push(SimRow {

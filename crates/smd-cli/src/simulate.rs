@@ -12,7 +12,8 @@ use std::io::Write;
 /// Arguments of `smd simulate`.
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// A policy (fifo, optimus, smd, oasis, locality, bound) or `all`.
+    /// A policy (fifo, optimus, smd, oasis, locality, bound; for measured jobs also the
+    /// reference simulator's tiresias and optimus_oracle) or `all` (those that apply).
     #[arg(long, value_name = "P|all", default_value = "all")]
     policy: String,
     #[command(flatten)]
@@ -21,15 +22,19 @@ pub struct SimulateArgs {
 
 /// Runs the simulation(s) and prints them.
 pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let policies: Vec<SimPolicy> = if a.policy == "all" {
-        SimPolicy::ALL.to_vec()
-    } else {
-        vec![a
-            .policy
-            .parse::<SimPolicy>()
-            .map_err(|e| Failure::Invalid(format!("--policy: {e} or all")))?]
+    // A bad policy name is refused before the file is read.
+    let one: Option<SimPolicy> = match a.policy.as_str() {
+        "all" => None,
+        name => Some(
+            name.parse::<SimPolicy>()
+                .map_err(|e| Failure::Invalid(format!("--policy: {e} or all")))?,
+        ),
     };
     let scenario = load(&a.common)?;
+    let policies: Vec<SimPolicy> = match one {
+        Some(p) => vec![p],
+        None => SimPolicy::all_for(&scenario),
+    };
     let mut runs: Vec<(Run, f64)> = Vec::new();
     for &p in &policies {
         let t0 = std::time::Instant::now();

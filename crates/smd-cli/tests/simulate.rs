@@ -34,7 +34,16 @@ fn the_json_follows_the_contract_for_every_policy() {
     let names: Vec<&str> = runs.iter().map(|r| r["policy"].as_str().unwrap()).collect();
     assert_eq!(
         names,
-        ["fifo", "optimus", "smd", "oasis", "locality", "bound"]
+        [
+            "fifo",
+            "optimus",
+            "smd",
+            "oasis",
+            "locality",
+            "bound",
+            "tiresias",
+            "optimus_oracle"
+        ]
     );
     for r in runs {
         let m = &r["metrics"];

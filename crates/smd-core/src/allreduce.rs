@@ -135,6 +135,30 @@ impl Curve {
         m.run_for(at, &nodes, batch, seconds, pace).ok().flatten()
     }
 
+    /// The batch the reference's fixed-batch policies run at: the fixed one, else the
+    /// application's initial batch.
+    fn reference_batch(&self, m: &Measured) -> f64 {
+        self.fixed_batch.unwrap_or(m.batch_range()[0])
+    }
+
+    /// Optimus+Oracle's predicted seconds per iteration on `r` GPUs packed 4 to a node
+    /// (POLLUX-SIM.md §4.1); infinite where the measurements cannot answer.
+    pub fn oracle_iteration(&self, r: u32) -> f64 {
+        let Ok(m) = Measured::of(self.app) else {
+            return f64::INFINITY;
+        };
+        let batch = self.reference_batch(m);
+        m.oracle_iteration(&packed(r, NODE_GPUS), batch)
+            .unwrap_or(f64::INFINITY)
+    }
+
+    /// Optimus+Oracle's remaining iterations at `at` (POLLUX-SIM.md §4.1).
+    pub fn oracle_remaining(&self, at: &Progress) -> f64 {
+        Measured::of(self.app)
+            .and_then(|m| m.oracle_remaining(at, self.reference_batch(m)))
+            .unwrap_or(0.0)
+    }
+
     /// The share of its target a run at `at` has reached, in [0, 1].
     pub fn share_done(&self, at: &Progress) -> f64 {
         Measured::of(self.app).map_or(0.0, |m| m.share_done(at))

@@ -456,6 +456,36 @@ impl Measured {
         Ok(None)
     }
 
+    /// Optimus+Oracle's predicted seconds per iteration on `placement` at total batch
+    /// `batch` (POLLUX-SIM.md §4.1): §2.4's split with accumulation forced to at least 1 on
+    /// one GPU, then step + accum·(step − sync) from the measurements.
+    pub fn oracle_iteration(&self, placement: &[u32], batch: f64) -> Result<f64, MeasuredError> {
+        let replicas: u32 = placement.iter().sum();
+        let mut c = self.batch_config(replicas, batch);
+        if replicas == 1 && c.accum == 0 {
+            // The reference's prediction forces an accumulation step on one GPU.
+            const EPS: f64 = 1e-8;
+            let local = (batch - EPS).ceil();
+            let atomic = (local / 2.0 - EPS).ceil();
+            let cap = (self.batch_range()[1] / 2.0).floor();
+            c.accum = 1;
+            c.atomic = atomic.min(cap).max(1.0) as u32;
+        }
+        let s = self.step_any(placement, f64::from(c.atomic))?;
+        Ok(s.step_s + f64::from(c.accum) * (s.step_s - s.sync_s))
+    }
+
+    /// Optimus+Oracle's remaining work at `at` for total batch `batch` (POLLUX-SIM.md
+    /// §4.1): iter(B, e*) − iter(B, epoch) with e* = max_epochs − 1, or 1 once the epoch
+    /// reaches e* (the reference's quirk leaves one epoch out).
+    pub fn oracle_remaining(&self, at: &Progress, batch: f64) -> Result<f64, MeasuredError> {
+        let last = self.max_epochs.saturating_sub(1);
+        if last <= at.epoch {
+            return Ok(1.0);
+        }
+        Ok(self.iteration(batch, last)? - self.iteration(batch, at.epoch)?)
+    }
+
     /// The share of the target `at` has reached, in [0, 1].
     pub fn share_done(&self, at: &Progress) -> f64 {
         if at.epoch >= self.max_epochs {

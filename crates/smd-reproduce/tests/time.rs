@@ -12,7 +12,8 @@ fn the_committed_study_matches_a_fresh_run_of_its_first_case() {
     assert_eq!(lines[0], COLUMNS.join(","));
     assert_eq!(
         lines.len(),
-        1 + SimPolicy::ALL.len() * cases(Size::Full).len()
+        1 + SimPolicy::all_for(&cases(Size::Full)[0].scenario().unwrap()).len()
+            * cases(Size::Full).len()
     );
     let fresh = run_cases(&cases(Size::Full)[..1], &mut |_, _| {})
         .unwrap()

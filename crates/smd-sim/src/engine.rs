@@ -217,20 +217,23 @@ impl<'w> Sim<'w> {
         now: f64,
     ) -> Result<Settled, Error> {
         let world = self.world;
+        let previous: Vec<(Option<Vec<PlacedShare>>, f64)> = self
+            .tracks
+            .iter()
+            .map(|t| (t.shares.clone(), t.rho))
+            .collect();
+        let shares: Vec<Option<Vec<PlacedShare>>> =
+            previous.iter().map(|(s, _)| s.clone()).collect();
         let slot = Slot {
             now,
             index: self.k,
             active,
             world,
             state: &self.state,
+            shares: &shares,
         };
         let decision = decide.decide(&slot)?;
         check(world, active, &decision.alloc, self.policy, self.k)?;
-        let previous: Vec<(Option<Vec<PlacedShare>>, f64)> = self
-            .tracks
-            .iter()
-            .map(|t| (t.shares.clone(), t.rho))
-            .collect();
         let mut settled = settle(
             world,
             self.sharing.as_mut(),

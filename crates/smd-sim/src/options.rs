@@ -20,6 +20,12 @@ pub enum SimPolicy {
     Locality,
     /// An upper bound: every job alone on the empty cluster from its arrival.
     Bound,
+    /// The reference simulator's Tiresias (POLLUX-SIM.md §4.2): two queues by attained
+    /// GPU-service, whole requests, preemption; measured jobs only.
+    Tiresias,
+    /// The reference simulator's Optimus+Oracle (POLLUX-SIM.md §4.1): a GPU each, then
+    /// GPUs by marginal gain on the exact remaining work; measured jobs only.
+    OptimusOracle,
 }
 
 smd_core::named!(SimPolicy, "simulation policy" {
@@ -29,7 +35,25 @@ smd_core::named!(SimPolicy, "simulation policy" {
     Oasis => "oasis",
     Locality => "locality",
     Bound => "bound",
+    Tiresias => "tiresias",
+    OptimusOracle => "optimus_oracle",
 });
+
+impl SimPolicy {
+    /// Whether the policy schedules `scenario`: the reference's policies (`tiresias`,
+    /// `optimus_oracle`) schedule measured all-reduce jobs only; the others any job.
+    pub fn applies_to(self, scenario: &smd_core::Scenario) -> bool {
+        !matches!(self, SimPolicy::Tiresias | SimPolicy::OptimusOracle) || scenario.all_measured()
+    }
+
+    /// The policies that schedule `scenario`, in [`SimPolicy::ALL`]'s order.
+    pub fn all_for(scenario: &smd_core::Scenario) -> Vec<SimPolicy> {
+        SimPolicy::ALL
+            .into_iter()
+            .filter(|p| p.applies_to(scenario))
+            .collect()
+    }
+}
 
 /// Where a run is: reported after every slot.
 #[derive(Clone, Copy, Debug, PartialEq)]

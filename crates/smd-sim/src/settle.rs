@@ -40,7 +40,11 @@ pub(crate) fn settle(
     fresh_packing: bool,
 ) -> Result<Settled, Error> {
     let n = world.s.jobs.len();
-    let Decision { mut alloc, mut why } = decision;
+    let Decision {
+        mut alloc,
+        mut why,
+        placed,
+    } = decision;
     let mut shares: Vec<Option<Vec<PlacedShare>>> = vec![None; n];
     let mut rho = vec![1.0; n];
     if !world.machines.is_empty() {
@@ -50,7 +54,7 @@ pub(crate) fn settle(
             shares: &mut shares,
             rho: &mut rho,
         };
-        place(world, active, state, previous, &mut out)?;
+        place(world, active, state, previous, &placed, &mut out)?;
     }
     let packed = match sharing {
         Some(sh) => {
@@ -98,6 +102,7 @@ fn place(
     active: &[usize],
     state: &State,
     previous: &Previous,
+    chosen: &[Option<Vec<PlacedShare>>],
     out: &mut Placed,
 ) -> Result<(), Error> {
     let machines = &world.machines;
@@ -105,6 +110,13 @@ fn place(
     let mut fresh: Vec<usize> = Vec::new();
     for &i in active {
         let Some(a) = out.alloc[i] else { continue };
+        // A policy that placed the job itself (the reference's): its machines as chosen.
+        if let Some(sh) = &chosen[i] {
+            take(&mut left, &world.s.jobs[i], sh, false);
+            out.shares[i] = Some(sh.clone());
+            out.rho[i] = 1.0;
+            continue;
+        }
         match (&previous[i].0, state.current[i] == Some(a)) {
             (Some(sh), true) => {
                 take(&mut left, &world.s.jobs[i], sh, false);

@@ -138,6 +138,8 @@ pub(crate) struct Slot<'a> {
     pub world: &'a World<'a>,
     /// The jobs' state.
     pub state: &'a State,
+    /// Each job's machines in the last slot (on machines; `None`: it did not run there).
+    pub shares: &'a [Option<Vec<smd_core::plan::PlacedShare>>],
 }
 
 /// A policy's answer for one slot, indexed by job (inactive jobs: `None`).
@@ -146,6 +148,9 @@ pub(crate) struct Decision {
     pub alloc: Vec<Option<(u64, u64)>>,
     /// Why a job waits (for the page's "why is job X waiting").
     pub why: Vec<Option<String>>,
+    /// Machines a policy chose itself for a job (the reference's policies, which place as
+    /// they allocate); `None`: the placement stage places it.
+    pub placed: Vec<Option<Vec<smd_core::plan::PlacedShare>>>,
 }
 
 impl Decision {
@@ -154,6 +159,7 @@ impl Decision {
         Decision {
             alloc: vec![None; n],
             why: vec![None; n],
+            placed: vec![None; n],
         }
     }
 }

@@ -345,3 +345,63 @@ fn a_job_arriving_at_0_is_first_seen_at_the_first_tick() {
     // Seen at 60 (not 0), 30 s restart, 47 s of epochs.
     assert_eq!(run.jobs[0].jct_s, Some(137.0));
 }
+
+/// The published per-job JCTs of the reference simulator for `policy` at `load`
+/// (data/pollux/results, the artifact's own results).
+fn published(policy: &str, load: &str, workload: &str) -> std::collections::BTreeMap<String, f64> {
+    let text = match (policy, load) {
+        ("tiresias", "0.5") => include_str!("../../../data/pollux/results/tiresias-0.5.json"),
+        ("optimus", "0.5") => include_str!("../../../data/pollux/results/optimus-0.5.json"),
+        _ => unreachable!("only these are compared here"),
+    };
+    let all: serde_json::Value = serde_json::from_str(text).unwrap();
+    all["jcts"][workload]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_f64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn tiresias_and_optimus_oracle_agree_job_by_job_with_the_published_results() {
+    let t4 = machines::machine_type("t4x4").unwrap();
+    for workload in ["workload-1", "workload-3"] {
+        let text = std::fs::read_to_string(format!(
+            "{}/../../data/pollux/workloads-0.5/{workload}.csv",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        let s = trace::scenario(
+            &trace::parse(&text).unwrap(),
+            machines::cluster(t4, 16.0, t4.capacity),
+        )
+        .unwrap();
+        for (policy, name) in [
+            (SimPolicy::Tiresias, "tiresias"),
+            (SimPolicy::OptimusOracle, "optimus"),
+        ] {
+            let run = simulate(&s, policy, &mut SimOptions::default()).unwrap();
+            let theirs = published(name, "0.5", workload);
+            assert_eq!(theirs.len(), run.jobs.len());
+            let mut logs: Vec<f64> = run
+                .jobs
+                .iter()
+                .map(|j| (j.jct_s.unwrap() / theirs[&j.id]).ln().abs())
+                .collect();
+            logs.sort_by(f64::total_cmp);
+            let (median, p90) = (logs[logs.len() / 2], logs[logs.len() * 9 / 10]);
+            let ours: f64 = run.jobs.iter().map(|j| j.jct_s.unwrap()).sum();
+            let mean_ratio = ours / theirs.values().sum::<f64>();
+            // The goals for the reference's deterministic policies.
+            assert!(
+                median <= 0.02 && p90 <= 0.15,
+                "{policy} {workload}: {median} / {p90}"
+            );
+            assert!(
+                (mean_ratio - 1.0).abs() <= 0.03,
+                "{policy} {workload}: {mean_ratio}"
+            );
+        }
+    }
+}

@@ -202,7 +202,7 @@ fn every_policy_on_a_pool_and_on_machines_passes_every_check() {
     for (machines, units) in [(0, 0.05), (6, 0.0)] {
         for seed in 1..=2 {
             let s = trace(14, seed, 400.0, machines, units);
-            for policy in SimPolicy::ALL {
+            for policy in SimPolicy::all_for(&s) {
                 let run = simulate(&s, policy, &mut Options::default()).unwrap();
                 assert_eq!(run.policy, policy);
                 if policy != SimPolicy::Bound {
@@ -220,7 +220,7 @@ fn every_policy_on_a_pool_and_on_machines_passes_every_check() {
 #[test]
 fn runs_are_deterministic() {
     let s = trace(10, 3, 300.0, 4, 0.0);
-    for policy in SimPolicy::ALL {
+    for policy in SimPolicy::all_for(&s) {
         let a = simulate(&s, policy, &mut Options::default()).unwrap();
         let b = simulate(&s, policy, &mut Options::default()).unwrap();
         assert_eq!(
@@ -290,7 +290,7 @@ fn invalid_time_parameters_are_named() {
 fn a_horizon_cuts_the_run() {
     let mut s = trace(8, 1, 600.0, 0, 0.02);
     s.params.horizon_s = Some(1800.0);
-    for policy in SimPolicy::ALL {
+    for policy in SimPolicy::all_for(&s) {
         let run = simulate(&s, policy, &mut Options::default()).unwrap();
         for j in &run.jobs {
             if let Some(c) = j.completion_s {
@@ -322,7 +322,7 @@ proptest! {
         let mut s = trace(jobs, seed, gap, machines, 0.03);
         s.params.interval_s = Some(delta);
         s.params.restart_s = Some(restart);
-        for policy in SimPolicy::ALL {
+        for policy in SimPolicy::all_for(&s) {
             let run = simulate(&s, policy, &mut Options::default()).unwrap();
             if policy != SimPolicy::Bound {
                 check(&s, &run);

@@ -212,6 +212,11 @@ pub fn evaluate(
         if opts.cancel.is_some_and(|c| c()) {
             return Err(SweepError::Cancelled);
         }
+        // The reference's policies schedule measured jobs only: skipped elsewhere.
+        if !policy.applies_to(scenario) {
+            step(opts, policy.name());
+            continue;
+        }
         let mut sim_opts = smd_sim::Options {
             cancel: opts.cancel,
             ..Default::default()

@@ -221,6 +221,12 @@ pub fn simulate(
         return Err("no policy to simulate".into());
     }
     let mut runs = Vec::with_capacity(policies.len());
+    // The reference's policies schedule measured jobs only: skipped for other drafts.
+    let policies: Vec<smd_sim::SimPolicy> = policies
+        .iter()
+        .copied()
+        .filter(|p| p.applies_to(scenario))
+        .collect();
     for (step, &policy) in policies.iter().enumerate() {
         let mut progress = |p: smd_sim::Progress| ctx.simulating(step, p);
         let mut opts = smd_sim::Options {

@@ -356,7 +356,16 @@ impl State {
             }
         };
         let source = self.over_time.form.source;
-        let policies = self.over_time.form.policies.clone();
+        // The reference's policies schedule measured jobs only: the others' scenarios
+        // run without them.
+        let policies: Vec<SimPolicy> = self
+            .over_time
+            .form
+            .policies
+            .iter()
+            .copied()
+            .filter(|p| p.applies_to(&scenario))
+            .collect();
         self.run_simulation(scenario, label, source, policies);
         true
     }

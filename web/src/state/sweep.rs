@@ -205,7 +205,7 @@ impl SweepForm {
         SimPolicy::ALL
             .iter()
             .copied()
-            .filter(|p| !self.sim_off.contains(p))
+            .filter(|p| !self.sim_off.contains(p) && p.applies_to(draft))
             .collect()
     }
 

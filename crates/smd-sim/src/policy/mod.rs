@@ -5,6 +5,7 @@ pub(crate) mod bound;
 mod fifo;
 mod locality;
 mod oasis;
+mod reference;
 mod replan;
 
 use crate::options::SimPolicy;
@@ -25,6 +26,8 @@ pub(crate) fn of(policy: SimPolicy, world: &World) -> Box<dyn Decide> {
         SimPolicy::Smd | SimPolicy::Bound => Box::new(replan::Replan::new(smd_core::Policy::Smd)),
         SimPolicy::Oasis => Box::new(oasis::Oasis::new(world)),
         SimPolicy::Locality => Box::new(locality::Locality::new(world)),
+        SimPolicy::Tiresias => Box::new(reference::Tiresias::new(world)),
+        SimPolicy::OptimusOracle => Box::new(reference::OptimusOracle),
     }
 }
 
