@@ -1,6 +1,7 @@
 //! `smd study NAME`: phase 2's measurements (crate `smd-reproduce`; docs/REPRODUCTION.md):
-//! `locality` (DLTAP's claim and the value of joint locality) and `time` (the policies
-//! over time on the bundled workloads).
+//! `locality` (DLTAP's claim and the value of joint locality), `time` (the policies over
+//! time on the bundled workloads), `sharing`, and `fidelity` (agreement with the reference
+//! simulator's published JCTs, docs/FIDELITY.md).
 
 use crate::failure::Failure;
 use clap::{Args, ValueEnum};
@@ -17,6 +18,8 @@ pub enum Study {
     Time,
     /// GPU sharing against seed 002's headline ("GPU sharing").
     Sharing,
+    /// Agreement with the reference simulator's published JCTs (docs/FIDELITY.md).
+    Fidelity,
 }
 
 /// Arguments of `smd study`.
@@ -31,6 +34,9 @@ pub struct StudyArgs {
     /// Also write the table as CSV to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// fidelity: also write its figures (one per-job scatter per policy) into this folder.
+    #[arg(long, value_name = "DIR")]
+    figures: Option<PathBuf>,
 }
 
 /// Runs the study with a progress line on stderr and prints its table as Markdown.
@@ -40,7 +46,13 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
         Study::Locality => "locality",
         Study::Time => "time",
         Study::Sharing => "sharing",
+        Study::Fidelity => "fidelity",
     };
+    if a.figures.is_some() && a.study != Study::Fidelity {
+        return Err(Failure::Invalid(format!(
+            "--figures: only the fidelity study draws figures (not {name})"
+        )));
+    }
     let mut progress = |done: usize, total: usize| {
         let _ = writeln!(
             io::stderr().lock(),
@@ -48,6 +60,7 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
             t0.elapsed().as_secs_f64()
         );
     };
+    let mut fidelity = None;
     let table = match a.study {
         Study::Locality => {
             use smd_reproduce::locality::{run, Size};
@@ -65,13 +78,32 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         // One size: it takes about a second.
         Study::Sharing => smd_reproduce::sharing::run(),
+        Study::Fidelity => {
+            use smd_reproduce::fidelity::{compare, table, Size};
+            let size = if a.quick { Size::Quick } else { Size::Full };
+            compare(size, &mut progress).map(|list| {
+                let t = table(&list);
+                fidelity = Some(list);
+                t
+            })
+        }
     }
     .map_err(|e| Failure::Solver(e.to_string()))?;
-    // The table first: a CSV path that cannot be written must not lose a long run's result.
+    // The table first: a path that cannot be written must not lose a long run's result.
     write!(out, "{}", markdown(&table))?;
     if let Some(path) = &a.csv {
         std::fs::write(path, table.to_csv())
             .map_err(|e| crate::failure::unwritable("--csv", path, &e))?;
+    }
+    if let (Some(dir), Some(list)) = (&a.figures, &fidelity) {
+        use smd_reproduce::fidelity::{scatter_svg, POLICIES};
+        std::fs::create_dir_all(dir)
+            .map_err(|e| crate::failure::unwritable("--figures", dir, &e))?;
+        for (policy, _) in POLICIES {
+            let path = dir.join(format!("scatter-{policy}.svg"));
+            std::fs::write(&path, scatter_svg(list, policy))
+                .map_err(|e| crate::failure::unwritable("--figures", &path, &e))?;
+        }
     }
     Ok(())
 }

@@ -273,6 +273,40 @@ fn an_unwritable_study_csv_names_the_flag_and_keeps_the_table() {
 }
 
 #[test]
+fn the_fidelity_study_prints_its_table_and_draws_a_figure_per_policy() {
+    let dir = std::env::temp_dir().join(format!("smd-fidelity-{}", std::process::id()));
+    let o = smd(
+        &[
+            "study",
+            "fidelity",
+            "--quick",
+            "--figures",
+            dir.to_str().unwrap(),
+        ],
+        None,
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("| workload-1 | 0.5 | tiresias | 80 |"),
+        "{out}"
+    );
+    assert!(
+        out.contains("| workload-1 | 0.5 | optimus_oracle | 80 |"),
+        "{out}"
+    );
+    for policy in ["tiresias", "optimus_oracle"] {
+        let svg = std::fs::read_to_string(dir.join(format!("scatter-{policy}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg"), "{policy}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // Figures belong to the fidelity study alone.
+    invalid(
+        &smd(&["study", "sharing", "--figures", "x"], None),
+        &["--figures: only the fidelity study draws figures"],
+    );
+}
+
+#[test]
 fn an_unwritable_calibration_figure_names_the_flag_and_keeps_the_report() {
     let o = smd(&["calibrate", "--figure", "/nonexistent/dir/f.svg"], None);
     invalid(&o, &["--figure: cannot write /nonexistent/dir/f.svg"]);

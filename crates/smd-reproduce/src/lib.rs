@@ -43,6 +43,7 @@
 
 pub mod case;
 pub mod experiments;
+pub mod fidelity;
 pub mod figure;
 pub mod locality;
 pub mod sharing;
