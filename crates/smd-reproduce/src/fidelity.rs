@@ -25,7 +25,7 @@ pub const POLICIES: [(SimPolicy, &str); 2] = [
 ];
 
 /// The published results, `(file's policy name, load, JSON)`.
-const PUBLISHED: [(&str, &str, &str); 4] = [
+const PUBLISHED: [(&str, &str, &str); 6] = [
     (
         "tiresias",
         "0.5",
@@ -46,7 +46,57 @@ const PUBLISHED: [(&str, &str, &str); 4] = [
         "1.0",
         include_str!("../../../data/pollux/results/optimus-1.0.json"),
     ),
+    (
+        "pollux",
+        "0.5",
+        include_str!("../../../data/pollux/results/pollux-0.5.json"),
+    ),
+    (
+        "pollux",
+        "1.0",
+        include_str!("../../../data/pollux/results/pollux-1.0.json"),
+    ),
 ];
+
+/// The reference's published mean JCT, s, for each of its policies (`tiresias`,
+/// `optimus` — Optimus+Oracle —, `pollux`) when `s` is a bundled workload exactly as
+/// [`scenario`] makes it (every arrival, 16 × t4x4, 60 s ticks and 30 s restarts); `None`
+/// otherwise. The page shows them beside its own runs.
+pub fn reference_means(s: &Scenario) -> Option<Vec<(&'static str, f64)>> {
+    let first = s.jobs.first()?;
+    for (workload, load) in cases(Size::Full) {
+        let rows = if load == "0.5" { 80 } else { 160 };
+        if s.jobs.len() != rows {
+            continue;
+        }
+        let Ok(r) = scenario(&workload, load) else {
+            continue;
+        };
+        // The same jobs on the same machines with the reference's time; other parameters
+        // (the page keeps the draft's) do not change a simulation of these policies.
+        let restart = s
+            .params
+            .restart_s
+            .unwrap_or(smd_core::scenario::DEFAULT_RESTART_S);
+        if r.jobs[0].id != first.id
+            || r.jobs != s.jobs
+            || r.cluster != s.cluster
+            || s.interval_s() != r.interval_s()
+            || restart != smd_core::scenario::DEFAULT_RESTART_S
+        {
+            continue;
+        }
+        return ["tiresias", "optimus", "pollux"]
+            .into_iter()
+            .map(|name| {
+                let jcts = published(name, load, &workload).ok()?;
+                let n = jcts.len() as f64;
+                Some((name, jcts.values().sum::<f64>() / n))
+            })
+            .collect();
+    }
+    None
+}
 
 /// One run compared: a workload at a load under one policy.
 #[derive(Clone, Debug, PartialEq)]
@@ -255,5 +305,27 @@ mod tests {
             );
         }
         assert!(scatter_svg(&list, SimPolicy::Tiresias).starts_with("<svg"));
+    }
+
+    #[test]
+    fn a_bundled_workload_as_the_reference_ran_it_has_its_published_means() {
+        let s = scenario("workload-1", "1.0").unwrap();
+        let means = reference_means(&s).unwrap();
+        assert_eq!(means.len(), 3);
+        // The published file's own mean (its `avgs`) for Optimus+Oracle on workload-1.
+        let avg: serde_json::Value = serde_json::from_str(PUBLISHED[3].2).unwrap();
+        let want = avg["avgs"]["workload-1"].as_f64().unwrap();
+        assert!(
+            (means[1].1 - want).abs() <= 1e-6 * want,
+            "{} vs {want}",
+            means[1].1
+        );
+        // The same jobs on another cluster, or fewer of them, are not the reference's runs.
+        let mut other = s.clone();
+        other.jobs.truncate(20);
+        assert!(reference_means(&other).is_none());
+        let mut slower = s;
+        slower.params.interval_s = Some(600.0);
+        assert!(reference_means(&slower).is_none());
     }
 }

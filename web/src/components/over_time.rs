@@ -171,6 +171,7 @@ fn results(state: &super::AppState) -> Html {
                         }
                     </p>
                     { metrics(r) }
+                    { reference(r) }
                     <div class="over-time-charts">
                         <div class="chart">{ svg(utility_bound_svg(&r.runs, &opts)) }</div>
                         <div class="chart">{ svg(usage_svg(&r.runs, &capacity, &opts)) }</div>
@@ -180,6 +181,29 @@ fn results(state: &super::AppState) -> Html {
                 </>
             }
         }
+    }
+}
+
+/// The reference simulator's published mean JCTs when the run is a bundled workload as
+/// the reference ran it (docs/FIDELITY.md), so the agreement is in sight.
+fn reference(r: &Simulated) -> Html {
+    let Some(means) = smd_reproduce::fidelity::reference_means(&r.scenario) else {
+        return html! {};
+    };
+    let words: Vec<String> = means
+        .iter()
+        .map(|(name, mean)| {
+            let name = match *name {
+                "optimus" => "optimus_oracle",
+                other => other,
+            };
+            format!("{name} {}", duration(*mean))
+        })
+        .collect();
+    html! {
+        <p class="note" data-testid="reference-figures">
+            { format!("The reference simulator (the Pollux artifact's, published): mean JCT {}. Ours: the rows above; the agreement job by job is in docs/FIDELITY.md.", words.join(", ")) }
+        </p>
     }
 }
 
