@@ -46,6 +46,20 @@ impl SimPolicy {
         !matches!(self, SimPolicy::Tiresias | SimPolicy::OptimusOracle) || scenario.all_measured()
     }
 
+    /// What the policy does, in a planner's words (the page's tooltips).
+    pub fn description(self) -> &'static str {
+        match self {
+            SimPolicy::Fifo => "first come, first served at each job's requested GPUs; a job waits until it fits and blocks those behind it",
+            SimPolicy::Optimus => "every slot, one worker each, then more where they shorten jobs most per resource (the paper's Optimus on the remaining work)",
+            SimPolicy::Smd => "every slot, the SMD planner on the remaining work: each job's size, then which jobs to run for the most utility",
+            SimPolicy::Oasis => "at arrival, a job's whole schedule is booked against rising resource prices, and it runs only if it is worth the price",
+            SimPolicy::Locality => "every slot, an LP over co-located and spread configurations, rounded at random and repaired",
+            SimPolicy::Bound => "not a schedule: every job alone on the empty cluster from its arrival, so no policy's utility can be higher",
+            SimPolicy::Tiresias => "the reference simulator's Tiresias: jobs get their requested GPUs or wait; jobs that have used under 16 GPU-hours come first, and a job that loses its place is preempted",
+            SimPolicy::OptimusOracle => "the reference simulator's Optimus+Oracle: one GPU each in arrival order, then GPUs where they save the most time on the exact remaining work",
+        }
+    }
+
     /// The policies that schedule `scenario`, in [`SimPolicy::ALL`]'s order.
     pub fn all_for(scenario: &smd_core::Scenario) -> Vec<SimPolicy> {
         SimPolicy::ALL
