@@ -1,7 +1,8 @@
 //! `smd study NAME`: phase 2's measurements (crate `smd-reproduce`; docs/REPRODUCTION.md):
 //! `locality` (DLTAP's claim and the value of joint locality), `time` (the policies over
 //! time on the bundled workloads), `sharing`, and `fidelity` (agreement with the reference
-//! simulator's published JCTs, docs/FIDELITY.md).
+//! simulator's published JCTs, docs/FIDELITY.md) with `pollux-search` (Pollux's search,
+//! ours against NSGA-II).
 
 use crate::failure::Failure;
 use clap::{Args, ValueEnum};
@@ -20,6 +21,9 @@ pub enum Study {
     Sharing,
     /// Agreement with the reference simulator's published JCTs (docs/FIDELITY.md).
     Fidelity,
+    /// Pollux's search: the project's optimiser against NSGA-II, tick by tick and in JCT
+    /// (docs/FIDELITY.md).
+    PolluxSearch,
 }
 
 /// Arguments of `smd study`.
@@ -47,6 +51,7 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
         Study::Time => "time",
         Study::Sharing => "sharing",
         Study::Fidelity => "fidelity",
+        Study::PolluxSearch => "pollux-search",
     };
     if a.figures.is_some() && a.study != Study::Fidelity {
         return Err(Failure::Invalid(format!(
@@ -78,6 +83,13 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         // One size: it takes about a second.
         Study::Sharing => smd_reproduce::sharing::run(),
+        Study::PolluxSearch => {
+            use smd_reproduce::fidelity::{search_study, Size};
+            search_study(
+                if a.quick { Size::Quick } else { Size::Full },
+                &mut progress,
+            )
+        }
         Study::Fidelity => {
             use smd_reproduce::fidelity::{compare, table, Size};
             let size = if a.quick { Size::Quick } else { Size::Full };

@@ -13,7 +13,7 @@ use crate::scenario::MeasuredJob;
 use smd_measured::app::App;
 use smd_measured::measured::{Measured, MeasuredError};
 // Where a step time comes from, part of a `StepPoint`; where a run is, for the simulation.
-pub use smd_measured::measured::{Progress, Source};
+pub use smd_measured::measured::{Candidate, Learner, Progress, Source};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -24,7 +24,7 @@ pub const HOUR_S: f64 = 3600.0;
 pub const NODE_GPUS: u32 = 4;
 /// Total batches tried per allocation when the planner chooses the batch (POLLUX-SIM.md
 /// §3.4's 50, geometrically spaced).
-pub const BATCH_CANDIDATES: usize = 50;
+pub const BATCH_CANDIDATES: usize = smd_measured::measured::CANDIDATES;
 /// The most GPUs a measured job may use: 16 measured nodes of 4 (the reference's cap, 64).
 pub const MAX_WORKERS: u32 = 64;
 
@@ -133,6 +133,49 @@ impl Curve {
             None => run_at(m, &nodes, None)?.batch,
         };
         m.run_for(at, &nodes, batch, seconds, pace).ok().flatten()
+    }
+
+    /// The job as a scheduler that learns it sees it (POLLUX-SIM.md §3, MODEL.md §23): its
+    /// batch chosen for goodput — its fixed batch kept only for ncf, as the reference
+    /// keeps ncf's (§2.5; the largest batch if none is fixed).
+    pub fn learner(&self) -> Learner {
+        let fixed = (self.app == App::Ncf).then(|| {
+            self.fixed_batch
+                .unwrap_or_else(|| Measured::of(self.app).map_or(0.0, |m| m.batch_range()[1]))
+        });
+        Learner::new(fixed)
+    }
+
+    /// §3.4's candidate batches on `nodes` measured nodes and `replicas` GPUs with
+    /// `learner`'s model times (none before it has one).
+    pub fn candidates(&self, learner: &Learner, nodes: u32, replicas: u32) -> Vec<Candidate> {
+        Measured::of(self.app).map_or(Vec::new(), |m| learner.candidates(m, nodes, replicas))
+    }
+
+    /// The best goodput among `candidates` with `learner`'s last statistics (§3.4), in
+    /// scale-invariant iterations per second (0 without statistics).
+    pub fn best_goodput(&self, learner: &Learner, candidates: &[Candidate]) -> f64 {
+        Measured::of(self.app)
+            .ok()
+            .and_then(|m| learner.best(m, candidates))
+            .map_or(0.0, |(g, _)| g)
+    }
+
+    /// [`Curve::run_for`] for a job whose batch `learner` chooses as it learns.
+    pub fn run_learning(
+        &self,
+        at: &mut Progress,
+        learner: &mut Learner,
+        w: u32,
+        gpus_per_machine: &[u32],
+        seconds: f64,
+        pace: f64,
+    ) -> Option<f64> {
+        let m = Measured::of(self.app).ok()?;
+        let nodes = self.nodes(w, gpus_per_machine);
+        m.run_learning(at, &nodes, learner, seconds, pace)
+            .ok()
+            .flatten()
     }
 
     /// The batch the reference's fixed-batch policies run at: the fixed one, else the
@@ -281,7 +324,8 @@ pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> 
     };
     let point = match fixed {
         Some(b) => run(b),
-        None => batch_candidates(m, nodes.iter().sum())
+        None => m
+            .batch_candidates(nodes.iter().sum())
             .into_iter()
             .filter_map(run)
             .fold(None, |best: Option<Point>, p| match best {
@@ -297,26 +341,4 @@ pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> 
         g.insert(key, point);
     }
     point
-}
-
-/// POLLUX-SIM.md §3.4's candidates on `replicas` GPUs: [`BATCH_CANDIDATES`] totals spaced
-/// geometrically from max(initial, smallest local · R) to the largest batch (none when
-/// the first exceeds the last).
-pub fn batch_candidates(m: &Measured, replicas: u32) -> Vec<f64> {
-    let [init, max] = m.batch_range();
-    let lo = init.max(m.local_range()[0] * f64::from(replicas));
-    if lo > max {
-        return Vec::new();
-    }
-    let n = BATCH_CANDIDATES;
-    let ratio = (max / lo).ln() / (n - 1) as f64;
-    (0..n)
-        .map(|k| {
-            if k + 1 == n {
-                max
-            } else {
-                lo * (ratio * k as f64).exp()
-            }
-        })
-        .collect()
 }

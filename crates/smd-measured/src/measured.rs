@@ -31,10 +31,16 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 pub mod fit;
+pub mod goodput;
 pub mod wide;
 
-pub use fit::{fit_throughput, fitted, observations, Observation, Throughput};
+pub use fit::{fit_throughput, fit_throughput_from, fitted, observations, Observation, Throughput};
+pub use goodput::{Candidate, Learner};
 pub use wide::MAX_NODES;
+
+/// Total batches tried per allocation when the batch is chosen (POLLUX-SIM.md §3.4's 50,
+/// geometrically spaced: numpy's `geomspace` default).
+pub const CANDIDATES: usize = 50;
 
 /// Where a step time comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,6 +287,28 @@ impl Measured {
                     display(placement)
                 ))
             })
+    }
+
+    /// POLLUX-SIM.md §3.4's candidate total batches on `replicas` GPUs: [`CANDIDATES`]
+    /// spaced geometrically from max(initial, smallest local · R) to the largest batch
+    /// (none when the first exceeds the last).
+    pub fn batch_candidates(&self, replicas: u32) -> Vec<f64> {
+        let [init, max] = self.batch_range();
+        let lo = init.max(self.local[0] * f64::from(replicas));
+        if lo > max {
+            return Vec::new();
+        }
+        let n = CANDIDATES;
+        let ratio = (max / lo).ln() / (n - 1) as f64;
+        (0..n)
+            .map(|k| {
+                if k + 1 == n {
+                    max
+                } else {
+                    lo * (ratio * k as f64).exp()
+                }
+            })
+            .collect()
     }
 
     /// How a total batch `batch` runs on `replicas` GPUs (POLLUX-SIM.md §2.4): the local

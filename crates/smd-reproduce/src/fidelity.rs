@@ -19,9 +19,10 @@ pub enum Size {
 }
 
 /// The reference's policies the project runs, with the name its results carry.
-pub const POLICIES: [(SimPolicy, &str); 2] = [
+pub const POLICIES: [(SimPolicy, &str); 3] = [
     (SimPolicy::Tiresias, "tiresias"),
     (SimPolicy::OptimusOracle, "optimus"),
+    (SimPolicy::Pollux, "pollux"),
 ];
 
 /// The published results, `(file's policy name, load, JSON)`.
@@ -261,6 +262,72 @@ pub fn table(list: &[Comparison]) -> Table {
     t
 }
 
+/// The columns of the search study.
+pub const SEARCH_COLUMNS: [&str; 12] = [
+    "workload",
+    "load",
+    "ticks",
+    "proven_optimal_share",
+    "mean_gap",
+    "max_gap",
+    "own_fitter_ticks",
+    "nsga2_fitter_ticks",
+    "fitness_ratio",
+    "mean_jct_own_s",
+    "mean_jct_nsga2_s",
+    "mean_jct_published_s",
+];
+
+/// Pollux's search (MODEL.md §23): on each case, the project's optimiser and NSGA-II as
+/// POLLUX-SIM.md §4.3 specifies it compared tick by tick on identical problems (our run
+/// decides; NSGA-II's answer is scored), then a run decided by NSGA-II — what the fitter
+/// search does to JCT — beside the published mean. `progress(done, total)` after each run.
+pub fn search_study(size: Size, progress: &mut dyn FnMut(usize, usize)) -> Result<Table, Error> {
+    let list = cases(size);
+    let total = 2 * list.len();
+    let mut t = Table::new(&SEARCH_COLUMNS);
+    let fail = |e: smd_sim::SimError| match e {
+        smd_sim::SimError::Invalid(e) => e,
+        smd_sim::SimError::Cancelled => Error::Solver("cancelled".into()),
+    };
+    for (k, (workload, load)) in list.iter().enumerate() {
+        let s = scenario(workload, load)?;
+        let theirs = published("pollux", load, workload)?;
+        let mean = |run: &smd_sim::Run| {
+            let v: Vec<f64> = run
+                .jobs
+                .iter()
+                .filter(|j| theirs.contains_key(&j.id))
+                .filter_map(|j| j.jct_s)
+                .collect();
+            v.iter().sum::<f64>() / v.len().max(1) as f64
+        };
+        let (own, st) =
+            smd_sim::simulate_pollux(&s, smd_sim::Search::Own, true, &mut Options::default())
+                .map_err(fail)?;
+        progress(2 * k + 1, total);
+        let (ga, _) =
+            smd_sim::simulate_pollux(&s, smd_sim::Search::Genetic, false, &mut Options::default())
+                .map_err(fail)?;
+        progress(2 * k + 2, total);
+        t.push(vec![
+            Cell::Text(workload.clone()),
+            Cell::Text((*load).into()),
+            Cell::Int(st.ticks as i64),
+            Cell::Num(st.optimal as f64 / st.ticks.max(1) as f64),
+            Cell::Num(st.mean_gap),
+            Cell::Num(st.max_gap),
+            Cell::Int(st.own_fitter as i64),
+            Cell::Int(st.genetic_fitter as i64),
+            Cell::Num(st.mean_fitness_ratio),
+            Cell::Num(mean(&own)),
+            Cell::Num(mean(&ga)),
+            Cell::Num(theirs.values().sum::<f64>() / theirs.len().max(1) as f64),
+        ]);
+    }
+    Ok(t)
+}
+
 /// Per policy, every job of `list` as ours against the published, log–log with the
 /// identity line (docs/FIDELITY.md's figures).
 pub fn scatter_svg(list: &[Comparison], policy: SimPolicy) -> String {
@@ -291,13 +358,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_quick_study_meets_the_issues_goals_for_the_deterministic_policies() {
+    fn the_quick_study_meets_the_issues_goals() {
         let list = compare(Size::Quick, &mut |_, _| {}).unwrap();
         assert_eq!(list.len(), POLICIES.len());
         let t = table(&list);
         for (i, row) in t.rows.iter().enumerate() {
             let num = |k: &str| t.numbers(k)[i].unwrap();
             assert_eq!(row[3], Cell::Int(80));
+            if list[i].policy == SimPolicy::Pollux {
+                // Stochastic in the reference: its mean within ±8%, or lower.
+                assert!(num("mean_ratio") <= 1.08, "{row:?}");
+                continue;
+            }
             assert!((num("mean_ratio") - 1.0).abs() <= 0.03, "{row:?}");
             assert!(
                 num("median_abs_ln") <= 0.02 && num("p90_abs_ln") <= 0.15,

@@ -62,6 +62,16 @@ pub(crate) fn run(
     policy: SimPolicy,
     opts: &mut Options,
 ) -> Result<Run, SimError> {
+    run_with(given, policy, opts, &|world| policy::of(policy, world))
+}
+
+/// [`run`] with the decision maker `make` builds for the world (a policy with options).
+pub(crate) fn run_with(
+    given: &Scenario,
+    policy: SimPolicy,
+    opts: &mut Options,
+    make: &dyn Fn(&World) -> Box<dyn Decide>,
+) -> Result<Run, SimError> {
     // With GPU sharing the policies, placement and bound see each shareable worker at its
     // effective share of a GPU (MODEL §18); the packing stage then shares GPUs for real.
     let sharing = crate::sharing::Sharing::new(given)?;
@@ -71,6 +81,15 @@ pub(crate) fn run(
         &effective
     } else {
         given
+    };
+    // A policy that chooses its jobs' batches plans them with the batch free (ncf's kept,
+    // as the reference keeps it: MODEL.md §23).
+    let chosen;
+    let s = if policy.learns() {
+        chosen = batches_free(s);
+        &chosen
+    } else {
+        s
     };
     let world = World::new(s, given, sharing.is_some());
     let bound = policy::bound::jobs(&world);
@@ -83,7 +102,7 @@ pub(crate) fn run(
             slots: Vec::new(),
         });
     }
-    let mut decide: Box<dyn Decide> = policy::of(policy, &world);
+    let mut decide: Box<dyn Decide> = make(&world);
     let mut sim = Sim::new(&world, policy, sharing);
     let end = loop {
         if let Some(end) = sim.slot(&mut *decide, opts)? {
@@ -127,6 +146,16 @@ impl<'w> Sim<'w> {
             policy,
             state: State {
                 remaining: world.s.jobs.iter().map(|j| j.work()).collect(),
+                learners: world
+                    .models
+                    .iter()
+                    .map(|m| {
+                        m.measured
+                            .as_ref()
+                            .filter(|_| policy.learns())
+                            .map(|c| c.learner())
+                    })
+                    .collect(),
                 ..State::empty(n)
             },
             tracks: (0..n)
@@ -327,7 +356,11 @@ impl<'w> Sim<'w> {
             Some(c) => {
                 let at = &mut state.progress[i];
                 let before = c.share_done(at);
-                let finished = c.run_for(at, w as u32, &per, (end - start).max(0.0), pace);
+                let seconds = (end - start).max(0.0);
+                let finished = match state.learners[i].as_mut() {
+                    Some(l) => c.run_learning(at, l, w as u32, &per, seconds, pace),
+                    None => c.run_for(at, w as u32, &per, seconds, pace),
+                };
                 let share = if finished.is_some() {
                     state.remaining[i]
                 } else {
@@ -544,6 +577,17 @@ fn check(
             "{policy} over-filled the cluster in slot {k}"
         )))
     }
+}
+
+/// `s` with every measured job's batch free, except ncf's (MODEL.md §23).
+fn batches_free(s: &Scenario) -> Scenario {
+    let mut s = s.clone();
+    for m in s.jobs.iter_mut().filter_map(|j| j.measured.as_mut()) {
+        if m.app != smd_core::scenario::App::Ncf {
+            m.batch_size = None;
+        }
+    }
+    s
 }
 
 /// X of job `i` at (w, p) with its shares (0 on a pool, where no machine is named).

@@ -46,6 +46,7 @@ mod world;
 
 pub use options::{Options, Progress, SimError, SimPolicy};
 pub use output::{JobRun, Metrics, Run, Segment, SharingMetrics, SlotUse};
+pub use policy::pollux::{Search, SearchStats};
 
 use smd_core::Scenario;
 
@@ -58,4 +59,27 @@ pub fn simulate(
 ) -> Result<Run, SimError> {
     scenario.validate()?;
     engine::run(scenario, policy, opts)
+}
+
+/// Simulates `scenario` with [`SimPolicy::Pollux`] deciding by `search` (MODEL.md §23),
+/// and how its search did: with `compare`, the other search also runs on every tick's
+/// problem (its answer unused) so the two are compared on identical inputs.
+pub fn simulate_pollux(
+    scenario: &Scenario,
+    search: Search,
+    compare: bool,
+    opts: &mut Options,
+) -> Result<(Run, SearchStats), SimError> {
+    scenario.validate()?;
+    let stats = std::rc::Rc::new(std::cell::RefCell::new(SearchStats::default()));
+    let run = engine::run_with(scenario, SimPolicy::Pollux, opts, &|world| {
+        Box::new(policy::pollux::Pollux::with(
+            world,
+            search,
+            Some(stats.clone()),
+            compare,
+        ))
+    })?;
+    let stats = stats.borrow().clone();
+    Ok((run, stats))
 }

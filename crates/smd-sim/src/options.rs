@@ -26,6 +26,10 @@ pub enum SimPolicy {
     /// The reference simulator's Optimus+Oracle (POLLUX-SIM.md §4.1): a GPU each, then
     /// GPUs by marginal gain on the exact remaining work; measured jobs only.
     OptimusOracle,
+    /// The reference simulator's Pollux (POLLUX-SIM.md §4.3): GPUs per machine for the
+    /// fairest speedups each job's learned goodput model predicts, batches chosen for
+    /// goodput; measured jobs only. Searched by the project's own optimiser (MODEL §23).
+    Pollux,
 }
 
 smd_core::named!(SimPolicy, "simulation policy" {
@@ -37,13 +41,29 @@ smd_core::named!(SimPolicy, "simulation policy" {
     Bound => "bound",
     Tiresias => "tiresias",
     OptimusOracle => "optimus_oracle",
+    Pollux => "pollux",
 });
 
 impl SimPolicy {
     /// Whether the policy schedules `scenario`: the reference's policies (`tiresias`,
-    /// `optimus_oracle`) schedule measured all-reduce jobs only; the others any job.
+    /// `optimus_oracle`, `pollux`) schedule measured all-reduce jobs only; the others any
+    /// job.
     pub fn applies_to(self, scenario: &smd_core::Scenario) -> bool {
-        !matches!(self, SimPolicy::Tiresias | SimPolicy::OptimusOracle) || scenario.all_measured()
+        !self.is_reference() || scenario.all_measured()
+    }
+
+    /// One of the reference simulator's policies (POLLUX-SIM.md §4).
+    pub fn is_reference(self) -> bool {
+        matches!(
+            self,
+            SimPolicy::Tiresias | SimPolicy::OptimusOracle | SimPolicy::Pollux
+        )
+    }
+
+    /// Whether the policy chooses its jobs' batches as it learns them (`pollux`: a trace's
+    /// tuned batch is then ignored, as the reference ignores it, POLLUX-SIM.md §2.5).
+    pub fn learns(self) -> bool {
+        self == SimPolicy::Pollux
     }
 
     /// What the policy does, in a planner's words (the page's tooltips).
@@ -57,6 +77,7 @@ impl SimPolicy {
             SimPolicy::Bound => "not a schedule: every job alone on the empty cluster from its arrival, so no policy's utility can be higher",
             SimPolicy::Tiresias => "the reference simulator's Tiresias: jobs get their requested GPUs or wait; jobs that have used under 16 GPU-hours come first, and a job that loses its place is preempted",
             SimPolicy::OptimusOracle => "the reference simulator's Optimus+Oracle: one GPU each in arrival order, then GPUs where they save the most time on the exact remaining work",
+            SimPolicy::Pollux => "the reference simulator's Pollux: every minute, GPUs go where each job's learned speedup makes the sharing fairest, and each job picks the batch size that trains fastest on what it got",
         }
     }
 

@@ -112,6 +112,9 @@ pub(crate) struct State {
     pub done: Vec<bool>,
     /// Each measured job's progress, epoch by epoch (MODEL.md §21.1; unused for others).
     pub progress: Vec<smd_core::allreduce::Progress>,
+    /// Under a policy that learns its jobs (`pollux`), each measured job's learner: it
+    /// chooses the job's batch as it runs (MODEL.md §23); `None` otherwise.
+    pub learners: Vec<Option<smd_core::allreduce::Learner>>,
 }
 
 impl State {
@@ -122,6 +125,7 @@ impl State {
             current: vec![None; n],
             done: vec![false; n],
             progress: vec![Default::default(); n],
+            learners: vec![None; n],
         }
     }
 }

@@ -31,6 +31,9 @@ const FLOOR: f64 = 1e-8;
 const GAMMA: [f64; 2] = [1.0, 10.0];
 /// The start point (§3.2).
 const START: [f64; 7] = [0.1, 0.01, 0.1, 0.01, 0.1, 0.01, 1.001];
+/// scipy's L-BFGS-B stopping rules: projected gradient, and factr · machine epsilon.
+const PGTOL: f64 = 1e-5;
+const FTOL: f64 = 1e7 * f64::EPSILON;
 /// Smooths each RMSE at zero (module doc).
 const SMOOTH: f64 = 1e-8;
 
@@ -138,11 +141,23 @@ fn retrogress(replicas: u32) -> f64 {
 /// T_s = (T_c^γ + T_n^γ)^(1/γ), computed in logs (no overflow or underflow of the powers),
 /// with ln T_s and the weight w_c = T_c^γ / (T_c^γ + T_n^γ).
 fn sync_step(tc: f64, tn: f64, gamma: f64) -> (f64, f64, f64) {
-    let (lc, ln) = (tc.ln(), tn.ln());
-    let hi = lc.max(ln);
-    let log = hi + ((gamma * (lc - hi)).exp() + (gamma * (ln - hi)).exp()).ln() / gamma;
-    let wc = 1.0 / (1.0 + (gamma * (ln - lc)).exp());
+    let (log, wc) = log_sync_step(tc.ln(), tn.ln(), gamma);
     (log.exp(), log, wc)
+}
+
+/// [`sync_step`] from ln T_c and ln T_n: (ln T_s, w_c). One of the two powers is 1 (the
+/// larger term factored out), so it costs one exp and one ln_1p, plus w_c's exp.
+fn log_sync_step(lc: f64, ln: f64, gamma: f64) -> (f64, f64) {
+    let d = gamma * (lc - ln).abs();
+    let e = (-d).exp();
+    let log = lc.max(ln) + e.ln_1p() / gamma;
+    // w_c = T_c^γ / (T_c^γ + T_n^γ), from the same e.
+    let wc = if lc >= ln {
+        1.0 / (1.0 + e)
+    } else {
+        e / (1.0 + e)
+    };
+    (log, wc)
 }
 
 /// The observations of an application in file order: every row of its `placements` file
@@ -230,6 +245,8 @@ pub fn fitted(app: App) -> Result<Throughput, MeasuredError> {
 /// What the data leave free, and the values of what they pin (§3.2).
 struct Problem<'a> {
     obs: &'a [Observation],
+    /// Per observation: ln(step − sync) and ln step, the targets (computed once).
+    targets: Vec<(f64, f64)>,
     /// Per parameter: `Some(value)` if pinned.
     pinned: [Option<f64>; 7],
 }
@@ -239,6 +256,16 @@ struct Problem<'a> {
 /// Errors if there is no observation or a time is not positive and finite, or a step is
 /// not longer than its sync.
 pub fn fit_throughput(obs: &[Observation]) -> Result<Throughput, MeasuredError> {
+    fit_throughput_from(obs, None)
+}
+
+/// [`fit_throughput`] from `start` instead of §3.2's start point (its pinned parameters
+/// still pinned): a refit after one more observation starts where the last fit ended and
+/// takes a fraction of the iterations (docs/MODEL.md §23 measures what it changes).
+pub fn fit_throughput_from(
+    obs: &[Observation],
+    start: Option<&Throughput>,
+) -> Result<Throughput, MeasuredError> {
     if obs.is_empty() {
         return Err(MeasuredError::OutOfRange(
             "the throughput fit needs at least one observation".into(),
@@ -280,8 +307,11 @@ pub fn fit_throughput(obs: &[Observation]) -> Result<Throughput, MeasuredError> 
         pinned[3] = Some(FLOOR);
         pinned[5] = Some(FLOOR);
     }
-    let problem = Problem { obs, pinned };
-    let mut p = minimise(&problem);
+    let problem = Problem::new(obs, pinned);
+    let mut p = match start {
+        Some(t) => minimise_from(&problem, t.to_array(), PGTOL, FTOL),
+        None => minimise(&problem),
+    };
     if !multi_node {
         p[2] = p[2].max(1.1 * p[4]);
         p[3] = p[3].max(1.1 * p[5]);
@@ -290,6 +320,18 @@ pub fn fit_throughput(obs: &[Observation]) -> Result<Throughput, MeasuredError> 
 }
 
 impl Problem<'_> {
+    fn new(obs: &[Observation], pinned: [Option<f64>; 7]) -> Problem<'_> {
+        let targets = obs
+            .iter()
+            .map(|o| ((o.step - o.sync).ln(), o.step.ln()))
+            .collect();
+        Problem {
+            obs,
+            targets,
+            pinned,
+        }
+    }
+
     /// The objective and its gradient in the optimiser's variables x (x_k = ln p_k for the
     /// α and β, x_6 = γ).
     fn eval(&self, x: &[f64; 7]) -> (f64, [f64; 7]) {
@@ -300,14 +342,15 @@ impl Problem<'_> {
         let (mut s1, mut s2) = (0.0, 0.0);
         let mut g1 = [0.0; 7];
         let mut g2 = [0.0; 7];
-        for o in self.obs {
+        for (o, &(ln_compute, ln_step)) in self.obs.iter().zip(&self.targets) {
             let tc = t.compute_time(o.local);
             let (a, b) = t.network_pair(o.nodes, o.replicas);
             let m = retrogress(o.replicas);
             let tn = a + b * m;
-            let (_, log_ts, wc) = sync_step(tc, tn, t.gamma);
-            let r1 = tc.ln() - (o.step - o.sync).ln();
-            let r2 = log_ts - o.step.ln();
+            let (lc, ln) = (tc.ln(), tn.ln());
+            let (log_ts, wc) = log_sync_step(lc, ln, t.gamma);
+            let r1 = lc - ln_compute;
+            let r2 = log_ts - ln_step;
             s1 += r1 * r1;
             s2 += r2 * r2;
             // ∂ln T_c/∂(α_c, β_c) = (1, b)/T_c.
@@ -325,7 +368,7 @@ impl Problem<'_> {
                 g2[4] += dn;
                 g2[5] += dn * m;
             }
-            let mix = wc * tc.ln() + (1.0 - wc) * tn.ln();
+            let mix = wc * lc + (1.0 - wc) * ln;
             g2[6] += r2 * (mix - log_ts) / t.gamma;
         }
         let e1 = (s1 / n + SMOOTH).sqrt();
@@ -385,8 +428,7 @@ fn params(x: &[f64; 7]) -> [f64; 7] {
 /// Projected BFGS from §3.2's start point: returns the parameters (pinned ones exactly at
 /// their pinned value).
 fn minimise(problem: &Problem) -> [f64; 7] {
-    // scipy's L-BFGS-B defaults: pgtol, and factr·machine epsilon.
-    minimise_from(problem, START, 1e-5, 1e7 * f64::EPSILON)
+    minimise_from(problem, START, PGTOL, FTOL)
 }
 
 /// Projected BFGS from `start` with stopping rules `pgtol` and `ftol` ([`minimise`]).

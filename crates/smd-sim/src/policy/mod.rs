@@ -5,6 +5,7 @@ pub(crate) mod bound;
 mod fifo;
 mod locality;
 mod oasis;
+pub(crate) mod pollux;
 mod reference;
 mod replan;
 
@@ -28,6 +29,7 @@ pub(crate) fn of(policy: SimPolicy, world: &World) -> Box<dyn Decide> {
         SimPolicy::Locality => Box::new(locality::Locality::new(world)),
         SimPolicy::Tiresias => Box::new(reference::Tiresias::new(world)),
         SimPolicy::OptimusOracle => Box::new(reference::OptimusOracle),
+        SimPolicy::Pollux => Box::new(pollux::Pollux::new(world)),
     }
 }
 

@@ -16,7 +16,7 @@ use smd_core::Error;
 pub const TIRESIAS_THRESHOLD_GPU_S: f64 = 57_600.0;
 
 /// Each job's measured curve, or the error naming the first job that has none.
-fn curves<'a>(world: &'a World, policy: &str) -> Result<Vec<&'a Curve>, Error> {
+pub(super) fn curves<'a>(world: &'a World, policy: &str) -> Result<Vec<&'a Curve>, Error> {
     world
         .models
         .iter()
@@ -80,7 +80,7 @@ fn greedy(world: &World, free: &mut [u32], need: u32) -> Option<Vec<PlacedShare>
 }
 
 /// The GPUs of the cluster the reference's policies share out.
-fn total_gpus(world: &World) -> u32 {
+pub(super) fn total_gpus(world: &World) -> u32 {
     world.cap[0].max(0.0).floor() as u32
 }
 

@@ -56,10 +56,7 @@ fn the_single_point_test_vector_is_reproduced() {
 fn the_gradient_is_the_objectives() {
     let obs = observations(App::Bert).unwrap();
     let rows: Vec<Observation> = obs.iter().step_by(7).copied().collect();
-    let problem = Problem {
-        obs: &rows,
-        pinned: [None; 7],
-    };
+    let problem = Problem::new(&rows, [None; 7]);
     let x = [-2.0, -5.0, -1.5, -4.0, -2.5, -6.0, 1.7];
     let (_, g) = problem.eval(&x);
     for k in 0..7 {
@@ -204,10 +201,7 @@ fn print_fit_errors() {
 fn print_convergence() {
     for app in App::ALL {
         let obs = observations(app).unwrap();
-        let problem = Problem {
-            obs: &obs,
-            pinned: [None; 7],
-        };
+        let problem = Problem::new(&obs, [None; 7]);
         let x = |p: [f64; 7]| -> [f64; 7] {
             std::array::from_fn(|k| if k < 6 { p[k].ln() } else { p[k] })
         };

@@ -1,0 +1,372 @@
+//! The reference simulator's Pollux (POLLUX-SIM.md §4.3, docs/MODEL.md §23): at every tick,
+//! GPUs per machine for every active job that make the jobs' learned speedups fairest (the
+//! FITNESS), each job's batch then chosen for goodput by the job itself (the engine runs
+//! it with its [`Learner`](smd_core::allreduce::Learner)).
+//!
+//! What the policy keeps across ticks is what the reference's job infos carry: each job's
+//! attained service (GPU-seconds, restart delays included) and restarts. What it reads
+//! from the engine is each job's learner (its fitted model, last gradient statistics and
+//! largest GPU count) and its current machines. The search is the project's own
+//! ([`search`]); the reference's is NSGA-II.
+
+mod genetic;
+mod search;
+
+use super::reference::{curves, total_gpus};
+use super::Decide;
+use crate::world::{Decision, Slot, World};
+use search::{JobCosts, Problem};
+use smd_core::allreduce::{Candidate, Curve, Learner, NODE_GPUS};
+use smd_core::plan::PlacedShare;
+use smd_core::Error;
+
+/// Pollux's offset in its fitness (§4.3): an idle job counts 1/0.001.
+const OFFSET: f64 = 0.001;
+/// The weight of a job's speedup that breaks ties of the fitness (far below any real
+/// difference of Σ c, which is at least ~1e-6 apart).
+const TIE: f64 = 1e-9;
+
+/// One job's candidate batches per allocation, remembered while its model stays the same,
+/// and their best goodputs while its statistics do too.
+#[derive(Default)]
+struct Goodputs {
+    /// The learner's model version the candidates were made with.
+    version: u32,
+    /// Its statistics the goodputs were computed with.
+    stats: Option<(u64, u64)>,
+    /// Candidates on one measured node at r GPUs (index r), and over several.
+    one: Vec<Vec<Candidate>>,
+    many: Vec<Vec<Candidate>>,
+    /// Their best goodputs (`None`: not computed for these statistics).
+    one_best: Vec<Option<f64>>,
+    many_best: Vec<Option<f64>>,
+}
+
+impl Goodputs {
+    /// The best goodput on one node (`spread` false) or several at `r` GPUs.
+    fn at(&mut self, curve: &Curve, l: &Learner, spread: bool, r: u32) -> f64 {
+        let (cands, best) = if spread {
+            (&mut self.many, &mut self.many_best)
+        } else {
+            (&mut self.one, &mut self.one_best)
+        };
+        let k = r as usize;
+        if cands.len() <= k {
+            cands.resize(k + 1, Vec::new());
+            best.resize(k + 1, None);
+        }
+        if let Some(g) = best[k] {
+            return g;
+        }
+        if cands[k].is_empty() {
+            cands[k] = curve.candidates(l, if spread { 2 } else { 1 }, r);
+        }
+        let g = curve.best_goodput(l, &cands[k]);
+        best[k] = Some(g);
+        g
+    }
+}
+
+/// How Pollux searches its allocations (MODEL.md §23).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Search {
+    /// The project's optimiser: the knapsack bound, packed, then a local search.
+    Own,
+    /// The reference's NSGA-II as POLLUX-SIM.md §4.3 specifies it, seeded with the
+    /// scenario's seed.
+    Genetic,
+}
+
+/// How the two searches compared over a run (each tick: both on the same problem).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SearchStats {
+    /// Ticks with more than one active job, searched.
+    pub ticks: usize,
+    /// Ticks where the project's allocation met the knapsack bound: proven optimal.
+    pub optimal: usize,
+    /// Mean (Σc found / bound − 1): how far from optimal it can be at most, on average.
+    pub mean_gap: f64,
+    /// The largest such gap.
+    pub max_gap: f64,
+    /// With the comparison on: ticks where ours was fitter than NSGA-II's.
+    pub own_fitter: usize,
+    /// Ticks where NSGA-II's was fitter.
+    pub genetic_fitter: usize,
+    /// The geometric mean of the fitness ratio ours / NSGA-II's (1 without comparison).
+    pub mean_fitness_ratio: f64,
+}
+
+/// Pollux's state across ticks.
+pub(crate) struct Pollux {
+    /// GPU-seconds each job has held, restart delays included.
+    attained: Vec<f64>,
+    /// Restarts: `None` before the first start, then 0, +1 at every later change to a
+    /// non-empty allocation (§1.3).
+    restarts: Vec<Option<u32>>,
+    /// The previous tick.
+    last: f64,
+    cache: Vec<Goodputs>,
+    /// The search that decides.
+    search: Search,
+    /// NSGA-II's random stream and front between ticks.
+    rng: smd_core::rng::Stream,
+    memory: genetic::Memory,
+    /// With `Some`: run the other search too at each tick and count how they compare.
+    stats: Option<std::rc::Rc<std::cell::RefCell<SearchStats>>>,
+    compare: bool,
+    /// Σ ln(ours / NSGA-II's fitness) over compared ticks.
+    log_ratio: f64,
+}
+
+impl Pollux {
+    pub fn new(world: &World) -> Pollux {
+        Pollux::with(world, Search::Own, None, false)
+    }
+
+    /// Pollux deciding by `search`, counting into `stats` (and, with `compare`, running
+    /// the other search beside it at each tick).
+    pub fn with(
+        world: &World,
+        search: Search,
+        stats: Option<std::rc::Rc<std::cell::RefCell<SearchStats>>>,
+        compare: bool,
+    ) -> Pollux {
+        let n = world.s.jobs.len();
+        Pollux {
+            attained: vec![0.0; n],
+            restarts: vec![None; n],
+            last: 0.0,
+            cache: (0..n).map(|_| Goodputs::default()).collect(),
+            search,
+            rng: smd_core::rng::Stream::new(
+                world.s.params.seed,
+                smd_core::rng::stream_of("pollux"),
+            ),
+            memory: genetic::Memory::new(),
+            stats,
+            compare,
+            log_ratio: 0.0,
+        }
+    }
+
+    /// Job `i`'s goodputs, its cache renewed where its learner has changed.
+    fn goodputs(&mut self, i: usize, l: &Learner) -> &mut Goodputs {
+        let g = &mut self.cache[i];
+        if g.version != l.version() {
+            *g = Goodputs {
+                version: l.version(),
+                ..Goodputs::default()
+            };
+        }
+        let stats = l.stats().map(|(a, b)| (a.to_bits(), b.to_bits()));
+        if g.stats != stats {
+            g.stats = stats;
+            g.one_best.iter_mut().for_each(|v| *v = None);
+            g.many_best.iter_mut().for_each(|v| *v = None);
+        }
+        g
+    }
+}
+
+impl Decide for Pollux {
+    fn decide(&mut self, slot: &Slot) -> Result<Decision, Error> {
+        let world = slot.world;
+        let curves = curves(world, "pollux")?;
+        let now = slot.now;
+        let h = world.machines.len();
+        let index = |name: &str| world.machines.iter().position(|m| m.name == name);
+        let row_of = |i: usize| -> Vec<u32> {
+            let mut row = vec![0u32; h];
+            for s in slot.shares[i].iter().flatten() {
+                if let Some(k) = index(&s.machine) {
+                    row[k] += s.workers as u32;
+                }
+            }
+            row
+        };
+        // Attained service over the last interval: every GPU held, restart delays too.
+        for &i in slot.active {
+            let gpus: u32 = row_of(i).iter().sum();
+            self.attained[i] += f64::from(gpus) * (now - self.last);
+        }
+        self.last = now;
+        // Pollux's order: least attained service, then submission, then the workload's.
+        let mut order: Vec<usize> = slot.active.to_vec();
+        order.sort_by(|&a, &b| {
+            self.attained[a]
+                .total_cmp(&self.attained[b])
+                .then(world.arrival[a].total_cmp(&world.arrival[b]))
+                .then(a.cmp(&b))
+        });
+        let gpus: Vec<u32> = world
+            .machines
+            .iter()
+            .map(|m| m.capacity.gpu.max(0.0).floor() as u32)
+            .collect();
+        let total = total_gpus(world);
+        let jobs = order.len() as u32;
+        // The fair share R_f = ⌈G/J⌉ on one node (§3.5), and the scale of a speedup: the
+        // dominant share of a GPU times the machines (1/64 · 16 on 16 × 4).
+        let fair = total.div_ceil(jobs.max(1)).max(1);
+        let scale = h as f64 / f64::from(total.max(1));
+        let restart = world.restart;
+        let mut problem = Problem {
+            jobs: Vec::with_capacity(order.len()),
+            gpus: gpus.clone(),
+            node: NODE_GPUS,
+        };
+        let fresh = Learner::default();
+        for &i in &order {
+            let curve = curves[i];
+            let learner = slot.state.learners[i].as_ref().unwrap_or(&fresh);
+            let max = (2 * learner.max_replicas()).max(1).min(curve.cap);
+            let base = row_of(i);
+            let age = now - world.arrival[i];
+            let restarts = f64::from(self.restarts[i].unwrap_or(0));
+            let factor = (age - restart * restarts).max(0.0) / (age + restart);
+            // c = 1/(s + 0.001); among equal fitnesses the reference's second objective
+            // (utility: Σ speedups) decides, so more speedup wins a tie by a hair — e.g. a
+            // job seen at age 0, whose restart factor is 0 (POLLUX-SIM.md §7.5), starts.
+            let cost = |f: f64, s: f64| 1.0 / (f * s * scale + OFFSET) - TIE * s;
+            // Speedups: learned goodput over the fair share's; R/R_f before any model.
+            let (one, many): (Vec<f64>, Vec<f64>) = if learner.model().is_some() {
+                let g = self.goodputs(i, learner);
+                let base_goodput = g.at(curve, learner, false, fair);
+                let mut s = |spread: bool, r: u32| {
+                    let x = if r == 0 || (!spread && r > NODE_GPUS) || (spread && r < 2) {
+                        0.0
+                    } else {
+                        g.at(curve, learner, spread, r)
+                    };
+                    if base_goodput > 0.0 {
+                        x / base_goodput
+                    } else {
+                        0.0
+                    }
+                };
+                (
+                    (0..=max).map(|r| s(false, r)).collect(),
+                    (0..=max).map(|r| s(true, r)).collect(),
+                )
+            } else {
+                let lin: Vec<f64> = (0..=max).map(|r| f64::from(r) / f64::from(fair)).collect();
+                (lin.clone(), lin)
+            };
+            let r0: u32 = base.iter().sum();
+            let spread0 = nodes(&base) > 1;
+            let speed = |r: u32, wide: bool| {
+                let v = if wide { &many } else { &one };
+                v.get(r as usize).copied().unwrap_or(0.0)
+            };
+            let keep = if r0 == 0 {
+                search::IDLE
+            } else {
+                cost(1.0, speed(r0, spread0))
+            };
+            problem.jobs.push(JobCosts {
+                keep,
+                keep_speed: if r0 == 0 { 0.0 } else { speed(r0, spread0) },
+                one_speed: (0..=max)
+                    .map(|r| {
+                        if (1..=NODE_GPUS).contains(&r) {
+                            speed(r, false)
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect(),
+                many_speed: (0..=max)
+                    .map(|r| if r >= 2 { speed(r, true) } else { 0.0 })
+                    .collect(),
+                one: (0..=max)
+                    .map(|r| {
+                        if (1..=NODE_GPUS).contains(&r) {
+                            cost(factor, speed(r, false))
+                        } else {
+                            f64::INFINITY
+                        }
+                    })
+                    .collect(),
+                many: (0..=max)
+                    .map(|r| {
+                        if r >= 2 {
+                            cost(factor, speed(r, true))
+                        } else {
+                            f64::INFINITY
+                        }
+                    })
+                    .collect(),
+                base,
+                max,
+            });
+        }
+        let own = (self.search == Search::Own || self.compare).then(|| search::optimise(&problem));
+        let genetic = (self.search == Search::Genetic || self.compare)
+            .then(|| genetic::search(&problem, &order, &mut self.rng, &mut self.memory));
+        if let Some(stats) = &self.stats {
+            let mut st = stats.borrow_mut();
+            if let Some(f) = own.as_ref().filter(|_| order.len() > 1) {
+                st.ticks += 1;
+                let gap = (f.cost / f.bound - 1.0).max(0.0);
+                if gap <= 1e-9 {
+                    st.optimal += 1;
+                }
+                st.mean_gap += (gap - st.mean_gap) / st.ticks as f64;
+                st.max_gap = st.max_gap.max(gap);
+                if let Some(g) = &genetic {
+                    let (a, b) = (problem.total(&f.rows), problem.total(g));
+                    if a < b * (1.0 - 1e-12) {
+                        st.own_fitter += 1;
+                    } else if b < a * (1.0 - 1e-12) {
+                        st.genetic_fitter += 1;
+                    }
+                    // Fitness is J / Σc: the ratio of fitnesses is b / a.
+                    self.log_ratio += (b / a).ln();
+                    st.mean_fitness_ratio = (self.log_ratio / st.ticks as f64).exp();
+                }
+            }
+        }
+        let rows = match self.search {
+            Search::Own => own.map(|f| f.rows),
+            Search::Genetic => genetic,
+        }
+        .expect("the deciding search ran");
+        debug_assert!(problem.feasible(&rows), "pollux: an infeasible allocation");
+        let n = world.s.jobs.len();
+        let mut d = Decision::none(n);
+        for (k, &i) in order.iter().enumerate() {
+            let row = &rows[k];
+            let r: u32 = row.iter().sum();
+            if r == 0 {
+                d.why[i] = Some(
+                    "pollux: a GPU for it would lower the fairness of the others' speedups more \
+                     than it adds"
+                        .into(),
+                );
+                continue;
+            }
+            if *row != problem.jobs[k].base {
+                self.restarts[i] = Some(self.restarts[i].map_or(0, |x| x + 1));
+            }
+            d.alloc[i] = Some((u64::from(r), 0));
+            d.placed[i] = Some(
+                row.iter()
+                    .enumerate()
+                    .filter(|(_, &g)| g > 0)
+                    .map(|(k, &g)| PlacedShare {
+                        machine: world.machines[k].name.clone(),
+                        workers: u64::from(g),
+                        ps: 0,
+                    })
+                    .collect(),
+            );
+        }
+        Ok(d)
+    }
+}
+
+/// Measured nodes a row spans (a machine of more than a node's GPUs counts several).
+fn nodes(row: &[u32]) -> usize {
+    row.iter().map(|&g| g.div_ceil(NODE_GPUS) as usize).sum()
+}
