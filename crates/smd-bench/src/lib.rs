@@ -10,6 +10,7 @@
 pub mod joint;
 pub mod measured;
 pub mod place;
+pub mod reference;
 pub mod share;
 pub mod sim;
 pub mod sweep;

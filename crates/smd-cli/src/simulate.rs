@@ -13,7 +13,7 @@ use std::io::Write;
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// A policy (fifo, optimus, smd, oasis, locality, bound; for measured jobs also the
-    /// reference simulator's tiresias and optimus_oracle) or `all` (those that apply).
+    /// reference simulator's tiresias, optimus_oracle and pollux) or `all` (those that apply).
     #[arg(long, value_name = "P|all", default_value = "all")]
     policy: String,
     #[command(flatten)]

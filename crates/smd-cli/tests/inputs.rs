@@ -294,7 +294,8 @@ fn the_fidelity_study_prints_its_table_and_draws_a_figure_per_policy() {
         out.contains("| workload-1 | 0.5 | optimus_oracle | 80 |"),
         "{out}"
     );
-    for policy in ["tiresias", "optimus_oracle"] {
+    assert!(out.contains("| workload-1 | 0.5 | pollux | 80 |"), "{out}");
+    for policy in ["tiresias", "optimus_oracle", "pollux"] {
         let svg = std::fs::read_to_string(dir.join(format!("scatter-{policy}.svg"))).unwrap();
         assert!(svg.starts_with("<svg"), "{policy}");
     }

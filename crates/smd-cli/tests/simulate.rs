@@ -42,7 +42,8 @@ fn the_json_follows_the_contract_for_every_policy() {
             "locality",
             "bound",
             "tiresias",
-            "optimus_oracle"
+            "optimus_oracle",
+            "pollux"
         ]
     );
     for r in runs {

@@ -86,7 +86,7 @@ pub fn OverTimePanel() -> Html {
     html! {
         <section class="card over-time" id="over-time" data-testid="over-time">
             <h2>{"Over time"}</h2>
-            <p class="note">{"Jobs arrive, wait, run, are resized and finish, slot by slot: at each slot boundary a policy decides every arrived job's allocation (fifo, optimus, smd, oasis, locality; for measured jobs also the reference simulator's tiresias and optimus_oracle, with its 60 s ticks), on machines the placement stage puts the new and changed jobs, and each job's utility is that of its completion time. bound is an upper bound on every policy's total utility. The runs use the draft's parameters (ε, seed, slot length, restart time, placement, GPU sharing)."}</p>
+            <p class="note">{"Jobs arrive, wait, run, are resized and finish, slot by slot: at each slot boundary a policy decides every arrived job's allocation (fifo, optimus, smd, oasis, locality; for measured jobs also the reference simulator's tiresias, optimus_oracle and pollux, with its 60 s ticks), on machines the placement stage puts the new and changed jobs, and each job's utility is that of its completion time. bound is an upper bound on every policy's total utility. The runs use the draft's parameters (ε, seed, slot length, restart time, placement, GPU sharing)."}</p>
             <div class="row">{ for source_radios }</div>
             if let Some(m) = err("source") {
                 <p class="msg" data-testid="error" role="alert">{ m }</p>

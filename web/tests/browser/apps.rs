@@ -143,8 +143,10 @@ async fn a_measured_job_shows_its_application_batch_gpus_curve_and_time() {
     })
     .await;
     m.type_into("[data-field='job.batch_size']", "");
+    // The message goes once the cleared field is read again (asynchronously).
+    m.until("the message gone", |m| m.count("[data-testid=error]") == 0)
+        .await;
     m.planned(3).await;
-    assert_eq!(m.count("[data-testid=error]"), 0);
     assert_eq!(
         m.exported().await.jobs[2]
             .measured

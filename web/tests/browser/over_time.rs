@@ -202,6 +202,7 @@ async fn cancel_stops_a_simulation() {
     m.click("[data-sim-policy=locality]");
     m.click("[data-sim-policy=tiresias]");
     m.click("[data-sim-policy=optimus_oracle]");
+    m.click("[data-sim-policy=pollux]");
     m.click("[data-testid=over-time-run]");
     m.until("the runs", |m| {
         m.count("[data-testid=over-time-metrics] tbody tr") == 2

@@ -53,7 +53,8 @@ fn the_draft_is_simulated_with_the_chosen_policies() {
             SimPolicy::Locality,
             SimPolicy::Bound,
             SimPolicy::Tiresias,
-            SimPolicy::OptimusOracle
+            SimPolicy::OptimusOracle,
+            SimPolicy::Pollux
         ]
     );
     let s = s.reduce(Action::OverTime(OverTimeAction::Start));

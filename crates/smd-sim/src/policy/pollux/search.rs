@@ -400,28 +400,31 @@ fn pair_moves(p: &Problem, rows: &mut Rows, space: &mut Space, share: &[f64]) ->
 fn best_fitting(p: &Problem, j: usize, space: &Space, most: u32) -> Option<(Vec<u32>, f64)> {
     let job = &p.jobs[j];
     let mut best: Option<(Vec<u32>, f64)> = None;
-    let mut offer = |row: Vec<u32>| {
+    let beats = |c: f64, best: &Option<(Vec<u32>, f64)>| best.as_ref().is_none_or(|(_, b)| c < *b);
+    let offer = |row: Vec<u32>, best: &mut Option<(Vec<u32>, f64)>| {
         let c = p.cost(j, &row);
-        if best.as_ref().is_none_or(|(_, b)| c < *b) {
-            best = Some((row, c));
+        if beats(c, best) {
+            *best = Some((row, c));
         }
     };
     if job.base.iter().any(|&g| g > 0) && space.fits(&job.base) {
-        offer(job.base.clone());
+        offer(job.base.clone(), &mut best);
     }
+    // A changed row costs its option's c (a row equal to the current one costs `keep`,
+    // offered above): only an option that would win is placed.
     for r in 1..=job.max.min(most) {
-        if job.one[r as usize].is_finite() {
+        if beats(job.one[r as usize], &best) {
             if let Some(row) = space.one(r) {
-                offer(row);
+                offer(row, &mut best);
             }
         }
-        if job.many[r as usize].is_finite() {
+        if beats(job.many[r as usize], &best) {
             if let Some(row) = space.many(r) {
-                offer(row);
+                offer(row, &mut best);
             }
         }
     }
-    offer(vec![0; space.free.len()]);
+    offer(vec![0; space.free.len()], &mut best);
     best
 }
 
