@@ -466,22 +466,41 @@ impl Measured {
             let (sqr, var) = self.grad_stats(b, at.epoch)?;
             let den = var / scale + sqr;
             let gain = if den > 0.0 { (var + sqr) / den } else { 1.0 };
-            let g = gain / iteration_s;
-            let next = self.epoch_target(at.epoch + 1);
-            if at.progress + g * left < next {
-                at.progress += g * left;
-                return Ok(None);
-            }
-            let d = ((next - at.progress) / g).round_ties_even();
-            at.epoch += 1;
-            at.progress = next;
-            used += d;
-            left -= d;
-            if at.epoch == self.max_epochs {
-                return Ok(Some(used));
+            match self.stride(at, gain / iteration_s, &mut left, &mut used) {
+                Stride::Within => return Ok(None),
+                Stride::Target => return Ok(Some(used)),
+                Stride::Epoch => {}
             }
         }
         Ok(None)
+    }
+
+    /// Runs at goodput `g` from `at` for at most `left` seconds, up to the end of the
+    /// current epoch (§1.4): the epoch's end at its whole seconds rounded half to even,
+    /// progress snapped to it. `left` and `used` (seconds so far) move with it.
+    pub(crate) fn stride(
+        &self,
+        at: &mut Progress,
+        g: f64,
+        left: &mut f64,
+        used: &mut f64,
+    ) -> Stride {
+        let next = self.epoch_target(at.epoch + 1);
+        if at.progress + g * *left < next {
+            at.progress += g * *left;
+            *left = 0.0;
+            return Stride::Within;
+        }
+        let d = ((next - at.progress) / g).round_ties_even();
+        at.epoch += 1;
+        at.progress = next;
+        *used += d;
+        *left -= d;
+        if at.epoch == self.max_epochs {
+            Stride::Target
+        } else {
+            Stride::Epoch
+        }
     }
 
     /// Optimus+Oracle's predicted seconds per iteration on `placement` at total batch
@@ -522,6 +541,16 @@ impl Measured {
             (at.progress / self.target()).clamp(0.0, 1.0)
         }
     }
+}
+
+/// Where a stretch of a run ended ([`Measured::stride`]).
+pub(crate) enum Stride {
+    /// Inside the epoch: the time ran out.
+    Within,
+    /// At the end of an epoch, the target not reached.
+    Epoch,
+    /// At the target.
+    Target,
 }
 
 /// The whole seconds a run of these epochs takes: each epoch rounded half to even, as the

@@ -10,7 +10,7 @@
 //! batch chosen again after every epoch boundary and at the end of the interval.
 
 use super::fit::{fit_throughput_from, Observation, Throughput};
-use super::{BatchConfig, Measured, MeasuredError, Progress};
+use super::{BatchConfig, Measured, MeasuredError, Progress, Stride};
 
 /// The reference's tolerance in its batch arithmetic (§2.4, §3.4).
 const EPS: f64 = 1e-8;
@@ -234,19 +234,8 @@ impl Measured {
             learner.stats = Some((sqr, var));
             let iteration_s = (s.step_s + f64::from(c.accum) * (s.step_s - s.sync_s)) * pace;
             let g = gain(sqr, var, b / m0) / iteration_s;
-            let next = self.epoch_target(at.epoch + 1);
-            if at.progress + g * left < next {
-                at.progress += g * left;
-                left = 0.0;
-            } else {
-                let d = ((next - at.progress) / g).round_ties_even();
-                at.epoch += 1;
-                at.progress = next;
-                used += d;
-                left -= d;
-                if at.epoch == self.max_epochs {
-                    return Ok(Some(used));
-                }
+            if let Stride::Target = self.stride(at, g, &mut left, &mut used) {
+                return Ok(Some(used));
             }
             c = learner.config(self, nodes, replicas);
         }
