@@ -11,8 +11,8 @@ use smd_core::Policy;
 use smd_format::duration;
 use smd_sim::SimPolicy;
 use smd_sweep::{
-    parse_resource, points, scenario_at, sweep_parallel, Axis, ParallelOptions, Policies, Range,
-    Report, Spec, SweepError,
+    metric_answer, parse_resource, points, scenario_at, sweep_parallel, Axis, Metric,
+    ParallelOptions, Policies, Range, Report, Spec, SweepError, Target,
 };
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -63,6 +63,13 @@ pub struct SweepArgs {
         requires = "over_time"
     )]
     sim_policy: String,
+    /// Answer for one metric instead of the knee of utility: mean_jct, p95_jct, mean_queue,
+    /// finished, gpu_hours (these need --over-time) or utility. Under the one policy
+    /// named by --sim-policy (or --policy for utility), else the best for the metric at the
+    /// scenario's own size; the sizes that halve it (or reach the most) in words, and in the
+    /// JSON's `answer` and `metric`.
+    #[arg(long, value_name = "M")]
+    metric: Option<String>,
     #[command(flatten)]
     common: Common,
 }
@@ -121,6 +128,26 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         Vec::new()
     };
+    let metric: Option<Metric> = a
+        .metric
+        .as_deref()
+        .map(|m| m.trim().parse::<Metric>())
+        .transpose()
+        .map_err(|e| Failure::Invalid(format!("--metric: {e}")))?;
+    if let Some(m) = metric.filter(|m| m.over_time() && !a.over_time) {
+        return Err(Failure::Invalid(format!(
+            "--metric {m}: the {} is measured over time: add --over-time (the jobs need arrival_s)",
+            m.words()
+        )));
+    }
+    // The policy the answer assumes: the one named, if one is.
+    let one =
+        |text: &str| (text.trim() != "all" && !text.contains(',')).then(|| text.trim().to_owned());
+    let metric_policy = match metric {
+        Some(Metric::Utility) if !a.over_time => one(&a.policy),
+        Some(_) => one(&a.sim_policy),
+        None => None,
+    };
     let base = load(&a.common)?;
     if a.over_time && base.jobs.iter().all(|j| j.arrival_s.is_none()) {
         return Err(Failure::Invalid(
@@ -166,8 +193,29 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     drop(ticker);
     let elapsed = clock();
+    let answer = metric
+        .map(|m| {
+            metric_answer(
+                &report.points,
+                m,
+                metric_policy.as_deref(),
+                current_size(&base, &pts[0]),
+            )
+            .map_err(|e| Failure::Invalid(format!("--metric {m}: {e}")))
+        })
+        .transpose()?;
     if a.common.json {
-        let text = serde_json::to_string_pretty(&report)
+        let mut json = serde_json::to_value(&report)
+            .map_err(|e| Failure::Solver(format!("cannot serialise the sweep: {e}")))?;
+        if let (Some(ans), Some(obj)) = (&answer, json.as_object_mut()) {
+            obj.insert("answer".into(), ans.answer.clone().into());
+            obj.insert(
+                "metric".into(),
+                serde_json::to_value(ans)
+                    .map_err(|e| Failure::Solver(format!("cannot serialise the answer: {e}")))?,
+            );
+        }
+        let text = serde_json::to_string_pretty(&json)
             .map_err(|e| Failure::Solver(format!("cannot serialise the sweep: {e}")))?;
         writeln!(out, "{text}")?;
         return Ok(());
@@ -179,7 +227,22 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         points: pts.len(),
         machine: pts[0].machine(),
     };
-    write_text(&base, &report, &policies, &sizes, elapsed, out)
+    write_text(&base, &report, &policies, &sizes, elapsed, out)?;
+    if let Some(ans) = answer {
+        writeln!(out)?;
+        writeln!(out, "{}", crate::table::printable(&ans.answer))?;
+    }
+    Ok(())
+}
+
+/// The scenario's own size on the sweep's axis: its units, or its group's machine count
+/// (`None` for a pool swept in machines of a catalog type).
+fn current_size(base: &smd_core::Scenario, p: &smd_sweep::Point) -> Option<f64> {
+    match &p.target {
+        Target::Pool => Some(base.cluster.units),
+        Target::Group { index, .. } => base.cluster.machines.get(*index).map(|g| g.count),
+        Target::Catalog { .. } => None,
+    }
 }
 
 /// What the sweep varied, for its text's headline.

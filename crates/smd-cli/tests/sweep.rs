@@ -238,3 +238,57 @@ fn bad_arguments_name_the_flag_and_the_value() {
     .contains("--machine-type: unknown machine type \"h100\""));
     assert!(err(&["sweep", "-"]).contains("--units"));
 }
+
+/// `--metric`: the answer for one metric under the policy named, in the JSON's `answer`
+/// and `metric`, its values those of the points; refused without --over-time.
+#[test]
+fn a_metric_is_answered_under_its_policy() {
+    let o = smd(
+        &["trace", "--workload", "workload-1", "--machines", "2"],
+        None,
+    );
+    let mut s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    s["jobs"].as_array_mut().unwrap().truncate(10);
+    let out = run(
+        &[
+            "sweep",
+            "--machines",
+            "1:3:1",
+            "--policy",
+            "optimus",
+            "--over-time",
+            "--sim-policy",
+            "fifo",
+            "--metric",
+            "mean_jct",
+            "--json",
+            "-",
+        ],
+        &s,
+    );
+    let m = &out["metric"];
+    assert_eq!(m["metric"], "mean_jct");
+    assert_eq!(m["policy"], "fifo");
+    assert_eq!(m["chosen"], false);
+    // The current size is the scenario's own: 2 machines.
+    assert_eq!(m["current"]["size"], 2.0);
+    let points = out["points"].as_array().unwrap();
+    for (v, p) in m["values"].as_array().unwrap().iter().zip(points) {
+        assert_eq!(v["value"], p["over_time"]["fifo"]["mean_jct_s"]);
+    }
+    let answer = out["answer"].as_str().unwrap();
+    assert!(answer.contains("mean JCT under fifo"), "{answer}");
+    let o = smd(
+        &["sweep", "--machines", "1:2:1", "--metric", "p95_jct", "-"],
+        Some(s.to_string().as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("--metric p95_jct: the p95 JCT is measured over time: add --over-time"));
+    let o = smd(
+        &["sweep", "--machines", "1:2:1", "--metric", "speed", "-"],
+        Some(s.to_string().as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--metric:"));
+}

@@ -90,6 +90,13 @@ pub struct TimeOutcome {
     pub mean_jct_s: Option<f64>,
     /// Mean wait before the first start, s (`null`: none started).
     pub mean_queue_s: Option<f64>,
+    /// 95th percentile JCT of the finished jobs, s (`null`: none finished).
+    #[serde(default)]
+    pub p95_jct_s: Option<f64>,
+    /// GPUs in use summed slot by slot, × the slot length, in hours (a finished job's GPUs
+    /// count to the end of its slot, as the reference holds them).
+    #[serde(default)]
+    pub gpu_hours: f64,
     /// Wall time of the run, ms, by the caller's clock (0 without one).
     pub run_ms: f64,
 }
@@ -238,6 +245,10 @@ pub fn evaluate(
                 unfinished: m.unfinished,
                 mean_jct_s: m.mean_jct_s,
                 mean_queue_s: m.mean_queue_s,
+                p95_jct_s: m.p95_jct_s,
+                gpu_hours: run.slots.iter().map(|u| u.used.gpu).sum::<f64>()
+                    * scenario.interval_s()
+                    / 3600.0,
                 run_ms,
             },
         ));

@@ -38,6 +38,8 @@ fn time(u: f64, jct: Option<f64>) -> TimeOutcome {
         unfinished: 1,
         mean_jct_s: jct,
         mean_queue_s: jct.map(|j| j / 2.0),
+        p95_jct_s: jct.map(|j| 2.0 * j),
+        gpu_hours: u,
         run_ms: 1.0,
     }
 }

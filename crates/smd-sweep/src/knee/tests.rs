@@ -237,6 +237,8 @@ fn over_time_leaves_the_bound_out() {
         unfinished: 0,
         mean_jct_s: Some(1.0),
         mean_queue_s: Some(0.0),
+        p95_jct_s: Some(1.0),
+        gpu_hours: 0.0,
         run_ms: 0.0,
     };
     let mut r = series(&[1.0, 2.0], &[1.0, 2.0], &[1.0, 2.0]);
