@@ -70,6 +70,12 @@ pub struct SweepArgs {
     /// JSON's `answer` and `metric`.
     #[arg(long, value_name = "M")]
     metric: Option<String>,
+    /// With --metric and one policy: the fewest sizes of the range at which the metric
+    /// meets this goal (at most it for times and GPU-hours, at least it for finished jobs
+    /// and utility), by bisection — about log₂ of the sizes are evaluated. Times take a
+    /// unit: 2h, 90min, 30s (a bare number is seconds).
+    #[arg(long, value_name = "X", requires = "metric")]
+    goal: Option<String>,
     #[command(flatten)]
     common: Common,
 }
@@ -148,6 +154,17 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         Some(_) => one(&a.sim_policy),
         None => None,
     };
+    let goal = a
+        .goal
+        .as_deref()
+        .map(parse_goal)
+        .transpose()
+        .map_err(|m| Failure::Invalid(format!("--goal: {m}")))?;
+    if goal.is_some() && metric_policy.is_none() {
+        return Err(Failure::Invalid(
+            "--goal: name the one policy it is for (--sim-policy P; --policy P for the static utility)".into(),
+        ));
+    }
     let base = load(&a.common)?;
     if a.over_time && base.jobs.iter().all(|j| j.arrival_s.is_none()) {
         return Err(Failure::Invalid(
@@ -171,6 +188,26 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         planners: planners.unwrap_or_else(|| Policy::for_cluster(&first.cluster).to_vec()),
         over_time,
     };
+    if let (Some(m), Some(g), Some(p)) = (metric, goal, metric_policy.as_deref()) {
+        let found = smd_sweep::seek(
+            &base,
+            &spec,
+            &policies,
+            m,
+            p,
+            g,
+            &mut smd_sweep::Options::default(),
+        )
+        .map_err(failure)?;
+        if a.common.json {
+            let text = serde_json::to_string_pretty(&found)
+                .map_err(|e| Failure::Solver(format!("cannot serialise the answer: {e}")))?;
+            writeln!(out, "{text}")?;
+        } else {
+            writeln!(out, "{}", crate::table::printable(&found.answer))?;
+        }
+        return Ok(());
+    }
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
     let opts = ParallelOptions {
@@ -233,6 +270,28 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{}", crate::table::printable(&ans.answer))?;
     }
     Ok(())
+}
+
+/// A goal: a number, with a time unit (s, min, h) for the time metrics; in the metric's
+/// own unit (seconds for times) otherwise.
+fn parse_goal(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("min") {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (t, 1.0)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * scale),
+        _ => Err(format!(
+            "{:?} is not a goal: a number ≥ 0, times with a unit (2h, 90min, 30s)",
+            smd_core::error::cut(t)
+        )),
+    }
 }
 
 /// The scenario's own size on the sweep's axis: its units, or its group's machine count

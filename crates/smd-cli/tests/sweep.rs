@@ -291,4 +291,66 @@ fn a_metric_is_answered_under_its_policy() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--metric:"));
+    // A goal, by bisection: the size it names meets it, and the one below (if evaluated)
+    // does not.
+    let worst = m["values"][0]["value"].as_f64().unwrap();
+    let best = m["values"][2]["value"].as_f64().unwrap();
+    let goal = format!("{}s", (worst + best) / 2.0);
+    let sought = run(
+        &[
+            "sweep",
+            "--machines",
+            "1:3:1",
+            "--over-time",
+            "--sim-policy",
+            "fifo",
+            "--metric",
+            "mean_jct",
+            "--goal",
+            &goal,
+            "--json",
+            "-",
+        ],
+        &s,
+    );
+    let found = sought["found"]["value"].as_f64().unwrap();
+    assert!(found <= (worst + best) / 2.0);
+    assert!(sought["answer"]
+        .as_str()
+        .unwrap()
+        .starts_with("The fewest for a mean JCT ≤"));
+    let o = smd(
+        &[
+            "sweep",
+            "--machines",
+            "1:2:1",
+            "--over-time",
+            "--metric",
+            "mean_jct",
+            "--goal",
+            "2h",
+            "-",
+        ],
+        Some(s.to_string().as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--goal: name the one policy"));
+    let o = smd(
+        &[
+            "sweep",
+            "--machines",
+            "1:2:1",
+            "--over-time",
+            "--sim-policy",
+            "fifo",
+            "--metric",
+            "mean_jct",
+            "--goal",
+            "soon",
+            "-",
+        ],
+        Some(s.to_string().as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--goal: \"soon\" is not a goal"));
 }

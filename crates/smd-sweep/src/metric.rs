@@ -497,4 +497,215 @@ mod tests {
             .contains("tiresias was not run in this sweep (run: fifo, pollux)"));
         assert_eq!("p95_jct".parse::<Metric>(), Ok(Metric::P95Jct));
     }
+
+    /// Bisection finds the size the full sweep's linear scan finds, evaluating fewer
+    /// sizes; a goal nothing meets is said with the largest size's value.
+    #[test]
+    fn seeking_a_goal_by_bisection_agrees_with_the_full_sweep() {
+        use crate::{points, sweep, Options, Policies, Range, Spec};
+        let t4 = smd_apps::machines::machine_type("t4x4").unwrap();
+        let arrivals =
+            smd_apps::trace::parse(smd_apps::trace::workload("workload-1").unwrap()).unwrap();
+        let mut base =
+            smd_apps::trace::scenario(&arrivals, smd_apps::machines::cluster(t4, 2.0, t4.capacity))
+                .unwrap();
+        base.jobs.truncate(24);
+        let spec = Spec {
+            axis: Axis::Machines,
+            range: Range::parse("1:9:1").unwrap(),
+            resource: None,
+            machine_type: None,
+            group: None,
+        };
+        let policies = Policies {
+            planners: Vec::new(),
+            over_time: vec![SimPolicy::Fifo],
+        };
+        let full = sweep(&base, &spec, &policies, &mut Options::default()).unwrap();
+        let a = metric_answer(&full.points, Metric::MeanJct, Some("fifo"), None).unwrap();
+        let vals: Vec<f64> = a.values.iter().map(|p| p.value.unwrap()).collect();
+        assert!(
+            vals.windows(2).all(|w| w[1] <= w[0]),
+            "monotone here: {vals:?}"
+        );
+        // A goal between the smallest and the largest size's values.
+        let goal = (vals[0] + vals[8]) / 2.0;
+        let want = a.values.iter().find(|p| p.value.unwrap() <= goal).unwrap();
+        let got = seek(
+            &base,
+            &spec,
+            &policies,
+            Metric::MeanJct,
+            "fifo",
+            goal,
+            &mut Options::default(),
+        )
+        .unwrap();
+        assert_eq!(got.found.unwrap(), *want);
+        assert!(got.monotone);
+        assert!(got.evaluated.len() < points(&base, &spec).unwrap().len());
+        assert!(
+            got.answer.starts_with("The fewest for a mean JCT ≤"),
+            "{}",
+            got.answer
+        );
+        let none = seek(
+            &base,
+            &spec,
+            &policies,
+            Metric::MeanJct,
+            "fifo",
+            vals[8] / 2.0,
+            &mut Options::default(),
+        )
+        .unwrap();
+        assert_eq!(none.found, None);
+        assert_eq!(none.evaluated.len(), 1);
+        assert!(
+            none.answer
+                .starts_with("Not even 9 × t4x4 bring the mean JCT"),
+            "{}",
+            none.answer
+        );
+    }
+}
+
+/// A goal sought by bisection: the fewest sizes of a range at which a metric meets it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Seek {
+    /// The metric.
+    pub metric: Metric,
+    /// The policy it is read under.
+    pub policy: String,
+    /// The goal: at most this (less is better) or at least this (more is better).
+    pub goal: f64,
+    /// The fewest sizes that meet it, with the metric there (`None`: not even the largest).
+    pub found: Option<MetricPoint>,
+    /// Every size evaluated, ascending (about log₂ of the range's sizes).
+    pub evaluated: Vec<MetricPoint>,
+    /// Whether the evaluated sizes were monotone in the metric (bisection assumes it).
+    pub monotone: bool,
+    /// The sentence.
+    pub answer: String,
+}
+
+/// The fewest sizes of `spec` at which `metric` under `policy` meets `goal`, by bisection
+/// over the range's sizes: the largest is evaluated first (if it does not meet the goal,
+/// nothing does), then halves, about log₂ of the sizes in all. Bisection assumes the
+/// metric monotone in the size; the answer says when the evaluated sizes show it is not.
+pub fn seek(
+    base: &smd_core::Scenario,
+    spec: &crate::Spec,
+    policies: &crate::Policies,
+    metric: Metric,
+    policy: &str,
+    goal: f64,
+    opts: &mut crate::Options,
+) -> Result<Seek, crate::SweepError> {
+    let pts = crate::points(base, spec)?;
+    let mut seen: Vec<(usize, Option<f64>)> = Vec::new();
+    let mut value_at =
+        |k: usize, opts: &mut crate::Options| -> Result<Option<f64>, crate::SweepError> {
+            if let Some(&(_, v)) = seen.iter().find(|(j, _)| *j == k) {
+                return Ok(v);
+            }
+            let s = crate::scenario_at(base, &pts[k])?;
+            let r = crate::evaluate(&pts[k], &s, policies, opts)?;
+            let v = metric_answer(std::slice::from_ref(&r), metric, Some(policy), None)
+                .map_err(|message| crate::SweepError::Spec {
+                    field: "metric",
+                    message,
+                })?
+                .current
+                .value;
+            seen.push((k, v));
+            Ok(v)
+        };
+    let meets = |v: Option<f64>| {
+        v.is_some_and(|v| {
+            if metric.lower_is_better() {
+                v <= goal
+            } else {
+                v >= goal
+            }
+        })
+    };
+    let last = pts.len() - 1;
+    let mut found = None;
+    if meets(value_at(last, opts)?) {
+        let (mut lo, mut hi) = (None::<usize>, last);
+        if meets(value_at(0, opts)?) {
+            hi = 0;
+        } else {
+            lo = Some(0);
+        }
+        while let Some(l) = lo.filter(|&l| hi - l > 1) {
+            let mid = l + (hi - l) / 2;
+            if meets(value_at(mid, opts)?) {
+                hi = mid;
+            } else {
+                lo = Some(mid);
+            }
+        }
+        found = Some(hi);
+    }
+    seen.sort_by_key(|(k, _)| *k);
+    let evaluated: Vec<MetricPoint> = seen
+        .iter()
+        .map(|&(k, value)| MetricPoint {
+            size: pts[k].size,
+            value,
+        })
+        .collect();
+    let vals: Vec<f64> = evaluated.iter().filter_map(|p| p.value).collect();
+    let monotone = vals.windows(2).all(|w| {
+        if metric.lower_is_better() {
+            w[1] <= w[0] * (1.0 + 1e-9)
+        } else {
+            w[1] >= w[0] * (1.0 - 1e-9)
+        }
+    });
+    let found = found.and_then(|k| evaluated.iter().find(|p| p.size == pts[k].size).copied());
+    let p0 = &pts[0];
+    let size = |s: f64| size_words(p0.axis, p0.machine(), s);
+    let bound = if metric.lower_is_better() {
+        "≤"
+    } else {
+        "≥"
+    };
+    let mut answer = match found {
+        Some(f) => format!(
+            "The fewest for a {} {bound} {} under {policy}: {} ({}).",
+            metric.words(),
+            metric.show(goal),
+            size(f.size),
+            metric.show(f.value.unwrap_or(goal))
+        ),
+        None => format!(
+            "Not even {} bring the {} {bound} {} under {policy} ({} there).",
+            size(pts[last].size),
+            metric.words(),
+            metric.show(goal),
+            evaluated
+                .last()
+                .and_then(|p| p.value)
+                .map_or("none".into(), |v| metric.show(v))
+        ),
+    };
+    if !monotone {
+        answer += &format!(
+            " The {} is not monotone in the size at the {} sizes evaluated, so a smaller size may also meet it: sweep the range to see.",
+            metric.words(),
+            evaluated.len()
+        );
+    }
+    Ok(Seek {
+        metric,
+        policy: policy.to_owned(),
+        goal,
+        found,
+        evaluated,
+        monotone,
+        answer,
+    })
 }
