@@ -291,7 +291,8 @@ impl Measured {
 
     /// POLLUX-SIM.md §3.4's candidate total batches on `replicas` GPUs: [`CANDIDATES`]
     /// spaced geometrically from max(initial, smallest local · R) to the largest batch
-    /// (none when the first exceeds the last).
+    /// (none when the first exceeds the last). `libm`'s log and exp, as in [`fit`]: the
+    /// same bits natively and in wasm.
     pub fn batch_candidates(&self, replicas: u32) -> Vec<f64> {
         let [init, max] = self.batch_range();
         let lo = init.max(self.local[0] * f64::from(replicas));
@@ -299,13 +300,13 @@ impl Measured {
             return Vec::new();
         }
         let n = CANDIDATES;
-        let ratio = (max / lo).ln() / (n - 1) as f64;
+        let ratio = libm::log(max / lo) / (n - 1) as f64;
         (0..n)
             .map(|k| {
                 if k + 1 == n {
                     max
                 } else {
-                    lo * (ratio * k as f64).exp()
+                    lo * libm::exp(ratio * k as f64)
                 }
             })
             .collect()

@@ -19,6 +19,11 @@
 //!   would, not further (§3.2's vector: γ = 1.0003 against 1.001, its gradient ~1e-6).
 //!
 //! The network time of one replica is the reference's `1e-8 + 1e-8·1e-8`, kept as is.
+//!
+//! Logarithms and exponentials are `libm`'s, not the platform's: a Pollux run refits this
+//! model thousands of times and chooses batches by its predictions, so a last-bit
+//! difference between glibc and wasm's maths would grow into different runs. With `libm`
+//! the same observations give the same bits natively and in wasm.
 
 use super::MeasuredError;
 use crate::app::App;
@@ -141,16 +146,16 @@ fn retrogress(replicas: u32) -> f64 {
 /// T_s = (T_c^γ + T_n^γ)^(1/γ), computed in logs (no overflow or underflow of the powers),
 /// with ln T_s and the weight w_c = T_c^γ / (T_c^γ + T_n^γ).
 fn sync_step(tc: f64, tn: f64, gamma: f64) -> (f64, f64, f64) {
-    let (log, wc) = log_sync_step(tc.ln(), tn.ln(), gamma);
-    (log.exp(), log, wc)
+    let (log, wc) = log_sync_step(libm::log(tc), libm::log(tn), gamma);
+    (libm::exp(log), log, wc)
 }
 
 /// [`sync_step`] from ln T_c and ln T_n: (ln T_s, w_c). One of the two powers is 1 (the
 /// larger term factored out), so it costs one exp and one ln_1p, plus w_c's exp.
 fn log_sync_step(lc: f64, ln: f64, gamma: f64) -> (f64, f64) {
     let d = gamma * (lc - ln).abs();
-    let e = (-d).exp();
-    let log = lc.max(ln) + e.ln_1p() / gamma;
+    let e = libm::exp(-d);
+    let log = lc.max(ln) + libm::log1p(e) / gamma;
     // w_c = T_c^γ / (T_c^γ + T_n^γ), from the same e.
     let wc = if lc >= ln {
         1.0 / (1.0 + e)
@@ -323,7 +328,7 @@ impl Problem<'_> {
     fn new(obs: &[Observation], pinned: [Option<f64>; 7]) -> Problem<'_> {
         let targets = obs
             .iter()
-            .map(|o| ((o.step - o.sync).ln(), o.step.ln()))
+            .map(|o| (libm::log(o.step - o.sync), libm::log(o.step)))
             .collect();
         Problem {
             obs,
@@ -347,7 +352,7 @@ impl Problem<'_> {
             let (a, b) = t.network_pair(o.nodes, o.replicas);
             let m = retrogress(o.replicas);
             let tn = a + b * m;
-            let (lc, ln) = (tc.ln(), tn.ln());
+            let (lc, ln) = (libm::log(tc), libm::log(tn));
             let (log_ts, wc) = log_sync_step(lc, ln, t.gamma);
             let r1 = lc - ln_compute;
             let r2 = log_ts - ln_step;
@@ -399,9 +404,9 @@ impl Problem<'_> {
     /// The bounds of x_k: [ln 1e-8, ∞) for α and β, [1, 10] for γ; a pinned one is held.
     fn bounds(&self, k: usize) -> (f64, f64) {
         match self.pinned[k] {
-            Some(v) if k < 6 => (v.ln(), v.ln()),
+            Some(v) if k < 6 => (libm::log(v), libm::log(v)),
             Some(v) => (v, v),
-            None if k < 6 => (FLOOR.ln(), f64::INFINITY),
+            None if k < 6 => (libm::log(FLOOR), f64::INFINITY),
             None => (GAMMA[0], GAMMA[1]),
         }
     }
@@ -419,7 +424,7 @@ fn params(x: &[f64; 7]) -> [f64; 7] {
     let mut p = [0.0; 7];
     for k in 0..6 {
         // exp of a value clamped to ≥ ln 1e-8 can round just below 1e-8: keep the bound.
-        p[k] = x[k].exp().max(FLOOR);
+        p[k] = libm::exp(x[k]).max(FLOOR);
     }
     p[6] = x[6];
     p
@@ -440,7 +445,7 @@ fn minimise_from(problem: &Problem, start: [f64; 7], pgtol: f64, ftol: f64) -> [
     let mut x = [0.0; 7];
     for k in 0..7 {
         let v = problem.pinned[k].unwrap_or(start[k]);
-        x[k] = if k < 6 { v.ln() } else { v };
+        x[k] = if k < 6 { libm::log(v) } else { v };
     }
     problem.project(&mut x);
     let (mut f, mut g) = problem.eval(&x);
