@@ -429,3 +429,18 @@ fn pollux_search_is_mostly_proven_optimal_and_as_fit_as_nsga2() {
     assert!(st.max_gap < 0.25 && st.mean_gap < 0.02, "{st:?}");
     assert!(st.mean_fitness_ratio > 0.99, "{st:?}");
 }
+
+/// Pollux is the same run natively and in wasm (docs/MODEL.md §23: its maths is `libm`'s):
+/// the first 20 jobs of workload-1 on 4 × t4x4 sum to these JCTs here and in the browser
+/// test `over_time::pollux_runs_the_same_in_the_browser` (web/tests/browser/over_time.rs).
+#[test]
+fn pollux_sums_to_the_same_jcts_as_in_wasm() {
+    let text = trace::workload("workload-1").unwrap();
+    let mut arrivals = trace::parse(text).unwrap();
+    arrivals.truncate(20);
+    let t4 = machines::machine_type("t4x4").unwrap();
+    let s = trace::scenario(&arrivals, machines::cluster(t4, 4.0, t4.capacity)).unwrap();
+    let run = simulate(&s, SimPolicy::Pollux, &mut SimOptions::default()).unwrap();
+    let total: f64 = run.jobs.iter().filter_map(|j| j.jct_s).sum();
+    assert_eq!(total, 81_421.0);
+}

@@ -209,3 +209,19 @@ async fn cancel_stops_a_simulation() {
     })
     .await;
 }
+
+/// Pollux in wasm is the native run, bit for bit in its JCTs (docs/MODEL.md §23): the
+/// native test `pollux_sums_to_the_same_jcts_as_in_wasm` (crates/smd-sim/tests/measured.rs)
+/// asserts the same sum.
+#[wasm_bindgen_test]
+fn pollux_runs_the_same_in_the_browser() {
+    let s = workload(20, 4.0, &Default::default());
+    let run = smd_sim::simulate(
+        &s,
+        smd_sim::SimPolicy::Pollux,
+        &mut smd_sim::Options::default(),
+    )
+    .unwrap();
+    let total: f64 = run.jobs.iter().filter_map(|j| j.jct_s).sum();
+    assert_eq!(total, 81_421.0);
+}
