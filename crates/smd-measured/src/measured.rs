@@ -154,6 +154,8 @@ pub struct Measured {
     local: [f64; 2],
     /// Epochs of the run: the job is done at P(max_epochs).
     max_epochs: usize,
+    /// [`Measured::batch_candidates`] per replica count 0…64, made once.
+    candidates: Vec<OnceLock<Vec<f64>>>,
 }
 
 impl Measured {
@@ -294,6 +296,13 @@ impl Measured {
     /// (none when the first exceeds the last). `libm`'s log and exp, as in [`fit`]: the
     /// same bits natively and in wasm.
     pub fn batch_candidates(&self, replicas: u32) -> Vec<f64> {
+        match self.candidates.get(replicas as usize) {
+            Some(once) => once.get_or_init(|| self.make_candidates(replicas)).clone(),
+            None => self.make_candidates(replicas),
+        }
+    }
+
+    fn make_candidates(&self, replicas: u32) -> Vec<f64> {
         let [init, max] = self.batch_range();
         let lo = init.max(self.local[0] * f64::from(replicas));
         if lo > max {
@@ -703,6 +712,7 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
         validation,
         local: [min, max],
         max_epochs: app.facts().epochs as usize,
+        candidates: (0..=64).map(|_| OnceLock::new()).collect(),
     })
 }
 

@@ -131,10 +131,25 @@ impl Throughput {
     /// of the synchronising step not hidden behind compute — the reading that makes
     /// `accum = 0` comparable with a measured row (whose step − sync is its compute, §3.2).
     pub fn step_time(&self, nodes: u32, replicas: u32, atomic_bsz: f64, accum: u32) -> (f64, f64) {
+        let (it, ts, tc) = self.iteration_with(
+            libm::log(self.network_time(nodes, replicas)),
+            atomic_bsz,
+            accum,
+        );
+        (it, ts - tc)
+    }
+
+    /// [`Throughput::step_time`]'s iteration with ln T_net given (one per allocation, for
+    /// many batches): (s·T_c + T_s, T_s, T_c), the same bits.
+    pub(crate) fn iteration_with(
+        &self,
+        ln_tn: f64,
+        atomic_bsz: f64,
+        accum: u32,
+    ) -> (f64, f64, f64) {
         let tc = self.compute_time(atomic_bsz);
-        let tn = self.network_time(nodes, replicas);
-        let ts = sync_step(tc, tn, self.gamma).0;
-        (f64::from(accum) * tc + ts, ts - tc)
+        let ts = libm::exp(log_sync_step(libm::log(tc), ln_tn, self.gamma).0);
+        (f64::from(accum) * tc + ts, ts, tc)
     }
 }
 
@@ -143,15 +158,9 @@ fn retrogress(replicas: u32) -> f64 {
     (f64::from(replicas) - 2.0).max(FLOOR)
 }
 
-/// T_s = (T_c^γ + T_n^γ)^(1/γ), computed in logs (no overflow or underflow of the powers),
-/// with ln T_s and the weight w_c = T_c^γ / (T_c^γ + T_n^γ).
-fn sync_step(tc: f64, tn: f64, gamma: f64) -> (f64, f64, f64) {
-    let (log, wc) = log_sync_step(libm::log(tc), libm::log(tn), gamma);
-    (libm::exp(log), log, wc)
-}
-
-/// [`sync_step`] from ln T_c and ln T_n: (ln T_s, w_c). One of the two powers is 1 (the
-/// larger term factored out), so it costs one exp and one ln_1p, plus w_c's exp.
+/// T_s = (T_c^γ + T_n^γ)^(1/γ) in logs, from ln T_c and ln T_n (no overflow or underflow
+/// of the powers): (ln T_s, w_c) with the weight w_c = T_c^γ / (T_c^γ + T_n^γ). One of
+/// the two powers is 1 (the larger term factored out), so it costs one exp and one ln_1p.
 fn log_sync_step(lc: f64, ln: f64, gamma: f64) -> (f64, f64) {
     let d = gamma * (lc - ln).abs();
     let e = libm::exp(-d);

@@ -121,6 +121,7 @@ impl Learner {
         let [m0, top] = m.batch_range();
         let [lo_local, hi_local] = m.local_range();
         let r = f64::from(replicas.max(1));
+        let ln_tn = libm::log(model.network_time(nodes.max(1), replicas.max(1)));
         m.batch_candidates(replicas)
             .into_iter()
             .map(|total| {
@@ -132,9 +133,7 @@ impl Learner {
                 let accum = accum.max(0.0);
                 let atomic = (local / (accum + 1.0) - EPS).ceil();
                 let iteration_s = if (lo_local..=hi_local).contains(&atomic) {
-                    model
-                        .step_time(nodes.max(1), replicas.max(1), atomic, accum as u32)
-                        .0
+                    model.iteration_with(ln_tn, atomic, accum as u32).0
                 } else {
                     f64::INFINITY
                 };
