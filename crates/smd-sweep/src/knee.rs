@@ -75,42 +75,71 @@ pub struct Fall {
 
 /// The knee of the static policies.
 pub fn knee(results: &[PointResult]) -> Knee {
-    let names: Vec<(String, Vec<f64>)> = match results.first() {
-        None => Vec::new(),
-        Some(first) => first
-            .policies
-            .iter()
-            .enumerate()
-            .map(|(k, (p, _))| {
-                let u = results
-                    .iter()
-                    .map(|r| r.policies.get(k).map_or(0.0, |(_, o)| o.total_utility))
-                    .collect();
-                (p.name().to_owned(), u)
-            })
-            .collect(),
-    };
+    let names = zeroed(static_series(results, |o| o.total_utility));
     knee_of(results, &names)
 }
 
 /// The knee of the policies over time, `bound` left out (it is no schedule); `None` for a
 /// static sweep.
 pub fn knee_over_time(results: &[PointResult]) -> Option<Knee> {
-    let first = results.first().filter(|r| !r.over_time.is_empty())?;
-    let names: Vec<(String, Vec<f64>)> = first
+    results.first().filter(|r| !r.over_time.is_empty())?;
+    let names = zeroed(time_series(results, |o| Some(o.total_utility)));
+    Some(knee_of(results, &names))
+}
+
+/// Each static policy of `results` (in the order run) with `value` of its outcome at every
+/// point (`None` where a point lacks it).
+pub(crate) fn static_series(
+    results: &[PointResult],
+    value: impl Fn(&crate::evaluate::Outcome) -> f64,
+) -> Vec<(String, Vec<Option<f64>>)> {
+    let Some(first) = results.first() else {
+        return Vec::new();
+    };
+    first
+        .policies
+        .iter()
+        .enumerate()
+        .map(|(k, (p, _))| {
+            let v = results
+                .iter()
+                .map(|r| r.policies.get(k).map(|(_, o)| value(o)))
+                .collect();
+            (p.name().to_owned(), v)
+        })
+        .collect()
+}
+
+/// Each policy over time of `results` but `bound` (it is no schedule), with `value` of its
+/// run at every point.
+pub(crate) fn time_series(
+    results: &[PointResult],
+    value: impl Fn(&crate::evaluate::TimeOutcome) -> Option<f64>,
+) -> Vec<(String, Vec<Option<f64>>)> {
+    let Some(first) = results.first() else {
+        return Vec::new();
+    };
+    first
         .over_time
         .iter()
         .enumerate()
         .filter(|(_, (p, _))| *p != SimPolicy::Bound)
         .map(|(k, (p, _))| {
-            let u = results
+            let v = results
                 .iter()
-                .map(|r| r.over_time.get(k).map_or(0.0, |(_, o)| o.total_utility))
+                .map(|r| r.over_time.get(k).and_then(|(_, o)| value(o)))
                 .collect();
-            (p.name().to_owned(), u)
+            (p.name().to_owned(), v)
         })
-        .collect();
-    Some(knee_of(results, &names))
+        .collect()
+}
+
+/// Series with a missing value as 0 (no utility).
+fn zeroed(series: Vec<(String, Vec<Option<f64>>)>) -> Vec<(String, Vec<f64>)> {
+    series
+        .into_iter()
+        .map(|(n, v)| (n, v.into_iter().map(|x| x.unwrap_or(0.0)).collect()))
+        .collect()
 }
 
 /// The knee of `series` (a name and a utility per point) over the sizes of `results`.

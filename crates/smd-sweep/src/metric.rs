@@ -12,7 +12,6 @@ use crate::evaluate::{PointResult, TimeOutcome};
 use crate::point::Axis;
 use serde::{Deserialize, Serialize};
 use smd_format::duration;
-use smd_sim::SimPolicy;
 
 /// A quantity a sweep can be asked about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -139,39 +138,16 @@ pub fn metric_answer(
         first.over_time.iter().any(|(q, _)| q.name() == p)
             && !first.policies.iter().any(|(q, _)| q.name() == p)
     });
-    let series: Vec<(String, Vec<Option<f64>>)> = if metric.over_time() || only_over_time {
+    let series = if metric.over_time() || only_over_time {
         if first.over_time.is_empty() {
             return Err(format!(
                 "the {} needs the jobs simulated over time: sweep with --over-time (the jobs need arrivals)",
                 metric.words()
             ));
         }
-        first
-            .over_time
-            .iter()
-            .enumerate()
-            .filter(|(_, (p, _))| *p != SimPolicy::Bound)
-            .map(|(k, (p, _))| {
-                let v = results
-                    .iter()
-                    .map(|r| r.over_time.get(k).and_then(|(_, o)| metric.of_run(o)))
-                    .collect();
-                (p.name().to_owned(), v)
-            })
-            .collect()
+        crate::knee::time_series(results, |o| metric.of_run(o))
     } else {
-        first
-            .policies
-            .iter()
-            .enumerate()
-            .map(|(k, (p, _))| {
-                let v = results
-                    .iter()
-                    .map(|r| r.policies.get(k).map(|(_, o)| o.total_utility))
-                    .collect();
-                (p.name().to_owned(), v)
-            })
-            .collect()
+        crate::knee::static_series(results, |o| o.total_utility)
     };
     let sizes: Vec<f64> = results.iter().map(|r| r.size.value()).collect();
     // The current size: the one given if swept, else the largest swept below it, else the
@@ -390,6 +366,7 @@ fn with_against(a: &MetricAnswer, mut out: String, size: &dyn Fn(f64) -> String)
 mod tests {
     use super::*;
     use crate::evaluate::{Outcome, Size};
+    use smd_sim::SimPolicy;
     use smd_core::scenario::Resources;
     use smd_core::Policy;
 
