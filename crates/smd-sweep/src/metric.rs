@@ -366,9 +366,9 @@ fn with_against(a: &MetricAnswer, mut out: String, size: &dyn Fn(f64) -> String)
 mod tests {
     use super::*;
     use crate::evaluate::{Outcome, Size};
-    use smd_sim::SimPolicy;
     use smd_core::scenario::Resources;
     use smd_core::Policy;
+    use smd_sim::SimPolicy;
 
     /// Machines 8, 12, 16, 20, 24 of t4x4; fifo's and pollux's mean JCT (h) and queueing.
     fn sweep(fifo: [f64; 5], pollux: [f64; 5], queue: [f64; 5]) -> Vec<PointResult> {
