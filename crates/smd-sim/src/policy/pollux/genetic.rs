@@ -6,7 +6,7 @@
 //! crowding distance; the decision is the fittest member of the final front. Seeded (the
 //! reference's is not, §6), so runs repeat.
 
-use super::search::{Problem, Rows};
+use super::search::{spread, Problem, Rows};
 use smd_core::rng::Stream;
 
 /// Population size and generations (§4.3).
@@ -283,10 +283,7 @@ fn mutate(p: &Problem, rows: &mut Rows, rng: &mut Stream) {
 /// the row's machines, (d) each machine's GPUs in job order.
 fn repair(p: &Problem, rows: &mut Rows, rng: &mut Stream) {
     let h = p.gpus.len();
-    let spread: Vec<bool> = rows
-        .iter()
-        .map(|r| r.iter().filter(|&&g| g > 0).count() > 1)
-        .collect();
+    let spread: Vec<bool> = rows.iter().map(|r| spread(r)).collect();
     for k in 0..h {
         let mut seen = false;
         for (j, row) in rows.iter_mut().enumerate() {

@@ -42,6 +42,19 @@ pub(crate) struct JobCosts {
 /// c of a job without GPUs: 1/0.001.
 pub(crate) const IDLE: f64 = 1000.0;
 
+/// A row as the costs see it ([`Problem::shape`]).
+enum Shape {
+    Idle,
+    Kept,
+    One(usize),
+    Many(usize),
+}
+
+/// Whether a row spans more than one machine (interference avoidance's "distributed").
+pub(crate) fn spread(row: &[u32]) -> bool {
+    row.iter().filter(|&&g| g > 0).count() > 1
+}
+
 /// The tick's problem: the jobs (in Pollux's order) and each machine's GPUs.
 pub(crate) struct Problem {
     pub jobs: Vec<JobCosts>,
@@ -63,21 +76,29 @@ pub(crate) struct Found {
 }
 
 impl Problem {
+    /// What `row` is to job `j`: none, its current row, or r GPUs on one measured node or
+    /// over several (the two the costs and speedups are kept for).
+    fn shape(&self, j: usize, row: &[u32]) -> Shape {
+        let r: u32 = row.iter().sum();
+        if r == 0 {
+            Shape::Idle
+        } else if row == self.jobs[j].base.as_slice() {
+            Shape::Kept
+        } else if !spread(row) && r <= self.node {
+            Shape::One(r as usize)
+        } else {
+            Shape::Many(r as usize)
+        }
+    }
+
     /// c of job `j` at `row`.
     pub fn cost(&self, j: usize, row: &[u32]) -> f64 {
         let job = &self.jobs[j];
-        let r: u32 = row.iter().sum();
-        if r == 0 {
-            return IDLE;
-        }
-        if row == job.base.as_slice() {
-            return job.keep;
-        }
-        let machines = row.iter().filter(|&&g| g > 0).count();
-        if machines == 1 && r <= self.node {
-            job.one[r as usize]
-        } else {
-            job.many[r as usize]
+        match self.shape(j, row) {
+            Shape::Idle => IDLE,
+            Shape::Kept => job.keep,
+            Shape::One(r) => job.one[r],
+            Shape::Many(r) => job.many[r],
         }
     }
 
@@ -94,20 +115,13 @@ impl Problem {
     /// Job `j`'s speedup at `row` (0 without GPUs).
     pub fn speed(&self, j: usize, row: &[u32]) -> f64 {
         let job = &self.jobs[j];
-        let r: u32 = row.iter().sum();
-        if r == 0 {
-            return 0.0;
+        let at = |v: &[f64], r: usize| v.get(r).copied().unwrap_or(0.0);
+        match self.shape(j, row) {
+            Shape::Idle => 0.0,
+            Shape::Kept => job.keep_speed,
+            Shape::One(r) => at(&job.one_speed, r),
+            Shape::Many(r) => at(&job.many_speed, r),
         }
-        if row == job.base.as_slice() {
-            return job.keep_speed;
-        }
-        let machines = row.iter().filter(|&&g| g > 0).count();
-        let v = if machines == 1 && r <= self.node {
-            &job.one_speed
-        } else {
-            &job.many_speed
-        };
-        v.get(r as usize).copied().unwrap_or(0.0)
     }
 
     /// The reference's UTILITY (§4.3): Σ speedups over a node's GPUs times the machines
@@ -127,20 +141,20 @@ impl Problem {
     pub fn feasible(&self, rows: &Rows) -> bool {
         let h = self.gpus.len();
         let mut used = vec![0u32; h];
-        let mut spread = vec![0u32; h];
+        let mut spread_jobs = vec![0u32; h];
         for (j, row) in rows.iter().enumerate() {
             if row.iter().sum::<u32>() > self.jobs[j].max && row != &self.jobs[j].base {
                 return false;
             }
-            let wide = row.iter().filter(|&&g| g > 0).count() > 1;
+            let wide = spread(row);
             for k in 0..h {
                 used[k] += row[k];
                 if wide && row[k] > 0 {
-                    spread[k] += 1;
+                    spread_jobs[k] += 1;
                 }
             }
         }
-        (0..h).all(|k| used[k] <= self.gpus[k] && spread[k] <= 1)
+        (0..h).all(|k| used[k] <= self.gpus[k] && spread_jobs[k] <= 1)
     }
 }
 
@@ -159,7 +173,7 @@ impl Space {
     }
 
     fn take(&mut self, row: &[u32]) {
-        let wide = row.iter().filter(|&&g| g > 0).count() > 1;
+        let wide = spread(row);
         for (k, &g) in row.iter().enumerate() {
             self.free[k] -= g;
             if wide && g > 0 {
@@ -169,7 +183,7 @@ impl Space {
     }
 
     fn give(&mut self, row: &[u32]) {
-        let wide = row.iter().filter(|&&g| g > 0).count() > 1;
+        let wide = spread(row);
         for (k, &g) in row.iter().enumerate() {
             self.free[k] += g;
             if wide && g > 0 {
@@ -179,7 +193,7 @@ impl Space {
     }
 
     fn fits(&self, row: &[u32]) -> bool {
-        let wide = row.iter().filter(|&&g| g > 0).count() > 1;
+        let wide = spread(row);
         row.iter()
             .enumerate()
             .all(|(k, &g)| g <= self.free[k] && !(wide && g > 0 && self.spread[k]))
@@ -485,7 +499,7 @@ mod tests {
         let c = |s: f64| 1.0 / (s / 4.0 + 0.001);
         let speed = |r: u32| f64::from(r).powf(e);
         let r0: u32 = base.iter().sum();
-        let spread = base.iter().filter(|&&g| g > 0).count() > 1;
+        let spread = super::spread(&base);
         let keep = if r0 == 0 {
             IDLE
         } else if spread {
