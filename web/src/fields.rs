@@ -368,6 +368,8 @@ pub fn top_text(s: &Scenario, field: &str) -> String {
         "params.gpu_sharing" => p.gpu_sharing.unwrap_or_default().name().into(),
         "params.collision_prob" => opt_text(p.collision_prob),
         "params.share_overhead" => opt_text(p.share_overhead),
+        "params.interval_s" => opt_text(p.interval_s),
+        "params.restart_s" => opt_text(p.restart_s),
         f => if let Some((i, part)) = machine_field(f) {
             c.machines.get(i).map(|g| group_text(g, part))
         } else if let Some(r) = f.strip_prefix("cluster.unit.") {
@@ -479,12 +481,14 @@ pub fn placement_choices() -> Vec<(&'static str, String)> {
 
 /// The version-2 parameters the page edits (docs/SCENARIO.md): setting one makes the
 /// draft version 2, the only version that may carry it.
-pub const PARAMS_VERSION2: [&str; 5] = [
+pub const PARAMS_VERSION2: [&str; 7] = [
     "params.placement",
     "params.dltap_lambda",
     "params.gpu_sharing",
     "params.collision_prob",
     "params.share_overhead",
+    "params.interval_s",
+    "params.restart_s",
 ];
 
 /// The choices of the GPU sharing select: every [`GpuSharing`], labelled by its owner.
@@ -528,6 +532,8 @@ pub fn set_top(s: &mut Scenario, field: &str, text: &str) -> Result<(), String> 
         "params.gpu_sharing" => p.gpu_sharing = Some(text.parse().unwrap_or_default()),
         "params.collision_prob" => p.collision_prob = parse_optional(text)?,
         "params.share_overhead" => p.share_overhead = parse_optional(text)?,
+        "params.interval_s" => p.interval_s = parse_optional(text)?,
+        "params.restart_s" => p.restart_s = parse_optional(text)?,
         f => {
             if let Some((i, part)) = machine_field(f) {
                 let mut groups = s.cluster.machines.clone();

@@ -136,6 +136,49 @@ pub fn move_to_machines(scenario: &mut smd_core::Scenario, m: &MachineType, coun
     scenario.version = scenario.version.max(2);
 }
 
+/// The cluster in force, in one line for people: its machines by group (`16 × t4x4
+/// machines`) or
+/// the pool (`a pool of 600 units`, or `16 × t4x4 as a pool of units` when it is a catalog
+/// pool), then its capacity (`64 GPUs, 768 vCPUs, …`). Every view plans this cluster, so
+/// the page states it once, in these words.
+pub fn describe(cluster: &smd_core::scenario::Cluster) -> String {
+    use smd_core::scenario::Resource;
+    let what = if cluster.has_machines() {
+        let groups: Vec<String> = cluster
+            .machines
+            .iter()
+            .map(|g| format!("{} × {}", smd_format::amount(g.count), g.name))
+            .collect();
+        format!("{} machines", groups.join(" + "))
+    } else if let Some(m) = CATALOG.iter().find(|m| *cluster == pool(m, cluster.units)) {
+        format!(
+            "{} × {} as a pool of units (no machines: nothing is placed)",
+            smd_format::amount(cluster.units),
+            m.name
+        )
+    } else {
+        format!(
+            "a pool of {} units (no machines: nothing is placed)",
+            smd_format::sig(cluster.units, 6)
+        )
+    };
+    let cap = cluster.capacity();
+    let amounts: Vec<String> = [
+        Resource::Gpu,
+        Resource::Vcpu,
+        Resource::MemoryGb,
+        Resource::StorageGb,
+    ]
+    .into_iter()
+    .filter(|&r| cap[r] > 0.0)
+    .map(|r| match r {
+        Resource::Gpu | Resource::Vcpu => format!("{} {}", smd_format::amount(cap[r]), r.unit()),
+        _ => format!("{} {} {}", smd_format::amount(cap[r]), r.unit(), r.title()),
+    })
+    .collect();
+    format!("{what} — {}", amounts.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,5 +197,27 @@ mod tests {
         assert_eq!(s.cluster.machines.len(), 1);
         assert_eq!(s.cluster.capacity(), t4.capacity.scale(5.0));
         assert!(s.validate().is_ok());
+    }
+
+    /// The one-line cluster: machines by group, a catalog pool named as such, totals with
+    /// their units re-derived from the capacity.
+    #[test]
+    fn a_cluster_in_one_line() {
+        let t4 = machine_type("t4x4").unwrap();
+        let on = cluster(t4, 16.0, t4.capacity);
+        let line = describe(&on);
+        assert!(line.starts_with("16 × t4x4 machines — "), "{line}");
+        let gpus = on.capacity().gpu;
+        assert!(
+            line.contains(&format!("{} GPUs", smd_format::amount(gpus))),
+            "{line}"
+        );
+        assert!(describe(&pool(t4, 16.0)).starts_with("16 × t4x4 as a pool of units"));
+        let s = smd_core::generate(&smd_core::GenerateOptions::default());
+        assert!(
+            describe(&s.cluster).starts_with("a pool of "),
+            "{}",
+            describe(&s.cluster)
+        );
     }
 }

@@ -138,6 +138,38 @@ pub fn count(n: u64) -> String {
     }
 }
 
+/// An amount a person reads, in plain notation (no exponent): thousands grouped with
+/// commas from 1 000 up (`5,801,425`, rounded to a whole number), four significant digits
+/// below (`12.35`, `0.0042`), and `≈ 0` for magnitudes under 1e-4 that are not zero (a μ of
+/// 2.4e-31 is nothing a planner acts on).
+pub fn amount(v: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    if v.abs() < 1e-4 {
+        return "≈ 0".into();
+    }
+    if v.abs() < 1000.0 {
+        return sig(v, 4);
+    }
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0.0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
 /// Milliseconds.
 pub fn ms(v: f64) -> String {
     if v >= 1000.0 {
@@ -171,6 +203,23 @@ pub fn trim(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Amounts: separators every three digits, no exponent, ≈ 0 for dust.
+    #[test]
+    fn amounts_read_without_exponents() {
+        assert_eq!(amount(5_801_425.0), "5,801,425");
+        assert_eq!(amount(-1234.6), "-1,235");
+        assert_eq!(amount(999.94), "999.9");
+        assert_eq!(amount(1000.0), "1,000");
+        assert_eq!(amount(100_000.0), "100,000");
+        assert_eq!(amount(0.004215), "0.004215");
+        assert_eq!(amount(2.437e-31), "≈ 0");
+        assert_eq!(amount(0.0), "0");
+        assert_eq!(amount(f64::NAN), "—");
+        for v in [1.0, 12.5, 1e6, 3.3e9, 1e-3] {
+            assert!(!amount(v).contains('e'), "{v}: {}", amount(v));
+        }
+    }
 
     #[test]
     fn significant() {

@@ -62,6 +62,12 @@ pub fn ClusterPanel() -> Html {
         .ceil()
         .to_string();
     let on_machines = state.draft.scenario.cluster.has_machines();
+    // One line for the cluster every view plans (issue 27: one cluster, stated once).
+    let in_force = html! {
+        <p class="in-force" data-testid="cluster-in-force">
+            <strong>{"In force: "}</strong>{ smd_apps::machines::describe(&state.draft.scenario.cluster) }
+        </p>
+    };
     let kind = |machines: bool, label: &'static str, hint: &'static str| {
         let d = state.dispatcher();
         let onchange = Callback::from(move |_: Event| {
@@ -99,6 +105,7 @@ pub fn ClusterPanel() -> Html {
         return html! {
             <section class="card" id="cluster">
                 <h2>{"Cluster"}</h2>
+                { in_force }
                 { kinds }
                 <super::apps::MachinesRow />
                 <super::apps::MachineGroups />
@@ -113,6 +120,7 @@ pub fn ClusterPanel() -> Html {
     html! {
         <section class="card" id="cluster">
             <h2>{"Cluster"}</h2>
+            { in_force }
             { kinds }
             <super::apps::MachinesRow />
             <div class="row units">

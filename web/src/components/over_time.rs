@@ -4,8 +4,10 @@
 //! "why is job X waiting": a job's segments and its waiting reason.
 
 use super::apps::{input, machine_choices, select};
+use super::field::Field;
 use super::format::{duration, percent, percent_sig, sig};
 use super::use_app;
+use crate::fields::FieldKey;
 use crate::state::OverTimeAction;
 use crate::state::{Action, Running, SimSource, Simulated, Simulation};
 use smd_apps::trace::WORKLOADS;
@@ -46,7 +48,7 @@ pub fn OverTimePanel() -> Html {
         ),
         (
             SimSource::Workload,
-            "a bundled workload on catalog machines",
+            "a bundled workload on catalog machines, loaded into the draft (Undo in the message)",
         ),
     ];
     let source_radios = sources.iter().map(|&(s, label)| {
@@ -99,6 +101,11 @@ pub fn OverTimePanel() -> Html {
                     { select("over-time.type", "of type", machine_choices(), f.machine.name, on("type")) }
                 </div>
             }
+            <p class="note" data-testid="over-time-cluster">{ format!("In force: {} jobs on {}.", state.draft.scenario.jobs.len(), smd_apps::machines::describe(&state.draft.scenario.cluster)) }</p>
+            <div class="row form" data-testid="over-time-params">
+                <Field k={FieldKey::top("params.interval_s")} symbol="Δ" label="slot length, s" placeholder="600" hint="How often the policy decides: every Δ seconds each arrived job's allocation is decided again (docs/MODEL.md §17); empty: 600 s (the reference's policies tick every 60 s)." />
+                <Field k={FieldKey::top("params.restart_s")} label="restart time, s" placeholder="30" hint="Seconds without progress when a job starts or its allocation or placement changes; empty: 30 s, at most one slot." />
+            </div>
             <div class="row">
                 <span class="label">{"policies: "}</span>
                 { for policies }

@@ -155,7 +155,12 @@ fn gpu_sharing_params_round_trip() {
         assert_eq!(top_text(&s, "params.gpu_sharing"), n);
     }
     assert_eq!(s.params.gpu_sharing, Some(GpuSharing::Exact));
-    for f in ["params.collision_prob", "params.share_overhead"] {
+    for f in [
+        "params.collision_prob",
+        "params.share_overhead",
+        "params.interval_s",
+        "params.restart_s",
+    ] {
         assert_eq!(top_text(&s, f), "");
         set_top(&mut s, f, " 0.05 ").unwrap();
         assert_eq!(top_text(&s, f), "0.05");

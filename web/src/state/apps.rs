@@ -601,7 +601,7 @@ impl DraftState {
     }
 
     /// Replaces the jobs and the cluster with trace `text` (called `source`) on the form's
-    /// cluster: a version-2 scenario, the parameters kept as typed. Returns a note, or
+    /// machines: a version-2 scenario, the parameters kept as typed. Returns a note, or
     /// `None` with the form's error set (the draft unchanged).
     pub fn load_trace(&mut self, source: &str, text: &str) -> Option<String> {
         let n = match parse_count(&self.trace.count) {
@@ -611,22 +611,36 @@ impl DraftState {
                 return None;
             }
         };
-        let m = self.trace.machine;
-        // On machines the trace's cluster is machines too (one group), else a pool.
-        let cluster = if self.scenario.cluster.has_machines() {
-            Cluster::of_machines(vec![machines::group(m, n)], m.capacity)
-        } else {
-            machines::pool(m, n)
-        };
-        let loaded =
-            trace::parse(text).and_then(|a| trace::scenario_as(&a, cluster, PAGE_ARCHITECTURE));
-        let scenario = match loaded {
-            Ok(s) => s,
+        match self.load_arrivals(source, text, self.trace.machine, n, None) {
+            Ok(note) => {
+                self.trace.error = None;
+                Some(note)
+            }
             Err(e) => {
                 self.trace.error = Some(("file", format!("{source}: {}", trace_message(&e))));
-                return None;
+                None
             }
-        };
+        }
+    }
+
+    /// Replaces the jobs and the cluster with trace `text` (called `source`; its first
+    /// `take` arrivals, or all) on `n` machines of type `m` — the one cluster every view
+    /// then plans (docs/ARCHITECTURE.md: one cluster, stated once) — keeping the parameters
+    /// as typed, with Undo. Returns the note to show; the draft is unchanged on an error.
+    pub fn load_arrivals(
+        &mut self,
+        source: &str,
+        text: &str,
+        m: &'static MachineType,
+        n: f64,
+        take: Option<usize>,
+    ) -> Result<String, TraceError> {
+        let mut arrivals = trace::parse(text)?;
+        if let Some(k) = take {
+            arrivals.truncate(k);
+        }
+        let cluster = Cluster::of_machines(vec![machines::group(m, n)], m.capacity);
+        let scenario = trace::scenario_as(&arrivals, cluster, PAGE_ARCHITECTURE)?;
         let jobs = scenario.jobs.len();
         let last = scenario
             .jobs
@@ -639,11 +653,10 @@ impl DraftState {
             ..scenario
         };
         self.replace_keeping_typed(scenario, |f| !f.starts_with("cluster."));
-        self.trace.error = None;
         self.check();
         self.undo = Some(Undo::of(before, format!("loading {source}")));
-        Some(format!(
-            "Loaded {source}: {jobs} jobs arriving over {}, on {n} × {}. The plan takes every job at once (the Over time view simulates them as they arrive).",
+        Ok(format!(
+            "Loaded {source}: {jobs} jobs arriving over {}, on {n} × {} — the cluster every view now plans. The plan takes every job at once (the Over time view simulates them as they arrive).",
             smd_format::duration(last),
             m.name
         ))

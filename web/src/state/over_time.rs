@@ -14,7 +14,6 @@ use crate::fields;
 use crate::solver::{Event, Output, Task};
 use smd_apps::machines::{self, MachineType, CATALOG};
 use smd_apps::trace;
-use smd_core::scenario::Cluster;
 use smd_core::Scenario;
 use smd_sim::{Run, SimPolicy};
 use std::rc::Rc;
@@ -226,60 +225,53 @@ impl OverTimeState {
         }
     }
 
-    /// The scenario the form asks for, with its label, or the input at fault and why.
+    /// The bundled workload the form asks for — its name, machine type, count and how
+    /// many arrivals (all if `None`) — or the input at fault and why.
+    pub fn workload(
+        &self,
+    ) -> Result<(&'static str, &'static MachineType, f64, Option<usize>), (&'static str, String)>
+    {
+        let f = &self.form;
+        let n = parse_count(&f.count).map_err(|m| ("count", m))?;
+        let take = match f.arrivals.trim() {
+            "" => None,
+            t => {
+                let v = fields::parse_number(t).map_err(|m| ("arrivals", m))?;
+                if !(v.is_finite() && v.fract() == 0.0 && v >= 1.0) {
+                    return Err((
+                        "arrivals",
+                        format!("must be a whole number of at least 1 (got {t:?})"),
+                    ));
+                }
+                Some(v as usize)
+            }
+        };
+        Ok((f.workload, f.machine, n, take))
+    }
+
+    /// The scenario simulated: the draft, with its label, or the input at fault and why. A
+    /// bundled workload is loaded into the draft first ([`State::start_simulation`]): the
+    /// page plans one cluster in every view.
     pub fn scenario(
         &self,
         draft: &DraftState,
     ) -> Result<(Rc<Scenario>, String), (&'static str, String)> {
-        let f = &self.form;
-        if f.policies.is_empty() {
+        if self.form.policies.is_empty() {
             return Err(("policies", "choose at least one policy".into()));
         }
-        match f.source {
-            SimSource::Draft => {
-                if !draft.valid {
-                    return Err((
-                        "source",
-                        "the draft has problems: fix them in the Plan view first".into(),
-                    ));
-                }
-                Ok((draft.scenario.clone(), "the draft".into()))
-            }
-            SimSource::Workload => {
-                let n = parse_count(&f.count).map_err(|m| ("count", m))?;
-                let take = match f.arrivals.trim() {
-                    "" => None,
-                    t => {
-                        let v = fields::parse_number(t).map_err(|m| ("arrivals", m))?;
-                        if !(v.is_finite() && v.fract() == 0.0 && v >= 1.0) {
-                            return Err((
-                                "arrivals",
-                                format!("must be a whole number of at least 1 (got {t:?})"),
-                            ));
-                        }
-                        Some(v as usize)
-                    }
-                };
-                let text = trace::workload(f.workload).map_err(|m| ("source", m))?;
-                let mut arrivals = trace::parse(text).map_err(|e| ("source", trace_message(&e)))?;
-                if let Some(k) = take {
-                    arrivals.truncate(k);
-                }
-                let m = f.machine;
-                let cluster = Cluster::of_machines(vec![machines::group(m, n)], m.capacity);
-                let mut s =
-                    trace::scenario_as(&arrivals, cluster, crate::state::apps::PAGE_ARCHITECTURE)
-                        .map_err(|e| ("source", trace_message(&e)))?;
-                // The draft's parameters (ε, seed, slot length, restart, placement…).
-                s.params = draft.scenario.params.clone();
-                s.validate().map_err(|e| ("source", e.to_string()))?;
-                let jobs = s.jobs.len();
-                Ok((
-                    Rc::new(s),
-                    format!("{} ({jobs} jobs) on {n} × {}", f.workload, m.name),
-                ))
-            }
+        if !draft.valid {
+            return Err((
+                "source",
+                "the draft has problems: fix them in the Plan view first".into(),
+            ));
         }
+        let s = &draft.scenario;
+        let label = format!(
+            "the draft: {} jobs on {}",
+            s.jobs.len(),
+            smd_apps::machines::describe(&s.cluster)
+        );
+        Ok((s.clone(), label))
     }
 
     /// News of the running simulation; returns whether anything changed. Finished runs
@@ -343,10 +335,34 @@ impl Pending for OverTimeState {
 
 /// What a simulation means for the worker.
 impl State {
-    /// Runs the form's simulation; returns whether anything changed.
+    /// Runs the form's simulation; returns whether anything changed. A bundled workload
+    /// is loaded into the draft (with Undo, as "Load a trace" does) and the draft is
+    /// simulated: Plan, Over time and Sweep then speak of the same jobs and machines.
     pub(super) fn start_simulation(&mut self) -> bool {
         if self.over_time.run.is_running() {
             return false;
+        }
+        if self.over_time.form.policies.is_empty() {
+            self.over_time.form.error = Some(("policies", "choose at least one policy".into()));
+            return true;
+        }
+        if self.over_time.form.source == SimSource::Workload {
+            let loaded = self.over_time.workload().and_then(|(name, m, n, take)| {
+                let text = trace::workload(name).map_err(|m| ("source", m))?;
+                self.draft
+                    .load_arrivals(name, text, m, n, take)
+                    .map_err(|e| ("source", trace_message(&e)))
+            });
+            match loaded {
+                Ok(note) => {
+                    self.draft_replaced(note, false);
+                    self.over_time.form.source = SimSource::Draft;
+                }
+                Err(e) => {
+                    self.over_time.form.error = Some(e);
+                    return true;
+                }
+            }
         }
         let (scenario, label) = match self.over_time.scenario(&self.draft) {
             Ok(s) => s,
@@ -418,7 +434,11 @@ impl State {
             _ => return,
         };
         let scenario = self.draft.scenario.clone();
-        self.run_simulation(scenario, "the draft".into(), SimSource::Draft, policies);
+        let label = match self.over_time.scenario(&self.draft) {
+            Ok((_, label)) => label,
+            Err(_) => return,
+        };
+        self.run_simulation(scenario, label, SimSource::Draft, policies);
     }
 }
 

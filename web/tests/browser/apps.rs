@@ -299,7 +299,12 @@ async fn a_bundled_trace_loads_its_jobs_at_their_arrival_times() {
     assert_eq!(s.jobs.len(), 160);
     // As measured (docs/MODEL.md §21), as `smd trace` loads them.
     assert!(s.jobs.iter().all(|j| j.measured.is_some()));
-    assert_eq!(s.cluster, machines::pool(&machines::CATALOG[0], 16.0));
+    // One cluster, stated once: the trace's machines, on the card in one line.
+    let t4 = &machines::CATALOG[0];
+    assert_eq!(s.cluster, machines::cluster(t4, 16.0, t4.capacity));
+    assert!(m
+        .text("[data-testid=cluster-in-force]")
+        .starts_with("In force: 16 × t4x4 machines — 64 GPUs"));
     for (j, a) in s.jobs.iter().zip(&arrivals) {
         assert_eq!(
             (j.id.as_str(), j.arrival_s),

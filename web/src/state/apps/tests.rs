@@ -173,7 +173,9 @@ fn a_bundled_trace_loads_as_version_2_and_undo_brings_the_jobs_back() {
     assert_eq!(sc.version, 2);
     assert_eq!(sc.jobs.len(), 160);
     assert_eq!(sc.params.seed, 7, "the parameters are kept");
-    assert_eq!(sc.cluster, machines::pool(&CATALOG[0], 16.0));
+    // One cluster, stated once: the trace's machines, whatever the draft's cluster was.
+    let t4 = &CATALOG[0];
+    assert_eq!(sc.cluster, machines::cluster(t4, 16.0, t4.capacity));
     let text = trace::workload("workload-1").unwrap();
     let arrivals = trace::parse(text).unwrap();
     for (j, a) in sc.jobs.iter().zip(&arrivals) {

@@ -3,7 +3,7 @@ use crate::fields::FieldKey;
 use crate::solver::{worker, Reply};
 use crate::state::tests::state;
 use crate::state::{Action, View};
-use crate::state::{DraftAction, OverTimeAction, SolveAction, ViewAction};
+use crate::state::{AppsAction, DraftAction, OverTimeAction, SolveAction, ViewAction};
 use yew::Reducible;
 
 fn reply(task: u64, event: Event) -> Action {
@@ -137,13 +137,32 @@ fn a_workload_is_read_with_its_first_arrivals_and_errors_stay_at_their_input() {
         "arrivals",
         "20".into(),
     )));
+    let before = s.draft.to_saved();
     let s = s.reduce(Action::OverTime(OverTimeAction::Start));
     let r = s.over_time.run.running.as_ref().unwrap();
     assert_eq!(r.request.scenario.jobs.len(), 20);
     assert_eq!(r.request.scenario.cluster.machine_list().len(), 4);
     assert_eq!(r.request.scenario.params, s.draft.scenario.params);
-    assert_eq!(r.request.label, "workload-1 (20 jobs) on 4 × t4x4");
+    // The workload is loaded into the draft (one cluster for every view), with Undo.
+    assert!(Rc::ptr_eq(&r.request.scenario, &s.draft.scenario));
+    assert_eq!(
+        r.request.label,
+        "the draft: 20 jobs on 4 × t4x4 machines — 16 GPUs, 192 vCPUs, 768 GB memory, 3,600 GB storage"
+    );
+    assert_eq!(s.over_time.form.source, SimSource::Draft);
+    assert!(s
+        .view
+        .notice
+        .as_ref()
+        .unwrap()
+        .text
+        .contains("Loaded workload-1: 20 jobs"));
     assert_eq!(r.request.policies, SimPolicy::ALL);
+    let undone = s
+        .clone()
+        .reduce(Action::OverTime(OverTimeAction::Cancel))
+        .reduce(Action::Apps(AppsAction::Undo));
+    assert_eq!(undone.draft.to_saved(), before);
     // No policy: said at the checkboxes.
     let mut s = s.reduce(Action::OverTime(OverTimeAction::Cancel));
     for p in SimPolicy::ALL {
