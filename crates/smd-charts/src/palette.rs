@@ -51,8 +51,10 @@ pub fn categorical(k: usize) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
-/// Dash patterns of series, `none` for a solid line.
-const DASHES: [&str; 6] = ["none", "7 3", "2 3", "9 3 2 3", "13 4", "4 2 1 2"];
+/// Dash patterns of series, `none` for a solid line: seven, against six colours, so that
+/// no two of the first 42 series share colour and dash (the nine policies over time do
+/// not repeat a style).
+const DASHES: [&str; 7] = ["none", "7 3", "2 3", "9 3 2 3", "13 4", "4 2 1 2", "1 2"];
 
 /// Marker shapes of series.
 const SHAPES: [Shape; 8] = [
@@ -87,5 +89,24 @@ mod tests {
         assert_eq!(viridis(0.5), "#21918c");
         assert_eq!(viridis(2.0), "#fde725");
         assert_eq!(viridis(f64::NAN), "#440154");
+    }
+
+    /// Series styles do not repeat within 42 series (colour and dash together), and
+    /// neighbours differ in all three.
+    #[test]
+    fn series_styles_do_not_repeat() {
+        let styles: Vec<_> = (0..42).map(series_style).collect();
+        for i in 0..styles.len() {
+            for j in i + 1..styles.len() {
+                assert!(
+                    (styles[i].0, styles[i].1) != (styles[j].0, styles[j].1),
+                    "series {i} and {j}"
+                );
+            }
+            if i > 0 {
+                let (a, b) = (styles[i - 1], styles[i]);
+                assert!(a.0 != b.0 && a.1 != b.1 && a.2 != b.2);
+            }
+        }
     }
 }

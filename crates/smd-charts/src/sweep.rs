@@ -36,6 +36,12 @@ pub enum SweepMetric {
     MeanJct,
     /// Each policy over time: the mean wait before a job's first start (`sweep-queue`).
     MeanQueue,
+    /// Each policy over time: the 95th percentile of its JCTs (`sweep-p95`).
+    P95Jct,
+    /// Each policy over time: jobs finished (`sweep-finished`).
+    Finished,
+    /// Each policy over time: GPU-hours held (`sweep-gpu-hours`).
+    GpuHours,
 }
 
 impl SweepMetric {
@@ -48,6 +54,23 @@ impl SweepMetric {
             SweepMetric::OverTimeUtility => "sweep-over-time-chart",
             SweepMetric::MeanJct => "sweep-jct",
             SweepMetric::MeanQueue => "sweep-queue",
+            SweepMetric::P95Jct => "sweep-p95",
+            SweepMetric::Finished => "sweep-finished",
+            SweepMetric::GpuHours => "sweep-gpu-hours",
+        }
+    }
+
+    /// The chart of a planner's metric (`smd_sweep::Metric`): utility is the static
+    /// plans' chart, the others are over time.
+    pub fn of(metric: smd_sweep::Metric) -> SweepMetric {
+        use smd_sweep::Metric as M;
+        match metric {
+            M::MeanJct => SweepMetric::MeanJct,
+            M::P95Jct => SweepMetric::P95Jct,
+            M::MeanQueue => SweepMetric::MeanQueue,
+            M::Finished => SweepMetric::Finished,
+            M::Utility => SweepMetric::Utility,
+            M::GpuHours => SweepMetric::GpuHours,
         }
     }
 }
@@ -252,6 +275,27 @@ fn time_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
         }
     };
     let no_bound = |k: &usize| sims[*k] != SimPolicy::Bound;
+    // A duration per policy, in hours on the axis and in its best unit in the tooltip.
+    let hours = |f: &dyn Fn(&smd_sweep::TimeOutcome) -> Option<f64>, what: &str| {
+        (
+            (0..sims.len())
+                .filter(no_bound)
+                .map(|k| {
+                    sim(k, &|o| {
+                        (
+                            f(o).map(|s| s / 3600.0),
+                            format!(
+                                "{what} {} ({} finished)",
+                                f(o).map_or("—".into(), duration),
+                                o.finished
+                            ),
+                        )
+                    })
+                })
+                .collect::<Vec<Line>>(),
+            format!("{what} (h)"),
+        )
+    };
     match metric {
         SweepMetric::OverTimeUtility => (
             (0..sims.len())
@@ -271,37 +315,36 @@ fn time_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                 .collect(),
             "total utility over time".into(),
         ),
-        SweepMetric::MeanJct => (
+        SweepMetric::MeanJct => hours(&|o| o.mean_jct_s, "mean JCT"),
+        SweepMetric::MeanQueue => hours(&|o| o.mean_queue_s, "mean queue"),
+        SweepMetric::P95Jct => hours(&|o| o.p95_jct_s, "p95 JCT"),
+        SweepMetric::Finished => (
             (0..sims.len())
                 .filter(no_bound)
                 .map(|k| {
                     sim(k, &|o| {
                         (
-                            o.mean_jct_s.map(|s| s / 3600.0),
-                            format!(
-                                "mean JCT {} ({} finished)",
-                                o.mean_jct_s.map_or("—".into(), duration),
-                                o.finished
-                            ),
+                            Some(o.finished as f64),
+                            format!("{} jobs finished", o.finished),
                         )
                     })
                 })
                 .collect(),
-            "mean JCT (h)".into(),
+            "jobs finished".into(),
         ),
-        SweepMetric::MeanQueue => (
+        SweepMetric::GpuHours => (
             (0..sims.len())
                 .filter(no_bound)
                 .map(|k| {
                     sim(k, &|o| {
                         (
-                            o.mean_queue_s.map(|s| s / 3600.0),
-                            format!("mean queue {}", o.mean_queue_s.map_or("—".into(), duration)),
+                            Some(o.gpu_hours),
+                            format!("{} GPU-hours", fmt_sig(o.gpu_hours, 4)),
                         )
                     })
                 })
                 .collect(),
-            "mean queue (h)".into(),
+            "GPU-hours".into(),
         ),
         // Static metrics are drawn by static_lines.
         _ => (Vec::new(), String::new()),
@@ -323,6 +366,9 @@ fn title(metric: SweepMetric, report: &Report) -> String {
         SweepMetric::OverTimeUtility => "Over time: total utility",
         SweepMetric::MeanJct => "Over time: mean JCT",
         SweepMetric::MeanQueue => "Over time: mean queueing",
+        SweepMetric::P95Jct => "Over time: p95 JCT",
+        SweepMetric::Finished => "Over time: jobs finished",
+        SweepMetric::GpuHours => "Over time: GPU-hours",
     };
     format!("{what} against {}", size_title(report))
 }
@@ -386,10 +432,11 @@ fn knee_of(report: &Report, metric: SweepMetric) -> Option<&Knee> {
 /// The chart of `metric` as a standalone SVG document.
 ///
 /// Stable hooks: the root carries `data-testid` ([`SweepMetric::testid`]), `data-metric`,
-/// `data-axis`, `data-points`, and on the utility charts `data-knee` (the knee's size,
+/// `data-axis`, `data-points`, `data-log` (a logarithmic y axis, [`log_axis`]), and on the utility charts `data-knee` (the knee's size,
 /// empty without one) and `data-best-policy`; each policy is a `g.series` with
 /// `data-policy`, holding a `path.line` and one `g.point` per size with a value —
-/// `data-size`, `data-value` (exactly as computed) and `data-px` (its x in pixels) and a
+/// `data-size`, `data-value` (exactly as computed), `data-px` and `data-py` (where it is
+/// drawn, px) and a
 /// `<title>`; the knee is a `line.knee` with `data-size`, labelled by `text.knee-label`,
 /// and the level of [`KNEE_SHARE`] of the achievable utility a `line.knee-share`.
 pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> String {
@@ -417,11 +464,31 @@ pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> S
         .iter()
         .flat_map(|l| l.values.iter().flatten().copied())
         .fold(if percent { 100.0 } else { 0.0 }, f64::max);
-    let ys = Scale {
-        lo: 0.0,
-        hi: if top > 0.0 { top * 1.06 } else { 1.0 },
-        px: (plot.bottom(), plot.y),
-        log: false,
+    let least = lines
+        .iter()
+        .flat_map(|l| l.values.iter().flatten().copied())
+        .filter(|v| *v > 0.0)
+        .fold(f64::INFINITY, f64::min);
+    let log = log_axis(metric, least, top);
+    let ys = if log {
+        Scale {
+            lo: least / 1.25,
+            hi: top * 1.25,
+            px: (plot.bottom(), plot.y),
+            log: true,
+        }
+    } else {
+        Scale {
+            lo: 0.0,
+            hi: if top > 0.0 { top * 1.06 } else { 1.0 },
+            px: (plot.bottom(), plot.y),
+            log: false,
+        }
+    };
+    let y_label = if log {
+        format!("{y_label}, log scale")
+    } else {
+        y_label
     };
     let knee = knee_of(report, metric);
     let title = title(metric, report);
@@ -430,6 +497,7 @@ pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> S
         ("data-metric", metric_name(metric).into()),
         ("data-axis", report.knee.axis.name().into()),
         ("data-points", sizes.len().to_string()),
+        ("data-log", log.to_string()),
     ];
     if let Some(k) = knee {
         attrs.push(("data-knee", k.size.map_or(String::new(), |s| s.to_string())));
@@ -494,6 +562,18 @@ pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> S
     out
 }
 
+/// Whether the y axis is logarithmic: for the over-time quantities (times, GPU-hours)
+/// whose positive values span more than ten times — one policy far off would flatten the
+/// others on a linear axis (issue 27). Counts, shares and utilities stay linear.
+pub fn log_axis(metric: SweepMetric, least: f64, most: f64) -> bool {
+    matches!(
+        metric,
+        SweepMetric::MeanJct | SweepMetric::MeanQueue | SweepMetric::P95Jct | SweepMetric::GpuHours
+    ) && least.is_finite()
+        && least > 0.0
+        && most > 10.0 * least
+}
+
 /// The metric's name in `data-metric`.
 fn metric_name(metric: SweepMetric) -> &'static str {
     match metric {
@@ -503,6 +583,9 @@ fn metric_name(metric: SweepMetric) -> &'static str {
         SweepMetric::OverTimeUtility => "over-time-utility",
         SweepMetric::MeanJct => "mean-jct",
         SweepMetric::MeanQueue => "mean-queue",
+        SweepMetric::P95Jct => "p95-jct",
+        SweepMetric::Finished => "finished",
+        SweepMetric::GpuHours => "gpu-hours",
     }
 }
 
@@ -561,9 +644,13 @@ fn line(out: &mut String, report: &Report, l: &Line, sizes: &[f64], xs: &Scale, 
     for ((s, v), tip) in sizes.iter().zip(&l.values).zip(&l.tips) {
         let Some(v) = v else { continue };
         let (x, y) = (xs.to_px(*s), ys.to_px(*v));
-        let px = Px(x);
-        let data: [(&str, &dyn Display); 3] =
-            [("data-size", s), ("data-value", v), ("data-px", &px)];
+        let (px, py) = (Px(x), Px(y));
+        let data: [(&str, &dyn Display); 4] = [
+            ("data-size", s),
+            ("data-value", v),
+            ("data-px", &px),
+            ("data-py", &py),
+        ];
         let tip = format!("{} at {}: {tip}", l.name, size_words(report, *s));
         titled_group(out, "point", &data, &tip, |out| {
             marker::draw(out, shape, x, y, 3.5, colour, true)

@@ -11,8 +11,8 @@ use smd_core::Policy;
 use smd_format::duration;
 use smd_sim::SimPolicy;
 use smd_sweep::{
-    metric_answer, parse_resource, points, scenario_at, sweep_parallel, Axis, Metric,
-    ParallelOptions, Policies, Range, Report, Spec, SweepError, Target,
+    metric_answer, parse_goal, parse_resource, points, scenario_at, sweep_parallel, Axis, Metric,
+    ParallelOptions, Policies, Range, Report, Spec, SweepError,
 };
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -236,7 +236,7 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
                 &report.points,
                 m,
                 metric_policy.as_deref(),
-                current_size(&base, &pts[0]),
+                pts[0].current_size(&base),
             )
             .map_err(|e| Failure::Invalid(format!("--metric {m}: {e}")))
         })
@@ -270,38 +270,6 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{}", crate::table::printable(&ans.answer))?;
     }
     Ok(())
-}
-
-/// A goal: a number, with a time unit (s, min, h) for the time metrics; in the metric's
-/// own unit (seconds for times) otherwise.
-fn parse_goal(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("min") {
-        (n, 60.0)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3600.0)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        (t, 1.0)
-    };
-    match num.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * scale),
-        _ => Err(format!(
-            "{:?} is not a goal: a number ≥ 0, times with a unit (2h, 90min, 30s)",
-            smd_core::error::cut(t)
-        )),
-    }
-}
-
-/// The scenario's own size on the sweep's axis: its units, or its group's machine count
-/// (`None` for a pool swept in machines of a catalog type).
-fn current_size(base: &smd_core::Scenario, p: &smd_sweep::Point) -> Option<f64> {
-    match &p.target {
-        Target::Pool => Some(base.cluster.units),
-        Target::Group { index, .. } => base.cluster.machines.get(*index).map(|g| g.count),
-        Target::Catalog { .. } => None,
-    }
 }
 
 /// What the sweep varied, for its text's headline.

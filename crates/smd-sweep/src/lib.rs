@@ -57,7 +57,9 @@ pub use evaluate::{
     evaluate, Options, Outcome, PointResult, Policies, Progress, Size, TimeOutcome,
 };
 pub use knee::{answer, knee, knee_over_time, Knee, KNEE_SHARE};
-pub use metric::{metric_answer, seek, Metric, MetricAnswer, MetricPoint, Seek};
+pub use metric::{
+    goal_in, metric_answer, parse_goal, seek, Metric, MetricAnswer, MetricPoint, Seek,
+};
 pub use point::{
     parse_resource, points, scenario_at, Axis, Point, Spec, Target, DEFAULT_MACHINE_TYPE,
 };

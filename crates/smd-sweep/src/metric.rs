@@ -89,6 +89,28 @@ impl Metric {
     }
 }
 
+/// A goal as a person types it: a number, with a time unit (`2h`, `90min`, `30s`) for the
+/// time metrics; in the metric's own unit (seconds for times) otherwise.
+pub fn parse_goal(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("min") {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (t, 1.0)
+    };
+    match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * scale),
+        _ => Err(format!(
+            "{:?} is not a goal: a number ≥ 0, times with a unit (2h, 90min, 30s)",
+            smd_core::error::cut(t)
+        )),
+    }
+}
+
 /// The metric at one size.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MetricPoint {
@@ -475,6 +497,39 @@ mod tests {
         assert_eq!("p95_jct".parse::<Metric>(), Ok(Metric::P95Jct));
     }
 
+    /// A goal read from a finished sweep: the smallest size that meets it, its value;
+    /// nothing meets it; a metric that turns back says which larger size misses again.
+    #[test]
+    fn a_goal_read_from_every_size_swept() {
+        let r = sweep(
+            [9.0, 6.0, 4.0, 3.0, 2.5],
+            [4.0, 2.0, 1.14, 0.8, 0.55],
+            [50.0, 40.0, 30.0, 59.0, 111.0],
+        );
+        let a = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(16.0)).unwrap();
+        let g = goal_in(&r, &a, 3.5 * 3600.0);
+        assert_eq!(g.found.unwrap().size, 20.0);
+        assert!(g.monotone && g.evaluated.len() == 5);
+        assert_eq!(
+            g.answer,
+            "The fewest for a mean JCT ≤ 3.50 h under fifo: 20 × t4x4 (3.00 h)."
+        );
+        let none = goal_in(&r, &a, 3600.0);
+        assert!(none.found.is_none());
+        assert!(
+            none.answer.starts_with(
+                "Not even 24 × t4x4 bring the mean JCT ≤ 60.0 min under fifo (2.50 h there)."
+            ),
+            "{}",
+            none.answer
+        );
+        let q = metric_answer(&r, Metric::MeanQueue, Some("fifo"), Some(8.0)).unwrap();
+        let g = goal_in(&r, &q, 45.0 * 60.0);
+        assert_eq!(g.found.unwrap().size, 12.0);
+        assert!(!g.monotone);
+        assert!(g.answer.ends_with("The mean queueing is not monotone in the size: 20 × t4x4 miss the goal again (59.0 min)."), "{}", g.answer);
+    }
+
     /// Bisection finds the size the full sweep's linear scan finds, evaluating fewer
     /// sizes; a goal nothing meets is said with the largest size's value.
     #[test]
@@ -598,27 +653,19 @@ pub fn seek(
             seen.push((k, v));
             Ok(v)
         };
-    let meets = |v: Option<f64>| {
-        v.is_some_and(|v| {
-            if metric.lower_is_better() {
-                v <= goal
-            } else {
-                v >= goal
-            }
-        })
-    };
+    let ok = |v: Option<f64>| v.is_some_and(|v| meets(metric, v, goal));
     let last = pts.len() - 1;
     let mut found = None;
-    if meets(value_at(last, opts)?) {
+    if ok(value_at(last, opts)?) {
         let (mut lo, mut hi) = (None::<usize>, last);
-        if meets(value_at(0, opts)?) {
+        if ok(value_at(0, opts)?) {
             hi = 0;
         } else {
             lo = Some(0);
         }
         while let Some(l) = lo.filter(|&l| hi - l > 1) {
             let mid = l + (hi - l) / 2;
-            if meets(value_at(mid, opts)?) {
+            if ok(value_at(mid, opts)?) {
                 hi = mid;
             } else {
                 lo = Some(mid);
@@ -634,6 +681,64 @@ pub fn seek(
             value,
         })
         .collect();
+    let found = found.and_then(|k| evaluated.iter().find(|p| p.size == pts[k].size).copied());
+    let p0 = &pts[0];
+    Ok(sought(
+        metric,
+        policy,
+        goal,
+        found,
+        evaluated,
+        (p0.axis, p0.machine()),
+        false,
+    ))
+}
+
+/// The fewest sizes of a finished sweep at which `a`'s metric meets `goal` (the page's
+/// goal, read from every size swept rather than bisected: the sweep already has them).
+/// When the metric is not monotone in the size, the answer says so: a larger size may then
+/// miss the goal again.
+pub fn goal_in(results: &[PointResult], a: &MetricAnswer, goal: f64) -> Seek {
+    let m = a.metric;
+    let found = a
+        .values
+        .iter()
+        .find(|p| p.value.is_some_and(|v| meets(m, v, goal)))
+        .copied();
+    let (axis, machine) = results.first().map_or((Axis::Units, None), |r| {
+        (r.size.axis(), r.machine.as_deref())
+    });
+    sought(
+        m,
+        &a.policy,
+        goal,
+        found,
+        a.values.clone(),
+        (axis, machine),
+        true,
+    )
+}
+
+/// Whether `v` meets `goal`: at most (less is better) or at least it.
+fn meets(metric: Metric, v: f64, goal: f64) -> bool {
+    if metric.lower_is_better() {
+        v <= goal
+    } else {
+        v >= goal
+    }
+}
+
+/// A goal's answer from the sizes `evaluated` (ascending) and the one `found`; `every`:
+/// they are every size of the range (a finished sweep), not bisection's.
+fn sought(
+    metric: Metric,
+    policy: &str,
+    goal: f64,
+    found: Option<MetricPoint>,
+    evaluated: Vec<MetricPoint>,
+    (axis, machine): (Axis, Option<&str>),
+    every: bool,
+) -> Seek {
     let vals: Vec<f64> = evaluated.iter().filter_map(|p| p.value).collect();
     let monotone = vals.windows(2).all(|w| {
         if metric.lower_is_better() {
@@ -642,14 +747,13 @@ pub fn seek(
             w[1] >= w[0] * (1.0 - 1e-9)
         }
     });
-    let found = found.and_then(|k| evaluated.iter().find(|p| p.size == pts[k].size).copied());
-    let p0 = &pts[0];
-    let size = |s: f64| size_words(p0.axis, p0.machine(), s);
+    let size = |s: f64| size_words(axis, machine, s);
     let bound = if metric.lower_is_better() {
         "≤"
     } else {
         "≥"
     };
+    let largest = evaluated.last().map_or(0.0, |p| p.size);
     let mut answer = match found {
         Some(f) => format!(
             "The fewest for a {} {bound} {} under {policy}: {} ({}).",
@@ -660,7 +764,7 @@ pub fn seek(
         ),
         None => format!(
             "Not even {} bring the {} {bound} {} under {policy} ({} there).",
-            size(pts[last].size),
+            size(largest),
             metric.words(),
             metric.show(goal),
             evaluated
@@ -670,13 +774,30 @@ pub fn seek(
         ),
     };
     if !monotone {
-        answer += &format!(
-            " The {} is not monotone in the size at the {} sizes evaluated, so a smaller size may also meet it: sweep the range to see.",
-            metric.words(),
-            evaluated.len()
-        );
+        answer += &if every {
+            let miss = found.and_then(|f| {
+                evaluated
+                    .iter()
+                    .find(|p| p.size > f.size && !p.value.is_some_and(|v| meets(metric, v, goal)))
+            });
+            match miss {
+                Some(p) => format!(
+                    " The {} is not monotone in the size: {} miss the goal again ({}).",
+                    metric.words(),
+                    size(p.size),
+                    p.value.map_or("none".into(), |v| metric.show(v))
+                ),
+                None => format!(" The {} is not monotone in the size.", metric.words()),
+            }
+        } else {
+            format!(
+                " The {} is not monotone in the size at the {} sizes evaluated, so a smaller size may also meet it: sweep the range to see.",
+                metric.words(),
+                evaluated.len()
+            )
+        };
     }
-    Ok(Seek {
+    Seek {
         metric,
         policy: policy.to_owned(),
         goal,
@@ -684,5 +805,5 @@ pub fn seek(
         evaluated,
         monotone,
         answer,
-    })
+    }
 }

@@ -118,6 +118,17 @@ pub struct Point {
 }
 
 impl Point {
+    /// The base scenario's own size on this point's axis: its units, or its group's
+    /// machine count (`None` for a pool swept in machines of a catalog type) — the size a
+    /// metric's answer compares against.
+    pub fn current_size(&self, base: &smd_core::Scenario) -> Option<f64> {
+        match &self.target {
+            Target::Pool => Some(base.cluster.units),
+            Target::Group { index, .. } => base.cluster.machines.get(*index).map(|g| g.count),
+            Target::Catalog { .. } => None,
+        }
+    }
+
     /// The point's size as its axis reads it: `units 2.5`, `machines 8`.
     pub fn label(&self) -> String {
         format!("{} {}", self.axis, smd_core::error::num(self.size))

@@ -13,7 +13,7 @@ use crate::state::{Action, Swept};
 use smd_charts::{sweep_svg, use_resource, SweepMetric, SweepOptions};
 use smd_core::scenario::Resource;
 use smd_sim::SimPolicy;
-use smd_sweep::Axis;
+use smd_sweep::{Axis, Metric};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -46,7 +46,8 @@ pub fn SweepPanel() -> Html {
     html! {
         <section class="card sweep" id="sweep" data-testid="sweep">
             <h2>{"Capacity sweep"}</h2>
-            <p class="note">{"How much cluster do the draft's jobs need? The same jobs, parameters and limits planned by every policy on a cluster of each size — more units, more machines of a type or of one of the draft's groups, or more of one resource alone — each size a task for a pool of Web Workers. The knee is where the best policy reaches 95% of the utility it has at the largest size (docs/MODEL.md §19)."}</p>
+            <p class="note">{"How much cluster do the draft's jobs need? The same jobs, parameters and limits on a cluster of each size — more units, more machines of a type or of one of the draft's groups, or more of one resource alone — each size a task for a pool of Web Workers. Choose what you want to know (mean JCT, p95 JCT, queueing, jobs finished or GPU-hours over time, when the jobs have arrival times; total utility of the static plan) and under which policy: the answer says how many more machines halve it, or reach the most (docs/MODEL.md §19.1)."}</p>
+            <SweepQuestion />
             <div class="row form">
                 <SweepWhat />
                 { input("sweep.range", "sizes (start:stop:step)", f.range_text(draft), err("range"), String::new(), on("range")) }
@@ -65,6 +66,60 @@ pub fn SweepPanel() -> Html {
             { progress(&state) }
             { results(&state) }
         </section>
+    }
+}
+
+/// The question: the metric, the policy the answer assumes, and a goal.
+#[function_component]
+fn SweepQuestion() -> Html {
+    let state = use_app();
+    let f = &state.sweep.form;
+    let draft = &state.draft.scenario;
+    let on = field_callback(&state);
+    let arrivals = has_arrivals(draft);
+    let metric = f.metric_for(draft);
+    let metrics: Vec<(String, String)> = Metric::ALL
+        .iter()
+        .filter(|m| arrivals || !m.over_time())
+        .map(|m| (m.name().to_owned(), metric_label(*m).to_owned()))
+        .collect();
+    // The policies that can answer: those the form runs for this metric.
+    let names: Vec<&'static str> = if metric.over_time() {
+        f.sim_policies(draft)
+            .into_iter()
+            .filter(|p| *p != SimPolicy::Bound)
+            .map(|p| p.name())
+            .collect()
+    } else {
+        f.planners(draft).into_iter().map(|p| p.name()).collect()
+    };
+    let policies: Vec<(String, String)> =
+        std::iter::once((String::new(), "the best at the current size".to_owned()))
+            .chain(names.iter().map(|n| (n.to_string(), n.to_string())))
+            .collect();
+    let goal_hint = if metric.over_time() && metric != Metric::Finished {
+        "e.g. 2h".to_owned()
+    } else {
+        "e.g. 100".to_owned()
+    };
+    html! {
+        <div class="row form question" data-testid="sweep-question">
+            { select("sweep.metric", "what to answer", metrics, metric.name(), on("metric")) }
+            { select("sweep.answer_policy", "under policy", policies, &f.answer_policy, on("answer_policy")) }
+            { input("sweep.goal", if metric.lower_is_better() { "goal: at most" } else { "goal: at least" }, f.goal.clone(), None, goal_hint, on("goal")) }
+        </div>
+    }
+}
+
+/// A metric in the picker, with its unit.
+fn metric_label(m: Metric) -> &'static str {
+    match m {
+        Metric::MeanJct => "mean JCT (time, over time)",
+        Metric::P95Jct => "p95 JCT (time, over time)",
+        Metric::MeanQueue => "mean queueing (time, over time)",
+        Metric::Finished => "jobs finished (over time)",
+        Metric::GpuHours => "GPU-hours (over time)",
+        Metric::Utility => "total utility (static plan)",
     }
 }
 
@@ -168,25 +223,34 @@ fn SweepPolicies() -> Html {
         }
     });
     let arrivals = has_arrivals(draft);
+    let metric = f.metric_for(draft);
+    let sims = SimPolicy::ALL.iter().map(|&p| {
+        let d = state.dispatcher();
+        let onchange = Callback::from(move |e: Event| {
+            let on = e.target_unchecked_into::<HtmlInputElement>().checked();
+            d.dispatch(Action::Sweep(SweepAction::ToggleSimPolicy(p, on)))
+        });
+        html! {
+            <label class="cap">
+                <input type="checkbox" checked={!f.sim_off.contains(&p)} {onchange}
+                    data-sweep-sim-policy={p.name()} />
+                { format!(" {}", p.name()) }
+            </label>
+        }
+    });
+    if metric.over_time() {
+        return html! {
+            <div class="row">
+                <span class="label">{"policies over time: "}</span>
+                { for sims }
+            </div>
+        };
+    }
     let over_time = arrivals.then(|| {
         let d = state.dispatcher();
         let onchange = Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
             d.dispatch(Action::Sweep(SweepAction::Field("over_time", on.to_string())))
-        });
-        let sims = SimPolicy::ALL.iter().map(|&p| {
-            let d = state.dispatcher();
-            let onchange = Callback::from(move |e: Event| {
-                let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-                d.dispatch(Action::Sweep(SweepAction::ToggleSimPolicy(p, on)))
-            });
-            html! {
-                <label class="cap">
-                    <input type="checkbox" checked={!f.sim_off.contains(&p)} {onchange}
-                        data-sweep-sim-policy={p.name()} />
-                    { format!(" {}", p.name()) }
-                </label>
-            }
         });
         html! {
             <div class="row">
@@ -243,6 +307,10 @@ fn results(state: &super::AppState) -> Html {
         Some(Err(m)) => html! { <p class="bad" data-testid="sweep-error">{ m }</p> },
         Some(Ok(r)) => {
             let stale = *r.base != *state.draft.scenario;
+            let f = &state.sweep.form;
+            let metric = f.metric_for(&r.base);
+            let answer = r.answer(metric, &f.answer_policy);
+            let goal = answer.as_ref().ok().and_then(|a| r.goal(a, &f.goal));
             let shown = state
                 .sweep
                 .chart_resource
@@ -263,6 +331,11 @@ fn results(state: &super::AppState) -> Html {
                     d.dispatch(Action::Sweep(SweepAction::Field("chart_resource", v)))
                 })
             };
+            let statics = r
+                .report
+                .points
+                .first()
+                .is_some_and(|p| !p.policies.is_empty());
             html! {
                 <>
                     <p data-testid="sweep-summary" data-ms={format!("{:.0}", r.ms)}>
@@ -271,11 +344,24 @@ fn results(state: &super::AppState) -> Html {
                             <span class="no" data-testid="sweep-stale">{" The draft has changed since: Run again to sweep it."}</span>
                         }
                     </p>
-                    <p class="answer" data-testid="sweep-answer">{ &r.report.knee.answer }</p>
-                    <div class="row form">
-                        { select("sweep.chart_resource", "resource use of", resources, state.sweep.chart_resource.map_or("", |r| r.name()), chart_resource) }
-                    </div>
-                    <SweepCharts swept={r.clone()} {shown} />
+                    { match &answer {
+                        Ok(a) => html! {
+                            <p class="answer" data-testid="sweep-answer" data-metric={a.metric.name()} data-policy={a.policy.clone()}>{ &a.answer }</p>
+                        },
+                        Err(m) => html! { <p class="no" data-testid="sweep-answer-missing">{ m }</p> },
+                    } }
+                    { match goal {
+                        Some(Ok(g)) => html! { <p class="answer" data-testid="sweep-goal-answer" data-found={g.found.map_or(String::new(), |p| p.size.to_string())}>{ g.answer }</p> },
+                        Some(Err(m)) => html! { <p class="msg" data-testid="error" role="alert">{ format!("goal: {m}") }</p> },
+                        None => html! {},
+                    } }
+                    if statics {
+                        <p class="note" data-testid="sweep-knee" title="The knee: the smallest size where the best static policy reaches 95% of the utility it has at the largest size (docs/MODEL.md §19).">{ format!("Knee of utility: {}", r.report.knee.answer) }</p>
+                        <div class="row form">
+                            { select("sweep.chart_resource", "resource use of", resources, state.sweep.chart_resource.map_or("", |r| r.name()), chart_resource) }
+                        </div>
+                    }
+                    <SweepCharts swept={r.clone()} {shown} {metric} />
                 </>
             }
         }
@@ -288,11 +374,14 @@ struct ChartsProps {
     swept: Rc<Swept>,
     /// The resource whose use is charted.
     shown: Resource,
+    /// The metric asked about: its chart first, wide, and its values in the table.
+    metric: Metric,
 }
 
 /// The charts and the table of a finished sweep. A component of its own so that they are
-/// drawn again only when the sweep or the resource shown changes, not at every progress
-/// report of the next sweep (drawing them takes the page's thread a few ms each).
+/// drawn again only when the sweep, the metric or the resource shown changes, not at
+/// every progress report of the next sweep (drawing them takes the page's thread a few ms
+/// each).
 #[function_component]
 fn SweepCharts(p: &ChartsProps) -> Html {
     let r = &p.swept;
@@ -310,49 +399,66 @@ fn SweepCharts(p: &ChartsProps) -> Html {
         };
         Html::from_html_unchecked(AttrValue::from(sweep_svg(&r.report, metric, &opts)))
     };
+    let first = r.report.points.first();
+    let statics = first.is_some_and(|p| !p.policies.is_empty());
+    let over_time = first.is_some_and(|p| !p.over_time.is_empty());
+    let main = SweepMetric::of(p.metric);
+    // The other over-time charts, beside the one asked about.
+    let others: Vec<SweepMetric> = [
+        SweepMetric::MeanJct,
+        SweepMetric::MeanQueue,
+        SweepMetric::OverTimeUtility,
+    ]
+    .into_iter()
+    .filter(|m| *m != main)
+    .collect();
     html! {
         <>
-            <div class="chart sweep-main">{ svg(SweepMetric::Utility, true) }</div>
-            <div class="sweep-charts">
-                <div class="chart">{ svg(SweepMetric::Admitted, false) }</div>
-                <div class="chart">{ svg(SweepMetric::Use(Some(p.shown)), false) }</div>
-            </div>
-            if let Some(k) = &r.report.over_time_knee {
-                <p class="answer" data-testid="sweep-answer-over-time">{ format!("Over time: {}", k.answer) }</p>
+            if statics || over_time {
+                <div class="chart sweep-main">{ svg(main, true) }</div>
+            }
+            if statics {
                 <div class="sweep-charts">
-                    <div class="chart">{ svg(SweepMetric::OverTimeUtility, false) }</div>
-                    <div class="chart">{ svg(SweepMetric::MeanJct, false) }</div>
-                    <div class="chart">{ svg(SweepMetric::MeanQueue, false) }</div>
+                    if main != SweepMetric::Utility {
+                        <div class="chart">{ svg(SweepMetric::Utility, false) }</div>
+                    }
+                    <div class="chart">{ svg(SweepMetric::Admitted, false) }</div>
+                    <div class="chart">{ svg(SweepMetric::Use(Some(p.shown)), false) }</div>
                 </div>
             }
-            { table(r, p.shown) }
+            if over_time {
+                if let Some(k) = &r.report.over_time_knee {
+                    <p class="note" data-testid="sweep-answer-over-time">{ format!("Knee over time: {}", k.answer) }</p>
+                }
+                <div class="sweep-charts">
+                    { for others.into_iter().map(|m| html! { <div class="chart">{ svg(m, false) }</div> }) }
+                </div>
+            }
+            { table(r, p.metric) }
         </>
     }
 }
 
-/// The numbers, a row per size (collapsed at first): each policy's total utility,
-/// admitted jobs and use of the charted resource; over time, each policy's utility, mean
-/// JCT and mean queueing.
-fn table(r: &Swept, res: Resource) -> Html {
+/// The numbers, a row per size (collapsed at first), one value per cell: the metric
+/// asked about under each policy that has it, with its unit in the header.
+fn table(r: &Swept, metric: Metric) -> Html {
     let report = &r.report;
     let one = report.points.first().and_then(|p| p.resource);
-    let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
+    let over_time =
+        metric.over_time() || report.points.first().is_some_and(|p| p.policies.is_empty());
+    let show = |v: Option<f64>| v.map_or("—".to_owned(), |v| cell(metric, v));
     let rows = report.points.iter().map(|p| {
         let size = p.size.value();
-        let cells = p.policies.iter().map(|(q, o)| {
-            let cap = p.capacity[res];
-            let share = if cap > 0.0 { format!("{:.0}%", 100.0 * o.used[res] / cap) } else { "—".into() };
-            html! {
-                <td class="num" data-policy={q.name()} data-utility={o.total_utility.to_string()} data-admitted={o.admitted.to_string()}>
-                    { format!("{:.1} ({}) {share}", o.total_utility, o.admitted) }
-                </td>
-            }
-        });
-        let sims = p.over_time.iter().map(|(q, o)| html! {
-            <td class="num" data-sim-policy={q.name()} data-utility={o.total_utility.to_string()}>
-                { format!("{:.1} · {} · {}", o.total_utility, time(o.mean_jct_s), time(o.mean_queue_s)) }
+        let cells = (!over_time).then(|| p.policies.iter().map(|(q, o)| html! {
+            <td class="num" data-policy={q.name()} data-utility={o.total_utility.to_string()} data-admitted={o.admitted.to_string()}>
+                { show(Some(o.total_utility)) }
             </td>
-        });
+        }).collect::<Html>());
+        let sims = over_time.then(|| p.over_time.iter().filter(|(q, _)| *q != SimPolicy::Bound || !metric.over_time() || metric == Metric::Finished).map(|(q, o)| html! {
+            <td class="num" data-sim-policy={q.name()} data-utility={o.total_utility.to_string()} data-value={metric.of_run(o).map_or(String::new(), |v| v.to_string())}>
+                { show(metric.of_run(o)) }
+            </td>
+        }).collect::<Html>());
         html! {
             <tr data-size={size.to_string()}>
                 <td class="num">{ smd_core::error::num(size) }</td>
@@ -363,27 +469,52 @@ fn table(r: &Swept, res: Resource) -> Html {
         }
     });
     let first = report.points.first();
-    let heads = first
-        .into_iter()
-        .flat_map(|p| p.policies.iter().map(|(q, _)| q.name()));
-    let sim_heads = first
-        .into_iter()
-        .flat_map(|p| p.over_time.iter().map(|(q, _)| q.name()));
+    let heads: Vec<&str> = match first {
+        Some(p) if over_time => p
+            .over_time
+            .iter()
+            .filter(|(q, _)| {
+                *q != SimPolicy::Bound || !metric.over_time() || metric == Metric::Finished
+            })
+            .map(|(q, _)| q.name())
+            .collect(),
+        Some(p) => p.policies.iter().map(|(q, _)| q.name()).collect(),
+        None => Vec::new(),
+    };
     html! {
         <details class="sweep-table" data-testid="sweep-table">
-            <summary>{ format!("The numbers: {} sizes", report.points.len()) }</summary>
-            <p class="note">{ format!("Each static policy: total utility (admitted jobs) and {} in use, % of capacity; over time: total utility · mean JCT · mean queue.", res.title()) }</p>
+            <summary>{ format!("The numbers: {} of every policy at {} sizes", metric.words(), report.points.len()) }</summary>
+            <p class="note">{ format!("Each cell: the {} ({}) of the policy in its column at the size in its row.", metric.words(), unit(metric)) }</p>
             <div class="scroll">
                 <table class="compare">
                     <thead><tr>
                         <th class="num">{ report.knee.axis.name() }</th>
                         if let Some(rr) = one { <th class="num">{ format!("{} ({})", rr.title(), rr.unit()) }</th> }
-                        { for heads.map(|h| html! { <th class="num">{ h }</th> }) }
-                        { for sim_heads.map(|h| html! { <th class="num">{ format!("{h} over time") }</th> }) }
+                        { for heads.into_iter().map(|h| html! { <th class="num">{ h }</th> }) }
                     </tr></thead>
                     <tbody>{ for rows }</tbody>
                 </table>
             </div>
         </details>
+    }
+}
+
+/// A metric's value in a table cell: times in their best unit, counts whole, amounts
+/// with separators.
+fn cell(metric: Metric, v: f64) -> String {
+    match metric {
+        Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue => duration(v),
+        Metric::Finished => format!("{}", v.round()),
+        Metric::Utility | Metric::GpuHours => smd_format::amount(v),
+    }
+}
+
+/// A metric's unit, in words.
+fn unit(metric: Metric) -> &'static str {
+    match metric {
+        Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue => "a time",
+        Metric::Finished => "jobs",
+        Metric::Utility => "utility: the sum of the admitted jobs' utility values, no unit",
+        Metric::GpuHours => "GPU-hours",
     }
 }

@@ -16,7 +16,8 @@ use smd_core::scenario::Resource;
 use smd_core::{Policy, Scenario};
 use smd_sim::SimPolicy;
 use smd_sweep::{
-    Axis, Point, PointResult, Policies, Range, Report, Spec, SweepError, DEFAULT_MACHINE_TYPE,
+    Axis, Metric, MetricAnswer, Point, PointResult, Policies, Range, Report, Seek, Spec,
+    SweepError, DEFAULT_MACHINE_TYPE,
 };
 use std::rc::Rc;
 
@@ -42,6 +43,14 @@ pub struct SweepForm {
     pub over_time: bool,
     /// Policies over time left out.
     pub sim_off: Vec<SimPolicy>,
+    /// The metric the answer is about; `None`: mean JCT when the draft's jobs have arrival
+    /// times, else total utility ([`SweepForm::metric_for`]).
+    pub metric: Option<Metric>,
+    /// The policy the answer assumes, by name; empty: the best for the metric at the
+    /// current size.
+    pub answer_policy: String,
+    /// A goal for the metric as typed (`2h`, `90min`, a number); empty: none.
+    pub goal: String,
     /// Workers; `None`: as many as the browser has logical processors, at most
     /// [`MAX_WORKERS`](crate::solver::pool::MAX_WORKERS).
     pub workers: Option<usize>,
@@ -61,6 +70,9 @@ impl Default for SweepForm {
             off: Vec::new(),
             over_time: false,
             sim_off: Vec::new(),
+            metric: None,
+            answer_policy: String::new(),
+            goal: String::new(),
             workers: None,
             error: None,
         }
@@ -187,8 +199,24 @@ impl SweepForm {
         }
     }
 
-    /// The static policies checked, in the listed order.
+    /// The metric the answer is about: the one chosen, else mean JCT when the draft's jobs
+    /// arrive over time (the planner's question), else total utility. An over-time
+    /// metric needs arrivals: without them it falls back to utility.
+    pub fn metric_for(&self, draft: &Scenario) -> Metric {
+        let arrivals = has_arrivals(draft);
+        match self.metric {
+            Some(m) if arrivals || !m.over_time() => m,
+            _ if arrivals => Metric::MeanJct,
+            _ => Metric::Utility,
+        }
+    }
+
+    /// The static policies checked, in the listed order; none when the metric is over
+    /// time (a static plan has no JCT: the sweep simulates instead).
     pub fn planners(&self, draft: &Scenario) -> Vec<Policy> {
+        if self.metric_for(draft).over_time() {
+            return Vec::new();
+        }
         self.listed(draft)
             .iter()
             .copied()
@@ -196,10 +224,15 @@ impl SweepForm {
             .collect()
     }
 
-    /// The policies over time to run: none unless over time is on and the draft has
-    /// arrivals.
+    /// Whether the sweep simulates over time: when the metric is over time, or over time
+    /// is checked; only when the draft has arrivals.
+    pub fn runs_over_time(&self, draft: &Scenario) -> bool {
+        has_arrivals(draft) && (self.over_time || self.metric_for(draft).over_time())
+    }
+
+    /// The policies over time to run: none unless the sweep runs over time.
     pub fn sim_policies(&self, draft: &Scenario) -> Vec<SimPolicy> {
-        if !(self.over_time && has_arrivals(draft)) {
+        if !self.runs_over_time(draft) {
             return Vec::new();
         }
         SimPolicy::ALL
@@ -292,6 +325,38 @@ pub struct Swept {
     pub ms: f64,
     /// What it was, in words.
     pub label: String,
+    /// The draft's own size on the swept axis (`None`: a pool swept in catalog machines):
+    /// the size the answer compares against.
+    pub current: Option<f64>,
+}
+
+impl Swept {
+    /// The answer for `metric` under `policy` (empty: the best for the metric at the
+    /// current size) — `smd_sweep::metric_answer`, as `smd sweep --metric` gives it — or why
+    /// there is none.
+    pub fn answer(&self, metric: Metric, policy: &str) -> Result<MetricAnswer, String> {
+        let first = self.report.points.first().ok_or("nothing was swept")?;
+        if metric.over_time() && first.over_time.is_empty() {
+            return Err(format!(
+                "The {} needs the jobs simulated over time: Run the sweep again with this metric (the draft's jobs need arrival times).",
+                metric.words()
+            ));
+        }
+        let policy = (!policy.is_empty()).then_some(policy);
+        smd_sweep::metric_answer(&self.report.points, metric, policy, self.current)
+            .map_err(|e| format!("No answer: {e}."))
+    }
+
+    /// The fewest sizes swept that meet the goal typed in `goal` for `answer`'s metric
+    /// (`None`: no goal typed), or why the goal cannot be read.
+    pub fn goal(&self, answer: &MetricAnswer, goal: &str) -> Option<Result<Seek, String>> {
+        if goal.trim().is_empty() {
+            return None;
+        }
+        Some(
+            smd_sweep::parse_goal(goal).map(|g| smd_sweep::goal_in(&self.report.points, answer, g)),
+        )
+    }
 }
 
 /// The sweep part of the state.
@@ -362,6 +427,9 @@ impl SweepState {
             "resource" => f.resource = text.parse::<Resource>().ok(),
             "range" => f.range = Some(text),
             "over_time" => f.over_time = text == "true",
+            "metric" => f.metric = text.parse::<Metric>().ok(),
+            "answer_policy" => f.answer_policy = text,
+            "goal" => f.goal = text,
             "workers" => f.workers = text.parse::<usize>().ok().filter(|&n| n >= 1),
             _ => return,
         }
@@ -555,7 +623,9 @@ impl SweepState {
                         progress: p,
                         ..
                     } = self.run.cancel().expect("the sweep is there");
+                    let current = r.points.first().and_then(|pt| pt.current_size(&r.base));
                     self.run.finish(Swept {
+                        current,
                         report: Report::new(p.results),
                         ms: now_ms - r.started_ms,
                         base: r.base,

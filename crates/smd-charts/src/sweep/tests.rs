@@ -205,6 +205,72 @@ fn over_time_charts_leave_the_bound_out_of_jct_and_queueing() {
     );
 }
 
+/// One policy far off: a JCT that spans more than ten times goes on a log axis, where
+/// equal ratios are equal distances; a narrow span, counts and utility stay linear.
+#[test]
+fn a_policy_far_off_puts_times_on_a_log_axis() {
+    let mut r = report(true);
+    // fifo 5, 4, 3, 2, 1 h; oasis 70 h at every size.
+    for p in r.points.iter_mut() {
+        p.over_time
+            .push((SimPolicy::Oasis, time(1.0, Some(70.0 * 3600.0))));
+    }
+    for metric in [
+        SweepMetric::MeanJct,
+        SweepMetric::P95Jct,
+        SweepMetric::MeanQueue,
+    ] {
+        let svg = sweep_svg(&r, metric, &SweepOptions::default());
+        let doc = parse(&svg);
+        assert_eq!(
+            doc.root_element().attribute("data-log"),
+            Some("true"),
+            "{metric:?}"
+        );
+        // fifo's points: 1 h → 2 h and 2 h → 4 h are the same height apart.
+        let fifo = with_class(&doc, "series")
+            .into_iter()
+            .find(|g| g.attribute("data-policy") == Some("fifo"))
+            .unwrap();
+        let ys: Vec<f64> = fifo
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("point"))
+            .map(|g| g.attribute("data-py").unwrap().parse::<f64>().unwrap())
+            .collect();
+        let values: Vec<f64> = fifo
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("point"))
+            .map(|g| g.attribute("data-value").unwrap().parse().unwrap())
+            .collect();
+        let at = |v: f64| {
+            values
+                .iter()
+                .position(|x| (x - v).abs() < 1e-9 * v.max(1.0))
+                .unwrap()
+        };
+        let (one, two, four) = match metric {
+            SweepMetric::MeanQueue => (0.5, 1.0, 2.0),
+            SweepMetric::P95Jct => (2.0, 4.0, 8.0),
+            _ => (1.0, 2.0, 4.0),
+        };
+        let d1 = ys[at(one)] - ys[at(two)];
+        let d2 = ys[at(two)] - ys[at(four)];
+        assert!((d1 - d2).abs() < 1.0, "{metric:?}: {d1} vs {d2}");
+    }
+    // Without the far-off policy: linear.
+    let svg = sweep_svg(
+        &report(true),
+        SweepMetric::MeanJct,
+        &SweepOptions::default(),
+    );
+    assert_eq!(
+        parse(&svg).root_element().attribute("data-log"),
+        Some("false")
+    );
+    assert!(!log_axis(SweepMetric::Finished, 1.0, 100.0));
+    assert!(!log_axis(SweepMetric::Utility, 1.0, 100.0));
+}
+
 #[test]
 fn empty_and_degenerate_sweeps_still_parse() {
     let empty = Report::new(Vec::new());

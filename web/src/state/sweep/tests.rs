@@ -340,3 +340,55 @@ fn over_time_and_machine_groups_are_swept_too() {
     assert_eq!(done.report.points.len(), 2);
     assert_eq!(done.report.knee.resource, Some(Resource::Gpu));
 }
+
+/// A draft with arrivals asks about the mean JCT by default: the sweep simulates (no
+/// static plan, which has no JCT), and the answer and the goal are smd_sweep's, read from
+/// the report without running again; utility runs the static policies.
+#[test]
+fn the_metric_decides_what_runs_and_the_answer_is_smd_sweeps() {
+    let s = state(3);
+    let mut sc = (*s.draft.scenario).clone();
+    sc.version = 2;
+    for (i, j) in sc.jobs.iter_mut().enumerate() {
+        j.arrival_s = Some(600.0 * i as f64);
+    }
+    let s = s.reduce(Action::Draft(DraftAction::Load(
+        Box::new(sc),
+        String::new(),
+    )));
+    assert_eq!(s.sweep.form.metric_for(&s.draft.scenario), Metric::MeanJct);
+    let s = s.reduce(Action::Sweep(SweepAction::Field(
+        "range",
+        "0.5:1.5:0.5".into(),
+    )));
+    let mut s = s;
+    for p in [SimPolicy::Optimus, SimPolicy::Oasis, SimPolicy::Locality] {
+        s = s.reduce(Action::Sweep(SweepAction::ToggleSimPolicy(p, false)));
+    }
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
+    let run = s.sweep.run.running.as_ref().unwrap();
+    assert!(run.request.policies.planners.is_empty());
+    let s = run_all(s);
+    let done = s.sweep.run.finished.clone().unwrap().unwrap();
+    assert_eq!(done.current, Some(1.0), "the draft's one unit");
+    let a = done.answer(Metric::MeanJct, "").unwrap();
+    let want =
+        smd_sweep::metric_answer(&done.report.points, Metric::MeanJct, None, Some(1.0)).unwrap();
+    assert_eq!(a, want);
+    assert_ne!(a.policy, "bound");
+    let fifo = done.answer(Metric::MeanJct, "fifo").unwrap();
+    assert_eq!(fifo.policy, "fifo");
+    assert!(done.answer(Metric::Utility, "").is_err(), "no static plans");
+    // A goal every size meets: the smallest; a bad goal is refused with its text.
+    let g = done.goal(&a, "1000h").unwrap().unwrap();
+    assert_eq!(g.found.unwrap().size, 0.5);
+    assert!(done.goal(&a, "soon").unwrap().unwrap_err().contains("soon"));
+    assert!(done.goal(&a, " ").is_none());
+    // Total utility: the static policies run again.
+    let s = s.reduce(Action::Sweep(SweepAction::Field(
+        "metric",
+        "utility".into(),
+    )));
+    assert!(!s.sweep.form.planners(&s.draft.scenario).is_empty());
+    assert!(s.sweep.form.sim_policies(&s.draft.scenario).is_empty());
+}
