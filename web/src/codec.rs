@@ -41,6 +41,17 @@ pub fn pack(bytes: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(bytes, 9))
 }
 
+/// A link's payload back to text: base64url (padding tolerated), inflated to at most
+/// `limit` bytes, UTF-8 — [`pack`]'s inverse.
+pub fn unpack(data: &str, limit: usize) -> Result<String, String> {
+    let packed = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|e| format!("base64: {e}"))?;
+    let bytes = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, limit)
+        .map_err(|e| format!("deflate: {:?}", e.status))?;
+    String::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())
+}
+
 /// The scenario in a link fragment (with or without the leading `#`); the scenario is
 /// parsed but not validated, so an invalid shared draft still opens for editing.
 pub fn parse_share_fragment(fragment: &str) -> Result<Scenario, String> {
@@ -62,12 +73,8 @@ fn parse_param(fragment: &str, param: &str) -> Result<Scenario, String> {
         .split('&')
         .find_map(|part| part.strip_prefix(param))
         .ok_or_else(|| format!("the link carries no scenario (no #{param}…)"))?;
-    let packed = URL_SAFE_NO_PAD
-        .decode(data.trim_end_matches('='))
-        .map_err(|e| format!("the link's scenario is damaged (base64: {e})"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED)
-        .map_err(|e| format!("the link's scenario is damaged (deflate: {:?})", e.status))?;
-    let text = String::from_utf8(json).map_err(|_| "the link's scenario is not UTF-8")?;
+    let text =
+        unpack(data, MAX_INFLATED).map_err(|e| format!("the link's scenario is damaged ({e})"))?;
     parse_lenient(&text)
 }
 

@@ -10,12 +10,14 @@
 //!   that run the side effects;
 //! - [`solver`]: the worker protocol, the worker's side and the page's handle on it;
 //! - [`route`]: the address (`#s=…&view=…`);
-//! - [`fields`], [`codec`], [`defaults`]: text ↔ values, links, CSV, drafts.
+//! - [`fields`], [`codec`], [`defaults`]: text ↔ values, links, CSV, drafts;
+//! - [`export`]: what each result view exports, as CSV and JSON.
 
 pub mod check;
 pub mod codec;
 pub mod components;
 pub mod defaults;
+pub mod export;
 pub mod fields;
 pub mod route;
 pub mod solver;

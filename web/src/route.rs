@@ -5,6 +5,7 @@
 //! and switching views keeps a scenario in the address.
 
 use crate::codec::{COMPARE_PARAM, SHARE_PARAM};
+use crate::state::link::VIEW_SETTINGS_PARAM;
 use crate::state::View;
 
 /// The hash parameter that names the view: `#view=…`.
@@ -53,11 +54,15 @@ pub fn with_view(hash: &str, view: View) -> String {
     out.join("&")
 }
 
-/// The hash (without `#`) without its scenario: what stays in the address once a shared
+/// The hash (without `#`) without its scenarios and view settings: what stays in the address once a shared
 /// scenario is opened (a reload then opens the saved, possibly edited, draft).
 pub fn without_share(hash: &str) -> String {
     parts(hash)
-        .filter(|p| !p.starts_with(SHARE_PARAM) && !p.starts_with(COMPARE_PARAM))
+        .filter(|p| {
+            !p.starts_with(SHARE_PARAM)
+                && !p.starts_with(COMPARE_PARAM)
+                && !p.starts_with(VIEW_SETTINGS_PARAM)
+        })
         .collect::<Vec<_>>()
         .join("&")
 }

@@ -41,6 +41,10 @@ mod over_time;
 
 #[path = "browser/compare.rs"]
 mod compare;
+/// The planner's question (issue 27): a trace, over time, a sweep's answer, exports, a
+/// link that reruns the sweep.
+#[path = "browser/planner.rs"]
+mod planner;
 /// The capacity sweep: a units sweep on the pool of workers equal to smd-sweep natively,
 /// over time, Cancel, a bad range.
 #[path = "browser/sweep.rs"]

@@ -242,17 +242,13 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         })
         .transpose()?;
     if a.common.json {
-        let mut json = serde_json::to_value(&report)
-            .map_err(|e| Failure::Solver(format!("cannot serialise the sweep: {e}")))?;
-        if let (Some(ans), Some(obj)) = (&answer, json.as_object_mut()) {
-            obj.insert("answer".into(), ans.answer.clone().into());
-            obj.insert(
-                "metric".into(),
-                serde_json::to_value(ans)
-                    .map_err(|e| Failure::Solver(format!("cannot serialise the answer: {e}")))?,
-            );
-        }
-        let text = serde_json::to_string_pretty(&json)
+        let answered = smd_sweep::Answered {
+            report: &report,
+            answer: answer.as_ref().map(|a| a.answer.as_str()),
+            metric: answer.as_ref(),
+            goal: None,
+        };
+        let text = serde_json::to_string_pretty(&answered)
             .map_err(|e| Failure::Solver(format!("cannot serialise the sweep: {e}")))?;
         writeln!(out, "{text}")?;
         return Ok(());

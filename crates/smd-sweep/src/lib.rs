@@ -81,6 +81,25 @@ pub struct Report {
     pub over_time_knee: Option<Knee>,
 }
 
+/// A sweep's report with the answer asked of it — the output contract of SCENARIO.md
+/// "Sweep output", written by `smd sweep --json` and the page's Export JSON alike: the
+/// report's fields, then the answer's sentence, the metric's answer and the goal's.
+#[derive(Clone, Debug, Serialize)]
+pub struct Answered<'a> {
+    /// The sweep.
+    #[serde(flatten)]
+    pub report: &'a Report,
+    /// The sentence (the metric's answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<&'a str>,
+    /// The metric's answer in full.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metric: Option<&'a MetricAnswer>,
+    /// A goal's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal: Option<&'a Seek>,
+}
+
 impl Report {
     /// The report of `points` (evaluated in any order, on any thread): sorted by size,
     /// with their knees.

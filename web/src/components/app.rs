@@ -81,6 +81,15 @@ pub fn initial_state(props: &AppProps) -> State {
         }
         None => {}
     }
+    // A view's link: its settings into the forms, and its run once the page is up.
+    match crate::state::link::ViewLink::parse(&hash) {
+        Some(Ok(link)) => {
+            link.apply(&mut s);
+            s.view.run_on_open = link.run;
+        }
+        Some(Err(e)) => s.view.notice = Some(Notice::warning(format!("{e}."))),
+        None => {}
+    }
     s
 }
 

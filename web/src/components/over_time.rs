@@ -172,7 +172,7 @@ fn results(state: &super::AppState) -> Html {
             html! {
                 <>
                     <p data-testid="over-time-summary">
-                        { format!("{}: {} jobs, {} policies in {:.1} s.", r.label, r.scenario.jobs.len(), r.runs.len(), r.ms / 1000.0) }
+                        { format!("{}: {} policies in {:.1} s.", r.label, r.runs.len(), r.ms / 1000.0) }
                         if stale {
                             <span class="no" data-testid="over-time-stale">{" The draft has changed since: Run again to simulate it."}</span>
                         }
@@ -219,22 +219,28 @@ fn metrics(r: &Simulated) -> Html {
     let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
     // With GPU sharing on: GPU-hours in use against the same workers' exclusive GPUs.
     let shared = r.runs.iter().any(|run| run.metrics.sharing.is_some());
+    // Measured all-reduce jobs only: no parameter-server traffic to count.
+    let all_reduce = r.scenario.jobs.iter().all(|j| j.measured.is_some());
     let rows = r.runs.iter().map(|run| {
         let m = &run.metrics;
         let n = run.jobs.len();
         html! {
             <tr data-policy={run.policy.name()}>
                 <td class="policy" title={run.policy.description()}>{ run.policy.name() }</td>
-                <td class="num strong">{ format!("{:.3}", m.total_utility) }</td>
+                <td class="num strong" data-value={m.total_utility.to_string()}>{ smd_format::amount(m.total_utility) }</td>
                 <td class="num">{ percent(m.total_utility, m.bound) }</td>
                 <td class="num">{ format!("{}/{n}", n - m.unfinished) }</td>
-                <td class="num">{ time(m.mean_jct_s) }</td>
+                <td class="num" data-testid="mean-jct" data-value={m.mean_jct_s.map_or(String::new(), |v| v.to_string())}>{ time(m.mean_jct_s) }</td>
                 <td class="num">{ time(m.median_jct_s) }</td>
                 <td class="num">{ time(m.p95_jct_s) }</td>
                 <td class="num">{ time(m.mean_queue_s) }</td>
                 <td class="num">{ time(m.makespan_s) }</td>
                 <td class="num">{ m.restarts }</td>
-                <td class="num">{ format!("{} Gbit", sig(m.cross_traffic_gbit, 3)) }</td>
+                if all_reduce {
+                    <td class="num" title="Cross-machine traffic is modelled for parameter-server jobs (docs/MODEL.md §14); an all-reduce job's ring traffic is in its measured step time.">{"—"}</td>
+                } else {
+                    <td class="num">{ format!("{} Gbit", smd_format::amount(m.cross_traffic_gbit)) }</td>
+                }
                 if shared {
                     if let Some(s) = &m.sharing {
                         <td class="num" data-testid="gpu-hours">{ format!("{} of {}", sig(s.gpu_hours, 3), sig(s.exclusive_gpu_hours, 3)) }</td>

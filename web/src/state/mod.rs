@@ -33,6 +33,7 @@ pub mod apps;
 pub mod background;
 pub mod compare;
 pub mod draft;
+pub mod link;
 pub mod over_time;
 pub mod reproduction;
 pub mod solving;

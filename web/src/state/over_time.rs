@@ -170,6 +170,10 @@ impl Simulated {
     }
 }
 
+/// A bundled workload as the form asks for it: its name, the machine type, how many
+/// machines, and how many of its first arrivals (`None`: all).
+pub type WorkloadAsked = (&'static str, &'static MachineType, f64, Option<usize>);
+
 /// The over-time part of the state.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OverTimeState {
@@ -227,10 +231,7 @@ impl OverTimeState {
 
     /// The bundled workload the form asks for — its name, machine type, count and how
     /// many arrivals (all if `None`) — or the input at fault and why.
-    pub fn workload(
-        &self,
-    ) -> Result<(&'static str, &'static MachineType, f64, Option<usize>), (&'static str, String)>
-    {
+    pub fn workload(&self) -> Result<WorkloadAsked, (&'static str, String)> {
         let f = &self.form;
         let n = parse_count(&f.count).map_err(|m| ("count", m))?;
         let take = match f.arrivals.trim() {

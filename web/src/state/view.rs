@@ -124,6 +124,8 @@ pub struct ViewState {
     pub value: LandscapeValue,
     /// A message at the top.
     pub notice: Option<Notice>,
+    /// A view link asked to run the view when the page opens (not yet done).
+    pub run_on_open: bool,
 }
 
 impl Default for ViewState {
@@ -134,6 +136,7 @@ impl Default for ViewState {
             selected: None,
             value: LandscapeValue::Time,
             notice: None,
+            run_on_open: false,
         }
     }
 }
@@ -154,6 +157,8 @@ pub enum ViewAction {
     Notify(Notice),
     /// Hide the message.
     DismissNotice,
+    /// The view a link asked to run has been started.
+    RanOnOpen,
 }
 
 impl ViewAction {
@@ -180,6 +185,7 @@ impl ViewAction {
                 s.view.value = v;
                 true
             }
+            ViewAction::RanOnOpen => std::mem::take(&mut s.view.run_on_open),
             ViewAction::Notify(n) => {
                 s.view.notice = Some(n);
                 true

@@ -96,11 +96,12 @@ async fn a_workload_over_time_shows_the_metrics_and_charts_of_every_policy() {
     .unwrap();
     assert_eq!(
         m.text("[data-testid=over-time-metrics] tr[data-policy=fifo] td.strong"),
-        format!("{:.3}", fifo.metrics.total_utility)
+        smd_format::amount(fifo.metrics.total_utility)
     );
+    // The workload is the draft now: the summary says so, with its machines.
     assert!(m
         .text("[data-testid=over-time-summary]")
-        .starts_with("workload-1 (20 jobs) on 4 × t4x4"));
+        .starts_with("the draft: 20 jobs on 4 × t4x4 machines"));
     // The timeline shows smd's run, a row per job; another policy's on request.
     let timeline = m.one("svg[data-testid=timeline-chart]");
     assert_eq!(
@@ -194,7 +195,20 @@ async fn cancel_stops_a_simulation() {
     yew::platform::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(m.count("[data-testid=over-time-metrics]"), 0);
     assert_eq!(m.count("[data-testid=over-time-error]"), 0);
+    // The workload was loaded into the draft (one cluster for every view), with Undo.
+    assert_eq!(
+        m.value("[data-field='over-time.source'][value=draft]"),
+        "draft"
+    );
+    assert!(m
+        .text("[data-testid=over-time-cluster]")
+        .contains("40 jobs on 4 × t4x4 machines"));
     // The page still works: a small run after the cancel.
+    m.click("[data-field='over-time.source'][value=workload]");
+    m.until("the workload form", |m| {
+        m.count("[data-field='over-time.arrivals']") == 1
+    })
+    .await;
     m.type_into("[data-field='over-time.arrivals']", "3");
     m.click("[data-sim-policy=smd]");
     m.click("[data-sim-policy=optimus]");

@@ -96,7 +96,15 @@ async fn a_units_sweep_of_the_default_scenario_is_monotone_and_native() {
         assert_eq!(m.sweep_utilities(p.name())[3].1, o.total_utility, "{p}");
     }
     let answer = smd_sweep::answer(&native.knee);
-    assert_eq!(m.text("[data-testid=sweep-answer]"), answer);
+    assert_eq!(
+        m.text("[data-testid=sweep-knee]"),
+        format!("Knee of utility: {answer}")
+    );
+    // The answer: total utility (no arrivals) under the best policy at the draft's 1 unit.
+    let metric =
+        smd_sweep::metric_answer(&native.points, smd_sweep::Metric::Utility, None, Some(1.0))
+            .unwrap();
+    assert_eq!(m.text("[data-testid=sweep-answer]"), metric.answer);
     let chart = m.one("svg[data-testid=sweep-chart]");
     assert_eq!(
         chart.get_attribute("data-knee"),
@@ -216,6 +224,14 @@ async fn over_time_adds_its_charts_and_its_knee() {
     let m = Mounted::new(props(Some(s.clone())));
     m.planned(3).await;
     m.sweep_view().await;
+    // Jobs with arrivals ask about the mean JCT by default; total utility runs the static
+    // plans, and over time beside them when asked.
+    assert_eq!(m.value("[data-field='sweep.metric']"), "mean_jct");
+    m.select("[data-field='sweep.metric']", "utility");
+    m.until("the over-time box", |m| {
+        m.count("[data-field='sweep.over_time']") == 1
+    })
+    .await;
     m.click("[data-field='sweep.over_time']");
     m.until("the policies over time", |m| {
         m.count("[data-sweep-sim-policy]") == smd_sim::SimPolicy::ALL.len()
@@ -243,7 +259,10 @@ async fn over_time_adds_its_charts_and_its_knee() {
     let k = native.over_time_knee.expect("a knee over time");
     assert_eq!(
         m.text("[data-testid=sweep-answer-over-time]"),
-        format!("Over time: {}", smd_sweep::answer(&k))
+        format!("Knee over time: {}", smd_sweep::answer(&k))
     );
-    assert_eq!(m.text("[data-testid=sweep-answer]"), native.knee.answer);
+    assert_eq!(
+        m.text("[data-testid=sweep-knee]"),
+        format!("Knee of utility: {}", native.knee.answer)
+    );
 }

@@ -12,8 +12,18 @@ pub mod teach;
 use crate::state::View;
 use yew::prelude::*;
 
-/// The component of a view.
+/// The component of a view, under its export bar (Export CSV, Export JSON, Copy link).
 pub fn render(view: View) -> Html {
+    html! {
+        <>
+            <crate::components::export::ViewBar {view} />
+            { body(view) }
+        </>
+    }
+}
+
+/// A view's own component.
+fn body(view: View) -> Html {
     match view {
         View::Plan => html! { <plan::PlanView /> },
         View::OverTime => html! { <over_time::OverTimeView /> },

@@ -1,0 +1,137 @@
+//! The bar above every result view: Export CSV and Export JSON of what the view shows
+//! ([`crate::export`]), and Copy link — the scenario, the view and its settings, run
+//! again when the link opens ([`ViewLink`]). It also starts a view a link asked to run.
+
+use super::io::{download, link_with};
+use super::use_app;
+use crate::codec;
+use crate::export::{self, Export};
+use crate::solver::now_ms;
+use crate::solver::pool::{hardware_concurrency, pool_size};
+use crate::state::link::ViewLink;
+use crate::state::{Action, CompareAction, Notice, OverTimeAction, State, SweepAction};
+use crate::state::{View, ViewAction};
+use yew::prelude::*;
+
+/// The view's exports, if it has results: (CSV, JSON).
+pub fn exports(state: &State, view: View) -> Option<(Export, Export)> {
+    match view {
+        View::Plan => state.solving.results.as_deref().map(export::plan),
+        View::OverTime => match &state.over_time.run.finished {
+            Some(Ok(r)) => Some(export::over_time(r)),
+            _ => None,
+        },
+        View::Sweep => match &state.sweep.run.finished {
+            Some(Ok(r)) => {
+                let f = &state.sweep.form;
+                let metric = f.metric_for(&r.base);
+                Some(export::sweep(r, metric, &f.answer_policy, &f.goal))
+            }
+            _ => None,
+        },
+        View::Compare => match &state.compare.run.finished {
+            Some(Ok(r)) => Some(export::compare(r)),
+            _ => None,
+        },
+        View::Reproduce => match &state.reproduction.finished {
+            Some(Ok(r)) => Some(export::reproduce(r)),
+            _ => None,
+        },
+        View::HowItWorks | View::Teach => None,
+    }
+}
+
+/// The address that reopens `view` of `state`: the scenario, the view, its settings.
+pub fn view_link(state: &State, view: View) -> String {
+    let settings = ViewLink::of(state, view);
+    link_with(&format!(
+        "{}&view={}&{}",
+        codec::share_fragment(&state.draft.scenario),
+        view.name(),
+        settings.fragment()
+    ))
+}
+
+/// What the bar is for.
+#[derive(Properties, PartialEq)]
+pub struct BarProps {
+    /// The view it exports.
+    pub view: View,
+}
+
+/// Export CSV · Export JSON · Copy link, for the view on screen.
+#[function_component]
+pub fn ViewBar(p: &BarProps) -> Html {
+    let state = use_app();
+    let view = p.view;
+    let link = use_state(|| None::<String>);
+    // A link asked for this view to run: start it once, now that the page is up.
+    {
+        let d = state.dispatcher();
+        let run = state.view.run_on_open && state.view.tab == view;
+        use_effect_with(run, move |&run| {
+            if run {
+                d.dispatch(Action::View(ViewAction::RanOnOpen));
+                match view {
+                    View::OverTime => d.dispatch(Action::OverTime(OverTimeAction::Start)),
+                    View::Sweep => d.dispatch(Action::Sweep(SweepAction::Start(
+                        pool_size(hardware_concurrency()),
+                        now_ms(),
+                    ))),
+                    View::Compare => d.dispatch(Action::Compare(CompareAction::Start)),
+                    _ => {}
+                }
+            }
+        });
+    }
+    if matches!(view, View::HowItWorks | View::Teach) {
+        return html! {};
+    }
+    let ready = exports(&state, view).is_some();
+    let save = |json: bool| {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some((csv, js)) = exports(&state, view) else {
+                return;
+            };
+            let e = if json { js } else { csv };
+            let note = match download(&e.name, e.mime, &e.text) {
+                Ok(()) => Notice::info(format!("Exported {} ({} bytes).", e.name, e.text.len())),
+                Err(m) => Notice::warning(format!("Download failed: {m}")),
+            };
+            state.dispatch(Action::View(ViewAction::Notify(note)));
+        })
+    };
+    let copy = {
+        let state = state.clone();
+        let link = link.clone();
+        Callback::from(move |_: MouseEvent| {
+            let url = view_link(&state, view);
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&url);
+            }
+            link.set(Some(url));
+        })
+    };
+    let what = if ready {
+        "what this view shows"
+    } else {
+        "nothing yet: run the view first"
+    };
+    html! {
+        <div class="view-bar" data-testid="view-bar">
+            <button onclick={save(false)} disabled={!ready} data-testid="export-csv"
+                title={format!("Download {what} as CSV (one number per cell)")}>{"Export CSV"}</button>
+            <button onclick={save(true)} disabled={!ready} data-testid="export-json"
+                title={format!("Download {what} as JSON (the file contracts of docs/SCENARIO.md)")}>{"Export JSON"}</button>
+            <button onclick={copy} data-testid="view-link"
+                title="Copy a link that reopens this view with the scenario and its settings, and runs it again">{"Copy link to this view"}</button>
+            if let Some(url) = &*link {
+                <label class="share">
+                    <span class="label">{"Link copied (where the browser allows):"}</span>
+                    <input type="text" readonly=true value={url.clone()} data-testid="view-link-text" />
+                </label>
+            }
+        </div>
+    }
+}

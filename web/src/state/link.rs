@@ -1,0 +1,261 @@
+//! A view's share link (issue 27): beside the scenario (`s=…`) and the view (`view=…`), a
+//! `v=…` part carries the view's settings — Over time's policies, the Sweep's form (what
+//! varies, the sizes, the policies, the metric, the answer's policy, the goal), Side by
+//! side's two scenarios with their names — and whether to run the view on open, so the
+//! link reopens the answer, not just its inputs.
+//!
+//! The settings are the forms' text as typed (the forms validate them when they run); a
+//! name the page no longer knows is skipped, never an error.
+
+use super::compare::Saved;
+use super::{State, View};
+use crate::codec;
+use serde::{Deserialize, Serialize};
+use smd_core::scenario::Resource;
+use smd_core::Policy;
+use smd_sim::SimPolicy;
+
+/// The hash parameter of a view's settings: `#v=…`.
+pub const VIEW_SETTINGS_PARAM: &str = "v=";
+
+/// Largest inflated settings accepted from a link (two scenarios fit well within).
+const MAX_INFLATED: usize = 64 << 20;
+
+/// Over time's settings.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OverTimeLink {
+    /// The policies checked, by name.
+    pub policies: Vec<String>,
+}
+
+/// The sweep form's settings, as typed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SweepLink {
+    /// `units` or `machines`.
+    pub axis: String,
+    /// The catalog type counted on a pool.
+    pub machine_type: String,
+    /// The group counted on machines.
+    pub group: String,
+    /// One resource alone, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// The sizes as typed (`None`: the draft's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
+    /// Static policies left out.
+    #[serde(default)]
+    pub off: Vec<String>,
+    /// Also over time.
+    #[serde(default)]
+    pub over_time: bool,
+    /// Policies over time left out.
+    #[serde(default)]
+    pub sim_off: Vec<String>,
+    /// The metric, by name (`None`: the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
+    /// The answer's policy (empty: the best).
+    #[serde(default)]
+    pub answer_policy: String,
+    /// The goal as typed.
+    #[serde(default)]
+    pub goal: String,
+}
+
+/// Side by side's two scenarios, with their names (`a` may be the draft: `None`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CompareLink {
+    /// The first scenario and its name; `None`: the draft (the link's `s=…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a: Option<Saved>,
+    /// The second.
+    pub b: Saved,
+}
+
+/// A view's settings in a link.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ViewLink {
+    /// Over time's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over_time: Option<OverTimeLink>,
+    /// The sweep's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep: Option<SweepLink>,
+    /// Side by side's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<CompareLink>,
+    /// Run the view when the link opens.
+    #[serde(default)]
+    pub run: bool,
+}
+
+impl ViewLink {
+    /// The settings of `view` in `state`, to run on open when the view has results.
+    pub fn of(state: &State, view: View) -> ViewLink {
+        let mut link = ViewLink::default();
+        match view {
+            View::OverTime => {
+                link.over_time = Some(OverTimeLink {
+                    policies: state
+                        .over_time
+                        .form
+                        .policies
+                        .iter()
+                        .map(|p| p.name().to_owned())
+                        .collect(),
+                });
+                link.run = matches!(state.over_time.run.finished, Some(Ok(_)));
+            }
+            View::Sweep => {
+                let f = &state.sweep.form;
+                link.sweep = Some(SweepLink {
+                    axis: f.axis.name().to_owned(),
+                    machine_type: f.machine_type.name.to_owned(),
+                    group: f.group.clone(),
+                    resource: f.resource.map(|r| r.name().to_owned()),
+                    range: f.range.clone(),
+                    off: f.off.iter().map(|p| p.name().to_owned()).collect(),
+                    over_time: f.over_time,
+                    sim_off: f.sim_off.iter().map(|p| p.name().to_owned()).collect(),
+                    metric: f.metric.map(|m| m.name().to_owned()),
+                    answer_policy: f.answer_policy.clone(),
+                    goal: f.goal.clone(),
+                });
+                link.run = matches!(state.sweep.run.finished, Some(Ok(_)));
+            }
+            View::Compare => {
+                if let Some(Ok(r)) = &state.compare.run.finished {
+                    let side = |s: &super::compare::Side| Saved {
+                        name: s.label.clone(),
+                        scenario: (*s.scenario).clone(),
+                    };
+                    link.compare = Some(CompareLink {
+                        a: Some(side(&r.a)),
+                        b: side(&r.b),
+                    });
+                    link.run = true;
+                }
+            }
+            _ => {}
+        }
+        link
+    }
+
+    /// Puts the settings into the state's forms (a name the page does not know is
+    /// skipped); Side by side's scenarios are saved under their names and chosen.
+    pub fn apply(&self, s: &mut State) {
+        if let Some(o) = &self.over_time {
+            let ps: Vec<SimPolicy> = SimPolicy::ALL
+                .iter()
+                .copied()
+                .filter(|p| o.policies.iter().any(|n| n == p.name()))
+                .collect();
+            if !ps.is_empty() {
+                s.over_time.form.policies = ps;
+            }
+            // The draft is what is simulated (one cluster for every view).
+            s.over_time.form.source = super::SimSource::Draft;
+        }
+        if let Some(w) = &self.sweep {
+            let f = &mut s.sweep.form;
+            f.axis = if w.axis == "machines" {
+                smd_sweep::Axis::Machines
+            } else {
+                smd_sweep::Axis::Units
+            };
+            if let Ok(m) = smd_apps::machines::machine_type(&w.machine_type) {
+                f.machine_type = m;
+            }
+            f.group = w.group.clone();
+            f.resource = w
+                .resource
+                .as_deref()
+                .and_then(|r| r.parse::<Resource>().ok());
+            f.range = w.range.clone();
+            f.off = w
+                .off
+                .iter()
+                .filter_map(|n| n.parse::<Policy>().ok())
+                .collect();
+            f.over_time = w.over_time;
+            f.sim_off = w
+                .sim_off
+                .iter()
+                .filter_map(|n| n.parse::<SimPolicy>().ok())
+                .collect();
+            f.metric = w.metric.as_deref().and_then(|m| m.parse().ok());
+            f.answer_policy = w.answer_policy.clone();
+            f.goal = w.goal.clone();
+        }
+        if let Some(c) = &self.compare {
+            let mut choose = |saved: &Saved| -> Option<String> {
+                s.compare
+                    .put(saved.name.clone(), saved.scenario.clone())
+                    .ok()
+                    .map(|_| saved.name.clone())
+            };
+            let a = match &c.a {
+                Some(a) => choose(a),
+                None => Some(super::compare::DRAFT.to_owned()),
+            };
+            let b = choose(&c.b);
+            if let (Some(a), Some(b)) = (a, b) {
+                s.compare.a = a;
+                s.compare.b = b;
+            }
+        }
+    }
+
+    /// The `v=…` part of a hash.
+    pub fn fragment(&self) -> String {
+        let json = serde_json::to_string(self).expect("view settings always serialise");
+        format!("{VIEW_SETTINGS_PARAM}{}", codec::pack(json.as_bytes()))
+    }
+
+    /// The settings in a hash (with or without `#`), if it has a `v=…` part.
+    pub fn parse(hash: &str) -> Option<Result<ViewLink, String>> {
+        let data = hash
+            .trim_start_matches('#')
+            .split('&')
+            .find_map(|p| p.strip_prefix(VIEW_SETTINGS_PARAM))?;
+        Some(
+            codec::unpack(data, MAX_INFLATED)
+                .and_then(|json| serde_json::from_str(&json).map_err(|e| e.to_string()))
+                .map_err(|e| format!("the link's view settings are damaged ({e})")),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::tests::state;
+
+    /// A sweep's and Over time's settings survive the link, and reach the forms.
+    #[test]
+    fn settings_round_trip_through_the_hash() {
+        let s = state(2);
+        let mut st = (*s).clone();
+        st.sweep.form.range = Some("1:8:1".into());
+        st.sweep.form.metric = Some(smd_sweep::Metric::P95Jct);
+        st.sweep.form.answer_policy = "pollux".into();
+        st.sweep.form.goal = "2h".into();
+        st.sweep.form.sim_off = vec![SimPolicy::Oasis];
+        st.over_time.form.policies = vec![SimPolicy::Fifo, SimPolicy::Pollux];
+        for view in [View::Sweep, View::OverTime] {
+            let link = ViewLink::of(&st, view);
+            let hash = format!("#view={}&{}", view.name(), link.fragment());
+            let back = ViewLink::parse(&hash).unwrap().unwrap();
+            assert_eq!(back, link);
+            let mut fresh = (*state(2)).clone();
+            back.apply(&mut fresh);
+            match view {
+                View::Sweep => assert_eq!(fresh.sweep.form, st.sweep.form),
+                _ => assert_eq!(fresh.over_time.form.policies, st.over_time.form.policies),
+            }
+        }
+        assert!(ViewLink::parse("#view=sweep").is_none());
+        assert!(ViewLink::parse("#v=%%%").unwrap().is_err());
+    }
+}
