@@ -138,6 +138,17 @@ pub fn count(n: u64) -> String {
     }
 }
 
+/// A number as the page shows it: [`sig`]'s significant digits between 1e-4 and 10 000,
+/// [`amount`] outside — thousands grouped (`5,801,425`), `≈ 0` for dust — so that no
+/// quantity a person reads carries an exponent.
+pub fn readable(v: f64, digits: usize) -> String {
+    if v.is_finite() && v != 0.0 && (v.abs() < 1e-4 || v.abs() >= 1e4) {
+        amount(v)
+    } else {
+        sig(v, digits)
+    }
+}
+
 /// An amount a person reads, in plain notation (no exponent): thousands grouped with
 /// commas from 1 000 up (`5,801,425`, rounded to a whole number), four significant digits
 /// below (`12.35`, `0.0042`), and `≈ 0` for magnitudes under 1e-4 that are not zero (a μ of
@@ -216,9 +227,13 @@ mod tests {
         assert_eq!(amount(2.437e-31), "≈ 0");
         assert_eq!(amount(0.0), "0");
         assert_eq!(amount(f64::NAN), "—");
-        for v in [1.0, 12.5, 1e6, 3.3e9, 1e-3] {
+        for v in [1.0, 12.5, 1e6, 3.3e9, 1e-3, 2.5e-7, 4.2e12] {
             assert!(!amount(v).contains('e'), "{v}: {}", amount(v));
+            assert!(!readable(v, 3).contains('e'), "{v}: {}", readable(v, 3));
         }
+        assert_eq!(readable(0.012345, 3), sig(0.012345, 3));
+        assert_eq!(readable(12345.0, 3), "12,345");
+        assert_eq!(readable(2.437e-31, 4), "≈ 0");
     }
 
     #[test]

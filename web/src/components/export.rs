@@ -1,6 +1,7 @@
 //! The bar above every result view: Export CSV and Export JSON of what the view shows
 //! ([`crate::export`]), and Copy link — the scenario, the view and its settings, run
-//! again when the link opens ([`ViewLink`]). It also starts a view a link asked to run.
+//! again when the link opens ([`ViewLink`]) — and the glossary. It also starts a view a
+//! link asked to run.
 
 use super::io::{download, link_with};
 use super::use_app;
@@ -85,7 +86,9 @@ pub fn ViewBar(p: &BarProps) -> Html {
         });
     }
     if matches!(view, View::HowItWorks | View::Teach) {
-        return html! {};
+        return html! {
+            <div class="view-bar" data-testid="view-bar"><super::glossary::Glossary /></div>
+        };
     }
     let ready = exports(&state, view).is_some();
     let save = |json: bool| {
@@ -126,6 +129,7 @@ pub fn ViewBar(p: &BarProps) -> Html {
                 title={format!("Download {what} as JSON (the file contracts of docs/SCENARIO.md)")}>{"Export JSON"}</button>
             <button onclick={copy} data-testid="view-link"
                 title="Copy a link that reopens this view with the scenario and its settings, and runs it again">{"Copy link to this view"}</button>
+            <super::glossary::Glossary />
             if let Some(url) = &*link {
                 <label class="share">
                     <span class="label">{"Link copied (where the browser allows):"}</span>

@@ -10,6 +10,7 @@ pub mod apps;
 pub mod export;
 pub mod field;
 pub mod format;
+pub mod glossary;
 pub mod help;
 pub mod hooks;
 pub mod inputs;

@@ -109,6 +109,7 @@ pub fn OverTimePanel() -> Html {
             <div class="row">
                 <span class="label">{"policies: "}</span>
                 { for policies }
+                <super::glossary::Term term="bound" />
             </div>
             if let Some(m) = err("policies") {
                 <p class="msg" data-testid="error" role="alert">{ m }</p>

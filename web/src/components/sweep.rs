@@ -4,6 +4,7 @@
 
 use super::apps::{input, machine_choices, select};
 use super::format::{duration, sig};
+use super::glossary::Term;
 use super::use_app;
 use crate::solver::now_ms;
 use crate::solver::pool::{hardware_concurrency, pool_size, MAX_WORKERS};
@@ -106,8 +107,21 @@ fn SweepQuestion() -> Html {
         <div class="row form question" data-testid="sweep-question">
             { select("sweep.metric", "what to answer", metrics, metric.name(), on("metric")) }
             { select("sweep.answer_policy", "under policy", policies, &f.answer_policy, on("answer_policy")) }
+            <Term term={metric_term(metric)} />
             { input("sweep.goal", if metric.lower_is_better() { "goal: at most" } else { "goal: at least" }, f.goal.clone(), None, goal_hint, on("goal")) }
         </div>
+    }
+}
+
+/// The glossary's entry for a metric.
+fn metric_term(m: Metric) -> &'static str {
+    match m {
+        Metric::MeanJct => "JCT",
+        Metric::P95Jct => "p95 JCT",
+        Metric::MeanQueue => "queueing",
+        Metric::Finished => "admitted",
+        Metric::GpuHours => "GPU-hours",
+        Metric::Utility => "utility",
     }
 }
 
@@ -356,7 +370,7 @@ fn results(state: &super::AppState) -> Html {
                         None => html! {},
                     } }
                     if statics {
-                        <p class="note" data-testid="sweep-knee" title="The knee: the smallest size where the best static policy reaches 95% of the utility it has at the largest size (docs/MODEL.md §19).">{ format!("Knee of utility: {}", r.report.knee.answer) }</p>
+                        <p class="note"><span data-testid="sweep-knee">{ format!("Knee of utility: {}", r.report.knee.answer) }</span><Term term="knee" /></p>
                         <div class="row form">
                             { select("sweep.chart_resource", "resource use of", resources, state.sweep.chart_resource.map_or("", |r| r.name()), chart_resource) }
                         </div>
