@@ -36,8 +36,6 @@ impl SharedTotals {
 /// One job's record while the loop runs.
 struct Track {
     segments: Vec<Segment>,
-    shares: Option<Vec<PlacedShare>>,
-    rho: f64,
     completion: Option<f64>,
     why: Option<String>,
     /// Its slowdown in the last slot it ran (GPU sharing; 1 otherwise).
@@ -120,6 +118,9 @@ struct Sim<'w> {
     sharing: Option<crate::sharing::Sharing>,
     state: State,
     tracks: Vec<Track>,
+    /// Each job's machines and locality factor in the last slot it ran: kept across
+    /// slots (a policy and settling read it; only a job that runs changes it).
+    previous: Vec<(Option<Vec<PlacedShare>>, f64)>,
     slots: Vec<SlotUse>,
     /// Σ X × iterations over the run.
     cross: f64,
@@ -161,13 +162,12 @@ impl<'w> Sim<'w> {
             tracks: (0..n)
                 .map(|_| Track {
                     segments: Vec::new(),
-                    shares: None,
-                    rho: 1.0,
                     completion: None,
                     why: None,
                     slowdown: 1.0,
                 })
                 .collect(),
+            previous: vec![(None, 1.0); n],
             slots: Vec::new(),
             cross: 0.0,
             shared_totals: sharing.as_ref().map(|_| SharedTotals::default()),
@@ -246,20 +246,14 @@ impl<'w> Sim<'w> {
         now: f64,
     ) -> Result<Settled, Error> {
         let world = self.world;
-        let previous: Vec<(Option<Vec<PlacedShare>>, f64)> = self
-            .tracks
-            .iter()
-            .map(|t| (t.shares.clone(), t.rho))
-            .collect();
-        let shares: Vec<Option<Vec<PlacedShare>>> =
-            previous.iter().map(|(s, _)| s.clone()).collect();
+        let previous = &self.previous;
         let slot = Slot {
             now,
             index: self.k,
             active,
             world,
             state: &self.state,
-            shares: &shares,
+            shares: previous,
         };
         let decision = decide.decide(&slot)?;
         check(world, active, &decision.alloc, self.policy, self.k)?;
@@ -268,7 +262,7 @@ impl<'w> Sim<'w> {
             self.sharing.as_mut(),
             active,
             &self.state,
-            &previous,
+            previous,
             decision,
             false,
         )?;
@@ -278,7 +272,7 @@ impl<'w> Sim<'w> {
                 self.sharing.as_mut(),
                 active,
                 &self.state,
-                &previous,
+                previous,
                 settled,
             )?;
         }
@@ -297,7 +291,7 @@ impl<'w> Sim<'w> {
         let Settled {
             alloc,
             mut why,
-            shares,
+            mut shares,
             rho,
             packed,
         } = settled;
@@ -308,7 +302,7 @@ impl<'w> Sim<'w> {
         for &i in active {
             let Some((w, p)) = alloc[i] else {
                 self.state.current[i] = None;
-                self.tracks[i].shares = None;
+                self.previous[i].0 = None;
                 // Every wait has its reason: the one of the job's last wait is kept.
                 self.tracks[i].why = Some(
                     why[i]
@@ -323,7 +317,7 @@ impl<'w> Sim<'w> {
                 ran.used[r] += d[r];
             }
             let slowdown = packed.as_ref().map(|x| x.slowdown[i]);
-            self.advance(i, (w, p), &shares[i], rho[i], slowdown, (now, end));
+            self.advance(i, (w, p), shares[i].take(), rho[i], slowdown, (now, end));
         }
         (ran, packed)
     }
@@ -334,7 +328,7 @@ impl<'w> Sim<'w> {
         &mut self,
         i: usize,
         (w, p): (u64, u64),
-        shares: &Option<Vec<PlacedShare>>,
+        shares: Option<Vec<PlacedShare>>,
         rho: f64,
         slowdown: Option<f64>,
         (now, end): (f64, f64),
@@ -343,7 +337,7 @@ impl<'w> Sim<'w> {
         let state = &mut self.state;
         let m = &world.models[i];
         let iterations = world.s.jobs[i].work();
-        let changed = state.current[i] != Some((w, p)) || self.tracks[i].shares != *shares;
+        let changed = state.current[i] != Some((w, p)) || self.previous[i].0 != shares;
         let start = if changed { now + world.restart } else { now };
         let pace = slowdown.unwrap_or(1.0);
         // A co-runner arriving or leaving changes the pace, not the placement: a new
@@ -389,7 +383,7 @@ impl<'w> Sim<'w> {
             state.done[i] = true;
             self.tracks[i].completion = Some(stop);
         }
-        let x = cross_traffic(world, i, shares);
+        let x = cross_traffic(world, i, &shares);
         self.cross += x * iters;
         let t = &mut self.tracks[i];
         match t.segments.last_mut() {
@@ -409,8 +403,7 @@ impl<'w> Sim<'w> {
                 continues: paced,
             }),
         }
-        t.shares = shares.clone();
-        t.rho = rho;
+        self.previous[i] = (shares, rho);
         t.slowdown = pace;
         state.current[i] = if state.done[i] { None } else { Some((w, p)) };
     }

@@ -142,8 +142,9 @@ pub(crate) struct Slot<'a> {
     pub world: &'a World<'a>,
     /// The jobs' state.
     pub state: &'a State,
-    /// Each job's machines in the last slot (on machines; `None`: it did not run there).
-    pub shares: &'a [Option<Vec<smd_core::plan::PlacedShare>>],
+    /// Each job's machines (on machines; `None`: it did not run there) and locality factor
+    /// in the last slot.
+    pub shares: &'a [(Option<Vec<smd_core::plan::PlacedShare>>, f64)],
 }
 
 /// A policy's answer for one slot, indexed by job (inactive jobs: `None`).

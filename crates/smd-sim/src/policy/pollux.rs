@@ -178,7 +178,7 @@ impl Decide for Pollux {
         let index = |name: &str| world.machines.iter().position(|m| m.name == name);
         let row_of = |i: usize| -> Vec<u32> {
             let mut row = vec![0u32; h];
-            for s in slot.shares[i].iter().flatten() {
+            for s in slot.shares[i].0.iter().flatten() {
                 if let Some(k) = index(&s.machine) {
                     row[k] += s.workers as u32;
                 }

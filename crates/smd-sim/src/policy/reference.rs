@@ -92,17 +92,17 @@ fn place_all(slot: &Slot, order: &[usize], gpus: &[u32], d: &mut Decision, polic
     let keeps = |i: usize| {
         gpus[i] > 0
             && slot.state.current[i] == Some((u64::from(gpus[i]), 0))
-            && slot.shares[i].is_some()
+            && slot.shares[i].0.is_some()
     };
     let kept: Vec<&Vec<PlacedShare>> = order
         .iter()
         .filter(|&&i| keeps(i))
-        .filter_map(|&i| slot.shares[i].as_ref())
+        .filter_map(|&i| slot.shares[i].0.as_ref())
         .collect();
     let mut free = free_after(world, &kept);
     for &i in order.iter().filter(|&&i| keeps(i)) {
         d.alloc[i] = Some((u64::from(gpus[i]), 0));
-        d.placed[i] = slot.shares[i].clone();
+        d.placed[i] = slot.shares[i].0.clone();
     }
     let mut fresh: Vec<usize> = order
         .iter()
