@@ -76,7 +76,20 @@ mod tests {
 
     #[test]
     fn the_terms_the_issue_names_are_explained_once() {
-        for t in ["ε", "M_δ", "q, outer depth", "Frieze–Clarke", "ϑ", "γ1, γ2, γ3", "bound", "knee", "ρ", "utility", "cluster unit, instance", "slot length Δ"] {
+        for t in [
+            "ε",
+            "M_δ",
+            "q, outer depth",
+            "Frieze–Clarke",
+            "ϑ",
+            "γ1, γ2, γ3",
+            "bound",
+            "knee",
+            "ρ",
+            "utility",
+            "cluster unit, instance",
+            "slot length Δ",
+        ] {
             assert!(meaning(t).is_some(), "{t}");
         }
         for (i, (a, _)) in GLOSSARY.iter().enumerate() {

@@ -264,19 +264,24 @@ fn run_all(s: Rc<State>) -> Rc<State> {
     s
 }
 
-#[test]
-fn over_time_and_machine_groups_are_swept_too() {
-    // Jobs with arrivals: over time is offered, and runs the policies checked.
-    let s = state(3);
+/// A state of `n` generated jobs arriving 10 min apart (version 2).
+fn arriving(n: usize) -> Rc<State> {
+    let s = state(n);
     let mut sc = (*s.draft.scenario).clone();
     sc.version = 2;
     for (i, j) in sc.jobs.iter_mut().enumerate() {
         j.arrival_s = Some(600.0 * i as f64);
     }
-    let s = s.reduce(Action::Draft(DraftAction::Load(
+    s.reduce(Action::Draft(DraftAction::Load(
         Box::new(sc),
         String::new(),
-    )));
+    )))
+}
+
+#[test]
+fn over_time_and_machine_groups_are_swept_too() {
+    // Jobs with arrivals: over time is offered, and runs the policies checked.
+    let s = arriving(3);
     assert!(has_arrivals(&s.draft.scenario));
     let s = s.reduce(Action::Sweep(SweepAction::Field(
         "range",
@@ -346,16 +351,7 @@ fn over_time_and_machine_groups_are_swept_too() {
 /// the report without running again; utility runs the static policies.
 #[test]
 fn the_metric_decides_what_runs_and_the_answer_is_smd_sweeps() {
-    let s = state(3);
-    let mut sc = (*s.draft.scenario).clone();
-    sc.version = 2;
-    for (i, j) in sc.jobs.iter_mut().enumerate() {
-        j.arrival_s = Some(600.0 * i as f64);
-    }
-    let s = s.reduce(Action::Draft(DraftAction::Load(
-        Box::new(sc),
-        String::new(),
-    )));
+    let s = arriving(3);
     assert_eq!(s.sweep.form.metric_for(&s.draft.scenario), Metric::MeanJct);
     let s = s.reduce(Action::Sweep(SweepAction::Field(
         "range",
