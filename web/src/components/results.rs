@@ -50,9 +50,12 @@ fn compare_row(
     policy: Policy,
     dispatch: UseReducerDispatcher<State>,
 ) -> Html {
-    let onclick =
-        Callback::from(move |_| dispatch.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
+    let select =
+        Callback::from(move |()| dispatch.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
+    let onkeydown = super::on_activate(select.clone());
+    let onclick = Callback::from(move |_: MouseEvent| select.emit(()));
     let selected = state.view.policy == policy;
+    let aria_selected = selected.to_string();
     let recommended = r.recommended().is_some_and(|p| p.policy == policy);
     let cls = classes!(
         selected.then_some("selected"),
@@ -67,7 +70,7 @@ fn compare_row(
         };
         if why.is_none() && !r.complete {
             return html! {
-                <tr class={cls} {onclick} data-policy={policy.name()} data-testid="policy-pending">
+                <tr class={cls} {onclick} {onkeydown} tabindex="0" aria-selected={aria_selected} data-policy={policy.name()} data-testid="policy-pending">
                     <td class="policy">{ policy.name() }</td>
                     <td colspan={span} class="note">{"solving…"}</td>
                 </tr>
@@ -77,7 +80,7 @@ fn compare_row(
             .map(|(_, m)| m.clone())
             .unwrap_or_else(|| "no plan".into());
         return html! {
-            <tr class={cls} {onclick} data-policy={policy.name()}>
+            <tr class={cls} {onclick} {onkeydown} tabindex="0" aria-selected={aria_selected} data-policy={policy.name()}>
                 <td class="policy">{ policy.name() }</td>
                 <td colspan={span} class="bad">{ format!("failed: {why}") }</td>
             </tr>
@@ -95,7 +98,7 @@ fn compare_row(
         None => policy.description().into(),
     };
     html! {
-        <tr class={cls} {onclick} data-policy={policy.name()} {title}>
+        <tr class={cls} {onclick} {onkeydown} tabindex="0" aria-selected={aria_selected} data-policy={policy.name()} {title}>
             <td class="policy">{ if selected { "▸ " } else { "" } }{ policy.name() }
                 if recommended {
                     {" "}<span class="star" data-testid="recommended-badge" title="the recommended plan: the best total utility" aria-label="recommended">{"★"}</span>
@@ -153,7 +156,7 @@ pub fn PolicyCompare() -> Html {
     let state = use_app();
     let Some(r) = state.solving.shown() else {
         return html! {
-            <section class="card" id="compare"><h2>{"Policies"}</h2>
+            <section class="card" id="compare" data-testid="policies"><h2>{"Policies"}</h2>
                 <p class="note" data-testid="policy-compare-empty">{"No plan yet."}</p></section>
         };
     };
@@ -174,7 +177,7 @@ pub fn PolicyCompare() -> Html {
         }
     });
     html! {
-        <section class="card" id="compare">
+        <section class="card" id="compare" data-testid="policies">
             <h2>{"Policies"}<span class="sub">{ if r.complete {
                 format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r))
             } else {
@@ -195,7 +198,7 @@ pub fn PolicyCompare() -> Html {
             </table>
             </div>
             { for recommended }
-            <p class="note">{"Click a policy to see its plan. Resource use is the share of the cluster capacity the admitted jobs take. "}
+            <p class="note">{"Click a policy (or focus it and press Enter) to see its plan. Resource use is the share of the cluster capacity the admitted jobs take. "}
                 {"Exact is the optimum of the decomposition (per-job best T, exact knapsack); SMD can beat it by choosing smaller allocations. "}
                 {"Global chooses every job's size and the admission together: the joint optimum, proven or within the gap shown (see How it works)."}</p>
         </section>
@@ -406,7 +409,9 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     let rows = plan.jobs.iter().enumerate().map(|(i, j)| {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
         let d = props.dispatch.clone();
-        let onclick = Callback::from(move |_| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
+        let select = Callback::from(move |()| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
+        let onkeydown = super::on_activate(select.clone());
+        let onclick = Callback::from(move |_: MouseEvent| select.emit(()));
         let selected = props.selected == Some(uid);
         let status = if j.admitted {
             html! { <span class="ok">{"✓ admitted"}</span> }
@@ -415,7 +420,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
         };
         let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "—".into());
         html! {
-            <tr key={uid} data-testid="plan-row" {onclick}
+            <tr key={uid} data-testid="plan-row" {onclick} {onkeydown} tabindex="0" aria-selected={selected.to_string()}
                 class={classes!(selected.then_some("selected"), (!j.admitted).then_some("rejected"))}>
                 <td class="id">{ if selected { "▸ " } else { "" } }{ &j.id }</td>
                 <td class="status">{ status }</td>
