@@ -1,6 +1,8 @@
-//! The plan: the scenario's inputs on the left (cluster, parameters, jobs,
-//! import/export), its plans on the right (the policies, the selected plan, the selected
-//! job's landscape and layer schedule), every current problem above both.
+//! The plan: "Share link" at the top, the scenario's inputs on the left (cluster,
+//! parameters with the algorithm's settings folded, jobs, import/export), its plans on the
+//! right (the policies, the selected plan, the selected job's landscape and layer
+//! schedule), every current problem above both. At a laptop's 1024 px both columns stay
+//! side by side, so that the policies are on the first screen.
 
 use crate::components::{inputs, io, jobs, landscape, results, schedule, status};
 use yew::prelude::*;
@@ -10,8 +12,9 @@ use yew::prelude::*;
 pub fn PlanView() -> Html {
     html! {
         <>
+            <io::ShareBar />
             <status::ErrorSummary />
-            <main class="columns">
+            <div class="columns">
                 <div class="col col-inputs">
                     <inputs::ClusterPanel />
                     <inputs::ParamsPanel />
@@ -24,7 +27,7 @@ pub fn PlanView() -> Html {
                     <landscape::LandscapePanel />
                     <schedule::SchedulePanel />
                 </div>
-            </main>
+            </div>
         </>
     }
 }
