@@ -462,6 +462,36 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     }
 }
 
+/// Makes the first task mark of each job on the map under `root` a tab stop named by its
+/// job (the chart is drawn by `smd-charts` as SVG text, so the page adds this after).
+fn focusable_jobs(root: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    let Ok(marks) = root.query_selector_all("g.task[data-job]") else {
+        return;
+    };
+    // Controls inside: the picture is a group now, not an image (whose parts are hidden).
+    if marks.length() > 0 {
+        if let Ok(Some(svg)) = root.query_selector("svg") {
+            let _ = svg.set_attribute("role", "group");
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..marks.length() {
+        let Some(mark) = marks
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        let job = mark.get_attribute("data-job").unwrap_or_default();
+        if seen.insert(job.clone()) {
+            let _ = mark.set_attribute("tabindex", "0");
+            let _ = mark.set_attribute("role", "button");
+            let _ = mark.set_attribute("aria-label", &format!("job {job}: show it in the plan"));
+        }
+    }
+}
+
 /// Most machines the machine map draws.
 pub const MAX_MAP_MACHINES: f64 = 2000.0;
 
@@ -478,9 +508,55 @@ pub struct MachineMapProps {
 /// (`smd_charts::machine_map_svg`).
 #[function_component]
 pub fn MachineMap(props: &MachineMapProps) -> Html {
+    let state = use_app();
+    let map = use_node_ref();
+    // The keyboard's way in: the first mark of each job is a tab stop (a button: Enter or
+    // Space shows the job in the plan, as a click on any of its marks does).
+    {
+        let map = map.clone();
+        use_effect(move || {
+            if let Some(root) = map.cast::<web_sys::Element>() {
+                focusable_jobs(&root);
+            }
+        });
+    }
     let Some(plan) = props.results.plan(props.policy) else {
         return html! {};
     };
+    let uids: Vec<(String, u64)> = plan
+        .jobs
+        .iter()
+        .zip(props.results.uids.iter())
+        .map(|(j, &u)| (j.id.clone(), u))
+        .collect();
+    let pick = std::rc::Rc::new({
+        let d = state.dispatcher();
+        move |target: Option<web_sys::Element>| -> bool {
+            let job = target
+                .and_then(|t| t.closest("[data-job]").ok().flatten())
+                .and_then(|g| g.get_attribute("data-job"));
+            match job.and_then(|id| uids.iter().find(|(j, _)| *j == id).map(|&(_, u)| u)) {
+                Some(uid) => {
+                    d.dispatch(Action::View(ViewAction::SelectJob(uid)));
+                    true
+                }
+                None => false,
+            }
+        }
+    });
+    let onclick = {
+        let pick = pick.clone();
+        Callback::from(move |e: MouseEvent| {
+            pick(e.target_dyn_into::<web_sys::Element>());
+        })
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if matches!(e.key().as_str(), "Enter" | " ")
+            && pick(e.target_dyn_into::<web_sys::Element>())
+        {
+            e.prevent_default();
+        }
+    });
     let cluster = &props.results.scenario.cluster;
     let machines: f64 = cluster.machines.iter().map(|g| g.count.max(0.0)).sum();
     // Past this many boxes the map stops being read (and costs the page): the tables
@@ -516,11 +592,11 @@ pub fn MachineMap(props: &MachineMapProps) -> Html {
             <h3>{"On the machines"}</h3>
             if let Some(s) = summary { <p class="note" data-testid="placement-summary">{ s }</p> }
             if let Some(svg) = svg {
-                <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+                <div class="chart scroll" ref={map} {onclick} {onkeydown}>{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
             } else {
                 <p class="note" data-testid="machine-map-too-big">{ format!("{} machines are more than the map draws ({MAX_MAP_MACHINES}); the plan table says where each job runs.", sig(machines, 6)) }</p>
             }
-            <p class="note">{"Filled squares are workers, hollow diamonds PSs, one colour per job; bars show GPU, vCPU and memory used of each machine's capacity. Hover a mark for its job, ρ and X."}</p>
+            <p class="note">{"Filled squares are workers, hollow diamonds PSs, one colour per job; bars show GPU, vCPU and memory used of each machine's capacity. Hover a mark for its job, ρ and X; click it (or Tab to a job's first mark and press Enter) to show the job in the plan."}</p>
         </div>
     }
 }

@@ -17,7 +17,10 @@ fn press(el: &Element, key: &str) {
 
 /// Focuses `el` and says whether it has the focus.
 fn focus(el: &Element) -> bool {
-    el.dyn_ref::<HtmlElement>().unwrap().focus().unwrap();
+    // (An SVG element is no HtmlElement: focus() through JS serves both.)
+    js_sys::Function::new_with_args("el", "el.focus()")
+        .call1(&wasm_bindgen::JsValue::NULL, el)
+        .unwrap();
     document().active_element().as_ref() == Some(el)
 }
 
@@ -158,4 +161,56 @@ async fn every_input_has_a_name_of_its_own() {
         "{}",
         named("compare.text")
     );
+}
+
+#[wasm_bindgen_test]
+async fn a_jobs_mark_on_the_machine_map_is_chosen_with_enter() {
+    use smd_core::scenario::{Cluster, MachineGroup, Placement};
+    // As machines.rs's fixture: 5 jobs on 6 machines of half a cluster unit each.
+    let mut s = scenario(5, 1);
+    let unit = s.cluster.unit.scale(0.5);
+    s.version = 2;
+    s.cluster = Cluster::of_machines(
+        vec![MachineGroup {
+            name: "m".into(),
+            count: 6.0,
+            capacity: unit,
+            gpu_memory_gb: None,
+            nic_gbps: None,
+            local_gbps: None,
+        }],
+        s.cluster.instance,
+    );
+    s.params.placement = Some(Placement::Locality);
+    let m = Mounted::new(props(Some(s)));
+    m.planned(5).await;
+    m.click("[data-testid=policy-compare] tr[data-policy=esw]");
+    m.until("the machine map's tab stops", |m| {
+        m.count("[data-testid=machine-map] g.task[tabindex='0']") > 0
+    })
+    .await;
+    let marks = m.all("[data-testid=machine-map] g.task[tabindex='0']");
+    let jobs: Vec<String> = marks
+        .iter()
+        .map(|g| g.get_attribute("data-job").unwrap())
+        .collect();
+    let mut distinct = jobs.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), jobs.len(), "one tab stop per job: {jobs:?}");
+    let last = marks.last().unwrap();
+    assert_eq!(
+        last.get_attribute("aria-label"),
+        Some(format!("job {}: show it in the plan", jobs.last().unwrap()))
+    );
+    assert!(focus(last));
+    press(last, "Enter");
+    let want = jobs.last().unwrap().clone();
+    m.until("the job selected in the plan", |m| {
+        m.all("[data-testid=plan-row][aria-selected=true] td.id")
+            .first()
+            .and_then(|td| td.text_content())
+            .is_some_and(|t| t.ends_with(&want))
+    })
+    .await;
 }
