@@ -143,13 +143,10 @@ async fn every_input_has_a_name_of_its_own() {
     // The algorithm's knobs are folded under "Algorithm settings", still on the page.
     let settings = m.one("[data-testid=algorithm-settings]");
     assert!(!settings.has_attribute("open"));
-    assert_eq!(
-        settings
-            .query_selector("[data-field='params.epsilon']")
-            .unwrap()
-            .is_some(),
-        true
-    );
+    assert!(settings
+        .query_selector("[data-field='params.epsilon']")
+        .unwrap()
+        .is_some());
     // Side by side: the import text area has a label.
     m.click("[role=tab][data-view=compare]");
     m.until("Side by side", |m| {
