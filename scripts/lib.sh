@@ -35,13 +35,14 @@ ensure_trunk() {
 
 # The npm tools, installed together (npm prunes packages a later install does not name).
 ensure_node_tools() {
-  local opt_ok=0 pw_ok=0
+  local opt_ok=0 pw_ok=0 axe_ok=0
   "$ROOT/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version ${BINARYEN_VERSION%%.*}" && opt_ok=1
   [ "$(node -p "require('$ROOT/node_modules/playwright-core/package.json').version" 2>/dev/null)" = "$PLAYWRIGHT_VERSION" ] && pw_ok=1
-  if [ $opt_ok = 0 ] || [ $pw_ok = 0 ]; then
-    say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION) and playwright-core@$PLAYWRIGHT_VERSION"
+  [ "$(node -p "require('$ROOT/node_modules/axe-core/package.json').version" 2>/dev/null)" = "$AXE_CORE_VERSION" ] && axe_ok=1
+  if [ $opt_ok = 0 ] || [ $pw_ok = 0 ] || [ $axe_ok = 0 ]; then
+    say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION), playwright-core@$PLAYWRIGHT_VERSION and axe-core@$AXE_CORE_VERSION"
     (cd "$ROOT" && npm install --no-audit --no-fund --no-save \
-      "binaryen@$BINARYEN_VERSION" "playwright-core@$PLAYWRIGHT_VERSION" >&2)
+      "binaryen@$BINARYEN_VERSION" "playwright-core@$PLAYWRIGHT_VERSION" "axe-core@$AXE_CORE_VERSION" >&2)
   fi
 }
 

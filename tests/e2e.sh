@@ -12,6 +12,11 @@
 # share link made there opens its scenario there, the service worker is scoped to the
 # sub-path and controls the page after a reload, a new publish replaces its cache, and with
 # the server down and the browser offline a reload still opens and plans.
+# Then accessibility at a laptop's 1024×768 (scripts/page.mjs a11y): axe-core (npm, pinned
+# in toolchain.versions) on every view with its result on screen — Plan, Over time, Sweep,
+# Side by side, Reproduce, How it works, Step through, and Plan on 16 × t4x4 machines —
+# fails on any serious or critical violation; the Policies card starts on the first screen;
+# no table but the input lists (jobs, machine groups) is wider than its box.
 #
 # The page is driven in real time by playwright-core (scripts/page.mjs e2e). Chromium's
 # `--dump-dom --virtual-time-budget` is not used: virtual time fast-forwards through the
@@ -46,5 +51,7 @@ say "loading $url in headless Chromium"
 count node scripts/page.mjs e2e "$url" 30
 say "the hosted page: icon, link previews, share link, service worker, offline"
 count node scripts/page.mjs hosted "$site" /some/sub/path/ 30
+say "accessibility and layout at 1024×768 (axe-core)"
+count node scripts/page.mjs a11y "$url" 30
 echo "e2e: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -45,6 +45,10 @@ mod compare;
 /// link that reruns the sweep.
 #[path = "browser/planner.rs"]
 mod planner;
+/// Keyboard and names: policy and plan rows chosen with Enter or Space, every input with a
+/// name of its own.
+#[path = "browser/keyboard.rs"]
+mod keyboard;
 /// The capacity sweep: a units sweep on the pool of workers equal to smd-sweep natively,
 /// over time, Cancel, a bad range.
 #[path = "browser/sweep.rs"]

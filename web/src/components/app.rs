@@ -167,11 +167,13 @@ pub fn App(props: &AppProps) -> Html {
                     <span class="tagline">{"which deep-learning jobs to admit, and how many workers w and parameter servers p each"}</span>
                 </header>
                 <tabs::TabBar />
-                <status::StatusBar />
-                <div class="view" role="tabpanel" id={tabs::panel_id(view)}
-                    aria-labelledby={tabs::tab_id(view)} data-view={view.name()}>
-                    { views::render(view) }
-                </div>
+                <main>
+                    <status::StatusBar />
+                    <div class="view" role="tabpanel" id={tabs::panel_id(view)}
+                        aria-labelledby={tabs::tab_id(view)} data-view={view.name()}>
+                        { views::render(view) }
+                    </div>
+                </main>
             </div>
         </ContextProvider<AppState>>
     }

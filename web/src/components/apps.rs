@@ -237,7 +237,8 @@ pub fn MachineGroups() -> Html {
     };
     let cell = |i: usize, part: &str, label: String| {
         let k = FieldKey::top(&machine_path(i, part));
-        html! { <td><Field {k} label={AttrValue::from(label)} /></td> }
+        let name = AttrValue::from(format!("group {} {label}", i + 1));
+        html! { <td><Field {k} label={AttrValue::from(label)} {name} /></td> }
     };
     // Counted, not listed: this renders on every edit.
     let machines: usize = state
@@ -255,7 +256,7 @@ pub fn MachineGroups() -> Html {
                     { for GROUP_FIELDS.iter().map(|(_, l)| html! { <th>{ *l }</th> }) }
                     { for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }
                     { for GROUP_OPTIONS.iter().map(|(_, l)| html! { <th>{ *l }</th> }) }
-                    <th></th>
+                    <th><span class="visually-hidden">{"remove"}</span></th>
                 </tr></thead>
                 <tbody>
                     { for (0..groups).map(|i| {
@@ -314,7 +315,7 @@ pub fn TracePanel() -> Html {
             <div class="row form">
                 { select("trace.workload", "workload", workloads, f.workload, on("workload")) }
                 { input("trace.count", "on N machines", f.count.clone(), err("count"), String::new(), on("count")) }
-                { select("trace.type", "of type", machine_choices(), f.machine.name, on("type")) }
+                { select("trace.type", "of machine type", machine_choices(), f.machine.name, on("type")) }
             </div>
             <div class="row buttons">
                 <button onclick={load} data-action="load-trace" title="Replaces the jobs and the cluster (Undo, in the message, brings them back).">{"Load trace"}</button>

@@ -116,19 +116,31 @@ pub fn ViewBar(p: &BarProps) -> Html {
             link.set(Some(url));
         })
     };
+    // What the view's results are, on its buttons (the Plan view also exports its inputs).
+    let noun = match view {
+        View::Plan => "plans",
+        View::OverTime => "runs",
+        View::Sweep => "sweep",
+        View::Compare => "comparison",
+        _ => "results",
+    };
     let what = if ready {
         "what this view shows"
     } else {
         "nothing yet: run the view first"
     };
     html! {
-        <div class="view-bar" data-testid="view-bar">
+        <div class="view-bar" data-testid="view-bar" role="toolbar" aria-label="Export and share this view">
             <button onclick={save(false)} disabled={!ready} data-testid="export-csv"
-                title={format!("Download {what} as CSV (one number per cell)")}>{"Export CSV"}</button>
+                title={format!("Download {what} as CSV (one number per cell)")}>{ format!("Export {noun} CSV") }</button>
             <button onclick={save(true)} disabled={!ready} data-testid="export-json"
-                title={format!("Download {what} as JSON (the file contracts of docs/SCENARIO.md)")}>{"Export JSON"}</button>
-            <button onclick={copy} data-testid="view-link"
-                title="Copy a link that reopens this view with the scenario and its settings, and runs it again">{"Copy link to this view"}</button>
+                title={format!("Download {what} as JSON (the file contracts of docs/SCENARIO.md)")}>{ format!("Export {noun} JSON") }</button>
+            if view == View::Plan {
+                <super::io::ShareLink />
+            } else {
+                <button onclick={copy} data-testid="view-link"
+                    title="Copy a link that reopens this view with the scenario and its settings, and runs it again">{"Copy link to this view"}</button>
+            }
             <super::glossary::Glossary />
             if let Some(url) = &*link {
                 <label class="share">

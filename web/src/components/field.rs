@@ -27,6 +27,11 @@ pub struct FieldProps {
     /// Placeholder of an empty text input.
     #[prop_or_default]
     pub placeholder: AttrValue,
+    /// The input's accessible name when the label alone does not tell it from its
+    /// neighbours (a table's `GPU` of the cluster unit and of the instance: `cluster unit
+    /// GPU`, `instance GPU`); empty: the label names it.
+    #[prop_or_default]
+    pub name: AttrValue,
 }
 
 /// The `data-field` attribute: `params.epsilon` or `job.worker.gpu` (the editor shows one
@@ -64,6 +69,7 @@ pub fn Field(props: &FieldProps) -> Html {
     let invalid = state.draft.errors_of(&props.k).next().is_some();
     let key = props.k.clone();
     let dispatcher = state.dispatcher();
+    let name = (!props.name.is_empty()).then(|| props.name.clone());
     let control = if props.choices.is_empty() {
         let oninput = Callback::from(move |e: InputEvent| {
             let v = e.target_unchecked_into::<HtmlInputElement>().value();
@@ -71,7 +77,7 @@ pub fn Field(props: &FieldProps) -> Html {
         });
         html! {
             <input type="text" inputmode="decimal" value={text} {oninput}
-                placeholder={props.placeholder.clone()}
+                placeholder={props.placeholder.clone()} aria-label={name}
                 aria-invalid={invalid.to_string()} data-field={data_field(&props.k)} />
         }
     } else {
@@ -80,7 +86,7 @@ pub fn Field(props: &FieldProps) -> Html {
             dispatcher.dispatch(Action::Draft(DraftAction::Edit(key.clone(), v)));
         });
         html! {
-            <select {onchange} data-field={data_field(&props.k)} aria-invalid={invalid.to_string()}>
+            <select {onchange} data-field={data_field(&props.k)} aria-label={name} aria-invalid={invalid.to_string()}>
                 { for props.choices.iter().map(|(v, l)| html! {
                     <option value={*v} selected={text == *v}>{ l.clone() }</option>
                 }) }

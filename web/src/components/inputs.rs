@@ -84,7 +84,8 @@ pub fn ClusterPanel() -> Html {
     let instance = html! {
         <tr><th title="A job's limit is L = ϑ · instance.">{"instance"}</th>
             { for RESOURCES.into_iter().map(|r| html! {
-                <td><Field k={FieldKey::top(&format!("cluster.instance.{}", r.name()))} label={AttrValue::from(resource_label(r))} /></td>
+                <td><Field k={FieldKey::top(&format!("cluster.instance.{}", r.name()))} label={AttrValue::from(resource_label(r))}
+                    name={AttrValue::from(format!("instance {}", resource_label(r)))} /></td>
             }) }
         </tr>
     };
@@ -111,7 +112,7 @@ pub fn ClusterPanel() -> Html {
                 <super::apps::MachineGroups />
                 { capacity }
                 <table class="shape">
-                    <thead><tr><th></th>{ for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }</tr></thead>
+                    <thead><tr><th><span class="visually-hidden">{"per"}</span></th>{ for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }</tr></thead>
                     <tbody>{ instance }</tbody>
                 </table>
             </section>
@@ -134,11 +135,12 @@ pub fn ClusterPanel() -> Html {
             </div>
             { capacity }
             <table class="shape">
-                <thead><tr><th></th>{ for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }</tr></thead>
+                <thead><tr><th><span class="visually-hidden">{"per"}</span></th>{ for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }</tr></thead>
                 <tbody>
                     <tr><th>{"cluster unit"}</th>
                         { for RESOURCES.into_iter().map(|r| html! {
-                            <td><Field k={FieldKey::top(&format!("cluster.unit.{}", r.name()))} label={AttrValue::from(resource_label(r))} /></td>
+                            <td><Field k={FieldKey::top(&format!("cluster.unit.{}", r.name()))} label={AttrValue::from(resource_label(r))}
+                                name={AttrValue::from(format!("cluster unit {}", resource_label(r)))} /></td>
                         }) }
                     </tr>
                     { instance }
@@ -198,40 +200,24 @@ pub fn ParamsPanel() -> Html {
         None => "π is relative: π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS.".to_string(),
         Some(u) => format!("π = T / {u} s."),
     };
+    // The algorithm's knobs are folded away (a planner's plan does not need them); one
+    // with a problem opens them, so that its message shows at its input.
+    let knobs_wrong = ALGORITHM_FIELDS.iter().any(|f| wrong(f));
+    let settings = use_node_ref();
+    {
+        let settings = settings.clone();
+        use_effect_with(knobs_wrong, move |&wrong| {
+            if wrong {
+                if let Some(d) = settings.cast::<web_sys::Element>() {
+                    let _ = d.set_attribute("open", "");
+                }
+            }
+        });
+    }
     html! {
         <section class="card" id="params">
             <h2>{"Parameters"}</h2>
-            <div class="row">
-                <label class="field grow">
-                    <span class="label"><span class="sym">{"ε"}</span>{" inner accuracy (log scale 0.005–0.5)"}</span>
-                    <input type="range" min="0" max="1000" step="1"
-                        value={epsilon_to_slider(state.draft.scenario.params.epsilon).to_string()}
-                        oninput={on_eps} aria-label="epsilon slider" data-field="params.epsilon.slider" />
-                </label>
-                <Field k={eps_key} symbol="ε" label="" hint="Algorithm 1 finds T within (1+ε) of its minimum over Ω." />
-            </div>
-            if let Some((eps, job)) = &state.solving.epsilon_floor {
-                <p class="note" data-testid="epsilon-floor"
-                    title={format!("Algorithm 1's grid grows as ε shrinks: below this ε, job {job:?}'s grid would exceed the work budget of {:.0e} points.", smd_core::budget::GRID_BUDGET)}>
-                    { epsilon_floor_text(*eps, job) }
-                </p>
-            }
-            <div class="row">
-                <label class="field grow">
-                    <span class="label"><span class="sym">{"M_δ"}</span>{" rounding slack (1–4): 1 keeps x̄'s size, more leaves room"}</span>
-                    <input type="range" min="1" max="4" step="0.25"
-                        value={state.draft.text(&FieldKey::top("params.m_delta"))}
-                        oninput={on_mdelta} aria-label="M_δ slider" data-field="params.m_delta.slider" />
-                </label>
-                <Field k={FieldKey::top("params.m_delta")} symbol="M_δ" label="" hint="Algorithm 2 rounds 1 + (x̄ − 1)/M_δ; ≥ 1." />
-            </div>
             <div class="grid4">
-                <Field k={FieldKey::top("params.ptas_depth")} symbol="q" label="outer depth" hint="Frieze–Clarke depth 0…3: guarantees q/(q+4) of the knapsack optimum." />
-                <Field k={FieldKey::top("params.outer")} label="outer method" choices={fields::outer_choices()} hint="Frieze–Clarke at depth q (the paper) or exact branch and bound." />
-                <Field k={FieldKey::top("params.rounding")} label="rounding" choices={fields::rounding_choices()} hint="Paper: randomized rounding (Algorithm 2). Improved: the best feasible floor/ceil corner." />
-                <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)".to_owned()), ("true", "on".to_owned())]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
-                <Field k={FieldKey::top("params.seed")} label="seed" hint="Seed of the rounding streams." />
-                <Field k={FieldKey::top("params.max_rounding_attempts")} label="rounding attempts" />
                 <Field k={FieldKey::top("params.time_unit_s")} label="time unit, s" placeholder="relative" hint="Empty: relative unit. Else π = T / unit." />
                 if on_machines {
                     <Field k={FieldKey::top("params.placement")} label="placement" choices={fields::placement_choices()} hint="How admitted jobs' tasks are put on machines (docs/MODEL.md §15)." />
@@ -244,19 +230,71 @@ pub fn ParamsPanel() -> Html {
                         <Field k={FieldKey::top("params.share_overhead")} symbol="κ" label="sharing overhead" placeholder="0.02" hint="The slowdown each co-runner adds, ≥ 0; empty: 0.02." />
                     }
                 }
-                <Field k={FieldKey::top(fields::GLOBAL_BUDGET)} label="global time budget, s"
-                    hint="How long the global policy's search may run (a positive number of seconds). When it ends, global shows the best plan found and how far from the optimum it can be at most. Not part of the scenario; kept with the page's draft." />
             </div>
             <p class="note">{ unit }</p>
+            <details class="algorithm" data-testid="algorithm-settings" ref={settings}>
+                <summary>{"Algorithm settings"}<span class="sub">{ format!(" — ε {}, M_δ {}, q {}, seed {}, global's budget {} s",
+                    state.draft.text(&eps_key), state.draft.text(&FieldKey::top("params.m_delta")),
+                    state.draft.text(&FieldKey::top("params.ptas_depth")), state.draft.text(&FieldKey::top("params.seed")),
+                    state.draft.text(&FieldKey::top(fields::GLOBAL_BUDGET))) }</span></summary>
+                <div class="row">
+                    <label class="field grow">
+                        <span class="label"><span class="sym">{"ε"}</span>{" inner accuracy (log scale 0.005–0.5)"}</span>
+                        <input type="range" min="0" max="1000" step="1"
+                            value={epsilon_to_slider(state.draft.scenario.params.epsilon).to_string()}
+                            oninput={on_eps} aria-label="epsilon slider" data-field="params.epsilon.slider" />
+                    </label>
+                    <Field k={eps_key.clone()} symbol="ε" label="" name="ε, inner accuracy" hint="Algorithm 1 finds T within (1+ε) of its minimum over Ω." />
+                </div>
+                if let Some((eps, job)) = &state.solving.epsilon_floor {
+                    <p class="note" data-testid="epsilon-floor"
+                        title={format!("Algorithm 1's grid grows as ε shrinks: below this ε, job {job:?}'s grid would exceed the work budget of {:.0e} points.", smd_core::budget::GRID_BUDGET)}>
+                        { epsilon_floor_text(*eps, job) }
+                    </p>
+                }
+                <div class="row">
+                    <label class="field grow">
+                        <span class="label"><span class="sym">{"M_δ"}</span>{" rounding slack (1–4): 1 keeps x̄'s size, more leaves room"}</span>
+                        <input type="range" min="1" max="4" step="0.25"
+                            value={state.draft.text(&FieldKey::top("params.m_delta"))}
+                            oninput={on_mdelta} aria-label="M_δ slider" data-field="params.m_delta.slider" />
+                    </label>
+                    <Field k={FieldKey::top("params.m_delta")} symbol="M_δ" label="" name="M_δ, rounding slack" hint="Algorithm 2 rounds 1 + (x̄ − 1)/M_δ; ≥ 1." />
+                </div>
+                <div class="grid4">
+                    <Field k={FieldKey::top("params.ptas_depth")} symbol="q" label="outer depth" hint="Frieze–Clarke depth 0…3: guarantees q/(q+4) of the knapsack optimum." />
+                    <Field k={FieldKey::top("params.outer")} label="outer method" choices={fields::outer_choices()} hint="Frieze–Clarke at depth q (the paper) or exact branch and bound." />
+                    <Field k={FieldKey::top("params.rounding")} label="rounding" choices={fields::rounding_choices()} hint="Paper: randomized rounding (Algorithm 2). Improved: the best feasible floor/ceil corner." />
+                    <Field k={FieldKey::top("params.polish")} label="polish p" choices={vec![("false", "off (paper)".to_owned()), ("true", "on".to_owned())]} hint="Replace p̄ by the exact best p for w̄ before rounding." />
+                    <Field k={FieldKey::top("params.seed")} label="seed" name="rounding seed" hint="Seed of the rounding streams." />
+                    <Field k={FieldKey::top("params.max_rounding_attempts")} label="rounding attempts" />
+                    <Field k={FieldKey::top(fields::GLOBAL_BUDGET)} label="global time budget, s"
+                        hint="How long the global policy's search may run (a positive number of seconds). When it ends, global shows the best plan found and how far from the optimum it can be at most. Not part of the scenario; kept with the page's draft." />
+                </div>
+            </details>
         </section>
     }
 }
+
+/// The fields under "Algorithm settings": the algorithm's knobs, not the scenario's model.
+pub const ALGORITHM_FIELDS: [&str; 9] = [
+    "params.epsilon",
+    "params.m_delta",
+    "params.ptas_depth",
+    "params.outer",
+    "params.rounding",
+    "params.polish",
+    "params.seed",
+    "params.max_rounding_attempts",
+    fields::GLOBAL_BUDGET,
+];
 
 /// "Generate N jobs" with a seed.
 #[function_component]
 pub fn GeneratePanel() -> Html {
     let state = use_app();
     let g = &state.draft.generate;
+    // Named as what they generate: the editor and the algorithm have a mode and a seed too.
     let field = |name: &'static str, label: &'static str, value: String| {
         let d = state.dispatcher();
         let oninput = Callback::from(move |e: InputEvent| {
@@ -267,7 +305,8 @@ pub fn GeneratePanel() -> Html {
         html! {
             <label class={classes!("field", err.is_some().then_some("invalid"))}>
                 <span class="label">{ label }</span>
-                <input type="text" inputmode="numeric" {value} {oninput} data-field={format!("generate.{name}")} />
+                <input type="text" inputmode="numeric" {value} {oninput} data-field={format!("generate.{name}")}
+                    aria-label={if name == "jobs" { "jobs to generate, I".to_owned() } else { format!("generated jobs' {label}") }} />
                 if let Some((_, m)) = err { <span class="msg" data-testid="error">{ m }</span> }
             </label>
         }
@@ -294,7 +333,7 @@ pub fn GeneratePanel() -> Html {
             { field("seed", "seed", g.seed.clone()) }
             <label class="field">
                 <span class="label">{"mode"}</span>
-                <select onchange={on_mode} data-field="generate.mode">
+                <select onchange={on_mode} data-field="generate.mode" aria-label="generated jobs' mode">
                     <option value="sync" selected={sync}>{"sync"}</option>
                     <option value="async" selected={!sync}>{"async"}</option>
                 </select>

@@ -1,4 +1,5 @@
-//! Import and export (JSON of SCENARIO.md, CSV of docs/CSV.md) and the share link.
+//! Import and export (JSON of SCENARIO.md, CSV of docs/CSV.md) and the share link (at the
+//! top of the Plan view).
 
 use super::use_app;
 use crate::codec;
@@ -73,6 +74,37 @@ pub fn link_with(hash: &str) -> String {
     format!("{base}#{hash}")
 }
 
+/// "Share link" (the draft's scenario in the page's address, copied to the clipboard where
+/// allowed) and the link once made: in the Plan view's bar, beside its exports.
+#[function_component]
+pub fn ShareLink() -> Html {
+    let state = use_app();
+    let share = {
+        let d = state.dispatcher();
+        let draft = state.draft.scenario.clone();
+        Callback::from(move |_: MouseEvent| {
+            let link = share_link(&draft);
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&link);
+            }
+            d.dispatch(Action::Draft(DraftAction::ShareLink(link)));
+        })
+    };
+    html! {
+        <>
+            <button onclick={share} data-action="share" title="A link to this page with the scenario in it, copied to the clipboard where allowed.">{"Share link"}</button>
+            if let Some(link) = &state.draft.share_link {
+                <label class="share">
+                    <span class="label">{"link, copied where allowed:"}</span>
+                    <input type="text" readonly=true value={link.clone()} data-testid="share-link" onclick={Callback::from(|e: MouseEvent| {
+                        if let Some(i) = e.target_dyn_into::<HtmlInputElement>() { i.select(); }
+                    })} />
+                </label>
+            }
+        </>
+    }
+}
+
 /// The import/export panel.
 #[function_component]
 pub fn ImportExport() -> Html {
@@ -109,17 +141,6 @@ pub fn ImportExport() -> Html {
             }
         })
     };
-    let share = {
-        let d = d.clone();
-        let draft = state.draft.scenario.clone();
-        Callback::from(move |_: MouseEvent| {
-            let link = share_link(&draft);
-            if let Some(w) = web_sys::window() {
-                let _ = w.navigator().clipboard().write_text(&link);
-            }
-            d.dispatch(Action::Draft(DraftAction::ShareLink(link)));
-        })
-    };
     let on_text = {
         let d = d.clone();
         Callback::from(move |e: InputEvent| {
@@ -139,20 +160,12 @@ pub fn ImportExport() -> Html {
     });
     html! {
         <section class="card" id="io">
-            <h2>{"Import · export · share"}</h2>
+            <h2>{"Import · export"}</h2>
             <div class="row buttons">
                 <button onclick={export_json} data-action="export-json">{"Export JSON"}</button>
                 <button onclick={export_csv} data-action="export-csv">{"Export CSV"}</button>
-                <button onclick={share} data-action="share">{"Share link"}</button>
                 <label class="file">{"Open file… "}<input type="file" accept=".json,.csv,application/json,text/csv" onchange={on_file} data-action="open-file" /></label>
             </div>
-            if let Some(link) = &state.draft.share_link {
-                <p class="share">{"Link (copied to the clipboard where allowed): "}
-                    <input type="text" readonly=true value={link.clone()} data-testid="share-link" onclick={Callback::from(|e: MouseEvent| {
-                        if let Some(i) = e.target_dyn_into::<HtmlInputElement>() { i.select(); }
-                    })} />
-                </p>
-            }
             <label class="field">
                 <span class="label">{"Scenario JSON (SCENARIO.md) or jobs CSV (docs/CSV.md): paste, then import"}</span>
                 <textarea rows="5" value={state.draft.io_text.clone()} oninput={on_text} data-field="io.text" spellcheck="false" />

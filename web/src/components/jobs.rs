@@ -53,7 +53,7 @@ pub fn JobsTable() -> Html {
                         <th class="num">{"γ1"}</th><th class="num">{"γ3"}</th>
                         <th class="num" title="layers">{"N"}</th>
                         if arrivals { <th class="num" title="arrival time, s from the start of the trace">{"arrives"}</th> }
-                        <th></th><th></th>
+                        <th><span class="visually-hidden">{"problems"}</span></th><th><span class="visually-hidden">{"actions"}</span></th>
                     </tr></thead>
                     <JobRows draft={state.draft.scenario.clone()} uids={Rc::new(state.draft.uids.clone())}
                         selected={state.view.selected} {error_counts} dispatch={state.dispatcher()} />
@@ -91,7 +91,9 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
     let arrivals = has_arrivals(&props.draft);
     let rows = props.draft.jobs.iter().zip(props.uids.iter()).map(|(j, &uid)| {
         let d = props.dispatch.clone();
-        let select = Callback::from(move |_| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
+        let choose = Callback::from(move |()| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
+        let onkeydown = super::on_activate(choose.clone());
+        let select = Callback::from(move |_: MouseEvent| choose.emit(()));
         let d = props.dispatch.clone();
         let dup = Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
@@ -112,7 +114,7 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
         let t = layer_totals(&j.layers);
         html! {
             <tr key={uid} class={classes!(selected.then_some("selected"), (errors > 0).then_some("invalid"))}
-                onclick={select} data-testid="job-row">
+                onclick={select} {onkeydown} tabindex="0" aria-selected={selected.to_string()} data-testid="job-row">
                 <td class="id">{ if selected { "▸ " } else { "" } }{ &j.id }</td>
                 if let Some(m) = &j.measured {
                     <td title="data-parallel, ring all-reduce, as measured">{"all-reduce"}</td>

@@ -38,3 +38,23 @@ pub type AppState = UseReducerHandle<State>;
 pub fn use_app() -> AppState {
     use_context::<AppState>().expect("components are mounted under App")
 }
+
+/// Enter or Space on a focusable row (`tabindex="0"`) does what a click on it does; the
+/// keys on a control inside the row (a button, an input) stay that control's.
+pub fn on_activate(act: Callback<()>) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        // (Yew delegates events from its root, so the target is what tells.)
+        let on_control = e
+            .target_dyn_into::<web_sys::Element>()
+            .and_then(|t| {
+                t.closest("button, input, select, textarea, a")
+                    .ok()
+                    .flatten()
+            })
+            .is_some();
+        if !on_control && matches!(e.key().as_str(), "Enter" | " " | "Spacebar") {
+            e.prevent_default();
+            act.emit(());
+        }
+    })
+}

@@ -308,16 +308,16 @@ fn timeline(state: &super::AppState, r: &Simulated, run: &Run) -> Html {
         <>
             <h3>
                 {"Timeline of "}
-                <select onchange={choose} data-testid="timeline-policy">
+                <select onchange={choose} aria-label="the timeline's policy" data-testid="timeline-policy">
                     { for r.runs.iter().map(|x| {
                         let name = x.policy.name();
                         html! { <option value={name} selected={x.policy == run.policy}>{ name }</option> }
                     }) }
                 </select>
             </h3>
-            <div class="chart timeline-scroll">{ svg }</div>
+            <div class="chart timeline-scroll" tabindex="0" role="region" aria-label="timeline">{ svg }</div>
             <h3>{"Why is job "}
-                <select onchange={pick} data-testid="over-time-job">
+                <select onchange={pick} aria-label="job" data-testid="over-time-job">
                     { for run.jobs.iter().map(|j| html! {
                         <option value={j.id.clone()} selected={job.is_some_and(|x| x.id == j.id)}>{ &j.id }</option>
                     }) }
@@ -367,7 +367,7 @@ fn history(j: &JobRun) -> Html {
                 <span data-testid="over-time-waiting">{ why }</span>
             </p>
             if !j.segments.is_empty() {
-                <div class="scroll segments-scroll">
+                <div class="scroll segments-scroll" tabindex="0" role="region" aria-label="the job's segments">
                     <table class="segments" data-testid="over-time-segments">
                         <thead><tr>
                             <th class="num">{"from"}</th><th class="num">{"to"}</th>

@@ -50,9 +50,12 @@ fn compare_row(
     policy: Policy,
     dispatch: UseReducerDispatcher<State>,
 ) -> Html {
-    let onclick =
-        Callback::from(move |_| dispatch.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
+    let select =
+        Callback::from(move |()| dispatch.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
+    let onkeydown = super::on_activate(select.clone());
+    let onclick = Callback::from(move |_: MouseEvent| select.emit(()));
     let selected = state.view.policy == policy;
+    let aria_selected = selected.to_string();
     let recommended = r.recommended().is_some_and(|p| p.policy == policy);
     let cls = classes!(
         selected.then_some("selected"),
@@ -67,7 +70,7 @@ fn compare_row(
         };
         if why.is_none() && !r.complete {
             return html! {
-                <tr class={cls} {onclick} data-policy={policy.name()} data-testid="policy-pending">
+                <tr class={cls} {onclick} {onkeydown} tabindex="0" aria-selected={aria_selected} data-policy={policy.name()} data-testid="policy-pending">
                     <td class="policy">{ policy.name() }</td>
                     <td colspan={span} class="note">{"solving…"}</td>
                 </tr>
@@ -77,7 +80,7 @@ fn compare_row(
             .map(|(_, m)| m.clone())
             .unwrap_or_else(|| "no plan".into());
         return html! {
-            <tr class={cls} {onclick} data-policy={policy.name()}>
+            <tr class={cls} {onclick} {onkeydown} tabindex="0" aria-selected={aria_selected} data-policy={policy.name()}>
                 <td class="policy">{ policy.name() }</td>
                 <td colspan={span} class="bad">{ format!("failed: {why}") }</td>
             </tr>
@@ -95,7 +98,7 @@ fn compare_row(
         None => policy.description().into(),
     };
     html! {
-        <tr class={cls} {onclick} data-policy={policy.name()} {title}>
+        <tr class={cls} {onclick} {onkeydown} tabindex="0" aria-selected={aria_selected} data-policy={policy.name()} {title}>
             <td class="policy">{ if selected { "▸ " } else { "" } }{ policy.name() }
                 if recommended {
                     {" "}<span class="star" data-testid="recommended-badge" title="the recommended plan: the best total utility" aria-label="recommended">{"★"}</span>
@@ -153,7 +156,7 @@ pub fn PolicyCompare() -> Html {
     let state = use_app();
     let Some(r) = state.solving.shown() else {
         return html! {
-            <section class="card" id="compare"><h2>{"Policies"}</h2>
+            <section class="card" id="compare" data-testid="policies"><h2>{"Policies"}</h2>
                 <p class="note" data-testid="policy-compare-empty">{"No plan yet."}</p></section>
         };
     };
@@ -174,7 +177,7 @@ pub fn PolicyCompare() -> Html {
         }
     });
     html! {
-        <section class="card" id="compare">
+        <section class="card" id="compare" data-testid="policies">
             <h2>{"Policies"}<span class="sub">{ if r.complete {
                 format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r))
             } else {
@@ -195,7 +198,7 @@ pub fn PolicyCompare() -> Html {
             </table>
             </div>
             { for recommended }
-            <p class="note">{"Click a policy to see its plan. Resource use is the share of the cluster capacity the admitted jobs take. "}
+            <p class="note">{"Click a policy (or focus it and press Enter) to see its plan. Resource use is the share of the cluster capacity the admitted jobs take. "}
                 {"Exact is the optimum of the decomposition (per-job best T, exact knapsack); SMD can beat it by choosing smaller allocations. "}
                 {"Global chooses every job's size and the admission together: the joint optimum, proven or within the gap shown (see How it works)."}</p>
         </section>
@@ -406,7 +409,9 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     let rows = plan.jobs.iter().enumerate().map(|(i, j)| {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
         let d = props.dispatch.clone();
-        let onclick = Callback::from(move |_| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
+        let select = Callback::from(move |()| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
+        let onkeydown = super::on_activate(select.clone());
+        let onclick = Callback::from(move |_: MouseEvent| select.emit(()));
         let selected = props.selected == Some(uid);
         let status = if j.admitted {
             html! { <span class="ok">{"✓ admitted"}</span> }
@@ -415,7 +420,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
         };
         let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_else(|| "—".into());
         html! {
-            <tr key={uid} data-testid="plan-row" {onclick}
+            <tr key={uid} data-testid="plan-row" {onclick} {onkeydown} tabindex="0" aria-selected={selected.to_string()}
                 class={classes!(selected.then_some("selected"), (!j.admitted).then_some("rejected"))}>
                 <td class="id">{ if selected { "▸ " } else { "" } }{ &j.id }</td>
                 <td class="status">{ status }</td>
@@ -457,6 +462,36 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
     }
 }
 
+/// Makes the first task mark of each job on the map under `root` a tab stop named by its
+/// job (the chart is drawn by `smd-charts` as SVG text, so the page adds this after).
+fn focusable_jobs(root: &web_sys::Element) {
+    use wasm_bindgen::JsCast;
+    let Ok(marks) = root.query_selector_all("g.task[data-job]") else {
+        return;
+    };
+    // Controls inside: the picture is a group now, not an image (whose parts are hidden).
+    if marks.length() > 0 {
+        if let Ok(Some(svg)) = root.query_selector("svg") {
+            let _ = svg.set_attribute("role", "group");
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..marks.length() {
+        let Some(mark) = marks
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        else {
+            continue;
+        };
+        let job = mark.get_attribute("data-job").unwrap_or_default();
+        if seen.insert(job.clone()) {
+            let _ = mark.set_attribute("tabindex", "0");
+            let _ = mark.set_attribute("role", "button");
+            let _ = mark.set_attribute("aria-label", &format!("job {job}: show it in the plan"));
+        }
+    }
+}
+
 /// Most machines the machine map draws.
 pub const MAX_MAP_MACHINES: f64 = 2000.0;
 
@@ -473,9 +508,55 @@ pub struct MachineMapProps {
 /// (`smd_charts::machine_map_svg`).
 #[function_component]
 pub fn MachineMap(props: &MachineMapProps) -> Html {
+    let state = use_app();
+    let map = use_node_ref();
+    // The keyboard's way in: the first mark of each job is a tab stop (a button: Enter or
+    // Space shows the job in the plan, as a click on any of its marks does).
+    {
+        let map = map.clone();
+        use_effect(move || {
+            if let Some(root) = map.cast::<web_sys::Element>() {
+                focusable_jobs(&root);
+            }
+        });
+    }
     let Some(plan) = props.results.plan(props.policy) else {
         return html! {};
     };
+    let uids: Vec<(String, u64)> = plan
+        .jobs
+        .iter()
+        .zip(props.results.uids.iter())
+        .map(|(j, &u)| (j.id.clone(), u))
+        .collect();
+    let pick = std::rc::Rc::new({
+        let d = state.dispatcher();
+        move |target: Option<web_sys::Element>| -> bool {
+            let job = target
+                .and_then(|t| t.closest("[data-job]").ok().flatten())
+                .and_then(|g| g.get_attribute("data-job"));
+            match job.and_then(|id| uids.iter().find(|(j, _)| *j == id).map(|&(_, u)| u)) {
+                Some(uid) => {
+                    d.dispatch(Action::View(ViewAction::SelectJob(uid)));
+                    true
+                }
+                None => false,
+            }
+        }
+    });
+    let onclick = {
+        let pick = pick.clone();
+        Callback::from(move |e: MouseEvent| {
+            pick(e.target_dyn_into::<web_sys::Element>());
+        })
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if matches!(e.key().as_str(), "Enter" | " ")
+            && pick(e.target_dyn_into::<web_sys::Element>())
+        {
+            e.prevent_default();
+        }
+    });
     let cluster = &props.results.scenario.cluster;
     let machines: f64 = cluster.machines.iter().map(|g| g.count.max(0.0)).sum();
     // Past this many boxes the map stops being read (and costs the page): the tables
@@ -511,11 +592,11 @@ pub fn MachineMap(props: &MachineMapProps) -> Html {
             <h3>{"On the machines"}</h3>
             if let Some(s) = summary { <p class="note" data-testid="placement-summary">{ s }</p> }
             if let Some(svg) = svg {
-                <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+                <div class="chart scroll" ref={map} {onclick} {onkeydown}>{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
             } else {
                 <p class="note" data-testid="machine-map-too-big">{ format!("{} machines are more than the map draws ({MAX_MAP_MACHINES}); the plan table says where each job runs.", sig(machines, 6)) }</p>
             }
-            <p class="note">{"Filled squares are workers, hollow diamonds PSs, one colour per job; bars show GPU, vCPU and memory used of each machine's capacity. Hover a mark for its job, ρ and X."}</p>
+            <p class="note">{"Filled squares are workers, hollow diamonds PSs, one colour per job; bars show GPU, vCPU and memory used of each machine's capacity. Hover a mark for its job, ρ and X; click it (or Tab to a job's first mark and press Enter) to show the job in the plan."}</p>
         </div>
     }
 }

@@ -120,15 +120,18 @@ pub fn ErrorSummary() -> Html {
     let items = state.draft.errors.iter().map(|e| {
         let d = state.dispatcher();
         let job = e.key.as_ref().and_then(|k| k.job);
-        let onclick = Callback::from(move |_| {
+        let show = Callback::from(move |()| {
             if let Some(uid) = job {
                 d.dispatch(Action::View(ViewAction::SelectJob(uid)))
             }
         });
+        let onkeydown = super::on_activate(show.clone());
+        let onclick = Callback::from(move |_: MouseEvent| show.emit(()));
         // A message whose input is not on screen carries the test hook here instead.
         let testid = (!state.shown_inline(e)).then_some("error");
         html! {
-            <li {onclick} class={classes!(job.is_some().then_some("link"))}>
+            <li {onclick} onkeydown={job.is_some().then_some(onkeydown)} tabindex={job.is_some().then_some("0")}
+                class={classes!(job.is_some().then_some("link"))}>
                 <code>{ &e.place }</code>{" "}<span data-testid={testid}>{ &e.message }</span>
             </li>
         }

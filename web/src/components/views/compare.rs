@@ -98,8 +98,11 @@ pub fn CompareView() -> Html {
                     <button onclick={act(Action::Compare(CompareAction::ExportSaved))} data-testid="export-saved">{"Export all"}</button>
                     <button onclick={act(Action::Compare(CompareAction::ImportSaved))} data-testid="import-saved">{"Import"}</button>
                 </div>
-                <textarea rows="6" value={c.text.clone()} oninput={ontext} data-field="compare.text"
-                    placeholder="{\"scenarios\": [{\"name\": …, \"scenario\": …}]}" />
+                <label class="field">
+                    <span class="label">{"Saved scenarios as JSON: Export all writes them here; paste a file's text, then Import"}</span>
+                    <textarea rows="6" value={c.text.clone()} oninput={ontext} data-field="compare.text"
+                        placeholder="{\"scenarios\": [{\"name\": …, \"scenario\": …}]}" />
+                </label>
                 if let Some(m) = err("text") {
                     <p class="msg" data-testid="error" role="alert">{ m }</p>
                 }
@@ -186,7 +189,7 @@ fn side(s: &Side, which: &'static str) -> Html {
             <>
                 <h4>{ format!("best plan: {}", p.policy.name()) }</h4>
                 <div class="scroll"><table class="plan compact">
-                    <thead><tr><th>{"job"}</th><th></th><th class="num">{"w"}</th><th class="num">{"p"}</th><th class="num">{"T"}</th><th class="num">{"μ"}</th></tr></thead>
+                    <thead><tr><th>{"job"}</th><th><span class="visually-hidden">{"admitted"}</span></th><th class="num">{"w"}</th><th class="num">{"p"}</th><th class="num">{"T"}</th><th class="num">{"μ"}</th></tr></thead>
                     <tbody>{ for rows }</tbody>
                 </table></div>
             </>

@@ -1,6 +1,8 @@
-//! The plan: the scenario's inputs on the left (cluster, parameters, jobs,
-//! import/export), its plans on the right (the policies, the selected plan, the selected
-//! job's landscape and layer schedule), every current problem above both.
+//! The plan (under the bar with "Share link" and the exports, `views::render`): the scenario's inputs on the left (cluster,
+//! parameters with the algorithm's settings folded, jobs, import/export), its plans on the
+//! right (the policies, the selected plan, the selected job's landscape and layer
+//! schedule), every current problem above both. At a laptop's 1024 px both columns stay
+//! side by side, so that the policies are on the first screen.
 
 use crate::components::{inputs, io, jobs, landscape, results, schedule, status};
 use yew::prelude::*;
@@ -11,7 +13,7 @@ pub fn PlanView() -> Html {
     html! {
         <>
             <status::ErrorSummary />
-            <main class="columns">
+            <div class="columns">
                 <div class="col col-inputs">
                     <inputs::ClusterPanel />
                     <inputs::ParamsPanel />
@@ -24,7 +26,7 @@ pub fn PlanView() -> Html {
                     <landscape::LandscapePanel />
                     <schedule::SchedulePanel />
                 </div>
-            </main>
+            </div>
         </>
     }
 }
