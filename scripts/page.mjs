@@ -28,7 +28,8 @@
 //                                            worker, and a reload with the server down (tests/e2e.sh)
 //   node scripts/page.mjs a11y URL ROWS      at 1024×768: axe-core on every view with its result
 //                                            on screen (fails on a serious or critical violation),
-//                                            the Policies card on the first screen and no table
+//                                            each view's result (the Policies card on Plan)
+//                                            starting on the first screen and no table
 //                                            but the input lists wider than its box (tests/e2e.sh)
 import { chromium } from 'playwright-core';
 
@@ -151,8 +152,8 @@ async function machinesInTheWorker(page, check) {
 }
 
 // The page at a laptop's 1024×768, view by view, each with its result on screen: axe-core's
-// rules (a serious or critical violation fails), and the layout — the Policies card starts on
-// the first screen, and no table but the input lists (the jobs, the machine groups) is wider
+// rules (a serious or critical violation fails), and the layout — the view's result (on Plan
+// the Policies card) starts on the first screen, and no table but the input lists (the jobs, the machine groups) is wider
 // than its box (a scroll bar or a cut-off column) nor the page wider than the window.
 async function accessibility(url, rows, check) {
   const { readFile } = await import('node:fs/promises');
@@ -169,40 +170,40 @@ async function accessibility(url, rows, check) {
   console.log(`Plan at 1024×768: the Policies card starts ${top?.toFixed(0)} px down`);
   // Each view, its result brought on screen first.
   const views = [
-    ['plan', async () => {}],
+    ['plan', async () => {}, 'plan', '[data-testid=policies]'],
     ['over-time', async () => {
       await page.click('[data-testid=over-time-run]');
       await page.waitForSelector('[data-testid=over-time-metrics]', { timeout: 240000 });
-    }],
+    }, 'over-time', '[data-testid=over-time-metrics]'],
     ['sweep', async () => {
       await page.click('[data-testid=sweep-run]');
       await page.waitForSelector('svg[data-testid=sweep-chart]', { timeout: 240000 });
       await page.waitForFunction(() => !document.querySelector('[data-testid=sweep-progress]'), null, { timeout: 240000 });
-    }],
+    }, 'sweep', '[data-testid=sweep-answer]'],
     ['compare', async () => {
       await page.fill("[data-field='compare.name']", 'saved');
       await page.click('[data-testid=save-scenario]');
       await page.selectOption("[data-field='compare.a']", 'saved');
       await page.click('[data-testid=compare-run]');
       await page.waitForSelector('[data-testid=compare-side-by-side]', { timeout: 240000 });
-    }],
+    }, 'compare', '[data-testid=compare-side-by-side]'],
     ['reproduce', async () => {
       await page.click('[data-testid=reproduce-run]');
       await page.waitForSelector('[data-action=csv]', { timeout: 240000 });
       await page.waitForFunction(() => !document.querySelector('[data-action=reproduce-cancel]'), null, { timeout: 240000 });
-    }],
+    }, 'reproduce', '[data-testid=reproduce-summary]'],
     ['how-it-works', async () => {}],
     ['teach', async () => {
       await page.waitForSelector('[data-testid=teach-step]', { timeout: 60000 });
-    }],
+    }, 'teach', '[data-testid=teach-step]'],
     // The plan on 16 × t4x4 machines: the machine groups, the wider policies' table, the map.
     ['plan', async () => {
       await page.click('[data-action=use-machines]');
       await page.waitForFunction(() => document.querySelectorAll('[data-testid=machine-map] g.machine').length === 16
         && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'), null, { timeout: 180000 });
-    }, 'plan on machines'],
+    }, 'plan on machines', '[data-testid=policies]'],
   ];
-  for (const [view, show, label = view] of views) {
+  for (const [view, show, label = view, result] of views) {
     await page.click(`[role=tab][data-view=${view}]`);
     await page.waitForSelector(`[role=tabpanel][data-view=${view}]`);
     try {
@@ -211,6 +212,12 @@ async function accessibility(url, rows, check) {
       check(false, `${label}: its result did not show (${e.message.split('\n')[0]})`);
     }
     await page.evaluate(() => window.scrollTo(0, 0));
+    if (result) {
+      // The view's result starts on the first screen.
+      const at = await page.evaluate((s) => document.querySelector(s)?.getBoundingClientRect().top, result);
+      check(at !== undefined && at < 768, `${label}: its result (${result}) starts ${at} px down at 1024×768`);
+      console.log(`${label}: the result starts ${at?.toFixed(0)} px down`);
+    }
     const wide = await page.evaluate(() => {
       const out = [];
       const name = (el) => el.dataset.testid ? `[data-testid=${el.dataset.testid}]`
@@ -630,7 +637,7 @@ if (mode === 'shots') {
     console.error(`a11y: ${problems.length} problems:\n  ${problems.join('\n  ')}`);
     process.exitCode = 1;
   } else {
-    console.log('a11y: no serious or critical violation on any view; the Policies card on the first screen at 1024×768; no table wider than its box');
+    console.log('a11y: no serious or critical violation on any view; at 1024×768 each view\'s result (the Policies card on Plan) on the first screen; no table wider than its box');
   }
 } else if (mode === 'bench') {
   const runs = Number(arg || 5);

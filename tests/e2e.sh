@@ -15,7 +15,8 @@
 # Then accessibility at a laptop's 1024×768 (scripts/page.mjs a11y): axe-core (npm, pinned
 # in toolchain.versions) on every view with its result on screen — Plan, Over time, Sweep,
 # Side by side, Reproduce, How it works, Step through, and Plan on 16 × t4x4 machines —
-# fails on any serious or critical violation; the Policies card starts on the first screen;
+# fails on any serious or critical violation; each view's result (on Plan the Policies
+# card) starts on the first screen;
 # no table but the input lists (jobs, machine groups) is wider than its box.
 #
 # The page is driven in real time by playwright-core (scripts/page.mjs e2e). Chromium's
