@@ -41,14 +41,14 @@ mod over_time;
 
 #[path = "browser/compare.rs"]
 mod compare;
-/// The planner's question (issue 27): a trace, over time, a sweep's answer, exports, a
-/// link that reruns the sweep.
-#[path = "browser/planner.rs"]
-mod planner;
 /// Keyboard and names: policy and plan rows chosen with Enter or Space, every input with a
 /// name of its own.
 #[path = "browser/keyboard.rs"]
 mod keyboard;
+/// The planner's question (issue 27): a trace, over time, a sweep's answer, exports, a
+/// link that reruns the sweep.
+#[path = "browser/planner.rs"]
+mod planner;
 /// The capacity sweep: a units sweep on the pool of workers equal to smd-sweep natively,
 /// over time, Cancel, a bad range.
 #[path = "browser/sweep.rs"]

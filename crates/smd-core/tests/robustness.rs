@@ -804,3 +804,19 @@ fn huge_limit_is_refused_with_the_job_named() {
         "{errs:?}"
     );
 }
+
+/// Numbers in messages: a sum's last-bit noise is not shown, typed values read back
+/// exactly, tiny and huge ones in exponent form.
+#[test]
+fn numbers_in_messages_drop_last_bit_noise() {
+    use smd_core::error::num;
+    assert_eq!(num(219.77000000000004), "219.77");
+    assert_eq!(num(0.1 + 0.2), "0.3");
+    assert_eq!(num(1200.0), "1200");
+    assert_eq!(num(0.015625), "0.015625");
+    assert_eq!(num(1e-300), "1e-300");
+    assert_eq!(num(f64::NAN), "NaN");
+    for v in [1.5, 123456.789, 0.0001234, 7.0e8] {
+        assert_eq!(num(v).parse::<f64>().unwrap(), v, "{v}");
+    }
+}

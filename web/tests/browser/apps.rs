@@ -317,7 +317,11 @@ async fn a_bundled_trace_loads_its_jobs_at_their_arrival_times() {
         .iter()
         .map(|e| e.text_content().unwrap_or_default())
         .collect();
-    let want: Vec<String> = arrivals.iter().map(|a| a.time_s.to_string()).collect();
+    // In seconds, thousands grouped (the page's numbers never carry an exponent).
+    let want: Vec<String> = arrivals
+        .iter()
+        .map(|a| smd_format::readable(a.time_s, 8))
+        .collect();
     assert_eq!(shown, want);
     assert_eq!(
         m.value("[data-field='job.arrival_s']"),

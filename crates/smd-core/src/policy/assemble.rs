@@ -2,6 +2,7 @@
 //! become the plan file, with each not-admitted job's reason.
 
 use super::Policy;
+use crate::error::num;
 use crate::error::Error;
 use crate::inner::InnerStats;
 use crate::knapsack::{self, Selection, R};
@@ -222,7 +223,10 @@ pub(super) fn infeasible_reason(m: &JobModel) -> Reason {
     let over: Vec<String> = Resource::ALL
         .into_iter()
         .filter(|r| !fits(d[r.index()], lim[r.index()]))
-        .map(|r| format!("{} {} > {}", r.name(), d[r.index()], lim[r.index()]))
+        .map(|r| {
+            let (need, may) = (d[r.index()], lim[r.index()]);
+            format!("{} {} > {}", r.name(), num(need), num(may))
+        })
         .collect();
     Reason::Infeasible(over.join(", "))
 }
