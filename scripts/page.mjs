@@ -26,6 +26,12 @@
 //                                            with the page at SUBPATH: its icon and link preview
 //                                            tags, a share link opened under SUBPATH, the service
 //                                            worker, and a reload with the server down (tests/e2e.sh)
+//   node scripts/page.mjs planner URL OUTDIR  the README's planner question: workload-1 loaded on
+//                                            16 × t4x4, Over time, then the Sweep's mean JCT at
+//                                            2:32:2 machines with every policy over time and with
+//                                            six, Run → answer timed in the real worker pool; the
+//                                            answers under fifo and a goal; screenshots at 1400 and
+//                                            1024 px (screenshot-planner-1400.png, -1024.png)
 //   node scripts/page.mjs a11y URL ROWS      at 1024×768: axe-core on every view with its result
 //                                            on screen (fails on a serious or critical violation),
 //                                            each view's result (the Policies card on Plan)
@@ -628,6 +634,59 @@ if (mode === 'shots') {
   const again = await sweepOnce();
   check(again.answer === answer, `after Cancel: ${again.answer ?? again.error}`);
   console.log(`Cancel: "${cancelled}"; the next sweep ${again.ms?.toFixed(0)} ms`);
+  check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
+  if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
+} else if (mode === 'planner') {
+  const { page } = await open();
+  const problems = [];
+  const check = (ok, what) => { if (!ok) problems.push(what); };
+  await page.click('[data-action=load-trace]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=job-row]').length === 160,
+    null, { timeout: 60000 });
+  console.log(`cluster: ${await page.locator('[data-testid=cluster-in-force]').textContent()}`);
+  await page.click('[data-view=over-time]');
+  let t0 = Date.now();
+  await page.click('[data-testid=over-time-run]');
+  await page.waitForSelector('[data-testid=over-time-metrics]', { timeout: 240000 });
+  console.log(`over time, every policy: ${Date.now() - t0} ms (${await page.locator('[data-testid=over-time-summary]').textContent()})`);
+  await page.click('[data-view=sweep]');
+  await page.waitForSelector('[data-testid=sweep]');
+  await page.fill("[data-field='sweep.range']", '2:32:2');
+  const sweep = async (keep) => {
+    for (const box of await page.locator('[data-sweep-sim-policy]').all()) {
+      const name = await box.getAttribute('data-sweep-sim-policy');
+      const want = keep === null || keep.includes(name);
+      if ((await box.isChecked()) !== want) await box.click();
+    }
+    const t = Date.now();
+    await page.click('[data-testid=sweep-run]');
+    await page.waitForSelector('[data-testid=sweep-progress]', { timeout: 10000 }).catch(() => {});
+    await page.waitForSelector('[data-testid=sweep-progress]', { state: 'detached', timeout: 600000 });
+    const ms = Date.now() - t;
+    const answer = await page.locator('[data-testid=sweep-answer]').textContent();
+    return { ms, answer };
+  };
+  const all = await sweep(null);
+  console.log(`sweep 16 sizes × every policy over time: Run → answer ${all.ms} ms — ${all.answer}`);
+  const six = await sweep(['fifo', 'optimus', 'smd', 'oasis', 'locality', 'bound']);
+  console.log(`sweep 16 sizes × fifo, optimus, smd, oasis, locality, bound: ${six.ms} ms — ${six.answer}`);
+  const ref = await sweep(['fifo', 'tiresias', 'optimus_oracle', 'pollux', 'oasis', 'bound']);
+  console.log(`sweep 16 sizes × fifo, tiresias, optimus_oracle, pollux, oasis, bound: ${ref.ms} ms`);
+  await sweep(null);
+  await page.selectOption("[data-field='sweep.answer_policy']", 'fifo');
+  console.log(`under fifo: ${await page.locator('[data-testid=sweep-answer]').textContent()}`);
+  await page.selectOption("[data-field='sweep.answer_policy']", 'pollux');
+  await page.fill("[data-field='sweep.goal']", '30min');
+  const goal = await page.locator('[data-testid=sweep-goal-answer]').textContent();
+  console.log(`goal: ${goal}`);
+  check(goal.includes('under pollux'), `the goal's answer: ${goal}`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${arg}/screenshot-planner-1400.png` });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${arg}/screenshot-planner-1024.png` });
+  const top = await page.locator('[data-testid=sweep-answer]').evaluate((e) => e.getBoundingClientRect().top);
+  console.log(`at 1024×768 the answer starts ${top.toFixed(0)} px down`);
   check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
   if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
 } else if (mode === 'a11y') {
