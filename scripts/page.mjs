@@ -248,13 +248,20 @@ async function accessibility(url, rows, check) {
     });
     for (const w of wide) check(false, `${label} at 1024 px: ${w}`);
     // Every folded part open, so that axe sees what it holds.
-    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    await page.evaluate(() => document.querySelectorAll('details:not([open])').forEach((d) => {
+      d.open = true; d.dataset.openedForAxe = '1';
+    }));
     await page.addScriptTag({ content: axe });
     const found = await page.evaluate(async () => {
       const r = await window.axe.run(document, { resultTypes: ['violations'] });
       return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
         nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ').trim()}`) }));
     });
+    // Folded again as they were: an open popover (the glossary) must not cover the next
+    // view's buttons.
+    await page.evaluate(() => document.querySelectorAll('details[data-opened-for-axe]').forEach((d) => {
+      d.open = false; delete d.dataset.openedForAxe;
+    }));
     const bad = found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     for (const v of bad) {
       check(false, `${label}: ${v.impact} ${v.id} (${v.help}), ${v.nodes.length} elements, e.g. ${v.nodes.slice(0, 3).join(' | ')}`);

@@ -42,7 +42,7 @@ pub fn Glossary() -> Html {
     html! {
         <details class="glossary" data-testid="glossary">
             <summary>{"Glossary"}</summary>
-            <dl>
+            <dl tabindex="0" aria-label="Glossary">
                 { for GLOSSARY.iter().map(|(t, m)| html! { <><dt>{ *t }</dt><dd>{ *m }</dd></> }) }
             </dl>
         </details>
