@@ -92,6 +92,46 @@ async fn two_saved_scenarios_side_by_side_with_their_differences() {
         second
     );
     assert!(hash.ends_with("view=compare"));
+    // The view's link carries both with their names, and reopens the comparison run.
+    m.click("[data-testid=view-link]");
+    m.until("the view's link", |m| {
+        m.count("[data-testid=view-link-text]") == 1
+    })
+    .await;
+    let link = m.value("[data-testid=view-link-text]");
+    let view_hash = link.split_once('#').unwrap().1.to_owned();
+    let settings = smd_web::state::link::ViewLink::parse(&view_hash)
+        .unwrap()
+        .unwrap();
+    let both = settings.compare.unwrap();
+    assert_eq!(both.a.as_ref().map(|a| a.name.as_str()), Some("first"));
+    assert_eq!(
+        (both.b.name.as_str(), &both.b.scenario),
+        ("second", &second)
+    );
+    assert!(settings.run);
+    set_hash(&format!("#{view_hash}"));
+    let reopened = Mounted::new(AppProps {
+        read_link: true,
+        ..props(None)
+    });
+    reopened
+        .until("the comparison reopened and run", |m| {
+            m.count("[data-testid=compare-side-by-side]") == 1
+        })
+        .await;
+    let heads: Vec<String> = reopened
+        .all("[data-side] h3")
+        .iter()
+        .map(|e| e.text_content().unwrap_or_default())
+        .collect();
+    assert_eq!(heads, ["A — first", "B — second"]);
+    assert_eq!(
+        reopened.text("[data-side=b] tr[data-policy=smd] [data-testid=side-utility]"),
+        m.text("[data-side=b] tr[data-policy=smd] [data-testid=side-utility]")
+    );
+    drop(reopened);
+    set_hash("");
     // Export, delete, import.
     m.click("[data-testid=export-saved]");
     m.until("the export", |m| {
