@@ -380,6 +380,11 @@ pub fn utility_bound_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
     let n = runs.len().max(1) as f64;
     let slot = plot.width / n;
     let bar_w = (slot * 0.6).min(80.0);
+    // Names wider than their slot (nine policies in a narrow chart) alternate between two
+    // rows, so that neighbours never run into each other.
+    let staggered = runs
+        .iter()
+        .any(|r| text_width(r.policy.name(), 11.0) > slot - 4.0);
     for (i, r) in runs.iter().enumerate() {
         let (colour, _) = policy_style(r.policy);
         let u = r.metrics.total_utility;
@@ -422,7 +427,7 @@ pub fn utility_bound_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
         text_at(
             &mut out,
             cx,
-            plot.bottom() + 16.0,
+            plot.bottom() + if staggered && i % 2 == 1 { 30.0 } else { 16.0 },
             11.0,
             "middle",
             "utility-bar-label",
@@ -566,6 +571,37 @@ mod tests {
         assert_eq!(line.attribute("y1"), bars[2].attribute("y"));
         let empty = utility_bound_svg(&[], &OverTimeOptions::default());
         assert_eq!(with_class(&parse(&empty), "no-data").len(), 1);
+    }
+
+    /// Nine policies in a narrow chart: names in two rows, and no two names on a row
+    /// overlap (by the same width estimate the chart lays them out with).
+    #[test]
+    fn nine_bars_keep_their_names_apart() {
+        let runs: Vec<Run> = SimPolicy::ALL.iter().map(|&p| fixture(p)).collect();
+        let opts = OverTimeOptions {
+            width: 520.0,
+            ..OverTimeOptions::default()
+        };
+        let svg = utility_bound_svg(&runs, &opts);
+        let doc = parse(&svg);
+        let labels: Vec<(f64, f64, String)> = with_class(&doc, "utility-bar-label")
+            .iter()
+            .map(|n| {
+                let x: f64 = n.attribute("x").unwrap().parse().unwrap();
+                let y: f64 = n.attribute("y").unwrap().parse().unwrap();
+                (x, y, n.text().unwrap().to_owned())
+            })
+            .collect();
+        assert_eq!(labels.len(), 9);
+        for (i, a) in labels.iter().enumerate() {
+            for b in &labels[i + 1..] {
+                if a.1 == b.1 {
+                    let gap = (b.0 - a.0).abs();
+                    let need = (text_width(&a.2, 11.0) + text_width(&b.2, 11.0)) / 2.0;
+                    assert!(gap >= need, "{} and {} overlap", a.2, b.2);
+                }
+            }
+        }
     }
 
     #[test]
