@@ -69,9 +69,7 @@ impl Curve {
             .min(cluster_cap(cluster, worker))
             .min(MAX_WORKERS);
         let per_machine = per_machine(cluster);
-        let points = (1..=cap)
-            .map(|w| run_at(m, &packed(w, per_machine), job.batch_size))
-            .collect();
+        let points = curve_points(m, cap, per_machine, job.batch_size);
         Ok(Curve {
             app: job.app,
             fixed_batch: job.batch_size,
@@ -304,6 +302,35 @@ pub fn as_nodes(gpus_per_machine: &[u32]) -> Vec<u32> {
         .flat_map(|&g| packed(g, NODE_GPUS))
         .filter(|&g| g > 0)
         .collect()
+}
+
+/// The runs at 1…`cap` workers packed `per_machine` to a machine: [`run_at`] of each,
+/// memoised as a whole — a simulation asks for the same job's curve at every slot (a
+/// lookup per job instead of one per worker count).
+fn curve_points(
+    m: &Measured,
+    cap: u32,
+    per_machine: u32,
+    fixed: Option<f64>,
+) -> Vec<Option<Point>> {
+    type Key = (App, Option<u64>, u32, u32);
+    static MEMO: OnceLock<Mutex<HashMap<Key, Vec<Option<Point>>>>> = OnceLock::new();
+    let memo = MEMO.get_or_init(Default::default);
+    let key = (m.app(), fixed.map(f64::to_bits), cap, per_machine);
+    if let Some(hit) = memo.lock().ok().and_then(|g| g.get(&key).cloned()) {
+        return hit;
+    }
+    let points: Vec<Option<Point>> = (1..=cap)
+        .map(|w| run_at(m, &packed(w, per_machine), fixed))
+        .collect();
+    if let Ok(mut g) = memo.lock() {
+        // A bound on memory: the memo is a cache, not a record.
+        if g.len() > 20_000 {
+            g.clear();
+        }
+        g.insert(key, points.clone());
+    }
+    points
 }
 
 /// The run on `nodes` at the fixed batch, or at the batch among [`BATCH_CANDIDATES`] that
