@@ -232,6 +232,11 @@ pub fn ParamsPanel() -> Html {
                 }
             </div>
             <p class="note">{ unit }</p>
+            <div class="note terms">{"What the symbols mean: "}
+                { for ["ε", "M_δ", "q, outer depth", "Frieze–Clarke", "ϑ", "γ1, γ2, γ3"].into_iter().map(|t| html! {
+                    <span class="term-name">{ t }<super::glossary::Term term={t} /></span>
+                }) }
+            </div>
             <details class="algorithm" data-testid="algorithm-settings" ref={settings}>
                 <summary>{"Algorithm settings"}<span class="sub">{ format!(" — ε {}, M_δ {}, q {}, seed {}, global's budget {} s",
                     state.draft.text(&eps_key), state.draft.text(&FieldKey::top("params.m_delta")),

@@ -36,9 +36,9 @@ pub fn recommended_text(plan: &Plan) -> String {
         .map(|p| format!(", {p}"))
         .unwrap_or_default();
     format!(
-        "Recommended plan: {} — the best total utility ({:.3}){proof}; solved in {}.",
+        "Recommended plan: {} — the best total utility ({}){proof}; solved in {}.",
         plan.policy,
-        plan.total_utility,
+        sig(plan.total_utility, 5),
         ms(plan.stats.solve_ms)
     )
 }
@@ -178,7 +178,7 @@ pub fn PolicyCompare() -> Html {
     });
     html! {
         <section class="card" id="compare" data-testid="policies">
-            <h2>{"Policies"}<span class="sub">{ if r.complete {
+            <h2>{"Policies"}<super::glossary::Term term="utility" /><span class="sub">{ if r.complete {
                 format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r))
             } else {
                 format!("{} jobs · {} of {} policies so far", r.scenario.jobs.len(), r.plans.len() + r.failures.len(), r.policies().len())

@@ -370,7 +370,7 @@ fn results(state: &super::AppState) -> Html {
                         None => html! {},
                     } }
                     if statics {
-                        <p class="note"><span data-testid="sweep-knee">{ format!("Knee of utility: {}", r.report.knee.answer) }</span><Term term="knee" /></p>
+                        <div class="note"><span data-testid="sweep-knee">{ format!("Knee of utility: {}", r.report.knee.answer) }</span><Term term="knee" /></div>
                         <div class="row form">
                             { select("sweep.chart_resource", "resource use of", resources, state.sweep.chart_resource.map_or("", |r| r.name()), chart_resource) }
                         </div>
