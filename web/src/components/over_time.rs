@@ -163,9 +163,8 @@ fn results(state: &super::AppState) -> Html {
         None => html! {},
         Some(Err(m)) => html! { <p class="bad" data-testid="over-time-error">{ m }</p> },
         Some(Ok(r)) => {
-            let stale = r.source == SimSource::Draft
-                && (r.scenario.cluster != state.draft.scenario.cluster
-                    || r.scenario.jobs != state.draft.scenario.jobs);
+            let stale = r.scenario.cluster != state.draft.scenario.cluster
+                || r.scenario.jobs != state.draft.scenario.jobs;
             let capacity = r.scenario.cluster.capacity();
             let opts = OverTimeOptions::default();
             let svg = |s: String| Html::from_html_unchecked(AttrValue::from(s));

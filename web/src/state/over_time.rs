@@ -94,9 +94,7 @@ pub struct Simulation {
     pub scenario: Rc<Scenario>,
     /// The policies, in order.
     pub policies: Vec<SimPolicy>,
-    /// Where its jobs came from.
-    pub source: SimSource,
-    /// What it is, in words (`the draft`, `workload-1 on 16 × t4x4`).
+    /// What it is, in words (`the draft: 160 jobs on 16 × t4x4 machines — …`).
     pub label: String,
 }
 
@@ -141,7 +139,6 @@ impl WorkerTask for Simulation {
         Some(Simulated {
             scenario: self.scenario.clone(),
             runs,
-            source: self.source,
             label: self.label.clone(),
             ms,
         })
@@ -155,8 +152,6 @@ pub struct Simulated {
     pub scenario: Rc<Scenario>,
     /// One run per policy, in order.
     pub runs: Vec<Run>,
-    /// Where its jobs came from.
-    pub source: SimSource,
     /// What it is, in words.
     pub label: String,
     /// Wall time, ms.
@@ -250,16 +245,10 @@ impl OverTimeState {
         Ok((f.workload, f.machine, n, take))
     }
 
-    /// The scenario simulated: the draft, with its label, or the input at fault and why. A
-    /// bundled workload is loaded into the draft first ([`State::start_simulation`]): the
-    /// page plans one cluster in every view.
-    pub fn scenario(
-        &self,
-        draft: &DraftState,
-    ) -> Result<(Rc<Scenario>, String), (&'static str, String)> {
-        if self.form.policies.is_empty() {
-            return Err(("policies", "choose at least one policy".into()));
-        }
+    /// The scenario simulated: the draft, with its label, or why it cannot be. A bundled
+    /// workload is loaded into the draft first ([`State::start_simulation`]): the page
+    /// plans one cluster in every view.
+    pub fn scenario(draft: &DraftState) -> Result<(Rc<Scenario>, String), (&'static str, String)> {
         if !draft.valid {
             return Err((
                 "source",
@@ -303,10 +292,9 @@ impl OverTimeState {
         news.changed()
     }
 
-    /// The last runs, if they are of the draft and its cluster has changed since.
+    /// The last runs, if the draft's cluster has changed since (every run is of the draft).
     fn draft_cluster_changed(&self, draft: &DraftState) -> bool {
-        matches!(&self.run.finished, Some(Ok(r))
-            if r.source == SimSource::Draft && r.scenario.cluster != draft.scenario.cluster)
+        matches!(&self.run.finished, Some(Ok(r)) if r.scenario.cluster != draft.scenario.cluster)
     }
 }
 
@@ -365,14 +353,13 @@ impl State {
                 }
             }
         }
-        let (scenario, label) = match self.over_time.scenario(&self.draft) {
+        let (scenario, label) = match OverTimeState::scenario(&self.draft) {
             Ok(s) => s,
             Err(e) => {
                 self.over_time.form.error = Some(e);
                 return true;
             }
         };
-        let source = self.over_time.form.source;
         // The reference's policies schedule measured jobs only: the others' scenarios
         // run without them.
         let policies: Vec<SimPolicy> = self
@@ -383,17 +370,11 @@ impl State {
             .copied()
             .filter(|p| p.applies_to(&scenario))
             .collect();
-        self.run_simulation(scenario, label, source, policies);
+        self.run_simulation(scenario, label, policies);
         true
     }
 
-    fn run_simulation(
-        &mut self,
-        scenario: Rc<Scenario>,
-        label: String,
-        source: SimSource,
-        policies: Vec<SimPolicy>,
-    ) {
+    fn run_simulation(&mut self, scenario: Rc<Scenario>, label: String, policies: Vec<SimPolicy>) {
         if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
             self.solving.restart();
         }
@@ -404,7 +385,6 @@ impl State {
             Simulation {
                 scenario,
                 policies,
-                source,
                 label,
             },
         );
@@ -434,12 +414,10 @@ impl State {
             Some(Ok(r)) => r.runs.iter().map(|r| r.policy).collect(),
             _ => return,
         };
-        let scenario = self.draft.scenario.clone();
-        let label = match self.over_time.scenario(&self.draft) {
-            Ok((_, label)) => label,
-            Err(_) => return,
+        let Ok((scenario, label)) = OverTimeState::scenario(&self.draft) else {
+            return;
         };
-        self.run_simulation(scenario, label, SimSource::Draft, policies);
+        self.run_simulation(scenario, label, policies);
     }
 }
 
