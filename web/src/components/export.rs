@@ -14,43 +14,56 @@ use crate::state::{Action, CompareAction, Notice, OverTimeAction, State, SweepAc
 use crate::state::{View, ViewAction};
 use yew::prelude::*;
 
-/// The view's exports, if it has results: (CSV, JSON).
-pub fn exports(state: &State, view: View) -> Option<(Export, Export)> {
+/// A view's results, as it shows them.
+enum Shown<'a> {
+    Plan(&'a crate::state::Results),
+    OverTime(&'a crate::state::Simulated),
+    Sweep(&'a crate::state::Swept),
+    Compare(&'a crate::state::Compared),
+    Reproduce(&'a crate::state::Reproduced),
+}
+
+/// The results `view` shows, if it has any (cheap: what the buttons' state needs).
+fn shown(state: &State, view: View) -> Option<Shown<'_>> {
     match view {
-        View::Plan => state.solving.results.as_deref().map(export::plan),
-        View::OverTime => match &state.over_time.run.finished {
-            Some(Ok(r)) => Some(export::over_time(r)),
-            _ => None,
-        },
-        View::Sweep => match &state.sweep.run.finished {
-            Some(Ok(r)) => {
-                let f = &state.sweep.form;
-                let metric = f.metric_for(&r.base);
-                Some(export::sweep(r, metric, &f.answer_policy, &f.goal))
-            }
-            _ => None,
-        },
-        View::Compare => match &state.compare.run.finished {
-            Some(Ok(r)) => Some(export::compare(r)),
-            _ => None,
-        },
-        View::Reproduce => match &state.reproduction.finished {
-            Some(Ok(r)) => Some(export::reproduce(r)),
-            _ => None,
-        },
+        View::Plan => state.solving.results.as_deref().map(Shown::Plan),
+        View::OverTime => done(&state.over_time.run.finished).map(Shown::OverTime),
+        View::Sweep => done(&state.sweep.run.finished).map(Shown::Sweep),
+        View::Compare => done(&state.compare.run.finished).map(Shown::Compare),
+        View::Reproduce => done(&state.reproduction.finished).map(Shown::Reproduce),
         View::HowItWorks | View::Teach => None,
     }
+}
+
+/// A background part's finished result, if it finished well.
+fn done<T>(finished: &Option<Result<std::rc::Rc<T>, String>>) -> Option<&T> {
+    finished.as_ref()?.as_deref().ok()
+}
+
+/// The view's exports, if it has results: (CSV, JSON). Made on demand (a click), not at
+/// every render.
+pub fn exports(state: &State, view: View) -> Option<(Export, Export)> {
+    Some(match shown(state, view)? {
+        Shown::Plan(r) => export::plan(r),
+        Shown::OverTime(r) => export::over_time(r),
+        Shown::Sweep(r) => {
+            let f = &state.sweep.form;
+            export::sweep(r, f.metric_for(&r.base), &f.answer_policy, &f.goal)
+        }
+        Shown::Compare(r) => export::compare(r),
+        Shown::Reproduce(r) => export::reproduce(r),
+    })
 }
 
 /// The address that reopens `view` of `state`: the scenario, the view, its settings.
 pub fn view_link(state: &State, view: View) -> String {
     let settings = ViewLink::of(state, view);
-    link_with(&format!(
-        "{}&view={}&{}",
+    let parts = format!(
+        "{}&{}",
         codec::share_fragment(&state.draft.scenario),
-        view.name(),
         settings.fragment()
-    ))
+    );
+    link_with(&crate::route::with_view(&parts, view))
 }
 
 /// What the bar is for.
@@ -90,7 +103,7 @@ pub fn ViewBar(p: &BarProps) -> Html {
             <div class="view-bar" data-testid="view-bar"><super::glossary::Glossary /></div>
         };
     }
-    let ready = exports(&state, view).is_some();
+    let ready = shown(&state, view).is_some();
     let save = |json: bool| {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| {
