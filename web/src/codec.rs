@@ -52,27 +52,30 @@ pub fn unpack(data: &str, limit: usize) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "not UTF-8".to_owned())
 }
 
+/// The value of the part `param` (`s=`, `b=`, `v=`) of a link fragment (with or without
+/// the leading `#`), if it has one.
+pub fn param<'a>(fragment: &'a str, param: &str) -> Option<&'a str> {
+    fragment
+        .trim_start_matches('#')
+        .split('&')
+        .find_map(|part| part.strip_prefix(param))
+}
+
 /// The scenario in a link fragment (with or without the leading `#`); the scenario is
 /// parsed but not validated, so an invalid shared draft still opens for editing.
 pub fn parse_share_fragment(fragment: &str) -> Result<Scenario, String> {
-    parse_param(fragment, SHARE_PARAM)
+    let data = param(fragment, SHARE_PARAM)
+        .ok_or_else(|| format!("the link carries no scenario (no #{SHARE_PARAM}…)"))?;
+    scenario_of(data)
 }
 
 /// The second scenario of a side-by-side link (`b=…`), if the fragment has one.
 pub fn parse_compare_fragment(fragment: &str) -> Option<Result<Scenario, String>> {
-    let has = fragment
-        .trim_start_matches('#')
-        .split('&')
-        .any(|p| p.starts_with(COMPARE_PARAM));
-    has.then(|| parse_param(fragment, COMPARE_PARAM))
+    param(fragment, COMPARE_PARAM).map(scenario_of)
 }
 
-fn parse_param(fragment: &str, param: &str) -> Result<Scenario, String> {
-    let f = fragment.trim_start_matches('#');
-    let data = f
-        .split('&')
-        .find_map(|part| part.strip_prefix(param))
-        .ok_or_else(|| format!("the link carries no scenario (no #{param}…)"))?;
+/// A link part's scenario ([`pack`]ed JSON).
+fn scenario_of(data: &str) -> Result<Scenario, String> {
     let text =
         unpack(data, MAX_INFLATED).map_err(|e| format!("the link's scenario is damaged ({e})"))?;
     parse_lenient(&text)

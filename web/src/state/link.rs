@@ -11,7 +11,6 @@ use super::compare::Saved;
 use super::{State, View};
 use crate::codec;
 use serde::{Deserialize, Serialize};
-use smd_core::scenario::Resource;
 use smd_core::Policy;
 use smd_sim::SimPolicy;
 
@@ -158,35 +157,28 @@ impl ViewLink {
             s.over_time.form.source = super::SimSource::Draft;
         }
         if let Some(w) = &self.sweep {
-            let f = &mut s.sweep.form;
-            f.axis = if w.axis == "machines" {
-                smd_sweep::Axis::Machines
-            } else {
-                smd_sweep::Axis::Units
-            };
-            if let Ok(m) = smd_apps::machines::machine_type(&w.machine_type) {
-                f.machine_type = m;
+            // Through the form's own setters, as if typed (what varies first: a change of
+            // it brings back the default sizes, which the link's then replace).
+            let sw = &mut s.sweep;
+            for (field, text) in [
+                ("axis", w.axis.clone()),
+                ("type", w.machine_type.clone()),
+                ("group", w.group.clone()),
+                ("resource", w.resource.clone().unwrap_or_default()),
+                ("over_time", w.over_time.to_string()),
+                ("metric", w.metric.clone().unwrap_or_default()),
+                ("answer_policy", w.answer_policy.clone()),
+                ("goal", w.goal.clone()),
+            ] {
+                sw.field(field, text);
             }
-            f.group = w.group.clone();
-            f.resource = w
-                .resource
-                .as_deref()
-                .and_then(|r| r.parse::<Resource>().ok());
-            f.range = w.range.clone();
-            f.off = w
-                .off
-                .iter()
-                .filter_map(|n| n.parse::<Policy>().ok())
-                .collect();
-            f.over_time = w.over_time;
-            f.sim_off = w
-                .sim_off
-                .iter()
-                .filter_map(|n| n.parse::<SimPolicy>().ok())
-                .collect();
-            f.metric = w.metric.as_deref().and_then(|m| m.parse().ok());
-            f.answer_policy = w.answer_policy.clone();
-            f.goal = w.goal.clone();
+            sw.form.range = w.range.clone();
+            for p in w.off.iter().filter_map(|n| n.parse::<Policy>().ok()) {
+                sw.toggle(p, false);
+            }
+            for p in w.sim_off.iter().filter_map(|n| n.parse::<SimPolicy>().ok()) {
+                sw.toggle_sim(p, false);
+            }
         }
         if let Some(c) = &self.compare {
             let mut choose = |saved: &Saved| -> Option<String> {
@@ -215,10 +207,7 @@ impl ViewLink {
 
     /// The settings in a hash (with or without `#`), if it has a `v=…` part.
     pub fn parse(hash: &str) -> Option<Result<ViewLink, String>> {
-        let data = hash
-            .trim_start_matches('#')
-            .split('&')
-            .find_map(|p| p.strip_prefix(VIEW_SETTINGS_PARAM))?;
+        let data = codec::param(hash, VIEW_SETTINGS_PARAM)?;
         Some(
             codec::unpack(data, MAX_INFLATED)
                 .and_then(|json| serde_json::from_str(&json).map_err(|e| e.to_string()))
