@@ -40,8 +40,8 @@ impl Export {
     }
 }
 
-/// A CSV writer (RFC 4180, `\n` line ends): text quoted when it needs it, numbers at full
-/// precision (Rust's shortest round-trip form), an absent value empty.
+/// A CSV writer (RFC 4180, `\n` line ends): text quoted when it needs it
+/// (`smd_reproduce::table::quote`), numbers at full precision (Rust's shortest round-trip form), an absent value empty.
 #[derive(Default)]
 struct Csv {
     out: String,
@@ -86,10 +86,7 @@ impl Csv {
             }
             first = false;
             match c {
-                Cell::Text(t) if t.contains([',', '"', '\n', '\r']) => {
-                    let _ = write!(self.out, "\"{}\"", t.replace('"', "\"\""));
-                }
-                Cell::Text(t) => self.out.push_str(t),
+                Cell::Text(t) => self.out.push_str(&smd_reproduce::table::quote(t)),
                 Cell::Num(Some(v)) if v.is_finite() => {
                     let _ = write!(self.out, "{v}");
                 }

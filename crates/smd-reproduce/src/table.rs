@@ -39,17 +39,22 @@ impl From<u64> for Cell {
     }
 }
 
+/// Text as one CSV cell (RFC 4180): quoted, with its quotes doubled, when it holds a
+/// comma, a quote or a line break; as it is otherwise. The project's one CSV quoting (the
+/// page's exports use it too).
+pub fn quote(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
 impl Cell {
     /// The cell as CSV text.
     pub fn csv(&self) -> String {
         match self {
-            Cell::Text(s) => {
-                if s.contains([',', '"', '\n', '\r']) {
-                    format!("\"{}\"", s.replace('"', "\"\""))
-                } else {
-                    s.clone()
-                }
-            }
+            Cell::Text(s) => quote(s),
             Cell::Int(v) => v.to_string(),
             Cell::Num(v) => num(*v),
         }
