@@ -92,8 +92,7 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
     let rows = props.draft.jobs.iter().zip(props.uids.iter()).map(|(j, &uid)| {
         let d = props.dispatch.clone();
         let choose = Callback::from(move |()| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
-        let onkeydown = super::on_activate(choose.clone());
-        let select = Callback::from(move |_: MouseEvent| choose.emit(()));
+        let (select, onkeydown) = super::on_activate(choose);
         let d = props.dispatch.clone();
         let dup = Callback::from(move |e: MouseEvent| {
             e.stop_propagation();

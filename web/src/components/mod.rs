@@ -39,10 +39,13 @@ pub fn use_app() -> AppState {
     use_context::<AppState>().expect("components are mounted under App")
 }
 
-/// Enter or Space on a focusable row (`tabindex="0"`) does what a click on it does; the
-/// keys on a control inside the row (a button, an input) stay that control's.
-pub fn on_activate(act: Callback<()>) -> Callback<KeyboardEvent> {
-    Callback::from(move |e: KeyboardEvent| {
+/// A focusable row's (`tabindex="0"`) two handlers, `(onclick, onkeydown)`: a click, or
+/// Enter or Space, does `act`; the keys on a control inside the row (a button, an input)
+/// stay that control's.
+pub fn on_activate(act: Callback<()>) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+    let click = act.clone();
+    let onclick = Callback::from(move |_: MouseEvent| click.emit(()));
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
         // (Yew delegates events from its root, so the target is what tells.)
         let on_control = e
             .target_dyn_into::<web_sys::Element>()
@@ -56,5 +59,6 @@ pub fn on_activate(act: Callback<()>) -> Callback<KeyboardEvent> {
             e.prevent_default();
             act.emit(());
         }
-    })
+    });
+    (onclick, onkeydown)
 }

@@ -52,8 +52,7 @@ fn compare_row(
 ) -> Html {
     let select =
         Callback::from(move |()| dispatch.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
-    let onkeydown = super::on_activate(select.clone());
-    let onclick = Callback::from(move |_: MouseEvent| select.emit(()));
+    let (onclick, onkeydown) = super::on_activate(select);
     let selected = state.view.policy == policy;
     let aria_selected = selected.to_string();
     let recommended = r.recommended().is_some_and(|p| p.policy == policy);
@@ -410,8 +409,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
         let d = props.dispatch.clone();
         let select = Callback::from(move |()| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
-        let onkeydown = super::on_activate(select.clone());
-        let onclick = Callback::from(move |_: MouseEvent| select.emit(()));
+        let (onclick, onkeydown) = super::on_activate(select);
         let selected = props.selected == Some(uid);
         let status = if j.admitted {
             html! { <span class="ok">{"✓ admitted"}</span> }

@@ -125,8 +125,7 @@ pub fn ErrorSummary() -> Html {
                 d.dispatch(Action::View(ViewAction::SelectJob(uid)))
             }
         });
-        let onkeydown = super::on_activate(show.clone());
-        let onclick = Callback::from(move |_: MouseEvent| show.emit(()));
+        let (onclick, onkeydown) = super::on_activate(show);
         // A message whose input is not on screen carries the test hook here instead.
         let testid = (!state.shown_inline(e)).then_some("error");
         html! {

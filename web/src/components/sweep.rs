@@ -461,6 +461,9 @@ fn table(r: &Swept, metric: Metric) -> Html {
     let over_time =
         metric.over_time() || report.points.first().is_some_and(|p| p.policies.is_empty());
     let show = |v: Option<f64>| v.map_or("—".to_owned(), |v| cell(metric, v));
+    // The bound has no JCT, queueing or GPU-hours of its own: no column for those.
+    let column =
+        |q: SimPolicy| q != SimPolicy::Bound || !metric.over_time() || metric == Metric::Finished;
     let rows = report.points.iter().map(|p| {
         let size = p.size.value();
         let cells = (!over_time).then(|| p.policies.iter().map(|(q, o)| html! {
@@ -468,7 +471,7 @@ fn table(r: &Swept, metric: Metric) -> Html {
                 { show(Some(o.total_utility)) }
             </td>
         }).collect::<Html>());
-        let sims = over_time.then(|| p.over_time.iter().filter(|(q, _)| *q != SimPolicy::Bound || !metric.over_time() || metric == Metric::Finished).map(|(q, o)| html! {
+        let sims = over_time.then(|| p.over_time.iter().filter(|(q, _)| column(*q)).map(|(q, o)| html! {
             <td class="num" data-sim-policy={q.name()} data-utility={o.total_utility.to_string()} data-value={metric.of_run(o).map_or(String::new(), |v| v.to_string())}>
                 { show(metric.of_run(o)) }
             </td>
@@ -487,9 +490,7 @@ fn table(r: &Swept, metric: Metric) -> Html {
         Some(p) if over_time => p
             .over_time
             .iter()
-            .filter(|(q, _)| {
-                *q != SimPolicy::Bound || !metric.over_time() || metric == Metric::Finished
-            })
+            .filter(|(q, _)| column(*q))
             .map(|(q, _)| q.name())
             .collect(),
         Some(p) => p.policies.iter().map(|(q, _)| q.name()).collect(),
