@@ -19,7 +19,14 @@ pub struct MachineType {
     pub nic_gbps: f64,
     /// Transfer rate between two tasks on the machine, Gbps (docs/MODEL.md §14).
     pub local_gbps: Option<f64>,
+    /// On-demand price of one machine per hour, US dollars ([`PRICE_SOURCE`]).
+    pub hourly_usd: f64,
 }
+
+/// Where the catalog's prices come from. Prices change; a scenario states its own per
+/// machine group (`hourly_usd`), and these are only what a catalog group starts with.
+pub const PRICE_SOURCE: &str = "AWS EC2 On-Demand pricing, Linux, US East (N. Virginia) \
+     (https://aws.amazon.com/ec2/pricing/on-demand/), as listed in 2026";
 
 /// The catalog. GPU machines are AWS instance types (their published specs); compute speed
 /// is not part of a machine type: presets carry the artifact's T4 timings wherever they run.
@@ -37,6 +44,7 @@ pub const CATALOG: [MachineType; 4] = [
         gpu_memory_gb: 16.0,
         nic_gbps: 50.0,
         local_gbps: Some(calibrated::LOCAL_GBPS),
+        hourly_usd: 3.912,
     },
     MachineType {
         name: "v100x8",
@@ -51,6 +59,7 @@ pub const CATALOG: [MachineType; 4] = [
         gpu_memory_gb: 32.0,
         nic_gbps: 100.0,
         local_gbps: Some(calibrated::LOCAL_GBPS),
+        hourly_usd: 31.212,
     },
     MachineType {
         name: "a100x8",
@@ -65,6 +74,7 @@ pub const CATALOG: [MachineType; 4] = [
         gpu_memory_gb: 40.0,
         nic_gbps: 400.0,
         local_gbps: Some(calibrated::LOCAL_GBPS),
+        hourly_usd: 21.95764,
     },
     MachineType {
         name: "c4.8xlarge",
@@ -79,6 +89,7 @@ pub const CATALOG: [MachineType; 4] = [
         gpu_memory_gb: 0.0,
         nic_gbps: 10.0,
         local_gbps: None,
+        hourly_usd: 1.591,
     },
 ];
 
@@ -118,6 +129,7 @@ pub fn group(m: &MachineType, count: f64) -> smd_core::scenario::MachineGroup {
         gpu_memory_gb: (m.gpu_memory_gb > 0.0).then_some(m.gpu_memory_gb),
         nic_gbps: Some(m.nic_gbps),
         local_gbps: m.local_gbps,
+        hourly_usd: Some(m.hourly_usd),
     }
 }
 

@@ -544,6 +544,7 @@ mod tests {
 
     fn group(name: &str, count: f64) -> MachineGroup {
         MachineGroup {
+            hourly_usd: None,
             name: name.into(),
             count,
             capacity: Resources {

@@ -42,6 +42,8 @@ pub enum SweepMetric {
     Finished,
     /// Each policy over time: GPU-hours held (`sweep-gpu-hours`).
     GpuHours,
+    /// Each policy over time: what renting the cluster costs for the run (`sweep-cost`).
+    Cost,
 }
 
 impl SweepMetric {
@@ -57,6 +59,7 @@ impl SweepMetric {
             SweepMetric::P95Jct => "sweep-p95",
             SweepMetric::Finished => "sweep-finished",
             SweepMetric::GpuHours => "sweep-gpu-hours",
+            SweepMetric::Cost => "sweep-cost",
         }
     }
 
@@ -71,6 +74,7 @@ impl SweepMetric {
             M::Finished => SweepMetric::Finished,
             M::Utility => SweepMetric::Utility,
             M::GpuHours => SweepMetric::GpuHours,
+            M::Cost => SweepMetric::Cost,
         }
     }
 }
@@ -346,6 +350,17 @@ fn time_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                 .collect(),
             "GPU-hours".into(),
         ),
+        SweepMetric::Cost => (
+            (0..sims.len())
+                .filter(no_bound)
+                .map(|k| {
+                    sim(k, &|o| {
+                        (o.cost_usd, smd_format::usd(o.cost_usd.unwrap_or(f64::NAN)))
+                    })
+                })
+                .collect(),
+            "cost, USD".into(),
+        ),
         // Static metrics are drawn by static_lines.
         _ => (Vec::new(), String::new()),
     }
@@ -369,6 +384,7 @@ fn title(metric: SweepMetric, report: &Report) -> String {
         SweepMetric::P95Jct => "Over time: p95 JCT",
         SweepMetric::Finished => "Over time: jobs finished",
         SweepMetric::GpuHours => "Over time: GPU-hours",
+        SweepMetric::Cost => "Over time: cost of the run (USD)",
     };
     format!("{what} against {}", size_title(report))
 }
@@ -568,7 +584,11 @@ pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> S
 pub fn log_axis(metric: SweepMetric, least: f64, most: f64) -> bool {
     matches!(
         metric,
-        SweepMetric::MeanJct | SweepMetric::MeanQueue | SweepMetric::P95Jct | SweepMetric::GpuHours
+        SweepMetric::MeanJct
+            | SweepMetric::MeanQueue
+            | SweepMetric::P95Jct
+            | SweepMetric::GpuHours
+            | SweepMetric::Cost
     ) && least.is_finite()
         && least > 0.0
         && most > 10.0 * least
@@ -586,6 +606,7 @@ fn metric_name(metric: SweepMetric) -> &'static str {
         SweepMetric::P95Jct => "p95-jct",
         SweepMetric::Finished => "finished",
         SweepMetric::GpuHours => "gpu-hours",
+        SweepMetric::Cost => "cost",
     }
 }
 

@@ -169,6 +169,7 @@ pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
         ("storage GB", true),
         ("NIC Gbps", true),
         ("local Gbps", true),
+        ("USD/hour", true),
     ]);
     for m in &CATALOG {
         let c = m.capacity;
@@ -181,6 +182,7 @@ pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
             crate::table::amount(c.storage_gb),
             crate::table::amount(m.nic_gbps),
             m.local_gbps.map_or("-".into(), crate::table::amount),
+            m.hourly_usd.to_string(),
         ]);
     }
     t.write(out)?;
@@ -188,6 +190,7 @@ pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
     for m in &CATALOG {
         writeln!(out, "{}: {}", m.name, m.description)?;
     }
+    writeln!(out, "Prices: {}.", machines::PRICE_SOURCE)?;
     Ok(())
 }
 

@@ -64,14 +64,15 @@ pub struct SweepArgs {
     )]
     sim_policy: String,
     /// Answer for one metric instead of the knee of utility: mean_jct, p95_jct, mean_queue,
-    /// finished, gpu_hours (these need --over-time) or utility. Under the one policy
-    /// named by --sim-policy (or --policy for utility), else the best for the metric at the
-    /// scenario's own size; the sizes that halve it (or reach the most) in words, and in the
-    /// JSON's `answer` and `metric`.
+    /// finished, gpu_hours, cost (these need --over-time; cost needs machines with an
+    /// hourly price, as catalog types have) or utility. Under the one policy named by
+    /// --sim-policy (or --policy for utility), else the best for the metric at the
+    /// scenario's own size; the sizes that halve it (the cheapest, for cost; or reach the
+    /// most) in words, and in the JSON's `answer` and `metric`.
     #[arg(long, value_name = "M")]
     metric: Option<String>,
     /// With --metric and one policy: the fewest sizes of the range at which the metric
-    /// meets this goal (at most it for times and GPU-hours, at least it for finished jobs
+    /// meets this goal (at most it for times, GPU-hours and cost in USD, at least it for finished jobs
     /// and utility), by bisection — about log₂ of the sizes are evaluated. Times take a
     /// unit: 2h, 90min, 30s (a bare number is seconds).
     #[arg(long, value_name = "X", requires = "metric")]
@@ -184,6 +185,10 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     // `all` is what `smd compare` plans on the points' cluster (a pool swept in machines
     // is planned on machines).
     let first = scenario_at(&base, &pts[0]).map_err(failure)?;
+    if let Some(m) = metric {
+        m.check(&first)
+            .map_err(|e| Failure::Invalid(format!("--metric {m}: {e}")))?;
+    }
     let policies = Policies {
         planners: planners.unwrap_or_else(|| Policy::for_cluster(&first.cluster).to_vec()),
         over_time,

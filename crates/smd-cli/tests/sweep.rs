@@ -354,3 +354,71 @@ fn a_metric_is_answered_under_its_policy() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--goal: \"soon\" is not a goal"));
 }
+
+/// `--metric cost`: a trace on catalog machines carries their hourly price; each point's
+/// cost is its machines × $3.912 × the simulated run's length (`smd simulate`'s slots × Δ),
+/// re-derived here at the scenario's own size; the answer names the cheapest size. A pool
+/// has no price and is refused by name.
+#[test]
+fn the_cost_of_a_run_is_its_machines_price_times_its_length() {
+    let o = smd(
+        &["trace", "--workload", "workload-1", "--machines", "2"],
+        None,
+    );
+    let mut s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    s["jobs"].as_array_mut().unwrap().truncate(10);
+    assert_eq!(s["cluster"]["machines"][0]["hourly_usd"], 3.912);
+    let out = run(
+        &[
+            "sweep",
+            "--machines",
+            "1:3:1",
+            "--policy",
+            "optimus",
+            "--over-time",
+            "--sim-policy",
+            "fifo",
+            "--metric",
+            "cost",
+            "--json",
+            "-",
+        ],
+        &s,
+    );
+    let sim = run(&["simulate", "--policy", "fifo", "--json", "-"], &s);
+    let slots = sim["slots"].as_array().unwrap().len() as f64;
+    let interval = sim["slots"][1]["start_s"].as_f64().unwrap();
+    let at_2 = &out["points"][1]["over_time"]["fifo"]["cost_usd"];
+    let expected = 2.0 * 3.912 * slots * interval / 3600.0;
+    assert!(
+        (at_2.as_f64().unwrap() - expected).abs() < 1e-9 * expected,
+        "{at_2} vs {expected}"
+    );
+    let m = &out["metric"];
+    let least = m["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["value"].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(m["target"]["value"].as_f64().unwrap(), least);
+    let answer = out["answer"].as_str().unwrap();
+    assert!(answer.contains("until the jobs are done"), "{answer}");
+    let mut pool = s.clone();
+    pool["cluster"] = serde_json::json!({ "units": 2 });
+    let o = smd(
+        &[
+            "sweep",
+            "--units",
+            "1:2:1",
+            "--over-time",
+            "--metric",
+            "cost",
+            "-",
+        ],
+        Some(pool.to_string().as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("--metric cost") && e.contains("no price"), "{e}");
+}

@@ -158,6 +158,10 @@ pub struct MachineGroup {
     /// Transfer rate between two tasks on one machine, Gbps (unset: free; docs/MODEL.md §14).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_gbps: Option<f64>,
+    /// What one machine costs per hour, US dollars (unset: no price; the sweep's cost
+    /// metric needs every group priced, docs/MODEL.md §19.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hourly_usd: Option<f64>,
 }
 
 /// One machine of a [`Cluster`]'s groups.
@@ -270,6 +274,28 @@ impl Cluster {
     /// Whether the cluster is made of machines (version 2) rather than a pool.
     pub fn has_machines(&self) -> bool {
         !self.machines.is_empty()
+    }
+
+    /// What the whole cluster costs per hour, US dollars: Σ count × `hourly_usd` over the
+    /// groups. An error names what has no price: a pool, or the first group without one.
+    pub fn hourly_usd(&self) -> Result<f64, String> {
+        if self.machines.is_empty() {
+            return Err(
+                "a pool of units has no price: cost needs machines, each group with \
+                        its hourly_usd"
+                    .into(),
+            );
+        }
+        self.machines
+            .iter()
+            .try_fold(0.0, |sum, g| match g.hourly_usd {
+                Some(p) => Ok(sum + g.count * p),
+                None => Err(format!(
+                    "machine group {:?} has no hourly price (hourly_usd): cost needs every group \
+                 priced",
+                    crate::error::cut(&g.name)
+                )),
+            })
     }
 
     /// Every machine, group by group, named `<group>-<index>` (empty for a pool). Counts

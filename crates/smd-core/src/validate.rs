@@ -349,6 +349,9 @@ fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut
                 check(top, &at(f), v, Rule::Pos);
             }
         }
+        if let Some(v) = g.hourly_usd {
+            check(top, &at("hourly_usd"), v, Rule::NonNeg);
+        }
     }
     if total > MAX_MACHINES as f64 {
         top(

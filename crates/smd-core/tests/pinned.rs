@@ -68,6 +68,7 @@ fn on_machines_the_rest_fit_what_is_left_too() {
     s.version = 2;
     s.cluster = smd_core::scenario::Cluster::of_machines(
         vec![smd_core::scenario::MachineGroup {
+            hourly_usd: None,
             name: "m".into(),
             count: 4.0,
             capacity: quarter,

@@ -181,6 +181,19 @@ pub fn amount(v: f64) -> String {
     }
 }
 
+/// US dollars: cents below $1,000 (`$12.35`), whole dollars grouped above (`$4,521`).
+pub fn usd(v: f64) -> String {
+    if !v.is_finite() {
+        return "—".into();
+    }
+    let sign = if v < 0.0 { "-" } else { "" };
+    if v.abs() < 1000.0 {
+        format!("{sign}${:.2}", v.abs())
+    } else {
+        format!("{sign}${}", amount(v.abs()))
+    }
+}
+
 /// Milliseconds.
 pub fn ms(v: f64) -> String {
     if v >= 1000.0 {
@@ -234,6 +247,10 @@ mod tests {
         assert_eq!(readable(0.012345, 3), sig(0.012345, 3));
         assert_eq!(readable(12345.0, 3), "12,345");
         assert_eq!(readable(2.437e-31, 4), "≈ 0");
+        assert_eq!(usd(12.345), "$12.35");
+        assert_eq!(usd(999.994), "$999.99");
+        assert_eq!(usd(4521.4), "$4,521");
+        assert_eq!(usd(-3.0), "-$3.00");
     }
 
     #[test]

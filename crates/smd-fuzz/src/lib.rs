@@ -95,6 +95,7 @@ pub fn input(seed: u64, index: u64) -> Input {
         s.params.placement = Some(policy);
         s.cluster = smd_core::scenario::Cluster::of_machines(
             vec![smd_core::scenario::MachineGroup {
+                hourly_usd: None,
                 name: "m".into(),
                 count: n,
                 capacity: cap,

@@ -19,6 +19,7 @@ fn node() -> Resources {
 fn machines(count: f64, capacity: Resources, local: Option<f64>) -> Cluster {
     Cluster::of_machines(
         vec![MachineGroup {
+            hourly_usd: None,
             name: "n".into(),
             count,
             capacity,

@@ -27,6 +27,7 @@ fn on_machines(jobs: usize, seed: u64, count: f64, local: Option<f64>) -> Scenar
     s.version = 2;
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
+            hourly_usd: None,
             name: "n".into(),
             count,
             capacity: node(4.0),

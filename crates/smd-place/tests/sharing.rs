@@ -17,6 +17,7 @@ fn scenario(seed: u64, light: bool) -> Scenario {
     s.params.epsilon = 0.2;
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
+            hourly_usd: None,
             name: "n".into(),
             count: 4.0,
             capacity: Resources {

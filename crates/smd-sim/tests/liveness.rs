@@ -31,6 +31,7 @@ fn node(gpu: f64) -> Resources {
 fn machines(count: usize, gpu: f64) -> Cluster {
     Cluster::of_machines(
         vec![MachineGroup {
+            hourly_usd: None,
             name: "n".into(),
             count: count as f64,
             capacity: node(gpu),

@@ -38,6 +38,7 @@ fn trace(jobs: usize, seed: u64, gap: f64, machines: usize, units: f64) -> Scena
     if machines > 0 {
         s.cluster = Cluster::of_machines(
             vec![MachineGroup {
+                hourly_usd: None,
                 name: "n".into(),
                 count: machines as f64,
                 capacity: node(),

@@ -34,6 +34,7 @@ fn trace(seed: u64, light: bool, gap: f64, machines: bool) -> Scenario {
     };
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
+            hourly_usd: None,
             name: "n".into(),
             count: 3.0,
             capacity: node,

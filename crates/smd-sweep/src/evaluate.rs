@@ -97,6 +97,11 @@ pub struct TimeOutcome {
     /// count to the end of its slot, as the reference holds them).
     #[serde(default)]
     pub gpu_hours: f64,
+    /// What renting the cluster costs for the run, US dollars: its hourly price
+    /// (`Cluster::hourly_usd`) × the run's length, every slot until the last job finishes
+    /// (or the horizon) × Δ. `null`: the cluster has no price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
     /// Wall time of the run, ms, by the caller's clock (0 without one).
     pub run_ms: f64,
 }
@@ -249,6 +254,9 @@ pub fn evaluate(
                 gpu_hours: run.slots.iter().map(|u| u.used.gpu).sum::<f64>()
                     * scenario.interval_s()
                     / 3600.0,
+                cost_usd: scenario.cluster.hourly_usd().ok().map(|usd_per_h| {
+                    usd_per_h * run.slots.len() as f64 * scenario.interval_s() / 3600.0
+                }),
                 run_ms,
             },
         ));

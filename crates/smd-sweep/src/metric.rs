@@ -29,6 +29,9 @@ pub enum Metric {
     Utility,
     /// GPU-hours held over the run (over time): each slot's GPUs in use × its length.
     GpuHours,
+    /// What renting the cluster costs until the jobs are done (over time; machines with
+    /// an hourly price): its $/hour × the run's length.
+    Cost,
 }
 
 smd_core::named!(Metric, "metric" {
@@ -38,6 +41,7 @@ smd_core::named!(Metric, "metric" {
     Finished => "finished",
     Utility => "utility",
     GpuHours => "gpu_hours",
+    Cost => "cost",
 });
 
 impl Metric {
@@ -45,7 +49,7 @@ impl Metric {
     pub fn lower_is_better(self) -> bool {
         matches!(
             self,
-            Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue | Metric::GpuHours
+            Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue | Metric::GpuHours | Metric::Cost
         )
     }
 
@@ -63,6 +67,7 @@ impl Metric {
             Metric::Finished => "finished jobs",
             Metric::Utility => "total utility",
             Metric::GpuHours => "GPU-hours",
+            Metric::Cost => "cost",
         }
     }
 
@@ -73,6 +78,7 @@ impl Metric {
             Metric::Finished => format!("{} jobs", v.round()),
             Metric::Utility => smd_format::sig(v, 4),
             Metric::GpuHours => format!("{} GPU-hours", smd_format::sig(v, 3)),
+            Metric::Cost => smd_format::usd(v),
         }
     }
 
@@ -85,7 +91,20 @@ impl Metric {
             Metric::Finished => Some(o.finished as f64),
             Metric::Utility => Some(o.total_utility),
             Metric::GpuHours => Some(o.gpu_hours),
+            Metric::Cost => o.cost_usd,
         }
+    }
+
+    /// Whether `scenario` has what this metric needs beyond arrivals: the cost a price on
+    /// every machine group. The error says what is missing.
+    pub fn check(self, scenario: &smd_core::Scenario) -> Result<(), String> {
+        if self == Metric::Cost {
+            scenario
+                .cluster
+                .hourly_usd()
+                .map_err(|e| format!("the cost cannot be reckoned: {e}"))?;
+        }
+        Ok(())
     }
 }
 
@@ -218,6 +237,13 @@ pub fn metric_answer(
         .collect();
     let current = values[at];
     let target = match current.value {
+        // The cheapest size anywhere in the range: more machines cost more per hour and
+        // may finish sooner, so the cost has no direction to halve in.
+        Some(_) if metric == Metric::Cost => values
+            .iter()
+            .filter(|p| p.value.is_some())
+            .min_by(|x, y| x.value.unwrap_or(0.0).total_cmp(&y.value.unwrap_or(0.0)))
+            .copied(),
         Some(c) if metric.lower_is_better() => values[at..]
             .iter()
             .find(|p| p.value.is_some_and(|v| v <= c / 2.0))
@@ -257,7 +283,7 @@ pub fn metric_answer(
                 xa - yb
             }
         });
-        if worse > tol && worse > largest {
+        if worse > tol && worse > largest && metric != Metric::Cost {
             against = Some((w[0], w[1]));
         }
     }
@@ -302,6 +328,23 @@ fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
             size(a.current.size)
         );
     };
+    if m == Metric::Cost {
+        return match a.target {
+            Some(t) if t.size == a.current.size => format!(
+                "Under {under}, {} is the cheapest size swept: {} until the jobs are done.",
+                size(t.size),
+                m.show(now)
+            ),
+            Some(t) => format!(
+                "{} cost the least under {under}: {} until the jobs are done ({} at {}).",
+                size(t.size),
+                m.show(t.value.unwrap_or(now)),
+                m.show(now),
+                size(a.current.size)
+            ),
+            None => format!("Under {under}, no size has a cost."),
+        };
+    }
     let out = if m.lower_is_better() {
         match a.target {
             Some(t) if t.size == a.current.size => format!(
@@ -407,6 +450,8 @@ mod tests {
                     mean_queue_s: Some(queue[k] * 60.0),
                     p95_jct_s: Some(2.0 * jct_h * 3600.0),
                     gpu_hours: 4.0 * m,
+                    // $3.912 per machine-hour for a run 1.5 × the mean JCT long.
+                    cost_usd: Some(3.912 * m * 1.5 * jct_h),
                     run_ms: 0.0,
                 };
                 PointResult {
@@ -495,6 +540,31 @@ mod tests {
             .unwrap_err()
             .contains("tiresias was not run in this sweep (run: fifo, pollux)"));
         assert_eq!("p95_jct".parse::<Metric>(), Ok(Metric::P95Jct));
+    }
+
+    /// The cost is answered by the cheapest size anywhere in the range (more machines cost
+    /// more per hour and may finish sooner), never by "halving", and a rise is no surprise.
+    #[test]
+    fn the_cost_is_answered_by_the_cheapest_size() {
+        // fifo: machines × JCT = 72, 72, 64, 60, 60 → the cheapest is 20 (the first of two).
+        let r = sweep([9.0, 6.0, 4.0, 3.0, 2.5], [4.0; 5], [1.0; 5]);
+        let a = metric_answer(&r, Metric::Cost, Some("fifo"), Some(16.0)).unwrap();
+        assert_eq!(a.target.unwrap().size, 20.0);
+        assert!(a.against.is_none());
+        assert_eq!(
+            a.answer,
+            "20 × t4x4 cost the least under fifo: $352.08 until the jobs are done ($375.55 at 16 × t4x4)."
+        );
+        // pollux's constant JCT makes the smallest the cheapest.
+        let p = metric_answer(&r, Metric::Cost, Some("pollux"), Some(8.0)).unwrap();
+        assert_eq!(
+            p.answer,
+            "Under pollux, 8 × t4x4 is the cheapest size swept: $187.78 until the jobs are done."
+        );
+        // A goal on the cost: at most $360 → 20 machines.
+        let g = goal_in(&r, &a, 360.0);
+        assert_eq!(g.found.unwrap().size, 20.0);
+        assert_eq!("cost".parse::<Metric>(), Ok(Metric::Cost));
     }
 
     /// A goal read from a finished sweep: the smallest size that meets it, its value;

@@ -47,14 +47,14 @@ pub fn SweepPanel() -> Html {
     html! {
         <section class="card sweep" id="sweep" data-testid="sweep">
             <h2>{"Capacity sweep"}</h2>
-            <p class="note">{"How much cluster do the draft's jobs need? The same jobs, parameters and limits on a cluster of each size — more units, more machines of a type or of one of the draft's groups, or more of one resource alone — each size a task for a pool of Web Workers. Choose what you want to know (mean JCT, p95 JCT, queueing, jobs finished or GPU-hours over time, when the jobs have arrival times; total utility of the static plan) and under which policy: the answer says how many more machines halve it, or reach the most (docs/MODEL.md §19.1)."}</p>
+            <p class="note">{"How much cluster do the draft's jobs need? The same jobs, parameters and limits on a cluster of each size — more units, more machines of a type or of one of the draft's groups, or more of one resource alone — each size a task for a pool of Web Workers. Choose what you want to know (mean JCT, p95 JCT, queueing, jobs finished, GPU-hours or the cost in dollars over time, when the jobs have arrival times; total utility of the static plan) and under which policy: the answer says how many more machines halve it, reach the most, or cost the least (docs/MODEL.md §19.1)."}</p>
             <SweepQuestion />
             <div class="row form">
                 <SweepWhat />
                 { input("sweep.range", "sizes (start:stop:step)", f.range_text(draft), err("range"), String::new(), on("range")) }
                 { select("sweep.workers", "workers", worker_choices, &f.workers.map_or(String::new(), |n| n.to_string()), on("workers")) }
             </div>
-            { for ["axis", "type", "group", "resource", "source"].iter().filter_map(|k| err(k)).map(|m| html! {
+            { for ["metric", "axis", "type", "group", "resource", "source"].iter().filter_map(|k| err(k)).map(|m| html! {
                 <p class="msg" data-testid="error" role="alert">{ m }</p>
             }) }
             <SweepPolicies />
@@ -122,6 +122,7 @@ fn metric_term(m: Metric) -> &'static str {
         Metric::Finished => "admitted",
         Metric::GpuHours => "GPU-hours",
         Metric::Utility => "utility",
+        Metric::Cost => "cost",
     }
 }
 
@@ -133,6 +134,7 @@ fn metric_label(m: Metric) -> &'static str {
         Metric::MeanQueue => "mean queueing (time, over time)",
         Metric::Finished => "jobs finished (over time)",
         Metric::GpuHours => "GPU-hours (over time)",
+        Metric::Cost => "cost in USD (over time, priced machines)",
         Metric::Utility => "total utility (static plan)",
     }
 }
@@ -521,6 +523,7 @@ fn cell(metric: Metric, v: f64) -> String {
         Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue => duration(v),
         Metric::Finished => format!("{}", v.round()),
         Metric::Utility | Metric::GpuHours => smd_format::amount(v),
+        Metric::Cost => smd_format::usd(v),
     }
 }
 
@@ -531,5 +534,6 @@ fn unit(metric: Metric) -> &'static str {
         Metric::Finished => "jobs",
         Metric::Utility => "utility: the sum of the admitted jobs' utility values, no unit",
         Metric::GpuHours => "GPU-hours",
+        Metric::Cost => "US dollars for renting the cluster until the jobs are done",
     }
 }

@@ -507,6 +507,11 @@ impl SweepState {
             ),
             other => ("range", other.to_string()),
         })?;
+        // The metric asked about may need what the cluster lacks (the cost: prices).
+        if let Some(first) = points.first() {
+            let at = smd_sweep::scenario_at(&base, first).map_err(|e| ("range", e.to_string()))?;
+            f.metric_for(&base).check(&at).map_err(|e| ("metric", e))?;
+        }
         let planners = f.planners(&base);
         let over_time = f.sim_policies(&base);
         if planners.is_empty() && over_time.is_empty() {

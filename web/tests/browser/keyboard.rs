@@ -169,6 +169,7 @@ async fn a_jobs_mark_on_the_machine_map_is_chosen_with_enter() {
     s.version = 2;
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
+            hourly_usd: None,
             name: "m".into(),
             count: 6.0,
             capacity: unit,

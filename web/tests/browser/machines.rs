@@ -12,6 +12,7 @@ fn on_machines(jobs: usize, count: f64, placement: Placement) -> Scenario {
     s.version = 2;
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
+            hourly_usd: None,
             name: "m".into(),
             count,
             capacity: unit,

@@ -22,6 +22,7 @@ pub(crate) fn sharing_scenario(jobs: usize) -> Scenario {
     capacity.memory_gb = capacity.memory_gb.max(256.0);
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
+            hourly_usd: None,
             name: "g".into(),
             count: 4.0,
             capacity,

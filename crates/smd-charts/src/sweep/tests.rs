@@ -40,6 +40,7 @@ fn time(u: f64, jct: Option<f64>) -> TimeOutcome {
         mean_queue_s: jct.map(|j| j / 2.0),
         p95_jct_s: jct.map(|j| 2.0 * j),
         gpu_hours: u,
+        cost_usd: None,
         run_ms: 1.0,
     }
 }

@@ -239,6 +239,7 @@ fn over_time_leaves_the_bound_out() {
         mean_queue_s: Some(0.0),
         p95_jct_s: Some(1.0),
         gpu_hours: 0.0,
+        cost_usd: None,
         run_ms: 0.0,
     };
     let mut r = series(&[1.0, 2.0], &[1.0, 2.0], &[1.0, 2.0]);
