@@ -191,6 +191,7 @@ pub fn sweep(s: &Swept, metric: Metric, policy: &str, goal: &str) -> (Export, Ex
         "mean_queue_s",
         "finished",
         "gpu_hours",
+        "cost_usd",
     ]);
     for p in &s.report.points {
         let size = p.size.value();
@@ -203,6 +204,7 @@ pub fn sweep(s: &Swept, metric: Metric, policy: &str, goal: &str) -> (Export, Ex
                 o.admitted.into(),
                 o.used.gpu.into(),
                 p.capacity.gpu.into(),
+                Cell::Num(None),
                 Cell::Num(None),
                 Cell::Num(None),
                 Cell::Num(None),
@@ -224,6 +226,7 @@ pub fn sweep(s: &Swept, metric: Metric, policy: &str, goal: &str) -> (Export, Ex
                 o.mean_queue_s.into(),
                 o.finished.into(),
                 o.gpu_hours.into(),
+                o.cost_usd.into(),
             ]);
         }
     }

@@ -202,6 +202,33 @@ async fn the_planners_question_from_trace_to_a_shared_sweep() {
                 .unwrap()
         );
     }
+    // The cost of the same runs (t4x4 carries its hourly price): read from the report
+    // without running again, the cheapest size in words, the export's column the runs'.
+    let cost = rows[0].iter().position(|c| c == "cost_usd").unwrap();
+    for p in &native.points {
+        let (_, o) = p
+            .over_time
+            .iter()
+            .find(|(q, _)| *q == SimPolicy::Pollux)
+            .unwrap();
+        let row = rows
+            .iter()
+            .find(|r| r[0] == p.size.value().to_string() && r[1] == "pollux")
+            .unwrap();
+        assert_eq!(row[cost].parse::<f64>().ok(), o.cost_usd);
+    }
+    m.select("[data-field='sweep.metric']", "cost");
+    let priced =
+        smd_sweep::metric_answer(&native.points, Metric::Cost, Some("pollux"), Some(16.0)).unwrap();
+    m.until("the cost's answer", |m| {
+        m.text("[data-testid=sweep-answer]") == priced.answer
+    })
+    .await;
+    assert!(
+        priced.answer.contains("until the jobs are done"),
+        "{}",
+        priced.answer
+    );
     drop(m);
 
     // The link reopens the sweep with its settings and runs it again.
