@@ -30,6 +30,11 @@ struct Reservation {
 
 pub(crate) struct Oasis {
     reserved: Vec<[f64; 4]>,
+    /// `price(reserved[t][r] / cap[r])`, kept with `reserved`: a schedule's cost reads
+    /// every slot it spans for every candidate, and the price only changes on a reservation.
+    prices: Vec<[f64; 4]>,
+    /// `price(0)`, the price of a slot nothing is reserved in yet.
+    free_price: f64,
     plan: Vec<Option<Reservation>>,
     seen: Vec<bool>,
     why: Vec<Option<String>>,
@@ -59,6 +64,8 @@ impl Oasis {
         };
         Oasis {
             reserved: Vec::new(),
+            prices: Vec::new(),
+            free_price: l * (u / l).powf(0.0),
             plan: (0..n).map(|_| None).collect(),
             seen: vec![false; n],
             why: vec![None; n],
@@ -122,26 +129,31 @@ impl Oasis {
         let mut cost = 0.0;
         for t in start..end {
             let y = self.reserved.get(t).copied().unwrap_or([0.0; 4]);
+            let price = self.prices.get(t).copied().unwrap_or([self.free_price; 4]);
             let after: [f64; 4] = std::array::from_fn(|r| y[r] + d[r]);
             if !fits(&after, cap) {
                 return None;
             }
             for r in 0..4 {
                 if cap[r] > 0.0 && d[r] > 0.0 {
-                    cost += self.price(y[r] / cap[r]) * d[r] / cap[r];
+                    cost += price[r] * d[r] / cap[r];
                 }
             }
         }
         Some(cost)
     }
 
-    fn reserve(&mut self, start: usize, end: usize, d: &[f64; 4]) {
+    fn reserve(&mut self, start: usize, end: usize, d: &[f64; 4], cap: &[f64; 4]) {
         if self.reserved.len() < end {
             self.reserved.resize(end, [0.0; 4]);
+            self.prices.resize(end, [self.free_price; 4]);
         }
         for t in start..end {
             for r in 0..4 {
                 self.reserved[t][r] += d[r];
+                if cap[r] > 0.0 {
+                    self.prices[t][r] = self.price(self.reserved[t][r] / cap[r]);
+                }
             }
         }
     }
@@ -172,7 +184,7 @@ impl Decide for Oasis {
                 Some((payoff, r)) if payoff > 0.0 => {
                     let m = &world.models[i];
                     let d = m.demand(r.w as f64, r.p as f64);
-                    self.reserve(r.start, r.end, &d);
+                    self.reserve(r.start, r.end, &d, &world.cap);
                     self.plan[i] = Some(r);
                 }
                 Some((payoff, _)) => {
@@ -204,7 +216,7 @@ impl Decide for Oasis {
                 let dm = m.demand(r.w as f64, r.p as f64);
                 let (w, p) = (r.w, r.p);
                 if self.cost(k, k + 1, &dm, &world.cap).is_some() {
-                    self.reserve(k, k + 1, &dm);
+                    self.reserve(k, k + 1, &dm, &world.cap);
                     d.alloc[i] = Some((w, p));
                 } else {
                     d.why[i] = Some("past its reservation; no room this slot".into());
