@@ -197,6 +197,12 @@ async function accessibility(url, rows, check) {
       await page.click('[data-testid=reproduce-run]');
       await page.waitForSelector('[data-action=csv]', { timeout: 240000 });
       await page.waitForFunction(() => !document.querySelector('[data-action=reproduce-cancel]'), null, { timeout: 240000 });
+      // Every claim of the paper with a verdict (smd_reproduce::verdict on this quick run).
+      const verdicts = await page.$$eval('[data-testid=reproduce-verdicts] tr[data-claim]',
+        (rows) => rows.map((r) => `${r.dataset.claim} ${r.dataset.verdict}`));
+      check(verdicts.length === 7 && verdicts.every((v) => /^\S+ (reproduced|partly|not reproduced)$/.test(v)),
+        `the reproduction's verdicts: ${verdicts.join('; ')}`);
+      console.log(`reproduce (quick): ${verdicts.join('; ')}`);
     }, 'reproduce', '[data-testid=reproduce-summary]'],
     ['how-it-works', async () => {}],
     ['teach', async () => {

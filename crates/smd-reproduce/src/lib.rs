@@ -50,6 +50,7 @@ pub mod sharing;
 pub mod stats;
 pub mod table;
 pub mod time;
+pub mod verdict;
 
 pub use case::{Capacity, Case, Pols, Sample, Variant};
 pub use experiments::{resolve_id, specs, Grid, Parts, Samples, Scale, Spec, UnknownExperiment};
@@ -104,6 +105,16 @@ impl Report {
             .iter()
             .flat_map(|o| o.violations.iter().map(move |v| format!("{}: {v}", o.id)))
             .collect()
+    }
+
+    /// The paper's claims with their verdicts, from this run's tables ([`verdict`]).
+    pub fn verdicts(&self) -> Vec<verdict::ClaimVerdict> {
+        verdict::verdicts(|short| {
+            self.outcomes
+                .iter()
+                .find(|o| o.id.split('-').next() == Some(short))
+                .map(|o| &o.table)
+        })
     }
 
     /// A Markdown summary: per experiment the claim, the findings and the checks.

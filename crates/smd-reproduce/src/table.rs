@@ -131,6 +131,39 @@ impl Table {
         }
     }
 
+    /// A table read back from [`Table::to_csv`]'s text: a cell that reads as a number is
+    /// [`Cell::Num`], an empty one `Num(NaN)` (as `to_csv` writes a non-finite number), the
+    /// rest text. Quoted cells may hold commas and doubled quotes.
+    pub fn from_csv(text: &str) -> Result<Table, String> {
+        let mut lines = text.lines().filter(|l| !l.is_empty()).map(split_csv);
+        let columns = lines.next().ok_or("an empty CSV")?;
+        let mut t = Table {
+            columns,
+            rows: Vec::new(),
+        };
+        for (k, cells) in lines.enumerate() {
+            if cells.len() != t.columns.len() {
+                return Err(format!(
+                    "row {} has {} cells, the header {}",
+                    k + 1,
+                    cells.len(),
+                    t.columns.len()
+                ));
+            }
+            t.rows.push(
+                cells
+                    .into_iter()
+                    .map(|c| match c.parse::<f64>() {
+                        Ok(v) => Cell::Num(v),
+                        Err(_) if c.is_empty() => Cell::Num(f64::NAN),
+                        Err(_) => Cell::Text(c),
+                    })
+                    .collect(),
+            );
+        }
+        Ok(t)
+    }
+
     /// The table as CSV (RFC 4180, `\n` line ends, header first).
     pub fn to_csv(&self) -> String {
         let mut out = String::new();
@@ -146,6 +179,27 @@ impl Table {
         }
         out
     }
+}
+
+/// One CSV line's cells, quotes undone (a line break inside quotes is not read: the
+/// tables' cells hold none).
+fn split_csv(line: &str) -> Vec<String> {
+    let mut cells = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        let cell = cells.last_mut().expect("one cell at least");
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => cells.push(String::new()),
+            _ => cell.push(c),
+        }
+    }
+    cells
 }
 
 #[cfg(test)]
@@ -164,3 +218,4 @@ mod tests {
         assert_eq!(num(1e-13), "0");
     }
 }
+

@@ -162,3 +162,42 @@ fn the_checker_catches_what_differs() {
     assert_eq!(out.checks, 14, "{:#?}", out.failures);
     assert_eq!(out.failures.len(), 14, "{:#?}", out.failures);
 }
+
+/// The report's "Verdict in one table" says, claim by claim, what `smd_reproduce::verdict`'s
+/// rules give on the committed full run — the page's Reproduce view shows the same rules on
+/// its own run — and a CSV read back is the table it was written from.
+#[test]
+fn the_reports_verdicts_are_the_rules_on_the_committed_run() {
+    use smd_reproduce::{resolve_id, verdict::verdicts, Table};
+    let tables: HashMap<&str, Table> = ["e1", "e2", "e3", "e4"]
+        .into_iter()
+        .map(|short| {
+            let id = resolve_id(short).unwrap();
+            let text =
+                std::fs::read_to_string(docs().join(format!("reproduction/{id}.csv"))).unwrap();
+            let t = Table::from_csv(&text).unwrap();
+            assert_eq!(t.to_csv(), text, "{id}.csv reads back as written");
+            (short, t)
+        })
+        .collect();
+    let computed = verdicts(|short| tables.get(short));
+    assert_eq!(computed.len(), 7);
+    let doc = std::fs::read_to_string(docs().join("REPRODUCTION.md")).unwrap();
+    for v in &computed {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", v.id)))
+            .unwrap_or_else(|| panic!("REPRODUCTION.md has no row for claim {}", v.id));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // | # | claim | verdict | under this model | in one line |
+        let said = cells[3].trim_matches('*');
+        assert_eq!(
+            said,
+            v.verdict.words(),
+            "claim {}: the report says {said:?}, the rules give {:?} ({})",
+            v.id,
+            v.verdict.words(),
+            v.because
+        );
+    }
+}

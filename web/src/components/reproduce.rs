@@ -2,7 +2,7 @@
 //! cancel, then per experiment the claim, the findings, the chart and its CSV.
 
 use super::{io, use_app};
-use crate::solver::Experiment;
+use crate::solver::{ClaimLine, Experiment};
 use crate::state::{Action, Notice};
 use crate::state::{ReproduceAction, ViewAction};
 use yew::prelude::*;
@@ -51,6 +51,7 @@ pub fn ReproducePanel() -> Html {
                             <span class="bad">{ format!("{failed} invariant checks failed.") }</span>
                         }
                     </p>
+                    { verdicts(&r.verdicts, r.quick) }
                     { for r.experiments.iter().map(|e| experiment(&state, e)) }
                 </>
             }
@@ -67,6 +68,34 @@ pub fn ReproducePanel() -> Html {
             { for progress }
             { results }
         </section>
+    }
+}
+
+/// The paper's claims with their verdicts on this run (`smd_reproduce::verdict`, the rules
+/// docs/REPRODUCTION.md's table states for the full run).
+fn verdicts(lines: &[ClaimLine], quick: bool) -> Html {
+    if lines.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="table-wrap">
+            <table class="verdicts" data-testid="reproduce-verdicts">
+                <caption>{ if quick {
+                    "The paper's claims on this quick run (3 seeds a point; the report's verdicts are the full run's)"
+                } else {
+                    "The paper's claims on this full run (docs/REPRODUCTION.md gives the same verdicts)"
+                } }</caption>
+                <thead><tr><th>{"#"}</th><th>{"the paper's claim"}</th><th>{"verdict"}</th><th>{"the numbers behind it"}</th></tr></thead>
+                <tbody>{ for lines.iter().map(|v| html! {
+                    <tr data-claim={v.id.clone()} data-verdict={v.verdict.clone()}>
+                        <td>{ &v.id }</td>
+                        <td>{ &v.claim }</td>
+                        <td><span class={classes!("verdict", v.verdict.replace(' ', "-"))}>{ &v.verdict }</span></td>
+                        <td>{ &v.because }</td>
+                    </tr>
+                }) }</tbody>
+            </table>
+        </div>
     }
 }
 

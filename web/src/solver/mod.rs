@@ -14,7 +14,9 @@ pub mod protocol;
 pub mod worker;
 
 pub use page::{Solver, SolverMode, WORKER_URL};
-pub use protocol::{page_policies, Event, Experiment, Output, Partial, Reply, Request, Task};
+pub use protocol::{
+    page_policies, ClaimLine, Event, Experiment, Output, Partial, Reply, Request, Task,
+};
 pub use worker::{handle, worker_main};
 
 /// Whether this module runs in a Web Worker (the solver's) rather than on the page.

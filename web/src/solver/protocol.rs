@@ -201,6 +201,9 @@ pub enum Output {
     Reproduced {
         /// One per experiment, in order.
         experiments: Vec<Experiment>,
+        /// The paper's claims with their verdicts on this run (`smd_reproduce::verdict`).
+        #[serde(default)]
+        verdicts: Vec<ClaimLine>,
     },
     /// A simulation: one run per policy asked for, in order.
     Simulated(Vec<Run>),
@@ -233,6 +236,30 @@ pub struct Experiment {
     pub svg: String,
     /// Failed invariant checks (empty when all hold).
     pub failures: Vec<String>,
+}
+
+/// One of the paper's claims with its verdict on a run, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimLine {
+    /// Its number in docs/REPRODUCTION.md's table (`1a` … `3`).
+    pub id: String,
+    /// The claim, in a line.
+    pub claim: String,
+    /// `reproduced`, `partly` or `not reproduced`.
+    pub verdict: String,
+    /// What was counted, with the numbers.
+    pub because: String,
+}
+
+impl From<&smd_reproduce::verdict::ClaimVerdict> for ClaimLine {
+    fn from(v: &smd_reproduce::verdict::ClaimVerdict) -> ClaimLine {
+        ClaimLine {
+            id: v.id.into(),
+            claim: v.claim.into(),
+            verdict: v.verdict.words().into(),
+            because: v.because.clone(),
+        }
+    }
 }
 
 impl From<&smd_reproduce::Outcome> for Experiment {

@@ -3,7 +3,9 @@
 //! on the page's thread.
 
 use super::now_ms;
-use super::protocol::{page_policies, Event, Experiment, Output, Partial, Reply, Request, Task};
+use super::protocol::{
+    page_policies, ClaimLine, Event, Experiment, Output, Partial, Reply, Request, Task,
+};
 use smd_core::{Plan, Scenario};
 use std::cell::RefCell;
 
@@ -301,6 +303,7 @@ pub fn reproduce(mut runner: smd_reproduce::Runner, ctx: &mut Ctx) -> Result<Out
     let report = runner.report(now_ms() - t0);
     Ok(Output::Reproduced {
         experiments: report.outcomes.iter().map(Experiment::from).collect(),
+        verdicts: report.verdicts().iter().map(ClaimLine::from).collect(),
     })
 }
 

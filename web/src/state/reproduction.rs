@@ -3,7 +3,7 @@
 
 use super::background::{Background, Work, WorkerTask};
 use super::{Notice, State};
-use crate::solver::{Event, Experiment, Output, Task};
+use crate::solver::{ClaimLine, Event, Experiment, Output, Task};
 
 /// A reproduction of the paper's experiments: the request.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +19,8 @@ pub struct Reproduced {
     pub quick: bool,
     /// One per experiment, in order.
     pub experiments: Vec<Experiment>,
+    /// The paper's claims with their verdicts on this run.
+    pub verdicts: Vec<ClaimLine>,
     /// Wall time, ms.
     pub ms: f64,
 }
@@ -48,9 +50,13 @@ impl WorkerTask for Reproduction {
 
     fn done(&self, output: Output, ms: f64) -> Option<Reproduced> {
         match output {
-            Output::Reproduced { experiments } => Some(Reproduced {
+            Output::Reproduced {
+                experiments,
+                verdicts,
+            } => Some(Reproduced {
                 quick: self.quick,
                 experiments,
+                verdicts,
                 ms,
             }),
             _ => None,

@@ -43,7 +43,10 @@ fn reproduce_replies_fill_the_state_and_cancel_keeps_the_solve() {
         failures: Vec::new(),
     };
     let done = |experiments| Event::Done {
-        output: Output::Reproduced { experiments },
+        output: Output::Reproduced {
+            experiments,
+            verdicts: Vec::new(),
+        },
         ms: 1.0,
     };
     // A stale reply changes nothing.
