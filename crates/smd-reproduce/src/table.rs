@@ -218,4 +218,3 @@ mod tests {
         assert_eq!(num(1e-13), "0");
     }
 }
-

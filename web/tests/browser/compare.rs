@@ -78,20 +78,46 @@ async fn two_saved_scenarios_side_by_side_with_their_differences() {
         .filter_map(|e| e.get_attribute("data-path"))
         .collect();
     assert_eq!(paths, ["params.epsilon"]);
-    // The share link carries both: A as the draft, B to compare with.
-    let href = m
-        .one("[data-testid=compare-link]")
-        .get_attribute("href")
+    // B against A, policy by policy: B − A of the utility as planned natively.
+    let plan = |s: &smd_core::Scenario| {
+        smd_core::plan_with(s, Policy::Smd, &mut smd_core::Options::default()).unwrap()
+    };
+    let delta: f64 = m
+        .one("[data-testid=compare-delta] tr[data-policy=smd] [data-testid=delta-utility]")
+        .get_attribute("data-value")
+        .unwrap()
+        .parse()
         .unwrap();
-    let hash = href.split_once('#').unwrap().1;
-    assert_eq!(smd_web::codec::parse_share_fragment(hash).unwrap(), first);
     assert_eq!(
-        smd_web::codec::parse_compare_fragment(hash)
-            .unwrap()
-            .unwrap(),
-        second
+        delta,
+        plan(&second).total_utility - plan(&first).total_utility
     );
-    assert!(hash.ends_with("view=compare"));
+    assert_eq!(
+        m.text("[data-testid=compare-diff-title]"),
+        "What differs (1 input)"
+    );
+    // "Share both" copies the view's link — both scenarios with their names, run on open —
+    // and says so.
+    let shared = m
+        .one("[data-testid=compare-link]")
+        .get_attribute("data-link")
+        .unwrap();
+    let shared = smd_web::state::link::ViewLink::parse(shared.split_once('#').unwrap().1)
+        .unwrap()
+        .unwrap();
+    assert!(shared.run);
+    let pair = shared.compare.unwrap();
+    assert_eq!(pair.a.map(|a| a.name), Some("first".to_owned()));
+    assert_eq!(
+        (pair.b.name.as_str(), &pair.b.scenario),
+        ("second", &second)
+    );
+    m.click("[data-testid=compare-link]");
+    m.until("the link's confirmation", |m| {
+        m.text("[data-testid=notice]")
+            .contains("Link copied: it opens A “first” and B “second”")
+    })
+    .await;
     // The view's link carries both with their names, and reopens the comparison run.
     m.click("[data-testid=view-link]");
     m.until("the view's link", |m| {

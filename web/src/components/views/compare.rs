@@ -2,7 +2,6 @@
 //! plan both in the worker and see their policies, their best plans and what differs
 //! between their inputs next to each other; export, import and share both.
 
-use crate::codec;
 use crate::components::apps::{input, select};
 use crate::components::format::{duration, percent, sig};
 use crate::components::use_app;
@@ -88,7 +87,7 @@ pub fn CompareView() -> Html {
                 <p class="status" data-testid="compare-progress">{ p }</p>
             }
             { match &c.run.finished {
-                Some(Ok(r)) => results(r),
+                Some(Ok(r)) => results(&state, r),
                 Some(Err(m)) => html! { <p class="msg" role="alert">{ m }</p> },
                 None => html! {},
             } }
@@ -135,22 +134,97 @@ fn best(side: &Side) -> Option<&Plan> {
         .max_by(|a, b| a.total_utility.total_cmp(&b.total_utility))
 }
 
-/// The two sides and the differences.
-fn results(r: &Compared) -> Html {
-    let link = share_both(r);
+/// The two sides, B against A policy by policy, and what differs in their inputs.
+fn results(state: &crate::components::AppState, r: &Compared) -> Html {
+    // The view's own link: both scenarios with their names, compared again on open.
+    let link = crate::components::export::view_link(state, crate::state::View::Compare);
+    let share = {
+        let d = state.dispatcher();
+        let link = link.clone();
+        let names = format!("A “{}” and B “{}”", r.a.label, r.b.label);
+        Callback::from(move |_: MouseEvent| {
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&link);
+            }
+            d.dispatch(Action::View(crate::state::ViewAction::Notify(
+                crate::state::Notice::info(format!(
+                    "Link copied: it opens {names} and compares them again."
+                )),
+            )));
+        })
+    };
     html! {
         <div data-testid="compare-side-by-side" class="side-by-side">
             <div class="sides">
                 { side(&r.a, "a") }
                 { side(&r.b, "b") }
             </div>
+            { delta(r) }
             { differences(r) }
             <p class="note">
                 { format!("Planned in {}. ", duration(r.ms / 1000.0)) }
-                <a href={link} data-testid="compare-link">{"Share both"}</a>
-                {" (the link opens A as the draft and compares it with B)."}
+                <button onclick={share} data-testid="compare-link" data-link={link}
+                    title="Copy a link that opens both scenarios, with their names, and compares them again">{"Share both"}</button>
             </p>
         </div>
+    }
+}
+
+/// B against A for every policy both sides planned: total utility, admitted jobs and GPU
+/// use, each with B − A (and % of A for the utility).
+fn delta(r: &Compared) -> Html {
+    let rows = r.a.plans.iter().filter_map(|a| {
+        let a = a.as_ref().ok()?;
+        let b = r
+            .b
+            .plans
+            .iter()
+            .filter_map(|p| p.as_ref().ok())
+            .find(|p| p.policy == a.policy)?;
+        let du = b.total_utility - a.total_utility;
+        let gpu = |p: &Plan| p.resources.used.gpu;
+        let signed = |v: f64, digits: usize| {
+            if v > 0.0 {
+                format!("+{}", sig(v, digits))
+            } else {
+                sig(v, digits)
+            }
+        };
+        let share = if a.total_utility.abs() > 0.0 {
+            let pct = 100.0 * du / a.total_utility.abs();
+            format!("{}%", signed(pct, 3))
+        } else {
+            "—".into()
+        };
+        let da = b.admitted as i64 - a.admitted as i64;
+        Some(html! {
+            <tr data-policy={a.policy.name()}>
+                <td>{ a.policy.name() }</td>
+                <td class="num">{ format!("{:.3}", a.total_utility) }</td>
+                <td class="num">{ format!("{:.3}", b.total_utility) }</td>
+                <td class="num" data-testid="delta-utility" data-value={du.to_string()}>{ signed(du, 4) }</td>
+                <td class="num" data-testid="delta-percent">{ share }</td>
+                <td class="num">{ a.admitted }</td>
+                <td class="num">{ b.admitted }</td>
+                <td class="num" data-testid="delta-admitted">{ if da > 0 { format!("+{da}") } else { da.to_string() } }</td>
+                <td class="num" data-testid="delta-gpu">{ signed(gpu(b) - gpu(a), 4) }</td>
+            </tr>
+        })
+    });
+    html! {
+        <>
+            <h3>{"B against A, policy by policy"}</h3>
+            <div class="scroll"><table class="compare delta" data-testid="compare-delta">
+                <thead><tr>
+                    <th>{"policy"}</th>
+                    <th class="num">{"utility A"}</th><th class="num">{"utility B"}</th>
+                    <th class="num">{"B − A"}</th><th class="num">{"% of A"}</th>
+                    <th class="num">{"admitted A"}</th><th class="num">{"admitted B"}</th><th class="num">{"B − A"}</th>
+                    <th class="num">{"GPUs used B − A"}</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table></div>
+        </>
     }
 }
 
@@ -225,20 +299,11 @@ fn differences(r: &Compared) -> Html {
     });
     html! {
         <>
-            <h3>{ format!("What differs ({} inputs)", r.diff.len()) }</h3>
+            <h3 data-testid="compare-diff-title">{ format!("What differs ({} input{})", r.diff.len(), if r.diff.len() == 1 { "" } else { "s" }) }</h3>
             <div class="scroll"><table class="diff" data-testid="compare-diff">
                 <thead><tr><th>{"input"}</th><th>{"A"}</th><th>{"B"}</th></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table></div>
         </>
     }
-}
-
-/// The page's address carrying both scenarios: A as the draft, B to compare with it.
-fn share_both(r: &Compared) -> String {
-    crate::components::io::link_with(&format!(
-        "{}&{}&view=compare",
-        codec::share_fragment(&r.a.scenario),
-        codec::compare_fragment(&r.b.scenario)
-    ))
 }
