@@ -78,7 +78,7 @@ fn verdicts(lines: &[ClaimLine], quick: bool) -> Html {
         return html! {};
     }
     html! {
-        <div class="table-wrap">
+        <div class="verdict-list">
             <table class="verdicts" data-testid="reproduce-verdicts">
                 <caption>{ if quick {
                     "The paper's claims on this quick run (3 seeds a point; the report's verdicts are the full run's)"

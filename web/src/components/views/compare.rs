@@ -155,11 +155,11 @@ fn results(state: &crate::components::AppState, r: &Compared) -> Html {
     };
     html! {
         <div data-testid="compare-side-by-side" class="side-by-side">
+            { delta(r) }
             <div class="sides">
                 { side(&r.a, "a") }
                 { side(&r.b, "b") }
             </div>
-            { delta(r) }
             { differences(r) }
             <p class="note">
                 { format!("Planned in {}. ", duration(r.ms / 1000.0)) }
