@@ -239,17 +239,20 @@ fn bad_arguments_name_the_flag_and_the_value() {
     assert!(err(&["sweep", "-"]).contains("--units"));
 }
 
-/// `--metric`: the answer for one metric under the policy named, in the JSON's `answer`
-/// and `metric`, its values those of the points; refused without --over-time.
-#[test]
-fn a_metric_is_answered_under_its_policy() {
+/// workload-1's first 10 jobs on 2 × t4x4 (`smd trace`).
+fn ten_jobs_on_two_machines() -> Value {
     let o = smd(
         &["trace", "--workload", "workload-1", "--machines", "2"],
         None,
     );
     let mut s: Value = serde_json::from_slice(&o.stdout).unwrap();
     s["jobs"].as_array_mut().unwrap().truncate(10);
-    let out = run(
+    s
+}
+
+/// `smd sweep --machines 1:3:1 --over-time --sim-policy fifo --metric M --json` of `s`.
+fn fifo_over_1_to_3(s: &Value, metric: &str) -> Value {
+    run(
         &[
             "sweep",
             "--machines",
@@ -260,12 +263,20 @@ fn a_metric_is_answered_under_its_policy() {
             "--sim-policy",
             "fifo",
             "--metric",
-            "mean_jct",
+            metric,
             "--json",
             "-",
         ],
-        &s,
-    );
+        s,
+    )
+}
+
+/// `--metric`: the answer for one metric under the policy named, in the JSON's `answer`
+/// and `metric`, its values those of the points; refused without --over-time.
+#[test]
+fn a_metric_is_answered_under_its_policy() {
+    let s = ten_jobs_on_two_machines();
+    let out = fifo_over_1_to_3(&s, "mean_jct");
     let m = &out["metric"];
     assert_eq!(m["metric"], "mean_jct");
     assert_eq!(m["policy"], "fifo");
@@ -361,30 +372,9 @@ fn a_metric_is_answered_under_its_policy() {
 /// has no price and is refused by name.
 #[test]
 fn the_cost_of_a_run_is_its_machines_price_times_its_length() {
-    let o = smd(
-        &["trace", "--workload", "workload-1", "--machines", "2"],
-        None,
-    );
-    let mut s: Value = serde_json::from_slice(&o.stdout).unwrap();
-    s["jobs"].as_array_mut().unwrap().truncate(10);
+    let s = ten_jobs_on_two_machines();
     assert_eq!(s["cluster"]["machines"][0]["hourly_usd"], 3.912);
-    let out = run(
-        &[
-            "sweep",
-            "--machines",
-            "1:3:1",
-            "--policy",
-            "optimus",
-            "--over-time",
-            "--sim-policy",
-            "fifo",
-            "--metric",
-            "cost",
-            "--json",
-            "-",
-        ],
-        &s,
-    );
+    let out = fifo_over_1_to_3(&s, "cost");
     let sim = run(&["simulate", "--policy", "fifo", "--json", "-"], &s);
     let slots = sim["slots"].as_array().unwrap().len() as f64;
     let interval = sim["slots"][1]["start_s"].as_f64().unwrap();

@@ -388,3 +388,29 @@ fn the_metric_decides_what_runs_and_the_answer_is_smd_sweeps() {
     assert!(!s.sweep.form.planners(&s.draft.scenario).is_empty());
     assert!(s.sweep.form.sim_policies(&s.draft.scenario).is_empty());
 }
+
+/// The cost needs prices: on a pool the form says so at the metric and nothing runs; on
+/// catalog machines (they carry one) the sweep starts.
+#[test]
+fn the_cost_needs_priced_machines() {
+    let s = arriving(3);
+    let s = s.reduce(Action::Sweep(SweepAction::Field("metric", "cost".into())));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
+    assert!(s.sweep.run.running.is_none());
+    assert!(
+        matches!(&s.sweep.form.error, Some(("metric", m)) if m.contains("no price")),
+        "{:?}",
+        s.sweep.form.error
+    );
+    let mut sc = (*s.draft.scenario).clone();
+    let t4 = smd_apps::machines::machine_type("t4x4").unwrap();
+    smd_apps::machines::move_to_machines(&mut sc, t4, 2.0);
+    let s = s.reduce(Action::Draft(DraftAction::Load(
+        Box::new(sc),
+        String::new(),
+    )));
+    let s = s.reduce(Action::Sweep(SweepAction::Field("axis", "machines".into())));
+    let s = s.reduce(Action::Sweep(SweepAction::Start(2, 0.0)));
+    assert!(s.sweep.form.error.is_none(), "{:?}", s.sweep.form.error);
+    assert!(s.sweep.run.running.is_some());
+}
