@@ -613,6 +613,57 @@ async fn the_quick_reproduction_shows_every_experiment() {
     assert!(!m
         .one("[data-testid=reproduce-run]")
         .has_attribute("disabled"));
+    // Every claim with its verdict: on this quick run (3 seeds a point) the rules give the
+    // full run's verdicts, docs/REPRODUCTION.md's column (a quick run that disagrees is a
+    // finding to report, not noise: the rules' thresholds sit far from both runs' values).
+    let shown: Vec<(String, String)> = m
+        .all("[data-testid=reproduce-verdicts] tr[data-claim]")
+        .iter()
+        .map(|r| {
+            (
+                r.get_attribute("data-claim").unwrap(),
+                r.get_attribute("data-verdict").unwrap(),
+            )
+        })
+        .collect();
+    let report = include_str!("../../docs/REPRODUCTION.md");
+    let documented: Vec<(String, String)> = ["1a", "1b", "1c", "2a", "2b", "2c", "3"]
+        .iter()
+        .map(|id| {
+            let row = report
+                .lines()
+                .find(|l| l.starts_with(&format!("| {id} |")))
+                .unwrap();
+            let verdict = row.split('|').nth(3).unwrap().trim().trim_matches('*');
+            ((*id).to_owned(), verdict.to_owned())
+        })
+        .collect();
+    assert_eq!(shown, documented);
+}
+
+/// How it works opens on the pipeline as a figure: seven stages, each a link to its
+/// paragraph on the page.
+#[wasm_bindgen_test]
+async fn how_it_works_draws_the_pipeline_with_links_to_its_paragraphs() {
+    let m = Mounted::new(props(Some(scenario(2, 1))));
+    m.planned(2).await;
+    m.click("[role=tab][data-view=how-it-works]");
+    m.until("the figure", |m| {
+        m.count("[data-testid=help-pipeline] svg") == 1
+    })
+    .await;
+    let links = m.all("[data-testid=help-pipeline] a");
+    assert_eq!(m.count("[data-testid=help-pipeline] g.stage"), 7);
+    assert_eq!(links.len(), 7);
+    for a in links {
+        let target = a.get_attribute("href").unwrap();
+        assert_eq!(m.count(&target), 1, "{target} is on the page");
+    }
+    // The draft's first job's utility curve, with its γ in words.
+    assert_eq!(m.count("[data-testid=help-utility] svg"), 1);
+    assert!(m
+        .text("[data-testid=help-utility] figcaption")
+        .starts_with("Job job-001's utility: γ1 = "));
 }
 
 /// Puts `hash` (`#…`, or empty for none) in the address without a reload.

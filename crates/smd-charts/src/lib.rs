@@ -78,6 +78,7 @@ pub mod marker;
 mod measured;
 mod over_time;
 pub mod palette;
+mod pipeline;
 mod rect;
 pub mod scale;
 mod scatter;
@@ -86,6 +87,7 @@ pub mod svg;
 mod sweep;
 pub mod teach;
 mod timeline;
+mod utility;
 
 pub use gpu::{gpu_map_svg, headline as sharing_headline, GpuMapOptions};
 pub use landscape::{
@@ -96,8 +98,10 @@ pub use line::{line_chart_svg, LineChart, Point, Series};
 pub use machines::{machine_map_svg, MachineMapOptions};
 pub use measured::step_curve_svg;
 pub use over_time::{jct_cdf_svg, policy_style, usage_svg, utility_bound_svg, OverTimeOptions};
+pub use pipeline::{pipeline_svg, PipelineOptions, Stage};
 pub use rect::Rect;
 pub use scatter::{scatter_svg, ScatterChart, ScatterSeries};
 pub use schedule::{schedule_svg, ScheduleOptions, TimeUnit};
 pub use sweep::{planner_style, sweep_svg, use_resource, SweepMetric, SweepOptions};
 pub use timeline::{timeline_svg, TimelineOptions};
+pub use utility::utility_curve_svg;

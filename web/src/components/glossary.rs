@@ -25,7 +25,7 @@ pub const GLOSSARY: [(&str, &str); 25] = [
     ("global", "The joint optimum: every job's size and the admitted set chosen together; proven optimal or within the gap shown."),
     ("bound", "An upper bound on any policy's total utility: no plan (or, over time, no schedule) can be worth more."),
     ("knee", "The smallest cluster size at which the best policy reaches 95 % of the utility it has at the largest size swept: more capacity adds little after it."),
-    ("ρ", "A placement's locality factor (docs/MODEL.md §14): how much slower a job runs spread over machines than on one, ρ ≥ 1."),
+    ("ρ", "A placement's locality factor (docs/MODEL.md §14): it scales T's communication term — 1 when no worker shares a machine with a PS of its job, β = B / local_gbps with every task on one machine (below 1 where a machine moves data faster than the network)."),
     ("cluster unit, instance", "A pool's capacity is units × cluster unit; the instance is the size a job's limit ϑ counts in (one machine when the cluster is catalog machines)."),
     ("slot length Δ", "How often the policies decide over time: every Δ seconds each arrived job's allocation is chosen again."),
     ("restart time", "Seconds without progress when a job starts or its allocation or machines change."),

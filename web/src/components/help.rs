@@ -1,26 +1,89 @@
 //! A short explanation of the model and the algorithms (SMD, the baselines, `global`), in
 //! docs/MODEL.md's symbols.
 
+use smd_charts::{pipeline_svg, utility_curve_svg, PipelineOptions, Stage};
 use yew::prelude::*;
+
+/// The pipeline every plan goes through, each stage linked to its paragraph below.
+fn stages() -> Vec<Stage> {
+    let stage = |name: &str, makes: &str, href: Option<&str>| Stage {
+        name: name.into(),
+        makes: makes.into(),
+        href: href.map(Into::into),
+    };
+    vec![
+        stage("Scenario", "jobs, cluster, ε, M_δ", Some("#how-model")),
+        stage(
+            "Each job's region",
+            "Ω: integer (w, p) within L = ϑ·instance",
+            Some("#how-region"),
+        ),
+        stage(
+            "Algorithm 1",
+            "(w̄, p̄): min T over a (1+ε) grid",
+            Some("#how-smd"),
+        ),
+        stage(
+            "Rounding",
+            "x̃ = 1 + (x̄ − 1)/M_δ, rounded into Ω",
+            Some("#how-smd"),
+        ),
+        stage(
+            "Admission",
+            "max Σ μ, Σ demand ≤ capacity",
+            Some("#how-smd"),
+        ),
+        stage(
+            "Placement",
+            "tasks on machines, locality ρ",
+            Some("#how-placement"),
+        ),
+        stage("Plan", "admitted jobs: (w, p), T, μ", Some("#how-global")),
+    ]
+}
 
 /// The model and the algorithm.
 #[function_component]
 pub fn Help() -> Html {
+    let state = super::use_app();
+    // The draft's first job's utility, drawn: the sigmoid the paragraph describes.
+    let curve = state.draft.scenario.jobs.first().map(|j| {
+        let u = &j.utility;
+        let svg = utility_curve_svg([u.gamma1, u.gamma2, u.gamma3], 520.0);
+        html! {
+            <figure class="utility-curve" data-testid="help-utility">
+                { Html::from_html_unchecked(AttrValue::from(svg)) }
+                <figcaption class="note">{ format!(
+                    "Job {}'s utility: γ1 = {}, γ2 = {}, γ3 = {}. Finishing a little faster than γ3 gains almost nothing; a little slower loses almost everything.",
+                    j.id,
+                    smd_format::readable(u.gamma1, 4),
+                    smd_format::readable(u.gamma2, 4),
+                    smd_format::readable(u.gamma3, 4)
+                ) }</figcaption>
+            </figure>
+        }
+    });
     html! {
         <section class="card help" id="help" data-testid="help">
             <h2>{"The model and the algorithm"}</h2>
-            <p>{"Each training job j runs E iterations of a model of g MB on w workers and p parameter servers (PS). Its N layers have forward, backward and communication-profile times f_j, b_j, r_j; one PS has bandwidth B; β1, β2 are per-worker and per-PS overheads per iteration; α scales asynchronous communication."}</p>
+            <figure class="pipeline" data-testid="help-pipeline">
+                { Html::from_html_unchecked(AttrValue::from(pipeline_svg(&stages(), &PipelineOptions { width: 900.0, per_row: 4 }))) }
+                <figcaption class="note">{"Every plan goes through these stages, left to right (click one for its paragraph). The Step through view shows stages 3–5 on one job, step by step."}</figcaption>
+            </figure>
+            <p id="how-model">{"Each training job j runs E iterations of a model of g MB on w workers and p parameter servers (PS). Its N layers have forward, backward and communication-profile times f_j, b_j, r_j; one PS has bandwidth B; β1, β2 are per-worker and per-PS overheads per iteration; α scales asynchronous communication."}</p>
             <p><b>{"Completion time. "}</b>{"Synchronous: T(w,p) = θ1·w + θ2·p + θ3 + θ4·w/p + θ5/w with θ1 = Eβ1, θ2 = Eβ2, θ3 = Eη2·t_b, θ4 = 2Eη3·G/B, θ5 = η1·E·K·t_f. Asynchronous: T = θ'1 + θ'2·p/w + θ'3/w + θ'4/p. The overlap model (sequential, wait-free backprop, pipelined) enters through the exposure factors η1, η2, η3 ∈ [0,1] from one simulated iteration (see the layer schedule)."}</p>
             <p><b>{"Utility. "}</b>{"μ(π) = γ1 / (1 + exp(γ2(π − γ3))), π = T in the planner's unit; by default π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS."}</p>
-            <p><b>{"Region. "}</b>{"Ω = { w ≥ 1, p ≥ 1, O^w_r·w + O^p_r·p ≤ L_r for each resource r }, with the job's limit L = ϑ·instance. The cluster's capacity is units × cluster unit (GPU, vCPU, memory, storage)."}</p>
-            <p><b>{"SMD. "}</b>{"1) Algorithm 1 writes T = const + Σ ζ_j with ratios ζ_j, bounds each by l_j = min_Ω ζ_j and φ_j = max_Ω ζ_j (Charnes–Cooper LPs), keeps the summand J with the largest φ_j/l_j free and walks a geometric grid ν_j = l_j(1+ε)^k over the others, solving min ζ_J s.t. ζ_j ≤ (1+ε)ν_j: the best point x̄ has T(x̄) ≤ (1+ε)·min_Ω T. "}
+            { curve.unwrap_or_default() }
+            <p id="how-region"><b>{"Region. "}</b>{"Ω = { w ≥ 1, p ≥ 1, O^w_r·w + O^p_r·p ≤ L_r for each resource r }, with the job's limit L = ϑ·instance. The cluster's capacity is units × cluster unit (GPU, vCPU, memory, storage)."}</p>
+            <p id="how-smd"><b>{"SMD. "}</b>{"1) Algorithm 1 writes T = const + Σ ζ_j with ratios ζ_j, bounds each by l_j = min_Ω ζ_j and φ_j = max_Ω ζ_j (Charnes–Cooper LPs), keeps the summand J with the largest φ_j/l_j free and walks a geometric grid ν_j = l_j(1+ε)^k over the others, solving min ζ_J s.t. ζ_j ≤ (1+ε)ν_j: the best point x̄ has T(x̄) ≤ (1+ε)·min_Ω T. "}
                 {"2) Algorithm 2 rounds x̃ = 1 + (x̄ − 1)/M_δ up or down at random (seeded) until the point is in Ω. "}
                 {"3) A multi-dimensional knapsack admits jobs: maximise Σ μ_i subject to Σ demand ≤ capacity, by Frieze–Clarke at depth q (guarantee q/(q+4)) or exactly."}</p>
             <p><b>{"Baselines. "}</b>{"ESW: w = p = k, the largest k in Ω, same knapsack. Optimus: admit at (1,1) in order, then add the worker or PS with the best utility gain per dominant share. Exact: each job's integer optimum of T, exact knapsack — the optimum of the decomposition, which SMD can beat by picking smaller allocations."}</p>
-            <p data-testid="help-global"><b>{"Global: sizes and admission together. "}</b>{"SMD decomposes the problem: first it sizes each job on its own — the allocation (w, p) that makes that job fastest — and only then decides which jobs to admit. Global chooses every job's size and the admitted set together: each job may take any integer (w, p) in Ω that no smaller allocation matches in utility, or not be admitted, and global picks the combination of the largest total utility that fits the cluster. It is the recommended plan: its total utility is never below any other policy's, proven optimal or not."}</p>
+            <p id="how-placement"><b>{"Placement. "}</b>{"On machines, each admitted job's w workers and p PSs are put on machines whole (first fit, spread, DLTAP, locality or exact; docs/MODEL.md §15). Traffic between a worker and a PS on the same machine moves at the machine's local rate, so the placement's locality factor ρ scales T's communication term: 1 when no worker shares a machine with a PS of its job, β = B / local_gbps with every task on one machine. A job no placement fits, or whose ρ leaves it no utility, is not admitted."}</p>
+            <p id="how-global" data-testid="help-global"><b>{"Global: sizes and admission together. "}</b>{"SMD decomposes the problem: first it sizes each job on its own — the allocation (w, p) that makes that job fastest — and only then decides which jobs to admit. Global chooses every job's size and the admitted set together: each job may take any integer (w, p) in Ω that no smaller allocation matches in utility, or not be admitted, and global picks the combination of the largest total utility that fits the cluster. It is the recommended plan: its total utility is never below any other policy's, proven optimal or not."}</p>
             <p><b>{"Why \"fast enough\" beats \"fastest\". "}</b>{"The utility μ(π) is a sigmoid, like a deadline: high while the job finishes in time, falling steeply after. Once a job meets its deadline, more workers and PS barely raise its utility — but the GPUs, vCPUs, memory and storage they take could admit another job, worth far more. So the best plan often gives each job just enough to be fast enough and fits more jobs in; sizing each job for speed alone cannot see that trade."}</p>
             <p><b>{"How global proves its plan optimal. "}</b>{"The LP relaxation of the problem (jobs may be admitted fractionally) gives a price for each of the four resources. At those prices no plan can be worth more than the capacity's value plus each job's best utility minus the price of what it uses: an upper bound. An option that cannot be part of a plan better than the best one found is discarded, which leaves few jobs with few options; a small search over them either finds a better plan or shows that none exists — then the plan is proven optimal. The search stops at the time budget (the field \"global time budget\"): the page then shows the best plan found and how far from the optimum it can be at most, (bound − best)/bound, as \"within X% of the optimum\"."}</p>
-            <p data-testid="help-apps"><b>{"Real applications and traces. "}</b>{"\"From an application\" (above the job table) makes a job from one of six applications measured in the Pollux artifact (Qiao et al., OSDI 2021) at a global batch K within the measured range: E from its training runs at that K, g and the layers' communication profile from the model's parameters, the layers' compute from its single-GPU step times; every field stays editable. The cluster can be N machines of a catalog type (one unit and the instance = one machine). \"Load a trace\" replaces the jobs by one of the artifact's workloads, sampled from Microsoft's Philly trace (160 or 80 jobs arriving over 8 hours), each its application's preset with its arrival time and requested workers kept. The plan takes every job at once, as if all had arrived; the Over time view plans over the arrivals, slot by slot, with each policy (docs/MODEL.md §17)."}</p>
+            <p id="how-apps" data-testid="help-apps"><b>{"Real applications and traces. "}</b>{"\"From an application\" (above the job table) makes a job from one of six applications measured in the Pollux artifact (Qiao et al., OSDI 2021) at a global batch K within the measured range: E from its training runs at that K, g and the layers' communication profile from the model's parameters, the layers' compute from its single-GPU step times; every field stays editable. The cluster can be N machines of a catalog type (one unit and the instance = one machine). \"Load a trace\" replaces the jobs by one of the artifact's workloads, sampled from Microsoft's Philly trace (160 or 80 jobs arriving over 8 hours), each its application's preset with its arrival time and requested workers kept. The plan takes every job at once, as if all had arrived; the Over time view plans over the arrivals, slot by slot, with each policy (docs/MODEL.md §17)."}</p>
             <p class="note">{"Everything is computed in your browser by the same Rust solver as the command-line tool (compiled to WebAssembly, running in a Web Worker)."}</p>
         </section>
     }
