@@ -60,7 +60,8 @@ pub fn pipeline_svg(stages: &[Stage], opts: &PipelineOptions) -> String {
         .attr("viewBox", format!("0 0 {} {}", opts.width, height))
         .px("width", opts.width)
         .px("height", height)
-        .attr("role", "img")
+        // A group, not an image: its stages may be links (an image has no focusable parts).
+        .attr("role", "group")
         .attr("data-stages", stages.len())
         .attr("aria-label", format!("The pipeline: {}", names.join(" → ")))
         .open();

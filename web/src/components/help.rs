@@ -15,7 +15,7 @@ fn stages() -> Vec<Stage> {
         stage("Scenario", "jobs, cluster, ε, M_δ", Some("#how-model")),
         stage(
             "Each job's region",
-            "Ω: integer (w, p) within L = ϑ·instance",
+            "Ω: integer (w, p) within ϑ·instance",
             Some("#how-region"),
         ),
         stage(
@@ -25,7 +25,7 @@ fn stages() -> Vec<Stage> {
         ),
         stage(
             "Rounding",
-            "x̃ = 1 + (x̄ − 1)/M_δ, rounded into Ω",
+            "x̃ = 1 + (x̄ − 1)/M_δ, into Ω",
             Some("#how-smd"),
         ),
         stage(
@@ -67,7 +67,7 @@ pub fn Help() -> Html {
         <section class="card help" id="help" data-testid="help">
             <h2>{"The model and the algorithm"}</h2>
             <figure class="pipeline" data-testid="help-pipeline">
-                { Html::from_html_unchecked(AttrValue::from(pipeline_svg(&stages(), &PipelineOptions { width: 900.0, per_row: 4 }))) }
+                { Html::from_html_unchecked(AttrValue::from(pipeline_svg(&stages(), &PipelineOptions { width: 1000.0, per_row: 4 }))) }
                 <figcaption class="note">{"Every plan goes through these stages, left to right (click one for its paragraph). The Step through view shows stages 3–5 on one job, step by step."}</figcaption>
             </figure>
             <p id="how-model">{"Each training job j runs E iterations of a model of g MB on w workers and p parameter servers (PS). Its N layers have forward, backward and communication-profile times f_j, b_j, r_j; one PS has bandwidth B; β1, β2 are per-worker and per-PS overheads per iteration; α scales asynchronous communication."}</p>
