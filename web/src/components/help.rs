@@ -23,11 +23,7 @@ fn stages() -> Vec<Stage> {
             "(w̄, p̄): min T over a (1+ε) grid",
             Some("#how-smd"),
         ),
-        stage(
-            "Rounding",
-            "x̃ = 1 + (x̄ − 1)/M_δ, into Ω",
-            Some("#how-smd"),
-        ),
+        stage("Rounding", "x̃ = 1 + (x̄ − 1)/M_δ, into Ω", Some("#how-smd")),
         stage(
             "Admission",
             "max Σ μ, Σ demand ≤ capacity",
