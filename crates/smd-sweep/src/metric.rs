@@ -239,11 +239,7 @@ pub fn metric_answer(
     let target = match current.value {
         // The cheapest size anywhere in the range: more machines cost more per hour and
         // may finish sooner, so the cost has no direction to halve in.
-        Some(_) if metric == Metric::Cost => values
-            .iter()
-            .filter(|p| p.value.is_some())
-            .min_by(|x, y| x.value.unwrap_or(0.0).total_cmp(&y.value.unwrap_or(0.0)))
-            .copied(),
+        Some(_) if metric == Metric::Cost => least(&values),
         Some(c) if metric.lower_is_better() => values[at..]
             .iter()
             .find(|p| p.value.is_some_and(|v| v <= c / 2.0))
@@ -299,6 +295,15 @@ pub fn metric_answer(
     };
     a.answer = words(&a, first.size.axis(), first.machine.as_deref());
     Ok(a)
+}
+
+/// The size with the least value (the smallest of equals), if any has a value.
+fn least(values: &[MetricPoint]) -> Option<MetricPoint> {
+    values
+        .iter()
+        .filter(|p| p.value.is_some())
+        .min_by(|x, y| x.value.unwrap_or(0.0).total_cmp(&y.value.unwrap_or(0.0)))
+        .copied()
 }
 
 /// `n machines of m`, `n units`.
@@ -361,13 +366,7 @@ fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
                 m.show(t.value.unwrap_or(now))
             ),
             None => {
-                let least = a
-                    .values
-                    .iter()
-                    .filter(|p| p.value.is_some())
-                    .min_by(|x, y| x.value.unwrap_or(0.0).total_cmp(&y.value.unwrap_or(0.0)))
-                    .copied()
-                    .unwrap_or(a.current);
+                let least = least(&a.values).unwrap_or(a.current);
                 if least.size == a.current.size {
                     return with_against(
                         a,

@@ -62,16 +62,18 @@ impl Oasis {
         } else {
             (1.0, 1.0)
         };
-        Oasis {
+        let mut o = Oasis {
             reserved: Vec::new(),
             prices: Vec::new(),
-            free_price: l * (u / l).powf(0.0),
+            free_price: 0.0,
             plan: (0..n).map(|_| None).collect(),
             seen: vec![false; n],
             why: vec![None; n],
             u,
             l,
-        }
+        };
+        o.free_price = o.price(0.0);
+        o
     }
 
     fn price(&self, x: f64) -> f64 {
