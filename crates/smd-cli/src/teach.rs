@@ -6,7 +6,7 @@ use crate::common::{load, Common};
 use crate::failure::Failure;
 use crate::table::printable;
 use clap::Args;
-use smd_charts::teach::{sentence, stage_title};
+use smd_charts::teach::{explain, lesson, sentence, skipped, stage_title, LessonStep};
 use smd_core::teach::{trace, Event, Stage, TraceOptions};
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -17,16 +17,25 @@ pub struct TeachArgs {
     /// The job to follow, by its id.
     #[arg(long, value_name = "ID")]
     job: String,
+    /// Only the key steps (at most 40; each says in brief what it passes over) and the
+    /// decision explained in words: the page's lesson (docs/MODEL.md §20).
+    #[arg(long)]
+    lesson: bool,
     #[command(flatten)]
     common: Common,
 }
 
-/// One step in the JSON output: its stage, its sentence and its data.
+/// One step in the JSON output: its stage, its sentence and its data; in a lesson, its
+/// number in the trace (from 1) and what it passes over.
 #[derive(serde::Serialize)]
 struct Step<'a> {
     stage: Stage,
     text: String,
     event: &'a Event,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped: Option<String>,
 }
 
 /// Traces the job and prints its steps.
@@ -54,17 +63,29 @@ pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
             ))
         }
     };
-    let steps = t.steps.iter().enumerate().map(|(k, e)| Step {
-        stage: e.stage(),
-        text: sentence(&t, k),
-        event: e,
+    // The steps shown: every one, or the lesson's.
+    let shown: Vec<LessonStep> = if a.lesson {
+        lesson(&t)
+    } else {
+        (0..t.steps.len())
+            .map(|k| LessonStep { from: k, at: k })
+            .collect()
+    };
+    let steps = shown.iter().map(|s| Step {
+        stage: t.steps[s.at].stage(),
+        text: sentence(&t, s.at),
+        event: &t.steps[s.at],
+        step: a.lesson.then_some(s.at + 1),
+        skipped: skipped(&t, s),
     });
+    let explanation = a.lesson.then(|| explain(&t)).flatten();
     if a.common.json {
         let doc = serde_json::json!({
             "job": t.job,
             "index": t.index,
             "steps": steps.collect::<Vec<_>>(),
             "plan": t.plan,
+            "explanation": explanation,
         });
         let text = serde_json::to_string_pretty(&doc)
             .map_err(|e| Failure::Solver(format!("cannot serialise the trace: {e}")))?;
@@ -78,14 +99,19 @@ pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     writeln!(
         out,
-        "{} (job {} of {})   ε {}   M_δ {}   rounding {}   {admission}   {} steps",
+        "{} (job {} of {})   ε {}   M_δ {}   rounding {}   {admission}   {} steps{}",
         printable(&t.job),
         index + 1,
         scenario.jobs.len(),
         p.epsilon,
         p.m_delta,
         p.rounding,
-        t.steps.len()
+        t.steps.len(),
+        if a.lesson {
+            format!(", the lesson's {}", shown.len())
+        } else {
+            String::new()
+        }
     )?;
     if scenario.cluster.has_machines() {
         writeln!(
@@ -95,12 +121,23 @@ pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let width = t.steps.len().to_string().len();
     let mut stage = None;
-    for (k, s) in steps.enumerate() {
+    for (s, at) in steps.zip(&shown) {
         if stage != Some(s.stage) {
             stage = Some(s.stage);
             writeln!(out, "\n{}", stage_title(s.stage))?;
         }
-        writeln!(out, "{:>width$}  {}", k + 1, printable(&s.text))?;
+        if let Some(brief) = &s.skipped {
+            writeln!(out, "{:>width$}  ({})", "", printable(brief))?;
+        }
+        writeln!(out, "{:>width$}  {}", at.at + 1, printable(&s.text))?;
+    }
+    if let Some(e) = explanation {
+        writeln!(
+            out,
+            "\nThe decision in words\n{:>width$}  {}",
+            "",
+            printable(&e)
+        )?;
     }
     Ok(())
 }

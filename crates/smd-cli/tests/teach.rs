@@ -94,3 +94,65 @@ fn an_unknown_job_is_invalid_input() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("--job") && err.contains("\"nope\""), "{err}");
 }
+
+/// `--lesson`: the key steps of a long trace (ε = 0.01 on 30 jobs), at most 40, numbered by
+/// their trace step, each stage's heading, and the decision in words last — as JSON too,
+/// with each step's number and what it passes over.
+#[test]
+fn the_lesson_is_the_key_steps_and_the_decision_in_words() {
+    let o = smd(&["generate", "--jobs", "30", "--seed", "1"], None);
+    let input = o.stdout;
+    let o = smd(
+        &["teach", "--job", "job-014", "--lesson", "-"],
+        Some(&input),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8(o.stdout).unwrap();
+    let numbered: Vec<u64> = text
+        .lines()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    assert!(numbered.len() <= 40 && numbered.len() >= 8, "{text}");
+    assert!(numbered.windows(2).all(|w| w[0] < w[1]), "in trace order");
+    assert!(
+        *numbered.last().unwrap() > 1000,
+        "the trace's own numbers: {text}"
+    );
+    for heading in [
+        "(a) Bounds",
+        "(b) The ε-grid",
+        "(c) Algorithm 2",
+        "(d) Admission",
+    ] {
+        assert!(text.contains(heading), "{heading}");
+    }
+    assert!(text.contains(", in brief: "), "{text}");
+    let words = text
+        .split("The decision in words")
+        .nth(1)
+        .expect("the decision");
+    assert!(
+        words.contains("(w, p) = (6, 24)") && words.contains("It is admitted"),
+        "{words}"
+    );
+
+    let o = smd(
+        &["teach", "--job", "job-014", "--lesson", "--json", "-"],
+        Some(&input),
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), numbered.len());
+    let at: Vec<u64> = steps.iter().map(|s| s["step"].as_u64().unwrap()).collect();
+    assert_eq!(at, numbered);
+    assert!(steps.iter().any(|s| s["skipped"].is_string()));
+    assert!(v["explanation"]
+        .as_str()
+        .unwrap()
+        .contains("It is admitted"));
+}

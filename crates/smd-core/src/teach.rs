@@ -27,6 +27,7 @@
 
 use crate::choice::InnerSolver;
 use crate::error::Error;
+use crate::model::JobModel;
 use crate::observe::Observer;
 pub use crate::observe::{AdmissionItem, Event, NodeOutcome, Stage, SubsetOutcome};
 use crate::plan::Plan;
@@ -76,6 +77,21 @@ pub struct Trace {
     /// The plan the trace ends with: `plan_with(scenario, Policy::Smd, …)`'s, on the pool
     /// (on machines the placement that follows is not traced).
     pub plan: Plan,
+    /// What the job's allocation is measured against when the trace explains it (not part
+    /// of SMD's run: computed beside it from the job's model).
+    #[serde(default)]
+    pub reference: Reference,
+}
+
+/// The points a teacher compares SMD's allocation of the traced job with (docs/MODEL.md §20,
+/// *lesson*): the integer optimum of T over Ω (the `exact` policy's allocation) and the real
+/// p minimising T at the allocation's w (what *polish* moves p̄ to, §6).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Reference {
+    /// (w, p, T) of the least T over Ω's integer points; `None` when the job is infeasible.
+    pub integer_optimum: Option<(u64, u64, f64)>,
+    /// The real p minimising T at the plan's w for this job, and T there.
+    pub best_p: Option<(f64, f64)>,
 }
 
 impl Trace {
@@ -260,12 +276,30 @@ pub fn trace(scenario: &Scenario, job: usize, opts: &TraceOptions) -> Result<Tra
         ..Options::default()
     };
     let plan = plan_observed(scenario, Policy::Smd, &mut plan_opts, &mut rec)?;
+    let model = JobModel::of(
+        &scenario.jobs[job],
+        &scenario.cluster,
+        scenario.params.time_unit_s,
+    );
+    let reference = if model.feasible() {
+        let w = plan.jobs.get(job).and_then(|l| l.workers);
+        Reference {
+            integer_optimum: model.integer_optimum(),
+            best_p: w.map(|w| {
+                let p = model.best_p_for(w as f64);
+                (p, model.t(w as f64, p))
+            }),
+        }
+    } else {
+        Reference::default()
+    };
     Ok(Trace {
         job: id,
         index: job,
         ids: scenario.jobs.iter().map(|j| j.id.clone()).collect(),
         steps: rec.steps,
         plan,
+        reference,
     })
 }
 

@@ -10,7 +10,7 @@ use super::AppState;
 use crate::route;
 use crate::solver::pool::{hardware_concurrency, pool_size, Pool};
 use crate::solver::{now_ms, Reply, Solver, SolverMode};
-use crate::state::{Action, Notice, View, PLAY_MS};
+use crate::state::{Action, Notice, View};
 use crate::state::{SolveAction, SweepAction, TeachAction, ViewAction};
 use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
@@ -221,18 +221,18 @@ pub fn use_trace(state: &AppState) {
     });
 }
 
-/// While Play is on, one step on every [`PLAY_MS`].
+/// While Play is on, one step on every `play_ms` (the speed chosen).
 #[hook]
 pub fn use_teach_player(state: &AppState) {
     let d = state.dispatcher();
-    use_effect_with(state.teach.playing, move |playing| {
-        let timer = playing.then(|| {
-            Interval::new(PLAY_MS, move || {
-                d.dispatch(Action::Teach(TeachAction::Tick))
-            })
-        });
-        move || drop(timer)
-    });
+    use_effect_with(
+        (state.teach.playing, state.teach.play_ms),
+        move |&(playing, ms)| {
+            let timer = playing
+                .then(|| Interval::new(ms, move || d.dispatch(Action::Teach(TeachAction::Tick))));
+            move || drop(timer)
+        },
+    );
 }
 
 /// The browser's localStorage, if the page may use it.

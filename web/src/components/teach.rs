@@ -5,13 +5,17 @@
 //! (`smd_core::teach`); sentences, marks and charts from `smd_charts::teach`.
 
 use super::use_app;
-use crate::state::TeachAction;
-use crate::state::{Action, TeachMove};
-use smd_charts::teach::{admission_chart, admission_rows, overlay, sentence, stage_title};
+use crate::state::{Action, TeachMove, View, SPEEDS};
+use crate::state::{TeachAction, TeachState};
+use smd_charts::teach::{
+    admission_chart, admission_rows, explain, overlay, sentence, skipped, stage_title,
+};
 use smd_charts::{landscape_overlay_svg, line_chart_svg, LandscapeOptions, Value};
 use smd_core::teach::{Event as TraceEvent, Stage, Trace};
 use smd_core::Landscape;
 use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Admission steps listed under the chart.
@@ -38,10 +42,69 @@ fn picture(l: &Landscape, t: &Trace, k: usize) -> AttrValue {
     AttrValue::from(landscape_overlay_svg(l, &opts, &overlay(t, k)))
 }
 
+/// The stepper's keys, anywhere on the page while Step through is on screen: ← and → a
+/// step, Home and End the first and last, space Play/Stop. Keys typed into a field, on the
+/// tab list (whose arrows change the view) or — space — on a button (which presses it) are
+/// theirs.
+fn on_key(e: &web_sys::KeyboardEvent) -> Option<TeachAction> {
+    if e.ctrl_key() || e.alt_key() || e.meta_key() || e.default_prevented() {
+        return None;
+    }
+    let target = e.target()?.dyn_into::<web_sys::Element>().ok();
+    let tag = target.as_ref().map(|t| t.tag_name()).unwrap_or_default();
+    if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+        || target
+            .as_ref()
+            .and_then(|t| t.closest("[role=tablist]").ok().flatten())
+            .is_some()
+    {
+        return None;
+    }
+    Some(match e.key().as_str() {
+        "ArrowLeft" => TeachAction::Go(TeachMove::Previous),
+        "ArrowRight" => TeachAction::Go(TeachMove::Next),
+        "Home" => TeachAction::Go(TeachMove::First),
+        "End" => TeachAction::Go(TeachMove::Last),
+        " " if tag != "BUTTON" => TeachAction::Toggle,
+        _ => return None,
+    })
+}
+
+/// Listens to the stepper's keys on the document while the view is mounted.
+#[hook]
+fn use_teach_keys(state: &super::AppState) {
+    let d = state.dispatcher();
+    let on = state.view.tab == View::Teach;
+    use_effect_with(on, move |&on| {
+        let listener = on.then(|| {
+            let f = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
+                move |e: web_sys::KeyboardEvent| {
+                    if let Some(a) = on_key(&e) {
+                        e.prevent_default();
+                        d.dispatch(Action::Teach(a));
+                    }
+                },
+            );
+            let doc = web_sys::window().and_then(|w| w.document());
+            if let Some(doc) = &doc {
+                let _ = doc.add_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
+            }
+            (doc, f)
+        });
+        move || {
+            if let Some((Some(doc), f)) = listener {
+                let _ =
+                    doc.remove_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
+            }
+        }
+    });
+}
+
 /// The job picker, the stepper and the step with its picture.
 #[function_component]
 pub fn TeachPanel() -> Html {
     let state = use_app();
+    use_teach_keys(&state);
     let teach = &state.teach;
     let results = state.solving.results.clone();
     let trace = teach.ready().cloned();
@@ -112,7 +175,7 @@ fn card(picker: Option<Html>, body: Html) -> Html {
     html! {
         <section class="card teach" id="teach" data-testid="teach">
             { title }
-            <p class="note">{"The plan on screen, replayed for one job with the smd policy: (a) the bounds l_j, φ_j of the summands ζ_j of T and the free summand J; (b) Algorithm 1's ε-grid — the grid points solved and the blocks the fast path pruned, with the best ν so far; (c) Algorithm 2 — x̃ and its draws; (d) the admission of every job. Long searches are cut (the summaries say how many steps were left out)."}</p>
+            <p class="note">{"The plan on screen, replayed for one job with the smd policy: (a) the bounds l_j, φ_j of the summands ζ_j of T and the free summand J; (b) Algorithm 1's ε-grid — the grid points solved and the blocks the fast path pruned, with the best ν so far; (c) Algorithm 2 — x̃ and its draws; (d) the admission of every job. The lesson walks the key steps — each says in brief what it passes over — and ends with the decision in words; uncheck it for every step. Long searches are cut (the summaries say how many steps were left out)."}</p>
             { body }
         </section>
     }
@@ -126,19 +189,42 @@ fn stepper(
     svg: Option<AttrValue>,
     chart: Option<AttrValue>,
 ) -> Html {
-    let n = t.steps.len();
+    let teach: &TeachState = &state.teach;
     let Some(e) = t.steps.get(k) else {
         return html! { <p class="note">{"This trace has no steps."}</p> };
     };
+    let (at, of) = teach.position();
     let go = |m: TeachMove| {
         let d = state.dispatcher();
         Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Go(m))))
     };
-    let playing = state.teach.playing;
+    let playing = teach.playing;
     let play = {
         let d = state.dispatcher();
         Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Play(!playing))))
     };
+    let on_lesson = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let on = e
+                .target_dyn_into::<web_sys::HtmlInputElement>()
+                .is_some_and(|i| i.checked());
+            d.dispatch(Action::Teach(TeachAction::Lesson(on)));
+        })
+    };
+    let on_speed = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            if let Some(ms) = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .and_then(|s| s.value().parse().ok())
+            {
+                d.dispatch(Action::Teach(TeachAction::Speed(ms)));
+            }
+        })
+    };
+    let brief = teach.lesson_step().and_then(|s| skipped(t, &s));
+    let (first, last) = (at <= 1, at >= of);
     let stage = e.stage();
     let stages = Stage::ALL.iter().filter_map(|&s| {
         let first = t.first_of(s)?;
@@ -156,7 +242,14 @@ fn stepper(
     let decision = matches!(e, TraceEvent::Admitted { .. })
         .then_some(line)
         .flatten();
+    let why = decision.and_then(|_| explain(t));
     let text = sentence(t, k);
+    let n = t.steps.len();
+    let counter = if teach.lesson {
+        format!("Step {at} of {of} (trace step {} of {n}) · ", k + 1)
+    } else {
+        format!("Step {at} of {of} · ")
+    };
     let table = (stage == Stage::Admission).then(|| {
         let rows = admission_rows(t, k, ROWS);
         (!rows.is_empty()).then(|| html! {
@@ -171,23 +264,42 @@ fn stepper(
     html! {
         <>
             <div class="buttons teach-controls" role="toolbar" aria-label="Step through">
-                <button onclick={go(TeachMove::First)} disabled={k == 0} data-testid="teach-first">{"« First"}</button>
-                <button onclick={go(TeachMove::Previous)} disabled={k == 0} data-testid="teach-prev">{"◀ Previous"}</button>
-                <button onclick={play} disabled={n < 2} aria-pressed={playing.to_string()} data-testid="teach-play">
+                <button onclick={go(TeachMove::First)} disabled={first} data-testid="teach-first" aria-keyshortcuts="Home">{"« First"}</button>
+                <button onclick={go(TeachMove::Previous)} disabled={first} data-testid="teach-prev" aria-keyshortcuts="ArrowLeft">{"◀ Previous"}</button>
+                <button onclick={play} disabled={of < 2} aria-pressed={playing.to_string()} data-testid="teach-play" aria-keyshortcuts="Space">
                     { if playing { "■ Stop" } else { "▶ Play" } }
                 </button>
-                <button onclick={go(TeachMove::Next)} disabled={k + 1 >= n} data-testid="teach-next">{"Next ▶"}</button>
-                <button onclick={go(TeachMove::Last)} disabled={k + 1 >= n} data-testid="teach-last">{"Last »"}</button>
+                <button onclick={go(TeachMove::Next)} disabled={last} data-testid="teach-next" aria-keyshortcuts="ArrowRight">{"Next ▶"}</button>
+                <button onclick={go(TeachMove::Last)} disabled={last} data-testid="teach-last" aria-keyshortcuts="End">{"Last »"}</button>
+            </div>
+            <div class="teach-options">
+                <label class="check">
+                    <input type="checkbox" checked={teach.lesson} onchange={on_lesson} data-testid="teach-lesson" />
+                    { format!(" Lesson: the {} key steps (off: all {n} steps of the trace)", teach.keys.len()) }
+                </label>
+                <label>{"Play speed "}
+                    <select onchange={on_speed} data-testid="teach-speed">
+                        { for SPEEDS.iter().map(|&(label, ms)| html! {
+                            <option value={ms.to_string()} selected={ms == teach.play_ms}>{ label }</option>
+                        }) }
+                    </select>
+                </label>
+                <span class="note">{"Keys: ← → a step · Home / End · space Play / Stop"}</span>
             </div>
             <div class="switch teach-stages">{ for stages }</div>
             <div class="teach-step" data-testid="teach-step" aria-live="polite"
-                data-step={(k + 1).to_string()} data-steps={n.to_string()} data-stage={stage.name()}
+                data-step={at.to_string()} data-steps={of.to_string()} data-stage={stage.name()}
+                data-trace-step={(k + 1).to_string()}
                 data-w={decision.and_then(|l| l.workers).map(|w| w.to_string())}
                 data-p={decision.and_then(|l| l.ps).map(|p| p.to_string())}
                 data-admitted={decision.map(|l| l.admitted.to_string())}>
-                <p class="teach-counter" data-testid="teach-counter">{ format!("Step {} of {n} · ", k + 1) }
+                <p class="teach-counter" data-testid="teach-counter">{ counter }
                     <strong data-testid="teach-stage">{ stage_title(stage) }</strong></p>
+                { for brief.map(|b| html! { <p class="note teach-skipped" data-testid="teach-skipped">{ b }</p> }) }
                 <p class="teach-text" data-testid="teach-text">{ text }</p>
+                { for why.map(|w| html! {
+                    <p class="teach-why" data-testid="teach-decision"><strong>{"The decision in words. "}</strong>{ w }</p>
+                }) }
             </div>
             if stage == Stage::Admission {
                 { for chart.map(|svg| html! {

@@ -683,7 +683,7 @@ impl State {
     /// Appends the application form's job and selects it.
     pub(super) fn add_from_app(&mut self) {
         if let Some(uid) = self.draft.add_from_app() {
-            self.view.selected = Some(uid);
+            self.view.pick(uid);
         }
     }
 

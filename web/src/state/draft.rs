@@ -614,6 +614,7 @@ impl State {
     /// or, after a load, the first job with a problem; the note is shown.
     pub(super) fn draft_replaced(&mut self, note: String, open_problem: bool) {
         self.view.selected = self.draft.uids.first().copied();
+        self.view.picked = false;
         if open_problem {
             if let Some(u) = self.draft.first_problem_job() {
                 self.view.selected = Some(u);
@@ -697,13 +698,14 @@ impl DraftAction {
                 true
             }
             DraftAction::AddJob => {
-                s.view.selected = Some(s.draft.add_job());
+                let uid = s.draft.add_job();
+                s.view.pick(uid);
                 true
             }
             DraftAction::DuplicateJob(uid) => {
                 let copy = s.draft.duplicate_job(uid);
-                if copy.is_some() {
-                    s.view.selected = copy;
+                if let Some(c) = copy {
+                    s.view.pick(c);
                 }
                 copy.is_some()
             }

@@ -57,7 +57,7 @@ pub use solving::{
     LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
 };
 pub use sweep::{SweepAction, SweepForm, SweepState, Sweeping, Swept};
-pub use teach::{TeachAction, TeachMove, TeachState, TraceView, PLAY_MS};
+pub use teach::{TeachAction, TeachMove, TeachState, TraceView, SPEEDS};
 pub use view::{LandscapeValue, Notice, View, ViewAction, ViewState};
 
 use crate::codec::Draft;
@@ -262,6 +262,7 @@ impl Reducible for State {
         if s.draft.edits != edits || s.view.tab != tab {
             s.follow_draft_over_time();
         }
+        s.lesson_job();
         Rc::new(s)
     }
 }

@@ -1,14 +1,25 @@
 //! The "Step through" view's state: the teaching trace of the selected job (a task of the
-//! worker, keyed by the results and the job it was made for), the step on screen, and
-//! whether Play is advancing it.
+//! worker, keyed by the results and the job it was made for), the step on screen, whether
+//! the stepper walks the lesson's key steps or the whole trace, and whether Play is
+//! advancing it and how fast.
 
-use super::State;
+use super::{State, View};
 use crate::solver::{Event, Output, Task};
+use smd_charts::teach::{lesson, LessonStep};
 use smd_core::teach::{Stage, Trace};
+use smd_core::Policy;
 use std::rc::Rc;
 
-/// Time between two steps while playing, ms.
-pub const PLAY_MS: u32 = 700;
+/// Time between two steps while playing, ms (the default speed).
+pub const PLAY_MS: u32 = 1500;
+
+/// Play's speeds: a label and the time between two steps, ms.
+pub const SPEEDS: [(&str, u32); 4] = [
+    ("slow (3 s a step)", 3000),
+    ("1.5 s a step", PLAY_MS),
+    ("fast (0.5 s)", 500),
+    ("very fast (0.1 s)", 100),
+];
 
 /// The trace of one job of one set of results.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,14 +48,33 @@ pub enum TeachMove {
 }
 
 /// The teaching part of the state.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TeachState {
     /// The trace on screen (or being computed).
     pub trace: Option<TraceView>,
-    /// The step on screen, from 0.
+    /// The trace's key steps ([`lesson`]), once it is ready.
+    pub keys: Rc<Vec<LessonStep>>,
+    /// The step on screen: its index in the trace, from 0.
     pub step: usize,
+    /// Whether the stepper walks the lesson's key steps (else every step of the trace).
+    pub lesson: bool,
     /// Whether Play advances the step.
     pub playing: bool,
+    /// Time between two steps while playing, ms.
+    pub play_ms: u32,
+}
+
+impl Default for TeachState {
+    fn default() -> TeachState {
+        TeachState {
+            trace: None,
+            keys: Rc::default(),
+            step: 0,
+            lesson: true,
+            playing: false,
+            play_ms: PLAY_MS,
+        }
+    }
 }
 
 impl TeachState {
@@ -63,6 +93,68 @@ impl TeachState {
         self.len() == 0
     }
 
+    /// The key steps the stepper walks in the lesson (`None` for the whole trace).
+    fn walked(&self) -> Option<&[LessonStep]> {
+        (self.lesson && !self.keys.is_empty()).then_some(self.keys.as_slice())
+    }
+
+    /// The lesson step the trace's step `k` belongs to (the one standing for it).
+    pub fn key_of(&self, k: usize) -> Option<usize> {
+        self.keys.iter().position(|s| s.from <= k && k <= s.at)
+    }
+
+    /// The step on screen as the stepper counts: (its number from 1, how many there are) —
+    /// among the lesson's key steps, or the trace's.
+    pub fn position(&self) -> (usize, usize) {
+        match self.walked() {
+            Some(keys) => (self.key_of(self.step).map_or(1, |i| i + 1), keys.len()),
+            None => (self.step + 1, self.len()),
+        }
+    }
+
+    /// The lesson step on screen, in the lesson (what it stands for).
+    pub fn lesson_step(&self) -> Option<LessonStep> {
+        self.walked()?;
+        self.keys.get(self.key_of(self.step)?).copied()
+    }
+
+    /// The step after `k` the stepper walks to, if any.
+    fn after(&self, k: usize) -> Option<usize> {
+        match self.walked() {
+            Some(keys) => keys.iter().map(|s| s.at).find(|&a| a > k),
+            None => (k + 1 < self.len()).then_some(k + 1),
+        }
+    }
+
+    /// The step before `k` the stepper walks to, if any.
+    fn before(&self, k: usize) -> Option<usize> {
+        match self.walked() {
+            Some(keys) => keys.iter().map(|s| s.at).rev().find(|&a| a < k),
+            None => k.checked_sub(1),
+        }
+    }
+
+    /// The stepper's first and last steps.
+    fn ends(&self) -> Option<(usize, usize)> {
+        match self.walked() {
+            Some(keys) => Some((keys.first()?.at, keys.last()?.at)),
+            None => (!self.is_empty()).then(|| (0, self.len() - 1)),
+        }
+    }
+
+    /// The lesson (`true`) or the whole trace; in the lesson the step moves to the key step
+    /// standing for it. Returns whether anything changed.
+    pub fn set_lesson(&mut self, on: bool) -> bool {
+        if self.lesson == on {
+            return false;
+        }
+        self.lesson = on;
+        if let Some(s) = self.lesson_step() {
+            self.step = s.at;
+        }
+        true
+    }
+
     /// A trace is wanted for `key` under task id `run`; returns whether it is a new request.
     pub fn request(&mut self, key: (u64, u64), run: u64) -> bool {
         if self.trace.as_ref().is_some_and(|t| t.key == key) {
@@ -73,6 +165,7 @@ impl TeachState {
             run,
             data: None,
         });
+        self.keys = Rc::default();
         self.step = 0;
         self.playing = false;
         true
@@ -106,7 +199,8 @@ impl TeachState {
             Event::Failed { message } => Err(message),
             _ => return false,
         });
-        self.step = 0;
+        self.keys = Rc::new(self.ready().map(|t| lesson(t)).unwrap_or_default());
+        self.step = self.ends().map_or(0, |(first, _)| first);
         true
     }
 
@@ -121,15 +215,16 @@ impl TeachState {
 
     /// Moves the stepper; returns whether the step changed.
     pub fn go(&mut self, m: TeachMove) -> bool {
-        let n = self.len();
-        if n == 0 {
+        let Some((first, last)) = self.ends() else {
             return false;
-        }
+        };
+        let k = self.step;
         let to = match m {
-            TeachMove::First => 0,
-            TeachMove::Previous => self.step.saturating_sub(1),
-            TeachMove::Next => (self.step + 1).min(n - 1),
-            TeachMove::Last => n - 1,
+            TeachMove::First => first,
+            TeachMove::Previous => self.before(k).unwrap_or(k),
+            TeachMove::Next => self.after(k).unwrap_or(k),
+            TeachMove::Last => last,
+            // Each stage's first step is a key step of the lesson (smd_charts::teach::lesson).
             TeachMove::Stage(s) => match self.ready().and_then(|t| t.first_of(s)) {
                 Some(k) => k,
                 None => return false,
@@ -145,11 +240,14 @@ impl TeachState {
     /// Play (`true`) or stop; Play at the last step starts again from the first.
     pub fn play(&mut self, on: bool) -> bool {
         let before = (self.step, self.playing);
-        let n = self.len();
-        if on && n > 1 && self.step + 1 >= n {
-            self.step = 0;
+        let Some((first, last)) = self.ends().filter(|(f, l)| f < l) else {
+            self.playing = false;
+            return (self.step, self.playing) != before;
+        };
+        if on && self.step >= last {
+            self.step = first;
         }
-        self.playing = on && n > 1;
+        self.playing = on;
         (self.step, self.playing) != before
     }
 
@@ -158,11 +256,11 @@ impl TeachState {
         if !self.playing {
             return false;
         }
-        let n = self.len();
-        if self.step + 1 < n {
-            self.step += 1;
+        match self.after(self.step) {
+            Some(k) => self.step = k,
+            None => self.playing = false,
         }
-        if self.step + 1 >= n {
+        if self.after(self.step).is_none() {
             self.playing = false;
         }
         true
@@ -190,6 +288,34 @@ impl State {
         })
     }
 
+    /// On Step through, until the user picks a job: the first job SMD's plan admits, if the
+    /// selected one is not admitted — a lesson that ends on an admitted job (the default
+    /// scenario's first job is not). Called after every action.
+    pub(super) fn lesson_job(&mut self) {
+        if self.view.tab != View::Teach || self.view.picked {
+            return;
+        }
+        let Some(r) = self.solving.results.as_ref().filter(|r| r.complete) else {
+            return;
+        };
+        let Some(plan) = r.plan(Policy::Smd) else {
+            return;
+        };
+        let admitted = |uid: u64| {
+            r.uids
+                .iter()
+                .position(|&u| u == uid)
+                .and_then(|i| plan.jobs.get(i))
+                .is_some_and(|l| l.admitted)
+        };
+        if self.view.selected.is_some_and(admitted) {
+            return;
+        }
+        if let Some(i) = plan.jobs.iter().position(|l| l.admitted) {
+            self.view.selected = r.uids.get(i).copied().or(self.view.selected);
+        }
+    }
+
     /// A trace is wanted for `(results revision, uid)`; returns whether it is a new request.
     pub(super) fn request_trace(&mut self, key: (u64, u64)) -> bool {
         if self.teach.trace.as_ref().is_some_and(|t| t.key == key) {
@@ -211,6 +337,12 @@ pub enum TeachAction {
     Play(bool),
     /// Play's timer ticked.
     Tick,
+    /// Play if stopped, stop if playing (the space bar).
+    Toggle,
+    /// The lesson's key steps (`true`) or the whole trace.
+    Lesson(bool),
+    /// Time between two steps while playing, ms.
+    Speed(u32),
 }
 
 impl TeachAction {
@@ -221,6 +353,16 @@ impl TeachAction {
             TeachAction::Go(m) => s.teach.go(m),
             TeachAction::Play(on) => s.teach.play(on),
             TeachAction::Tick => s.teach.tick(),
+            TeachAction::Toggle => {
+                let on = !s.teach.playing;
+                s.teach.play(on)
+            }
+            TeachAction::Lesson(on) => s.teach.set_lesson(on),
+            TeachAction::Speed(ms) => {
+                let changed = s.teach.play_ms != ms;
+                s.teach.play_ms = ms;
+                changed
+            }
         }
     }
 }

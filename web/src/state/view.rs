@@ -120,6 +120,10 @@ pub struct ViewState {
     pub policy: Policy,
     /// The selected job's uid (editor, landscape, schedule).
     pub selected: Option<u64>,
+    /// Whether the user chose the selected job (by a click, a pick or adding it) since the
+    /// draft was last replaced; until then Step through may select a job to teach
+    /// ([`State::lesson_job`](super::State::lesson_job)).
+    pub picked: bool,
     /// Heatmap quantity.
     pub value: LandscapeValue,
     /// A message at the top.
@@ -128,12 +132,21 @@ pub struct ViewState {
     pub run_on_open: bool,
 }
 
+impl ViewState {
+    /// The user chose job `uid`.
+    pub fn pick(&mut self, uid: u64) {
+        self.selected = Some(uid);
+        self.picked = true;
+    }
+}
+
 impl Default for ViewState {
     fn default() -> ViewState {
         ViewState {
             tab: View::default(),
             policy: Policy::Smd,
             selected: None,
+            picked: false,
             value: LandscapeValue::Time,
             notice: None,
             run_on_open: false,
@@ -174,7 +187,7 @@ impl ViewAction {
                 new
             }
             ViewAction::SelectJob(uid) => {
-                s.view.selected = Some(uid);
+                s.view.pick(uid);
                 true
             }
             ViewAction::SelectPolicy(p) => {

@@ -6,7 +6,7 @@
 use super::*;
 
 /// A key pressed on `el` (a `keydown` that bubbles, as a browser sends it).
-fn press(el: &Element, key: &str) {
+pub(super) fn press(el: &Element, key: &str) {
     let f = js_sys::Function::new_with_args(
         "el, key",
         "el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))",

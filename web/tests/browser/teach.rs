@@ -1,6 +1,7 @@
 //! Step through (a part of `browser.rs`, with its helpers): SMD for one job, step by step —
 //! every stage reachable with Next, Previous going back, the last step the plan's decision,
-//! Play advancing and Stop stopping.
+//! Play advancing and Stop stopping; the lesson of the default scenario in at most 40 key
+//! steps with the keyboard, ending on the decision in words.
 
 use super::*;
 use smd_core::teach::{trace, Stage, TraceOptions};
@@ -55,11 +56,16 @@ async fn the_stepper_reaches_every_stage_and_ends_with_the_plan() {
     m.until("the stepper", |m| m.count("[data-testid=teach-step]") == 1)
         .await;
     m.select("[data-testid=teach-job]", &id);
+    let n = native.steps.len();
+    // The whole trace rather than the lesson.
     m.until("the job's trace", |m| {
-        m.count("[data-testid=teach-step]") == 1 && step(m).1 == native.steps.len()
+        m.count("[data-testid=teach-step]") == 1
+            && m.text("label:has([data-testid=teach-lesson])")
+                .contains(&format!("all {n} steps"))
     })
     .await;
-    let n = native.steps.len();
+    m.click("[data-testid=teach-lesson]");
+    m.until("the whole trace", |m| step(m).1 == n).await;
     assert_eq!(step(&m), (1, n, "bounds".into()));
     assert!(m
         .text("[data-testid=teach-counter]")
@@ -144,5 +150,110 @@ async fn the_stepper_reaches_every_stage_and_ends_with_the_plan() {
     let stopped = step(&m).0;
     yew::platform::time::sleep(Duration::from_millis(1600)).await;
     assert_eq!(step(&m).0, stopped, "stopped");
+    assert_eq!(m.count("[data-testid=error]"), 0);
+}
+
+/// The lesson of the page's default scenario: it opens on the first job SMD admits, walks
+/// every stage in at most 40 key steps by the keyboard (→, ←, Home, End, space), draws the
+/// admission's chart from its first step, and ends with the decision in words — the
+/// explanation `smd_charts::teach::explain` writes for the plan the page shows.
+#[wasm_bindgen_test]
+async fn the_lesson_runs_by_keyboard_and_ends_on_the_decision_in_words() {
+    let s = smd_web::defaults::default_scenario();
+    let want = smd_core::plan_with(&s, Policy::Smd, &mut smd_core::Options::default()).unwrap();
+    let job = want
+        .jobs
+        .iter()
+        .position(|l| l.admitted)
+        .expect("an admitted job");
+    assert!(!want.jobs[0].admitted, "the first job is not the lesson's");
+    let native = trace(&s, job, &TraceOptions::default()).unwrap();
+    let keys = smd_charts::teach::lesson(&native);
+    assert!(keys.len() <= 40 && native.steps.len() > 1000);
+
+    let m = Mounted::new(props(None));
+    m.planned(s.jobs.len()).await;
+    m.click("[role=tab][data-view=teach]");
+    m.until("the lesson", |m| {
+        m.count("[data-testid=teach-step]") == 1 && step(m).1 == keys.len()
+    })
+    .await;
+    let picker = m.one("[data-testid=teach-job]");
+    let picked = picker
+        .dyn_ref::<web_sys::HtmlSelectElement>()
+        .unwrap()
+        .value();
+    assert_eq!(picked, s.jobs[job].id, "opens on the first admitted job");
+    assert!(m
+        .one("[data-testid=teach-lesson]")
+        .dyn_ref::<web_sys::HtmlInputElement>()
+        .unwrap()
+        .checked());
+    assert!(m.text("[data-testid=teach-counter]").starts_with(&format!(
+        "Step 1 of {} (trace step 1 of {})",
+        keys.len(),
+        native.steps.len()
+    )));
+
+    // → through the lesson: every stage in order, each step the trace step the lesson names.
+    let body = document().body().unwrap();
+    let mut stages = vec![step(&m).2];
+    for k in 2..=keys.len() {
+        keyboard::press(&body, "ArrowRight");
+        m.until(&format!("key step {k}"), |m| step(m).0 == k).await;
+        let el = m.one("[data-testid=teach-step]");
+        let at = el.get_attribute("data-trace-step").unwrap_or_default();
+        assert_eq!(at, (keys[k - 1].at + 1).to_string());
+        let stage = step(&m).2;
+        if stages.last() != Some(&stage) {
+            stages.push(stage);
+        }
+        if native.steps[keys[k - 1].at].stage() == Stage::Admission {
+            assert_eq!(m.count("[data-testid=teach-admission] svg"), 1);
+            assert_eq!(
+                m.count("[data-testid=teach-admission] .no-data"),
+                0,
+                "never empty"
+            );
+        }
+    }
+    let names: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
+    assert_eq!(stages, names, "every stage, in order");
+    // The last step: the plan's decision, and in words why.
+    let line = &want.jobs[job];
+    let last = m.one("[data-testid=teach-step]");
+    assert_eq!(
+        last.get_attribute("data-w"),
+        line.workers.map(|w| w.to_string())
+    );
+    assert_eq!(last.get_attribute("data-p"), line.ps.map(|p| p.to_string()));
+    assert_eq!(last.get_attribute("data-admitted"), Some("true".into()));
+    let why = m.text("[data-testid=teach-decision]");
+    let explained = smd_charts::teach::explain(&native).unwrap();
+    assert!(why.ends_with(&explained), "{why}");
+    assert!(why.contains(&format!(
+        "(w, p) = ({}, {})",
+        line.workers.unwrap(),
+        line.ps.unwrap()
+    )));
+    assert!(why.contains("It is admitted"), "{why}");
+
+    // ←, Home, End; space plays at the chosen speed to the end and stops.
+    keyboard::press(&body, "ArrowLeft");
+    m.until("one back", |m| step(m).0 == keys.len() - 1).await;
+    keyboard::press(&body, "Home");
+    m.until("the first", |m| step(m).0 == 1).await;
+    keyboard::press(&body, "End");
+    m.until("the last", |m| step(m).0 == keys.len()).await;
+    m.select("[data-testid=teach-speed]", "100");
+    keyboard::press(&body, " ");
+    m.until("Play from the first", |m| {
+        m.text("[data-testid=teach-play]").contains("Stop")
+    })
+    .await;
+    m.until("Play to reach the end", |m| {
+        step(m).0 == keys.len() && m.text("[data-testid=teach-play]").contains("Play")
+    })
+    .await;
     assert_eq!(m.count("[data-testid=error]"), 0);
 }

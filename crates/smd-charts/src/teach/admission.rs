@@ -81,53 +81,59 @@ pub fn admission_rows(t: &Trace, k: usize, max: usize) -> Vec<[String; 4]> {
     rows
 }
 
-/// The admission's progress up to step `k` as a line chart, `None` before the admission:
-/// Frieze–Clarke — each completed subset's Σu and the best so far, by subset reached;
-/// branch and bound — the incumbent and the best bound over the open nodes, by node.
+/// The admission's progress up to step `k` as a line chart, `None` before the admission.
+/// Its x axis is the trace's step number, as in [`admission_rows`]' first column: Frieze–
+/// Clarke — each completed subset's Σu and the best so far; branch and bound — the
+/// incumbent and the best bound over the open nodes. The chart is never empty: at the
+/// candidates' step the best selection (or incumbent) is ∅, with Σu = 0.
 pub fn admission_chart(t: &Trace, k: usize) -> Option<LineChart> {
     let start = t.first_of(Stage::Admission)?;
     if k < start {
         return None;
     }
     let end = (k + 1).min(t.steps.len());
-    let at = |x: f64, y: f64| Point {
-        x,
+    let at = |x: usize, y: f64| Point {
+        x: (x + 1) as f64,
         mean: y,
         spread: 0.0,
     };
+    let nodes = matches!(
+        t.steps.get(start),
+        Some(Event::Candidates { depth: None, .. })
+    );
     let mut first = Series::default();
     let mut second = Series::default();
+    // ∅ at the candidates' step.
+    if nodes { &mut first } else { &mut second }
+        .points
+        .push(at(start, 0.0));
     let mut best = 0.0_f64;
-    let mut nodes = false;
-    for (n, e) in t.steps[start..end].iter().enumerate() {
+    for (i, e) in t.steps.iter().enumerate().take(end).skip(start) {
         match e {
             Event::Subset {
                 outcome: SubsetOutcome::Filled { total, .. },
                 ..
             } => {
                 best = best.max(*total);
-                first.points.push(at(n as f64, *total));
-                second.points.push(at(n as f64, best));
+                first.points.push(at(i, *total));
+                second.points.push(at(i, best));
             }
             Event::Node {
-                number,
                 incumbent,
                 open_bound,
                 ..
             } => {
-                nodes = true;
-                first.points.push(at(*number as f64, *incumbent));
-                second.points.push(at(*number as f64, *open_bound));
+                first.points.push(at(i, *incumbent));
+                second.points.push(at(i, *open_bound));
             }
             _ => {}
         }
     }
-    let (title, x_label, a, b) = if nodes {
-        ("Branch and bound", "node", "incumbent", "best open bound")
+    let (title, a, b) = if nodes {
+        ("Branch and bound", "incumbent", "best open bound")
     } else {
         (
             "Frieze–Clarke",
-            "step of the admission",
             "Σu of subset S completed",
             "best selection",
         )
@@ -136,7 +142,7 @@ pub fn admission_chart(t: &Trace, k: usize) -> Option<LineChart> {
     second.name = b.into();
     Some(LineChart {
         title: title.into(),
-        x_label: x_label.into(),
+        x_label: "step (as in the table)".into(),
         y_label: "total utility Σu".into(),
         series: vec![first, second],
         width: 480.0,

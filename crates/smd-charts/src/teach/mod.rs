@@ -10,12 +10,14 @@ use crate::line::{LineChart, Point, Series};
 use smd_core::teach::{Event, NodeOutcome, Stage, SubsetOutcome, Trace};
 
 mod admission;
+mod lesson;
 mod overlay;
 mod sentence;
 #[cfg(test)]
 mod tests;
 
 pub use admission::{admission_chart, admission_rows};
+pub use lesson::{explain, lesson, skipped, LessonStep, LESSON_MAX};
 pub use overlay::overlay;
 pub use sentence::sentence;
 
