@@ -558,6 +558,25 @@ if (mode === 'shots') {
   await page.evaluate(() => document.querySelector('#side-by-side').scrollIntoView());
   await page.screenshot({ path: `${arg}/compare.png` });
   console.log(`wrote ${arg}/compare.png`);
+} else if (mode === 'lesson') {
+  // Step through as a lesson: the default scenario's first admitted job, a grid step taken
+  // with the keyboard, then the last step's decision in words (End).
+  const { page } = await open();
+  await page.click('[data-view=teach]');
+  await page.waitForSelector('[data-testid=teach-landscape] svg', { timeout: 120000 });
+  await page.click('[data-testid=teach-stage-grid]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForTimeout(400);
+  await page.evaluate(() => document.querySelector('#teach').scrollIntoView());
+  await page.screenshot({ path: `${arg}/lesson.png` });
+  await page.keyboard.press('End');
+  await page.waitForSelector('[data-testid=teach-decision]');
+  await page.waitForTimeout(400);
+  await page.evaluate(() => document.querySelector('#teach').scrollIntoView());
+  await page.screenshot({ path: `${arg}/lesson-decision.png` });
+  const steps = await page.$eval('[data-testid=teach-step]', (e) => e.dataset.steps);
+  console.log(`wrote ${arg}/lesson.png and lesson-decision.png (${steps} key steps)`);
 } else if (mode === 'overtime') {
   // The Over time view on the default workload, every policy, in the real worker.
   const { page } = await open();

@@ -664,6 +664,54 @@ async fn how_it_works_draws_the_pipeline_with_links_to_its_paragraphs() {
     assert!(m
         .text("[data-testid=help-utility] figcaption")
         .starts_with("Job job-001's utility: γ1 = "));
+    // The selected job's T over its box, with Ω.
+    m.until("the landscape", |m| {
+        m.count("[data-testid=help-landscape] svg") == 1
+    })
+    .await;
+    assert!(m
+        .text("[data-testid=help-landscape] figcaption")
+        .starts_with("Job job-001's completion time T"));
+
+    // Each stage of SMD links to Step through at its first step: the grid before the trace
+    // exists (shown once it is ready), the admission once it is.
+    let s = scenario(2, 1);
+    m.click("[data-testid=how-step-grid]");
+    m.until("Step through at the grid", |m| {
+        m.count("[data-testid=teach-step]") == 1
+            && m.one("[data-testid=teach-step]")
+                .get_attribute("data-stage")
+                == Some("grid".into())
+    })
+    .await;
+    assert_eq!(m.selected_view(), "teach");
+    let id = m
+        .one("[data-testid=teach-job]")
+        .dyn_ref::<HtmlSelectElement>()
+        .unwrap()
+        .value();
+    let job = s.jobs.iter().position(|j| j.id == id).unwrap();
+    let native = smd_core::teach::trace(&s, job, &Default::default()).unwrap();
+    let first = |stage| (native.first_of(stage).unwrap() + 1).to_string();
+    let at = || {
+        m.one("[data-testid=teach-step]")
+            .get_attribute("data-trace-step")
+    };
+    assert_eq!(at(), Some(first(smd_core::teach::Stage::Grid)));
+    m.click("[role=tab][data-view=how-it-works]");
+    m.until("How it works", |m| {
+        m.count("[data-testid=how-step-admission]") == 1
+    })
+    .await;
+    m.click("[data-testid=how-step-admission]");
+    m.until("Step through at the admission", |m| {
+        m.count("[data-testid=teach-step]") == 1
+            && m.one("[data-testid=teach-step]")
+                .get_attribute("data-stage")
+                == Some("admission".into())
+    })
+    .await;
+    assert_eq!(at(), Some(first(smd_core::teach::Stage::Admission)));
 }
 
 /// Puts `hash` (`#…`, or empty for none) in the address without a reload.

@@ -1,7 +1,10 @@
 //! A short explanation of the model and the algorithms (SMD, the baselines, `global`), in
 //! docs/MODEL.md's symbols.
 
-use smd_charts::{pipeline_svg, utility_curve_svg, PipelineOptions, Stage};
+use crate::state::{Action, TeachAction};
+use smd_charts::{landscape_svg, pipeline_svg, utility_curve_svg, LandscapeOptions};
+use smd_charts::{PipelineOptions, Stage, Value};
+use smd_core::teach::Stage as TeachStage;
 use yew::prelude::*;
 
 /// The pipeline every plan goes through, each stage linked to its paragraph below.
@@ -38,10 +41,47 @@ fn stages() -> Vec<Stage> {
     ]
 }
 
+/// A link to Step through at `stage`'s first step, for the selected job.
+fn step_link(state: &super::AppState, stage: TeachStage) -> Html {
+    let d = state.dispatcher();
+    let onclick =
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Open(stage))));
+    html! {
+        <button class="link-button" {onclick} data-testid={format!("how-step-{}", stage.name())}>
+            { format!("Step through {} →", smd_charts::teach::stage_title(stage)) }
+        </button>
+    }
+}
+
 /// The model and the algorithm.
 #[function_component]
 pub fn Help() -> Html {
     let state = super::use_app();
+    // The selected job's T over its box with Ω, once the Plan's landscape is computed.
+    let landscape = state
+        .solving
+        .landscape
+        .as_ref()
+        .filter(|l| Some(l.key) == state.wanted_landscape().map(|(r, u, _)| (r, u)))
+        .and_then(|l| l.data.clone())
+        .and_then(Result::ok)
+        .map(|l| {
+            let opts = LandscapeOptions {
+                width: 560.0,
+                height: 400.0,
+                value: Value::Time,
+                id_prefix: "help-landscape".into(),
+            };
+            html! {
+                <figure class="help-landscape" data-testid="help-landscape">
+                    { Html::from_html_unchecked(AttrValue::from(landscape_svg(&l, &opts))) }
+                    <figcaption class="note">{ format!(
+                        "Job {}'s completion time T over its (w, p) box (the selected job; darker is faster) with its region Ω outlined: the integer optimum, Algorithm 1's x̄ and each policy's point are marked. T falls steeply with the first workers and flattens in p — the reason the ε slack can let p grow.",
+                        l.id
+                    ) }</figcaption>
+                </figure>
+            }
+        });
     // The draft's first job's utility, drawn: the sigmoid the paragraph describes.
     let curve = state.draft.scenario.jobs.first().map(|j| {
         let u = &j.utility;
@@ -71,9 +111,13 @@ pub fn Help() -> Html {
             <p><b>{"Utility. "}</b>{"μ(π) = γ1 / (1 + exp(γ2(π − γ3))), π = T in the planner's unit; by default π = 16·T/T(1,1), so γ3 asks for a speed-up of 16/γ3 over one worker and one PS."}</p>
             { curve.unwrap_or_default() }
             <p id="how-region"><b>{"Region. "}</b>{"Ω = { w ≥ 1, p ≥ 1, O^w_r·w + O^p_r·p ≤ L_r for each resource r }, with the job's limit L = ϑ·instance. The cluster's capacity is units × cluster unit (GPU, vCPU, memory, storage)."}</p>
-            <p id="how-smd"><b>{"SMD. "}</b>{"1) Algorithm 1 writes T = const + Σ ζ_j with ratios ζ_j, bounds each by l_j = min_Ω ζ_j and φ_j = max_Ω ζ_j (Charnes–Cooper LPs), keeps the summand J with the largest φ_j/l_j free and walks a geometric grid ν_j = l_j(1+ε)^k over the others, solving min ζ_J s.t. ζ_j ≤ (1+ε)ν_j: the best point x̄ has T(x̄) ≤ (1+ε)·min_Ω T. "}
-                {"2) Algorithm 2 rounds x̃ = 1 + (x̄ − 1)/M_δ up or down at random (seeded) until the point is in Ω. "}
-                {"3) A multi-dimensional knapsack admits jobs: maximise Σ μ_i subject to Σ demand ≤ capacity, by Frieze–Clarke at depth q (guarantee q/(q+4)) or exactly."}</p>
+            { landscape.unwrap_or_default() }
+            <p id="how-smd"><b>{"SMD. "}</b>{"1) Algorithm 1 writes T = const + Σ ζ_j (ratios ζ_j), bounds each by l_j = min_Ω ζ_j and φ_j = max_Ω ζ_j, keeps the summand J with the widest φ_j/l_j free and walks a geometric grid ν_j = l_j(1+ε)^k over the others, solving min ζ_J s.t. ζ_j ≤ (1+ε)ν_j: the best point x̄ has T(x̄) ≤ (1+ε)·min_Ω T. "}
+                { step_link(&state, TeachStage::Bounds) }{" "}{ step_link(&state, TeachStage::Grid) }
+                {" 2) Algorithm 2 rounds x̃ = 1 + (x̄ − 1)/M_δ up or down at random (seeded) until the point is in Ω. "}
+                { step_link(&state, TeachStage::Rounding) }
+                {" 3) A knapsack over the four resources admits jobs: maximise Σ μ_i subject to Σ demand ≤ capacity, by Frieze–Clarke at depth q (guarantee q/(q+4)) or exactly. "}
+                { step_link(&state, TeachStage::Admission) }</p>
             <p><b>{"Baselines. "}</b>{"ESW: w = p = k, the largest k in Ω, same knapsack. Optimus: admit at (1,1) in order, then add the worker or PS with the best utility gain per dominant share. Exact: each job's integer optimum of T, exact knapsack — the optimum of the decomposition, which SMD can beat by picking smaller allocations."}</p>
             <p id="how-placement"><b>{"Placement. "}</b>{"On machines, each admitted job's w workers and p PSs are put on machines whole (first fit, spread, DLTAP, locality or exact; docs/MODEL.md §15). Traffic between a worker and a PS on the same machine moves at the machine's local rate, so the placement's locality factor ρ scales T's communication term: 1 when no worker shares a machine with a PS of its job, β = B / local_gbps with every task on one machine. A job no placement fits, or whose ρ leaves it no utility, is not admitted."}</p>
             <p id="how-global" data-testid="help-global"><b>{"Global: sizes and admission together. "}</b>{"SMD decomposes the problem: first it sizes each job on its own — the allocation (w, p) that makes that job fastest — and only then decides which jobs to admit. Global chooses every job's size and the admitted set together: each job may take any integer (w, p) in Ω that no smaller allocation matches in utility, or not be admitted, and global picks the combination of the largest total utility that fits the cluster. It is the recommended plan: its total utility is never below any other policy's, proven optimal or not."}</p>

@@ -62,6 +62,8 @@ pub struct TeachState {
     pub playing: bool,
     /// Time between two steps while playing, ms.
     pub play_ms: u32,
+    /// A stage to show once the trace is ready (a link from How it works).
+    pub want: Option<Stage>,
 }
 
 impl Default for TeachState {
@@ -73,6 +75,7 @@ impl Default for TeachState {
             lesson: true,
             playing: false,
             play_ms: PLAY_MS,
+            want: None,
         }
     }
 }
@@ -201,6 +204,9 @@ impl TeachState {
         });
         self.keys = Rc::new(self.ready().map(|t| lesson(t)).unwrap_or_default());
         self.step = self.ends().map_or(0, |(first, _)| first);
+        if let Some(stage) = self.want.take() {
+            self.go(TeachMove::Stage(stage));
+        }
         true
     }
 
@@ -343,6 +349,8 @@ pub enum TeachAction {
     Lesson(bool),
     /// Time between two steps while playing, ms.
     Speed(u32),
+    /// Show Step through at this stage's first step (now, or once its trace is ready).
+    Open(Stage),
 }
 
 impl TeachAction {
@@ -358,6 +366,20 @@ impl TeachAction {
                 s.teach.play(on)
             }
             TeachAction::Lesson(on) => s.teach.set_lesson(on),
+            TeachAction::Open(stage) => {
+                s.view.tab = View::Teach;
+                s.lesson_job();
+                let current = s.wanted_landscape().map(|(rev, uid, _)| (rev, uid));
+                let ready =
+                    s.teach.ready().is_some() && s.teach.trace.as_ref().map(|t| t.key) == current;
+                if ready {
+                    s.teach.want = None;
+                    s.teach.go(TeachMove::Stage(stage));
+                } else {
+                    s.teach.want = Some(stage);
+                }
+                true
+            }
             TeachAction::Speed(ms) => {
                 let changed = s.teach.play_ms != ms;
                 s.teach.play_ms = ms;

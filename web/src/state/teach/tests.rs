@@ -205,3 +205,29 @@ fn step_through_opens_on_an_admitted_job_until_one_is_picked() {
     let s = s.reduce(Action::View(ViewAction::Show(View::Teach)));
     assert_eq!(s.view.selected, Some(uids[0]));
 }
+
+/// A link from How it works opens Step through at a stage: kept until the trace is ready,
+/// then the stage's first step; at once when the trace is already there.
+#[test]
+fn a_link_opens_step_through_at_a_stage() {
+    let s = solved(state(3));
+    let s = s.reduce(Action::Teach(TeachAction::Open(Stage::Grid)));
+    assert_eq!(s.view.tab, View::Teach);
+    assert_eq!(s.teach.want, Some(Stage::Grid));
+    let (rev, uid, _) = s.wanted_landscape().unwrap();
+    let s = s.reduce(Action::Teach(TeachAction::RequestTrace((rev, uid))));
+    let id = s.teach.pending().unwrap();
+    let mut replies = Vec::new();
+    handle(s.request(id).unwrap(), &mut |r| replies.push(r));
+    let s = replies
+        .into_iter()
+        .fold(s, |s, r| s.reduce(Action::Solve(SolveAction::Reply(r))));
+    let t = s.teach.ready().unwrap().clone();
+    assert_eq!(s.teach.step, t.first_of(Stage::Grid).unwrap());
+    assert_eq!(s.teach.want, None);
+    let s = s.reduce(Action::View(ViewAction::Show(View::HowItWorks)));
+    let s = s.reduce(Action::Teach(TeachAction::Open(Stage::Admission)));
+    assert_eq!(s.view.tab, View::Teach);
+    assert_eq!(s.teach.step, t.first_of(Stage::Admission).unwrap());
+    assert_eq!(s.teach.want, None);
+}
