@@ -16,3 +16,34 @@ pub fn default_scenario() -> Scenario {
         units: 1.0,
     })
 }
+
+/// How it works' two-job example of why `global` beats SMD's decomposition: 2 generated
+/// jobs of seed 4 on 0.2 cluster units (ε = 0.01), where SMD's fastest sizes fit only one
+/// job and global fits both.
+pub fn decomposition_example() -> Scenario {
+    generate(&GenerateOptions {
+        jobs: 2,
+        seed: 4,
+        mode: Mode::Sync,
+        units: 0.2,
+    })
+}
+
+/// The committed figure of [`decomposition_example`] (`docs/figure-decomposition.svg`),
+/// which the page shows; `web/tests/fixture.rs` checks it is what the solver draws today.
+pub const DECOMPOSITION_SVG: &str = include_str!("../../docs/figure-decomposition.svg");
+
+/// The figure drawn now: [`decomposition_example`] planned by smd and by global (which
+/// proves its plan for two jobs well within its budget, so the figure does not depend on the
+/// clock). Native only in practice (the page shows [`DECOMPOSITION_SVG`]).
+pub fn decomposition_figure() -> Result<String, smd_core::Error> {
+    let s = decomposition_example();
+    let smd = smd_core::plan_with(&s, smd_core::Policy::Smd, &mut Default::default())?;
+    let global = smd_core::plan_with(&s, smd_core::Policy::Global, &mut Default::default())?;
+    if !global.admission.proven_optimal {
+        return Err(smd_core::Error::Solver(
+            "global did not prove the two-job example".into(),
+        ));
+    }
+    Ok(smd_charts::decomposition_svg(&s, &smd, &global, 760.0))
+}

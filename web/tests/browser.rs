@@ -664,6 +664,19 @@ async fn how_it_works_draws_the_pipeline_with_links_to_its_paragraphs() {
     assert!(m
         .text("[data-testid=help-utility] figcaption")
         .starts_with("Job job-001's utility: γ1 = "));
+    // Why global beats the decomposition, on two jobs: the committed figure, current.
+    assert_eq!(
+        m.count("[data-testid=help-decomposition] svg[data-resource]"),
+        1
+    );
+    assert_eq!(
+        m.count("[data-testid=help-decomposition] g[data-policy=smd] g[data-admitted=false]"),
+        1
+    );
+    assert_eq!(
+        m.count("[data-testid=help-decomposition] g[data-policy=global] g[data-admitted=true]"),
+        2
+    );
     // The selected job's T over its box, with Ω.
     m.until("the landscape", |m| {
         m.count("[data-testid=help-landscape] svg") == 1

@@ -23,3 +23,32 @@ fn the_fixture_scenario_is_the_cli_one() {
     assert_eq!(s.params.epsilon, 0.2);
     assert_eq!(s.params.seed, 1);
 }
+
+/// How it works' figure of the two-job example is what smd and global draw today. Set
+/// `SMD_UPDATE_FIGURES=1` to rewrite `docs/figure-decomposition.svg` after a deliberate change.
+#[test]
+fn the_decomposition_figure_is_current() {
+    let now = smd_web::defaults::decomposition_figure().unwrap();
+    if std::env::var_os("SMD_UPDATE_FIGURES").is_some() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../docs/figure-decomposition.svg"
+        );
+        std::fs::write(path, &now).unwrap();
+    }
+    assert!(
+        now == smd_web::defaults::DECOMPOSITION_SVG,
+        "docs/figure-decomposition.svg is stale: run SMD_UPDATE_FIGURES=1 cargo test -p smd-web --test fixture"
+    );
+    // The point of the figure: global fits both jobs, smd one, and global's Σu is larger.
+    assert_eq!(now.matches("data-admitted=\"false\"").count(), 1);
+    let totals: Vec<f64> = now
+        .split("data-total=\"")
+        .skip(1)
+        .map(|t| t.split('"').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        totals.len() == 2 && totals[1] > totals[0] * 1.5,
+        "{totals:?}"
+    );
+}

@@ -67,6 +67,7 @@
 #![warn(missing_docs)]
 
 mod axes;
+mod decomposition;
 /// Number formatting, owned by the `smd-format` crate (re-exported: the page reads it here).
 pub use smd_format as format;
 mod gpu;
@@ -89,6 +90,7 @@ pub mod teach;
 mod timeline;
 mod utility;
 
+pub use decomposition::decomposition_svg;
 pub use gpu::{gpu_map_svg, headline as sharing_headline, GpuMapOptions};
 pub use landscape::{
     landscape_geometry, landscape_overlay_svg, landscape_svg, Geometry, LandscapeOptions, Mark,
