@@ -188,9 +188,13 @@ impl Case {
 
     /// Work units of planning this case with `pols` (for progress).
     pub fn weight(&self, pols: Pols) -> u64 {
-        let per_job: u64 = pols.list().iter().map(|p| p.cost()).sum();
+        pols.list().iter().map(|&v| self.variant_weight(v)).sum()
+    }
+
+    /// Work units of planning this case with one variant.
+    fn variant_weight(&self, v: Variant) -> u64 {
         let eps_factor = (10_000 / self.epsilon_ppm.max(1)).clamp(1, 4) as u64;
-        (self.jobs as u64).max(1) * per_job * eps_factor
+        (self.jobs as u64).max(1) * v.cost() * eps_factor
     }
 
     /// A short description for messages.
@@ -304,8 +308,15 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= TOL * a.abs().max(b.abs()).max(1.0)
 }
 
-/// Plans `case` with `pols`, measures every plan and checks it.
-pub fn run(case: &Case, pols: Pols, clock: &dyn Fn() -> f64, cache: &mut Cache) -> Sample {
+/// Plans `case` with `pols`, measures every plan and checks it; `planned_one` hears each
+/// variant's work units (for progress within a case) as it is planned.
+pub fn run(
+    case: &Case,
+    pols: Pols,
+    clock: &dyn Fn() -> f64,
+    cache: &mut Cache,
+    planned_one: &mut dyn FnMut(u64),
+) -> Sample {
     let scenario = case.scenario();
     let models: Vec<JobModel> = scenario
         .jobs
@@ -347,6 +358,7 @@ pub fn run(case: &Case, pols: Pols, clock: &dyn Fn() -> f64, cache: &mut Cache) 
                 pol.name()
             )),
         }
+        planned_one(case.variant_weight(pol));
     }
     cross_checks(case, &mut sample, &models);
     sample

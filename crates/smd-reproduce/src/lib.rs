@@ -266,11 +266,22 @@ impl Runner {
 
     /// Plans the next case; returns whether cases remain. `clock` is in milliseconds.
     pub fn step(&mut self, clock: &dyn Fn() -> f64) -> bool {
+        self.step_observed(clock, &mut |_| {})
+    }
+
+    /// [`Runner::step`], telling `work` the work done (in [`Runner::total_work`]'s unit)
+    /// after each policy of the case — progress that moves within a long case.
+    pub fn step_observed(&mut self, clock: &dyn Fn() -> f64, work: &mut dyn FnMut(u64)) -> bool {
         if let Some((c, p)) = self.queue.get(self.next).copied() {
-            let sample = case::run(&c, p, clock, &mut self.cache);
+            let before = self.done;
+            let mut within = 0;
+            let sample = case::run(&c, p, clock, &mut self.cache, &mut |w| {
+                within += w;
+                work(before + within);
+            });
             self.samples.insert(c, sample);
             self.next += 1;
-            self.done += c.weight(p);
+            self.done = before + c.weight(p);
         }
         !self.is_done()
     }
@@ -337,13 +348,14 @@ pub fn run_with(
     cancel: &dyn Fn() -> bool,
 ) -> Result<Report, Cancelled> {
     let t0 = clock();
-    progress(0, runner.total_work());
+    let total = runner.total_work();
+    progress(0, total);
     while !runner.is_done() {
         if cancel() {
             return Err(Cancelled);
         }
-        runner.step(clock);
-        progress(runner.done_work(), runner.total_work());
+        // After each policy of the case, not only after the case.
+        runner.step_observed(clock, &mut |w| progress(w, total));
     }
     Ok(runner.report(clock() - t0))
 }

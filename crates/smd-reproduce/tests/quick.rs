@@ -36,6 +36,13 @@ fn report() -> &'static Report {
         let (d, t) = *calls.last().expect("progress");
         assert_eq!(d, t);
         assert!(t > 0);
+        // It moves within a scenario: a report per policy planned, more than one per case.
+        let cases = smd_reproduce::Runner::new(Scale::Quick).cases();
+        assert!(
+            calls.len() > cases + 1,
+            "{} reports, {cases} cases",
+            calls.len()
+        );
         eprintln!(
             "quick run: {} cases in {:.1} s",
             r.cases,

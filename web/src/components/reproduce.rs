@@ -21,16 +21,22 @@ pub fn ReproducePanel() -> Html {
     };
     let busy = state.reproduction.running.is_some();
     let progress = state.reproduction.running.as_ref().map(|r| {
-        let (done, total) = r.progress.unwrap_or((0, 0));
+        let p = r.progress.unwrap_or_default();
+        let (done, total) = p.scenarios;
         let scale = if r.request.quick { "quick" } else { "full" };
+        // The bar follows the work (after each policy of a scenario), the text the scenarios.
+        let permille = (p.share() * 1000.0).round() as u32;
         html! {
             <div class="progress" data-testid="reproduce-progress">
                 <span>{ if total == 0 {
                     format!("Reproducing ({scale}): starting…")
                 } else {
-                    format!("Reproducing ({scale}): {done} of {total} scenarios")
+                    format!(
+                        "Reproducing ({scale}): {} · {done} of {total} scenarios",
+                        smd_format::percent(p.work.0 as f64, p.work.1 as f64)
+                    )
                 } }</span>
-                <progress max={total.max(1).to_string()} value={done.to_string()}></progress>
+                <progress max="1000" value={permille.to_string()}></progress>
                 <button onclick={cancel} data-action="reproduce-cancel">{"Cancel"}</button>
             </div>
         }

@@ -121,8 +121,8 @@ pub enum Reply {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Event {
     /// Progress: `done` of `total` in step `step` (for a solve: the policy's index in
-    /// [`page_policies`] of the scenario's cluster, jobs done of jobs; for a reproduction: 0, scenarios
-    /// planned of scenarios).
+    /// [`page_policies`] of the scenario's cluster, jobs done of jobs; a reproduction reports
+    /// [`Event::Reproducing`]).
     Progress {
         /// Step of the task.
         step: usize,
@@ -130,6 +130,15 @@ pub enum Event {
         done: usize,
         /// Units in this step.
         total: usize,
+    },
+    /// Where a reproduction is: `scenarios` planned of all, and its `work` done of all (a
+    /// weighted count of planned jobs, `smd_reproduce::Runner::total_work`'s unit), which
+    /// moves after each policy of a scenario.
+    Reproducing {
+        /// (planned, all).
+        scenarios: (usize, usize),
+        /// (done, all).
+        work: (u64, u64),
     },
     /// Where `global`'s search is (step `step` of a solve), every ~100 ms of it.
     Search {

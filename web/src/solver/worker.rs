@@ -56,37 +56,44 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// Reports progress, at most once per [`PROGRESS_EVERY_MS`] within a step (each message
-    /// makes the page render again); the first of a step and a step's end always go out.
-    pub fn progress(&mut self, step: usize, done: usize, total: usize) {
+    /// Whether a report of `units` (step, done, total) is due: the first of a step, a
+    /// step's end (`last`) and one every [`PROGRESS_EVERY_MS`] go out, never the same twice
+    /// (each message makes the page render again). Records it when due.
+    fn due(&mut self, units: (usize, usize, usize), last: bool) -> bool {
         let now = now_ms();
         let due = match self.last_progress {
             None => true,
-            Some((last, _)) if last == (step, done, total) => false,
-            Some(((last_step, _, _), when)) => {
-                last_step != step || done == total || now - when >= PROGRESS_EVERY_MS
-            }
-        };
-        if due {
-            self.last_progress = Some(((step, done, total), now));
-            self.send(Event::Progress { step, done, total });
-        }
-    }
-
-    /// Reports where simulation step `step` is, paced as [`Ctx::progress`] (with the jobs
-    /// finished as the units done): the first report of a step, the end of its jobs and a
-    /// report every [`PROGRESS_EVERY_MS`] go out.
-    pub fn simulating(&mut self, step: usize, p: smd_sim::Progress) {
-        let now = now_ms();
-        let units = (step, p.finished, p.jobs);
-        let due = match self.last_progress {
-            None => true,
-            Some(((last_step, _, _), when)) => {
-                last_step != step || p.finished == p.jobs || now - when >= PROGRESS_EVERY_MS
+            Some((before, _)) if before == units => false,
+            Some(((step, _, _), when)) => {
+                step != units.0 || last || now - when >= PROGRESS_EVERY_MS
             }
         };
         if due {
             self.last_progress = Some((units, now));
+        }
+        due
+    }
+
+    /// Reports progress: `done` of `total` in step `step`, paced by [`Ctx::due`].
+    pub fn progress(&mut self, step: usize, done: usize, total: usize) {
+        if self.due((step, done, total), done == total) {
+            self.send(Event::Progress { step, done, total });
+        }
+    }
+
+    /// Reports where a reproduction is — scenarios planned and the work done, which moves
+    /// within a long scenario — paced by [`Ctx::due`].
+    pub fn reproducing(&mut self, scenarios: (usize, usize), work: (u64, u64)) {
+        let units = (0, work.0 as usize, work.1 as usize);
+        if self.due(units, work.0 >= work.1) {
+            self.send(Event::Reproducing { scenarios, work });
+        }
+    }
+
+    /// Reports where simulation step `step` is, paced by [`Ctx::due`] (with the jobs
+    /// finished as the units done).
+    pub fn simulating(&mut self, step: usize, p: smd_sim::Progress) {
+        if self.due((step, p.finished, p.jobs), p.finished == p.jobs) {
             self.send(Event::Simulating {
                 step,
                 slots: p.slots,
@@ -295,11 +302,18 @@ pub fn reproduce(mut runner: smd_reproduce::Runner, ctx: &mut Ctx) -> Result<Out
     if total == 0 {
         return Err("no experiment to run".into());
     }
-    ctx.progress(0, 0, total);
-    while runner.step(&now_ms) {
-        ctx.progress(0, runner.cases_done(), total);
+    let work = runner.total_work();
+    ctx.reproducing((0, total), (0, work));
+    loop {
+        let done = runner.cases_done();
+        let more = runner.step_observed(&now_ms, &mut |w| {
+            ctx.reproducing((done, total), (w, work));
+        });
+        ctx.reproducing((runner.cases_done(), total), (runner.done_work(), work));
+        if !more {
+            break;
+        }
     }
-    ctx.progress(0, total, total);
     let report = runner.report(now_ms() - t0);
     Ok(Output::Reproduced {
         experiments: report.outcomes.iter().map(Experiment::from).collect(),

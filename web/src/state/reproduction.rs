@@ -25,9 +25,27 @@ pub struct Reproduced {
     pub ms: f64,
 }
 
+/// Where a running reproduction is (its latest report).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReproProgress {
+    /// (scenarios planned, scenarios).
+    pub scenarios: (usize, usize),
+    /// (work done, work): the bar, which moves within a long scenario.
+    pub work: (u64, u64),
+}
+
+impl ReproProgress {
+    /// The share done, 0 to 1 (0 before the first report).
+    pub fn share(&self) -> f64 {
+        match self.work {
+            (_, 0) => 0.0,
+            (done, all) => (done as f64 / all as f64).min(1.0),
+        }
+    }
+}
+
 impl Work for Reproduction {
-    /// `(scenarios planned, scenarios)` of the latest progress report.
-    type Progress = Option<(usize, usize)>;
+    type Progress = Option<ReproProgress>;
     type Done = Reproduced;
     const NAME: &'static str = "reproduction";
 }
@@ -43,7 +61,7 @@ impl WorkerTask for Reproduction {
 
     fn read_progress(&self, event: &Event) -> Option<Self::Progress> {
         match *event {
-            Event::Progress { done, total, .. } => Some(Some((done, total))),
+            Event::Reproducing { scenarios, work } => Some(Some(ReproProgress { scenarios, work })),
             _ => None,
         }
     }

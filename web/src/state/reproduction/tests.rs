@@ -23,16 +23,14 @@ fn reproduce_replies_fill_the_state_and_cancel_keeps_the_solve() {
     let restarts = s.solving.restarts;
     let s = s.reduce(reply(
         id,
-        Event::Progress {
-            step: 0,
-            done: 3,
-            total: 10,
+        Event::Reproducing {
+            scenarios: (3, 10),
+            work: (450, 1000),
         },
     ));
-    assert_eq!(
-        s.reproduction.running.as_ref().unwrap().progress,
-        Some((3, 10))
-    );
+    let p = s.reproduction.running.as_ref().unwrap().progress.unwrap();
+    assert_eq!(p.scenarios, (3, 10));
+    assert_eq!(p.share(), 0.45);
     let exp = Experiment {
         id: "e9".into(),
         title: "T".into(),
@@ -96,18 +94,29 @@ fn a_small_reproduction_round_trips_through_the_protocol() {
     let s = state(1).reduce(Action::Reproduce(ReproduceAction::Start(true)));
     let id = s.reproduction.running.as_ref().unwrap().id;
     let mut s = s;
+    let mut work = Vec::new();
     for r in replies {
         // Replies travel as JSON between worker and page.
         let text = serde_json::to_string(&r).unwrap();
         let event = match serde_json::from_str::<Reply>(&text).unwrap() {
             Reply::Event {
                 task: 8,
-                event: e @ (Event::Progress { .. } | Event::Done { .. }),
+                event: e @ (Event::Reproducing { .. } | Event::Done { .. }),
             } => e,
             other => panic!("unexpected {other:?}"),
         };
+        if let Event::Reproducing { work: w, .. } = event {
+            work.push(w);
+        }
         s = s.reduce(reply(id, event));
     }
+    // The work reported only grows, from none to all of it.
+    assert_eq!(work.first().map(|w| w.0), Some(0));
+    assert!(work
+        .windows(2)
+        .all(|w| w[0].0 <= w[1].0 && w[0].1 == w[1].1));
+    let (done, all) = *work.last().unwrap();
+    assert!(all > 0 && done == all, "{work:?}");
     let done = s.reproduction.finished.clone().unwrap().unwrap();
     assert_eq!(done.experiments.len(), 1);
     let e = &done.experiments[0];
