@@ -103,6 +103,23 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
     .map_err(|e| Failure::Solver(e.to_string()))?;
     // The table first: a path that cannot be written must not lose a long run's result.
     write!(out, "{}", markdown(&table))?;
+    if fidelity.is_some() {
+        // The verdicts against issue 26's goals (docs/FIDELITY.md's table).
+        writeln!(
+            out,
+            "\n| # | claim | verdict | because |\n|---|---|---|---|"
+        )?;
+        for v in smd_reproduce::verdict::fidelity(&table) {
+            writeln!(
+                out,
+                "| {} | {} | **{}** | {} |",
+                v.id,
+                v.claim,
+                v.verdict.words(),
+                v.because
+            )?;
+        }
+    }
     if let Some(path) = &a.csv {
         std::fs::write(path, table.to_csv())
             .map_err(|e| crate::failure::unwritable("--csv", path, &e))?;

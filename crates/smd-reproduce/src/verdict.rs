@@ -368,3 +368,77 @@ mod tests {
         );
     }
 }
+
+/// `+3.0 %`, `−0.7 %` (a true minus).
+fn signed_percent(share: f64) -> String {
+    format!("{:+.1} %", 100.0 * share).replace('-', "−")
+}
+
+/// The over-time engine against the reference simulator (docs/FIDELITY.md, "Against the
+/// goals"; issue 26's goals), from the fidelity study's table (`fidelity::table`), one
+/// verdict per policy run: `F1` tiresias and `F2` optimus_oracle — the per-job
+/// ln-deviation |ln(ours / published)| with median ≤ 0.02 and p90 ≤ 0.15, and the mean
+/// JCT within ±3 %, on every run: all
+/// three goals → reproduced, one or two → partly; `F3` pollux, stochastic in the reference,
+/// on its mean — within ±8 % of the published or lower — by the share of runs (≥ 90 %
+/// reproduced, ≥ 10 % partly). A policy the table has no row of is left out.
+pub fn fidelity(table: &Table) -> Vec<ClaimVerdict> {
+    let t = Rows(table);
+    let mut out = Vec::new();
+    let deterministic = [
+        (
+            "F1",
+            "tiresias",
+            "Tiresias as the reference simulator ran it, job by job",
+        ),
+        (
+            "F2",
+            "optimus_oracle",
+            "Optimus+Oracle as the reference simulator ran it, job by job",
+        ),
+    ];
+    for (id, policy, claim) in deterministic {
+        let rows = t.filter(&[("policy", policy)]);
+        if rows.is_empty() {
+            continue;
+        }
+        let n = rows.len();
+        let runs = if n == 1 { "run" } else { "runs" };
+        let count = |f: &dyn Fn(&[Cell]) -> bool| rows.iter().filter(|r| f(r)).count();
+        let median = count(&|r| t.num(r, "median_abs_ln") <= 0.02);
+        let p90 = count(&|r| t.num(r, "p90_abs_ln") <= 0.15);
+        let mean = count(&|r| (t.num(r, "mean_ratio") - 1.0).abs() <= 0.03);
+        out.push(ClaimVerdict {
+            id,
+            claim,
+            verdict: Verdict::of(&[median == n, p90 == n, mean == n]),
+            because: format!(
+                "per-job ln-deviation median ≤ 0.02 in {median} of {n} {runs}, p90 ≤ 0.15 in \
+                 {p90} of {n}, mean JCT within ±3 % in {mean} of {n}"
+            ),
+        });
+    }
+    let rows = t.filter(&[("policy", "pollux")]);
+    if !rows.is_empty() {
+        let n = rows.len();
+        let runs = if n == 1 { "run" } else { "runs" };
+        let ratios: Vec<f64> = rows.iter().map(|r| t.num(r, "mean_ratio")).collect();
+        let met = ratios.iter().filter(|&&q| q <= 1.08).count();
+        let (lo, hi) = ratios
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &q| {
+                (a.min(q), b.max(q))
+            });
+        out.push(ClaimVerdict {
+            id: "F3",
+            claim: "Pollux's mean JCT as the reference simulator published it (its search is stochastic)",
+            verdict: Verdict::of_share(met as f64, n as f64),
+            because: format!(
+                "mean JCT within ±8 % or lower in {met} of {n} {runs} (from {} to {})",
+                signed_percent(lo - 1.0),
+                signed_percent(hi - 1.0)
+            ),
+        });
+    }
+    out
+}

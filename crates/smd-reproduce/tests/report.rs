@@ -201,3 +201,32 @@ fn the_reports_verdicts_are_the_rules_on_the_committed_run() {
         );
     }
 }
+
+/// docs/FIDELITY.md's verdicts are `smd_reproduce::verdict::fidelity`'s rules on the
+/// committed full study (docs/fidelity/fidelity.csv) — the page's Reproduce view shows the
+/// same rules on its own run of the study.
+#[test]
+fn the_fidelity_verdicts_are_the_rules_on_the_committed_study() {
+    let text = std::fs::read_to_string(docs().join("fidelity/fidelity.csv")).unwrap();
+    // (Its load column, "1.0", reads back as the number 1: the rules read only policies.)
+    let t = smd_reproduce::Table::from_csv(&text).unwrap();
+    let computed = smd_reproduce::verdict::fidelity(&t);
+    assert_eq!(computed.len(), 3);
+    let doc = std::fs::read_to_string(docs().join("FIDELITY.md")).unwrap();
+    for v in &computed {
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} |", v.id)))
+            .unwrap_or_else(|| panic!("FIDELITY.md has no verdict row {}", v.id));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // | # | claim | verdict | because |
+        assert_eq!(
+            cells[3].trim_matches('*'),
+            v.verdict.words(),
+            "{}: {}",
+            v.id,
+            v.because
+        );
+        assert_eq!(cells[4], v.because, "{}", v.id);
+    }
+}
