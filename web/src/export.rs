@@ -316,13 +316,14 @@ pub fn compare(r: &Compared) -> (Export, Export) {
     )
 }
 
-/// Reproduce: every experiment's table in one long CSV — a row per cell (experiment,
-/// row, column, value) — and as JSON each experiment's claim, findings, table (CSV text)
-/// and failed checks.
-pub fn reproduce(r: &Reproduced) -> (Export, Export) {
+/// Reproduce: every experiment's table of the studies run (the paper's, the fidelity
+/// study's) in one long CSV — a row per cell (experiment, row, column, value) — and as JSON
+/// each experiment's claim, findings, table (CSV text) and failed checks.
+pub fn reproduce(studies: &[&Reproduced]) -> (Export, Export) {
+    let experiments = || studies.iter().flat_map(|r| r.experiments.iter());
     let mut c = Csv::default();
     c.header(&["experiment", "row", "column", "value"]);
-    for e in &r.experiments {
+    for e in experiments() {
         let records = smd_apps::csv::records(&e.csv).unwrap_or_default();
         let mut rows = records.iter();
         let Some(head) = rows.next() else { continue };
@@ -346,9 +347,7 @@ pub fn reproduce(r: &Reproduced) -> (Export, Export) {
         table_csv: &'a str,
         failures: &'a [String],
     }
-    let all: Vec<Exp> = r
-        .experiments
-        .iter()
+    let all: Vec<Exp> = experiments()
         .map(|e| Exp {
             id: &e.id,
             title: &e.title,

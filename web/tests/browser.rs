@@ -641,6 +641,55 @@ async fn the_quick_reproduction_shows_every_experiment() {
     assert_eq!(shown, documented);
 }
 
+/// The second study of the Reproduce view: the quick fidelity run shows one experiment per
+/// policy (its figure, its CSV) and the verdicts the native rules give on the same runs, and
+/// the view's export then carries the fidelity experiments' tables.
+#[wasm_bindgen_test]
+async fn the_quick_fidelity_study_shows_its_verdicts() {
+    use smd_reproduce::fidelity::{compare, table, Size};
+    let m = Mounted::new(props(Some(scenario(2, 1))));
+    m.planned(2).await;
+    m.click("[role=tab][data-view=reproduce]");
+    m.until("the fidelity study", |m| {
+        m.count("[data-testid=fidelity-run]") == 1
+    })
+    .await;
+    m.click("[data-testid=fidelity-run]");
+    m.until("the fidelity verdicts", |m| {
+        m.count("[data-testid=fidelity-verdicts] tr[data-claim]") == 3
+    })
+    .await;
+    let shown: Vec<(String, String)> = m
+        .all("[data-testid=fidelity-verdicts] tr[data-claim]")
+        .iter()
+        .map(|r| {
+            (
+                r.get_attribute("data-claim").unwrap(),
+                r.get_attribute("data-verdict").unwrap(),
+            )
+        })
+        .collect();
+    let native =
+        smd_reproduce::verdict::fidelity(&table(&compare(Size::Quick, &mut |_, _| {}).unwrap()));
+    let want: Vec<(String, String)> = native
+        .iter()
+        .map(|v| (v.id.to_owned(), v.verdict.words().to_owned()))
+        .collect();
+    assert_eq!(shown, want);
+    assert_eq!(
+        m.count("[data-testid=fidelity] [data-testid=experiment] .chart svg"),
+        3
+    );
+    assert!(m
+        .text("[data-testid=fidelity-summary]")
+        .contains("quick run"));
+    assert_eq!(
+        m.count("[data-testid=reproduce-summary]"),
+        0,
+        "the paper's study did not run"
+    );
+}
+
 /// How it works opens on the pipeline as a figure: seven stages, each a link to its
 /// paragraph on the page.
 #[wasm_bindgen_test]

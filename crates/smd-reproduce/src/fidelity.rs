@@ -262,6 +262,39 @@ pub fn table(list: &[Comparison]) -> Table {
     t
 }
 
+/// One sentence per run of `policy` in `list`: its means, the ln-deviation's median and
+/// p90 and the jobs identical to the second (what the page lists under the policy's
+/// figure).
+pub fn findings(list: &[Comparison], policy: SimPolicy) -> Vec<String> {
+    let t = table(
+        &list
+            .iter()
+            .filter(|c| c.policy == policy)
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    let col = |name: &str| COLUMNS.iter().position(|c| *c == name).unwrap_or(0);
+    let num = |row: &[Cell], name: &str| row[col(name)].as_f64().unwrap_or(f64::NAN);
+    let text = |row: &[Cell], name: &str| row[col(name)].csv();
+    t.rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} at load {}: mean JCT {} ours, {} published ({}); per-job ln-deviation median {}, p90 {}; {} of {} jobs identical to the second",
+                text(r, "workload"),
+                text(r, "load"),
+                smd_charts::format::duration(num(r, "mean_jct_ours_s")),
+                smd_charts::format::duration(num(r, "mean_jct_published_s")),
+                crate::verdict::signed_percent(num(r, "mean_ratio") - 1.0),
+                smd_charts::format::sig(num(r, "median_abs_ln"), 2),
+                smd_charts::format::sig(num(r, "p90_abs_ln"), 2),
+                text(r, "identical_jobs"),
+                text(r, "jobs"),
+            )
+        })
+        .collect()
+}
+
 /// The columns of the search study.
 pub const SEARCH_COLUMNS: [&str; 12] = [
     "workload",

@@ -301,76 +301,8 @@ fn round(v: f64, decimals: usize) -> String {
     format!("{v:.decimals$}")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn table(columns: &[&str], rows: Vec<Vec<Cell>>) -> Table {
-        let mut t = Table::new(columns);
-        rows.into_iter().for_each(|r| t.push(r));
-        t
-    }
-
-    /// The rules on hand-made tables: shares, all/some/none, a missing experiment.
-    #[test]
-    fn the_rules_read_the_tables() {
-        let cols = [
-            "mode",
-            "capacity",
-            "seeds",
-            "smd_mean",
-            "esw_mean",
-            "smd_over_esw_mean",
-            "smd_above_esw",
-            "smd_above_optimus",
-        ];
-        let row = |cap: &str, smd: f64, esw: f64, above: i64, opt: i64| {
-            vec![
-                "sync".into(),
-                cap.into(),
-                Cell::Int(10),
-                smd.into(),
-                esw.into(),
-                (smd / esw).into(),
-                Cell::Int(above),
-                Cell::Int(opt),
-            ]
-        };
-        let e1 = table(
-            &cols,
-            vec![
-                row("1 unit", 600.0, 450.0, 10, 0),
-                row("5 units", 1500.0, 1200.0, 9, 2),
-            ],
-        );
-        let e2 = table(
-            &cols,
-            vec![
-                row("1 unit", 200.0, 100.0, 10, 0),
-                row("1 unit", 900.0, 700.0, 10, 1),
-            ],
-        );
-        let v = verdicts(|id| match id {
-            "e1" => Some(&e1),
-            "e2" => Some(&e2),
-            _ => None,
-        });
-        assert_eq!(v.len(), 3, "claims 2 and 3 need E3, E4");
-        assert_eq!(v[0].verdict, Verdict::Reproduced, "{}", v[0].because);
-        assert_eq!(v[0].because, "above in 39 of 40 scenarios (E1, E2)");
-        assert_eq!(v[1].verdict, Verdict::NotReproduced, "3 of 40 is under 10%");
-        // Gaps grow (150 → 300, 100 → 200), ratios fall (1.33 → 1.25, 2 → 1.29): partly.
-        assert_eq!(v[2].verdict, Verdict::Partly, "{}", v[2].because);
-        assert!(
-            v[2].because.starts_with("2 of 4 measures grow"),
-            "{}",
-            v[2].because
-        );
-    }
-}
-
 /// `+3.0 %`, `−0.7 %` (a true minus).
-fn signed_percent(share: f64) -> String {
+pub(crate) fn signed_percent(share: f64) -> String {
     format!("{:+.1} %", 100.0 * share).replace('-', "−")
 }
 
@@ -441,4 +373,72 @@ pub fn fidelity(table: &Table) -> Vec<ClaimVerdict> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(columns: &[&str], rows: Vec<Vec<Cell>>) -> Table {
+        let mut t = Table::new(columns);
+        rows.into_iter().for_each(|r| t.push(r));
+        t
+    }
+
+    /// The rules on hand-made tables: shares, all/some/none, a missing experiment.
+    #[test]
+    fn the_rules_read_the_tables() {
+        let cols = [
+            "mode",
+            "capacity",
+            "seeds",
+            "smd_mean",
+            "esw_mean",
+            "smd_over_esw_mean",
+            "smd_above_esw",
+            "smd_above_optimus",
+        ];
+        let row = |cap: &str, smd: f64, esw: f64, above: i64, opt: i64| {
+            vec![
+                "sync".into(),
+                cap.into(),
+                Cell::Int(10),
+                smd.into(),
+                esw.into(),
+                (smd / esw).into(),
+                Cell::Int(above),
+                Cell::Int(opt),
+            ]
+        };
+        let e1 = table(
+            &cols,
+            vec![
+                row("1 unit", 600.0, 450.0, 10, 0),
+                row("5 units", 1500.0, 1200.0, 9, 2),
+            ],
+        );
+        let e2 = table(
+            &cols,
+            vec![
+                row("1 unit", 200.0, 100.0, 10, 0),
+                row("1 unit", 900.0, 700.0, 10, 1),
+            ],
+        );
+        let v = verdicts(|id| match id {
+            "e1" => Some(&e1),
+            "e2" => Some(&e2),
+            _ => None,
+        });
+        assert_eq!(v.len(), 3, "claims 2 and 3 need E3, E4");
+        assert_eq!(v[0].verdict, Verdict::Reproduced, "{}", v[0].because);
+        assert_eq!(v[0].because, "above in 39 of 40 scenarios (E1, E2)");
+        assert_eq!(v[1].verdict, Verdict::NotReproduced, "3 of 40 is under 10%");
+        // Gaps grow (150 → 300, 100 → 200), ratios fall (1.33 → 1.25, 2 → 1.29): partly.
+        assert_eq!(v[2].verdict, Verdict::Partly, "{}", v[2].because);
+        assert!(
+            v[2].because.starts_with("2 of 4 measures grow"),
+            "{}",
+            v[2].because
+        );
+    }
 }

@@ -20,7 +20,8 @@ enum Shown<'a> {
     OverTime(&'a crate::state::Simulated),
     Sweep(&'a crate::state::Swept),
     Compare(&'a crate::state::Compared),
-    Reproduce(&'a crate::state::Reproduced),
+    /// The studies that finished: the paper's, the fidelity study's.
+    Reproduce(Vec<&'a crate::state::Reproduced>),
 }
 
 /// The results `view` shows, if it has any (cheap: what the buttons' state needs).
@@ -30,7 +31,13 @@ fn shown(state: &State, view: View) -> Option<Shown<'_>> {
         View::OverTime => done(&state.over_time.run.finished).map(Shown::OverTime),
         View::Sweep => done(&state.sweep.run.finished).map(Shown::Sweep),
         View::Compare => done(&state.compare.run.finished).map(Shown::Compare),
-        View::Reproduce => done(&state.reproduction.finished).map(Shown::Reproduce),
+        View::Reproduce => {
+            let studies: Vec<_> = [&state.reproduction.finished, &state.fidelity.finished]
+                .into_iter()
+                .filter_map(done)
+                .collect();
+            (!studies.is_empty()).then_some(Shown::Reproduce(studies))
+        }
         View::HowItWorks | View::Teach => None,
     }
 }
@@ -51,7 +58,7 @@ pub fn exports(state: &State, view: View) -> Option<(Export, Export)> {
             export::sweep(r, f.metric_for(&r.base), &f.answer_policy, &f.goal)
         }
         Shown::Compare(r) => export::compare(r),
-        Shown::Reproduce(r) => export::reproduce(r),
+        Shown::Reproduce(r) => export::reproduce(&r),
     })
 }
 

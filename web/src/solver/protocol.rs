@@ -63,6 +63,13 @@ pub enum Task {
         /// The quick scale (else the full one).
         quick: bool,
     },
+    /// The fidelity study, `smd_reproduce::fidelity`: the over-time engine against the
+    /// reference simulator's published JCTs, one experiment per policy with the verdicts
+    /// ([`Output::Reproduced`]).
+    Fidelity {
+        /// Workload-1 at load 0.5 only (else 8 workloads at 2 loads).
+        quick: bool,
+    },
     /// A scenario over time with each policy, `smd_sim` ([`Event::Simulating`] after each
     /// slot, then [`Output::Simulated`]).
     Simulate {

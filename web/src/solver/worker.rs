@@ -163,6 +163,7 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
             };
             reproduce(smd_reproduce::Runner::new(scale), ctx)
         }
+        Task::Fidelity { quick } => fidelity(quick, ctx),
         Task::Simulate { scenario, policies } => simulate(&scenario, &policies, ctx),
         Task::SweepPoint {
             scenario,
@@ -318,6 +319,45 @@ pub fn reproduce(mut runner: smd_reproduce::Runner, ctx: &mut Ctx) -> Result<Out
     Ok(Output::Reproduced {
         experiments: report.outcomes.iter().map(Experiment::from).collect(),
         verdicts: report.verdicts().iter().map(ClaimLine::from).collect(),
+    })
+}
+
+/// The fidelity study (`smd_reproduce::fidelity`), reporting each run as it is compared:
+/// per policy an experiment (its runs as findings, its rows as CSV, its per-job scatter)
+/// and the verdicts against issue 26's goals.
+pub fn fidelity(quick: bool, ctx: &mut Ctx) -> Result<Output, String> {
+    use smd_reproduce::fidelity::{cases, compare, findings, scatter_svg, table, Size, POLICIES};
+    let size = if quick { Size::Quick } else { Size::Full };
+    let total = cases(size).len() * POLICIES.len();
+    ctx.reproducing((0, total), (0, total as u64));
+    let list = compare(size, &mut |done, all| {
+        ctx.reproducing((done, all), (done as u64, all as u64))
+    })
+    .map_err(|e| e.to_string())?;
+    let verdicts = smd_reproduce::verdict::fidelity(&table(&list));
+    let experiments = POLICIES
+        .iter()
+        .zip(&verdicts)
+        .map(|(&(policy, _), v)| {
+            let runs: Vec<_> = list
+                .iter()
+                .filter(|c| c.policy == policy)
+                .cloned()
+                .collect();
+            Experiment {
+                id: format!("fidelity-{}", policy.name()),
+                title: format!("{} against the reference simulator", policy.name()),
+                claim: v.claim.to_string(),
+                findings: findings(&list, policy),
+                csv: table(&runs).to_csv(),
+                svg: scatter_svg(&list, policy),
+                failures: Vec::new(),
+            }
+        })
+        .collect();
+    Ok(Output::Reproduced {
+        experiments,
+        verdicts: verdicts.iter().map(ClaimLine::from).collect(),
     })
 }
 

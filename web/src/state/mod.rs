@@ -51,7 +51,7 @@ pub use draft::{DraftAction, DraftState, GenerateForm, ShownError, MAX_GENERATED
 pub use over_time::{
     OverTimeAction, OverTimeState, SimForm, SimProgress, SimSource, Simulated, Simulation,
 };
-pub use reproduction::{ReproduceAction, Reproduced, Reproduction, ReproductionState};
+pub use reproduction::{ReproduceAction, Reproduced, Reproduction, ReproductionState, Study};
 pub use solving::{
     page_policies, LandscapeView, Results, Run, SolveAction, Solving, WorkerStatus,
     LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
@@ -75,6 +75,8 @@ pub struct State {
     pub solving: Solving,
     /// The paper's experiments.
     pub reproduction: ReproductionState,
+    /// The fidelity study (the over-time engine against the reference simulator).
+    pub fidelity: ReproductionState,
     /// Planning over time.
     pub over_time: OverTimeState,
     /// The capacity sweep.
@@ -126,6 +128,7 @@ impl State {
             draft,
             solving,
             reproduction: ReproductionState::default(),
+            fidelity: ReproductionState::default(),
             over_time: OverTimeState::default(),
             sweep: SweepState::default(),
             compare: CompareState::default(),
@@ -170,15 +173,21 @@ impl State {
 
     /// The worker's background parts, in the order their tasks are sent. A new view whose
     /// work runs in the worker adds its part here and in [`State::background_mut`].
-    pub fn background(&self) -> [&dyn Pending; 3] {
-        [&self.reproduction, &self.over_time, &self.compare.run]
+    pub fn background(&self) -> [&dyn Pending; 4] {
+        [
+            &self.reproduction,
+            &self.fidelity,
+            &self.over_time,
+            &self.compare.run,
+        ]
     }
 
     /// The worker's background parts, to route replies to and lose with the worker; with
     /// the solving part, which numbers the worker's tasks.
-    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 3]) {
-        let background: [&mut dyn Pending; 3] = [
+    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 4]) {
+        let background: [&mut dyn Pending; 4] = [
             &mut self.reproduction,
+            &mut self.fidelity,
             &mut self.over_time,
             &mut self.compare.run,
         ];
@@ -186,7 +195,7 @@ impl State {
     }
 
     /// The worker's background parts, to route replies to and lose with the worker.
-    pub fn background_mut(&mut self) -> [&mut dyn Pending; 3] {
+    pub fn background_mut(&mut self) -> [&mut dyn Pending; 4] {
         self.solving_and_background().1
     }
 
@@ -302,7 +311,10 @@ pub(crate) mod tests {
         let s = state(2);
         let r = s.draft.revision;
         let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-        let s = s.reduce(Action::Reproduce(ReproduceAction::Start(true)));
+        let s = s.reduce(Action::Reproduce(ReproduceAction::Start(
+            Study::Paper,
+            true,
+        )));
         assert_eq!(s.tasks().len(), 2);
         let s = s.reduce(Action::Draft(DraftAction::Edit(
             FieldKey::top("params.seed"),

@@ -2,14 +2,25 @@
 //! progress and the last one's experiments (or why it stopped).
 
 use super::background::{Background, Work, WorkerTask};
-use super::{Notice, State};
+use super::State;
 use crate::solver::{ClaimLine, Event, Experiment, Output, Task};
 
-/// A reproduction of the paper's experiments: the request.
+/// Which study the Reproduce view runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Study {
+    /// The paper's experiments (`smd_reproduce`).
+    Paper,
+    /// The over-time engine against the reference simulator (`smd_reproduce::fidelity`).
+    Fidelity,
+}
+
+/// A run of a study: the request.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reproduction {
     /// The quick scale (else the full one).
     pub quick: bool,
+    /// The study.
+    pub study: Study,
 }
 
 /// A finished reproduction.
@@ -56,7 +67,10 @@ impl WorkerTask for Reproduction {
     const RESUMES: bool = false;
 
     fn task(&self) -> Task {
-        Task::Reproduce { quick: self.quick }
+        match self.study {
+            Study::Paper => Task::Reproduce { quick: self.quick },
+            Study::Fidelity => Task::Fidelity { quick: self.quick },
+        }
     }
 
     fn read_progress(&self, event: &Event) -> Option<Self::Progress> {
@@ -85,52 +99,69 @@ impl WorkerTask for Reproduction {
 /// The reproduction part of the state: the run in progress and the last one.
 pub type ReproductionState = Background<Reproduction>;
 
-/// What a reproduction means for the worker.
+/// What a study run means for the worker.
 impl State {
-    /// Runs the paper's experiments (quick or full); returns whether one was started.
-    pub(super) fn start_reproduction(&mut self, quick: bool) -> bool {
-        if self.reproduction.is_running() {
+    /// A study's part of the state.
+    pub fn study(&self, study: Study) -> &ReproductionState {
+        match study {
+            Study::Paper => &self.reproduction,
+            Study::Fidelity => &self.fidelity,
+        }
+    }
+
+    fn study_mut(&mut self, study: Study) -> &mut ReproductionState {
+        match study {
+            Study::Paper => &mut self.reproduction,
+            Study::Fidelity => &mut self.fidelity,
+        }
+    }
+
+    /// Runs a study (quick or full); returns whether one was started.
+    pub(super) fn start_reproduction(&mut self, study: Study, quick: bool) -> bool {
+        if self.study(study).is_running() {
             return false;
         }
         if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
             self.solving.restart();
         }
         let id = self.solving.new_task_id();
-        self.reproduction.start(id, Reproduction { quick });
+        self.study_mut(study)
+            .start(id, Reproduction { quick, study });
         true
     }
 
-    /// Stops the running reproduction (terminates the worker); returns whether there was
-    /// one.
-    pub(super) fn cancel_reproduction(&mut self) -> bool {
-        if self.reproduction.cancel().is_none() {
+    /// Stops a running study (terminates the worker); returns whether there was one.
+    pub(super) fn cancel_reproduction(&mut self, study: Study) -> bool {
+        if self.study_mut(study).cancel().is_none() {
             return false;
         }
-        self.solving.restart();
-        self.view.notice = Some(Notice::info("Reproduction cancelled."));
-        // The terminated worker was also to solve this draft (and perhaps to simulate):
-        // ask the fresh one.
-        self.solving.rerun();
-        self.restart_background("the reproduction was cancelled");
+        let what = match study {
+            Study::Paper => "reproduction",
+            Study::Fidelity => "fidelity study",
+        };
+        self.background_cancelled(
+            &format!("the {what} was cancelled"),
+            &format!("The {what} was cancelled."),
+        );
         true
     }
 }
 
-/// Running the paper's experiments.
+/// Running a study.
 #[derive(Clone, Debug)]
 pub enum ReproduceAction {
-    /// Run the paper's experiments: quick (else full) scale.
-    Start(bool),
-    /// Stop the running reproduction.
-    Cancel,
+    /// Run a study: quick (else full) scale.
+    Start(Study, bool),
+    /// Stop a running study.
+    Cancel(Study),
 }
 
 impl ReproduceAction {
     /// Applies the change to the state; returns whether anything changed.
     pub(super) fn reduce(self, s: &mut State) -> bool {
         match self {
-            ReproduceAction::Start(quick) => s.start_reproduction(quick),
-            ReproduceAction::Cancel => s.cancel_reproduction(),
+            ReproduceAction::Start(study, quick) => s.start_reproduction(study, quick),
+            ReproduceAction::Cancel(study) => s.cancel_reproduction(study),
         }
     }
 }

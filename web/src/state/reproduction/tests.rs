@@ -12,7 +12,10 @@ fn reply(task: u64, event: Event) -> Action {
 #[test]
 fn reproduce_replies_fill_the_state_and_cancel_keeps_the_solve() {
     let s = state(2);
-    let s = s.reduce(Action::Reproduce(ReproduceAction::Start(true)));
+    let s = s.reduce(Action::Reproduce(ReproduceAction::Start(
+        Study::Paper,
+        true,
+    )));
     let id = s.reproduction.running.as_ref().unwrap().id;
     assert!(s.reproduction.running.as_ref().unwrap().request.quick);
     assert_eq!(s.tasks(), vec![id]);
@@ -59,9 +62,12 @@ fn reproduce_replies_fill_the_state_and_cancel_keeps_the_solve() {
     // Cancel terminates the worker and re-sends the solve it was also to run.
     let r = s.draft.revision;
     let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-    let s = s.reduce(Action::Reproduce(ReproduceAction::Start(false)));
+    let s = s.reduce(Action::Reproduce(ReproduceAction::Start(
+        Study::Paper,
+        false,
+    )));
     let solve = s.solving.run.as_ref().unwrap().id;
-    let s = s.reduce(Action::Reproduce(ReproduceAction::Cancel));
+    let s = s.reduce(Action::Reproduce(ReproduceAction::Cancel(Study::Paper)));
     assert!(s.reproduction.running.is_none());
     assert_eq!(s.solving.restarts, restarts + 1);
     assert!(s.solving.run.as_ref().unwrap().id > solve);
@@ -91,7 +97,10 @@ fn a_small_reproduction_round_trips_through_the_protocol() {
     worker::run(8, &mut |r| replies.push(r), |ctx| {
         worker::reproduce(one, ctx)
     });
-    let s = state(1).reduce(Action::Reproduce(ReproduceAction::Start(true)));
+    let s = state(1).reduce(Action::Reproduce(ReproduceAction::Start(
+        Study::Paper,
+        true,
+    )));
     let id = s.reproduction.running.as_ref().unwrap().id;
     let mut s = s;
     let mut work = Vec::new();
@@ -128,4 +137,63 @@ fn a_small_reproduction_round_trips_through_the_protocol() {
     );
     assert!(e.csv.lines().count() > 1 && !e.findings.is_empty());
     assert!(e.failures.is_empty(), "{:?}", e.failures);
+}
+
+/// The fidelity study runs as its own part of the state through the same protocol: one
+/// experiment per policy with its runs' CSV and scatter, and the verdicts the native rules
+/// give on the same runs; the paper's part is untouched.
+#[test]
+fn the_fidelity_study_round_trips_beside_the_papers() {
+    use smd_reproduce::fidelity::{compare, table, Size};
+    let mut replies = Vec::new();
+    worker::run(9, &mut |r| replies.push(r), |ctx| {
+        worker::fidelity(true, ctx)
+    });
+    let s = state(1).reduce(Action::Reproduce(ReproduceAction::Start(
+        Study::Fidelity,
+        true,
+    )));
+    let id = s.fidelity.running.as_ref().unwrap().id;
+    assert!(matches!(
+        s.request(id).unwrap().task,
+        Task::Fidelity { quick: true }
+    ));
+    assert!(s.reproduction.running.is_none());
+    let mut s = s;
+    for r in replies {
+        let text = serde_json::to_string(&r).unwrap();
+        let Reply::Event { event, .. } = serde_json::from_str::<Reply>(&text).unwrap() else {
+            panic!("an event")
+        };
+        s = s.reduce(reply(id, event));
+    }
+    let done = s.fidelity.finished.clone().unwrap().unwrap();
+    assert!(s.reproduction.finished.is_none());
+    let ids: Vec<&str> = done.experiments.iter().map(|e| e.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "fidelity-tiresias",
+            "fidelity-optimus_oracle",
+            "fidelity-pollux"
+        ]
+    );
+    for e in &done.experiments {
+        assert_eq!(e.csv.lines().count(), 2, "one run each: {}", e.csv);
+        assert!(
+            e.svg.contains("<svg") && e.findings.len() == 1,
+            "{:?}",
+            e.findings
+        );
+    }
+    let native =
+        smd_reproduce::verdict::fidelity(&table(&compare(Size::Quick, &mut |_, _| {}).unwrap()));
+    let got: Vec<(&str, &str)> = done
+        .verdicts
+        .iter()
+        .map(|v| (v.id.as_str(), v.verdict.as_str()))
+        .collect();
+    let want: Vec<(&str, &str)> = native.iter().map(|v| (v.id, v.verdict.words())).collect();
+    assert_eq!(got, want);
+    assert_eq!(got.len(), 3);
 }
