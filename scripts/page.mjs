@@ -203,6 +203,13 @@ async function accessibility(url, rows, check) {
       check(verdicts.length === 7 && verdicts.every((v) => /^\S+ (reproduced|partly|not reproduced)$/.test(v)),
         `the reproduction's verdicts: ${verdicts.join('; ')}`);
       console.log(`reproduce (quick): ${verdicts.join('; ')}`);
+      // The second study: the engine against the reference simulator, quick.
+      await page.click('[data-testid=fidelity-run]');
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=fidelity-verdicts] tr[data-claim]').length === 3,
+        null, { timeout: 120000 });
+      const fidelity = await page.$$eval('[data-testid=fidelity-verdicts] tr[data-claim]',
+        (rows) => rows.map((r) => `${r.dataset.claim} ${r.dataset.verdict}`));
+      console.log(`fidelity (quick): ${fidelity.join('; ')}`);
     }, 'reproduce', '[data-testid=reproduce-summary]'],
     ['how-it-works', async () => {}],
     ['teach', async () => {
@@ -577,6 +584,34 @@ if (mode === 'shots') {
   await page.screenshot({ path: `${arg}/lesson-decision.png` });
   const steps = await page.$eval('[data-testid=teach-step]', (e) => e.dataset.steps);
   console.log(`wrote ${arg}/lesson.png and lesson-decision.png (${steps} key steps)`);
+} else if (mode === 'how') {
+  // How it works: the pipeline and the figures, then the two-job figure.
+  const { page } = await open();
+  await page.click('[data-view=how-it-works]');
+  await page.waitForSelector('[data-testid=help-landscape] svg', { timeout: 120000 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${arg}/how-it-works.png` });
+  await page.evaluate(() => document.querySelector('[data-testid=help-decomposition]').scrollIntoView({ block: 'center' }));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${arg}/how-decomposition.png` });
+  console.log(`wrote ${arg}/how-it-works.png and how-decomposition.png`);
+} else if (mode === 'fidelity') {
+  // The Reproduce view's second study, quick then full in the real worker, timed.
+  const { page } = await open();
+  await page.click('[data-view=reproduce]');
+  for (const [button, name] of [['fidelity-run', 'quick'], ['fidelity-run-full', 'full']]) {
+    const t0 = Date.now();
+    await page.click(`[data-testid=${button}]`);
+    await page.waitForSelector('[data-testid=fidelity-progress]', { state: 'detached', timeout: 600000 });
+    await page.waitForSelector('[data-testid=fidelity-summary]');
+    const verdicts = await page.$$eval('[data-testid=fidelity-verdicts] tr[data-claim]',
+      (rows) => rows.map((r) => `${r.dataset.claim} ${r.dataset.verdict}`));
+    console.log(`fidelity ${name}: ${((Date.now() - t0) / 1000).toFixed(1)} s; ${verdicts.join('; ')}`);
+  }
+  await page.evaluate(() => document.querySelector('#fidelity').scrollIntoView());
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${arg}/fidelity.png` });
+  console.log(`wrote ${arg}/fidelity.png`);
 } else if (mode === 'overtime') {
   // The Over time view on the default workload, every policy, in the real worker.
   const { page } = await open();

@@ -40,8 +40,8 @@ const FIDELITY: Words = Words {
     key: "fidelity",
     title: "Agreement with the reference simulator",
     hint: "Runs the bundled workloads as measured jobs on 16 × t4x4 with the reference simulator's time (Pollux's artifact: 60 s ticks, 30 s restarts) under tiresias, optimus_oracle and pollux, and compares every job's JCT with the JCT the artifact published (docs/FIDELITY.md).",
-    quick: "Run quick (workload-1 at load 0.5, ≈2 s)",
-    full: "Run full (8 workloads at 2 loads, ≈30 s)",
+    quick: "Run quick (workload-1 at load 0.5, ≈1 s)",
+    full: "Run full (8 workloads at 2 loads, ≈10 s)",
     units: "runs",
     claim: "Goal: ",
 };
