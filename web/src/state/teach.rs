@@ -294,9 +294,9 @@ impl State {
         })
     }
 
-    /// On Step through, until the user picks a job: the first job SMD's plan admits, if the
-    /// selected one is not admitted — a lesson that ends on an admitted job (the default
-    /// scenario's first job is not). Called after every action.
+    /// On Step through, until the user picks a job: the first parameter-server job SMD's
+    /// plan admits, if the selected one is not such a job — a lesson that ends on an
+    /// admitted job (the default scenario's first job is not). Called after every action.
     pub(super) fn lesson_job(&mut self) {
         if self.view.tab != View::Teach || self.view.picked {
             return;
@@ -307,17 +307,19 @@ impl State {
         let Some(plan) = r.plan(Policy::Smd) else {
             return;
         };
-        let admitted = |uid: u64| {
-            r.uids
-                .iter()
-                .position(|&u| u == uid)
-                .and_then(|i| plan.jobs.get(i))
-                .is_some_and(|l| l.admitted)
+        // Admitted, and a parameter-server job (a measured job has no steps to teach).
+        let teachable = |i: usize| {
+            plan.jobs.get(i).is_some_and(|l| l.admitted)
+                && r.scenario.jobs.get(i).is_some_and(|j| j.measured.is_none())
         };
-        if self.view.selected.is_some_and(admitted) {
+        let selected = self
+            .view
+            .selected
+            .and_then(|uid| r.uids.iter().position(|&u| u == uid));
+        if selected.is_some_and(teachable) {
             return;
         }
-        if let Some(i) = plan.jobs.iter().position(|l| l.admitted) {
+        if let Some(i) = (0..plan.jobs.len()).find(|&i| teachable(i)) {
             self.view.selected = r.uids.get(i).copied().or(self.view.selected);
         }
     }
