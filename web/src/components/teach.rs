@@ -145,7 +145,17 @@ pub fn TeachPanel() -> Html {
             }) }
         </select>
     };
+    // A measured job: what applies instead of steps (docs/MODEL.md §21.1).
+    let measured = selected_index
+        .and_then(|i| results.scenario.jobs.get(i))
+        .filter(|j| j.measured.is_some());
     let body = match (&teach.trace, trace) {
+        _ if measured.is_some() => html! {
+            <p class="note" data-testid="teach-measured">{ format!(
+                "{} is a measured all-reduce job: SMD sizes it by trying every w from 1 to its cap (its region is one-dimensional, p = 0) and takes the least T — there are no bounds, grid or rounding to step through (docs/MODEL.md §21.1). Pick a parameter-server job to follow SMD step by step.",
+                measured.map_or("", |j| j.id.as_str())
+            ) }</p>
+        },
         (None, _) | (Some(crate::state::TraceView { data: None, .. }), _) => {
             html! { <p class="note" data-testid="teach-loading">{"Tracing SMD for this job…"}</p> }
         }
