@@ -184,7 +184,12 @@ pub(crate) fn data_range(
         }
     } else if hi - lo <= 0.0 {
         let d = lo.abs().max(1.0) * 0.5;
-        (lo - d, hi + d)
+        // Zero asked for and every value zero: nothing below it to show.
+        if zero && lo == 0.0 {
+            (0.0, 2.0 * d)
+        } else {
+            (lo - d, hi + d)
+        }
     } else {
         let pad = (hi - lo) * headroom;
         (if zero && lo == 0.0 { 0.0 } else { lo - pad }, hi + pad)

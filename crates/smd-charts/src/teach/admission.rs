@@ -148,7 +148,8 @@ pub fn admission_chart(t: &Trace, k: usize) -> Option<LineChart> {
         width: 480.0,
         height: 240.0,
         dodge: 0.0,
-        y_zero: false,
+        // Σu ≥ 0, and the empty selection's 0 is a point of the chart.
+        y_zero: true,
         ..LineChart::default()
     })
 }
