@@ -10,7 +10,7 @@
 
 use crate::format::fmt_sig;
 use crate::palette::categorical;
-use crate::svg::{end, escape, Tag};
+use crate::svg::{end, titled_group, Tag};
 use smd_core::model::JobModel;
 use smd_core::scenario::Resource;
 use smd_core::{Plan, Scenario};
@@ -40,24 +40,16 @@ fn wrap(text: &str, width: f64) -> Vec<String> {
     lines
 }
 
-/// A job's demand at its plan's (w, p), per resource (zero without an allocation).
-fn demand(s: &Scenario, plan: &Plan, i: usize) -> [f64; 4] {
-    let line = &plan.jobs[i];
-    match (line.workers, line.ps) {
-        (Some(w), Some(p)) => {
-            JobModel::of(&s.jobs[i], &s.cluster, s.params.time_unit_s).demand(w as f64, p as f64)
-        }
-        _ => [0.0; 4],
-    }
-}
-
-/// Σu of a plan's admitted jobs.
-fn total(plan: &Plan) -> f64 {
-    plan.jobs
+/// Each job's demand at its plan's (w, p), per resource (zero without an allocation).
+fn demands(models: &[JobModel], plan: &Plan) -> Vec<[f64; 4]> {
+    models
         .iter()
-        .filter(|l| l.admitted)
-        .map(|l| l.utility)
-        .sum()
+        .zip(&plan.jobs)
+        .map(|(m, line)| match (line.workers, line.ps) {
+            (Some(w), Some(p)) => m.demand(w as f64, p as f64),
+            _ => [0.0; 4],
+        })
+        .collect()
 }
 
 /// The figure for `scenario` planned by `smd` and by `global` (the two plans of its jobs,
@@ -66,17 +58,19 @@ fn total(plan: &Plan) -> f64 {
 pub fn decomposition_svg(s: &Scenario, smd: &Plan, global: &Plan, width: f64) -> String {
     let cap = s.cluster.capacity().to_array();
     let n = s.jobs.len().min(smd.jobs.len()).min(global.jobs.len());
+    let models: Vec<JobModel> = s.jobs[..n]
+        .iter()
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
+        .collect();
+    let (d_smd, d_global) = (demands(&models, smd), demands(&models, global));
+    let sum = |d: &[[f64; 4]], r: usize| d.iter().map(|x| x[r]).sum::<f64>();
     // The binding resource: the one SMD's sizes (admitted or not) overfill most.
-    let wanted = |r: usize| (0..n).map(|i| demand(s, smd, i)[r]).sum::<f64>();
     let r = (0..4)
         .filter(|&r| cap[r] > 0.0)
-        .max_by(|&a, &b| (wanted(a) / cap[a]).total_cmp(&(wanted(b) / cap[b])))
+        .max_by(|&a, &b| (sum(&d_smd, a) / cap[a]).total_cmp(&(sum(&d_smd, b) / cap[b])))
         .unwrap_or(0);
     let res = Resource::ALL[r];
-    let span = wanted(r)
-        .max((0..n).map(|i| demand(s, global, i)[r]).sum())
-        .max(cap[r])
-        * 1.04;
+    let span = sum(&d_smd, r).max(sum(&d_global, r)).max(cap[r]) * 1.04;
     let bar_w = width - LEFT - RIGHT;
     let x = |v: f64| LEFT + bar_w * v / span.max(1e-12);
     let said = words(s, smd, global, n);
@@ -109,15 +103,15 @@ pub fn decomposition_svg(s: &Scenario, smd: &Plan, global: &Plan, width: f64) ->
             ),
         );
     let rows = [
-        ("smd", "sizes, then admits", smd),
-        ("global", "both at once", global),
+        ("smd", "sizes, then admits", smd, &d_smd),
+        ("global", "both at once", global, &d_global),
     ];
-    for (k, (name, how, plan)) in rows.iter().enumerate() {
+    for (k, (name, how, plan, demand)) in rows.iter().enumerate() {
         let y = 30.0 + k as f64 * (ROW_H + 22.0);
         Tag::new(&mut out, "g")
             .attr("class", "policy")
             .attr("data-policy", name)
-            .attr("data-total", fmt_sig(total(plan), 6))
+            .attr("data-total", fmt_sig(plan.total_utility, 6))
             .open();
         Tag::new(&mut out, "text")
             .px("x", LEFT - 10.0)
@@ -140,7 +134,7 @@ pub fn decomposition_svg(s: &Scenario, smd: &Plan, global: &Plan, width: f64) ->
             .filter(|&i| plan.jobs[i].admitted)
             .chain((0..n).filter(|&i| !plan.jobs[i].admitted));
         for i in order {
-            let d = demand(s, plan, i)[r];
+            let d = demand[i][r];
             if d <= 0.0 {
                 continue;
             }
@@ -165,63 +159,60 @@ pub fn decomposition_svg(s: &Scenario, smd: &Plan, global: &Plan, width: f64) ->
                     "not admitted"
                 }
             );
-            Tag::new(&mut out, "g")
-                .attr("class", "job")
-                .attr("data-job", &line.id)
-                .attr("data-admitted", line.admitted)
-                .attr("data-demand", fmt_sig(d, 6))
-                .open();
-            let _ = std::fmt::Write::write_fmt(
-                &mut out,
-                format_args!("<title>{}</title>", escape(&tip)),
-            );
             let colour = categorical(i);
-            let rect = Tag::new(&mut out, "rect")
-                .px("x", x0)
-                .px("y", y)
-                .px("width", (x1 - x0 - 1.0).max(1.0))
-                .px("height", ROW_H);
-            if line.admitted {
-                rect.attr("fill", &colour)
-                    .attr("fill-opacity", 0.85)
-                    .close();
-            } else {
-                rect.attr("fill", "#ffffff")
-                    .attr("stroke", &colour)
-                    .attr("stroke-width", 2)
-                    .attr("stroke-dasharray", "5 3")
-                    .close();
-            }
             let text = if line.admitted {
                 label
             } else {
                 format!("{label}: not admitted")
             };
-            if crate::svg::text_width(&text, 11.5) < x1 - x0 - 8.0 {
-                Tag::new(&mut out, "text")
-                    .px("x", (x0 + x1) / 2.0)
-                    .px("y", y + ROW_H / 2.0 + 4.0)
-                    .attr("text-anchor", "middle")
-                    .attr("font-size", 11.5)
-                    .attr("fill", if line.admitted { "#ffffff" } else { "#1d2733" })
-                    .text("text", &text);
-            } else {
-                // Too narrow: under the segment, from its left edge.
-                Tag::new(&mut out, "text")
+            let demand_attr = fmt_sig(d, 6);
+            let attrs: [(&str, &dyn std::fmt::Display); 3] = [
+                ("data-job", &line.id),
+                ("data-admitted", &line.admitted),
+                ("data-demand", &demand_attr),
+            ];
+            titled_group(&mut out, "job", &attrs, &tip, |out| {
+                let rect = Tag::new(out, "rect")
                     .px("x", x0)
-                    .px("y", y + ROW_H + 13.0)
-                    .attr("font-size", 10.5)
-                    .attr("fill", "#3b4654")
-                    .text("text", &text);
-            }
-            end(&mut out, "g");
+                    .px("y", y)
+                    .px("width", (x1 - x0 - 1.0).max(1.0))
+                    .px("height", ROW_H);
+                if line.admitted {
+                    rect.attr("fill", &colour)
+                        .attr("fill-opacity", 0.85)
+                        .close();
+                } else {
+                    rect.attr("fill", "#ffffff")
+                        .attr("stroke", &colour)
+                        .attr("stroke-width", 2)
+                        .attr("stroke-dasharray", "5 3")
+                        .close();
+                }
+                if crate::svg::text_width(&text, 11.5) < x1 - x0 - 8.0 {
+                    Tag::new(out, "text")
+                        .px("x", (x0 + x1) / 2.0)
+                        .px("y", y + ROW_H / 2.0 + 4.0)
+                        .attr("text-anchor", "middle")
+                        .attr("font-size", 11.5)
+                        .attr("fill", if line.admitted { "#ffffff" } else { "#1d2733" })
+                        .text("text", &text);
+                } else {
+                    // Too narrow: under the segment, from its left edge.
+                    Tag::new(out, "text")
+                        .px("x", x0)
+                        .px("y", y + ROW_H + 13.0)
+                        .attr("font-size", 10.5)
+                        .attr("fill", "#3b4654")
+                        .text("text", &text);
+                }
+            });
         }
         Tag::new(&mut out, "text")
             .px("x", width - RIGHT + 10.0)
             .px("y", y + ROW_H / 2.0 + 5.0)
             .attr("font-size", 13)
             .attr("fill", "#1d2733")
-            .text("text", &format!("Σu = {}", fmt_sig(total(plan), 4)));
+            .text("text", &format!("Σu = {}", fmt_sig(plan.total_utility, 4)));
         end(&mut out, "g");
     }
     // The capacity.
@@ -256,7 +247,7 @@ pub fn decomposition_svg(s: &Scenario, smd: &Plan, global: &Plan, width: f64) ->
 /// What differs, in two sentences: SMD's total and what it could not fit; global's sizes
 /// that differ, and its total.
 fn words(s: &Scenario, smd: &Plan, global: &Plan, n: usize) -> Vec<String> {
-    let (ts, tg) = (total(smd), total(global));
+    let (ts, tg) = (smd.total_utility, global.total_utility);
     let admitted = |p: &Plan| p.jobs.iter().take(n).filter(|l| l.admitted).count();
     let left_out: Vec<&str> = smd
         .jobs

@@ -23,6 +23,17 @@ pub struct Point {
     pub spread: f64,
 }
 
+impl Point {
+    /// A point without an error bar.
+    pub fn exact(x: f64, mean: f64) -> Point {
+        Point {
+            x,
+            mean,
+            spread: 0.0,
+        }
+    }
+}
+
 /// A named series of points, drawn in the order given.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Series {

@@ -8,11 +8,7 @@ use smd_core::allreduce::{Source, StepPoint};
 /// The curve of `points` (from `smd_core::allreduce::Curve::steps`) as an SVG `width` px
 /// wide.
 pub fn step_curve_svg(points: &[StepPoint], width: f64) -> String {
-    let at = |p: &StepPoint, y: f64| Point {
-        x: f64::from(p.w),
-        mean: y,
-        spread: 0.0,
-    };
+    let at = |p: &StepPoint, y: f64| Point::exact(f64::from(p.w), y);
     let all = Series {
         name: "seconds per iteration".into(),
         points: points.iter().map(|p| at(p, p.iteration_s)).collect(),

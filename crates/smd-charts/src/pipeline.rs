@@ -2,7 +2,7 @@
 //! rows, each a box with its name and what it makes, an arrow to the next, and a link
 //! where the caller gives one (the page links each stage to its section of the text).
 
-use crate::svg::{end, escape, Tag};
+use crate::svg::{end, titled_group, Tag};
 
 /// One stage of a pipeline.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,39 +100,33 @@ pub fn pipeline_svg(stages: &[Stage], opts: &PipelineOptions) -> String {
         if let Some(href) = &s.href {
             Tag::new(&mut out, "a").attr("href", href).open();
         }
-        Tag::new(&mut out, "g")
-            .attr("class", "stage")
-            .attr("data-stage", k)
-            .open();
-        let _ = std::fmt::Write::write_fmt(
-            &mut out,
-            format_args!("<title>{}: {}</title>", escape(&s.name), escape(&s.makes)),
-        );
-        Tag::new(&mut out, "rect")
-            .px("x", x)
-            .px("y", y)
-            .px("width", box_w)
-            .px("height", BOX_H)
-            .attr("rx", 6)
-            .attr("fill", "#f4f7fb")
-            .attr("stroke", "#3f6fb5")
-            .close();
-        Tag::new(&mut out, "text")
-            .px("x", x + box_w / 2.0)
-            .px("y", y + 22.0)
-            .attr("text-anchor", "middle")
-            .attr("font-size", 13)
-            .attr("font-weight", 600)
-            .attr("fill", "#1d2733")
-            .text("text", &s.name);
-        Tag::new(&mut out, "text")
-            .px("x", x + box_w / 2.0)
-            .px("y", y + 42.0)
-            .attr("text-anchor", "middle")
-            .attr("font-size", 11.5)
-            .attr("fill", "#3b4654")
-            .text("text", &s.makes);
-        end(&mut out, "g");
+        let tip = format!("{}: {}", s.name, s.makes);
+        titled_group(&mut out, "stage", &[("data-stage", &k)], &tip, |out| {
+            Tag::new(out, "rect")
+                .px("x", x)
+                .px("y", y)
+                .px("width", box_w)
+                .px("height", BOX_H)
+                .attr("rx", 6)
+                .attr("fill", "#f4f7fb")
+                .attr("stroke", "#3f6fb5")
+                .close();
+            Tag::new(out, "text")
+                .px("x", x + box_w / 2.0)
+                .px("y", y + 22.0)
+                .attr("text-anchor", "middle")
+                .attr("font-size", 13)
+                .attr("font-weight", 600)
+                .attr("fill", "#1d2733")
+                .text("text", &s.name);
+            Tag::new(out, "text")
+                .px("x", x + box_w / 2.0)
+                .px("y", y + 42.0)
+                .attr("text-anchor", "middle")
+                .attr("font-size", 11.5)
+                .attr("fill", "#3b4654")
+                .text("text", &s.makes);
+        });
         if s.href.is_some() {
             end(&mut out, "a");
         }

@@ -16,11 +16,7 @@ pub fn utility_curve_svg(gamma: [f64; 3], width: f64) -> String {
         g3.abs().max(1.0)
     };
     let (lo, hi) = ((g3 - reach).max(0.0), g3 + reach);
-    let at = |x: f64, y: f64| Point {
-        x,
-        mean: y,
-        spread: 0.0,
-    };
+    let at = Point::exact;
     let curve = Series {
         name: "μ(π)".into(),
         points: (0..=24)

@@ -92,11 +92,8 @@ pub fn admission_chart(t: &Trace, k: usize) -> Option<LineChart> {
         return None;
     }
     let end = (k + 1).min(t.steps.len());
-    let at = |x: usize, y: f64| Point {
-        x: (x + 1) as f64,
-        mean: y,
-        spread: 0.0,
-    };
+    // x: the step's number, from 1.
+    let at = |i: usize, y: f64| Point::exact((i + 1) as f64, y);
     let nodes = matches!(
         t.steps.get(start),
         Some(Event::Candidates { depth: None, .. })

@@ -334,11 +334,7 @@ pub(super) fn level(name: &str, jobs: &[usize], value: f64) -> Series {
     series(
         name,
         jobs.iter()
-            .map(|&i| Point {
-                x: i as f64,
-                mean: value,
-                spread: 0.0,
-            })
+            .map(|&i| Point::exact(i as f64, value))
             .collect(),
     )
 }
