@@ -262,18 +262,11 @@ pub fn table(list: &[Comparison]) -> Table {
     t
 }
 
-/// One sentence per run of `policy` in `list`: its means, the ln-deviation's median and
-/// p90 and the jobs identical to the second (what the page lists under the policy's
-/// figure).
-pub fn findings(list: &[Comparison], policy: SimPolicy) -> Vec<String> {
-    let t = table(
-        &list
-            .iter()
-            .filter(|c| c.policy == policy)
-            .cloned()
-            .collect::<Vec<_>>(),
-    );
-    let col = |name: &str| COLUMNS.iter().position(|c| *c == name).unwrap_or(0);
+/// One sentence per row of `t` (a [`table`] of comparisons): its means, the
+/// ln-deviation's median and p90 and the jobs identical to the second (what the page lists
+/// under a policy's figure, from that policy's table).
+pub fn findings(t: &Table) -> Vec<String> {
+    let col = |name: &str| t.column(name).unwrap_or(0);
     let num = |row: &[Cell], name: &str| row[col(name)].as_f64().unwrap_or(f64::NAN);
     let text = |row: &[Cell], name: &str| row[col(name)].csv();
     t.rows

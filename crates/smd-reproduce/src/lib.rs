@@ -266,18 +266,23 @@ impl Runner {
 
     /// Plans the next case; returns whether cases remain. `clock` is in milliseconds.
     pub fn step(&mut self, clock: &dyn Fn() -> f64) -> bool {
-        self.step_observed(clock, &mut |_| {})
+        self.step_observed(clock, &mut |_, _| {})
     }
 
-    /// [`Runner::step`], telling `work` the work done (in [`Runner::total_work`]'s unit)
-    /// after each policy of the case — progress that moves within a long case.
-    pub fn step_observed(&mut self, clock: &dyn Fn() -> f64, work: &mut dyn FnMut(u64)) -> bool {
+    /// [`Runner::step`], telling `work` the cases planned and the work done (in
+    /// [`Runner::total_work`]'s unit) after each policy of the case — progress that moves
+    /// within a long case; the case counts as planned at its last policy.
+    pub fn step_observed(
+        &mut self,
+        clock: &dyn Fn() -> f64,
+        work: &mut dyn FnMut(usize, u64),
+    ) -> bool {
         if let Some((c, p)) = self.queue.get(self.next).copied() {
-            let before = self.done;
+            let (before, weight, next) = (self.done, c.weight(p), self.next);
             let mut within = 0;
             let sample = case::run(&c, p, clock, &mut self.cache, &mut |w| {
                 within += w;
-                work(before + within);
+                work(next + usize::from(within >= weight), before + within);
             });
             self.samples.insert(c, sample);
             self.next += 1;
@@ -355,7 +360,7 @@ pub fn run_with(
             return Err(Cancelled);
         }
         // After each policy of the case, not only after the case.
-        runner.step_observed(clock, &mut |w| progress(w, total));
+        runner.step_observed(clock, &mut |_, w| progress(w, total));
     }
     Ok(runner.report(clock() - t0))
 }

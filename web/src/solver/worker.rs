@@ -305,16 +305,9 @@ pub fn reproduce(mut runner: smd_reproduce::Runner, ctx: &mut Ctx) -> Result<Out
     }
     let work = runner.total_work();
     ctx.reproducing((0, total), (0, work));
-    loop {
-        let done = runner.cases_done();
-        let more = runner.step_observed(&now_ms, &mut |w| {
-            ctx.reproducing((done, total), (w, work));
-        });
-        ctx.reproducing((runner.cases_done(), total), (runner.done_work(), work));
-        if !more {
-            break;
-        }
-    }
+    while runner.step_observed(&now_ms, &mut |cases, w| {
+        ctx.reproducing((cases, total), (w, work))
+    }) {}
     let report = runner.report(now_ms() - t0);
     Ok(Output::Reproduced {
         experiments: report.outcomes.iter().map(Experiment::from).collect(),
@@ -344,12 +337,13 @@ pub fn fidelity(quick: bool, ctx: &mut Ctx) -> Result<Output, String> {
                 .filter(|c| c.policy == policy)
                 .cloned()
                 .collect();
+            let t = table(&runs);
             Experiment {
                 id: format!("fidelity-{}", policy.name()),
                 title: format!("{} against the reference simulator", policy.name()),
                 claim: v.claim.to_string(),
-                findings: findings(&list, policy),
-                csv: table(&runs).to_csv(),
+                findings: findings(&t),
+                csv: t.to_csv(),
                 svg: scatter_svg(&list, policy),
                 failures: Vec::new(),
             }

@@ -104,6 +104,7 @@ fn a_small_reproduction_round_trips_through_the_protocol() {
     let id = s.reproduction.running.as_ref().unwrap().id;
     let mut s = s;
     let mut work = Vec::new();
+    let mut last_scenarios = (0, 0);
     for r in replies {
         // Replies travel as JSON between worker and page.
         let text = serde_json::to_string(&r).unwrap();
@@ -114,8 +115,9 @@ fn a_small_reproduction_round_trips_through_the_protocol() {
             } => e,
             other => panic!("unexpected {other:?}"),
         };
-        if let Event::Reproducing { work: w, .. } = event {
+        if let Event::Reproducing { work: w, scenarios } = event {
             work.push(w);
+            last_scenarios = scenarios;
         }
         s = s.reduce(reply(id, event));
     }
@@ -126,6 +128,11 @@ fn a_small_reproduction_round_trips_through_the_protocol() {
         .all(|w| w[0].0 <= w[1].0 && w[0].1 == w[1].1));
     let (done, all) = *work.last().unwrap();
     assert!(all > 0 && done == all, "{work:?}");
+    // The last report counts every scenario planned.
+    assert!(
+        last_scenarios.1 > 0 && last_scenarios.0 == last_scenarios.1,
+        "{last_scenarios:?}"
+    );
     let done = s.reproduction.finished.clone().unwrap().unwrap();
     assert_eq!(done.experiments.len(), 1);
     let e = &done.experiments[0];
