@@ -343,26 +343,43 @@ pub fn use_address(state: &AppState, enabled: bool) {
     let d = state.dispatcher();
     use_effect_with(enabled, move |enabled| {
         let listener = enabled.then(|| {
-            let follow = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-                d.dispatch(Action::View(ViewAction::Show(route::view_of(&hash()))))
-            });
-            if let Some(w) = web_sys::window() {
-                let _ = w.add_event_listener_with_callback(
-                    "hashchange",
-                    follow.as_ref().unchecked_ref(),
-                );
-            }
-            follow
+            web_sys::window().map(|w| {
+                Listener::new(w.into(), "hashchange", move |_| {
+                    d.dispatch(Action::View(ViewAction::Show(route::view_of(&hash()))))
+                })
+            })
         });
-        move || {
-            if let (Some(follow), Some(w)) = (listener, web_sys::window()) {
-                let _ = w.remove_event_listener_with_callback(
-                    "hashchange",
-                    follow.as_ref().unchecked_ref(),
-                );
-            }
-        }
+        move || drop(listener)
     });
+}
+
+/// An event listener on a target (the window, the document), removed when dropped — a
+/// hook's cleanup drops it.
+pub struct Listener {
+    target: web_sys::EventTarget,
+    kind: &'static str,
+    f: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Listener {
+    /// Listens to `kind` events on `target` with `f`.
+    pub fn new(
+        target: web_sys::EventTarget,
+        kind: &'static str,
+        f: impl FnMut(web_sys::Event) + 'static,
+    ) -> Listener {
+        let f = Closure::<dyn FnMut(web_sys::Event)>::new(f);
+        let _ = target.add_event_listener_with_callback(kind, f.as_ref().unchecked_ref());
+        Listener { target, kind, f }
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        let _ = self
+            .target
+            .remove_event_listener_with_callback(self.kind, self.f.as_ref().unchecked_ref());
+    }
 }
 
 /// Sets `data-first-plan-ms` on `<html>` once: the time from navigation start to the first

@@ -4,6 +4,7 @@
 //! in the admission, its progress. The trace comes from the solver worker
 //! (`smd_core::teach`); sentences, marks and charts from `smd_charts::teach`.
 
+use super::hooks::Listener;
 use super::use_app;
 use crate::state::{Action, TeachMove, View, SPEEDS};
 use crate::state::{TeachAction, TeachState};
@@ -14,7 +15,6 @@ use smd_charts::{landscape_overlay_svg, line_chart_svg, LandscapeOptions, Value}
 use smd_core::teach::{Event as TraceEvent, Stage, Trace};
 use smd_core::Landscape;
 use std::rc::Rc;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -70,33 +70,23 @@ fn on_key(e: &web_sys::KeyboardEvent) -> Option<TeachAction> {
     })
 }
 
-/// Listens to the stepper's keys on the document while the view is mounted.
+/// Listens to the stepper's keys on the document while the view is on screen.
 #[hook]
 fn use_teach_keys(state: &super::AppState) {
     let d = state.dispatcher();
     let on = state.view.tab == View::Teach;
     use_effect_with(on, move |&on| {
         let listener = on.then(|| {
-            let f = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
-                move |e: web_sys::KeyboardEvent| {
-                    if let Some(a) = on_key(&e) {
-                        e.prevent_default();
-                        d.dispatch(Action::Teach(a));
-                    }
-                },
-            );
-            let doc = web_sys::window().and_then(|w| w.document());
-            if let Some(doc) = &doc {
-                let _ = doc.add_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
-            }
-            (doc, f)
+            let doc = web_sys::window().and_then(|w| w.document())?;
+            Some(Listener::new(doc.into(), "keydown", move |e| {
+                let action = e.dyn_ref::<web_sys::KeyboardEvent>().and_then(on_key);
+                if let Some(a) = action {
+                    e.prevent_default();
+                    d.dispatch(Action::Teach(a));
+                }
+            }))
         });
-        move || {
-            if let Some((Some(doc), f)) = listener {
-                let _ =
-                    doc.remove_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
-            }
-        }
+        move || drop(listener)
     });
 }
 

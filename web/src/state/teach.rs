@@ -3,7 +3,7 @@
 //! the stepper walks the lesson's key steps or the whole trace, and whether Play is
 //! advancing it and how fast.
 
-use super::{State, View};
+use super::{State, View, ViewAction};
 use crate::solver::{Event, Output, Task};
 use smd_charts::teach::{lesson, LessonStep};
 use smd_core::teach::{Stage, Trace};
@@ -262,13 +262,11 @@ impl TeachState {
         if !self.playing {
             return false;
         }
-        match self.after(self.step) {
-            Some(k) => self.step = k,
-            None => self.playing = false,
+        if let Some(k) = self.after(self.step) {
+            self.step = k;
         }
-        if self.after(self.step).is_none() {
-            self.playing = false;
-        }
+        // Play pauses on the last step.
+        self.playing = self.after(self.step).is_some();
         true
     }
 }
@@ -369,7 +367,7 @@ impl TeachAction {
             }
             TeachAction::Lesson(on) => s.teach.set_lesson(on),
             TeachAction::Open(stage) => {
-                s.view.tab = View::Teach;
+                ViewAction::Show(View::Teach).reduce(s);
                 s.lesson_job();
                 let current = s.wanted_landscape().map(|(rev, uid, _)| (rev, uid));
                 let ready =
