@@ -14,8 +14,7 @@ use smd_measured::app::App;
 use smd_measured::measured::{Measured, MeasuredError};
 // Where a step time comes from, part of a `StepPoint`; where a run is, for the simulation.
 pub use smd_measured::measured::{Candidate, Learner, Progress, Source};
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use smd_measured::memo::Memo;
 
 /// Seconds per unit of a measured job's π: its times and deadlines are in hours.
 pub const HOUR_S: f64 = 3600.0;
@@ -189,8 +188,12 @@ impl Curve {
             return f64::INFINITY;
         };
         let batch = self.reference_batch(m);
-        m.oracle_iteration(&packed(r, NODE_GPUS), batch)
-            .unwrap_or(f64::INFINITY)
+        // Asked for every active job's GPU counts at every slot: remembered.
+        static MEMO: Memo<(App, u64, u32), f64> = Memo::new(100_000);
+        MEMO.get_or((self.app, batch.to_bits(), r), || {
+            m.oracle_iteration(&packed(r, NODE_GPUS), batch)
+                .unwrap_or(f64::INFINITY)
+        })
     }
 
     /// Optimus+Oracle's remaining iterations at `at` (POLLUX-SIM.md §4.1).
@@ -313,59 +316,35 @@ fn curve_points(
     per_machine: u32,
     fixed: Option<f64>,
 ) -> Vec<Option<Point>> {
-    type Key = (App, Option<u64>, u32, u32);
-    static MEMO: OnceLock<Mutex<HashMap<Key, Vec<Option<Point>>>>> = OnceLock::new();
-    let memo = MEMO.get_or_init(Default::default);
-    let key = (m.app(), fixed.map(f64::to_bits), cap, per_machine);
-    if let Some(hit) = memo.lock().ok().and_then(|g| g.get(&key).cloned()) {
-        return hit;
-    }
-    let points: Vec<Option<Point>> = (1..=cap)
-        .map(|w| run_at(m, &packed(w, per_machine), fixed))
-        .collect();
-    if let Ok(mut g) = memo.lock() {
-        // A bound on memory: the memo is a cache, not a record.
-        if g.len() > 20_000 {
-            g.clear();
-        }
-        g.insert(key, points.clone());
-    }
-    points
+    static MEMO: Memo<(App, Option<u64>, u32, u32), Vec<Option<Point>>> = Memo::new(20_000);
+    MEMO.get_or((m.app(), fixed.map(f64::to_bits), cap, per_machine), || {
+        (1..=cap)
+            .map(|w| run_at(m, &packed(w, per_machine), fixed))
+            .collect()
+    })
 }
 
 /// The run on `nodes` at the fixed batch, or at the batch among [`BATCH_CANDIDATES`] that
 /// reaches the target soonest (the first on ties). Memoised: the same job is asked about
 /// the same placements by every policy and every slot.
 pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> {
-    type Key = (App, Option<u64>, Vec<u32>);
-    static MEMO: OnceLock<Mutex<HashMap<Key, Option<Point>>>> = OnceLock::new();
-    let memo = MEMO.get_or_init(Default::default);
-    let key = (m.app(), fixed.map(f64::to_bits), nodes.to_vec());
-    if let Some(hit) = memo.lock().ok().and_then(|g| g.get(&key).copied()) {
-        return hit;
-    }
-    let run = |b: f64| {
-        m.time_to_target(nodes, b)
-            .ok()
-            .map(|t_s| Point { t_s, batch: b })
-    };
-    let point = match fixed {
-        Some(b) => run(b),
-        None => m
-            .batch_candidates(nodes.iter().sum())
-            .into_iter()
-            .filter_map(run)
-            .fold(None, |best: Option<Point>, p| match best {
-                Some(b) if b.t_s <= p.t_s => Some(b),
-                _ => Some(p),
-            }),
-    };
-    if let Ok(mut g) = memo.lock() {
-        // A bound on memory: the memo is a cache, not a record.
-        if g.len() > 200_000 {
-            g.clear();
+    static MEMO: Memo<(App, Option<u64>, Vec<u32>), Option<Point>> = Memo::new(200_000);
+    MEMO.get_or((m.app(), fixed.map(f64::to_bits), nodes.to_vec()), || {
+        let run = |b: f64| {
+            m.time_to_target(nodes, b)
+                .ok()
+                .map(|t_s| Point { t_s, batch: b })
+        };
+        match fixed {
+            Some(b) => run(b),
+            None => m
+                .batch_candidates(nodes.iter().sum())
+                .into_iter()
+                .filter_map(run)
+                .fold(None, |best: Option<Point>, p| match best {
+                    Some(b) if b.t_s <= p.t_s => Some(b),
+                    _ => Some(p),
+                }),
         }
-        g.insert(key, point);
-    }
-    point
+    })
 }

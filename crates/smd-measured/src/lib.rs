@@ -9,7 +9,8 @@
 //!   epoch targets and the time to the target; [`measured::fit`], the seven-parameter
 //!   throughput model fitted per application;
 //! - [`files`]: the artifact's files, embedded once;
-//! - [`csv`]: the project's one CSV reader.
+//! - [`csv`]: the project's one CSV reader;
+//! - [`memo`]: the bounded memo of a pure function its callers share.
 //!
 //! It sits beneath the solver (`smd-core` plans measured jobs with it) and depends on no
 //! other crate of the workspace. Pure: no clock, file system or thread; builds for
@@ -21,3 +22,4 @@ pub mod app;
 pub mod csv;
 pub mod files;
 pub mod measured;
+pub mod memo;

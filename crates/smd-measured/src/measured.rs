@@ -32,6 +32,7 @@ use std::sync::OnceLock;
 
 pub mod fit;
 pub mod goodput;
+mod memo;
 pub mod wide;
 
 pub use fit::{fit_throughput, fit_throughput_from, fitted, observations, Observation, Throughput};
@@ -587,15 +588,14 @@ pub fn placement_id(placement: &[u32]) -> Result<String, MeasuredError> {
             display(placement)
         )));
     }
-    let best = (0..nodes.len())
-        .map(|k| {
-            let mut r = nodes[k..].to_vec();
-            r.extend_from_slice(&nodes[..k]);
-            r
-        })
-        .min()
-        .unwrap_or_default();
-    Ok(best.iter().map(u32::to_string).collect())
+    // The rotations compared in place and the digits written once: every step of a
+    // simulation asks for an id, so no vector or string per rotation.
+    let n = nodes.len();
+    let nodes = &nodes;
+    let rotation = |k: usize| (0..n).map(move |i| nodes[(k + i) % n]);
+    let best = (1..n).fold(0, |b, k| if rotation(k).lt(rotation(b)) { k } else { b });
+    // Each count is 1…4 (checked above): one digit.
+    Ok(rotation(best).map(|g| char::from(b'0' + g as u8)).collect())
 }
 
 /// A placement as people write it: `4,4,2`.

@@ -1,15 +1,16 @@
 //! A job whose scheduler learns it as it runs (POLLUX-SIM.md §3, docs/MODEL.md §23): the
 //! Pollux agent's side of a measured job. It keeps the first observation of every
 //! (nodes, replicas, atomic batch) it has run at, refits the seven-parameter throughput
-//! model ([`fit_throughput_from`], from its last fit) each time a new one arrives, remembers the gradient
-//! statistics of its last step, and chooses its total batch for goodput (§3.4) on any
-//! allocation from what it has learned — not from the measurements, which only the
-//! simulated run reads.
+//! model ([`fit_throughput_from`](super::fit::fit_throughput_from), from its last fit)
+//! each time a new one arrives, remembers the gradient statistics of its last step, and
+//! chooses its total batch for goodput (§3.4) on any allocation from what it has learned —
+//! not from the measurements, which only the simulated run reads. Its fits and candidate
+//! batches are remembered across jobs and runs ([`super::memo`]).
 //!
 //! [`Measured::run_learning`] steps such a job through an interval as §1.4 does, with the
 //! batch chosen again after every epoch boundary and at the end of the interval.
 
-use super::fit::{fit_throughput_from, Observation, Throughput};
+use super::fit::{Observation, Throughput};
 use super::{BatchConfig, Measured, MeasuredError, Progress, Stride};
 
 /// The reference's tolerance in its batch arithmetic (§2.4, §3.4).
@@ -91,7 +92,7 @@ impl Learner {
         if !seen {
             self.profile.push(o);
             // From the last fit: one more point moves the optimum little (MODEL.md §23).
-            self.model = Some(fit_throughput_from(&self.profile, self.model.as_ref())?);
+            self.model = Some(super::memo::fit(&self.profile, self.model.as_ref())?);
             self.version += 1;
         }
         Ok(())
@@ -118,37 +119,11 @@ impl Learner {
         let Some(model) = self.model else {
             return Vec::new();
         };
-        let [m0, top] = m.batch_range();
-        let [lo_local, hi_local] = m.local_range();
-        let r = f64::from(replicas.max(1));
-        let ln_tn = libm::log(model.network_time(nodes.max(1), replicas.max(1)));
-        m.batch_candidates(replicas)
-            .into_iter()
-            .map(|total| {
-                let local = total / r;
-                let mut accum = (local / hi_local - EPS).ceil() - 1.0;
-                if replicas <= 1 && local > m0 + EPS {
-                    accum = accum.max(1.0);
-                }
-                let accum = accum.max(0.0);
-                let atomic = (local / (accum + 1.0) - EPS).ceil();
-                let iteration_s = if (lo_local..=hi_local).contains(&atomic) {
-                    model.iteration_with(ln_tn, atomic, accum as u32).0
-                } else {
-                    f64::INFINITY
-                };
-                let clamp = (top / (r * (accum + 1.0))).floor();
-                Candidate {
-                    config: BatchConfig {
-                        replicas: replicas.max(1),
-                        atomic: atomic.min(clamp).max(1.0) as u32,
-                        accum: accum as u32,
-                    },
-                    batch: r * atomic * (accum + 1.0),
-                    iteration_s,
-                }
-            })
-            .collect()
+        // A function of the model, the application and (one node or several, replicas):
+        // remembered across jobs and runs (`memo`).
+        super::memo::candidates(m, &model, nodes > 1, replicas, || {
+            made_candidates(m, &model, nodes, replicas)
+        })
     }
 
     /// §3.4's choice: the candidate of the largest goodput (the first on ties) with it.
@@ -186,6 +161,47 @@ impl Learner {
         let first = m.batch_range()[0].max(m.local_range()[0] * f64::from(replicas.max(1)));
         m.batch_config(replicas, first)
     }
+}
+
+/// §3.4's candidates of `model` on (nodes, replicas), computed ([`Learner::candidates`]
+/// remembers them).
+pub(super) fn made_candidates(
+    m: &Measured,
+    model: &Throughput,
+    nodes: u32,
+    replicas: u32,
+) -> Vec<Candidate> {
+    let [m0, top] = m.batch_range();
+    let [lo_local, hi_local] = m.local_range();
+    let r = f64::from(replicas.max(1));
+    let ln_tn = libm::log(model.network_time(nodes.max(1), replicas.max(1)));
+    m.batch_candidates(replicas)
+        .into_iter()
+        .map(|total| {
+            let local = total / r;
+            let mut accum = (local / hi_local - EPS).ceil() - 1.0;
+            if replicas <= 1 && local > m0 + EPS {
+                accum = accum.max(1.0);
+            }
+            let accum = accum.max(0.0);
+            let atomic = (local / (accum + 1.0) - EPS).ceil();
+            let iteration_s = if (lo_local..=hi_local).contains(&atomic) {
+                model.iteration_with(ln_tn, atomic, accum as u32).0
+            } else {
+                f64::INFINITY
+            };
+            let clamp = (top / (r * (accum + 1.0))).floor();
+            Candidate {
+                config: BatchConfig {
+                    replicas: replicas.max(1),
+                    atomic: atomic.min(clamp).max(1.0) as u32,
+                    accum: accum as u32,
+                },
+                batch: r * atomic * (accum + 1.0),
+                iteration_s,
+            }
+        })
+        .collect()
 }
 
 /// The gain of a batch `scale` times the initial one (§3.3), 1 where its denominator is

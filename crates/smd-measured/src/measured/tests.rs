@@ -659,3 +659,35 @@ fn a_run_in_one_go_takes_its_time_to_target_and_in_ticks_about_as_long() {
         );
     }
 }
+
+/// A placement's id is its smallest rotation's digits, zeros dropped: checked against the
+/// rotations built and compared as vectors, on every placement of 1–6 nodes of 0–4 GPUs.
+#[test]
+fn placement_ids_are_the_smallest_rotation() {
+    fn reference(p: &[u32]) -> String {
+        let nodes: Vec<u32> = p.iter().copied().filter(|&g| g > 0).collect();
+        (0..nodes.len())
+            .map(|k| [&nodes[k..], &nodes[..k]].concat())
+            .min()
+            .unwrap()
+            .iter()
+            .map(u32::to_string)
+            .collect()
+    }
+    let mut checked = 0;
+    for len in 1..=6u32 {
+        for code in 0..5u32.pow(len) {
+            let p: Vec<u32> = (0..len).map(|i| code / 5u32.pow(i) % 5).collect();
+            if p.iter().all(|&g| g == 0) {
+                assert!(placement_id(&p).is_err());
+                continue;
+            }
+            assert_eq!(placement_id(&p).unwrap(), reference(&p), "{p:?}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 5 + 25 + 125 + 625 + 3125 + 15625 - 6);
+    assert_eq!(placement_id(&[1, 3, 2]).unwrap(), "132");
+    assert_eq!(placement_id(&[4, 0, 2]).unwrap(), "24");
+    assert!(placement_id(&[5]).is_err());
+}
