@@ -37,7 +37,7 @@ impl SharedTotals {
 struct Track {
     segments: Vec<Segment>,
     completion: Option<f64>,
-    why: Option<String>,
+    why: Option<crate::world::Why>,
     /// Its slowdown in the last slot it ran (GPU sharing; 1 otherwise).
     slowdown: f64,
 }
@@ -304,11 +304,9 @@ impl<'w> Sim<'w> {
                 self.state.current[i] = None;
                 self.previous[i].0 = None;
                 // Every wait has its reason: the one of the job's last wait is kept.
-                self.tracks[i].why = Some(
-                    why[i]
-                        .take()
-                        .unwrap_or_else(|| format!("{} did not run it in this slot", self.policy)),
-                );
+                self.tracks[i].why = Some(why[i].take().unwrap_or_else(|| {
+                    format!("{} did not run it in this slot", self.policy).into()
+                }));
                 continue;
             };
             ran.any = true;
@@ -444,7 +442,8 @@ impl<'w> Sim<'w> {
         let n = world.s.jobs.len();
         for i in 0..n {
             if !self.state.done[i] {
-                self.tracks[i].why = Some(unfinished_reason(world, i, &self.tracks[i], end)?);
+                self.tracks[i].why =
+                    Some(unfinished_reason(world, i, &self.tracks[i], end)?.into());
             }
         }
         let jobs: Vec<JobRun> = (0..n).map(|i| job_run(world, i, &self.tracks[i])).collect();
@@ -482,7 +481,7 @@ fn job_run(world: &World, i: usize, t: &Track) -> JobRun {
             .count()
             .saturating_sub(1) as u64,
         segments: t.segments.clone(),
-        waiting: t.why.clone(),
+        waiting: t.why.as_deref().map(str::to_owned),
     }
 }
 
@@ -518,7 +517,7 @@ fn unfinished_reason(world: &World, i: usize, t: &Track, end: End) -> Result<Str
     let h = match end {
         End::Horizon(at) => at.min(world.horizon),
         // The guard runs any job that can run alone, so only the two cases above remain.
-        End::Finished | End::Stuck => return Ok(t.why.clone().unwrap_or_default()),
+        End::Finished | End::Stuck => return Ok(t.why.as_deref().unwrap_or_default().to_owned()),
     };
     let first = world.boundary_after(world.arrival[i]);
     Ok(if first >= h {

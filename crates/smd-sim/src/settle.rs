@@ -6,6 +6,7 @@
 //! rules of §17 read.
 
 use crate::sharing::{Sharing, SlotSharing};
+use crate::world::Why;
 use crate::world::{fits, requested, Decision, State, World};
 use smd_core::plan::PlacedShare;
 use smd_core::Error;
@@ -16,7 +17,7 @@ pub(crate) struct Settled {
     /// Workers and PSs of each job that runs.
     pub alloc: Vec<Option<(u64, u64)>>,
     /// Why a job waits.
-    pub why: Vec<Option<String>>,
+    pub why: Vec<Option<Why>>,
     /// Each running job's machines (on machines).
     pub shares: Vec<Option<Vec<PlacedShare>>>,
     /// Each running job's locality factor.
@@ -89,7 +90,7 @@ pub(crate) fn settle(
 /// The placement stage's outputs, per job.
 struct Placed<'a> {
     alloc: &'a mut [Option<(u64, u64)>],
-    why: &'a mut [Option<String>],
+    why: &'a mut [Option<Why>],
     shares: &'a mut [Option<Vec<PlacedShare>>],
     rho: &'a mut [f64],
 }
@@ -166,7 +167,7 @@ fn place(
             }
             None => {
                 out.alloc[i] = None;
-                out.why[i] = Some(format!("not placed: {reason}"));
+                out.why[i] = Some(format!("not placed: {reason}").into());
             }
         }
     }
@@ -260,7 +261,7 @@ fn alone_now(world: &World, i: usize) -> Result<Result<(u64, u64), String>, Erro
         )?;
         match s.alloc[i] {
             Some(b) => return Ok(Ok(b)),
-            None => why = s.why[i].take().unwrap_or_default(),
+            None => why = s.why[i].take().unwrap_or_default().into_owned(),
         }
     }
     Ok(Err(why))

@@ -75,7 +75,7 @@ impl Sharing {
         alloc: &mut [Option<(u64, u64)>],
         shares: &mut [Option<Vec<PlacedShare>>],
         keep: &[bool],
-        why: &mut [Option<String>],
+        why: &mut [Option<crate::world::Why>],
     ) -> Result<SlotSharing, Error> {
         let mut whole = self.depart(alloc, keep);
         // The kept jobs first: their GPUs are where they were.
@@ -124,7 +124,7 @@ impl Sharing {
         i: usize,
         alloc: &mut [Option<(u64, u64)>],
         shares: &mut [Option<Vec<PlacedShare>>],
-        why: &mut [Option<String>],
+        why: &mut [Option<crate::world::Why>],
         whole: &mut [f64],
     ) -> Result<(), Error> {
         let job = &s.jobs[i];
@@ -169,10 +169,13 @@ impl Sharing {
             }
             alloc[i] = None;
             shares[i] = None;
-            why[i] = Some(format!(
+            why[i] = Some(
+                format!(
                 "not placed: GPU sharing: the GPUs of {} cannot hold its workers beside the others",
                 self.sites[h].name
-            ));
+            )
+                .into(),
+            );
         }
         Ok(())
     }

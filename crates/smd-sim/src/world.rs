@@ -147,12 +147,16 @@ pub(crate) struct Slot<'a> {
     pub shares: &'a [(Option<Vec<smd_core::plan::PlacedShare>>, f64)],
 }
 
+/// Why a job waits: most reasons are fixed words (borrowed, so a slot of many waiting jobs
+/// allocates none), some name numbers (owned).
+pub(crate) type Why = std::borrow::Cow<'static, str>;
+
 /// A policy's answer for one slot, indexed by job (inactive jobs: `None`).
 pub(crate) struct Decision {
     /// Workers and PSs of each job that runs.
     pub alloc: Vec<Option<(u64, u64)>>,
     /// Why a job waits (for the page's "why is job X waiting").
-    pub why: Vec<Option<String>>,
+    pub why: Vec<Option<Why>>,
     /// Machines a policy chose itself for a job (the reference's policies, which place as
     /// they allocate); `None`: the placement stage places it.
     pub placed: Vec<Option<Vec<smd_core::plan::PlacedShare>>>,

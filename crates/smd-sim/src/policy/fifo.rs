@@ -36,7 +36,7 @@ impl Decide for Fifo {
             let (wk, p) = match alone(w, i)? {
                 Ok(a) => a,
                 Err(why) => {
-                    d.why[i] = Some(format!("skipped by fifo: it can never run: {why}"));
+                    d.why[i] = Some(format!("skipped by fifo: it can never run: {why}").into());
                     continue;
                 }
             };
@@ -47,7 +47,7 @@ impl Decide for Fifo {
                 used = after;
             } else {
                 blocked = true;
-                d.why[i] = Some(format!("no capacity for its requested ({wk}, {p})"));
+                d.why[i] = Some(format!("no capacity for its requested ({wk}, {p})").into());
             }
         }
         Ok(d)

@@ -37,7 +37,7 @@ pub(crate) struct Oasis {
     free_price: f64,
     plan: Vec<Option<Reservation>>,
     seen: Vec<bool>,
-    why: Vec<Option<String>>,
+    why: Vec<Option<crate::world::Why>>,
     u: f64,
     l: f64,
 }
@@ -190,14 +190,20 @@ impl Decide for Oasis {
                     self.plan[i] = Some(r);
                 }
                 Some((payoff, _)) => {
-                    self.why[i] = Some(format!(
-                        "not admitted by oasis: price too high (best payoff {payoff:.3} ≤ 0)"
-                    ));
+                    self.why[i] = Some(
+                        format!(
+                            "not admitted by oasis: price too high (best payoff {payoff:.3} ≤ 0)"
+                        )
+                        .into(),
+                    );
                 }
                 None => {
-                    self.why[i] = Some(format!(
-                        "not admitted by oasis: no schedule fits within {START_SLOTS} slots"
-                    ));
+                    self.why[i] = Some(
+                        format!(
+                            "not admitted by oasis: no schedule fits within {START_SLOTS} slots"
+                        )
+                        .into(),
+                    );
                 }
             }
         }
@@ -208,7 +214,7 @@ impl Decide for Oasis {
                 continue;
             };
             if k < r.start {
-                d.why[i] = Some(format!("reserved from {} s", r.start as f64 * world.delta));
+                d.why[i] = Some(format!("reserved from {} s", r.start as f64 * world.delta).into());
             } else if k < r.end {
                 d.alloc[i] = Some((r.w, r.p));
             } else {

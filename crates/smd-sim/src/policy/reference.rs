@@ -117,7 +117,9 @@ fn place_all(slot: &Slot, order: &[usize], gpus: &[u32], d: &mut Decision, polic
                 d.placed[i] = (!world.machines.is_empty()).then_some(shares);
             }
             None if world.machines.is_empty() => d.alloc[i] = Some((u64::from(gpus[i]), 0)),
-            None => d.why[i] = Some(format!("{policy}: its GPUs do not fit the free machines")),
+            None => {
+                d.why[i] = Some(format!("{policy}: its GPUs do not fit the free machines").into())
+            }
         }
     }
 }
@@ -271,10 +273,13 @@ impl Decide for Tiresias {
         for &i in &order {
             if gpus[i] == 0 {
                 let queue = if self.q0.contains(&i) { "Q0" } else { "Q1" };
-                d.why[i] = Some(format!(
+                d.why[i] = Some(
+                    format!(
                     "tiresias: its {} GPUs do not fit what the jobs ahead of it in {queue} left",
                     requested(world, i)
-                ));
+                )
+                    .into(),
+                );
             }
         }
         place_all(slot, &order, &gpus, &mut d, "tiresias");

@@ -114,8 +114,8 @@ impl Decide for Replan {
                 (0..4).for_each(|r| used[r] += dm[r]);
             } else {
                 d.why[i] = Some(match &line.reason {
-                    Some(r) => format!("{}: {r}", self.policy),
-                    None => format!("not admitted by {}", self.policy),
+                    Some(r) => format!("{}: {r}", self.policy).into(),
+                    None => format!("not admitted by {}", self.policy).into(),
                 });
             }
         }
@@ -133,7 +133,8 @@ impl Decide for Replan {
                 used = after;
             } else if let Some(w) = d.why[i].as_mut() {
                 // The whole reason: the plan's, and why the backfill did not start it.
-                w.push_str("; (1, 1) did not fit beside the jobs it admitted");
+                w.to_mut()
+                    .push_str("; (1, 1) did not fit beside the jobs it admitted");
             }
         }
         Ok(d)
