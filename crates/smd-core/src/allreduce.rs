@@ -316,7 +316,8 @@ fn curve_points(
     per_machine: u32,
     fixed: Option<f64>,
 ) -> Vec<Option<Point>> {
-    static MEMO: Memo<(App, Option<u64>, u32, u32), Vec<Option<Point>>> = Memo::new(20_000);
+    type Key = (App, Option<u64>, u32, u32);
+    static MEMO: Memo<Key, Vec<Option<Point>>> = Memo::new(20_000);
     MEMO.get_or((m.app(), fixed.map(f64::to_bits), cap, per_machine), || {
         (1..=cap)
             .map(|w| run_at(m, &packed(w, per_machine), fixed))

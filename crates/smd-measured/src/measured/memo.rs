@@ -10,8 +10,11 @@ use super::goodput::Candidate;
 use super::{Measured, MeasuredError};
 use crate::memo::Memo;
 
-/// Fits by profile (each observation's bits) and starting model.
-static FITS: Memo<(Vec<[u64; 5]>, Option<[u64; 7]>), Throughput> = Memo::new(1 << 14);
+/// A fit's inputs: the profile (each observation's bits) and the starting model's.
+type FitKey = (Vec<[u64; 5]>, Option<[u64; 7]>);
+
+/// Fits by their inputs.
+static FITS: Memo<FitKey, Throughput> = Memo::new(1 << 14);
 /// Candidates (50, ≈ 1.6 KB) by application, model, spread and replicas.
 static CANDIDATES: Memo<(u8, [u64; 7], bool, u32), Vec<Candidate>> = Memo::new(1 << 13);
 
