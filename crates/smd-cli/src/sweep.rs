@@ -54,7 +54,8 @@ pub struct SweepArgs {
     /// §17): total utility, mean JCT and queueing per policy.
     #[arg(long)]
     over_time: bool,
-    /// With --over-time: the policies over time (fifo, optimus, smd, oasis, locality, bound),
+    /// With --over-time: the policies over time (fifo, optimus, smd, oasis, locality, bound;
+    /// for measured jobs also the reference simulator's tiresias, optimus_oracle and pollux),
     /// comma-separated, or `all`.
     #[arg(
         long,
