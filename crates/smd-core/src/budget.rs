@@ -57,15 +57,33 @@ fn model_problem(m: &JobModel) -> Option<&'static str> {
 /// The model rules of validation: every job's model is representable, then ε's budget.
 /// Each job's model is built once for both.
 pub(crate) fn check(scenario: &Scenario) -> Vec<FieldError> {
+    check_with(scenario, &base_models(scenario))
+}
+
+/// Every job's model as planning builds it (its own worker share).
+pub(crate) fn base_models(scenario: &Scenario) -> Vec<JobModel> {
+    scenario
+        .jobs
+        .iter()
+        .map(|j| JobModel::of(j, &scenario.cluster, scenario.params.time_unit_s))
+        .collect()
+}
+
+/// [`check`] with the jobs' models already built (`base`, in job order), so planning, which
+/// needs them too, builds each once.
+pub(crate) fn check_with(scenario: &Scenario, base: &[JobModel]) -> Vec<FieldError> {
     let mut errs = Vec::new();
     let mut grids = Vec::new();
-    for (job, m) in models(scenario) {
-        match model_error(&job.id, &m) {
-            Some(e) => errs.push(e),
-            None if m.feasible() && !m.is_measured() => {
-                grids.push((job.id.as_str(), grid_ranges(&m)))
+    for (job, own) in scenario.jobs.iter().zip(base) {
+        let shared = effective(scenario, job);
+        for m in std::iter::once(own).chain(shared.as_ref()) {
+            match model_error(&job.id, m) {
+                Some(e) => errs.push(e),
+                None if m.feasible() && !m.is_measured() => {
+                    grids.push((job.id.as_str(), grid_ranges(m)))
+                }
+                None => {}
             }
-            None => {}
         }
     }
     if errs.is_empty() {
@@ -107,24 +125,26 @@ fn check_epsilon<'a>(
 /// share of a GPU (MODEL §18), the form planning with sharing solves — its region, and so
 /// its grid, is the larger one.
 fn models(scenario: &Scenario) -> impl Iterator<Item = (&crate::scenario::Job, JobModel)> + '_ {
-    let shared = crate::sharing::sharing_on(scenario).then(|| {
-        let rules = crate::sharing::rules_of(scenario);
-        let z = crate::sharing::normal_quantile(1.0 - rules.collision_prob);
-        (rules, z)
-    });
-    let model = move |job: &crate::scenario::Job| {
-        JobModel::of(job, &scenario.cluster, scenario.params.time_unit_s)
-    };
     scenario.jobs.iter().flat_map(move |job| {
-        let effective = shared
-            .filter(|_| crate::sharing::shareable(job))
-            .map(|(rules, z)| {
-                let mut j = job.clone();
-                j.worker.gpu = crate::sharing::effective_share(job, &rules, z);
-                (job, model(&j))
-            });
-        std::iter::once((job, model(job))).chain(effective)
+        let own = JobModel::of(job, &scenario.cluster, scenario.params.time_unit_s);
+        std::iter::once((job, own)).chain(effective(scenario, job).map(|m| (job, m)))
     })
+}
+
+/// With GPU sharing on, a shareable job's model at its effective share of a GPU.
+fn effective(scenario: &Scenario, job: &crate::scenario::Job) -> Option<JobModel> {
+    if !(crate::sharing::sharing_on(scenario) && crate::sharing::shareable(job)) {
+        return None;
+    }
+    let rules = crate::sharing::rules_of(scenario);
+    let z = crate::sharing::normal_quantile(1.0 - rules.collision_prob);
+    let mut j = job.clone();
+    j.worker.gpu = crate::sharing::effective_share(job, &rules, z);
+    Some(JobModel::of(
+        &j,
+        &scenario.cluster,
+        scenario.params.time_unit_s,
+    ))
 }
 
 /// The gridded summands' ranges of every feasible job whose numbers are finite (others have

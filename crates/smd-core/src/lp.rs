@@ -10,6 +10,8 @@
 
 use crate::error::Error;
 
+pub mod multiple_choice;
+
 /// Name of the LP crate in use.
 #[cfg(not(feature = "minilp"))]
 pub const BACKEND: &str = "microlp 0.7";

@@ -79,6 +79,27 @@ impl Scenario {
 
     /// Checks every rule of `SCENARIO.md`; returns all violations at once.
     pub fn validate(&self) -> Result<(), Error> {
+        self.validate_then(|s| Ok(crate::budget::check(s)))
+            .map(|_| ())
+    }
+
+    /// [`Scenario::validate`], returning every job's model (in job order) as planning builds
+    /// it: the model rules need them, so a plan need not build them again (a simulation
+    /// plans a scenario every slot).
+    pub(crate) fn validated_models(&self) -> Result<Vec<crate::model::JobModel>, Error> {
+        let mut out = Vec::new();
+        self.validate_then(|s| {
+            out = crate::budget::base_models(s);
+            Ok(crate::budget::check_with(s, &out))
+        })?;
+        Ok(out)
+    }
+
+    /// The field rules, then (only if they hold) the model rules `model_rules` gives.
+    fn validate_then(
+        &self,
+        model_rules: impl FnOnce(&Scenario) -> Result<Vec<FieldError>, Error>,
+    ) -> Result<(), Error> {
         let mut errs = Vec::new();
         let mut top = |field: &str, message: String| {
             errs.push(FieldError {
@@ -94,7 +115,7 @@ impl Scenario {
         // The model rules (representable times, the work budget) need every job's model:
         // only once the fields are valid.
         if errs.is_empty() {
-            errs.extend(crate::budget::check(self));
+            errs.extend(model_rules(self)?);
         }
         if errs.is_empty() {
             Ok(())
@@ -116,7 +137,7 @@ impl Scenario {
         } else {
             check(top, "cluster.units", self.cluster.units, Rule::NonNeg);
             for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.unit.to_array()) {
-                check(top, &format!("cluster.unit.{name}"), v, Rule::NonNeg);
+                check(top, format_args!("cluster.unit.{name}"), v, Rule::NonNeg);
             }
         }
     }
@@ -196,7 +217,12 @@ impl Scenario {
     /// The instance and the solver parameters.
     fn validate_params(&self, top: &mut impl FnMut(&str, String)) {
         for (name, v) in RESOURCE_NAMES.iter().zip(self.cluster.instance.to_array()) {
-            check(top, &format!("cluster.instance.{name}"), v, Rule::NonNeg);
+            check(
+                top,
+                format_args!("cluster.instance.{name}"),
+                v,
+                Rule::NonNeg,
+            );
         }
         let p = &self.params;
         if !(p.epsilon.is_finite() && p.epsilon > 0.0 && p.epsilon <= 1.0) {
@@ -271,7 +297,9 @@ enum Rule {
     Finite,
 }
 
-fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
+/// `field` is formatted only when `v` breaks the rule: a valid scenario (validated again
+/// every slot of a simulation) builds no strings.
+fn check(push: &mut impl FnMut(&str, String), field: impl std::fmt::Display, v: f64, rule: Rule) {
     let (ok, what) = match rule {
         Rule::Pos => (v.is_finite() && v > 0.0, "must be > 0"),
         Rule::NonNeg => (v.is_finite() && v >= 0.0, "must be ≥ 0"),
@@ -284,10 +312,13 @@ fn check(push: &mut impl FnMut(&str, String), field: &str, v: f64, rule: Rule) {
         Rule::Finite => (v.is_finite(), "must be a finite number"),
     };
     if !ok {
-        push(field, format!("{what} (got {})", crate::error::num(v)));
+        push(
+            &field.to_string(),
+            format!("{what} (got {})", crate::error::num(v)),
+        );
     } else if v != 0.0 && !(MIN_MAGNITUDE..=MAX_MAGNITUDE).contains(&v.abs()) {
         push(
-            field,
+            &field.to_string(),
             format!(
                 "must be 0 or between 1e-12 and 1e12 in magnitude (got {})",
                 crate::error::num(v)
@@ -320,7 +351,7 @@ fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut
                 format!("{:?} names an earlier group too", cut(&g.name)),
             );
         }
-        check(top, &at("count"), g.count, Rule::AtLeastOne);
+        check(top, at("count"), g.count, Rule::AtLeastOne);
         if g.count.is_finite() && g.count.fract() != 0.0 {
             top(
                 &at("count"),
@@ -332,7 +363,12 @@ fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut
         }
         total += g.count.max(0.0);
         for (name, v) in RESOURCE_NAMES.iter().zip(g.capacity.to_array()) {
-            check(top, &at(&format!("capacity.{name}")), v, Rule::NonNeg);
+            check(
+                top,
+                format_args!("cluster.machines[{i}].capacity.{name}"),
+                v,
+                Rule::NonNeg,
+            );
         }
         if g.capacity.to_array().iter().all(|v| *v == 0.0) {
             top(
@@ -346,11 +382,11 @@ fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut
             ("local_gbps", g.local_gbps),
         ] {
             if let Some(v) = v {
-                check(top, &at(f), v, Rule::Pos);
+                check(top, at(f), v, Rule::Pos);
             }
         }
         if let Some(v) = g.hourly_usd {
-            check(top, &at("hourly_usd"), v, Rule::NonNeg);
+            check(top, at("hourly_usd"), v, Rule::NonNeg);
         }
     }
     if total > MAX_MACHINES as f64 {
@@ -447,7 +483,7 @@ fn validate_measured(job: &Job, m: &MeasuredJob, push: &mut impl FnMut(&str, Str
         }
     }
     for (name, v) in RESOURCE_NAMES.iter().zip(job.worker.to_array()) {
-        check(push, &format!("worker.{name}"), v, Rule::NonNeg);
+        check(push, format_args!("worker.{name}"), v, Rule::NonNeg);
     }
     // One GPU per worker, as measured; a share of one when GPU sharing plans it (§18).
     if !(job.worker.gpu > 0.0 && job.worker.gpu <= 1.0) {
@@ -520,26 +556,26 @@ fn validate_job(job: &Job, name: &str, instance: &Resources, errs: &mut Vec<Fiel
     for (j, l) in job.layers.iter().enumerate() {
         check(
             &mut push,
-            &format!("layers[{j}].forward_ms"),
+            format_args!("layers[{j}].forward_ms"),
             l.forward_ms,
             Rule::NonNeg,
         );
         check(
             &mut push,
-            &format!("layers[{j}].backward_ms"),
+            format_args!("layers[{j}].backward_ms"),
             l.backward_ms,
             Rule::NonNeg,
         );
         check(
             &mut push,
-            &format!("layers[{j}].comm_ms"),
+            format_args!("layers[{j}].comm_ms"),
             l.comm_ms,
             Rule::NonNeg,
         );
     }
     for (who, d) in [("worker", &job.worker), ("ps", &job.ps)] {
         for (name, v) in RESOURCE_NAMES.iter().zip(d.to_array()) {
-            check(&mut push, &format!("{who}.{name}"), v, Rule::NonNeg);
+            check(&mut push, format_args!("{who}.{name}"), v, Rule::NonNeg);
         }
         // Decision (documented in the crate docs): a task that demands nothing would make Ω
         // unbounded, so at least one resource must be positive.

@@ -3,7 +3,6 @@
 
 use super::Policy;
 use crate::error::num;
-use crate::error::Error;
 use crate::inner::InnerStats;
 use crate::knapsack::{self, Selection, R};
 use crate::model::JobModel;
@@ -179,28 +178,6 @@ pub(super) fn admission_report(sel: &Selection, depth: Option<u32>) -> Admission
         guarantee: sel.guarantee,
         proven_optimal: sel.proven_optimal,
         gap: sel.gap,
-    }
-}
-
-/// Every job's model of a validated scenario. A model that cannot be planned is refused
-/// naming the job (validation already refuses it: this keeps a direct caller of the
-/// pipeline safe too).
-pub(super) fn job_models(scenario: &Scenario) -> Result<Vec<JobModel>, Error> {
-    let models: Vec<JobModel> = scenario
-        .jobs
-        .iter()
-        .map(|j| JobModel::of(j, &scenario.cluster, scenario.params.time_unit_s))
-        .collect();
-    let errs: Vec<crate::error::FieldError> = scenario
-        .jobs
-        .iter()
-        .zip(&models)
-        .filter_map(|(job, m)| crate::budget::model_error(&job.id, m))
-        .collect();
-    if errs.is_empty() {
-        Ok(models)
-    } else {
-        Err(Error::Invalid(errs))
     }
 }
 

@@ -2,7 +2,7 @@
 //! `global` module (docs/MODEL.md §9), every other policy's plan only where the search
 //! cannot vouch for itself (a thinned box, or a stop before the proof), and the plan.
 
-use super::assemble::{assemble, job_models, not_selected_reason, Candidate};
+use super::assemble::{assemble, not_selected_reason, Candidate};
 use super::{plan_until, Clock, Options, Policy};
 use crate::enumerate::integer_optimum;
 use crate::error::Error;
@@ -22,14 +22,13 @@ pub fn plan_global(
 ) -> Result<Plan, Error> {
     let clock = opts.clock.unwrap_or(&|| 0.0);
     let start = clock();
-    scenario.validate()?;
+    let models = scenario.validated_models()?;
     // One deadline for every phase (docs/MODEL.md §9, *Guarantee and limits*): the seeds,
     // the options, the search and the seeds after it all read it.
     let deadline = opts
         .clock
         .zip(opts.time_budget_ms)
         .map(|(c, ms)| (c, start + ms));
-    let models = job_models(scenario)?;
     // What follows the search — the seeds (each validates and models every job again) and
     // the plan's assembly — costs about one validation and modelling pass each, the plan's lines and the placement a few more; the
     // options and the search leave eight such passes of the budget for it (at most half).
@@ -439,8 +438,7 @@ pub struct JointOption {
 /// Builds the joint problem of a valid scenario (the multiple-choice knapsack of
 /// [`plan_global`]); no search is run.
 pub fn joint_problem(scenario: &Scenario) -> Result<JointProblem, Error> {
-    scenario.validate()?;
-    let models = job_models(scenario)?;
+    let models = scenario.validated_models()?;
     let cap = scenario.cluster.capacity().to_array();
     let colocated = crate::joint::colocated_models(scenario, &models);
     let (options, relaxed) = option_sets(

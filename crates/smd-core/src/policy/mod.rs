@@ -11,7 +11,7 @@ mod pinned;
 mod smd;
 
 pub use assemble::esw_k;
-use assemble::{admission_report, assemble, job_models, not_selected_reason, Candidate};
+use assemble::{admission_report, assemble, not_selected_reason, Candidate};
 pub use cache::Cache;
 pub use global::{joint_problem, plan_global, JointOption, JointProblem};
 use optimus::optimus;
@@ -137,10 +137,10 @@ pub(crate) fn plan_until<O: Observer>(
         let nodes = if timed { u64::MAX } else { GLOBAL_NODE_LIMIT };
         return plan_global(scenario, opts, nodes).map(Some);
     }
-    scenario.validate()?;
+    // Validation builds every job's model (its model rules need them): planned with those.
+    let models = scenario.validated_models()?;
     let clock = opts.clock.unwrap_or(&|| 0.0);
     let start = clock();
-    let models = job_models(scenario)?;
     let cap = scenario.cluster.capacity().to_array();
     let mut stats = Stats::default();
     let colocated = if policy == Policy::SmdLocality {

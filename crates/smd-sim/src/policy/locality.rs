@@ -30,6 +30,7 @@
 
 use super::Decide;
 use crate::world::{fits, Decision, Slot};
+use smd_core::lp::multiple_choice::{self, Choice};
 use smd_core::lp::{Lp, Op, Outcome, Sense};
 use smd_core::model::JobModel;
 use smd_core::rng::{stream_of, Stream};
@@ -52,9 +53,9 @@ struct Config {
 
 /// Most active jobs `locality` decides for at once (docs/MODEL.md §17, *Limits*): its LP
 /// has a column per configuration of every active job each slot, so a run costs about
-/// slots × that LP — 500 simultaneous arrivals on 16 × t4x4 take about a minute (with
-/// progress), 1000 more than five. Beyond this the run stops with an error naming it.
-pub const MAX_ACTIVE: usize = 500;
+/// slots × that LP — 1000 simultaneous arrivals on 16 × t4x4 take about 25 s natively (with
+/// progress), 2000 about 75 s. Beyond this the run stops with an error naming it.
+pub const MAX_ACTIVE: usize = 2000;
 
 pub(crate) struct Locality {
     colocated: Vec<Vec<JobModel>>,
@@ -145,47 +146,7 @@ impl Decide for Locality {
         let configs: Vec<Vec<Config>> = jobs.iter().map(|&i| self.configs(slot, i)).collect();
         let u_max = configs.iter().flatten().map(|c| c.u).fold(0.0, f64::max);
         let big_m = if u_max > 0.0 { 0.05 * u_max } else { 1.0 };
-        // The LP.
-        let mut lp = Lp::new(Sense::Max);
-        let mut vars: Vec<Vec<usize>> = Vec::with_capacity(jobs.len());
-        let mut packing: [Vec<(usize, f64)>; 4] = Default::default();
-        for cs in &configs {
-            let ids: Vec<usize> = cs.iter().map(|c| lp.var(c.u, 0.0, 1.0)).collect();
-            for (c, &x) in cs.iter().zip(&ids) {
-                for r in 0..4 {
-                    if c.d[r] > 0.0 {
-                        packing[r].push((x, c.d[r]));
-                    }
-                }
-            }
-            lp.row(
-                &ids.iter().map(|&x| (x, 1.0)).collect::<Vec<_>>(),
-                Op::Le,
-                1.0,
-            );
-            let g11 = cs.first().map_or(1.0, |c| c.g).max(1e-12);
-            let s = lp.var(-big_m, 0.0, 1.0);
-            let mut cover: Vec<(usize, f64)> = cs
-                .iter()
-                .zip(&ids)
-                .map(|(c, &x)| (x, (c.g / g11).min(1e6)))
-                .collect();
-            cover.push((s, 1.0));
-            lp.row(&cover, Op::Ge, 1.0);
-            vars.push(ids);
-        }
-        for (r, terms) in packing.iter().enumerate() {
-            if !terms.is_empty() {
-                lp.row(terms, Op::Le, world.cap[r]);
-            }
-        }
-        let x: Vec<f64> = match lp.solve()? {
-            Outcome::Optimal { x, .. } => x,
-            // All-zero is feasible (slacks at 1): neither can happen; plan nothing.
-            Outcome::Infeasible | Outcome::Unbounded => {
-                return Err(Error::Solver("the locality LP has no optimum".into()))
-            }
-        };
+        let x = shares(&configs, big_m, &world.cap)?.1;
         // Repeated rounding, repaired and filled; the best objective kept.
         let mut rng = Stream::new(
             world.s.params.seed,
@@ -193,13 +154,13 @@ impl Decide for Locality {
         );
         let mut best: Option<(f64, Vec<Option<usize>>)> = None;
         for _ in 0..ROUNDINGS {
-            let mut pick: Vec<Option<usize>> = vars
+            let mut pick: Vec<Option<usize>> = x
                 .iter()
                 .map(|ids| {
                     let r = rng.unit();
                     let mut acc = 0.0;
                     ids.iter().position(|&v| {
-                        acc += x[v].max(0.0);
+                        acc += v.max(0.0);
                         r < acc
                     })
                 })
@@ -225,6 +186,145 @@ impl Decide for Locality {
             }
         }
         Ok(d)
+    }
+}
+
+/// Job k's covering coefficients `g_jc / g_j11` (capped, as in the LP's covering row).
+fn cover(cs: &[Config]) -> impl Iterator<Item = f64> + '_ {
+    let g11 = cs.first().map_or(1.0, |c| c.g).max(1e-12);
+    cs.iter().map(move |c| (c.g / g11).min(1e6))
+}
+
+/// The LP's optimum and its shares `x_jc` per job and configuration (docs/MODEL.md §17).
+///
+/// Solved as a multiple-choice packing LP: with `s_j` at its least, `max(0, 1 − Σ_c a_jc·x_jc)`,
+/// job j's part of the objective is concave and piecewise linear over its simplex — linear
+/// on either side of the covering hyperplane — so every feasible `x_j` is a convex
+/// combination, of equal value and demand, of the vertices of the piece it lies in: none,
+/// one configuration, or the hyperplane's crossings of the simplex's edges (from none to a
+/// configuration with `a > 1`, between one with `a > 1` and one with `a < 1`). The LP over
+/// those vertices, one convex combination per job within the capacity, has the same optimum
+/// (`smd_core::lp::multiple_choice`, an R×R basis instead of the general LP's two rows per
+/// job). Should that solver fail, the general LP decides the slot.
+fn shares(
+    configs: &[Vec<Config>],
+    big_m: f64,
+    cap: &[f64; 4],
+) -> Result<(f64, Vec<Vec<f64>>), Error> {
+    by_vertices(configs, big_m, cap).or_else(|_| by_lp(configs, big_m, cap))
+}
+
+/// A vertex of a job's pieces: up to two configurations and their shares.
+type Vertex = [(usize, f64); 2];
+
+/// [`shares`] by the multiple-choice LP over every job's vertices.
+fn by_vertices(
+    configs: &[Vec<Config>],
+    big_m: f64,
+    cap: &[f64; 4],
+) -> Result<(f64, Vec<Vec<f64>>), Error> {
+    let none: Vertex = [(0, 0.0), (0, 0.0)];
+    let mut groups: Vec<Vec<Choice<4>>> = Vec::with_capacity(configs.len());
+    let mut points: Vec<Vec<Vertex>> = Vec::with_capacity(configs.len());
+    for cs in configs {
+        let a: Vec<f64> = cover(cs).collect();
+        let mut options = vec![Choice {
+            value: -big_m,
+            demand: [0.0; 4],
+        }];
+        let mut at = vec![none];
+        // A vertex worth no more than none (zero demand) is dominated by it: left out.
+        let mut push = |value: f64, demand: [f64; 4], v: Vertex| {
+            if value > -big_m {
+                options.push(Choice { value, demand });
+                at.push(v);
+            }
+        };
+        for (c, cfg) in cs.iter().enumerate() {
+            push(
+                cfg.u - big_m * (1.0 - a[c]).max(0.0),
+                cfg.d,
+                [(c, 1.0), (c, 0.0)],
+            );
+        }
+        for (c, cfg) in cs.iter().enumerate().filter(|&(c, _)| a[c] > 1.0) {
+            let t = 1.0 / a[c];
+            push(t * cfg.u, cfg.d.map(|d| t * d), [(c, t), (c, 0.0)]);
+            for (e, other) in cs.iter().enumerate().filter(|&(e, _)| a[e] < 1.0) {
+                let t = (1.0 - a[e]) / (a[c] - a[e]);
+                push(
+                    t * cfg.u + (1.0 - t) * other.u,
+                    std::array::from_fn(|r| t * cfg.d[r] + (1.0 - t) * other.d[r]),
+                    [(c, t), (e, 1.0 - t)],
+                );
+            }
+        }
+        groups.push(options);
+        points.push(at);
+    }
+    let solution = multiple_choice::solve(&groups, cap)?;
+    let x = configs
+        .iter()
+        .zip(&points)
+        .zip(&solution.weights)
+        .map(|((cs, at), weights)| {
+            let mut x = vec![0.0; cs.len()];
+            for &(o, w) in weights {
+                for (c, share) in at[o] {
+                    x[c] += w * share;
+                }
+            }
+            x
+        })
+        .collect();
+    Ok((solution.value, x))
+}
+
+/// [`shares`] by the general LP as written in docs/MODEL.md §17.
+fn by_lp(
+    configs: &[Vec<Config>],
+    big_m: f64,
+    cap: &[f64; 4],
+) -> Result<(f64, Vec<Vec<f64>>), Error> {
+    let mut lp = Lp::new(Sense::Max);
+    let mut vars: Vec<Vec<usize>> = Vec::with_capacity(configs.len());
+    let mut packing: [Vec<(usize, f64)>; 4] = Default::default();
+    for cs in configs {
+        let ids: Vec<usize> = cs.iter().map(|c| lp.var(c.u, 0.0, 1.0)).collect();
+        for (c, &x) in cs.iter().zip(&ids) {
+            for r in 0..4 {
+                if c.d[r] > 0.0 {
+                    packing[r].push((x, c.d[r]));
+                }
+            }
+        }
+        lp.row(
+            &ids.iter().map(|&x| (x, 1.0)).collect::<Vec<_>>(),
+            Op::Le,
+            1.0,
+        );
+        let s = lp.var(-big_m, 0.0, 1.0);
+        let mut row: Vec<(usize, f64)> = ids.iter().copied().zip(cover(cs)).collect();
+        row.push((s, 1.0));
+        lp.row(&row, Op::Ge, 1.0);
+        vars.push(ids);
+    }
+    for (r, terms) in packing.iter().enumerate() {
+        if !terms.is_empty() {
+            lp.row(terms, Op::Le, cap[r]);
+        }
+    }
+    match lp.solve()? {
+        Outcome::Optimal { x, objective } => Ok((
+            objective,
+            vars.iter()
+                .map(|ids| ids.iter().map(|&v| x[v]).collect())
+                .collect(),
+        )),
+        // All-zero is feasible (slacks at 1): neither can happen; plan nothing.
+        Outcome::Infeasible | Outcome::Unbounded => {
+            Err(Error::Solver("the locality LP has no optimum".into()))
+        }
     }
 }
 
@@ -291,3 +391,6 @@ fn objective(configs: &[Vec<Config>], pick: &[Option<usize>], big_m: f64) -> f64
         })
         .sum()
 }
+
+#[cfg(test)]
+mod tests;

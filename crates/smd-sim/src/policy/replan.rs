@@ -55,11 +55,13 @@ impl Replan {
 /// slot; Optimus' greedy needs the remaining times themselves.
 pub(crate) fn remaining(slot: &Slot, keep_e: bool) -> Scenario {
     let w = slot.world;
+    // Field by field: `..w.s.clone()` would clone every job of the run each slot.
     let mut s = Scenario {
+        version: w.s.version,
+        cluster: w.s.cluster.clone(),
+        params: w.s.params.clone(),
         jobs: Vec::with_capacity(slot.active.len()),
-        ..w.s.clone()
     };
-    s.jobs.clear();
     for &i in slot.active {
         let mut job = w.s.jobs[i].clone();
         let m = &w.models[i];
