@@ -413,8 +413,12 @@ fn show(v: f64) -> String {
 }
 
 /// The smallest number with two significant digits strictly above `v` > 0, so that
-/// "< x%" is true as written: 1.23 → 1.3, 0.0456 → 0.046, 1.3 → 1.4.
+/// "< x%" is true as written: 1.23 → 1.3, 0.0456 → 0.046, 1.3 → 1.4; at least 0.01, so
+/// that dust reads "< 0.01%", not "< 0.000000022%".
 pub(crate) fn above(v: f64) -> String {
+    if v < 0.01 {
+        return "0.01".into();
+    }
     let d = (1 - v.log10().floor() as i32).max(0);
     let scale = 10f64.powi(d);
     let x = ((v * scale).floor() + 1.0) / scale;

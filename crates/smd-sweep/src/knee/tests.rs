@@ -269,4 +269,8 @@ fn above_is_strictly_above_with_two_digits() {
     assert_eq!(above(12.3), "13");
     assert_eq!(above(4.0), "4.1");
     assert_eq!(above(150.0), "151");
+    // Dust: still true, and readable.
+    assert_eq!(above(2.2e-8), "0.01");
+    assert_eq!(above(0.0099), "0.01");
+    assert_eq!(above(0.01), "0.011");
 }
