@@ -13,8 +13,9 @@ use crate::scenario::MeasuredJob;
 use smd_measured::app::App;
 use smd_measured::measured::{Measured, MeasuredError};
 // Where a step time comes from, part of a `StepPoint`; where a run is, for the simulation.
-pub use smd_measured::measured::{Candidate, Learner, Progress, Source};
+pub use smd_measured::measured::{Candidate, Learner, Progress, Rate, Source};
 use smd_measured::memo::Memo;
+use std::sync::Arc;
 
 /// Seconds per unit of a measured job's π: its times and deadlines are in hours.
 pub const HOUR_S: f64 = 3600.0;
@@ -49,7 +50,8 @@ pub struct Curve {
     /// The most workers the job may use: its own cap, the reference's, the cluster's.
     pub cap: u32,
     /// The run at w = 1…cap (index w − 1); `None` where no batch reaches the target.
-    pub points: Vec<Option<Point>>,
+    /// Shared with the memo: every slot models the same jobs again.
+    pub points: Arc<[Option<Point>]>,
 }
 
 impl Curve {
@@ -123,13 +125,26 @@ impl Curve {
         seconds: f64,
         pace: f64,
     ) -> Option<f64> {
+        let rate = self.rate(w, gpus_per_machine)?;
+        self.run_at(at, &rate, seconds, pace)
+    }
+
+    /// The rate [`Curve::run_for`] runs at on `w` workers placed `gpus_per_machine` (`None`
+    /// where the measurements cannot answer): the same while the placement lasts.
+    pub fn rate(&self, w: u32, gpus_per_machine: &[u32]) -> Option<Rate> {
         let m = Measured::of(self.app).ok()?;
         let nodes = self.nodes(w, gpus_per_machine);
         let batch = match self.fixed_batch {
             Some(b) => b,
             None => run_at(m, &nodes, None)?.batch,
         };
-        m.run_for(at, &nodes, batch, seconds, pace).ok().flatten()
+        m.rate(&nodes, batch).ok()
+    }
+
+    /// [`Curve::run_for`] at a rate read before ([`Curve::rate`]).
+    pub fn run_at(&self, at: &mut Progress, rate: &Rate, seconds: f64, pace: f64) -> Option<f64> {
+        let m = Measured::of(self.app).ok()?;
+        m.run_at(at, rate, seconds, pace).ok().flatten()
     }
 
     /// The job as a scheduler that learns it sees it (POLLUX-SIM.md §3, MODEL.md §23): its
@@ -315,9 +330,9 @@ fn curve_points(
     cap: u32,
     per_machine: u32,
     fixed: Option<f64>,
-) -> Vec<Option<Point>> {
+) -> Arc<[Option<Point>]> {
     type Key = (App, Option<u64>, u32, u32);
-    static MEMO: Memo<Key, Vec<Option<Point>>> = Memo::new(20_000);
+    static MEMO: Memo<Key, Arc<[Option<Point>]>> = Memo::new(20_000);
     MEMO.get_or((m.app(), fixed.map(f64::to_bits), cap, per_machine), || {
         (1..=cap)
             .map(|w| run_at(m, &packed(w, per_machine), fixed))

@@ -83,7 +83,7 @@ impl JobModel {
             fixed_batch: mj.batch_size,
             per_machine: 1,
             cap: 0,
-            points: Vec::new(),
+            points: Vec::new().into(),
         });
         let limit = job.worker.scale(f64::from(curve.cap));
         let none = Resources::default();

@@ -276,11 +276,12 @@ impl Scenario {
                 });
             }
             // A blank or over-long id cannot name the job: its position does.
-            let name = if job.id.trim().is_empty() || job.id.chars().count() > MAX_ID_CHARS {
-                format!("#{}", i + 1)
-            } else {
-                job.id.clone()
-            };
+            let name: std::borrow::Cow<str> =
+                if job.id.trim().is_empty() || job.id.chars().count() > MAX_ID_CHARS {
+                    format!("#{}", i + 1).into()
+                } else {
+                    job.id.as_str().into()
+                };
             validate_job(job, &name, &self.cluster.instance, errs);
             validate_version2(job, &name, self.version, errs);
         }
@@ -329,6 +330,15 @@ fn check(push: &mut impl FnMut(&str, String), field: impl std::fmt::Display, v: 
 
 /// The machine groups of a version-2 cluster: names unique and not empty, whole counts,
 /// capacities ≥ 0 and not all 0, rates > 0.
+/// `cluster.machines[i].field`, written out when shown.
+struct MachineField(usize, &'static str);
+
+impl std::fmt::Display for MachineField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cluster.machines[{}].{}", self.0, self.1)
+    }
+}
+
 fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut(&str, String)) {
     if version < 2 {
         top(
@@ -339,22 +349,23 @@ fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut
     let mut seen = std::collections::HashSet::new();
     let mut total = 0.0;
     for (i, g) in groups.iter().enumerate() {
-        let at = |f: &str| format!("cluster.machines[{i}].{f}");
+        // A field's name, formatted only for an error (this runs at every replan).
+        let at = |f: &'static str| MachineField(i, f);
         if g.name.trim().is_empty() || g.name.chars().count() > MAX_ID_CHARS {
             top(
-                &at("name"),
+                &at("name").to_string(),
                 format!("must be 1 to {MAX_ID_CHARS} characters"),
             );
         } else if !seen.insert(g.name.as_str()) {
             top(
-                &at("name"),
+                &at("name").to_string(),
                 format!("{:?} names an earlier group too", cut(&g.name)),
             );
         }
         check(top, at("count"), g.count, Rule::AtLeastOne);
         if g.count.is_finite() && g.count.fract() != 0.0 {
             top(
-                &at("count"),
+                &at("count").to_string(),
                 format!(
                     "must be a whole number (got {})",
                     crate::error::num(g.count)
@@ -372,7 +383,7 @@ fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut
         }
         if g.capacity.to_array().iter().all(|v| *v == 0.0) {
             top(
-                &at("capacity"),
+                &at("capacity").to_string(),
                 "must have some resource (all four are 0)".into(),
             );
         }
@@ -501,10 +512,9 @@ fn validate_measured(job: &Job, m: &MeasuredJob, push: &mut impl FnMut(&str, Str
 }
 
 fn validate_job(job: &Job, name: &str, instance: &Resources, errs: &mut Vec<FieldError>) {
-    let id = name.to_owned();
     let mut push = |field: &str, message: String| {
         errs.push(FieldError {
-            job: Some(id.clone()),
+            job: Some(name.to_owned()),
             field: field.to_owned(),
             message,
         })

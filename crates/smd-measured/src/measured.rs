@@ -451,6 +451,19 @@ pub struct Progress {
     pub epoch: usize,
 }
 
+/// A run's rate on one placement at one total batch (POLLUX-SIM.md §1.4): what
+/// [`Measured::run_for`] reads from the measurements before it steps — the same while the
+/// placement lasts, so a simulation keeps it from slot to slot.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rate {
+    /// Seconds per iteration: step + accum · (step − sync), unslowed.
+    iteration_s: f64,
+    /// The effective total batch.
+    batch: f64,
+    /// The batch over the initial one (the statistical efficiency's scale).
+    scale: f64,
+}
+
 impl Measured {
     /// Runs `seconds` on `placement` at total batch `batch` from `at`, each second of work
     /// taking `pace` seconds (≥ 1: a slowdown), as the reference steps a job through one
@@ -466,16 +479,36 @@ impl Measured {
         seconds: f64,
         pace: f64,
     ) -> Result<Option<f64>, MeasuredError> {
+        let rate = self.rate(placement, batch)?;
+        self.run_at(at, &rate, seconds, pace)
+    }
+
+    /// The rate [`Measured::run_for`] runs at on `placement` at total batch `batch`.
+    pub fn rate(&self, placement: &[u32], batch: f64) -> Result<Rate, MeasuredError> {
         let replicas: u32 = placement.iter().sum();
         let c = self.batch_config(replicas, batch);
         let b = c.effective();
         let s = self.step_any(placement, f64::from(c.atomic))?;
-        let iteration_s = (s.step_s + f64::from(c.accum) * (s.step_s - s.sync_s)) * pace;
-        let scale = b / self.batch_range()[0];
+        Ok(Rate {
+            iteration_s: s.step_s + f64::from(c.accum) * (s.step_s - s.sync_s),
+            batch: b,
+            scale: b / self.batch_range()[0],
+        })
+    }
+
+    /// [`Measured::run_for`] at a rate read before ([`Measured::rate`]).
+    pub fn run_at(
+        &self,
+        at: &mut Progress,
+        rate: &Rate,
+        seconds: f64,
+        pace: f64,
+    ) -> Result<Option<f64>, MeasuredError> {
+        let iteration_s = rate.iteration_s * pace;
         let (mut left, mut used) = (seconds, 0.0);
         while left > 0.0 && at.epoch < self.max_epochs {
-            let (sqr, var) = self.grad_stats(b, at.epoch)?;
-            let den = var / scale + sqr;
+            let (sqr, var) = self.grad_stats(rate.batch, at.epoch)?;
+            let den = var / rate.scale + sqr;
             let gain = if den > 0.0 { (var + sqr) / den } else { 1.0 };
             match self.stride(at, gain / iteration_s, &mut left, &mut used) {
                 Stride::Within => return Ok(None),

@@ -7,7 +7,7 @@ use smd_core::scenario::{Mode, Resource, Resources, MAX_MAGNITUDE};
 use smd_core::{Error, FieldError};
 
 /// One machine (CLUSTER.md §1: each machine of each group is its own machine).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Machine {
     /// Its name, `"<group>-<index>"` by convention; only messages use it.
     pub name: String,
@@ -19,6 +19,38 @@ pub struct Machine {
     /// The transfer rate between two tasks on this machine, Gbps (β = B / local_gbps).
     /// `None`: co-located transfer is free (β = 0).
     pub local_gbps: Option<f64>,
+}
+
+impl Clone for Machine {
+    fn clone(&self) -> Machine {
+        let Machine {
+            name,
+            capacity,
+            nic_gbps,
+            local_gbps,
+        } = self;
+        Machine {
+            name: name.clone(),
+            capacity: *capacity,
+            nic_gbps: *nic_gbps,
+            local_gbps: *local_gbps,
+        }
+    }
+
+    /// In place, its name's buffer reused: a simulation refreshes what its running jobs
+    /// leave of the machines at every slot.
+    fn clone_from(&mut self, source: &Machine) {
+        let Machine {
+            name,
+            capacity,
+            nic_gbps,
+            local_gbps,
+        } = source;
+        self.name.clone_from(name);
+        self.capacity = *capacity;
+        self.nic_gbps = *nic_gbps;
+        self.local_gbps = *local_gbps;
+    }
 }
 
 impl Machine {
@@ -116,7 +148,9 @@ pub(crate) fn validate(machines: &[Machine], jobs: &[Job], options: &Options) ->
     let mut errors = Vec::new();
     // The scenario's own range (SCENARIO.md): 1e12 times a count below 2^32 stays finite,
     // so no load can overflow to ∞ and pass a check against an ∞ limit.
-    let mut check = |job: Option<&str>, field: String, v: f64, positive: bool| {
+    // The field's name is formatted only for an error: this runs at every slot of a
+    // simulation.
+    let mut check = |job: Option<&str>, field: std::fmt::Arguments, v: f64, positive: bool| {
         let bad = !(0.0..=MAX_MAGNITUDE).contains(&v) || (positive && v == 0.0);
         if bad {
             let rule = if positive {
@@ -126,7 +160,7 @@ pub(crate) fn validate(machines: &[Machine], jobs: &[Job], options: &Options) ->
             };
             errors.push(FieldError {
                 job: job.map(str::to_owned),
-                field,
+                field: field.to_string(),
                 message: format!("{rule}, got {}", num(v)),
             });
         }
@@ -135,27 +169,32 @@ pub(crate) fn validate(machines: &[Machine], jobs: &[Job], options: &Options) ->
         for r in Resource::ALL {
             check(
                 None,
-                format!("machines[{h}].capacity.{r}"),
+                format_args!("machines[{h}].capacity.{r}"),
                 m.capacity[r],
                 false,
             );
         }
         if let Some(v) = m.nic_gbps {
-            check(None, format!("machines[{h}].nic_gbps"), v, false);
+            check(None, format_args!("machines[{h}].nic_gbps"), v, false);
         }
         // A local rate of 0 would mean co-located tasks never finish; "free" is `None`.
         if let Some(v) = m.local_gbps {
-            check(None, format!("machines[{h}].local_gbps"), v, true);
+            check(None, format_args!("machines[{h}].local_gbps"), v, true);
         }
     }
     for j in jobs {
         let id = Some(j.id.as_str());
         for r in Resource::ALL {
-            check(id, format!("worker_demand.{r}"), j.worker_demand[r], false);
-            check(id, format!("ps_demand.{r}"), j.ps_demand[r], false);
+            check(
+                id,
+                format_args!("worker_demand.{r}"),
+                j.worker_demand[r],
+                false,
+            );
+            check(id, format_args!("ps_demand.{r}"), j.ps_demand[r], false);
         }
-        check(id, "bandwidth_gbps".into(), j.bandwidth_gbps, false);
-        check(id, "gradient_gbit".into(), j.gradient_gbit, false);
+        check(id, format_args!("bandwidth_gbps"), j.bandwidth_gbps, false);
+        check(id, format_args!("gradient_gbit"), j.gradient_gbit, false);
     }
     let lambda = options.dltap_lambda;
     if !(0.0..=1.0).contains(&lambda) {

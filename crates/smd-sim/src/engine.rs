@@ -9,6 +9,7 @@ use crate::world::{Decision, Slot, State, World};
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::Resources;
 use smd_core::{Error, Scenario};
+use std::cell::Cell;
 
 /// GPU sharing over the run, summed slot by slot.
 #[derive(Default)]
@@ -121,6 +122,10 @@ struct Sim<'w> {
     /// Each job's machines and locality factor in the last slot it ran: kept across
     /// slots (a policy and settling read it; only a job that runs changes it).
     previous: Vec<(Option<Vec<PlacedShare>>, f64)>,
+    /// The last slot's decision, cleared, for the next ([`Slot::decision`]).
+    spare: Option<Decision>,
+    /// Each measured job's rate on its placement, read when the placement changes.
+    rates: Vec<Option<smd_core::allreduce::Rate>>,
     slots: Vec<SlotUse>,
     /// Σ X × iterations over the run.
     cross: f64,
@@ -168,6 +173,8 @@ impl<'w> Sim<'w> {
                 })
                 .collect(),
             previous: vec![(None, 1.0); n],
+            spare: None,
+            rates: vec![None; n],
             slots: Vec::new(),
             cross: 0.0,
             shared_totals: sharing.as_ref().map(|_| SharedTotals::default()),
@@ -254,6 +261,7 @@ impl<'w> Sim<'w> {
             world,
             state: &self.state,
             shares: previous,
+            spare: Cell::new(self.spare.take()),
         };
         let decision = decide.decide(&slot)?;
         check(world, active, &decision.alloc, self.policy, self.k)?;
@@ -294,6 +302,7 @@ impl<'w> Sim<'w> {
             mut shares,
             rho,
             packed,
+            placed,
         } = settled;
         let mut ran = Ran {
             used: [0.0; 4],
@@ -317,6 +326,9 @@ impl<'w> Sim<'w> {
             let slowdown = packed.as_ref().map(|x| x.slowdown[i]);
             self.advance(i, (w, p), shares[i].take(), rho[i], slowdown, (now, end));
         }
+        let mut spare = Decision { alloc, why, placed };
+        spare.clear();
+        self.spare = Some(spare);
         (ran, packed)
     }
 
@@ -351,7 +363,15 @@ impl<'w> Sim<'w> {
                 let seconds = (end - start).max(0.0);
                 let finished = match state.learners[i].as_mut() {
                     Some(l) => c.run_learning(at, l, w as u32, &per, seconds, pace),
-                    None => c.run_for(at, w as u32, &per, seconds, pace),
+                    None => {
+                        // The rate read from the measurements holds while the placement
+                        // does (a slowdown paces it, not changes it).
+                        if changed || self.rates[i].is_none() {
+                            self.rates[i] = c.rate(w as u32, &per);
+                        }
+                        let rate = self.rates[i].as_ref();
+                        rate.and_then(|r| c.run_at(at, r, seconds, pace))
+                    }
                 };
                 let share = if finished.is_some() {
                     state.remaining[i]

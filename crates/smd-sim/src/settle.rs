@@ -24,6 +24,8 @@ pub(crate) struct Settled {
     pub rho: Vec<f64>,
     /// The GPU packing, with sharing on.
     pub packed: Option<SlotSharing>,
+    /// The machines the policy chose itself (the decision's, kept for its vectors' reuse).
+    pub placed: Vec<Option<Vec<PlacedShare>>>,
 }
 
 /// Last slot's machines and locality factor of each job.
@@ -84,6 +86,7 @@ pub(crate) fn settle(
         shares,
         rho,
         packed,
+        placed,
     })
 }
 
@@ -107,20 +110,28 @@ fn place(
     out: &mut Placed,
 ) -> Result<(), Error> {
     let machines = &world.machines;
-    let mut left: Vec<smd_place::Machine> = machines.clone();
+    // What the running jobs leave, in the world's buffer (every slot asks: its names'
+    // strings are reused rather than cloned); a fresh one if a caller already holds it.
+    let mut own = Vec::new();
+    let mut held = world.left.try_borrow_mut();
+    let left: &mut Vec<smd_place::Machine> = match held.as_deref_mut() {
+        Ok(buffer) => buffer,
+        Err(_) => &mut own,
+    };
+    left.clone_from(machines);
     let mut fresh: Vec<usize> = Vec::new();
     for &i in active {
         let Some(a) = out.alloc[i] else { continue };
         // A policy that placed the job itself (the reference's): its machines as chosen.
         if let Some(sh) = &chosen[i] {
-            take(&mut left, &world.s.jobs[i], sh, false);
+            take(left, &world.s.jobs[i], sh, false);
             out.shares[i] = Some(sh.clone());
             out.rho[i] = 1.0;
             continue;
         }
         match (&previous[i].0, state.current[i] == Some(a)) {
             (Some(sh), true) => {
-                take(&mut left, &world.s.jobs[i], sh, false);
+                take(left, &world.s.jobs[i], sh, false);
                 out.shares[i] = Some(sh.clone());
                 out.rho[i] = previous[i].1;
             }
@@ -137,8 +148,8 @@ fn place(
             smd_place::Job::of(&world.s.jobs[i], w, p)
         })
         .collect();
-    let placed = smd_place::place(&left, &jobs, world.placement, &world.place_opts)?;
-    let mut rest = remaining(&left, &placed);
+    let placed = smd_place::place(left, &jobs, world.placement, &world.place_opts)?;
+    let mut rest = remaining(left, &placed);
     let mut missed = Vec::new();
     for (k, &i) in fresh.iter().enumerate() {
         match &placed.jobs[k] {

@@ -6,7 +6,7 @@
 use smd_core::model::JobModel;
 use smd_core::scenario::{DEFAULT_RESTART_S, MAX_HORIZON_S};
 use smd_core::Scenario;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell, RefCell};
 
 /// The scenario as the loop reads it.
 pub(crate) struct World<'a> {
@@ -42,6 +42,8 @@ pub(crate) struct World<'a> {
     pub worst_slowdown: Vec<f64>,
     /// What each job gets alone on the empty cluster, once asked (`settle::alone`).
     pub alone: Vec<OnceCell<Result<(u64, u64), String>>>,
+    /// The settling stage's buffer for what a slot's running jobs leave of the machines.
+    pub left: RefCell<Vec<smd_place::Machine>>,
 }
 
 impl<'a> World<'a> {
@@ -69,6 +71,7 @@ impl<'a> World<'a> {
             horizon: s.params.horizon_s.unwrap_or(MAX_HORIZON_S),
             worst_slowdown: vec![1.0; s.jobs.len()],
             alone: (0..s.jobs.len()).map(|_| OnceCell::new()).collect(),
+            left: RefCell::new(Vec::new()),
             models,
             arrival,
             order,
@@ -145,6 +148,20 @@ pub(crate) struct Slot<'a> {
     /// Each job's machines (on machines; `None`: it did not run there) and locality factor
     /// in the last slot.
     pub shares: &'a [(Option<Vec<smd_core::plan::PlacedShare>>, f64)],
+    /// The last slot's decision, cleared, for this one's ([`Slot::decision`]).
+    pub spare: Cell<Option<Decision>>,
+}
+
+impl Slot<'_> {
+    /// A decision with every job waiting and no reason yet: the last slot's vectors
+    /// reused (a slot would otherwise allocate three of every job's).
+    pub fn decision(&self) -> Decision {
+        let n = self.world.s.jobs.len();
+        match self.spare.take() {
+            Some(d) if d.alloc.len() == n => d,
+            _ => Decision::none(n),
+        }
+    }
 }
 
 /// Why a job waits: most reasons are fixed words (borrowed, so a slot of many waiting jobs
@@ -170,6 +187,13 @@ impl Decision {
             why: vec![None; n],
             placed: vec![None; n],
         }
+    }
+
+    /// Every job waiting again, no reason, its vectors kept.
+    pub fn clear(&mut self) {
+        self.alloc.fill(None);
+        self.why.fill(None);
+        self.placed.fill(None);
     }
 }
 

@@ -14,7 +14,7 @@ pub(crate) struct Fifo;
 impl Decide for Fifo {
     fn decide(&mut self, slot: &Slot) -> Result<Decision, Error> {
         let w = slot.world;
-        let mut d = Decision::none(w.s.jobs.len());
+        let mut d = slot.decision();
         let mut used = [0.0; 4];
         for &i in slot.active {
             if let Some((wk, p)) = slot.state.current[i] {

@@ -171,7 +171,7 @@ impl Decide for Locality {
                 best = Some((value, pick));
             }
         }
-        let mut d = Decision::none(world.s.jobs.len());
+        let mut d = slot.decision();
         if let Some((_, pick)) = best {
             for (k, &i) in jobs.iter().enumerate() {
                 match pick[k] {

@@ -207,7 +207,7 @@ impl Decide for Oasis {
                 }
             }
         }
-        let mut d = Decision::none(world.s.jobs.len());
+        let mut d = slot.decision();
         for &i in slot.active {
             let Some(r) = &self.plan[i] else {
                 d.why[i] = self.why[i].clone();

@@ -333,8 +333,7 @@ impl Decide for Pollux {
         }
         .expect("the deciding search ran");
         debug_assert!(problem.feasible(&rows), "pollux: an infeasible allocation");
-        let n = world.s.jobs.len();
-        let mut d = Decision::none(n);
+        let mut d = slot.decision();
         for (k, &i) in order.iter().enumerate() {
             let row = &rows[k];
             let r: u32 = row.iter().sum();

@@ -132,7 +132,7 @@ impl Decide for OptimusOracle {
         let world = slot.world;
         let curves = curves(world, "optimus_oracle")?;
         let n = world.s.jobs.len();
-        let mut d = Decision::none(n);
+        let mut d = slot.decision();
         let mut g = total_gpus(world);
         let mut gpus = vec![0u32; n];
         // T(r) per job, memoised within the slot.
@@ -269,7 +269,7 @@ impl Decide for Tiresias {
                 self.running[i] = false;
             }
         }
-        let mut d = Decision::none(n);
+        let mut d = slot.decision();
         for &i in &order {
             if gpus[i] == 0 {
                 let queue = if self.q0.contains(&i) { "Q0" } else { "Q1" };

@@ -106,7 +106,7 @@ impl Decide for Replan {
         )?;
         self.cache.retain_used();
         let world = slot.world;
-        let mut d = Decision::none(world.s.jobs.len());
+        let mut d = slot.decision();
         let mut used = [0.0; 4];
         for (line, &i) in plan.jobs.iter().zip(slot.active) {
             if line.admitted {
