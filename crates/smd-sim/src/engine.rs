@@ -199,14 +199,15 @@ impl<'w> Sim<'w> {
         if now >= world.horizon {
             return Ok(Some(End::Horizon(now)));
         }
+        // By arrival, so the jobs seen by now come first.
         let active: Vec<usize> = world
             .order
             .iter()
             .copied()
-            .filter(|&i| world.boundary_after(world.arrival[i]) <= now && !self.state.done[i])
+            .take_while(|&i| world.seen[i] <= now)
+            .filter(|&i| !self.state.done[i])
             .collect();
-        let future =
-            (0..n).any(|i| !self.state.done[i] && world.boundary_after(world.arrival[i]) > now);
+        let future = (0..n).any(|i| !self.state.done[i] && world.seen[i] > now);
         if active.is_empty() {
             if !future {
                 return Ok(Some(End::Finished));

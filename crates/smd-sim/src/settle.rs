@@ -272,7 +272,7 @@ fn alone_now(world: &World, i: usize) -> Result<Result<(u64, u64), String>, Erro
         )?;
         match s.alloc[i] {
             Some(b) => return Ok(Ok(b)),
-            None => why = s.why[i].take().unwrap_or_default().into_owned(),
+            None => why = s.why[i].take().as_deref().unwrap_or_default().to_owned(),
         }
     }
     Ok(Err(why))

@@ -37,6 +37,9 @@ pub(crate) struct World<'a> {
     pub arrival: Vec<f64>,
     /// Job indices by arrival, then scenario order.
     pub order: Vec<usize>,
+    /// The boundary each job is first seen at ([`World::boundary_after`] its arrival): in
+    /// [`World::order`], never decreasing.
+    pub seen: Vec<f64>,
     /// The largest slowdown GPU sharing may give each job: 1/min_performance for a
     /// shareable job with sharing on (the performance rule, MODEL §18), else 1.
     pub worst_slowdown: Vec<f64>,
@@ -75,9 +78,15 @@ impl<'a> World<'a> {
             models,
             arrival,
             order,
+            seen: Vec::new(),
             s,
             given,
         };
+        world.seen = world
+            .arrival
+            .iter()
+            .map(|&t| world.boundary_after(t))
+            .collect();
         if shared {
             world.set_worst_slowdowns();
         }
@@ -165,8 +174,41 @@ impl Slot<'_> {
 }
 
 /// Why a job waits: most reasons are fixed words (borrowed, so a slot of many waiting jobs
-/// allocates none), some name numbers (owned).
-pub(crate) type Why = std::borrow::Cow<'static, str>;
+/// allocates none), some name numbers (made once and shared: a policy that gives a job the
+/// same reason slot after slot hands out the same text).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Why {
+    Fixed(&'static str),
+    Made(std::sync::Arc<str>),
+}
+
+impl std::ops::Deref for Why {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Why::Fixed(s) => s,
+            Why::Made(s) => s,
+        }
+    }
+}
+
+impl std::fmt::Display for Why {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl From<&'static str> for Why {
+    fn from(s: &'static str) -> Why {
+        Why::Fixed(s)
+    }
+}
+
+impl From<String> for Why {
+    fn from(s: String) -> Why {
+        Why::Made(s.into())
+    }
+}
 
 /// A policy's answer for one slot, indexed by job (inactive jobs: `None`).
 pub(crate) struct Decision {

@@ -86,24 +86,22 @@ impl Locality {
         ws.extend(current.map(|(w, _)| w));
         ws.sort_unstable();
         ws.dedup();
-        let mut out = Vec::new();
+        // One configuration per w, and the current one beside it.
+        let mut out = Vec::with_capacity(ws.len() + 1);
         for w in ws {
             let range = m.p_range(w);
             if range.is_empty() {
                 continue;
             }
             let (pmin, pmax) = (*range.start(), *range.end());
-            let mut ps = vec![if w == 1 {
+            let best = if w == 1 {
                 pmin
             } else {
                 (m.best_p_for(w as f64).round() as u64).clamp(pmin, pmax)
-            }];
-            if let Some((cw, cp)) = current {
-                if cw == w && cp <= pmax && !ps.contains(&cp) {
-                    ps.push(cp);
-                }
-            }
-            for p in ps {
+            };
+            let also =
+                current.and_then(|(cw, cp)| (cw == w && cp <= pmax && cp != best).then_some(cp));
+            for p in std::iter::once(best).chain(also) {
                 let (t, _) = smd_core::joint::best_t(m, &self.colocated[i], w, p);
                 let restart = if current == Some((w, p)) {
                     0.0
@@ -228,11 +226,20 @@ fn by_vertices(
     let mut points: Vec<Vec<Vertex>> = Vec::with_capacity(configs.len());
     for cs in configs {
         let a: Vec<f64> = cover(cs).collect();
-        let mut options = vec![Choice {
+        // None, each configuration, and the crossings of the edges from none and from
+        // each a > 1 to each a < 1.
+        let (above, below) = (
+            a.iter().filter(|&&x| x > 1.0).count(),
+            a.iter().filter(|&&x| x < 1.0).count(),
+        );
+        let most = 1 + cs.len() + above * (1 + below);
+        let mut options = Vec::with_capacity(most);
+        options.push(Choice {
             value: -big_m,
             demand: [0.0; 4],
-        }];
-        let mut at = vec![none];
+        });
+        let mut at = Vec::with_capacity(most);
+        at.push(none);
         // A vertex worth no more than none (zero demand) is dominated by it: left out.
         let mut push = |value: f64, demand: [f64; 4], v: Vertex| {
             if value > -big_m {

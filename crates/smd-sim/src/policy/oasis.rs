@@ -37,6 +37,7 @@ pub(crate) struct Oasis {
     free_price: f64,
     plan: Vec<Option<Reservation>>,
     seen: Vec<bool>,
+    /// Why a job waits: refused, or reserved for later.
     why: Vec<Option<crate::world::Why>>,
     u: f64,
     l: f64,
@@ -187,6 +188,9 @@ impl Decide for Oasis {
                     let m = &world.models[i];
                     let d = m.demand(r.w as f64, r.p as f64);
                     self.reserve(r.start, r.end, &d, &world.cap);
+                    // Its wait until the reservation starts, said once.
+                    let from = r.start as f64 * world.delta;
+                    self.why[i] = Some(format!("reserved from {from} s").into());
                     self.plan[i] = Some(r);
                 }
                 Some((payoff, _)) => {
@@ -214,7 +218,7 @@ impl Decide for Oasis {
                 continue;
             };
             if k < r.start {
-                d.why[i] = Some(format!("reserved from {} s", r.start as f64 * world.delta).into());
+                d.why[i] = self.why[i].clone();
             } else if k < r.end {
                 d.alloc[i] = Some((r.w, r.p));
             } else {

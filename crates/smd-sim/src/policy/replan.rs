@@ -18,8 +18,9 @@
 //! §4 starts at (1, 1) like any other).
 
 use super::Decide;
-use crate::world::{fits, Decision, Slot};
+use crate::world::{fits, Decision, Slot, Why};
 use smd_core::model::RELATIVE_PI_AT_11;
+use smd_core::plan::Reason;
 use smd_core::{plan_with, Cache, Error, Options, Policy, Scenario};
 
 /// Most jobs waiting or running at once that `smd` and `optimus` replan (docs/MODEL.md
@@ -37,6 +38,10 @@ pub const SLOT_ADMISSION_WORK: u64 = 10_000_000;
 pub(crate) struct Replan {
     policy: Policy,
     cache: Cache,
+    /// Each job's last reason for waiting (the plan's, whether the backfill could not
+    /// start it) and its text: a job refused alike slot after slot is told so without
+    /// formatting it again.
+    said: Vec<Option<(Option<Reason>, bool, Why)>>,
 }
 
 impl Replan {
@@ -44,7 +49,28 @@ impl Replan {
         Replan {
             policy,
             cache: Cache::default(),
+            said: Vec::new(),
         }
+    }
+
+    /// Why job `i` waits: the plan's `reason`, and with `unfilled` why the backfill did
+    /// not start it either.
+    fn why(&mut self, i: usize, reason: Option<&Reason>, unfilled: bool) -> Why {
+        if let Some((r, u, text)) = &self.said[i] {
+            if r.as_ref() == reason && *u == unfilled {
+                return text.clone();
+            }
+        }
+        let mut text = match reason {
+            Some(r) => format!("{}: {r}", self.policy),
+            None => format!("not admitted by {}", self.policy),
+        };
+        if unfilled {
+            text.push_str("; (1, 1) did not fit beside the jobs it admitted");
+        }
+        let text = Why::from(text);
+        self.said[i] = Some((reason.cloned(), unfilled, text.clone()));
+        text
     }
 }
 
@@ -106,22 +132,25 @@ impl Decide for Replan {
         )?;
         self.cache.retain_used();
         let world = slot.world;
+        if self.said.len() != world.s.jobs.len() {
+            self.said = vec![None; world.s.jobs.len()];
+        }
         let mut d = slot.decision();
         let mut used = [0.0; 4];
-        for (line, &i) in plan.jobs.iter().zip(slot.active) {
+        // Per line: whether the plan refused it (`Some`), and then whether the backfill
+        // could not start it either (`true`).
+        let mut refused: Vec<Option<bool>> = vec![None; slot.active.len()];
+        for (k, (line, &i)) in plan.jobs.iter().zip(slot.active).enumerate() {
             if line.admitted {
                 d.alloc[i] = line.workers.zip(line.ps);
                 let (w, p) = d.alloc[i].unwrap_or((0, 0));
                 let dm = world.models[i].demand(w as f64, p as f64);
                 (0..4).for_each(|r| used[r] += dm[r]);
             } else {
-                d.why[i] = Some(match &line.reason {
-                    Some(r) => format!("{}: {r}", self.policy).into(),
-                    None => format!("not admitted by {}", self.policy).into(),
-                });
+                refused[k] = Some(false);
             }
         }
-        for &i in slot.active {
+        for (k, &i) in slot.active.iter().enumerate() {
             let m = &world.models[i];
             if d.alloc[i].is_some() || !m.feasible() {
                 continue;
@@ -131,12 +160,16 @@ impl Decide for Replan {
             let after: [f64; 4] = std::array::from_fn(|r| used[r] + dm[r]);
             if fits(&after, &world.cap) {
                 d.alloc[i] = Some(least);
-                d.why[i] = None;
                 used = after;
-            } else if let Some(w) = d.why[i].as_mut() {
+            } else if let Some(unfilled) = refused[k].as_mut() {
+                *unfilled = true;
+            }
+        }
+        for (k, unfilled) in refused.into_iter().enumerate() {
+            let i = slot.active[k];
+            if let (Some(unfilled), None) = (unfilled, d.alloc[i]) {
                 // The whole reason: the plan's, and why the backfill did not start it.
-                w.to_mut()
-                    .push_str("; (1, 1) did not fit beside the jobs it admitted");
+                d.why[i] = Some(self.why(i, plan.jobs[k].reason.as_ref(), unfilled));
             }
         }
         Ok(d)
