@@ -210,3 +210,28 @@ pub(crate) fn validate(machines: &[Machine], jobs: &[Job], options: &Options) ->
         Err(Error::Invalid(errors))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-written `clone_from` (a simulation refreshes its machines with it every
+    /// slot) makes a machine equal to its source whatever it held: a shorter or longer
+    /// name, other capacities, a NIC limit and a local rate set or unset.
+    #[test]
+    fn clone_from_equals_the_source() {
+        let mut a = Machine::new(
+            "a-long-machine-name-0",
+            Resources::from_array([4.0, 32.0, 64.0, 0.0]),
+        );
+        a.nic_gbps = Some(25.0);
+        let mut b = Machine::new("b-1", Resources::from_array([8.0, 16.0, 128.0, 100.0]));
+        b.local_gbps = Some(40.0);
+        for (to, from) in [(a.clone(), &b), (b.clone(), &a)] {
+            let mut to = to;
+            to.clone_from(from);
+            assert_eq!(&to, from);
+            assert_eq!(to, from.clone());
+        }
+    }
+}

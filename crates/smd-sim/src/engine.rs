@@ -354,7 +354,9 @@ impl<'w> Sim<'w> {
         // A co-runner arriving or leaving changes the pace, not the placement: a new
         // segment without a restart.
         let paced = !changed && pace != self.tracks[i].slowdown;
-        let per: Vec<u32> = shares.iter().flatten().map(|s| s.workers as u32).collect();
+        // Its workers per machine (empty on a pool), when needed: not for a measured job
+        // that keeps its placement and rate.
+        let per = || -> Vec<u32> { shares.iter().flatten().map(|s| s.workers as u32).collect() };
         let (stop, iters) = match &m.measured {
             // A measured job runs epoch by epoch as the reference steps it (MODEL §21.1,
             // POLLUX-SIM.md §1.4); its work counts in shares of its target.
@@ -363,12 +365,12 @@ impl<'w> Sim<'w> {
                 let before = c.share_done(at);
                 let seconds = (end - start).max(0.0);
                 let finished = match state.learners[i].as_mut() {
-                    Some(l) => c.run_learning(at, l, w as u32, &per, seconds, pace),
+                    Some(l) => c.run_learning(at, l, w as u32, &per(), seconds, pace),
                     None => {
                         // The rate read from the measurements holds while the placement
                         // does (a slowdown paces it, not changes it).
                         if changed || self.rates[i].is_none() {
-                            self.rates[i] = c.rate(w as u32, &per);
+                            self.rates[i] = c.rate(w as u32, &per());
                         }
                         let rate = self.rates[i].as_ref();
                         rate.and_then(|r| c.run_at(at, r, seconds, pace))
@@ -384,7 +386,7 @@ impl<'w> Sim<'w> {
                 (finished.map_or(end, |d| start + d), share)
             }
             None => {
-                let per_iter = m.t_on(w as f64, p as f64, rho, &per) * pace / iterations;
+                let per_iter = m.t_on(w as f64, p as f64, rho, &per()) * pace / iterations;
                 let can = ((end - start) / per_iter).max(0.0);
                 // Round-off must not leave a sliver of work for another slot (and a restart).
                 let sliver = 1e-9 * iterations;

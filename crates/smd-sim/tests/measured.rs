@@ -311,6 +311,64 @@ fn every_simulation_policy_finishes_a_measured_workload_within_the_caps() {
     }
 }
 
+/// A measured job's progress re-derived from its record: stepping `Curve::run_for` slot by
+/// slot over each segment, on that segment's own machines, gives the segment's share of the
+/// target and the job's completion. The engine reads a job's rate once per placement and
+/// keeps it while the placement lasts: a rate kept past a change would show here. On 3 ×
+/// t4x4 `optimus` moves jobs between allocations (checked: many jobs run on several).
+#[test]
+fn each_segment_progresses_at_its_own_placements_rate() {
+    let text = trace::workload("workload-1-half").unwrap();
+    let arrivals = trace::parse(text).unwrap();
+    let t4 = machines::machine_type("t4x4").unwrap();
+    let s = trace::scenario(&arrivals, machines::cluster(t4, 3.0, t4.capacity)).unwrap();
+    let delta = s.interval_s();
+    let run = simulate(&s, SimPolicy::Optimus, &mut SimOptions::default()).unwrap();
+    let mut moved = 0;
+    for (r, job) in run.jobs.iter().zip(&s.jobs) {
+        let c = JobModel::of(job, &s.cluster, None).measured.unwrap();
+        let mut at = smd_core::allreduce::Progress::default();
+        let placements: std::collections::HashSet<String> = r
+            .segments
+            .iter()
+            .map(|g| format!("{:?}", (g.workers, &g.placement)))
+            .collect();
+        moved += usize::from(placements.len() > 1);
+        for (k, g) in r.segments.iter().enumerate() {
+            let ctx = format!("{} segment {k}", job.id);
+            let per: Vec<u32> = g
+                .placement
+                .iter()
+                .flatten()
+                .map(|p| p.workers as u32)
+                .collect();
+            let (mut t, mut share) = (g.start_s, 0.0);
+            while t < g.end_s {
+                // The slot this stretch is in ends at the next boundary.
+                let slot_end = ((t / delta).floor() + 1.0) * delta;
+                let before = c.share_done(&at);
+                let done = c.run_for(&mut at, g.workers as u32, &per, slot_end - t, 1.0);
+                if let Some(d) = done {
+                    share += 1.0 - before;
+                    assert_eq!(r.completion_s, Some(t + d), "{ctx}: its completion");
+                    break;
+                }
+                share += c.share_done(&at) - before;
+                t = slot_end;
+            }
+            assert!(
+                (share - g.iterations).abs() <= 1e-9,
+                "{ctx}: {share} of the target re-derived, {} recorded",
+                g.iterations
+            );
+        }
+    }
+    assert!(
+        moved >= 10,
+        "only {moved} jobs ran on more than one allocation"
+    );
+}
+
 #[test]
 fn the_reference_worked_example_runs_112_s_under_every_policy() {
     // POLLUX-SIM.md §1.7: ncf-6 of workload-6 arrives at 1585, is first seen at the tick

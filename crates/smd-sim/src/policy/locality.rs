@@ -59,12 +59,19 @@ pub const MAX_ACTIVE: usize = 2000;
 
 pub(crate) struct Locality {
     colocated: Vec<Vec<JobModel>>,
+    /// Each job's fastest integer allocation's w (its model does not change over the run).
+    fastest: Vec<Option<u64>>,
 }
 
 impl Locality {
     pub fn new(world: &crate::world::World) -> Locality {
         Locality {
             colocated: smd_core::joint::colocated_models(world.s, &world.models),
+            fastest: world
+                .models
+                .iter()
+                .map(|m| m.integer_optimum().map(|(w, _, _)| w))
+                .collect(),
         }
     }
 
@@ -82,7 +89,7 @@ impl Locality {
             ws.push(w);
             w *= 2;
         }
-        ws.extend(m.integer_optimum().map(|(w, _, _)| w));
+        ws.extend(self.fastest[i]);
         ws.extend(current.map(|(w, _)| w));
         ws.sort_unstable();
         ws.dedup();
