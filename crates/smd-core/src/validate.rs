@@ -251,7 +251,8 @@ impl Scenario {
     /// Every job: its id (unique, not blank, not too long), its fields and its
     /// version-2 fields.
     fn validate_jobs(&self, errs: &mut Vec<FieldError>) {
-        let mut seen = std::collections::HashSet::new();
+        // Sized once: a simulation validates every slot's scenario of the active jobs.
+        let mut seen = std::collections::HashSet::with_capacity(self.jobs.len());
         for (i, job) in self.jobs.iter().enumerate() {
             if job.id.chars().count() > MAX_ID_CHARS {
                 errs.push(FieldError {

@@ -330,6 +330,7 @@ impl<'w> Sim<'w> {
         let mut spare = Decision { alloc, why, placed };
         spare.clear();
         self.spare = Some(spare);
+        self.world.settled.set((shares, rho));
         (ran, packed)
     }
 

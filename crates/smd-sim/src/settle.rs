@@ -48,8 +48,12 @@ pub(crate) fn settle(
         mut why,
         placed,
     } = decision;
-    let mut shares: Vec<Option<Vec<PlacedShare>>> = vec![None; n];
-    let mut rho = vec![1.0; n];
+    // The last slot's vectors when the engine handed them back.
+    let (mut shares, mut rho) = world.settled.take();
+    shares.clear();
+    shares.resize(n, None);
+    rho.clear();
+    rho.resize(n, 1.0);
     if !world.machines.is_empty() {
         let mut out = Placed {
             alloc: &mut alloc,

@@ -47,7 +47,13 @@ pub(crate) struct World<'a> {
     pub alone: Vec<OnceCell<Result<(u64, u64), String>>>,
     /// The settling stage's buffer for what a slot's running jobs leave of the machines.
     pub left: RefCell<Vec<smd_place::Machine>>,
+    /// A settled slot's per-job shares and locality factors, handed back once the slot
+    /// ran, for the next slot's (`settle` takes them; empty when none were handed back).
+    pub settled: Cell<SettledBuffers>,
 }
+
+/// Per-job vectors of a settled slot: machines and locality factors.
+pub(crate) type SettledBuffers = (Vec<Option<Vec<smd_core::plan::PlacedShare>>>, Vec<f64>);
 
 impl<'a> World<'a> {
     /// The world of `s` (the effective scenario with GPU sharing on, else `given`);
@@ -75,6 +81,7 @@ impl<'a> World<'a> {
             worst_slowdown: vec![1.0; s.jobs.len()],
             alone: (0..s.jobs.len()).map(|_| OnceCell::new()).collect(),
             left: RefCell::new(Vec::new()),
+            settled: Cell::default(),
             models,
             arrival,
             order,
