@@ -111,12 +111,7 @@ fn check_point(j: &JobPlan, m: &JobModel, w: u64, p: u64, errs: &mut Vec<String>
     }
     // On machines T uses the placement's ρ (docs/MODEL.md §14–§15).
     let rho = j.locality_factor.unwrap_or(1.0);
-    let per: Vec<u32> = j
-        .placement
-        .iter()
-        .flatten()
-        .map(|s| s.workers as u32)
-        .collect();
+    let per = smd_core::plan::workers_per_machine(j.placement.as_deref());
     let u = m.mu(m.pi(m.t_on(wf, pf, rho, &per) * j.slowdown.unwrap_or(1.0)));
     if !close(u, j.utility) {
         errs.push(format!(

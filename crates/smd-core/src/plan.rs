@@ -108,6 +108,16 @@ pub struct PlacedShare {
     pub ps: u64,
 }
 
+/// A job's workers on each machine of its placement, in its order (none on a pool): what
+/// its time on the placement reads (`JobModel::t_on`, `allreduce::Curve::rate`).
+pub fn workers_per_machine(placement: Option<&[PlacedShare]>) -> Vec<u32> {
+    placement
+        .into_iter()
+        .flatten()
+        .map(|s| s.workers as u32)
+        .collect()
+}
+
 /// How the admitted jobs were put on machines.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlacementSummary {

@@ -357,7 +357,7 @@ impl<'w> Sim<'w> {
         let paced = !changed && pace != self.tracks[i].slowdown;
         // Its workers per machine (empty on a pool), when needed: not for a measured job
         // that keeps its placement and rate.
-        let per = || -> Vec<u32> { shares.iter().flatten().map(|s| s.workers as u32).collect() };
+        let per = || smd_core::plan::workers_per_machine(shares.as_deref());
         let (stop, iters) = match &m.measured {
             // A measured job runs epoch by epoch as the reference steps it (MODEL §21.1,
             // POLLUX-SIM.md §1.4); its work counts in shares of its target.

@@ -336,12 +336,7 @@ fn each_segment_progresses_at_its_own_placements_rate() {
         moved += usize::from(placements.len() > 1);
         for (k, g) in r.segments.iter().enumerate() {
             let ctx = format!("{} segment {k}", job.id);
-            let per: Vec<u32> = g
-                .placement
-                .iter()
-                .flatten()
-                .map(|p| p.workers as u32)
-                .collect();
+            let per = smd_core::plan::workers_per_machine(g.placement.as_deref());
             let (mut t, mut share) = (g.start_s, 0.0);
             while t < g.end_s {
                 // The slot this stretch is in ends at the next boundary.
