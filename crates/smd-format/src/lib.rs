@@ -166,18 +166,41 @@ pub fn amount(v: f64) -> String {
     if v.abs() < 1000.0 {
         return sig(v, 4);
     }
-    let digits = format!("{:.0}", v.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
+    let out = grouped(&format!("{:.0}", v.abs()));
     if v < 0.0 {
         format!("-{out}")
     } else {
         out
+    }
+}
+
+/// `digits` (an unsigned plain number) with its whole part grouped by thousands.
+fn grouped(digits: &str) -> String {
+    let (whole, fraction) = digits.split_at(digits.find('.').unwrap_or(digits.len()));
+    let mut out = String::with_capacity(digits.len() + whole.len() / 3);
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out.push_str(fraction);
+    out
+}
+
+/// A number with at least `sig` significant digits, in plain notation whatever its size:
+/// the whole part grouped by thousands (`12,345.6`, `1,234,568`), never an exponent (a time
+/// a person reads in a sentence), trailing zeros removed, `−` for a minus.
+pub fn plain_sig(v: f64, sig: usize) -> String {
+    if !v.is_finite() || v == 0.0 {
+        return fmt_sig(v, sig);
+    }
+    let mag = v.abs().log10().floor() as i32;
+    let text = grouped(&fixed_sig(v.abs(), sig.max(1), mag));
+    if v < 0.0 {
+        format!("−{text}")
+    } else {
+        text
     }
 }
 
@@ -227,6 +250,28 @@ pub fn trim(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Plain significant digits: grouped by thousands from 1 000 up, decimals only where
+    /// the digits need them, never an exponent, a true minus.
+    #[test]
+    fn plain_significant_digits_group_thousands_and_never_use_exponents() {
+        assert_eq!(plain_sig(12345.6, 6), "12,345.6");
+        assert_eq!(plain_sig(123.456789, 6), "123.457");
+        assert_eq!(plain_sig(1234567.8, 6), "1,234,568");
+        assert_eq!(plain_sig(999.5, 3), "1,000");
+        assert_eq!(plain_sig(100.0, 6), "100");
+        assert_eq!(plain_sig(-4321.0, 6), "−4,321");
+        assert_eq!(plain_sig(0.000123456, 3), "0.000123");
+        assert_eq!(plain_sig(0.0, 6), "0");
+        assert_eq!(plain_sig(f64::INFINITY, 6), "∞");
+        for v in [1e5, 3.2e9, 7.7e15, 2.5e-7] {
+            let s = plain_sig(v, 6);
+            assert!(!s.contains('e'), "{v}: {s}");
+            // The digits read back to the value, to its significant digits.
+            let back: f64 = s.replace(',', "").parse().unwrap();
+            assert!((back - v).abs() <= v * 1e-5, "{v}: {s}");
+        }
+    }
 
     /// Amounts: separators every three digits, no exponent, ≈ 0 for dust.
     #[test]

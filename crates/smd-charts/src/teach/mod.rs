@@ -4,7 +4,7 @@
 //! admission's progress as a line chart ([`admission_chart`]). The page and the CLI both
 //! take their text from here, so it is written once.
 
-use crate::format::fmt_sig;
+use crate::format::{fmt_sig, plain_sig};
 use crate::landscape::{Mark, Overlay, OverlayLine, OverlayPoint};
 use crate::line::{LineChart, Point, Series};
 use smd_core::teach::{Event, NodeOutcome, Stage, SubsetOutcome, Trace};
@@ -47,15 +47,16 @@ fn n4(v: f64) -> String {
     fmt_sig(v, 4)
 }
 
-/// A time T in seconds, with enough digits to tell close values apart.
+/// A time T in seconds, with enough digits to tell close values apart, thousands grouped
+/// and never an exponent.
 fn secs(t: f64) -> String {
-    format!("{} s", fmt_sig(t, 6))
+    format!("{} s", plain_sig(t, 6))
 }
 
 /// Two times in seconds with the digits it takes to tell them apart (up to 12).
 fn secs2(a: f64, b: f64) -> (String, String) {
     for digits in 6..=12 {
-        let (x, y) = (fmt_sig(a, digits), fmt_sig(b, digits));
+        let (x, y) = (plain_sig(a, digits), plain_sig(b, digits));
         if x != y || digits == 12 {
             return (format!("{x} s"), format!("{y} s"));
         }
