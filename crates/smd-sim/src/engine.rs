@@ -9,7 +9,6 @@ use crate::world::{Decision, Slot, State, World};
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::Resources;
 use smd_core::{Error, Scenario};
-use std::cell::Cell;
 
 /// GPU sharing over the run, summed slot by slot.
 #[derive(Default)]
@@ -122,8 +121,6 @@ struct Sim<'w> {
     /// Each job's machines and locality factor in the last slot it ran: kept across
     /// slots (a policy and settling read it; only a job that runs changes it).
     previous: Vec<(Option<Vec<PlacedShare>>, f64)>,
-    /// The last slot's decision, cleared, for the next ([`Slot::decision`]).
-    spare: Option<Decision>,
     /// Each measured job's rate on its placement, read when the placement changes.
     rates: Vec<Option<smd_core::allreduce::Rate>>,
     slots: Vec<SlotUse>,
@@ -173,7 +170,6 @@ impl<'w> Sim<'w> {
                 })
                 .collect(),
             previous: vec![(None, 1.0); n],
-            spare: None,
             rates: vec![None; n],
             slots: Vec::new(),
             cross: 0.0,
@@ -262,7 +258,6 @@ impl<'w> Sim<'w> {
             world,
             state: &self.state,
             shares: previous,
-            spare: Cell::new(self.spare.take()),
         };
         let decision = decide.decide(&slot)?;
         check(world, active, &decision.alloc, self.policy, self.k)?;
@@ -329,7 +324,7 @@ impl<'w> Sim<'w> {
         }
         let mut spare = Decision { alloc, why, placed };
         spare.clear();
-        self.spare = Some(spare);
+        self.world.spare.set(Some(spare));
         self.world.settled.set((shares, rho));
         (ran, packed)
     }

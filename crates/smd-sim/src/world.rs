@@ -47,8 +47,11 @@ pub(crate) struct World<'a> {
     pub alone: Vec<OnceCell<Result<(u64, u64), String>>>,
     /// The settling stage's buffer for what a slot's running jobs leave of the machines.
     pub left: RefCell<Vec<smd_place::Machine>>,
-    /// A settled slot's per-job shares and locality factors, handed back once the slot
-    /// ran, for the next slot's (`settle` takes them; empty when none were handed back).
+    /// The last slot's decision, cleared, handed back by the engine once the slot ran
+    /// ([`Slot::decision`] builds the next on its vectors; `None` when none was).
+    pub spare: Cell<Option<Decision>>,
+    /// The last slot's settled shares and locality factors, handed back with it (`settle`
+    /// builds the next on them; empty when none were).
     pub settled: Cell<SettledBuffers>,
 }
 
@@ -81,6 +84,7 @@ impl<'a> World<'a> {
             worst_slowdown: vec![1.0; s.jobs.len()],
             alone: (0..s.jobs.len()).map(|_| OnceCell::new()).collect(),
             left: RefCell::new(Vec::new()),
+            spare: Cell::default(),
             settled: Cell::default(),
             models,
             arrival,
@@ -164,8 +168,6 @@ pub(crate) struct Slot<'a> {
     /// Each job's machines (on machines; `None`: it did not run there) and locality factor
     /// in the last slot.
     pub shares: &'a [(Option<Vec<smd_core::plan::PlacedShare>>, f64)],
-    /// The last slot's decision, cleared, for this one's ([`Slot::decision`]).
-    pub spare: Cell<Option<Decision>>,
 }
 
 impl Slot<'_> {
@@ -173,7 +175,7 @@ impl Slot<'_> {
     /// reused (a slot would otherwise allocate three of every job's).
     pub fn decision(&self) -> Decision {
         let n = self.world.s.jobs.len();
-        match self.spare.take() {
+        match self.world.spare.take() {
             Some(d) if d.alloc.len() == n => d,
             _ => Decision::none(n),
         }

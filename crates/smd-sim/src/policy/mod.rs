@@ -23,8 +23,14 @@ pub(crate) trait Decide {
 pub(crate) fn of(policy: SimPolicy, world: &World) -> Box<dyn Decide> {
     match policy {
         SimPolicy::Fifo => Box::new(fifo::Fifo),
-        SimPolicy::Optimus => Box::new(replan::Replan::new(smd_core::Policy::Optimus)),
-        SimPolicy::Smd | SimPolicy::Bound => Box::new(replan::Replan::new(smd_core::Policy::Smd)),
+        SimPolicy::Optimus => Box::new(replan::Replan::new(
+            smd_core::Policy::Optimus,
+            world.s.jobs.len(),
+        )),
+        SimPolicy::Smd | SimPolicy::Bound => Box::new(replan::Replan::new(
+            smd_core::Policy::Smd,
+            world.s.jobs.len(),
+        )),
         SimPolicy::Oasis => Box::new(oasis::Oasis::new(world)),
         SimPolicy::Locality => Box::new(locality::Locality::new(world)),
         SimPolicy::Tiresias => Box::new(reference::Tiresias::new(world)),

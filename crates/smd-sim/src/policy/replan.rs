@@ -45,11 +45,12 @@ pub(crate) struct Replan {
 }
 
 impl Replan {
-    pub fn new(policy: Policy) -> Replan {
+    /// The policy for a run of `n` jobs.
+    pub fn new(policy: Policy, n: usize) -> Replan {
         Replan {
             policy,
             cache: Cache::default(),
-            said: Vec::new(),
+            said: vec![None; n],
         }
     }
 
@@ -132,9 +133,6 @@ impl Decide for Replan {
         )?;
         self.cache.retain_used();
         let world = slot.world;
-        if self.said.len() != world.s.jobs.len() {
-            self.said = vec![None; world.s.jobs.len()];
-        }
         let mut d = slot.decision();
         let mut used = [0.0; 4];
         // Per line: whether the plan refused it (`Some`), and then whether the backfill
