@@ -42,9 +42,9 @@ fn sub(n: usize) -> String {
         .collect()
 }
 
-/// A number with 4 significant digits.
+/// A number with 4 significant digits, thousands grouped and never an exponent.
 fn n4(v: f64) -> String {
-    fmt_sig(v, 4)
+    plain_sig(v, 4)
 }
 
 /// A time T in seconds, with enough digits to tell close values apart, thousands grouped
