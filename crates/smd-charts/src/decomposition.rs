@@ -8,7 +8,7 @@
 //! capacity as a line — and the total utility Σu at the end. The numbers are the plans';
 //! the figure computes nothing but the demands of their (w, p) (`JobModel::demand`).
 
-use crate::format::fmt_sig;
+use crate::format::{fmt_sig, plain_sig};
 use crate::palette::categorical;
 use crate::svg::{end, titled_group, Tag};
 use smd_core::model::JobModel;
@@ -98,7 +98,7 @@ pub fn decomposition_svg(s: &Scenario, smd: &Plan, global: &Plan, width: f64) ->
             &format!(
                 "{} demand against the capacity ({} {})",
                 res.title(),
-                fmt_sig(cap[r], 4),
+                plain_sig(cap[r], 4),
                 res.unit()
             ),
         );
@@ -149,10 +149,10 @@ pub fn decomposition_svg(s: &Scenario, smd: &Plan, global: &Plan, width: f64) ->
             );
             let tip = format!(
                 "{label}: {} {} {}, u = {}, {}",
-                fmt_sig(d, 4),
+                plain_sig(d, 4),
                 res.unit(),
                 res.title(),
-                fmt_sig(line.utility, 4),
+                plain_sig(line.utility, 4),
                 if line.admitted {
                     "admitted"
                 } else {
@@ -212,7 +212,10 @@ pub fn decomposition_svg(s: &Scenario, smd: &Plan, global: &Plan, width: f64) ->
             .px("y", y + ROW_H / 2.0 + 5.0)
             .attr("font-size", 13)
             .attr("fill", "#1d2733")
-            .text("text", &format!("Σu = {}", fmt_sig(plan.total_utility, 4)));
+            .text(
+                "text",
+                &format!("Σu = {}", plain_sig(plan.total_utility, 4)),
+            );
         end(&mut out, "g");
     }
     // The capacity.
@@ -264,7 +267,7 @@ fn words(s: &Scenario, smd: &Plan, global: &Plan, n: usize) -> Vec<String> {
         } else {
             format!(" — {} no longer fits", left_out.join(", "))
         },
-        fmt_sig(ts, 4)
+        plain_sig(ts, 4)
     );
     let changed: Vec<String> = (0..n)
         .filter(|&i| {
@@ -274,12 +277,12 @@ fn words(s: &Scenario, smd: &Plan, global: &Plan, n: usize) -> Vec<String> {
         .map(|i| {
             let (a, b) = (&smd.jobs[i], &global.jobs[i]);
             let u = if (a.utility - b.utility).abs() <= 0.005 * a.utility.abs().max(1e-12) {
-                format!("the same u = {}", fmt_sig(b.utility, 4))
+                format!("the same u = {}", plain_sig(b.utility, 4))
             } else {
                 format!(
                     "u = {} against {}",
-                    fmt_sig(b.utility, 4),
-                    fmt_sig(a.utility, 4)
+                    plain_sig(b.utility, 4),
+                    plain_sig(a.utility, 4)
                 )
             };
             format!(
@@ -296,14 +299,14 @@ fn words(s: &Scenario, smd: &Plan, global: &Plan, n: usize) -> Vec<String> {
         format!(
             "global admits {} of {n} at the same sizes: Σu = {}.",
             admitted(global),
-            fmt_sig(tg, 4)
+            plain_sig(tg, 4)
         )
     } else {
         format!(
             "global sizes and admits together — {} — and admits {} of {n}: Σu = {}.",
             changed.join("; "),
             admitted(global),
-            fmt_sig(tg, 4)
+            plain_sig(tg, 4)
         )
     };
     vec![first, second]

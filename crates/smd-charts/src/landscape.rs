@@ -5,7 +5,7 @@ mod geometry;
 mod search;
 
 use crate::axes::{count_ticks, x_title, y_title, Axis};
-use crate::format::fmt_sig;
+use crate::format::{fmt_sig, plain_sig};
 use crate::legend::{colour_bar, line_key, swatch, Legend};
 use crate::marker::{self, Shape};
 use crate::palette::viridis;
@@ -466,7 +466,7 @@ fn markers(out: &mut String, l: &Landscape, g: &Geometry, chosen: &[&Chosen]) {
             c.policy,
             fmt_sig(c.w, 6),
             fmt_sig(c.p, 6),
-            fmt_sig(c.t, 4)
+            plain_sig(c.t, 4)
         );
         let size = policy_size(&c.policy);
         titled_group(out, &class, &data, &tip, |out| {
@@ -476,7 +476,10 @@ fn markers(out: &mut String, l: &Landscape, g: &Geometry, chosen: &[&Chosen]) {
     if let Some((w, p, t)) = l.integer_optimum {
         let (x, y) = g.to_px(w as f64, p as f64);
         let data: [(&str, &dyn Display); 3] = [("data-w", &w), ("data-p", &p), ("data-t", &t)];
-        let tip = format!("integer optimum: w = {w}, p = {p}, T = {} s", fmt_sig(t, 4));
+        let tip = format!(
+            "integer optimum: w = {w}, p = {p}, T = {} s",
+            plain_sig(t, 4)
+        );
         titled_group(out, "marker marker-integer-optimum", &data, &tip, |out| {
             marker::draw(out, INTEGER.0, x, y, INTEGER.2, INTEGER.1, true)
         });
@@ -488,7 +491,7 @@ fn markers(out: &mut String, l: &Landscape, g: &Geometry, chosen: &[&Chosen]) {
             "SMD relaxed x̄: w = {}, p = {}, T = {} s",
             fmt_sig(w, 4),
             fmt_sig(p, 4),
-            fmt_sig(t, 4)
+            plain_sig(t, 4)
         );
         titled_group(out, "marker marker-relaxed", &data, &tip, |out| {
             marker::draw(out, RELAXED.0, x, y, RELAXED.2, RELAXED.1, true)
@@ -676,7 +679,7 @@ fn legend(
             "Algorithm 1's real point ({}, {}), T = {} s",
             fmt_sig(w, 4),
             fmt_sig(p, 4),
-            fmt_sig(t, 4)
+            plain_sig(t, 4)
         );
         legend.entry(out, "relaxed", "SMD relaxed x̄", &tip);
     }

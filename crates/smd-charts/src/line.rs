@@ -1,7 +1,7 @@
 //! A generic line chart with error bars, for the paper-reproduction experiments.
 
 use crate::axes::{scale_ticks, x_title, y_title, Axis};
-use crate::format::fmt_sig;
+use crate::format::plain_sig;
 use crate::legend::{line_key, Legend};
 use crate::marker;
 use crate::palette::series_style;
@@ -266,9 +266,9 @@ fn series(out: &mut String, chart: &LineChart, lay: &Layout, k: usize, s: &Serie
         let tip = format!(
             "{}: x = {}, mean = {} ± {}",
             s.name,
-            fmt_sig(p.x, 4),
-            fmt_sig(p.mean, 4),
-            fmt_sig(spread(p), 3)
+            plain_sig(p.x, 4),
+            plain_sig(p.mean, 4),
+            plain_sig(spread(p), 3)
         );
         titled_group(out, "point", &data, &tip, |out| {
             let sp = spread(p);

@@ -3,7 +3,7 @@
 //! colour and dash pattern (its place in `SimPolicy::ALL`) across the charts.
 
 use crate::axes::{framed_axes, scale_ticks, y_title, Axis};
-use crate::format::{duration, fmt_sig};
+use crate::format::{duration, fmt_sig, plain_sig};
 use crate::legend::{column_width, line_key, plot_beside, Legend};
 use crate::palette::series_style;
 use crate::rect::Rect;
@@ -411,8 +411,8 @@ pub fn utility_bound_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
                 &format!(
                     "{}: total utility {} ({share} of the bound {})",
                     r.policy.name(),
-                    fmt_sig(u, 4),
-                    fmt_sig(bound, 4)
+                    plain_sig(u, 4),
+                    plain_sig(bound, 4)
                 ),
             );
         text_at(
@@ -454,9 +454,9 @@ fn bound_line(out: &mut String, plot: &Rect, ys: &Scale, bound: f64) {
         .attr("stroke", "#222222")
         .px("stroke-width", 1.5)
         .attr("stroke-dasharray", "6 3")
-        .titled("line", &format!("bound: {}", fmt_sig(bound, 4)));
+        .titled("line", &format!("bound: {}", plain_sig(bound, 4)));
     // Its key at the top right, clear of the bars' labels.
-    let text = format!("bound {}", fmt_sig(bound, 4));
+    let text = format!("bound {}", plain_sig(bound, 4));
     let x = plot.right() - text_width(&text, 11.0) - 4.0;
     line_key(out, (x - 34.0, 18.0), 28.0, "#222222", 1.5, Some("6 3"));
     text_at(out, x, 22.0, 11.0, "start", "bound-label", &text);

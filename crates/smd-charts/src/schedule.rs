@@ -2,7 +2,7 @@
 //! `smd_core::eta::simulate`, with the job's own model highlighted.
 
 use crate::axes::{scale_ticks_at, x_title, Axis};
-use crate::format::fmt_sig;
+use crate::format::{fmt_sig, plain_sig};
 use crate::legend::{swatch, Legend};
 use crate::rect::Rect;
 use crate::scale::Scale;
@@ -116,7 +116,7 @@ impl Layout {
 
     /// A time in seconds, in the unit shown.
     fn show(&self, t: f64) -> String {
-        format!("{} {}", fmt_sig(t * self.factor, 4), self.unit)
+        format!("{} {}", plain_sig(t * self.factor, 4), self.unit)
     }
 }
 
@@ -411,7 +411,7 @@ fn lane(out: &mut String, lay: &Layout, kind: &Kind, y: f64, bars: &[Bar]) {
             &format!(
                 "layer {} {key}: {} – {} ({})",
                 b.layer + 1,
-                fmt_sig(b.start * lay.factor, 4),
+                plain_sig(b.start * lay.factor, 4),
                 lay.show(b.end),
                 lay.show(b.end - b.start)
             ),

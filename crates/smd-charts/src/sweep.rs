@@ -6,7 +6,7 @@
 //! style in the simulation charts).
 
 use crate::axes::{count_ticks, framed_axes, scale_ticks};
-use crate::format::{duration, fmt_sig};
+use crate::format::{duration, fmt_sig, plain_sig};
 use crate::legend::{column_width, line_key, plot_beside, Legend};
 use crate::marker::{self, Shape};
 use crate::palette::series_style;
@@ -199,7 +199,7 @@ fn static_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                             o.total_utility,
                             format!(
                                 "total utility {}, {} admitted{gap}",
-                                fmt_sig(o.total_utility, 5),
+                                plain_sig(o.total_utility, 5),
                                 o.admitted
                             ),
                         )
@@ -234,8 +234,8 @@ fn static_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                                 share,
                                 format!(
                                     "{} of {} {} in use ({}%)",
-                                    fmt_sig(o.used[r], 4),
-                                    fmt_sig(cap, 4),
+                                    plain_sig(o.used[r], 4),
+                                    plain_sig(cap, 4),
                                     r.unit(),
                                     fmt_sig(share, 3)
                                 ),
@@ -309,8 +309,8 @@ fn time_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                             Some(o.total_utility),
                             format!(
                                 "total utility {} of the bound's {}, {} finished",
-                                fmt_sig(o.total_utility, 5),
-                                fmt_sig(o.bound, 5),
+                                plain_sig(o.total_utility, 5),
+                                plain_sig(o.bound, 5),
                                 o.finished
                             ),
                         )
@@ -343,7 +343,7 @@ fn time_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                     sim(k, &|o| {
                         (
                             Some(o.gpu_hours),
-                            format!("{} GPU-hours", fmt_sig(o.gpu_hours, 4)),
+                            format!("{} GPU-hours", plain_sig(o.gpu_hours, 4)),
                         )
                     })
                 })
@@ -416,7 +416,7 @@ fn x_label(report: &Report) -> String {
         (Some(r), Some(a)) => format!(
             "{counted}, only {}: 1 = {} {}",
             r.title(),
-            fmt_sig(a, 4),
+            plain_sig(a, 4),
             r.unit()
         ),
         (Some(r), None) => format!("{counted}, only {}", r.title()),
@@ -427,7 +427,7 @@ fn x_label(report: &Report) -> String {
 /// A size in words for a label: `2.5 units`, `8 t4x4 machines`.
 fn size_words(report: &Report, size: f64) -> String {
     let k = &report.knee;
-    let n = fmt_sig(size, 6);
+    let n = plain_sig(size, 6);
     let s = if size == 1.0 { "" } else { "s" };
     match (k.axis, &k.machine) {
         (SizeAxis::Units, _) => format!("{n} unit{s}"),
@@ -628,7 +628,7 @@ fn knee_marks(out: &mut String, report: &Report, k: &Knee, xs: &Scale, ys: &Scal
             &format!(
                 "{:.0}% of {best}'s {} at the largest size",
                 KNEE_SHARE * 100.0,
-                fmt_sig(k.max_utility, 5)
+                plain_sig(k.max_utility, 5)
             ),
         );
     Tag::new(out, "line")

@@ -403,7 +403,10 @@ fn check_schedule(layers: &[Layer], tau: f64, overlap: Overlap, opts: &ScheduleO
         };
         let unit = if factor == 1000.0 { "ms" } else { "s" };
         assert!(
-            label.contains(&format!("T = {} {unit}", fmt_sig(s.t * factor, 4))),
+            label.contains(&format!(
+                "T = {} {unit}",
+                smd_charts::format::plain_sig(s.t * factor, 4)
+            )),
             "{label}"
         );
         assert!(

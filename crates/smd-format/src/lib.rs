@@ -41,11 +41,16 @@ pub fn fmt_sig(v: f64, sig: usize) -> String {
     s.replace('-', "−")
 }
 
+/// Largest magnitude a tick label writes in plain digits; beyond it, [`fmt_sig`]'s
+/// exponent (an axis that reaches a billion is not read digit by digit).
+const PLAIN_TICK_MAX: f64 = 1e9;
+
 /// A tick label for `v` on a linear axis whose tick step is `step`: as many decimals as
-/// the step needs (two without a usable step), [`fmt_sig`] outside 1e-3 ≤ |v| < 1e6.
+/// the step needs (two without a usable step), thousands grouped (`90,000`); [`fmt_sig`]
+/// outside 1e-3 ≤ |v| < 1e9.
 pub fn fmt_tick(v: f64, step: f64) -> String {
     let a = v.abs();
-    if a != 0.0 && !(1e-3..1e6).contains(&a) {
+    if a != 0.0 && !(1e-3..PLAIN_TICK_MAX).contains(&a) {
         return fmt_sig(v, 3);
     }
     let decimals = if step > 0.0 && step.is_finite() {
@@ -53,22 +58,25 @@ pub fn fmt_tick(v: f64, step: f64) -> String {
     } else {
         2
     };
-    let s = format!("{v:.decimals$}");
-    let s = if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
-        s[1..].to_string()
+    let s = format!("{a:.decimals$}");
+    // A negative tick that rounds to zero is written without its sign.
+    if v < 0.0 && !s.chars().all(|c| c == '0' || c == '.') {
+        format!("−{}", grouped(&s))
     } else {
-        s
-    };
-    s.replace('-', "−")
+        grouped(&s)
+    }
 }
 
 /// The label of tick `v` on an axis with tick step `step`: three significant digits on a
-/// logarithmic axis, [`fmt_tick`] on a linear one.
+/// logarithmic axis (plain and grouped, `100,000`, within 1e-3 ≤ |v| < 1e9), [`fmt_tick`]
+/// on a linear one.
 pub fn tick_label(v: f64, step: f64, log: bool) -> String {
-    if log {
-        fmt_sig(v, 3)
-    } else {
+    if !log {
         fmt_tick(v, step)
+    } else if (1e-3..PLAIN_TICK_MAX).contains(&v.abs()) {
+        plain_sig(v, 3)
+    } else {
+        fmt_sig(v, 3)
     }
 }
 
@@ -190,10 +198,14 @@ fn grouped(digits: &str) -> String {
 
 /// A number with at least `sig` significant digits, in plain notation whatever its size:
 /// the whole part grouped by thousands (`12,345.6`, `1,234,568`), never an exponent (a time
-/// a person reads in a sentence), trailing zeros removed, `−` for a minus.
+/// a person reads in a sentence), trailing zeros removed, `−` for a minus; `≈ 0` for
+/// magnitudes under 1e-4 that are not zero (as [`amount`]).
 pub fn plain_sig(v: f64, sig: usize) -> String {
     if !v.is_finite() || v == 0.0 {
         return fmt_sig(v, sig);
+    }
+    if v.abs() < 1e-4 {
+        return "≈ 0".into();
     }
     let mag = v.abs().log10().floor() as i32;
     let text = grouped(&fixed_sig(v.abs(), sig.max(1), mag));
@@ -264,7 +276,9 @@ mod tests {
         assert_eq!(plain_sig(0.000123456, 3), "0.000123");
         assert_eq!(plain_sig(0.0, 6), "0");
         assert_eq!(plain_sig(f64::INFINITY, 6), "∞");
-        for v in [1e5, 3.2e9, 7.7e15, 2.5e-7] {
+        assert_eq!(plain_sig(2.437e-31, 4), "≈ 0");
+        assert_eq!(plain_sig(-9.9e-5, 4), "≈ 0");
+        for v in [1e5, 3.2e9, 7.7e15, 2.5e-4] {
             let s = plain_sig(v, 6);
             assert!(!s.contains('e'), "{v}: {s}");
             // The digits read back to the value, to its significant digits.
@@ -315,7 +329,13 @@ mod tests {
         assert_eq!(fmt_tick(0.3, 0.1), "0.3");
         assert_eq!(fmt_tick(0.15, 0.05), "0.15");
         assert_eq!(fmt_tick(-0.0, 0.5), "0.0");
-        assert_eq!(fmt_tick(2e6, 1e6), "2e6");
+        assert_eq!(fmt_tick(2e6, 1e6), "2,000,000");
+        assert_eq!(fmt_tick(-12500.0, 2500.0), "−12,500");
+        assert_eq!(fmt_tick(-0.001, 0.5), "0.0");
+        assert_eq!(fmt_tick(2e9, 1e9), "2e9");
+        assert_eq!(tick_label(1e5, 0.0, true), "100,000");
+        assert_eq!(tick_label(90000.0, 0.0, true), "90,000");
+        assert_eq!(tick_label(2e-4, 0.0, true), "2e−4");
         assert_eq!(tick_label(200.0, 0.0, true), "200");
         assert_eq!(tick_label(0.25, 0.05, false), "0.25");
     }

@@ -2,7 +2,7 @@
 //! constant part of T, one `g.summand` per summand ζ with its bounds and status, the grid
 //! size and T at the relaxed point.
 
-use crate::format::fmt_sig;
+use crate::format::{fmt_sig, plain_sig};
 use crate::svg::{end, group, text_at, text_tag, titled_group, Tag};
 use smd_core::landscape::{Search, Summand};
 use smd_core::Landscape;
@@ -38,7 +38,7 @@ pub(super) fn search_panel(out: &mut String, l: &Landscape, x: f64, mut y: f64) 
                 out,
                 x,
                 y,
-                &format!("T = {} s + Σ ζj", fmt_sig(s.constant, 4)),
+                &format!("T = {} s + Σ ζj", plain_sig(s.constant, 4)),
             );
             y += LINE;
             let mut sizes = Vec::new();
@@ -58,7 +58,7 @@ pub(super) fn search_panel(out: &mut String, l: &Landscape, x: f64, mut y: f64) 
             grid_total(out, &sizes, x, y);
             y += LINE;
             if let Some((_, t)) = l.relaxed {
-                line(out, x, y, &format!("T(x̄) = {} s", fmt_sig(t, 4)));
+                line(out, x, y, &format!("T(x̄) = {} s", plain_sig(t, 4)));
             }
         }
     }
@@ -86,7 +86,7 @@ fn summand(
         .get(k)
         .copied()
         .flatten()
-        .map(|v| format!(", winning ν = {}", fmt_sig(v, 6)))
+        .map(|v| format!(", winning ν = {}", plain_sig(v, 6)))
         .unwrap_or_default();
     let data: [(&str, &dyn Display); 4] = [
         ("data-name", &z.name),
@@ -97,8 +97,8 @@ fn summand(
     let tip = format!(
         "ζ = {}: l = {} s, φ = {} s, {status}{nu}",
         z.name,
-        fmt_sig(z.lower, 6),
-        fmt_sig(z.upper, 6)
+        plain_sig(z.lower, 6),
+        plain_sig(z.upper, 6)
     );
     titled_group(out, "summand", &data, &tip, |out| {
         text_tag(out, "search-line", x, y, SMALL)
@@ -110,7 +110,11 @@ fn summand(
         Tag::new(out, "tspan").text("tspan", &format!("  {status}"));
         end(out, "text");
         y += LINE;
-        let bounds = format!("l = {}, φ = {} s", fmt_sig(z.lower, 3), fmt_sig(z.upper, 3));
+        let bounds = format!(
+            "l = {} s, φ = {} s",
+            plain_sig(z.lower, 3),
+            plain_sig(z.upper, 3)
+        );
         line(out, x + 8.0, y, &bounds);
         y += LINE;
     });
@@ -123,14 +127,15 @@ fn grid_total(out: &mut String, sizes: &[u64], x: f64, y: f64) {
     let total: u64 = sizes.iter().product();
     let grid = match sizes.len() {
         0 => "grid: 1 point (J only)".to_string(),
-        1 => format!("grid: {total} points"),
+        1 => format!("grid: {} points", plain_sig(total as f64, 1)),
         _ => format!(
-            "grid: {} = {total} points",
+            "grid: {} = {} points",
             sizes
                 .iter()
                 .map(|n| n.to_string())
                 .collect::<Vec<_>>()
-                .join(" × ")
+                .join(" × "),
+            plain_sig(total as f64, 1)
         ),
     };
     Tag::new(out, "text")
