@@ -13,7 +13,7 @@ use crate::scenario::MeasuredJob;
 use smd_measured::app::App;
 use smd_measured::measured::{Measured, MeasuredError};
 // Where a step time comes from, part of a `StepPoint`; where a run is, for the simulation.
-pub use smd_measured::measured::{Candidate, Learner, Progress, Rate, Source};
+pub use smd_measured::measured::{Candidate, Candidates, Learner, Progress, Rate, Source};
 use smd_measured::memo::Memo;
 use std::sync::Arc;
 
@@ -160,8 +160,11 @@ impl Curve {
 
     /// §3.4's candidate batches on `nodes` measured nodes and `replicas` GPUs with
     /// `learner`'s model times (none before it has one).
-    pub fn candidates(&self, learner: &Learner, nodes: u32, replicas: u32) -> Vec<Candidate> {
-        Measured::of(self.app).map_or(Vec::new(), |m| learner.candidates(m, nodes, replicas))
+    pub fn candidates(&self, learner: &Learner, nodes: u32, replicas: u32) -> Candidates {
+        Measured::of(self.app).map_or_else(
+            |_| Candidates::from([]),
+            |m| learner.candidates(m, nodes, replicas),
+        )
     }
 
     /// The best goodput among `candidates` with `learner`'s last statistics (§3.4), in
@@ -355,7 +358,8 @@ pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> 
             Some(b) => run(b),
             None => m
                 .batch_candidates(nodes.iter().sum())
-                .into_iter()
+                .iter()
+                .copied()
                 .filter_map(run)
                 .fold(None, |best: Option<Point>, p| match best {
                     Some(b) if b.t_s <= p.t_s => Some(b),

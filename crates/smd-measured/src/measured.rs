@@ -36,7 +36,7 @@ mod memo;
 pub mod wide;
 
 pub use fit::{fit_throughput, fit_throughput_from, fitted, observations, Observation, Throughput};
-pub use goodput::{Candidate, Learner};
+pub use goodput::{Candidate, Candidates, Learner};
 pub use wide::MAX_NODES;
 
 /// Total batches tried per allocation when the batch is chosen (POLLUX-SIM.md §3.4's 50,
@@ -296,10 +296,10 @@ impl Measured {
     /// spaced geometrically from max(initial, smallest local · R) to the largest batch
     /// (none when the first exceeds the last). `libm`'s log and exp, as in [`fit`]: the
     /// same bits natively and in wasm.
-    pub fn batch_candidates(&self, replicas: u32) -> Vec<f64> {
+    pub fn batch_candidates(&self, replicas: u32) -> std::borrow::Cow<'_, [f64]> {
         match self.candidates.get(replicas as usize) {
-            Some(once) => once.get_or_init(|| self.make_candidates(replicas)).clone(),
-            None => self.make_candidates(replicas),
+            Some(once) => once.get_or_init(|| self.make_candidates(replicas)).into(),
+            None => self.make_candidates(replicas).into(),
         }
     }
 

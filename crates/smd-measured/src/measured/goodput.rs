@@ -12,6 +12,11 @@
 
 use super::fit::{Observation, Throughput};
 use super::{BatchConfig, Measured, MeasuredError, Progress, Stride};
+use std::sync::Arc;
+
+/// A model's candidate batches on one allocation, shared between the memo, the learner
+/// and a scheduler's table (made once, read many times).
+pub type Candidates = Arc<[Candidate]>;
 
 /// The reference's tolerance in its batch arithmetic (§2.4, §3.4).
 const EPS: f64 = 1e-8;
@@ -33,7 +38,7 @@ pub struct Learner {
     /// The most replicas it has run on.
     max_replicas: u32,
     /// The last candidates asked for by [`Learner::config`]: (version, spread, replicas).
-    memo: Option<((u32, bool, u32), Vec<Candidate>)>,
+    memo: Option<((u32, bool, u32), Candidates)>,
 }
 
 /// One candidate total batch on an allocation, with the model's time per iteration.
@@ -115,14 +120,14 @@ impl Learner {
     /// §3.4's candidates on (nodes, replicas) with the model's times (none without a
     /// model): 50 totals geometrically spaced from max(M0, smallest local · R) to the
     /// largest batch.
-    pub fn candidates(&self, m: &Measured, nodes: u32, replicas: u32) -> Vec<Candidate> {
+    pub fn candidates(&self, m: &Measured, nodes: u32, replicas: u32) -> Candidates {
         let Some(model) = self.model else {
-            return Vec::new();
+            return Arc::from([]);
         };
         // A function of the model, the application and (one node or several, replicas):
         // remembered across jobs and runs (`memo`).
         super::memo::candidates(m, &model, nodes > 1, replicas, || {
-            made_candidates(m, &model, nodes, replicas)
+            made_candidates(m, &model, nodes, replicas).into()
         })
     }
 
@@ -175,9 +180,12 @@ pub(super) fn made_candidates(
     let [lo_local, hi_local] = m.local_range();
     let r = f64::from(replicas.max(1));
     let ln_tn = libm::log(model.network_time(nodes.max(1), replicas.max(1)));
+    // Neighbouring totals often round to the same atomic batch, whose synchronising step
+    // (two exps and a log1p) is then the same: the last one is kept.
+    let mut last: Option<(f64, f64, f64)> = None;
     m.batch_candidates(replicas)
-        .into_iter()
-        .map(|total| {
+        .iter()
+        .map(|&total| {
             let local = total / r;
             let mut accum = (local / hi_local - EPS).ceil() - 1.0;
             if replicas <= 1 && local > m0 + EPS {
@@ -186,7 +194,16 @@ pub(super) fn made_candidates(
             let accum = accum.max(0.0);
             let atomic = (local / (accum + 1.0) - EPS).ceil();
             let iteration_s = if (lo_local..=hi_local).contains(&atomic) {
-                model.iteration_with(ln_tn, atomic, accum as u32).0
+                let (tc, ts) = match last {
+                    Some((a, tc, ts)) if a == atomic => (tc, ts),
+                    _ => {
+                        let (_, ts, tc) = model.iteration_with(ln_tn, atomic, 0);
+                        last = Some((atomic, tc, ts));
+                        (tc, ts)
+                    }
+                };
+                // `iteration_with`'s sum, from the same bits.
+                accum * tc + ts
             } else {
                 f64::INFINITY
             };

@@ -6,7 +6,7 @@
 //! the next finds ([`crate::memo`]: a remembered value is the value).
 
 use super::fit::{fit_throughput_from, Observation, Throughput};
-use super::goodput::Candidate;
+use super::goodput::Candidates;
 use super::{Measured, MeasuredError};
 use crate::memo::Memo;
 
@@ -15,8 +15,9 @@ type FitKey = (Vec<[u64; 5]>, Option<[u64; 7]>);
 
 /// Fits by their inputs.
 static FITS: Memo<FitKey, Throughput> = Memo::new(1 << 14);
-/// Candidates (50, ≈ 1.6 KB) by application, model, spread and replicas.
-static CANDIDATES: Memo<(u8, [u64; 7], bool, u32), Vec<Candidate>> = Memo::new(1 << 13);
+/// Candidates (50, ≈ 1.6 KB) by application, model, spread and replicas (shared, not
+/// copied, when remembered).
+static CANDIDATES: Memo<(u8, [u64; 7], bool, u32), Candidates> = Memo::new(1 << 13);
 
 fn bits<const N: usize>(x: [f64; N]) -> [u64; N] {
     x.map(f64::to_bits)
@@ -52,8 +53,8 @@ pub(super) fn candidates(
     model: &Throughput,
     spread: bool,
     replicas: u32,
-    make: impl FnOnce() -> Vec<Candidate>,
-) -> Vec<Candidate> {
+    make: impl FnOnce() -> Candidates,
+) -> Candidates {
     CANDIDATES.get_or(
         (m.app() as u8, bits(model.to_array()), spread, replicas),
         make,
@@ -123,7 +124,12 @@ mod tests {
                     let want = made_candidates(m, &model, nodes, r);
                     assert!(!want.is_empty());
                     for _ in 0..2 {
-                        assert_eq!(l.candidates(m, nodes, r), want, "{:?} {nodes} {r}", m.app());
+                        assert_eq!(
+                            *l.candidates(m, nodes, r),
+                            *want,
+                            "{:?} {nodes} {r}",
+                            m.app()
+                        );
                     }
                 }
             }

@@ -16,7 +16,7 @@ use super::reference::{curves, total_gpus};
 use super::Decide;
 use crate::world::{Decision, Slot, World};
 use search::{JobCosts, Problem};
-use smd_core::allreduce::{Candidate, Curve, Learner, NODE_GPUS};
+use smd_core::allreduce::{Candidates, Curve, Learner, NODE_GPUS};
 use smd_core::plan::PlacedShare;
 use smd_core::Error;
 
@@ -34,9 +34,10 @@ struct Goodputs {
     version: u32,
     /// Its statistics the goodputs were computed with.
     stats: Option<(u64, u64)>,
-    /// Candidates on one measured node at r GPUs (index r), and over several.
-    one: Vec<Vec<Candidate>>,
-    many: Vec<Vec<Candidate>>,
+    /// Candidates on one measured node at r GPUs (index r), and over several (`None`: not
+    /// made for this model).
+    one: Vec<Option<Candidates>>,
+    many: Vec<Option<Candidates>>,
     /// Their best goodputs (`None`: not computed for these statistics).
     one_best: Vec<Option<f64>>,
     many_best: Vec<Option<f64>>,
@@ -52,16 +53,14 @@ impl Goodputs {
         };
         let k = r as usize;
         if cands.len() <= k {
-            cands.resize(k + 1, Vec::new());
+            cands.resize(k + 1, None);
             best.resize(k + 1, None);
         }
         if let Some(g) = best[k] {
             return g;
         }
-        if cands[k].is_empty() {
-            cands[k] = curve.candidates(l, if spread { 2 } else { 1 }, r);
-        }
-        let g = curve.best_goodput(l, &cands[k]);
+        let c = cands[k].get_or_insert_with(|| curve.candidates(l, if spread { 2 } else { 1 }, r));
+        let g = curve.best_goodput(l, c);
         best[k] = Some(g);
         g
     }
