@@ -1,11 +1,9 @@
 //! Comparing plans made on different platforms (native CLI vs wasm): the same admissions,
-//! allocations and counters, floats equal to 1e-9 relative (`exp`/`ln` may differ in the
-//! last bit between the platform's libm and Rust's), wall-clock times ignored.
+//! allocations, counters and floats, bit for bit (the solver takes every exp, ln and pow
+//! from `libm`, the same code natively and in wasm, where the platform's own may differ in
+//! the last place), wall-clock times ignored.
 
 use serde_json::Value;
-
-/// Relative tolerance of float comparisons.
-pub const TOLERANCE: f64 = 1e-9;
 
 fn is_timing(key: &str) -> bool {
     key.ends_with("_ms")
@@ -20,18 +18,13 @@ pub fn same_plans(a: &Value, b: &Value) -> Result<(), String> {
 fn walk(a: &Value, b: &Value, path: &str) -> Result<(), String> {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
-            if x.is_f64() || y.is_f64() {
-                let (x, y) = (
-                    x.as_f64().unwrap_or(f64::NAN),
-                    y.as_f64().unwrap_or(f64::NAN),
-                );
-                let scale = x.abs().max(y.abs()).max(1e-300);
-                if (x - y).abs() <= TOLERANCE * scale || x == y {
-                    return Ok(());
-                }
-                return Err(format!("{path}: {x} vs {y}"));
-            }
-            if x == y {
+            // JSON writes a float's shortest round-trip digits: equal values, equal bits.
+            let same = if x.is_f64() || y.is_f64() {
+                x.as_f64() == y.as_f64()
+            } else {
+                x == y
+            };
+            if same {
                 Ok(())
             } else {
                 Err(format!("{path}: {x} vs {y}"))
@@ -96,10 +89,14 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn timings_are_ignored_and_floats_compared_relatively() {
+    fn timings_are_ignored_and_floats_compared_bit_for_bit() {
         let a = json!({"stats": {"solve_ms": 1.0, "lp_solves": 3}, "u": 1.0});
-        let b = json!({"stats": {"solve_ms": 9.0, "lp_solves": 3}, "u": 1.0 + 1e-12});
+        let b = json!({"stats": {"solve_ms": 9.0, "lp_solves": 3}, "u": 1.0});
         assert!(same_plans(&a, &b).is_ok());
+        // One unit in the last place is a difference.
+        let next = f64::from_bits(1.0f64.to_bits() + 1);
+        assert!(same_plans(&a, &json!({"stats": {"lp_solves": 3}, "u": next})).is_err());
+        assert!(same_plans(&json!({"n": 2}), &json!({"n": 2.0})).is_ok());
         let c = json!({"stats": {"solve_ms": 9.0, "lp_solves": 4}, "u": 1.0});
         assert!(same_plans(&a, &c).unwrap_err().contains("lp_solves"));
         assert!(same_plans(&json!({"u": 1.0}), &json!({"u": 1.001})).is_err());

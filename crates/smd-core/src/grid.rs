@@ -165,11 +165,11 @@ pub fn lambda(l: f64, phi: f64, epsilon: f64) -> u64 {
 /// ⌊ln(φ/l) / ln(1+ε)⌋ as a float (no correction), ≥ 0; +∞ when 1+ε rounds to 1.
 fn lambda_estimate(l: f64, phi: f64, epsilon: f64) -> f64 {
     // The grid's ratio is the float 1+ε (what `powi` raises), so its logarithm is taken.
-    let step = (1.0 + epsilon).ln();
+    let step = libm::log(1.0 + epsilon);
     if step.is_nan() || step <= 0.0 {
         return f64::INFINITY;
     }
-    ((phi / l).ln() / step).floor().max(0.0)
+    (libm::log(phi / l) / step).floor().max(0.0)
 }
 
 /// The grid Algorithm 1 would search for `model` at `epsilon`: Π (λ_j + 1) over the gridded
@@ -213,17 +213,17 @@ pub(crate) fn smallest_epsilon_of(ranges: &[(f64, f64)]) -> Option<f64> {
         return Some(1.0);
     }
     // Bisection in ln ε: the grid shrinks as ε grows.
-    let (mut lo, mut hi) = (f64::MIN_POSITIVE.ln(), 0.0_f64);
+    let (mut lo, mut hi) = (libm::log(f64::MIN_POSITIVE), 0.0_f64);
     for _ in 0..100 {
         let mid = 0.5 * (lo + hi);
-        if fits(mid.exp()) {
+        if fits(libm::exp(mid)) {
             hi = mid;
         } else {
             lo = mid;
         }
     }
     // Two significant digits, rounded up (so it fits), written as a short decimal.
-    let e = hi.exp();
+    let e = libm::exp(hi);
     let exp = e.log10().floor() as i32 - 1;
     let mut digits = (e / 10f64.powi(exp)).ceil() as u64;
     loop {

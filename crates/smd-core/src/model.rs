@@ -337,13 +337,14 @@ impl JobModel {
     }
 }
 
-/// μ(π) for γ = (γ1, γ2, γ3), computed without overflow.
+/// μ(π) for γ = (γ1, γ2, γ3), computed without overflow (`libm`'s exp: the same bits
+/// natively and in wasm, where the platform's exp may differ in the last place).
 pub fn sigmoid_utility(gamma: [f64; 3], pi: f64) -> f64 {
     let z = gamma[1] * (pi - gamma[2]);
     if z > 0.0 {
-        let e = (-z).exp();
+        let e = libm::exp(-z);
         gamma[0] * e / (1.0 + e)
     } else {
-        gamma[0] / (1.0 + z.exp())
+        gamma[0] / (1.0 + libm::exp(z))
     }
 }

@@ -36,8 +36,8 @@ pub fn normal_cdf(x: f64) -> f64 {
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.265_512_23
+    let r = t * libm::exp(
+        -z * z - 1.265_512_23
             + t * (1.000_023_68
                 + t * (0.374_091_96
                     + t * (0.096_784_18
@@ -45,8 +45,8 @@ fn erfc(x: f64) -> f64 {
                             + t * (0.278_868_07
                                 + t * (-1.135_203_98
                                     + t * (1.488_515_87
-                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-            .exp();
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))),
+    );
     if x >= 0.0 {
         r
     } else {
@@ -97,9 +97,9 @@ pub fn normal_quantile(p: f64) -> f64 {
             / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     };
     let mut x = if p < 0.024_25 {
-        tail((-2.0 * p.ln()).sqrt())
+        tail((-2.0 * libm::log(p)).sqrt())
     } else if p > 1.0 - 0.024_25 {
-        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+        -tail((-2.0 * libm::log(1.0 - p)).sqrt())
     } else {
         let q = p - 0.5;
         let r = q * q;
@@ -107,7 +107,7 @@ pub fn normal_quantile(p: f64) -> f64 {
             / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
     };
     for _ in 0..2 {
-        let density = (-0.5 * x * x).exp() / (2.0 * std::f64::consts::PI).sqrt();
+        let density = libm::exp(-0.5 * x * x) / (2.0 * std::f64::consts::PI).sqrt();
         if density > 0.0 {
             x -= (normal_cdf(x) - p) / density;
         }

@@ -157,3 +157,21 @@ fn generator_is_pinned() {
         })
     );
 }
+
+/// The same bits natively and in wasm: a utility takes `libm`'s exp (Rust code, compiled
+/// alike for both), not the platform's, which natively can differ in the last place — at
+/// e^−29.9863 glibc's answer is one unit below libm's. The browser test
+/// `the_wasm_plan_equals_the_native_cli_plan` compares the two platforms' plans bit for bit.
+#[test]
+fn utilities_take_the_portable_exp() {
+    for pi in [29.9863, 29.9452, 29.6575, 3.7, -2.25] {
+        let e = libm::exp(-pi);
+        let want = if pi > 0.0 {
+            e / (1.0 + e)
+        } else {
+            1.0 / (1.0 + libm::exp(pi))
+        };
+        let got = smd_core::model::sigmoid_utility([1.0, 1.0, 0.0], pi);
+        assert_eq!(got.to_bits(), want.to_bits(), "μ at π = {pi}");
+    }
+}

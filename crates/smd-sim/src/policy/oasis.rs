@@ -78,7 +78,7 @@ impl Oasis {
     }
 
     fn price(&self, x: f64) -> f64 {
-        self.l * (self.u / self.l).powf(x.clamp(0.0, 1.0))
+        self.l * libm::pow(self.u / self.l, x.clamp(0.0, 1.0))
     }
 
     /// The best schedule of job i arriving by slot k: `(payoff, reservation)`.

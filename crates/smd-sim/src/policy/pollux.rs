@@ -321,8 +321,8 @@ impl Decide for Pollux {
                         st.genetic_fitter += 1;
                     }
                     // Fitness is J / Σc: the ratio of fitnesses is b / a.
-                    self.log_ratio += (b / a).ln();
-                    st.mean_fitness_ratio = (self.log_ratio / st.ticks as f64).exp();
+                    self.log_ratio += libm::log(b / a);
+                    st.mean_fitness_ratio = libm::exp(self.log_ratio / st.ticks as f64);
                 }
             }
         }
