@@ -77,9 +77,10 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
     );
 }
 
-/// The capacity sweep's pool of workers: started when the Sweep view first shows (its
-/// workers load while the form is read, so the first Run does not wait for them) or at the
-/// first sweep, with the size the form asks for (resized for a sweep that asks for
+/// The capacity sweep's pool of workers: started when the Sweep or the Over time view
+/// first shows (its workers load, and one warms the simulations up — [`Pool::warm_up`] —,
+/// while the form is read, so the first Run waits for neither) or at the first sweep, with
+/// the size the form asks for (resized for a sweep that asks for
 /// another); sent each size once, and told after every change which sizes are still
 /// wanted — a cancelled sweep's queued sizes are dropped and its busy workers terminated
 /// and respawned.
@@ -96,7 +97,7 @@ pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
         (
             state.sweep.tasks(),
             state.sweep.workers(),
-            state.view.tab == View::Sweep,
+            matches!(state.view.tab, View::Sweep | View::OverTime),
             state.sweep.form.workers,
         ),
         move |(tasks, workers, shown, chosen)| {
@@ -116,7 +117,7 @@ pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
                 Some(_) => {}
                 None => {
                     let (d1, d2) = (st.dispatcher(), st.dispatcher());
-                    *pool = Some(Pool::new(
+                    let fresh = Pool::new(
                         mode.clone(),
                         n,
                         Rc::new(move |r| {
@@ -128,7 +129,9 @@ pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
                         Rc::new(move |task, m| {
                             d2.dispatch(Action::Sweep(SweepAction::WorkerDied(task, m)))
                         }),
-                    ));
+                    );
+                    fresh.warm_up();
+                    *pool = Some(fresh);
                 }
             }
             let Some(p) = pool.as_ref() else { return };

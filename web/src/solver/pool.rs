@@ -8,9 +8,12 @@
 //! that is how a cancelled sweep stops. A worker that dies or panics is reported with the
 //! task it had, and respawned only when it is next given work, so a worker script that
 //! cannot load does not start a crash loop.
+//!
+//! [`Pool::warm_up`] queues the pool's own task ([`Task::WarmUp`], id [`WARM_UP`]) ahead
+//! of any other: `retain` never drops it and its replies stay in the pool.
 
 use super::page::{Solver, SolverMode};
-use super::protocol::{Event, Reply, Request};
+use super::protocol::{Event, Reply, Request, Task};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
@@ -19,6 +22,9 @@ use std::rc::{Rc, Weak};
 /// loads its own copy of the solver's wasm, and past a few the page's own thread (which
 /// posts and reads every message) and memory become the limit.
 pub const MAX_WORKERS: usize = 4;
+
+/// The id of the pool's warm-up task ([`Pool::warm_up`]); the page's ids count up from 0.
+pub const WARM_UP: u64 = u64::MAX;
 
 /// The pool size for a browser that reports `hardware_concurrency` logical processors:
 /// that many, at most [`MAX_WORKERS`], at least 1.
@@ -116,9 +122,24 @@ impl Pool {
         feed(&self.inner);
     }
 
-    /// Keeps only the tasks `wanted` says yes to: the others are dropped from the queue,
-    /// and a worker busy with one is terminated and a fresh one started.
+    /// Runs the warm-up ([`Task::WarmUp`]) on the next free worker, before anything queued:
+    /// the workers share one module, so one warm-up compiles the simulations' hot code for
+    /// all of them while the user reads the form. In-thread (tests) there is nothing to warm.
+    pub fn warm_up(&self) {
+        if self.inner.borrow().mode == SolverMode::InThread {
+            return;
+        }
+        self.inner.borrow_mut().queue.push_front(Request {
+            id: WARM_UP,
+            task: Task::WarmUp,
+        });
+        feed(&self.inner);
+    }
+
+    /// Keeps only the tasks `wanted` says yes to (and the warm-up): the others are dropped
+    /// from the queue, and a worker busy with one is terminated and a fresh one started.
     pub fn retain(&self, wanted: impl Fn(u64) -> bool) {
+        let wanted = |id: u64| id == WARM_UP || wanted(id);
         let mut inner = self.inner.borrow_mut();
         inner.queue.retain(|r| wanted(r.id));
         for slot in &mut inner.slots {
@@ -132,10 +153,16 @@ impl Pool {
         feed(&self.inner);
     }
 
-    /// Tasks queued or running.
+    /// Tasks queued or running (the warm-up not counted).
     pub fn pending(&self) -> usize {
         let inner = self.inner.borrow();
-        inner.queue.len() + inner.slots.iter().filter(|s| s.task.is_some()).count()
+        let page = |t: u64| t != WARM_UP;
+        inner.queue.iter().filter(|r| page(r.id)).count()
+            + inner
+                .slots
+                .iter()
+                .filter(|s| s.task.is_some_and(page))
+                .count()
     }
 }
 
@@ -165,12 +192,13 @@ fn reply_handler(weak: Weak<RefCell<Inner>>, k: usize) -> Rc<dyn Fn(Reply)> {
             died(&inner, k, message);
             return;
         }
-        let finished = match &reply {
+        let (finished, warm_up) = match &reply {
             Reply::Event {
                 task,
                 event: Event::Done { .. } | Event::Failed { .. },
-            } => Some(*task),
-            _ => None,
+            } => (Some(*task), *task == WARM_UP),
+            Reply::Event { task, .. } => (None, *task == WARM_UP),
+            _ => (None, false),
         };
         let forward = {
             let mut guard = inner.borrow_mut();
@@ -181,8 +209,11 @@ fn reply_handler(weak: Weak<RefCell<Inner>>, k: usize) -> Rc<dyn Fn(Reply)> {
             }
             guard.on_reply.clone()
         };
-        // Outside the borrow: the page may send more work from its handler.
-        forward(reply);
+        // Outside the borrow: the page may send more work from its handler. The warm-up's
+        // news is the pool's own (a failed warm-up only means a slower first run).
+        if !warm_up {
+            forward(reply);
+        }
         if finished.is_some() {
             feed(&inner);
         }
@@ -210,7 +241,7 @@ fn died(inner: &Rc<RefCell<Inner>>, k: usize, message: String) {
             return;
         };
         slot.dead = true;
-        (slot.task.take(), on_death)
+        (slot.task.take().filter(|&t| t != WARM_UP), on_death)
     };
     on_death(task, message);
     feed(inner);

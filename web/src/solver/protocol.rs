@@ -92,6 +92,13 @@ pub enum Task {
         /// `global`'s wall-clock budget per point, ms.
         global_budget_ms: f64,
     },
+    /// A small built-in scenario over time with every policy, its results dropped
+    /// ([`Output::Warm`]): the browser compiles a wasm function with its optimising compiler
+    /// only once it has run a while, and the page's workers share one module and so that
+    /// compiled code — after the warm-up a sweep or a simulation runs at full speed from its
+    /// start instead of paying for the compiler on two busy cores (docs/BENCHMARKS.md §13).
+    /// The sweep's pool sends it when it starts.
+    WarmUp,
     /// Two scenarios planned with every policy of each, for the side-by-side view
     /// ([`Event::Progress`] with step 0 or 1 and policies done, then
     /// [`Output::Compared`]).
@@ -225,6 +232,8 @@ pub enum Output {
     Simulated(Vec<Run>),
     /// One size of a sweep: every policy's numbers there.
     SweepPoint(Box<smd_sweep::PointResult>),
+    /// The warm-up ran: the policies it simulated, in order.
+    Warm(Vec<smd_sim::SimPolicy>),
     /// Two scenarios' plans: per scenario one entry per policy of its cluster
     /// ([`page_policies`]), the plan or why it failed.
     Compared {

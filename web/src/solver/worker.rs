@@ -171,6 +171,7 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
             policies,
             global_budget_ms,
         } => sweep_point(&scenario, &point, &policies, global_budget_ms, ctx),
+        Task::WarmUp => warm_up(ctx),
         Task::Compare {
             a,
             b,
@@ -217,6 +218,39 @@ pub fn sweep_point(
     smd_sweep::evaluate(point, &scenario, policies, &mut opts)
         .map(|r| Output::SweepPoint(Box::new(r)))
         .map_err(|e| e.to_string())
+}
+
+/// Jobs of the warm-up: the first of workload-1 (measured, so the reference's policies run
+/// too), on [`WARM_UP_MACHINES`] × t4x4: every policy in ~0.1 s natively.
+pub const WARM_UP_JOBS: usize = 24;
+/// Machines of the warm-up: few, so that jobs wait and every policy's queue is exercised.
+pub const WARM_UP_MACHINES: f64 = 2.0;
+
+/// The warm-up's scenario ([`Task::WarmUp`]).
+pub fn warm_up_scenario() -> Result<Scenario, String> {
+    use smd_apps::{machines, trace};
+    let t4 = machines::machine_type("t4x4")?;
+    let text = trace::workload("workload-1")?;
+    let mut arrivals = trace::parse(text).map_err(|e| e.to_string())?;
+    arrivals.truncate(WARM_UP_JOBS);
+    trace::scenario(
+        &arrivals,
+        machines::cluster(t4, WARM_UP_MACHINES, t4.capacity),
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// [`Task::WarmUp`]: the warm-up scenario over time with every policy (the simulations a
+/// sweep's sizes and Over time run), the runs dropped.
+fn warm_up(ctx: &mut Ctx) -> Result<Output, String> {
+    let scenario = warm_up_scenario()?;
+    let policies: Vec<smd_sim::SimPolicy> = smd_sim::SimPolicy::ALL
+        .iter()
+        .copied()
+        .filter(|p| p.applies_to(&scenario))
+        .collect();
+    simulate(&scenario, &policies, ctx)?;
+    Ok(Output::Warm(policies))
 }
 
 /// Runs `scenario` over time with each of `policies` in turn (step = its index), reporting
@@ -657,6 +691,51 @@ mod tests {
                 event: Event::Failed { .. }
             }]
         ));
+    }
+
+    /// The warm-up simulates every policy (the reference's three too: its jobs are
+    /// measured), on a cluster small enough that jobs queue — the paths a sweep's small sizes
+    /// take — and ends once, with no other news worth the page's time than its end.
+    #[test]
+    fn the_warm_up_runs_every_policy_with_jobs_queueing() {
+        let scenario = warm_up_scenario().expect("the warm-up's scenario");
+        assert_eq!(scenario.jobs.len(), WARM_UP_JOBS);
+        let fifo = smd_sim::simulate(
+            &scenario,
+            smd_sim::SimPolicy::Fifo,
+            &mut smd_sim::Options::default(),
+        )
+        .expect("fifo runs it");
+        assert!(
+            fifo.jobs
+                .iter()
+                .any(|j| j.first_start_s.is_some_and(|s| s > j.arrival_s)),
+            "no job waits on {WARM_UP_MACHINES} machines"
+        );
+        let mut events = Vec::new();
+        handle(
+            Request {
+                id: 3,
+                task: Task::WarmUp,
+            },
+            &mut |r| match r {
+                Reply::Event { task: 3, event } => events.push(event),
+                other => panic!("unexpected {other:?}"),
+            },
+        );
+        let done: Vec<_> = events
+            .iter()
+            .filter(|e| matches!(e, Event::Done { .. } | Event::Failed { .. }))
+            .collect();
+        assert_eq!(done.len(), 1, "{done:?}");
+        let Some(Event::Done {
+            output: Output::Warm(policies),
+            ..
+        }) = events.last()
+        else {
+            panic!("{:?}", events.last())
+        };
+        assert_eq!(policies.as_slice(), smd_sim::SimPolicy::ALL);
     }
 
     /// A sweep's size: progress per policy under the point's index, then the numbers
