@@ -107,14 +107,8 @@ impl Learner {
     /// in scale-invariant iterations per second (0 without statistics or where it cannot
     /// run).
     pub fn goodput(&self, m: &Measured, c: &Candidate) -> f64 {
-        let Some((sqr, var)) = self.stats else {
-            return 0.0;
-        };
-        if !c.iteration_s.is_finite() {
-            return 0.0;
-        }
-        let m0 = m.batch_range()[0];
-        m0 * gain(sqr, var, c.batch / m0) / c.iteration_s
+        self.stats
+            .map_or(0.0, |stats| goodput_at(m.batch_range()[0], stats, c))
     }
 
     /// §3.4's candidates on (nodes, replicas) with the model's times (none without a
@@ -133,14 +127,21 @@ impl Learner {
 
     /// §3.4's choice: the candidate of the largest goodput (the first on ties) with it.
     pub fn best(&self, m: &Measured, candidates: &[Candidate]) -> Option<(f64, Candidate)> {
-        let mut best: Option<(f64, Candidate)> = None;
-        for c in candidates {
-            let g = self.goodput(m, c);
-            if best.is_none_or(|(b, _)| g > b) {
-                best = Some((g, *c));
+        let first = *candidates.first()?;
+        let Some(stats) = self.stats else {
+            // Every goodput is 0: the first.
+            return Some((0.0, first));
+        };
+        // What [`Learner::goodput`] reads for each candidate, read once.
+        let m0 = m.batch_range()[0];
+        let mut best = (goodput_at(m0, stats, &first), first);
+        for c in &candidates[1..] {
+            let g = goodput_at(m0, stats, c);
+            if g > best.0 {
+                best = (g, *c);
             }
         }
-        best
+        Some(best)
     }
 
     /// How the job runs on (nodes, replicas): its fixed batch split by §2.4; else the
@@ -219,6 +220,15 @@ pub(super) fn made_candidates(
             }
         })
         .collect()
+}
+
+/// [`Learner::goodput`] with M0 and the statistics (sqr, var) given.
+fn goodput_at(m0: f64, (sqr, var): (f64, f64), c: &Candidate) -> f64 {
+    if c.iteration_s.is_finite() {
+        m0 * gain(sqr, var, c.batch / m0) / c.iteration_s
+    } else {
+        0.0
+    }
 }
 
 /// The gain of a batch `scale` times the initial one (§3.3), 1 where its denominator is

@@ -106,6 +106,8 @@ pub(crate) struct Pollux {
     /// The previous tick.
     last: f64,
     cache: Vec<Goodputs>,
+    /// The last tick's problem, its vectors reused by the next.
+    problem: Problem,
     /// The search that decides.
     search: Search,
     /// NSGA-II's random stream and front between ticks.
@@ -137,6 +139,7 @@ impl Pollux {
             restarts: vec![None; n],
             last: 0.0,
             cache: (0..n).map(|_| Goodputs::default()).collect(),
+            problem: Problem::default(),
             search,
             rng: smd_core::rng::Stream::new(
                 world.s.params.seed,
@@ -175,18 +178,20 @@ impl Decide for Pollux {
         let now = slot.now;
         let h = world.machines.len();
         let index = |name: &str| world.machines.iter().position(|m| m.name == name);
-        let row_of = |i: usize| -> Vec<u32> {
-            let mut row = vec![0u32; h];
+        let row_of = |i: usize, row: &mut Vec<u32>| {
+            row.clear();
+            row.resize(h, 0);
             for s in slot.shares[i].0.iter().flatten() {
                 if let Some(k) = index(&s.machine) {
                     row[k] += s.workers as u32;
                 }
             }
-            row
         };
         // Attained service over the last interval: every GPU held, restart delays too.
+        let mut row = Vec::with_capacity(h);
         for &i in slot.active {
-            let gpus: u32 = row_of(i).iter().sum();
+            row_of(i, &mut row);
+            let gpus: u32 = row.iter().sum();
             self.attained[i] += f64::from(gpus) * (now - self.last);
         }
         self.last = now;
@@ -198,11 +203,17 @@ impl Decide for Pollux {
                 .then(world.arrival[a].total_cmp(&world.arrival[b]))
                 .then(a.cmp(&b))
         });
-        let gpus: Vec<u32> = world
-            .machines
-            .iter()
-            .map(|m| m.capacity.gpu.max(0.0).floor() as u32)
-            .collect();
+        // The last tick's problem, refilled: its vectors keep their room.
+        let mut problem = std::mem::take(&mut self.problem);
+        problem.gpus.clear();
+        problem.gpus.extend(
+            world
+                .machines
+                .iter()
+                .map(|m| m.capacity.gpu.max(0.0).floor() as u32),
+        );
+        problem.node = NODE_GPUS;
+        problem.jobs.resize_with(order.len(), JobCosts::default);
         let total = total_gpus(world);
         let jobs = order.len() as u32;
         // The fair share R_f = ⌈G/J⌉ on one node (§3.5), and the scale of a speedup: the
@@ -210,17 +221,11 @@ impl Decide for Pollux {
         let fair = total.div_ceil(jobs.max(1)).max(1);
         let scale = h as f64 / f64::from(total.max(1));
         let restart = world.restart;
-        let mut problem = Problem {
-            jobs: Vec::with_capacity(order.len()),
-            gpus: gpus.clone(),
-            node: NODE_GPUS,
-        };
         let fresh = Learner::default();
-        for &i in &order {
+        for (k, &i) in order.iter().enumerate() {
             let curve = curves[i];
             let learner = slot.state.learners[i].as_ref().unwrap_or(&fresh);
             let max = (2 * learner.max_replicas()).max(1).min(curve.cap);
-            let base = row_of(i);
             let age = now - world.arrival[i];
             let restarts = f64::from(self.restarts[i].unwrap_or(0));
             let factor = (age - restart * restarts).max(0.0) / (age + restart);
@@ -228,8 +233,14 @@ impl Decide for Pollux {
             // (utility: Σ speedups) decides, so more speedup wins a tie by a hair — e.g. a
             // job seen at age 0, whose restart factor is 0 (POLLUX-SIM.md §7.5), starts.
             let cost = |f: f64, s: f64| 1.0 / (f * s * scale + OFFSET) - TIE * s;
-            // Speedups: learned goodput over the fair share's; R/R_f before any model.
-            let (one, many): (Vec<f64>, Vec<f64>) = if learner.model().is_some() {
+            let job = &mut problem.jobs[k];
+            job.max = max;
+            row_of(i, &mut job.base);
+            // Speedups per r on one node (1..=NODE_GPUS) and over several (r ≥ 2), 0 where
+            // not allowed: learned goodput over the fair share's; R/R_f before any model.
+            job.one_speed.clear();
+            job.many_speed.clear();
+            if learner.model().is_some() {
                 let g = self.goodputs(i, learner);
                 let base_goodput = g.at(curve, learner, false, fair);
                 let mut s = |spread: bool, r: u32| {
@@ -244,61 +255,53 @@ impl Decide for Pollux {
                         0.0
                     }
                 };
-                (
-                    (0..=max).map(|r| s(false, r)).collect(),
-                    (0..=max).map(|r| s(true, r)).collect(),
-                )
+                job.one_speed.extend((0..=max).map(|r| s(false, r)));
+                job.many_speed.extend((0..=max).map(|r| s(true, r)));
             } else {
-                let lin: Vec<f64> = (0..=max).map(|r| f64::from(r) / f64::from(fair)).collect();
-                (lin.clone(), lin)
+                let lin = |r: u32| f64::from(r) / f64::from(fair);
+                job.one_speed.extend((0..=max).map(|r| {
+                    if (1..=NODE_GPUS).contains(&r) {
+                        lin(r)
+                    } else {
+                        0.0
+                    }
+                }));
+                job.many_speed
+                    .extend((0..=max).map(|r| if r >= 2 { lin(r) } else { 0.0 }));
+            }
+            let r0: u32 = job.base.iter().sum();
+            let speed0 = if r0 == 0 {
+                0.0
+            } else {
+                let v = if nodes(&job.base) > 1 {
+                    &job.many_speed
+                } else {
+                    &job.one_speed
+                };
+                v.get(r0 as usize).copied().unwrap_or(0.0)
             };
-            let r0: u32 = base.iter().sum();
-            let spread0 = nodes(&base) > 1;
-            let speed = |r: u32, wide: bool| {
-                let v = if wide { &many } else { &one };
-                v.get(r as usize).copied().unwrap_or(0.0)
-            };
-            let keep = if r0 == 0 {
+            job.keep = if r0 == 0 {
                 search::IDLE
             } else {
-                cost(1.0, speed(r0, spread0))
+                cost(1.0, speed0)
             };
-            problem.jobs.push(JobCosts {
-                keep,
-                keep_speed: if r0 == 0 { 0.0 } else { speed(r0, spread0) },
-                one_speed: (0..=max)
-                    .map(|r| {
-                        if (1..=NODE_GPUS).contains(&r) {
-                            speed(r, false)
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect(),
-                many_speed: (0..=max)
-                    .map(|r| if r >= 2 { speed(r, true) } else { 0.0 })
-                    .collect(),
-                one: (0..=max)
-                    .map(|r| {
-                        if (1..=NODE_GPUS).contains(&r) {
-                            cost(factor, speed(r, false))
-                        } else {
-                            f64::INFINITY
-                        }
-                    })
-                    .collect(),
-                many: (0..=max)
-                    .map(|r| {
-                        if r >= 2 {
-                            cost(factor, speed(r, true))
-                        } else {
-                            f64::INFINITY
-                        }
-                    })
-                    .collect(),
-                base,
-                max,
-            });
+            job.keep_speed = speed0;
+            job.one.clear();
+            job.one.extend((0..=max).map(|r| {
+                if (1..=NODE_GPUS).contains(&r) {
+                    cost(factor, job.one_speed[r as usize])
+                } else {
+                    f64::INFINITY
+                }
+            }));
+            job.many.clear();
+            job.many.extend((0..=max).map(|r| {
+                if r >= 2 {
+                    cost(factor, job.many_speed[r as usize])
+                } else {
+                    f64::INFINITY
+                }
+            }));
         }
         let own = (self.search == Search::Own || self.compare).then(|| search::optimise(&problem));
         let genetic = (self.search == Search::Genetic || self.compare)
@@ -360,6 +363,7 @@ impl Decide for Pollux {
                     .collect(),
             );
         }
+        self.problem = problem;
         Ok(d)
     }
 }

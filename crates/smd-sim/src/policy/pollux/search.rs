@@ -20,6 +20,7 @@
 //! bound says how far from optimal it can be at most.
 
 /// One job's side of the problem.
+#[derive(Default)]
 pub(crate) struct JobCosts {
     /// The job's current GPUs per machine (all zero: it does not run).
     pub base: Vec<u32>,
@@ -56,6 +57,7 @@ pub(crate) fn spread(row: &[u32]) -> bool {
 }
 
 /// The tick's problem: the jobs (in Pollux's order) and each machine's GPUs.
+#[derive(Default)]
 pub(crate) struct Problem {
     pub jobs: Vec<JobCosts>,
     pub gpus: Vec<u32>,
@@ -245,53 +247,76 @@ impl Space {
 fn knapsack(p: &Problem) -> (f64, Vec<Option<u32>>, Vec<f64>) {
     let g = p.gpus.iter().sum::<u32>() as usize;
     let n = p.jobs.len();
-    // best[j][r]: c of job j at r GPUs, changed rows (r = 0: idle).
-    let options: Vec<Vec<(usize, f64, Option<u32>)>> = p
-        .jobs
-        .iter()
-        .map(|job| {
-            let mut o = vec![(0usize, IDLE, Some(0u32))];
-            let base: u32 = job.base.iter().sum();
-            if base > 0 {
-                o.push((base as usize, job.keep, None));
+    // Each job's options in order — none, its current row, r = 1, 2, … GPUs — without
+    // those an earlier option dominates (no more GPUs, no more cost): one could never be
+    // chosen, as f below does not grow with the GPUs and a tie keeps the earlier option
+    // (floating-point sums are monotone, so this holds bit for bit).
+    let mut options: Vec<(usize, f64, Option<u32>)> = Vec::new();
+    let mut first = Vec::with_capacity(n + 1);
+    // Where each job's r-options start (they come in increasing r).
+    let mut r_from = Vec::with_capacity(n);
+    for job in &p.jobs {
+        first.push(options.len());
+        options.push((0, IDLE, Some(0)));
+        let base: u32 = job.base.iter().sum();
+        let kept = (base > 0).then_some((base as usize, job.keep));
+        if let Some((b, keep)) = kept {
+            if !(keep.is_finite() && IDLE <= keep) {
+                options.push((b, keep, None));
             }
-            for r in 1..=job.max.min(g as u32) {
-                let c = job.one[r as usize].min(job.many[r as usize]);
-                if c.is_finite() {
-                    o.push((r as usize, c, Some(r)));
-                }
+        }
+        r_from.push(options.len());
+        // The least cost among the options so far with fewer GPUs than the next r.
+        let mut least = IDLE;
+        for r in 1..=job.max.min(g as u32) {
+            let c = job.one[r as usize].min(job.many[r as usize]);
+            if !c.is_finite() {
+                continue;
             }
-            o
-        })
-        .collect();
-    // f[j + 1][u]: the least Σ c of jobs 0..=j on at most u GPUs.
-    let mut f = vec![vec![0.0f64; g + 1]; n + 1];
-    let mut pick = vec![vec![0usize; g + 1]; n];
+            let by_kept = kept.is_some_and(|(b, keep)| b <= r as usize && keep <= c);
+            if least <= c || by_kept {
+                continue;
+            }
+            options.push((r as usize, c, Some(r)));
+            least = c;
+        }
+    }
+    first.push(options.len());
+    // f[u]: the least Σ c of the jobs so far on at most u GPUs (row by row).
+    let mut f = vec![0.0f64; g + 1];
+    let mut next = vec![0.0f64; g + 1];
+    let mut pick = vec![0usize; n * (g + 1)];
     for j in 0..n {
+        let opts = &options[first[j]..first[j + 1]];
+        let r_at = r_from[j] - first[j];
         for u in 0..=g {
             let mut best = f64::INFINITY;
-            for (k, &(r, c, _)) in options[j].iter().enumerate() {
+            for (k, &(r, c, _)) in opts.iter().enumerate() {
                 if r <= u {
-                    let v = f[j][u - r] + c;
+                    let v = f[u - r] + c;
                     if v < best {
                         best = v;
-                        pick[j][u] = k;
+                        pick[j * (g + 1) + u] = k;
                     }
+                } else if k >= r_at {
+                    // The r-options grow: none further fits.
+                    break;
                 }
             }
-            f[j + 1][u] = best;
+            next[u] = best;
         }
+        std::mem::swap(&mut f, &mut next);
     }
     let mut chosen = vec![Some(0); n];
     let mut costs = vec![IDLE; n];
     let mut u = g;
     for j in (0..n).rev() {
-        let (r, c, what) = options[j][pick[j][u]];
+        let (r, c, what) = options[first[j] + pick[j * (g + 1) + u]];
         chosen[j] = what;
         costs[j] = c;
         u -= r;
     }
-    (f[n][g], chosen, costs)
+    (f[g], chosen, costs)
 }
 
 /// The project's optimiser (module doc): the knapsack's choice packed, then a local
@@ -533,6 +558,120 @@ mod tests {
             base,
             max,
         }
+    }
+
+    /// The knapsack as first written: every option of every job, one row of f per job.
+    fn knapsack_unpruned(p: &Problem) -> (f64, Vec<Option<u32>>, Vec<f64>) {
+        let g = p.gpus.iter().sum::<u32>() as usize;
+        let n = p.jobs.len();
+        let options: Vec<Vec<(usize, f64, Option<u32>)>> = p
+            .jobs
+            .iter()
+            .map(|job| {
+                let mut o = vec![(0usize, IDLE, Some(0u32))];
+                let base: u32 = job.base.iter().sum();
+                if base > 0 {
+                    o.push((base as usize, job.keep, None));
+                }
+                for r in 1..=job.max.min(g as u32) {
+                    let c = job.one[r as usize].min(job.many[r as usize]);
+                    if c.is_finite() {
+                        o.push((r as usize, c, Some(r)));
+                    }
+                }
+                o
+            })
+            .collect();
+        let mut f = vec![vec![0.0f64; g + 1]; n + 1];
+        let mut pick = vec![vec![0usize; g + 1]; n];
+        for j in 0..n {
+            for u in 0..=g {
+                let mut best = f64::INFINITY;
+                for (k, &(r, c, _)) in options[j].iter().enumerate() {
+                    if r <= u {
+                        let v = f[j][u - r] + c;
+                        if v < best {
+                            best = v;
+                            pick[j][u] = k;
+                        }
+                    }
+                }
+                f[j + 1][u] = best;
+            }
+        }
+        let mut chosen = vec![Some(0); n];
+        let mut costs = vec![IDLE; n];
+        let mut u = g;
+        for j in (0..n).rev() {
+            let (r, c, what) = options[j][pick[j][u]];
+            chosen[j] = what;
+            costs[j] = c;
+            u -= r;
+        }
+        (f[n][g], chosen, costs)
+    }
+
+    /// Leaving out the options an earlier one dominates changes nothing, bit for bit — the
+    /// bound, each job's choice and cost — on random problems whose costs come from a few
+    /// values (so ties are common), with speedups that rise then fall (so many options are
+    /// dominated), kept rows dearer or cheaper than idling, and unavailable options.
+    #[test]
+    fn the_pruned_knapsack_is_the_plain_one() {
+        let mut rng = smd_core::rng::Stream::new(7, smd_core::rng::stream_of("knapsack"));
+        let levels = [IDLE, 500.0, 40.0, 12.5, 8.0, 5.0, 4.0, 3.5];
+        let mut pruned_any = false;
+        for case in 0..400 {
+            let machines = rng.int(1, 6) as usize;
+            let gpus: Vec<u32> = (0..machines).map(|_| rng.int(1, 8) as u32).collect();
+            let n = rng.int(1, 9) as usize;
+            let jobs: Vec<JobCosts> = (0..n)
+                .map(|_| {
+                    let max = rng.int(1, 20) as u32;
+                    let mut level = |r: u32| {
+                        if rng.unit() < 0.1 {
+                            f64::INFINITY
+                        } else {
+                            // Falls to a floor near a peak, then rises again.
+                            let peak = 1 + (max / 2);
+                            let d = r.abs_diff(peak) as usize;
+                            levels[(levels.len() - 1).saturating_sub(d + rng.int(0, 1) as usize)]
+                        }
+                    };
+                    let one: Vec<f64> = (0..=max).map(&mut level).collect();
+                    let many: Vec<f64> = (0..=max).map(&mut level).collect();
+                    let mut base = vec![0u32; machines];
+                    if rng.unit() < 0.5 {
+                        let k = rng.int(0, machines as u64 - 1) as usize;
+                        base[k] = rng.int(1, u64::from(gpus[k])) as u32;
+                    }
+                    let keep = levels[rng.int(0, levels.len() as u64 - 1) as usize];
+                    JobCosts {
+                        base,
+                        keep,
+                        one,
+                        many,
+                        max,
+                        ..JobCosts::default()
+                    }
+                })
+                .collect();
+            let p = Problem {
+                jobs,
+                gpus,
+                node: 4,
+            };
+            let (bound, chosen, costs) = knapsack(&p);
+            let (bound0, chosen0, costs0) = knapsack_unpruned(&p);
+            assert_eq!(bound.to_bits(), bound0.to_bits(), "case {case}");
+            assert_eq!(chosen, chosen0, "case {case}");
+            let bits = |v: &[f64]| v.iter().map(|c| c.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&costs), bits(&costs0), "case {case}");
+            pruned_any |= p
+                .jobs
+                .iter()
+                .any(|j| j.one[1..].windows(2).any(|w| w[1] >= w[0]));
+        }
+        assert!(pruned_any, "no case had a dominated option");
     }
 
     /// On small problems (3 machines of 2 GPUs, 2–3 jobs), against the brute force's
