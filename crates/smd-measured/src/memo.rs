@@ -6,12 +6,48 @@
 //! record), which bounds its memory; a poisoned lock only costs the memo.
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::{Mutex, OnceLock};
+
+/// A multiply-rotate hash of the words written (the keys are bits of numbers the process
+/// made, never an adversary's): a memo's look-up is on the hot path of a simulation, where
+/// the standard library's SipHash cost more than some of what it remembers.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
 
 /// Values of `V` by key `K`, at most `limit` of them.
 pub struct Memo<K, V> {
-    map: OnceLock<Mutex<HashMap<K, V>>>,
+    map: OnceLock<Mutex<HashMap<K, V, BuildHasherDefault<WordHasher>>>>,
     limit: usize,
 }
 

@@ -212,6 +212,18 @@ impl Space {
         Some(row)
     }
 
+    /// The machines a spread row may use, in the order [`Space::many_in`] fills them: those
+    /// holding no other spread job and a free GPU, the most free first (the lowest index on
+    /// ties).
+    fn spread_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.free.len())
+            .filter(|&k| !self.spread[k] && self.free[k] > 0)
+            .collect();
+        // Keys are unique (the index is one): any sort gives this order.
+        order.sort_unstable_by_key(|&k| (std::cmp::Reverse(self.free[k]), k));
+        order
+    }
+
     /// `r` GPUs over at least two machines that hold no other spread job: the most free
     /// first (the lowest index on ties), the first machine leaving at least one GPU for
     /// another.
@@ -219,11 +231,13 @@ impl Space {
         if r < 2 {
             return None;
         }
-        let mut order: Vec<usize> = (0..self.free.len())
-            .filter(|&k| !self.spread[k] && self.free[k] > 0)
-            .collect();
-        order.sort_by_key(|&k| (std::cmp::Reverse(self.free[k]), k));
-        if order.len() < 2 || order.iter().map(|&k| self.free[k]).sum::<u32>() < r {
+        self.many_in(&self.spread_order(), r)
+    }
+
+    /// [`Space::many`] over `order`, this space's [`Space::spread_order`] (made once for
+    /// every r asked about).
+    fn many_in(&self, order: &[usize], r: u32) -> Option<Vec<u32>> {
+        if r < 2 || order.len() < 2 || order.iter().map(|&k| self.free[k]).sum::<u32>() < r {
             return None;
         }
         let mut row = vec![0; self.free.len()];
@@ -451,6 +465,7 @@ fn best_fitting(p: &Problem, j: usize, space: &Space, most: u32) -> Option<(Vec<
     }
     // A changed row costs its option's c (a row equal to the current one costs `keep`,
     // offered above): only an option that would win is placed.
+    let mut order = None;
     for r in 1..=job.max.min(most) {
         if beats(job.one[r as usize], &best) {
             if let Some(row) = space.one(r) {
@@ -458,7 +473,8 @@ fn best_fitting(p: &Problem, j: usize, space: &Space, most: u32) -> Option<(Vec<
             }
         }
         if beats(job.many[r as usize], &best) {
-            if let Some(row) = space.many(r) {
+            let order = order.get_or_insert_with(|| space.spread_order());
+            if let Some(row) = space.many_in(order, r) {
                 offer(row, &mut best);
             }
         }
