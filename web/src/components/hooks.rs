@@ -78,7 +78,7 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
 }
 
 /// The capacity sweep's pool of workers: started when the Sweep or the Over time view
-/// first shows (its workers load, and one warms the simulations up — [`Pool::warm_up`] —,
+/// first shows (its workers load, and warm the simulations up — [`Pool::warm_up`] —,
 /// while the form is read, so the first Run waits for neither) or at the first sweep, with
 /// the size the form asks for (resized for a sweep that asks for
 /// another); sent each size once, and told after every change which sizes are still

@@ -9,8 +9,8 @@
 //! task it had, and respawned only when it is next given work, so a worker script that
 //! cannot load does not start a crash loop.
 //!
-//! [`Pool::warm_up`] queues the pool's own task ([`Task::WarmUp`], id [`WARM_UP`]) ahead
-//! of any other: `retain` never drops it and its replies stay in the pool.
+//! [`Pool::warm_up`] queues the pool's own task ([`Task::WarmUp`], id [`WARM_UP`], one per
+//! worker) ahead of any other: `retain` never drops it and its replies stay in the pool.
 
 use super::page::{Solver, SolverMode};
 use super::protocol::{Event, Reply, Request, Task};
@@ -122,17 +122,23 @@ impl Pool {
         feed(&self.inner);
     }
 
-    /// Runs the warm-up ([`Task::WarmUp`]) on the next free worker, before anything queued:
-    /// the workers share one module, so one warm-up compiles the simulations' hot code for
-    /// all of them while the user reads the form. In-thread (tests) there is nothing to warm.
+    /// Runs the warm-up ([`Task::WarmUp`]) on every worker, before anything queued (call it
+    /// on a pool just made, whose workers are all free): the workers share one module, so
+    /// the first to run the simulations' hot code has the browser compile it for all, and
+    /// each fills its own memos of the measurements (the models fitted once per worker)
+    /// while the user reads the form. In-thread (tests) there is nothing to warm.
     pub fn warm_up(&self) {
-        if self.inner.borrow().mode == SolverMode::InThread {
+        let mut inner = self.inner.borrow_mut();
+        if inner.mode == SolverMode::InThread {
             return;
         }
-        self.inner.borrow_mut().queue.push_front(Request {
-            id: WARM_UP,
-            task: Task::WarmUp,
-        });
+        for _ in 0..inner.slots.len() {
+            inner.queue.push_front(Request {
+                id: WARM_UP,
+                task: Task::WarmUp,
+            });
+        }
+        drop(inner);
         feed(&self.inner);
     }
 

@@ -97,7 +97,7 @@ pub enum Task {
     /// only once it has run a while, and the page's workers share one module and so that
     /// compiled code — after the warm-up a sweep or a simulation runs at full speed from its
     /// start instead of paying for the compiler on two busy cores (docs/BENCHMARKS.md §13).
-    /// The sweep's pool sends it when it starts.
+    /// The sweep's pool sends it to each of its workers when it starts.
     WarmUp,
     /// Two scenarios planned with every policy of each, for the side-by-side view
     /// ([`Event::Progress`] with step 0 or 1 and policies done, then
