@@ -360,7 +360,8 @@ fn repair(configs: &[Vec<Config>], pick: &mut [Option<usize>], cap: &[f64; 4]) {
             .map(|r| c.d[r] / cap[r])
             .fold(0.0, f64::max)
     };
-    while !fits(&used(pick), cap) {
+    let mut u = used(pick);
+    while !fits(&u, cap) {
         let worst = pick
             .iter()
             .enumerate()
@@ -375,8 +376,8 @@ fn repair(configs: &[Vec<Config>], pick: &mut [Option<usize>], cap: &[f64; 4]) {
             Some(k) => pick[k] = None,
             None => break,
         }
+        u = used(pick);
     }
-    let mut u = used(pick);
     for k in 0..pick.len() {
         if pick[k].is_some() || configs[k].is_empty() {
             continue;
