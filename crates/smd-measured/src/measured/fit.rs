@@ -131,26 +131,24 @@ impl Throughput {
     /// of the synchronising step not hidden behind compute — the reading that makes
     /// `accum = 0` comparable with a measured row (whose step − sync is its compute, §3.2).
     pub fn step_time(&self, nodes: u32, replicas: u32, atomic_bsz: f64, accum: u32) -> (f64, f64) {
-        let (it, ts, tc) = self.iteration_with(
-            libm::log(self.network_time(nodes, replicas)),
-            atomic_bsz,
-            accum,
-        );
-        (it, ts - tc)
+        let (tc, ts) = self.sync_step(libm::log(self.network_time(nodes, replicas)), atomic_bsz);
+        (iteration(f64::from(accum), tc, ts), ts - tc)
     }
 
-    /// [`Throughput::step_time`]'s iteration with ln T_net given (one per allocation, for
-    /// many batches): (s·T_c + T_s, T_s, T_c), the same bits.
-    pub(crate) fn iteration_with(
-        &self,
-        ln_tn: f64,
-        atomic_bsz: f64,
-        accum: u32,
-    ) -> (f64, f64, f64) {
+    /// The compute time T_c of a micro-step at local batch `atomic_bsz` and the
+    /// synchronising step's T_s, with ln T_net given (one per allocation, for the
+    /// candidates of §3.4): `(T_c, T_s)`.
+    pub(crate) fn sync_step(&self, ln_tn: f64, atomic_bsz: f64) -> (f64, f64) {
         let tc = self.compute_time(atomic_bsz);
         let ts = libm::exp(log_sync_step(libm::log(tc), ln_tn, self.gamma).0);
-        (f64::from(accum) * tc + ts, ts, tc)
+        (tc, ts)
     }
+}
+
+/// An iteration's seconds: `accum` accumulation micro-steps of T_c, then the synchronising
+/// step T_s (§3.1's s·T_c + T_s).
+pub(crate) fn iteration(accum: f64, tc: f64, ts: f64) -> f64 {
+    accum * tc + ts
 }
 
 /// max(R − 2, 1e-8) (§3.1).

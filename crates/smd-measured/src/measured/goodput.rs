@@ -198,13 +198,12 @@ pub(super) fn made_candidates(
                 let (tc, ts) = match last {
                     Some((a, tc, ts)) if a == atomic => (tc, ts),
                     _ => {
-                        let (_, ts, tc) = model.iteration_with(ln_tn, atomic, 0);
+                        let (tc, ts) = model.sync_step(ln_tn, atomic);
                         last = Some((atomic, tc, ts));
                         (tc, ts)
                     }
                 };
-                // `iteration_with`'s sum, from the same bits.
-                accum * tc + ts
+                super::fit::iteration(accum, tc, ts)
             } else {
                 f64::INFINITY
             };
