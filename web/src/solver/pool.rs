@@ -158,18 +158,6 @@ impl Pool {
         drop(inner);
         feed(&self.inner);
     }
-
-    /// Tasks queued or running (the warm-up not counted).
-    pub fn pending(&self) -> usize {
-        let inner = self.inner.borrow();
-        let page = |t: u64| t != WARM_UP;
-        inner.queue.iter().filter(|r| page(r.id)).count()
-            + inner
-                .slots
-                .iter()
-                .filter(|s| s.task.is_some_and(page))
-                .count()
-    }
 }
 
 /// Gives queued requests to free workers.

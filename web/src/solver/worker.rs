@@ -243,14 +243,8 @@ pub fn warm_up_scenario() -> Result<Scenario, String> {
 /// [`Task::WarmUp`]: the warm-up scenario over time with every policy (the simulations a
 /// sweep's sizes and Over time run), the runs dropped.
 fn warm_up(ctx: &mut Ctx) -> Result<Output, String> {
-    let scenario = warm_up_scenario()?;
-    let policies: Vec<smd_sim::SimPolicy> = smd_sim::SimPolicy::ALL
-        .iter()
-        .copied()
-        .filter(|p| p.applies_to(&scenario))
-        .collect();
-    simulate(&scenario, &policies, ctx)?;
-    Ok(Output::Warm(policies))
+    let ran = runs(&warm_up_scenario()?, &smd_sim::SimPolicy::ALL, ctx)?;
+    Ok(Output::Warm(ran.iter().map(|r| r.policy).collect()))
 }
 
 /// Runs `scenario` over time with each of `policies` in turn (step = its index), reporting
@@ -261,6 +255,15 @@ pub fn simulate(
     policies: &[smd_sim::SimPolicy],
     ctx: &mut Ctx,
 ) -> Result<Output, String> {
+    runs(scenario, policies, ctx).map(Output::Simulated)
+}
+
+/// [`simulate`]'s runs: each of `policies` that applies to `scenario`, in order.
+fn runs(
+    scenario: &Scenario,
+    policies: &[smd_sim::SimPolicy],
+    ctx: &mut Ctx,
+) -> Result<Vec<smd_sim::Run>, String> {
     if policies.is_empty() {
         return Err("no policy to simulate".into());
     }
@@ -281,7 +284,7 @@ pub fn simulate(
             .map_err(|e| format!("{}: {e}", policy.name()))?;
         runs.push(run);
     }
-    Ok(Output::Simulated(runs))
+    Ok(runs)
 }
 
 /// Plans `scenario` with every policy (on machines with `smd_place::plan_placed`, which also
