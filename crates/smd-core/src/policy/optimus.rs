@@ -37,40 +37,62 @@ pub(super) fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candid
             })
             .fold(0.0, f64::max)
     };
+    // A job's possible moves depend only on its own allocation, so each job's keys are
+    // computed once per change of it (not once per step of the greedy): the same numbers
+    // compared in the same order as recomputing them every step.
+    let moves_of = |m: &JobModel, (w, p): (u64, u64)| -> [Option<Move>; 2] {
+        let t_now = m.t(w as f64, p as f64);
+        let u_now = m.mu(m.pi(t_now));
+        let mut out = [None, None];
+        // A measured job has no parameter servers to add (MODEL.md §21).
+        let moves: &[bool] = if m.is_measured() {
+            &[false]
+        } else {
+            &[false, true]
+        };
+        for (slot, &is_ps) in out.iter_mut().zip(moves) {
+            let (nw, np) = if is_ps { (w, p + 1) } else { (w + 1, p) };
+            if !m.contains(nw as f64, np as f64) {
+                continue;
+            }
+            let t_new = m.t(nw as f64, np as f64);
+            if t_new >= t_now {
+                continue;
+            }
+            let task = if is_ps { m.omega.op } else { m.omega.ow };
+            let s = share(&task);
+            *slot = Some(Move {
+                gain: (m.mu(m.pi(t_new)) - u_now) / s,
+                dt: (t_now - t_new) / s,
+                task,
+                is_ps,
+            });
+        }
+        out
+    };
+    let mut moves: Vec<[Option<Move>; 2]> = models
+        .iter()
+        .zip(&alloc)
+        .zip(&admitted)
+        .map(|((m, a), &adm)| match a {
+            Some(a) if adm => moves_of(m, *a),
+            _ => [None, None],
+        })
+        .collect();
     loop {
         // (gain/share, ΔT/share, job, is_ps)
         let mut best: Option<(f64, f64, usize, bool)> = None;
-        for (i, m) in models.iter().enumerate() {
-            if !admitted[i] {
-                continue;
-            }
-            let (w, p) = alloc[i].expect("admitted jobs have an allocation");
-            let t_now = m.t(w as f64, p as f64);
-            let u_now = m.mu(m.pi(t_now));
-            // A measured job has no parameter servers to add (MODEL.md §21).
-            let moves: &[bool] = if m.is_measured() {
-                &[false]
-            } else {
-                &[false, true]
-            };
-            for &is_ps in moves {
-                let (nw, np) = if is_ps { (w, p + 1) } else { (w + 1, p) };
-                let task = if is_ps { m.omega.op } else { m.omega.ow };
-                if !m.contains(nw as f64, np as f64) || !knapsack::fits_all(&task, &remaining) {
+        for (i, job_moves) in moves.iter().enumerate() {
+            for mv in job_moves.iter().flatten() {
+                if !knapsack::fits_all(&mv.task, &remaining) {
                     continue;
                 }
-                let t_new = m.t(nw as f64, np as f64);
-                if t_new >= t_now {
-                    continue;
-                }
-                let s = share(&task);
-                let key = ((m.mu(m.pi(t_new)) - u_now) / s, (t_now - t_new) / s);
                 let better = match best {
                     None => true,
-                    Some((g, dt, _, _)) => key.0 > g || (key.0 == g && key.1 > dt),
+                    Some((g, dt, _, _)) => mv.gain > g || (mv.gain == g && mv.dt > dt),
                 };
                 if better {
-                    best = Some((key.0, key.1, i, is_ps));
+                    best = Some((mv.gain, mv.dt, i, mv.is_ps));
                 }
             }
         }
@@ -81,7 +103,9 @@ pub(super) fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candid
         for r in 0..R {
             remaining[r] -= task[r];
         }
-        alloc[i] = Some(if is_ps { (w, p + 1) } else { (w + 1, p) });
+        let next = if is_ps { (w, p + 1) } else { (w + 1, p) };
+        alloc[i] = Some(next);
+        moves[i] = moves_of(m, next);
     }
     let cands: Vec<Option<Candidate>> = models
         .iter()
@@ -96,4 +120,13 @@ pub(super) fn optimus(models: &[JobModel], cap: &[f64; R]) -> (Vec<Option<Candid
         }
     }
     (cands, admitted)
+}
+
+/// One move of the greedy: a task added to a job, with its gain and ΔT per dominant share.
+#[derive(Clone, Copy)]
+struct Move {
+    gain: f64,
+    dt: f64,
+    task: [f64; 4],
+    is_ps: bool,
 }
