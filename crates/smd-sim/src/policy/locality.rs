@@ -43,6 +43,14 @@ const MAX_W: u64 = 64;
 /// Every w up to this is tried; beyond it, powers of two.
 const DENSE_W: u64 = 2;
 
+/// A configuration's allocation, its fastest time per run and its demand.
+struct Priced {
+    w: u64,
+    p: u64,
+    t: f64,
+    d: [f64; 4],
+}
+
 struct Config {
     w: u64,
     p: u64,
@@ -61,6 +69,8 @@ pub(crate) struct Locality {
     colocated: Vec<Vec<JobModel>>,
     /// Each job's fastest integer allocation's w (its model does not change over the run).
     fastest: Vec<Option<u64>>,
+    /// Per job, its priced configurations and the current allocation they were priced for.
+    priced: Vec<Option<(Option<(u64, u64)>, Vec<Priced>)>>,
 }
 
 impl Locality {
@@ -72,62 +82,90 @@ impl Locality {
                 .iter()
                 .map(|m| m.integer_optimum().map(|(w, _, _)| w))
                 .collect(),
+            priced: (0..world.models.len()).map(|_| None).collect(),
         }
     }
 
     /// Job i's configurations (its (1, 1) first).
-    fn configs(&self, slot: &Slot, i: usize) -> Vec<Config> {
+    fn configs(&mut self, slot: &Slot, i: usize) -> Vec<Config> {
         let world = slot.world;
         let m = &world.models[i];
         let e = world.s.jobs[i].work();
         let rem = slot.state.remaining[i];
         let current = slot.state.current[i];
-        let top = m.w_max_int().min(MAX_W);
-        let mut ws: Vec<u64> = (1..=top.min(DENSE_W)).collect();
-        let mut w = 2 * DENSE_W;
-        while w <= top {
-            ws.push(w);
-            w *= 2;
-        }
-        ws.extend(self.fastest[i]);
-        ws.extend(current.map(|(w, _)| w));
-        ws.sort_unstable();
-        ws.dedup();
-        // One configuration per w, and the current one beside it.
-        let mut out = Vec::with_capacity(ws.len() + 1);
-        for w in ws {
-            let range = m.p_range(w);
-            if range.is_empty() {
-                continue;
-            }
-            let (pmin, pmax) = (*range.start(), *range.end());
-            let best = if w == 1 {
-                pmin
-            } else {
-                (m.best_p_for(w as f64).round() as u64).clamp(pmin, pmax)
-            };
-            let also =
-                current.and_then(|(cw, cp)| (cw == w && cp <= pmax && cp != best).then_some(cp));
-            for p in std::iter::once(best).chain(also) {
-                let (t, _) = smd_core::joint::best_t(m, &self.colocated[i], w, p);
-                let restart = if current == Some((w, p)) {
+        let priced = self.priced(world, i, current);
+        priced
+            .iter()
+            .map(|b| {
+                let restart = if current == Some((b.w, b.p)) {
                     0.0
                 } else {
                     world.restart
                 };
-                let t_rem = t * rem / e;
+                let t_rem = b.t * rem / e;
                 let jct = slot.now + restart + t_rem - world.arrival[i];
-                let done = ((world.delta - restart).max(0.0) * e / t).min(rem);
-                out.push(Config {
-                    w,
-                    p,
+                let done = ((world.delta - restart).max(0.0) * e / b.t).min(rem);
+                Config {
+                    w: b.w,
+                    p: b.p,
                     u: m.mu(m.pi(jct)),
                     g: done / rem,
-                    d: m.demand(w as f64, p as f64),
-                });
+                    d: b.d,
+                }
+            })
+            .collect()
+    }
+
+    /// Job i's allocations and their fastest times and demands: these depend on the job and
+    /// its current allocation only, so they are priced again only when that changes (a
+    /// job keeps its allocation for many slots).
+    fn priced(
+        &mut self,
+        world: &crate::world::World,
+        i: usize,
+        current: Option<(u64, u64)>,
+    ) -> &[Priced] {
+        if self.priced[i].as_ref().is_none_or(|(at, _)| *at != current) {
+            let m = &world.models[i];
+            let top = m.w_max_int().min(MAX_W);
+            let mut ws: Vec<u64> = (1..=top.min(DENSE_W)).collect();
+            let mut w = 2 * DENSE_W;
+            while w <= top {
+                ws.push(w);
+                w *= 2;
             }
+            ws.extend(self.fastest[i]);
+            ws.extend(current.map(|(w, _)| w));
+            ws.sort_unstable();
+            ws.dedup();
+            // One configuration per w, and the current one beside it.
+            let mut out = Vec::with_capacity(ws.len() + 1);
+            for w in ws {
+                let range = m.p_range(w);
+                if range.is_empty() {
+                    continue;
+                }
+                let (pmin, pmax) = (*range.start(), *range.end());
+                let best = if w == 1 {
+                    pmin
+                } else {
+                    (m.best_p_for(w as f64).round() as u64).clamp(pmin, pmax)
+                };
+                let also = current
+                    .and_then(|(cw, cp)| (cw == w && cp <= pmax && cp != best).then_some(cp));
+                for p in std::iter::once(best).chain(also) {
+                    let (t, _) = smd_core::joint::best_t(m, &self.colocated[i], w, p);
+                    out.push(Priced {
+                        w,
+                        p,
+                        t,
+                        d: m.demand(w as f64, p as f64),
+                    });
+                }
+            }
+            self.priced[i] = Some((current, out));
         }
-        out
+        self.priced[i].as_ref().map_or(&[], |(_, out)| out)
     }
 }
 
