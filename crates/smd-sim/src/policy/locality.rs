@@ -51,6 +51,9 @@ struct Priced {
     d: [f64; 4],
 }
 
+/// A job's priced configurations and the current allocation they were priced for.
+type PricedFor = (Option<(u64, u64)>, Vec<Priced>);
+
 struct Config {
     w: u64,
     p: u64,
@@ -70,7 +73,7 @@ pub(crate) struct Locality {
     /// Each job's fastest integer allocation's w (its model does not change over the run).
     fastest: Vec<Option<u64>>,
     /// Per job, its priced configurations and the current allocation they were priced for.
-    priced: Vec<Option<(Option<(u64, u64)>, Vec<Priced>)>>,
+    priced: Vec<Option<PricedFor>>,
 }
 
 impl Locality {
