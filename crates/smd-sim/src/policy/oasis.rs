@@ -106,6 +106,11 @@ impl Oasis {
                 // cause, so the job finishes inside its reservation.
                 let t = m.t(w as f64, p as f64) * world.worst_slowdown[i];
                 let d = m.demand(w as f64, p as f64);
+                // The cost of one slot at the free price (the least price).
+                let least: f64 = (0..4)
+                    .filter(|&r| world.cap[r] > 0.0 && d[r] > 0.0)
+                    .map(|r| self.free_price * d[r] / world.cap[r])
+                    .sum();
                 for start in k..k + START_SLOTS {
                     let t0 = start as f64 * world.delta;
                     let completion = t0 + world.restart + t;
@@ -114,10 +119,24 @@ impl Oasis {
                     }
                     // Slots start … end−1 hold it (a completion on a boundary ends there).
                     let end = ((completion / world.delta).ceil() as usize).max(start + 1);
+                    let value = m.mu(m.pi(completion - world.arrival[i]));
+                    // Every slot costs at least the free price: a schedule whose value
+                    // less that cannot beat the best so far is not priced (the bound
+                    // shaved by far more than the sum's rounding, so none that could win
+                    // is skipped).
+                    if let Some(b) = best.as_ref().filter(|b| {
+                        value - least * (end - start) as f64 * (1.0 - 1e-9) <= b.0
+                    }) {
+                        // (The tests' builds price it anyway: it must not have won.)
+                        debug_assert!(self
+                            .cost(start, end, &d, &world.cap)
+                            .is_none_or(|cost| value - cost <= b.0));
+                        continue;
+                    }
                     let Some(cost) = self.cost(start, end, &d, &world.cap) else {
                         continue;
                     };
-                    let payoff = m.mu(m.pi(completion - world.arrival[i])) - cost;
+                    let payoff = value - cost;
                     if best.as_ref().is_none_or(|b| payoff > b.0) {
                         best = Some((payoff, Reservation { start, end, w, p }));
                     }
@@ -151,11 +170,20 @@ impl Oasis {
             self.reserved.resize(end, [0.0; 4]);
             self.prices.resize(end, [self.free_price; 4]);
         }
+        // Neighbouring slots often hold the same reservations: a price is computed again
+        // only when its share differs from the last one computed (the same number).
+        let mut last: [Option<(f64, f64)>; 4] = [None; 4];
         for t in start..end {
             for r in 0..4 {
                 self.reserved[t][r] += d[r];
                 if cap[r] > 0.0 {
-                    self.prices[t][r] = self.price(self.reserved[t][r] / cap[r]);
+                    let x = self.reserved[t][r] / cap[r];
+                    let price = match last[r] {
+                        Some((at, price)) if at == x => price,
+                        _ => self.price(x),
+                    };
+                    last[r] = Some((x, price));
+                    self.prices[t][r] = price;
                 }
             }
         }
