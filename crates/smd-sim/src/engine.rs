@@ -517,8 +517,19 @@ fn guard(
 ) -> Result<Settled, Error> {
     for &i in active {
         if let Ok(a) = alone(world, i)? {
-            let mut d = Decision::none(world.s.jobs.len());
-            d.why = settled.why;
+            // The first settling's vectors serve the second (nothing runs in them).
+            let Settled {
+                mut alloc,
+                why,
+                shares,
+                rho,
+                mut placed,
+                ..
+            } = settled;
+            alloc.fill(None);
+            placed.fill(None);
+            world.settled.set((shares, rho));
+            let mut d = Decision { alloc, why, placed };
             d.alloc[i] = Some(a);
             d.why[i] = None;
             return settle(world, sharing, active, state, previous, d, true);
