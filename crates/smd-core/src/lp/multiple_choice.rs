@@ -68,12 +68,14 @@ pub fn solve<const R: usize>(
         .max(1e-300);
     let tol = 1e-11 * vmax;
     let mut degenerate = 0usize;
+    let mut spare = Vec::new();
     for _ in 0..50 * (options + R) + 1000 {
-        let point = s.point()?;
+        let point = s.point(spare)?;
         let Some(q) = s.entering(&point.pi, degenerate > 2 * R, tol) else {
             return s.solution(&point);
         };
         let theta = s.step(q, &point)?;
+        spare = point.key_weight;
         degenerate = if theta <= 1e-12 { degenerate + 1 } else { 0 };
     }
     Err(Error::Solver(
@@ -90,7 +92,12 @@ fn check<const R: usize>(groups: &[Vec<Choice<R>>], cap: &[f64; R]) -> Result<()
     }
     for (g, options) in groups.iter().enumerate() {
         for (o, c) in options.iter().enumerate() {
-            if !c.value.is_finite() || c.demand.iter().any(|d| !(d.is_finite() && *d >= 0.0)) {
+            // (One pass, no early exit per resource: every solve checks every option.)
+            let demand_ok = c
+                .demand
+                .iter()
+                .fold(true, |ok, d| ok & d.is_finite() & (*d >= 0.0));
+            if !(c.value.is_finite() & demand_ok) {
                 return Err(Error::Solver(format!(
                     "multiple-choice LP: group {g} option {o} holds a non-finite or negative number"
                 )));
@@ -126,6 +133,8 @@ struct Simplex<'a, const R: usize> {
     key: Vec<usize>,
     /// The basic variables besides the keys: R of them (slacks or non-key options).
     work: [Var; R],
+    /// A pivot's groups whose keys move (a buffer kept between pivots).
+    touched: Vec<usize>,
 }
 
 impl<'a, const R: usize> Simplex<'a, R> {
@@ -164,6 +173,7 @@ impl<'a, const R: usize> Simplex<'a, R> {
             offset,
             key,
             work: std::array::from_fn(Var::Slack),
+            touched: Vec::new(),
         }
     }
 
@@ -197,7 +207,8 @@ impl<'a, const R: usize> Simplex<'a, R> {
     }
 
     /// Factors the working basis and computes the basic solution and the prices.
-    fn point(&self) -> Result<Point<R>, Error> {
+    /// `key_weight` is a buffer to fill (the last point's, so a pivot allocates none).
+    fn point(&self, mut key_weight: Vec<f64>) -> Result<Point<R>, Error> {
         let mut b = [[0.0; R]; R];
         let mut cost = [0.0; R];
         for (i, &v) in self.work.iter().enumerate() {
@@ -217,7 +228,8 @@ impl<'a, const R: usize> Simplex<'a, R> {
             }
         }
         let z: [f64; R] = std::array::from_fn(|i| (0..R).map(|r| binv[i][r] * rhs[r]).sum());
-        let mut key_weight = vec![1.0; self.groups.len()];
+        key_weight.clear();
+        key_weight.resize(self.groups.len(), 1.0);
         for (i, &v) in self.work.iter().enumerate() {
             if let Var::Opt(g, _) = v {
                 key_weight[g] -= z[i];
@@ -304,17 +316,18 @@ impl<'a, const R: usize> Simplex<'a, R> {
             }
         }
         // Keys move with their group's working options (and the entering option's group).
-        let mut touched: Vec<usize> = self
-            .work
-            .iter()
-            .filter_map(|v| match v {
-                Var::Opt(g, _) => Some(*g),
-                Var::Slack(_) => None,
-            })
-            .collect();
-        if let Var::Opt(g, _) = q {
-            touched.push(g);
-        }
+        // (The buffer is the simplex's, reused from pivot to pivot.)
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.clear();
+        touched.extend(
+            self.work
+                .iter()
+                .chain(std::iter::once(&q))
+                .filter_map(|v| match v {
+                    Var::Opt(g, _) => Some(*g),
+                    Var::Slack(_) => None,
+                }),
+        );
         touched.sort_unstable();
         touched.dedup();
         for &h in &touched {
@@ -333,6 +346,7 @@ impl<'a, const R: usize> Simplex<'a, R> {
                 );
             }
         }
+        self.touched = touched;
         let Some((theta, _, leave)) = best else {
             return Err(Error::Solver("multiple-choice LP: unbounded ray".into()));
         };
