@@ -207,6 +207,9 @@ fn reply_handler(weak: Weak<RefCell<Inner>>, k: usize) -> Rc<dyn Fn(Reply)> {
         // news is the pool's own (a failed warm-up only means a slower first run).
         if !warm_up {
             forward(reply);
+        } else if finished.is_some() {
+            // For the benchmarks (`scripts/page.mjs planner`): when each worker was warm.
+            super::mark("smd-pool-warm");
         }
         if finished.is_some() {
             feed(&inner);

@@ -124,9 +124,10 @@ impl Oasis {
                     // less that cannot beat the best so far is not priced (the bound
                     // shaved by far more than the sum's rounding, so none that could win
                     // is skipped).
-                    if let Some(b) = best.as_ref().filter(|b| {
-                        value - least * (end - start) as f64 * (1.0 - 1e-9) <= b.0
-                    }) {
+                    if let Some(b) = best
+                        .as_ref()
+                        .filter(|b| value - least * (end - start) as f64 * (1.0 - 1e-9) <= b.0)
+                    {
                         // (The tests' builds price it anyway: it must not have won.)
                         debug_assert!(self
                             .cost(start, end, &d, &world.cap)
