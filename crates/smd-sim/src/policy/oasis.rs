@@ -107,10 +107,8 @@ impl Oasis {
                 let t = m.t(w as f64, p as f64) * world.worst_slowdown[i];
                 let d = m.demand(w as f64, p as f64);
                 // The cost of one slot at the free price (the least price).
-                let least: f64 = (0..4)
-                    .filter(|&r| world.cap[r] > 0.0 && d[r] > 0.0)
-                    .map(|r| self.free_price * d[r] / world.cap[r])
-                    .sum();
+                let mut least = 0.0;
+                add_slot(&mut least, &[self.free_price; 4], &d, &world.cap);
                 for start in k..k + START_SLOTS {
                     let t0 = start as f64 * world.delta;
                     let completion = t0 + world.restart + t;
@@ -157,11 +155,7 @@ impl Oasis {
             if !fits(&after, cap) {
                 return None;
             }
-            for r in 0..4 {
-                if cap[r] > 0.0 && d[r] > 0.0 {
-                    cost += price[r] * d[r] / cap[r];
-                }
-            }
+            add_slot(&mut cost, &price, d, cap);
         }
         Some(cost)
     }
@@ -187,6 +181,17 @@ impl Oasis {
                     self.prices[t][r] = price;
                 }
             }
+        }
+    }
+}
+
+/// Adds one slot's cost of demand `d` at `price` to `cost`, resource by resource
+/// (`price_r · d_r / C_r` where both are positive): what [`Oasis::cost`] sums, and so what
+/// its lower bound prices.
+fn add_slot(cost: &mut f64, price: &[f64; 4], d: &[f64; 4], cap: &[f64; 4]) {
+    for r in 0..4 {
+        if cap[r] > 0.0 && d[r] > 0.0 {
+            *cost += price[r] * d[r] / cap[r];
         }
     }
 }
