@@ -221,6 +221,17 @@ impl Curve {
             .unwrap_or(0.0)
     }
 
+    /// The most GPUs any batch of the application runs on, at most [`MAX_WORKERS`]:
+    /// ⌊largest batch / smallest local batch⌋ (beyond it no total batch gives every GPU its
+    /// smallest local batch), whatever batch the job itself is fixed at.
+    pub fn widest(&self) -> u32 {
+        Measured::of(self.app).map_or(MAX_WORKERS, |m| {
+            (m.batch_range()[1] / m.local_range()[0])
+                .floor()
+                .clamp(1.0, f64::from(MAX_WORKERS)) as u32
+        })
+    }
+
     /// The share of its target a run at `at` has reached, in [0, 1].
     pub fn share_done(&self, at: &Progress) -> f64 {
         Measured::of(self.app).map_or(0.0, |m| m.share_done(at))

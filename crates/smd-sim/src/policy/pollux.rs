@@ -242,7 +242,7 @@ impl Decide for Pollux {
             job.many_speed.clear();
             if learner.model().is_some() {
                 let g = self.goodputs(i, learner);
-                let base_goodput = g.at(curve, learner, false, fair);
+                let base_goodput = g.at(curve, learner, false, fair_goodput_share(curve, fair));
                 let mut s = |spread: bool, r: u32| {
                     let x = if r == 0 || (!spread && r > NODE_GPUS) || (spread && r < 2) {
                         0.0
@@ -366,6 +366,15 @@ impl Decide for Pollux {
         self.problem = problem;
         Ok(d)
     }
+}
+
+/// The GPUs of the fair goodput a learned job's speedups are measured against (MODEL.md
+/// §23): the fair share ⌈G/J⌉ (`fair`), at most the most GPUs any batch of the application
+/// runs on and 64 — ⌈G/J⌉ itself on the reference's 64 GPUs; on a large cluster with few jobs, ⌈G/J⌉ GPUs on one node run no batch at
+/// all, the base would be 0 and every allocation of the job as idle as none (jobs waited
+/// beside idle GPUs).
+fn fair_goodput_share(curve: &Curve, fair: u32) -> u32 {
+    fair.min(curve.widest()).max(1)
 }
 
 /// Measured nodes a row spans (a machine of more than a node's GPUs counts several).
