@@ -132,6 +132,10 @@ pub struct Budget<'a> {
     pub work: u64,
     /// A clock in ms and the reading at which to stop.
     pub deadline: Option<(&'a dyn Fn() -> f64, f64)>,
+    /// Stop once the best selection is within this much value of the LP relaxation's
+    /// (an upper bound on the optimum): no subset left can add more. `None`: enumerate to
+    /// the end.
+    pub slack: Option<f64>,
 }
 
 impl Default for Budget<'_> {
@@ -139,6 +143,7 @@ impl Default for Budget<'_> {
         Budget {
             work: FC_WORK_LIMIT,
             deadline: None,
+            slack: None,
         }
     }
 }
@@ -221,6 +226,17 @@ pub(crate) fn frieze_clarke_with<const R: usize, O: Observer>(
         }
         if !s.is_empty() && (work > budget.work || (read && budget.past_deadline())) {
             stopped_early(&mut best, lp_all);
+            return Ok(best);
+        }
+        if !s.is_empty()
+            && budget
+                .slack
+                .is_some_and(|slack| best.value >= lp_all - slack)
+        {
+            // Within the slack of an upper bound on the optimum: what is left of the
+            // enumeration could add at most that.
+            stopped_early(&mut best, lp_all);
+            best.proven_optimal = best.value >= lp_all;
             return Ok(best);
         }
         unread += 1;

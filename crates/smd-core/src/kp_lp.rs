@@ -95,6 +95,18 @@ pub fn solve<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> Relaxat
     }
 }
 
+thread_local! {
+    /// Columns priced by this thread's simplex so far (see [`work_on_this_thread`]).
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The LP work this thread has done so far: columns priced, summed over every basis of
+/// every LP it solved. Deterministic (the same inputs, the same count on every machine),
+/// so a test can bound a computation's work where a timer would depend on the machine.
+pub fn work_on_this_thread() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
 /// The bounded-variable revised simplex over every column.
 fn dense<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> Relaxation {
     let n = c.len();
@@ -102,17 +114,80 @@ fn dense<const R: usize>(c: &[f64], a: &[[f64; R]], b: &[f64; R]) -> Relaxation 
     let mut s = Simplex::new(c, a, b);
     let cmax = c.iter().fold(0.0_f64, |m, v| m.max(v.abs())).max(1e-300);
     let mut degenerate = 0usize;
-    let limit = 100 * (n + R) + 1000;
-    for _ in 0..limit {
+    let mut steps = 100 * (n + R) + 1000;
+    let mut priced = Priced::default();
+    'basis: while steps > 0 {
+        // A bound flip leaves the basis, so the duals and every reduced cost, as they
+        // were: the columns are priced once per basis and taken in the order the pricing
+        // rule would take them again (most knapsack steps are flips: an item moves to 1).
         let y = s.duals();
-        // Pricing: Dantzig, or Bland (first improving index) after degenerate pivots.
-        let Some(j) = s.entering(&y, degenerate > 2 * R, tol * cmax) else {
-            break;
-        };
-        let theta = s.step(j);
-        degenerate = if theta <= 1e-12 { degenerate + 1 } else { 0 };
+        s.price(&y, tol * cmax, &mut priced);
+        WORK.with(|w| w.set(w.get() + (n + R) as u64));
+        loop {
+            if steps == 0 {
+                break 'basis;
+            }
+            steps -= 1;
+            // Pricing: Dantzig, or Bland (first improving index) after degenerate pivots.
+            let Some(j) = priced.take(degenerate > 2 * R) else {
+                break 'basis;
+            };
+            let theta = s.step(j);
+            degenerate = if theta <= 1e-12 { degenerate + 1 } else { 0 };
+            if matches!(s.state[j], State::Basic(_)) {
+                continue 'basis;
+            }
+        }
     }
     s.solution()
+}
+
+/// The improving columns of one basis with their gains, and which were taken.
+#[derive(Default)]
+struct Priced {
+    /// (column, gain) in column order, `None` once taken.
+    cols: Vec<Option<(usize, f64)>>,
+    /// Positions in `cols` by gain, the largest first and the first column among equal
+    /// gains first: Dantzig's order, taken in O(log n) a step.
+    by_gain: std::collections::BinaryHeap<(Gain, std::cmp::Reverse<usize>)>,
+}
+
+/// A gain (finite, > 0) ordered by `total_cmp`.
+#[derive(Clone, Copy, PartialEq)]
+struct Gain(f64);
+
+impl Eq for Gain {}
+
+impl PartialOrd for Gain {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Gain {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+impl Priced {
+    /// The next column to enter: the first untaken (Bland) or the untaken of the largest
+    /// gain, the first among equal gains (Dantzig); `None` when every improving column was
+    /// taken.
+    fn take(&mut self, bland: bool) -> Option<usize> {
+        let k = if bland {
+            // Rare (after degenerate pivots): a scan.
+            self.cols.iter().position(Option::is_some)?
+        } else {
+            loop {
+                let (_, std::cmp::Reverse(k)) = self.by_gain.pop()?;
+                if self.cols[k].is_some() {
+                    break k;
+                }
+            }
+        };
+        self.cols[k].take().map(|(j, _)| j)
+    }
 }
 
 /// The simplex's state. Variables 0..n are the items (0 ≤ x ≤ 1), n..n+R the slacks of the
@@ -193,10 +268,10 @@ impl<'a, const R: usize> Simplex<'a, R> {
         y
     }
 
-    /// The entering variable, whose reduced cost improves by more than `tol`: the largest
-    /// gain (Dantzig), or the first index (Bland); `None` at an optimum.
-    fn entering(&self, y: &[f64; R], bland: bool, tol: f64) -> Option<usize> {
-        let mut enter: Option<(usize, f64)> = None;
+    /// Every column whose reduced cost improves by more than `tol` at duals `y`, with its
+    /// gain, into `out` (in column order and by gain; none taken).
+    fn price(&self, y: &[f64; R], tol: f64, out: &mut Priced) {
+        out.cols.clear();
         for j in 0..self.n + R {
             if matches!(self.state[j], State::Basic(_)) {
                 continue;
@@ -208,14 +283,17 @@ impl<'a, const R: usize> Simplex<'a, R> {
                 State::Upper if d < -tol => -d,
                 _ => continue,
             };
-            if bland {
-                return Some(j);
-            }
-            if enter.is_none_or(|(_, g)| gain > g) {
-                enter = Some((j, gain));
-            }
+            out.cols.push(Some((j, gain)));
         }
-        enter.map(|(j, _)| j)
+        let mut heap = std::mem::take(&mut out.by_gain).into_vec();
+        heap.clear();
+        heap.extend(
+            out.cols
+                .iter()
+                .enumerate()
+                .filter_map(|(k, c)| c.map(|(_, g)| (Gain(g), std::cmp::Reverse(k)))),
+        );
+        out.by_gain = heap.into();
     }
 
     /// Moves the entering variable j off its bound as far as the ratio test allows: a bound

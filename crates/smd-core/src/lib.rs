@@ -126,6 +126,8 @@ pub use generate::{generate, GenerateOptions};
 pub use landscape::{landscape, Landscape};
 // Which LP crate `InnerSolver::Reference` runs on (the feature `minilp` swaps it).
 pub use knapsack::FC_WORK_LIMIT;
+// The admission's LP work on this thread, for tests that bound work without a timer.
+pub use kp_lp::work_on_this_thread as lp_work_on_this_thread;
 pub use lp::BACKEND as LP_BACKEND;
 pub use plan::Plan;
 pub use policy::{

@@ -523,6 +523,7 @@ fn frieze_clarke_stops_at_its_deadline_with_an_honest_status() {
     let sel = fc_within(&Budget {
         work: u64::MAX,
         deadline: Some((&clock, 50.0)),
+        slack: None,
     });
     assert!(sel.nodes <= 52, "{} subsets after the deadline", sel.nodes);
     assert!(t.get() <= 52.0, "read until {} ms", t.get());
@@ -543,6 +544,7 @@ fn frieze_clarke_stops_at_its_work_cap_deterministically() {
     let budget = Budget {
         work: 5000,
         deadline: None,
+        slack: None,
     };
     let (a, b) = (fc_within(&budget), fc_within(&budget));
     assert!(a.nodes < 100 && a.gap.is_some(), "{a:?}");
@@ -551,7 +553,54 @@ fn frieze_clarke_stops_at_its_work_cap_deterministically() {
     let none = fc_within(&Budget {
         work: 0,
         deadline: None,
+        slack: None,
     });
     assert_eq!(none.nodes, 1);
     assert!(close(none.value, 10.0));
+}
+
+#[test]
+fn frieze_clarke_stops_within_its_slack_of_the_lp_and_not_before() {
+    // `all_open`: every rounding is 10, the LP 10.5. A slack of 0.5 is met by ∅'s
+    // completion: one subset, with its gap against the LP.
+    let within = |slack: f64| {
+        fc_within(&Budget {
+            slack: Some(slack),
+            ..Budget::default()
+        })
+    };
+    let met = within(0.5);
+    assert_eq!(met.nodes, 1);
+    assert!(close(met.value, 10.0) && !met.proven_optimal);
+    assert!(close(met.gap.expect("a gap"), 0.5 / 10.5), "{met:?}");
+    // A slack just below the gap is never met: the whole enumeration, as without one.
+    let full = fc_within(&Budget::default());
+    let unmet = within(0.5 - 1e-6);
+    assert_eq!((unmet.nodes, unmet.value), (full.nodes, full.value));
+    // Where the LP is integral the best meets it at once: proven optimal.
+    let items = vec![
+        Item {
+            value: 1.0,
+            demand: [1.0],
+        };
+        30
+    ];
+    let budget = Budget {
+        slack: Some(0.0),
+        ..Budget::default()
+    };
+    let exact = frieze_clarke_with(
+        &items,
+        &[10.0],
+        2,
+        true,
+        &budget,
+        &mut crate::observe::Quiet,
+    )
+    .unwrap();
+    assert!(
+        exact.proven_optimal && close(exact.value, 10.0),
+        "{exact:?}"
+    );
+    assert_eq!(exact.nodes, 1);
 }

@@ -89,6 +89,11 @@ pub struct Options<'a> {
     /// [`crate::FC_WORK_LIMIT`]): a deterministic bound for callers without a clock,
     /// e.g. the simulation's per-slot replan.
     pub admission_work: Option<u64>,
+    /// Frieze–Clarke stops once its best admission is within this much utility of the LP
+    /// relaxation's (an upper bound on the optimum; default `None`: it enumerates to the
+    /// end), e.g. the simulation's per-slot replan, where jobs that waited past their
+    /// deadlines all have utilities of ~10⁻⁹ and a full enumeration would optimise dust.
+    pub admission_slack: Option<f64>,
 }
 
 /// Plans `scenario` with `policy`, timing with `clock`.
@@ -358,6 +363,7 @@ fn admit<O: Observer>(
         let budget = knapsack::Budget {
             work: opts.admission_work.unwrap_or(knapsack::FC_WORK_LIMIT),
             deadline,
+            slack: opts.admission_slack,
         };
         knapsack::frieze_clarke_observed(&items, cap, p.ptas_depth, &budget, obs)?
     };

@@ -35,6 +35,13 @@ pub const MAX_ACTIVE: usize = 2000;
 /// workloads need < 10^6.
 pub const SLOT_ADMISSION_WORK: u64 = 10_000_000;
 
+/// A slot's admission stops once it is within this much utility (a millionth of one job's
+/// full utility) of the LP relaxation's, an upper bound on the best admission (docs/MODEL.md
+/// §17, *Limits*): when every waiting job is far past its deadline their utilities are
+/// ~10⁻⁹ and the rest of Frieze–Clarke's enumeration could not add a visible digit (1000
+/// measured jobs arriving at once: minutes of it, slot after slot).
+pub const SLOT_ADMISSION_SLACK: f64 = 1e-6;
+
 pub(crate) struct Replan {
     policy: Policy,
     cache: Cache,
@@ -128,6 +135,7 @@ impl Decide for Replan {
             &mut Options {
                 cache: Some(&mut self.cache),
                 admission_work: Some(SLOT_ADMISSION_WORK),
+                admission_slack: Some(SLOT_ADMISSION_SLACK),
                 ..Options::default()
             },
         )?;
