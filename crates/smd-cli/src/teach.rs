@@ -55,6 +55,12 @@ pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
         inner: a.common.inner_solver,
         ..TraceOptions::default()
     };
+    // Tracing plans the whole scenario: seconds on thousands of jobs. Progress on stderr
+    // past a few, until the steps are written.
+    let _ticker = crate::progress::Ticker::start(&format!(
+        "smd: tracing job {}",
+        printable(&scenario.jobs[index].id)
+    ));
     let t = match catch_unwind(AssertUnwindSafe(|| trace(&scenario, index, &opts))) {
         Ok(r) => r?,
         Err(_) => {
