@@ -203,15 +203,18 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     if let (Some(m), Some(g), Some(p)) = (metric, goal, metric_policy.as_deref()) {
         // A goal may evaluate every size (when the metric is not monotone): progress on
-        // stderr past a few seconds, as for a sweep, with the size being evaluated.
+        // stderr past a few seconds, as for a sweep, with the sizes evaluated so far.
         let ticker = crate::progress::Ticker::start(&format!(
             "smd: seeking the goal over {} sizes",
             pts.len()
         ));
         let status = ticker.status();
+        let mut done = 0;
         let mut progress = |q: smd_sweep::Progress| {
+            done += usize::from(q.done == q.policies);
             if let (Ok(mut s), Some(at)) = (status.lock(), pts.get(q.point)) {
-                *s = format!("{axis} {}: {}", smd_core::error::num(at.size), q.policy);
+                let size = smd_core::error::num(at.size);
+                *s = format!("{done} evaluated, the last {axis} {size}");
             }
         };
         let mut opts = smd_sweep::Options {
