@@ -1,7 +1,8 @@
-//! Progress on stderr for runs that pass a few seconds (plan, compare, simulate, sweep): one
-//! ticker per run, quiet when the run ends first, so fast runs and scripted `--json` runs
-//! print nothing extra (stdout is never touched). A background thread prints the elapsed
-//! time and the latest status the run reported; the run only stores text.
+//! Progress on stderr for runs that pass a few seconds (plan, compare, simulate, sweep and
+//! its goal, teach): one ticker per run, quiet when the run ends first, so fast runs and
+//! scripted `--json` runs print nothing extra (stdout is never touched). A background
+//! thread prints the elapsed time and the latest status the run reported; the run only
+//! stores text.
 
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -10,6 +11,9 @@ use std::time::{Duration, Instant};
 
 /// Silence before the first line: shorter runs print nothing.
 const FIRST_AFTER: Duration = Duration::from_secs(3);
+/// Overrides FIRST_AFTER, in ms; 0 prints the first line at once, before the run starts,
+/// so that the CLI's tests see a short run's progress.
+const FIRST_AFTER_ENV: &str = "SMD_PROGRESS_AFTER_MS";
 /// Between two lines after that.
 const EVERY: Duration = Duration::from_secs(2);
 
@@ -28,10 +32,17 @@ impl Ticker {
         let shared = Arc::clone(&status);
         let what = what.to_string();
         let t0 = Instant::now();
+        let first = std::env::var(FIRST_AFTER_ENV)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(FIRST_AFTER, Duration::from_millis);
+        if first.is_zero() {
+            eprintln!("{what}: 0 s");
+        }
         let thread = std::thread::Builder::new()
             .name("progress".into())
             .spawn(move || {
-                let mut wait = FIRST_AFTER;
+                let mut wait = if first.is_zero() { EVERY } else { first };
                 // Any message or a closed channel ends it; only a timeout prints.
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(wait) {
                     let s = shared.lock().map(|s| s.clone()).unwrap_or_default();

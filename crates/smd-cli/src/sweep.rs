@@ -74,9 +74,15 @@ pub struct SweepArgs {
     metric: Option<String>,
     /// With --metric and one policy: the fewest sizes of the range at which the metric
     /// meets this goal (at most it for times, GPU-hours and cost in USD, at least it for finished jobs
-    /// and utility), by bisection — about log₂ of the sizes are evaluated. Times take a
-    /// unit: 2h, 90min, 30s (a bare number is seconds).
-    #[arg(long, value_name = "X", requires = "metric")]
+    /// and utility), by bisection — about log₂ of the sizes are evaluated, every size below
+    /// the answer when they show the metric is not monotone. Times take a unit: 2h, 90min,
+    /// 30s (a bare number is seconds); the other metrics a plain number.
+    #[arg(
+        long,
+        value_name = "X",
+        requires = "metric",
+        allow_hyphen_values = true
+    )]
     goal: Option<String>,
     #[command(flatten)]
     common: Common,
@@ -156,12 +162,12 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         Some(_) => one(&a.sim_policy),
         None => None,
     };
-    let goal = a
-        .goal
-        .as_deref()
-        .map(parse_goal)
-        .transpose()
-        .map_err(|m| Failure::Invalid(format!("--goal: {m}")))?;
+    let goal = match (a.goal.as_deref(), metric) {
+        (Some(g), Some(m)) => {
+            Some(parse_goal(g, m).map_err(|e| Failure::Invalid(format!("--goal: {e}")))?)
+        }
+        _ => None,
+    };
     if goal.is_some() && metric_policy.is_none() {
         return Err(Failure::Invalid(
             "--goal: name the one policy it is for (--sim-policy P; --policy P for the static utility)".into(),
@@ -190,21 +196,35 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         m.check(&first)
             .map_err(|e| Failure::Invalid(format!("--metric {m}: {e}")))?;
     }
+    let over_time = applicable(over_time, &base, a, metric, metric_policy.as_deref())?;
     let policies = Policies {
         planners: planners.unwrap_or_else(|| Policy::for_cluster(&first.cluster).to_vec()),
         over_time,
     };
     if let (Some(m), Some(g), Some(p)) = (metric, goal, metric_policy.as_deref()) {
-        let found = smd_sweep::seek(
-            &base,
-            &spec,
-            &policies,
-            m,
-            p,
-            g,
-            &mut smd_sweep::Options::default(),
-        )
-        .map_err(failure)?;
+        // A goal may evaluate every size (when the metric is not monotone): progress on
+        // stderr past a few seconds, as for a sweep, with the sizes evaluated so far.
+        let ticker = crate::progress::Ticker::start(&format!(
+            "smd: seeking the goal over {} sizes",
+            pts.len()
+        ));
+        let status = ticker.status();
+        let mut done = 0;
+        let mut progress = |q: smd_sweep::Progress| {
+            done += usize::from(q.done == q.policies);
+            if let (Ok(mut s), Some(at)) = (status.lock(), pts.get(q.point)) {
+                let size = smd_core::error::num(at.size);
+                *s = format!("{done} evaluated, the last {axis} {size}");
+            }
+        };
+        let mut opts = smd_sweep::Options {
+            progress: Some(&mut progress),
+            inner: a.common.inner_solver,
+            ..Default::default()
+        };
+        let found = smd_sweep::seek(&base, &spec, &policies, m, p, g, &mut opts);
+        drop(ticker);
+        let found = found.map_err(failure)?;
         if a.common.json {
             let text = serde_json::to_string_pretty(&found)
                 .map_err(|e| Failure::Solver(format!("cannot serialise the answer: {e}")))?;
@@ -243,6 +263,7 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
                 m,
                 metric_policy.as_deref(),
                 pts[0].current_size(&base),
+                a.over_time,
             )
             .map_err(|e| Failure::Invalid(format!("--metric {m}: {e}")))
         })
@@ -272,6 +293,45 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         writeln!(out, "{}", crate::table::printable(&ans.answer))?;
     }
     Ok(())
+}
+
+/// The policies over time of `--sim-policy` that schedule `base`'s jobs. The reference's
+/// (tiresias, optimus_oracle, pollux) schedule measured all-reduce jobs only: one named
+/// that cannot is skipped with a warning (`all` names those that apply), or refused when
+/// the metric asked about needs it.
+fn applicable(
+    policies: Vec<SimPolicy>,
+    base: &smd_core::Scenario,
+    a: &SweepArgs,
+    metric: Option<Metric>,
+    metric_policy: Option<&str>,
+) -> Result<Vec<SimPolicy>, Failure> {
+    let (run, skipped): (Vec<_>, Vec<_>) = policies.into_iter().partition(|p| p.applies_to(base));
+    let Some(&first) = skipped.first() else {
+        return Ok(run);
+    };
+    let why = match base.jobs.iter().find(|j| j.measured.is_none()) {
+        Some(j) => format!(
+            "schedules measured all-reduce jobs only, and job {:?} is a parameter-server job",
+            smd_core::error::cut(&j.id)
+        ),
+        None => "schedules measured all-reduce jobs only, and the scenario has no jobs".into(),
+    };
+    if let Some(p) = skipped.iter().find(|p| Some(p.name()) == metric_policy) {
+        return Err(Failure::Invalid(format!("--sim-policy {p}: it {why}")));
+    }
+    if let Some(m) = metric.filter(|m| (m.over_time() || a.over_time) && run.is_empty()) {
+        return Err(Failure::Invalid(format!(
+            "--metric {m}: no policy over time is left to measure it: {first} {why}"
+        )));
+    }
+    if a.sim_policy.trim() != "all" {
+        let mut err = std::io::stderr().lock();
+        for p in &skipped {
+            let _ = writeln!(err, "warning: --sim-policy: {p} is skipped: it {why}");
+        }
+    }
+    Ok(run)
 }
 
 /// What the sweep varied, for its text's headline.

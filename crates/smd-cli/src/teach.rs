@@ -40,6 +40,12 @@ struct Step<'a> {
 
 /// Traces the job and prints its steps.
 pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
+    // Reading and tracing thousands of jobs takes seconds: progress on stderr past a few,
+    // until the steps are written.
+    let _ticker = crate::progress::Ticker::start(&format!(
+        "smd: tracing job {}",
+        printable(&smd_core::error::cut(&a.job))
+    ));
     let scenario = load(&a.common)?;
     let Some(index) = scenario.jobs.iter().position(|j| j.id == a.job) else {
         let hint = match scenario.jobs.first() {

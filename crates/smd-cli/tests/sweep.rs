@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::smd;
+use common::{smd, smd_with_progress};
 use serde_json::Value;
 
 /// 12 generated jobs (seed 3) on `units` units, or on `machines` × t4x4.
@@ -329,7 +329,10 @@ fn a_metric_is_answered_under_its_policy() {
     assert!(sought["answer"]
         .as_str()
         .unwrap()
-        .starts_with("The fewest for a mean JCT ≤"));
+        .starts_with("The fewest of the sizes swept for a mean JCT ≤"));
+    assert_eq!(sought["swept"], 3);
+    // Three sizes: bisection evaluates every one below the answer.
+    assert_eq!(sought["exact"], true);
     let o = smd(
         &[
             "sweep",
@@ -411,4 +414,192 @@ fn the_cost_of_a_run_is_its_machines_price_times_its_length() {
     assert_eq!(o.status.code(), Some(2));
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(e.contains("--metric cost") && e.contains("no price"), "{e}");
+}
+
+/// `smd sweep … --goal` of workload-1's first 10 jobs under fifo over 1 to 3 machines, the
+/// goal and the metric given; its output.
+fn goal(metric: &str, goal: &str) -> std::process::Output {
+    let s = ten_jobs_on_two_machines();
+    smd(
+        &[
+            "sweep",
+            "--machines",
+            "1:3:1",
+            "--over-time",
+            "--sim-policy",
+            "fifo",
+            "--metric",
+            metric,
+            "--goal",
+            goal,
+            "-",
+        ],
+        Some(s.to_string().as_bytes()),
+    )
+}
+
+/// A goal out of range, of the wrong kind or negative is refused by `--goal`, briefly.
+#[test]
+fn a_goal_that_is_no_goal_is_refused_naming_the_flag() {
+    for (metric, text, message) in [
+        (
+            "mean_jct",
+            "1e308h",
+            "error: --goal: \"1e308h\" is too large: a goal is at most 1e12 s\n",
+        ),
+        (
+            "mean_jct",
+            "1e308",
+            "error: --goal: \"1e308\" is too large: a goal is at most 1e12 s\n",
+        ),
+        (
+            "finished",
+            "30min",
+            "error: --goal: \"30min\" is a time; a goal on the finished jobs is a plain number\n",
+        ),
+        (
+            "mean_jct",
+            "-5",
+            "error: --goal: \"-5\" is not a goal: a number ≥ 0, with a unit (2h, 90min, 30s)\n",
+        ),
+        (
+            "finished",
+            "-5",
+            "error: --goal: \"-5\" is not a goal: a number ≥ 0\n",
+        ),
+    ] {
+        let o = goal(metric, text);
+        assert_eq!(o.status.code(), Some(2), "{metric} {text}");
+        assert_eq!(String::from_utf8_lossy(&o.stderr), message);
+        assert!(o.stdout.is_empty());
+    }
+}
+
+/// A goal shows its progress on stderr (here from the start; past a few seconds for
+/// people), naming the size being evaluated.
+#[test]
+fn a_goal_shows_its_progress() {
+    let s = ten_jobs_on_two_machines();
+    let o = smd_with_progress(
+        &[
+            "sweep",
+            "--machines",
+            "1:3:1",
+            "--over-time",
+            "--sim-policy",
+            "fifo",
+            "--metric",
+            "mean_jct",
+            "--goal",
+            "1h",
+            "--json",
+            "-",
+        ],
+        Some(s.to_string().as_bytes()),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.starts_with("smd: seeking the goal over 3 sizes: "), "{e}");
+    serde_json::from_slice::<Value>(&o.stdout).unwrap();
+}
+
+/// Over time, the total utility is each policy over time's simulated utility: the answer
+/// for several policies, as for one, is read from the runs, not from the static plans.
+#[test]
+fn utility_over_time_is_the_simulations_for_one_policy_or_several() {
+    let s = ten_jobs_on_two_machines();
+    for sim in ["fifo,optimus", "optimus"] {
+        let out = run(
+            &[
+                "sweep",
+                "--machines",
+                "1:3:1",
+                "--policy",
+                "smd,optimus",
+                "--over-time",
+                "--sim-policy",
+                sim,
+                "--metric",
+                "utility",
+                "--json",
+                "-",
+            ],
+            &s,
+        );
+        let m = &out["metric"];
+        let policy = m["policy"].as_str().unwrap();
+        assert!(sim.split(',').any(|p| p == policy), "{sim}: {policy}");
+        let points = out["points"].as_array().unwrap();
+        for (v, p) in m["values"].as_array().unwrap().iter().zip(points) {
+            assert_eq!(v["value"], p["over_time"][policy]["total_utility"], "{sim}");
+        }
+    }
+}
+
+/// The reference simulator's policies schedule measured all-reduce jobs only: on
+/// parameter-server jobs one named is skipped with a warning that says so, and a metric
+/// asked of it is refused by --sim-policy, not by a flag that was given.
+#[test]
+fn a_policy_over_time_that_cannot_run_is_said_not_skipped_silently() {
+    let o = smd(
+        &[
+            "trace",
+            "--workload",
+            "workload-1",
+            "--machines",
+            "2",
+            "--architecture",
+            "ps",
+        ],
+        None,
+    );
+    let mut s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    s["jobs"].as_array_mut().unwrap().truncate(4);
+    let id = s["jobs"][0]["id"].as_str().unwrap().to_owned();
+    let why = format!(
+        "schedules measured all-reduce jobs only, and job {id:?} is a parameter-server job"
+    );
+    let sweep = |extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "--machines",
+            "1:2:1",
+            "--policy",
+            "smd",
+            "--over-time",
+        ];
+        args.extend_from_slice(extra);
+        args.push("-");
+        smd(&args, Some(s.to_string().as_bytes()))
+    };
+    let o = sweep(&["--sim-policy", "pollux,fifo", "--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("warning: --sim-policy: pollux is skipped: it {why}\n")
+    );
+    let out: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(out["points"][0]["over_time"]["fifo"].is_object());
+    // `all` names the policies that apply: nothing to warn of.
+    let o = sweep(&["--json"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = sweep(&["--sim-policy", "pollux", "--metric", "mean_jct"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!("error: --sim-policy pollux: it {why}\n")
+    );
+    let o = sweep(&["--sim-policy", "pollux,tiresias", "--metric", "mean_jct"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: --metric mean_jct: no policy over time is left to measure it: pollux {why}\n"
+        )
+    );
 }

@@ -156,3 +156,13 @@ fn the_lesson_is_the_key_steps_and_the_decision_in_words() {
         .unwrap()
         .contains("It is admitted"));
 }
+
+/// Tracing shows its progress on stderr (here from the start; past a few seconds for people,
+/// as tracing thousands of jobs takes).
+#[test]
+fn tracing_shows_its_progress() {
+    let o = common::smd_with_progress(&["teach", "--job", "job-002", "-"], Some(&scenario()));
+    assert_eq!(o.status.code(), Some(0));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.starts_with("smd: tracing job job-002: "), "{e}");
+}

@@ -58,7 +58,7 @@ pub use evaluate::{
 };
 pub use knee::{answer, knee, knee_over_time, Knee, KNEE_SHARE};
 pub use metric::{
-    goal_in, metric_answer, parse_goal, seek, Metric, MetricAnswer, MetricPoint, Seek,
+    goal_in, metric_answer, parse_goal, seek, Metric, MetricAnswer, MetricPoint, Seek, MAX_GOAL,
 };
 pub use point::{
     parse_resource, points, scenario_at, Axis, Point, Spec, Target, DEFAULT_MACHINE_TYPE,

@@ -108,26 +108,47 @@ impl Metric {
     }
 }
 
-/// A goal as a person types it: a number, with a time unit (`2h`, `90min`, `30s`) for the
-/// time metrics; in the metric's own unit (seconds for times) otherwise.
-pub fn parse_goal(text: &str) -> Result<f64, String> {
+/// The largest goal a sweep answers, in the metric's unit (seconds for times: 32 000
+/// years): beyond any run's numbers, and a number the answer prints as digits.
+pub const MAX_GOAL: f64 = 1e12;
+
+/// A goal as a person types it for `metric`: a number ≥ 0, with a time unit (`2h`, `90min`,
+/// `30s`; a bare number is seconds) for the time metrics, in the metric's own unit
+/// otherwise, at most [`MAX_GOAL`]. The error says why it is not one.
+pub fn parse_goal(text: &str, metric: Metric) -> Result<f64, String> {
     let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("min") {
-        (n, 60.0)
-    } else if let Some(n) = t.strip_suffix('h') {
-        (n, 3600.0)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        (t, 1.0)
+    let time = matches!(metric, Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue);
+    let unit = [("min", 60.0), ("h", 3600.0), ("s", 1.0)]
+        .into_iter()
+        .find_map(|(u, scale)| t.strip_suffix(u).map(|n| (n, scale)));
+    let shown = smd_core::error::cut(t);
+    let (num, scale) = match unit {
+        Some(_) if !time => {
+            return Err(format!(
+                "{shown:?} is a time; a goal on the {} is a plain number",
+                metric.words()
+            ))
+        }
+        Some(u) => u,
+        None => (t, 1.0),
     };
-    match num.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v * scale),
-        _ => Err(format!(
-            "{:?} is not a goal: a number ≥ 0, times with a unit (2h, 90min, 30s)",
-            smd_core::error::cut(t)
-        )),
+    let v = match num.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => v * scale,
+        _ if time => {
+            return Err(format!(
+                "{shown:?} is not a goal: a number ≥ 0, with a unit (2h, 90min, 30s)"
+            ))
+        }
+        _ => return Err(format!("{shown:?} is not a goal: a number ≥ 0")),
+    };
+    if v > MAX_GOAL {
+        return Err(format!(
+            "{shown:?} is too large: a goal is at most {}{}",
+            smd_format::fmt_sig(MAX_GOAL, 2),
+            if time { " s" } else { "" }
+        ));
     }
+    Ok(v)
 }
 
 /// The metric at one size.
@@ -164,22 +185,21 @@ pub struct MetricAnswer {
 
 /// The answer of `results` for `metric` under `policy` (`None`: the best for the metric
 /// at the current size), compared against `current` (the scenario's own size; `None` or
-/// below the range: the smallest swept). Errors say why it cannot be answered: an
-/// over-time metric of a static sweep, a policy not run, no value at the current size.
+/// below the range: the smallest swept). The total utility is read from the runs over time
+/// when `utility_over_time` (the CLI's `--over-time`: each policy over time's simulated
+/// utility), else from the static plans (the page's); every other metric always is. Errors
+/// say why it cannot be answered: an over-time metric of a static sweep, a policy not run,
+/// no value at the current size.
 pub fn metric_answer(
     results: &[PointResult],
     metric: Metric,
     policy: Option<&str>,
     current: Option<f64>,
+    utility_over_time: bool,
 ) -> Result<MetricAnswer, String> {
     let first = results.first().ok_or("nothing was swept")?;
     // The policies that have the metric, each with its value per point.
-    // Utility is the static plan's unless the policy named only runs over time.
-    let only_over_time = policy.is_some_and(|p| {
-        first.over_time.iter().any(|(q, _)| q.name() == p)
-            && !first.policies.iter().any(|(q, _)| q.name() == p)
-    });
-    let series = if metric.over_time() || only_over_time {
+    let series = if metric.over_time() || utility_over_time {
         if first.over_time.is_empty() {
             return Err(format!(
                 "the {} needs the jobs simulated over time: sweep with --over-time (the jobs need arrivals)",
@@ -303,6 +323,16 @@ fn least(values: &[MetricPoint]) -> Option<MetricPoint> {
         .iter()
         .filter(|p| p.value.is_some())
         .min_by(|x, y| x.value.unwrap_or(0.0).total_cmp(&y.value.unwrap_or(0.0)))
+        .copied()
+}
+
+/// The size with the most value (the smallest of equals), if any has a value.
+fn most(values: &[MetricPoint]) -> Option<MetricPoint> {
+    values
+        .iter()
+        .filter(|p| p.value.is_some())
+        .rev()
+        .max_by(|x, y| x.value.unwrap_or(0.0).total_cmp(&y.value.unwrap_or(0.0)))
         .copied()
 }
 
@@ -485,7 +515,7 @@ mod tests {
             [4.0, 2.0, 1.14, 0.8, 0.55],
             [50.0, 40.0, 30.0, 20.0, 10.0],
         );
-        let a = metric_answer(&r, Metric::MeanJct, None, Some(16.0)).unwrap();
+        let a = metric_answer(&r, Metric::MeanJct, None, Some(16.0), false).unwrap();
         assert_eq!(a.policy, "pollux");
         assert!(a.chosen);
         assert_eq!(a.current.size, 16.0);
@@ -496,11 +526,11 @@ mod tests {
         );
         // Given a policy, the answer is its own: fifo's 4 h at 16 falls to 2.5 h at 24, not
         // half, so no size halves it and the least is named.
-        let f = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(16.0)).unwrap();
+        let f = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(16.0), false).unwrap();
         assert!(!f.chosen && f.target.is_none());
         assert!(f.answer.starts_with("No size swept halves the mean JCT under fifo (4.00 h at 16 × t4x4); the least is 2.50 h at 24 × t4x4"), "{}", f.answer);
         // A size below the range compares against the smallest.
-        let low = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(2.0)).unwrap();
+        let low = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(2.0), false).unwrap();
         assert_eq!(low.current.size, 8.0);
         assert_eq!(low.target.unwrap().size, 16.0);
     }
@@ -508,23 +538,32 @@ mod tests {
     #[test]
     fn more_is_better_names_the_fewest_that_reach_the_most_and_bound_is_never_chosen() {
         let r = sweep([9.0; 5], [4.0; 5], [1.0; 5]);
-        let a = metric_answer(&r, Metric::Finished, Some("fifo"), Some(8.0)).unwrap();
+        let a = metric_answer(&r, Metric::Finished, Some("fifo"), Some(8.0), false).unwrap();
         assert_eq!(a.target.unwrap().size, 16.0);
         assert_eq!(a.answer, "Under fifo, 16 × t4x4 reach the most finished jobs swept, 10 jobs (8 jobs at 8 × t4x4).");
-        let best = metric_answer(&r, Metric::Finished, None, Some(8.0)).unwrap();
+        let best = metric_answer(&r, Metric::Finished, None, Some(8.0), false).unwrap();
         assert_eq!(best.policy, "pollux");
-        // Utility is the static plan's unless the policy only runs over time.
-        let u = metric_answer(&r, Metric::Utility, None, Some(8.0)).unwrap();
+        // Utility is the static plans' unless read over time; then it is the simulation's
+        // for every policy over time, one named or the best of several.
+        let u = metric_answer(&r, Metric::Utility, None, Some(8.0), false).unwrap();
         assert_eq!(u.policy, "smd");
         assert_eq!(u.target.unwrap().size, 24.0);
-        let pu = metric_answer(&r, Metric::Utility, Some("pollux"), Some(8.0)).unwrap();
+        let t = metric_answer(&r, Metric::Utility, None, Some(8.0), true).unwrap();
+        assert_eq!(
+            (t.policy.as_str(), t.values[0].value),
+            ("pollux", Some(10.0))
+        );
+        let pu = metric_answer(&r, Metric::Utility, Some("pollux"), Some(8.0), true).unwrap();
         assert_eq!(pu.values[0].value, Some(10.0));
+        let fu = metric_answer(&r, Metric::Utility, Some("fifo"), Some(8.0), true).unwrap();
+        assert_eq!(fu.values[0].value, Some(8.0));
+        assert!(metric_answer(&r, Metric::Utility, Some("smd"), Some(8.0), true).is_err());
     }
 
     #[test]
     fn a_move_the_wrong_way_is_said_and_errors_name_why() {
         let r = sweep([9.0; 5], [4.0; 5], [50.0, 40.0, 30.0, 59.0, 111.0]);
-        let q = metric_answer(&r, Metric::MeanQueue, Some("pollux"), Some(16.0)).unwrap();
+        let q = metric_answer(&r, Metric::MeanQueue, Some("pollux"), Some(16.0), false).unwrap();
         let (x, y) = q.against.unwrap();
         assert_eq!((x.size, y.size), (20.0, 24.0));
         assert!(q.answer.contains("No size swept halves the mean queueing under pollux (30.0 min at 16 × t4x4); none lowers it. It is not monotone: 24 × t4x4 give 111.0 min, more than 59.0 min at 20 × t4x4 (on a larger cluster"), "{}", q.answer);
@@ -532,12 +571,14 @@ mod tests {
         for p in &mut fixed {
             p.over_time.clear();
         }
-        assert!(metric_answer(&fixed, Metric::MeanJct, None, None)
+        assert!(metric_answer(&fixed, Metric::MeanJct, None, None, false)
             .unwrap_err()
             .contains("--over-time"));
-        assert!(metric_answer(&r, Metric::MeanJct, Some("tiresias"), None)
-            .unwrap_err()
-            .contains("tiresias was not run in this sweep (run: fifo, pollux)"));
+        assert!(
+            metric_answer(&r, Metric::MeanJct, Some("tiresias"), None, false)
+                .unwrap_err()
+                .contains("tiresias was not run in this sweep (run: fifo, pollux)")
+        );
         assert_eq!("p95_jct".parse::<Metric>(), Ok(Metric::P95Jct));
     }
 
@@ -547,7 +588,7 @@ mod tests {
     fn the_cost_is_answered_by_the_cheapest_size() {
         // fifo: machines × JCT = 72, 72, 64, 60, 60 → the cheapest is 20 (the first of two).
         let r = sweep([9.0, 6.0, 4.0, 3.0, 2.5], [4.0; 5], [1.0; 5]);
-        let a = metric_answer(&r, Metric::Cost, Some("fifo"), Some(16.0)).unwrap();
+        let a = metric_answer(&r, Metric::Cost, Some("fifo"), Some(16.0), false).unwrap();
         assert_eq!(a.target.unwrap().size, 20.0);
         assert!(a.against.is_none());
         assert_eq!(
@@ -555,7 +596,7 @@ mod tests {
             "20 × t4x4 cost the least under fifo: $352.08 until the jobs are done ($375.55 at 16 × t4x4)."
         );
         // pollux's constant JCT makes the smallest the cheapest.
-        let p = metric_answer(&r, Metric::Cost, Some("pollux"), Some(8.0)).unwrap();
+        let p = metric_answer(&r, Metric::Cost, Some("pollux"), Some(8.0), false).unwrap();
         assert_eq!(
             p.answer,
             "Under pollux, 8 × t4x4 is the cheapest size swept: $187.78 until the jobs are done."
@@ -575,24 +616,21 @@ mod tests {
             [4.0, 2.0, 1.14, 0.8, 0.55],
             [50.0, 40.0, 30.0, 59.0, 111.0],
         );
-        let a = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(16.0)).unwrap();
+        let a = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(16.0), false).unwrap();
         let g = goal_in(&r, &a, 3.5 * 3600.0);
         assert_eq!(g.found.unwrap().size, 20.0);
         assert!(g.monotone && g.evaluated.len() == 5);
         assert_eq!(
             g.answer,
-            "The fewest for a mean JCT ≤ 3.50 h under fifo: 20 × t4x4 (3.00 h)."
+            "The fewest of the sizes swept for a mean JCT ≤ 3.50 h under fifo: 20 × t4x4 (3.00 h)."
         );
         let none = goal_in(&r, &a, 3600.0);
         assert!(none.found.is_none());
-        assert!(
-            none.answer.starts_with(
-                "Not even 24 × t4x4 bring the mean JCT ≤ 60.0 min under fifo (2.50 h there)."
-            ),
-            "{}",
-            none.answer
+        assert_eq!(
+            none.answer,
+            "None of the sizes swept brings the mean JCT ≤ 60.0 min under fifo; the least is 2.50 h at 24 × t4x4."
         );
-        let q = metric_answer(&r, Metric::MeanQueue, Some("fifo"), Some(8.0)).unwrap();
+        let q = metric_answer(&r, Metric::MeanQueue, Some("fifo"), Some(8.0), false).unwrap();
         let g = goal_in(&r, &q, 45.0 * 60.0);
         assert_eq!(g.found.unwrap().size, 12.0);
         assert!(!g.monotone);
@@ -623,7 +661,7 @@ mod tests {
             over_time: vec![SimPolicy::Fifo],
         };
         let full = sweep(&base, &spec, &policies, &mut Options::default()).unwrap();
-        let a = metric_answer(&full.points, Metric::MeanJct, Some("fifo"), None).unwrap();
+        let a = metric_answer(&full.points, Metric::MeanJct, Some("fifo"), None, false).unwrap();
         let vals: Vec<f64> = a.values.iter().map(|p| p.value.unwrap()).collect();
         assert!(
             vals.windows(2).all(|w| w[1] <= w[0]),
@@ -646,10 +684,13 @@ mod tests {
         assert!(got.monotone);
         assert!(got.evaluated.len() < points(&base, &spec).unwrap().len());
         assert!(
-            got.answer.starts_with("The fewest for a mean JCT ≤"),
+            got.answer
+                .starts_with("The fewest of the sizes swept for a mean JCT ≤"),
             "{}",
             got.answer
         );
+        assert_eq!(got.swept, 9);
+        assert!(got.exact || got.answer.contains(" of the 9 sizes swept"));
         let none = seek(
             &base,
             &spec,
@@ -660,18 +701,214 @@ mod tests {
             &mut Options::default(),
         )
         .unwrap();
+        // Nothing meets it: the smallest, the largest and the middle evaluated, and the
+        // answer says the others were not.
         assert_eq!(none.found, None);
-        assert_eq!(none.evaluated.len(), 1);
+        let sizes: Vec<f64> = none.evaluated.iter().map(|p| p.size).collect();
+        assert_eq!(sizes, [1.0, 5.0, 9.0]);
+        assert!(!none.exact && none.monotone);
         assert!(
-            none.answer
-                .starts_with("Not even 9 × t4x4 bring the mean JCT"),
+            none.answer.starts_with("Not even 9 × t4x4 bring the mean JCT")
+                && none.answer.contains(
+                    "Bisection evaluated 3 of the 9 sizes swept, on the rule that the mean JCT does not rise as the size grows (it did not at those 3): a size not evaluated may also meet the goal."
+                ),
             "{}",
             none.answer
         );
     }
+
+    /// Goals: time units for the time metrics only; nothing negative, not a number or
+    /// past the largest goal, each refused with why.
+    #[test]
+    fn a_goal_is_a_number_in_the_metrics_unit_within_range() {
+        assert_eq!(parse_goal("30min", Metric::MeanJct), Ok(1800.0));
+        assert_eq!(parse_goal(" 2h", Metric::P95Jct), Ok(7200.0));
+        assert_eq!(parse_goal("90", Metric::MeanQueue), Ok(90.0));
+        assert_eq!(parse_goal("120", Metric::Finished), Ok(120.0));
+        assert_eq!(parse_goal("1e12", Metric::Cost), Ok(1e12));
+        let err = |t: &str, m: Metric| parse_goal(t, m).unwrap_err();
+        assert_eq!(
+            err("30min", Metric::Finished),
+            "\"30min\" is a time; a goal on the finished jobs is a plain number"
+        );
+        assert_eq!(
+            err("5s", Metric::Utility),
+            "\"5s\" is a time; a goal on the total utility is a plain number"
+        );
+        assert_eq!(
+            err("-5", Metric::MeanJct),
+            "\"-5\" is not a goal: a number ≥ 0, with a unit (2h, 90min, 30s)"
+        );
+        assert_eq!(
+            err("-5", Metric::Finished),
+            "\"-5\" is not a goal: a number ≥ 0"
+        );
+        assert_eq!(
+            err("1e308h", Metric::MeanJct),
+            "\"1e308h\" is too large: a goal is at most 1e12 s"
+        );
+        assert_eq!(
+            err("1e308", Metric::Finished),
+            "\"1e308\" is too large: a goal is at most 1e12"
+        );
+        for t in ["nan", "inf", "", "h", "soon"] {
+            assert!(err(t, Metric::MeanJct).contains("is not a goal"), "{t}");
+        }
+    }
+
+    /// A full scan's answer: the smallest size whose value meets the goal.
+    fn scan(metric: Metric, curve: &[Option<f64>], goal: f64) -> Option<usize> {
+        curve
+            .iter()
+            .position(|v| v.is_some_and(|v| meets(metric, v, goal)))
+    }
+
+    /// Sought over `curve` at sizes 1, 2, …, checking each value is asked at most once.
+    fn seek_curve(metric: Metric, curve: &[Option<f64>], goal: f64) -> Seek {
+        let sizes: Vec<f64> = (1..=curve.len()).map(|k| k as f64).collect();
+        let mut asked = vec![false; curve.len()];
+        let s = seek_in(
+            &sizes,
+            metric,
+            "fifo",
+            goal,
+            (Axis::Machines, Some("t4x4")),
+            |k| -> Result<Option<f64>, ()> {
+                assert!(!asked[k], "size {k} evaluated twice");
+                asked[k] = true;
+                Ok(curve[k])
+            },
+        )
+        .unwrap();
+        assert_eq!(s.evaluated.len(), asked.iter().filter(|&&a| a).count());
+        s
+    }
+
+    /// On random curves, monotone or not, with and without values: the goal-seek's answer
+    /// is the full scan's, or it says it evaluated only some sizes and on what rule — and
+    /// then the sizes it evaluated are monotone (it falls back to scanning when they are
+    /// not), and only a curve that is not monotone makes it differ from the scan.
+    #[test]
+    fn a_sought_goal_is_a_full_scans_or_says_what_it_assumed() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut rand = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut differed, mut scanned, mut assumed) = (0, 0, 0);
+        for case in 0..20_000 {
+            let metric = if case % 2 == 0 {
+                Metric::MeanJct
+            } else {
+                Metric::Finished
+            };
+            let n = 1 + (rand() % 40) as usize;
+            let shape = rand() % 3;
+            let mut curve: Vec<Option<f64>> = Vec::with_capacity(n);
+            let mut v = (rand() % 50) as f64;
+            for _ in 0..n {
+                // 0: monotone (never worse as the size grows); 1: any; 2: monotone but for
+                // one bump. Small integers make ties and equal-to-goal values common.
+                let step = (rand() % 4) as f64;
+                let better = if metric.lower_is_better() {
+                    -step
+                } else {
+                    step
+                };
+                v = match shape {
+                    1 => (rand() % 50) as f64,
+                    _ => v + better,
+                };
+                curve.push((rand() % 15 != 0 || shape == 0).then_some(v));
+            }
+            if shape == 2 && n > 2 {
+                let k = (rand() as usize) % n;
+                curve[k] = Some((rand() % 60) as f64);
+            }
+            let goal = (rand() % 50) as f64;
+            let want = scan(metric, &curve, goal);
+            let got = seek_curve(metric, &curve, goal);
+            let found = got.found.map(|p| p.size as usize - 1);
+            let whole_monotone = monotone(metric, &curve);
+            // What it reports matches the curve.
+            for p in &got.evaluated {
+                assert_eq!(p.value, curve[p.size as usize - 1]);
+            }
+            if let (Some(f), Some(p)) = (found, got.found) {
+                assert_eq!(p.value, curve[f]);
+                assert!(meets(metric, p.value.unwrap(), goal));
+            }
+            let values: Vec<Option<f64>> = got.evaluated.iter().map(|p| p.value).collect();
+            assert_eq!(got.monotone, monotone(metric, &values));
+            assert_eq!(got.swept, n);
+            let ctx = format!("{metric:?} goal {goal} curve {curve:?}: {got:?}");
+            if got.exact {
+                assert_eq!(found, want, "{ctx}");
+                let k = found.unwrap_or(n);
+                assert!((0..k).all(|i| got.evaluated.iter().any(|p| p.size as usize == i + 1)));
+            } else {
+                assumed += 1;
+                assert!(got.monotone, "{ctx}");
+                assert!(
+                    got.answer.contains(&format!(
+                        "Bisection evaluated {} of the {n} sizes swept, on the rule that the {} does not",
+                        got.evaluated.len(),
+                        metric.words()
+                    )),
+                    "{ctx}"
+                );
+            }
+            if found != want {
+                differed += 1;
+                assert!(!got.exact && !whole_monotone, "{ctx}");
+            }
+            if whole_monotone {
+                assert_eq!(found, want, "{ctx}");
+            }
+            if got.exact && got.evaluated.len() > 3 && !got.monotone {
+                scanned += 1;
+            }
+        }
+        // Every branch was taken.
+        assert!(differed > 0 && scanned > 0 && assumed > 0);
+    }
+
+    /// A mean JCT that falls and then rises again on a large cluster (pollux's on 160 jobs,
+    /// 1 to 500 machines in steps of 3): neither end meets 30 minutes, the middle shows the
+    /// rise, and the scan finds the size that does.
+    #[test]
+    fn a_goal_met_only_in_the_middle_of_the_range_is_found() {
+        let sizes: Vec<f64> = (0..168).map(|k| (1 + 3 * k).min(500) as f64).collect();
+        // Minutes: 1966 at 1 machine, falling as 600/m + 5 to its least near 80 machines,
+        // then rising by 0.27 per machine (117.9 at 500).
+        let jct = |m: f64| 60.0 * (600.0 / m + 5.0 + (0.27 * (m - 80.0)).max(0.0));
+        let curve: Vec<Option<f64>> = sizes.iter().map(|&m| Some(jct(m))).collect();
+        let got = seek_in(
+            &sizes,
+            Metric::MeanJct,
+            "pollux",
+            1800.0,
+            (Axis::Machines, Some("t4x4")),
+            |k| -> Result<Option<f64>, ()> { Ok(curve[k]) },
+        )
+        .unwrap();
+        let want = scan(Metric::MeanJct, &curve, 1800.0).unwrap();
+        assert_eq!(got.found.unwrap().size, sizes[want]);
+        assert!(got.exact && !got.monotone);
+        assert!(
+            got.answer.starts_with(&format!(
+                "The fewest of the sizes swept for a mean JCT ≤ 30.0 min under pollux: {} × t4x4",
+                sizes[want]
+            )),
+            "{}",
+            got.answer
+        );
+    }
 }
 
-/// A goal sought by bisection: the fewest sizes of a range at which a metric meets it.
+/// A goal sought over a range's sizes: the fewest at which a metric meets it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Seek {
     /// The metric.
@@ -680,20 +917,33 @@ pub struct Seek {
     pub policy: String,
     /// The goal: at most this (less is better) or at least this (more is better).
     pub goal: f64,
-    /// The fewest sizes that meet it, with the metric there (`None`: not even the largest).
+    /// The fewest sizes that meet it, with the metric there (`None`: none found).
     pub found: Option<MetricPoint>,
-    /// Every size evaluated, ascending (about log₂ of the range's sizes).
+    /// How many sizes the range has.
+    #[serde(default)]
+    pub swept: usize,
+    /// Every size evaluated, ascending.
     pub evaluated: Vec<MetricPoint>,
-    /// Whether the evaluated sizes were monotone in the metric (bisection assumes it).
+    /// Whether the metric is monotone at the sizes evaluated: never worse at a larger one
+    /// (no value, e.g. no job finished, counts as the worst).
     pub monotone: bool,
+    /// Whether every size the answer depends on was evaluated — every size below `found`,
+    /// or every size when none meets the goal — so that it is a full scan's answer.
+    /// `false`: bisection relied on the metric being monotone between the sizes evaluated,
+    /// and the answer says so.
+    #[serde(default)]
+    pub exact: bool,
     /// The sentence.
     pub answer: String,
 }
 
-/// The fewest sizes of `spec` at which `metric` under `policy` meets `goal`, by bisection
-/// over the range's sizes: the largest is evaluated first (if it does not meet the goal,
-/// nothing does), then halves, about log₂ of the sizes in all. Bisection assumes the
-/// metric monotone in the size; the answer says when the evaluated sizes show it is not.
+/// The fewest sizes of `spec` at which `metric` under `policy` meets `goal`, running only
+/// that policy (over time when the metric is measured over time or `policies` run over
+/// time, as [`metric_answer`] reads it). By bisection: the smallest size, the largest,
+/// then halves — or, when neither end meets the goal, the middle too. Bisection relies on
+/// the metric being monotone in the size; when the sizes evaluated show it is not, every
+/// size below the answer is evaluated instead, so the answer is a full scan's. Otherwise
+/// the answer says how many sizes it evaluated and on what rule (docs/MODEL.md §19.1).
 pub fn seek(
     base: &smd_core::Scenario,
     spec: &crate::Spec,
@@ -704,62 +954,131 @@ pub fn seek(
     opts: &mut crate::Options,
 ) -> Result<Seek, crate::SweepError> {
     let pts = crate::points(base, spec)?;
-    let mut seen: Vec<(usize, Option<f64>)> = Vec::new();
-    let mut value_at =
-        |k: usize, opts: &mut crate::Options| -> Result<Option<f64>, crate::SweepError> {
-            if let Some(&(_, v)) = seen.iter().find(|(j, _)| *j == k) {
-                return Ok(v);
-            }
-            let s = crate::scenario_at(base, &pts[k])?;
-            let r = crate::evaluate(&pts[k], &s, policies, opts)?;
-            let v = metric_answer(std::slice::from_ref(&r), metric, Some(policy), None)
-                .map_err(|message| crate::SweepError::Spec {
-                    field: "metric",
-                    message,
-                })?
-                .current
-                .value;
-            seen.push((k, v));
-            Ok(v)
-        };
-    let ok = |v: Option<f64>| v.is_some_and(|v| meets(metric, v, goal));
-    let last = pts.len() - 1;
-    let mut found = None;
-    if ok(value_at(last, opts)?) {
-        let (mut lo, mut hi) = (None::<usize>, last);
-        if ok(value_at(0, opts)?) {
-            hi = 0;
-        } else {
-            lo = Some(0);
-        }
-        while let Some(l) = lo.filter(|&l| hi - l > 1) {
-            let mid = l + (hi - l) / 2;
-            if ok(value_at(mid, opts)?) {
-                hi = mid;
-            } else {
-                lo = Some(mid);
-            }
-        }
-        found = Some(hi);
-    }
-    seen.sort_by_key(|(k, _)| *k);
-    let evaluated: Vec<MetricPoint> = seen
-        .iter()
-        .map(|&(k, value)| MetricPoint {
-            size: pts[k].size,
-            value,
-        })
-        .collect();
-    let found = found.and_then(|k| evaluated.iter().find(|p| p.size == pts[k].size).copied());
+    let over_time = metric.over_time() || !policies.over_time.is_empty();
+    // The other policies do not change this one's value: running them only costs time.
+    let only = crate::Policies {
+        planners: policies
+            .planners
+            .iter()
+            .copied()
+            .filter(|p| !over_time && p.name() == policy)
+            .collect(),
+        over_time: policies
+            .over_time
+            .iter()
+            .copied()
+            .filter(|p| over_time && p.name() == policy)
+            .collect(),
+    };
+    // A policy not run: all of them, for metric_answer's error naming those that were.
+    let run = if only.planners.is_empty() && only.over_time.is_empty() {
+        policies
+    } else {
+        &only
+    };
+    let sizes: Vec<f64> = pts.iter().map(|p| p.size).collect();
     let p0 = &pts[0];
-    Ok(sought(
+    seek_in(
+        &sizes,
         metric,
         policy,
         goal,
-        found,
-        evaluated,
         (p0.axis, p0.machine()),
-        false,
+        |k| -> Result<Option<f64>, crate::SweepError> {
+            let s = crate::scenario_at(base, &pts[k])?;
+            let r = crate::evaluate(&pts[k], &s, run, opts)?;
+            metric_answer(
+                std::slice::from_ref(&r),
+                metric,
+                Some(policy),
+                None,
+                over_time,
+            )
+            .map(|a| a.current.value)
+            .map_err(|message| crate::SweepError::Spec {
+                field: "metric",
+                message,
+            })
+        },
+    )
+}
+
+/// [`seek`]'s search over `sizes` (ascending), the metric at size `k` from `value_at(k)`,
+/// each evaluated at most once.
+fn seek_in<E>(
+    sizes: &[f64],
+    metric: Metric,
+    policy: &str,
+    goal: f64,
+    axis: (Axis, Option<&str>),
+    mut value_at: impl FnMut(usize) -> Result<Option<f64>, E>,
+) -> Result<Seek, E> {
+    let n = sizes.len();
+    let mut seen: Vec<Option<Option<f64>>> = vec![None; n];
+    let mut at = |seen: &mut Vec<Option<Option<f64>>>, k: usize| -> Result<Option<f64>, E> {
+        if let Some(v) = seen[k] {
+            return Ok(v);
+        }
+        let v = value_at(k)?;
+        seen[k] = Some(v);
+        Ok(v)
+    };
+    let ok = |v: Option<f64>| v.is_some_and(|v| meets(metric, v, goal));
+    let Some(last) = n.checked_sub(1) else {
+        return Ok(sought(
+            metric,
+            policy,
+            goal,
+            None,
+            Vec::new(),
+            axis,
+            0,
+            true,
+        ));
+    };
+    let mut found = None;
+    if ok(at(&mut seen, 0)?) {
+        found = Some(0);
+    } else if ok(at(&mut seen, last)?) {
+        // `lo` misses the goal, `hi` meets it.
+        let (mut lo, mut hi) = (0, last);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if ok(at(&mut seen, mid)?) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        found = Some(hi);
+    } else if last > 1 {
+        // Neither end meets it: "none does" then rests on three sizes, not two, so that a
+        // metric that falls and rises again can show it.
+        at(&mut seen, last / 2)?;
+    }
+    let values: Vec<Option<f64>> = seen.iter().flatten().copied().collect();
+    if !monotone(metric, &values) {
+        // Bisection's rule fails at the sizes evaluated: scan up from the smallest, so that
+        // no size meeting the goal is skipped.
+        for k in 1..found.unwrap_or(n) {
+            if ok(at(&mut seen, k)?) {
+                found = Some(k);
+                break;
+            }
+        }
+    }
+    let exact = seen[..found.unwrap_or(n)].iter().all(Option::is_some);
+    let evaluated: Vec<MetricPoint> = seen
+        .iter()
+        .zip(sizes)
+        .filter_map(|(v, &size)| v.map(|value| MetricPoint { size, value }))
+        .collect();
+    let found = found.map(|k| MetricPoint {
+        size: sizes[k],
+        value: seen[k].flatten(),
+    });
+    Ok(sought(
+        metric, policy, goal, found, evaluated, axis, n, exact,
     ))
 }
 
@@ -784,6 +1103,7 @@ pub fn goal_in(results: &[PointResult], a: &MetricAnswer, goal: f64) -> Seek {
         found,
         a.values.clone(),
         (axis, machine),
+        a.values.len(),
         true,
     )
 }
@@ -797,8 +1117,26 @@ fn meets(metric: Metric, v: f64, goal: f64) -> bool {
     }
 }
 
-/// A goal's answer from the sizes `evaluated` (ascending) and the one `found`; `every`:
-/// they are every size of the range (a finished sweep), not bisection's.
+/// Whether `values` (by ascending size) never get worse as the size grows, within 1e-9
+/// relative; no value (no job finished, none started) counts as the worst.
+fn monotone(metric: Metric, values: &[Option<f64>]) -> bool {
+    values.windows(2).all(|w| match (w[0], w[1]) {
+        (_, None) => w[0].is_none(),
+        (None, Some(_)) => true,
+        (Some(a), Some(b)) => {
+            let tol = 1e-9 * a.abs().max(b.abs());
+            if metric.lower_is_better() {
+                b <= a + tol
+            } else {
+                b >= a - tol
+            }
+        }
+    })
+}
+
+/// A goal's answer from the sizes `evaluated` (ascending) and the one `found`, of `swept`
+/// sizes in all; `exact`: every size the answer depends on was evaluated.
+#[allow(clippy::too_many_arguments)]
 fn sought(
     metric: Metric,
     policy: &str,
@@ -806,73 +1144,83 @@ fn sought(
     found: Option<MetricPoint>,
     evaluated: Vec<MetricPoint>,
     (axis, machine): (Axis, Option<&str>),
-    every: bool,
+    swept: usize,
+    exact: bool,
 ) -> Seek {
-    let vals: Vec<f64> = evaluated.iter().filter_map(|p| p.value).collect();
-    let monotone = vals.windows(2).all(|w| {
-        if metric.lower_is_better() {
-            w[1] <= w[0] * (1.0 + 1e-9)
-        } else {
-            w[1] >= w[0] * (1.0 - 1e-9)
-        }
-    });
+    let values: Vec<Option<f64>> = evaluated.iter().map(|p| p.value).collect();
+    let monotone = monotone(metric, &values);
     let size = |s: f64| size_words(axis, machine, s);
-    let bound = if metric.lower_is_better() {
-        "≤"
-    } else {
-        "≥"
-    };
-    let largest = evaluated.last().map_or(0.0, |p| p.size);
+    let show = |v: Option<f64>| v.map_or("none".into(), |v| metric.show(v));
+    let lower = metric.lower_is_better();
+    let bound = if lower { "≤" } else { "≥" };
+    let (what, goal_text) = (metric.words(), metric.show(goal));
     let mut answer = match found {
         Some(f) => format!(
-            "The fewest for a {} {bound} {} under {policy}: {} ({}).",
-            metric.words(),
-            metric.show(goal),
+            "The fewest of the sizes swept for a {what} {bound} {goal_text} under {policy}: {} ({}).",
             size(f.size),
-            metric.show(f.value.unwrap_or(goal))
+            show(f.value)
         ),
-        None => format!(
-            "Not even {} bring the {} {bound} {} under {policy} ({} there).",
-            size(largest),
-            metric.words(),
-            metric.show(goal),
-            evaluated
-                .last()
-                .and_then(|p| p.value)
-                .map_or("none".into(), |v| metric.show(v))
-        ),
-    };
-    if !monotone {
-        answer += &if every {
-            let miss = found.and_then(|f| {
-                evaluated
-                    .iter()
-                    .find(|p| p.size > f.size && !p.value.is_some_and(|v| meets(metric, v, goal)))
-            });
-            match miss {
-                Some(p) => format!(
-                    " The {} is not monotone in the size: {} miss the goal again ({}).",
-                    metric.words(),
-                    size(p.size),
-                    p.value.map_or("none".into(), |v| metric.show(v))
+        None if exact => {
+            let best = if lower {
+                least(&evaluated)
+            } else {
+                most(&evaluated)
+            };
+            match best {
+                Some(b) => format!(
+                    "None of the sizes swept brings the {what} {bound} {goal_text} under {policy}; the {} is {} at {}.",
+                    if lower { "least" } else { "most" },
+                    show(b.value),
+                    size(b.size)
                 ),
-                None => format!(" The {} is not monotone in the size.", metric.words()),
+                None => format!(
+                    "None of the sizes swept brings the {what} {bound} {goal_text} under {policy}: it has no value at any."
+                ),
             }
-        } else {
+        }
+        None => {
+            let largest = evaluated.last();
             format!(
-                " The {} is not monotone in the size at the {} sizes evaluated, so a smaller size may also meet it: sweep the range to see.",
-                metric.words(),
-                evaluated.len()
+                "Not even {} bring the {what} {bound} {goal_text} under {policy} ({} there).",
+                size(largest.map_or(0.0, |p| p.size)),
+                show(largest.and_then(|p| p.value))
             )
+        }
+    };
+    let k = evaluated.len();
+    if !exact {
+        answer += &format!(
+            " Bisection evaluated {k} of the {swept} sizes swept, on the rule that the {what} does not {} as the size grows (it did not at those {k}): {} not evaluated may also meet the goal.",
+            if lower { "rise" } else { "fall" },
+            if found.is_some() { "a smaller size" } else { "a size" }
+        );
+    } else if !monotone {
+        let miss = found.and_then(|f| {
+            evaluated
+                .iter()
+                .find(|p| p.size > f.size && !p.value.is_some_and(|v| meets(metric, v, goal)))
+        });
+        answer += &match miss {
+            Some(p) => format!(
+                " The {what} is not monotone in the size: {} miss the goal again ({}).",
+                size(p.size),
+                show(p.value)
+            ),
+            None => format!(" The {what} is not monotone in the size."),
         };
+        if let Some(f) = found.filter(|_| k < swept) {
+            answer += &format!(" Every size below {} was evaluated.", size(f.size));
+        }
     }
     Seek {
         metric,
         policy: policy.to_owned(),
         goal,
         found,
+        swept,
         evaluated,
         monotone,
+        exact,
         answer,
     }
 }

@@ -343,7 +343,7 @@ impl Swept {
             ));
         }
         let policy = (!policy.is_empty()).then_some(policy);
-        smd_sweep::metric_answer(&self.report.points, metric, policy, self.current)
+        smd_sweep::metric_answer(&self.report.points, metric, policy, self.current, false)
             .map_err(|e| format!("No answer: {e}."))
     }
 
@@ -354,7 +354,8 @@ impl Swept {
             return None;
         }
         Some(
-            smd_sweep::parse_goal(goal).map(|g| smd_sweep::goal_in(&self.report.points, answer, g)),
+            smd_sweep::parse_goal(goal, answer.metric)
+                .map(|g| smd_sweep::goal_in(&self.report.points, answer, g)),
         )
     }
 }

@@ -369,7 +369,8 @@ fn the_metric_decides_what_runs_and_the_answer_is_smd_sweeps() {
     assert_eq!(done.current, Some(1.0), "the draft's one unit");
     let a = done.answer(Metric::MeanJct, "").unwrap();
     let want =
-        smd_sweep::metric_answer(&done.report.points, Metric::MeanJct, None, Some(1.0)).unwrap();
+        smd_sweep::metric_answer(&done.report.points, Metric::MeanJct, None, Some(1.0), false)
+            .unwrap();
     assert_eq!(a, want);
     assert_ne!(a.policy, "bound");
     let fifo = done.answer(Metric::MeanJct, "fifo").unwrap();
