@@ -22,6 +22,7 @@ mod tests;
 
 #[cfg(test)]
 use dual::lagrangian;
+use dual::priced;
 pub use dual::Dual;
 pub use incumbent::size;
 pub use pareto::{pareto, relaxed_bound, thinned_box, Option_, MAX_BOX};
@@ -129,4 +130,87 @@ pub fn solve(
         core: out.core,
         dual,
     }
+}
+
+/// Most searches [`solve_set_aside`] runs before it stops unproven.
+const SET_ASIDE_ROUNDS: usize = 4;
+
+/// [`solve`] where some jobs' options were set aside (`aside[i]`: too many to search at
+/// once, MODEL.md §9, *Guarantee and limits*). After each search, at its prices y, a
+/// set-aside option can be in a plan better than the best found only if its reduced cost
+/// (its job's best reduced value over every option, less its own) is at most
+/// `L(y) − best`, with L over every option — the search's own reduced-cost test. Such
+/// options join their jobs' options and the search runs again from its best plan; when
+/// none is left, the search's answer, bound and proof hold for every option. Returns the
+/// answer and the options searched last.
+pub fn solve_set_aside(
+    mut options: Vec<Vec<Option_>>,
+    mut aside: Vec<Vec<Option_>>,
+    cap: &[f64; R],
+    start: Option<&[Option<(u64, u64)>]>,
+    limits: &Limits,
+    report: &mut dyn FnMut(Report),
+) -> (Joint, Vec<Vec<Option_>>) {
+    let t0 = limits.clock.map(|c| c());
+    let left = || {
+        limits
+            .time_ms
+            .zip(limits.clock)
+            .zip(t0)
+            .map(|((b, c), t0)| (b - (c() - t0)).max(0.0))
+    };
+    let mut joint = solve(&options, cap, start, limits, report);
+    for round in 0.. {
+        if aside.iter().all(Vec::is_empty) {
+            break;
+        }
+        let y = joint.dual.y;
+        let reduced = |o: &Option_| o.utility - priced(&y, &o.demand);
+        let best: Vec<f64> = options
+            .iter()
+            .zip(&aside)
+            .map(|(a, b)| a.iter().chain(b).map(reduced).fold(0.0, f64::max))
+            .collect();
+        let l_all = priced(&y, cap) + best.iter().sum::<f64>();
+        let tol = 1e-11 * l_all.abs().max(1.0);
+        let gap = l_all - joint.value + tol;
+        let mut joined = false;
+        for ((opts, set), &pi) in options.iter_mut().zip(&mut aside).zip(&best) {
+            let before = set.len();
+            set.retain(|o| {
+                let keep_aside = pi - reduced(o) > gap;
+                if !keep_aside {
+                    opts.push(*o);
+                }
+                keep_aside
+            });
+            if set.len() < before {
+                // The Pareto set's order, (w, p), so that identical jobs stay identical.
+                opts.sort_by_key(|o| (o.w, o.p));
+                joined = true;
+            }
+        }
+        if !joined {
+            break;
+        }
+        if round + 1 == SET_ASIDE_ROUNDS || left().is_some_and(|ms| ms <= 0.0) {
+            // Options that might do better were never searched: an honest bound.
+            joint.proven_optimal = false;
+            joint.bound = joint.bound.max(l_all);
+            break;
+        }
+        let from: Vec<Option<(u64, u64)>> = joint.chosen.clone();
+        joint = solve(
+            &options,
+            cap,
+            Some(&from),
+            &Limits {
+                nodes: limits.nodes,
+                time_ms: left(),
+                clock: limits.clock,
+            },
+            report,
+        );
+    }
+    (joint, options)
 }

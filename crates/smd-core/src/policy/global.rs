@@ -48,7 +48,7 @@ pub fn plan_global(
     };
     let t0 = clock();
     let colocated = crate::joint::colocated_models(scenario, &models);
-    let (options, relaxed) = option_sets(
+    let (options, aside, relaxed) = option_sets(
         &models,
         &colocated,
         &cap,
@@ -79,8 +79,9 @@ pub fn plan_global(
             });
         }
     };
-    let mut joint = crate::global::solve(
-        &options,
+    let (mut joint, options) = crate::global::solve_set_aside(
+        options,
+        aside,
         &cap,
         start_choice.as_deref(),
         &limits,
@@ -198,9 +199,14 @@ fn option_sets(
     seeds: Option<&[Plan]>,
     opts: &mut Options,
     deadline: Option<(Clock, f64)>,
-) -> (Vec<Vec<Option_>>, Vec<Option<(f64, [f64; R])>>) {
+) -> (
+    Vec<Vec<Option_>>,
+    Vec<Vec<Option_>>,
+    Vec<Option<(f64, [f64; R])>>,
+) {
     let total = models.len();
     let mut options = Vec::with_capacity(total);
+    let mut aside = Vec::with_capacity(total);
     let mut relaxed = Vec::with_capacity(total);
     let mut late = false;
     for (i, m) in models.iter().enumerate() {
@@ -211,6 +217,7 @@ fn option_sets(
             // μ is monotone in π ≥ 0, so its supremum there is at one end.
             let u_max = m.mu(0.0).max(m.mu(f64::MAX)).max(0.0);
             options.push(Vec::new());
+            aside.push(Vec::new());
             relaxed.push(Some((u_max, m.demand(1.0, 1.0))));
         } else if m.feasible() {
             // Every seed's allocation of this job is on the grid even when the box is thinned.
@@ -229,25 +236,22 @@ fn option_sets(
             let cols = &colocated[i];
             let mut set = crate::global::pareto(m, cols, cap, &extra);
             let allowance = (MAX_OPTIONS / total).max(MIN_OPTIONS_PER_JOB);
-            let kept = keep_at_most(&mut set.options, allowance, cap);
-            relaxed.push(
-                (!set.complete)
-                    .then(|| {
-                        // The best utility anywhere: spread's least T or a co-located one's.
-                        let u_max = best
-                            .iter()
-                            .map(|&(w, p, _)| m.utility_at(w as f64, p as f64))
-                            .chain(cols.iter().filter_map(|c| {
-                                integer_optimum(c).map(|(w, p, _)| c.utility_at(w as f64, p as f64))
-                            }))
-                            .fold(0.0, f64::max);
-                        (u_max, m.demand(1.0, 1.0))
-                    })
-                    .or(kept),
-            );
+            aside.push(keep_at_most(&mut set.options, allowance, cap));
+            relaxed.push((!set.complete).then(|| {
+                // The best utility anywhere: spread's least T or a co-located one's.
+                let u_max = best
+                    .iter()
+                    .map(|&(w, p, _)| m.utility_at(w as f64, p as f64))
+                    .chain(cols.iter().filter_map(|c| {
+                        integer_optimum(c).map(|(w, p, _)| c.utility_at(w as f64, p as f64))
+                    }))
+                    .fold(0.0, f64::max);
+                (u_max, m.demand(1.0, 1.0))
+            }));
             options.push(set.options);
         } else {
             options.push(Vec::new());
+            aside.push(Vec::new());
             relaxed.push(None);
         }
         if let Some(f) = opts.progress.as_mut() {
@@ -259,7 +263,7 @@ fn option_sets(
             });
         }
     }
-    (options, relaxed)
+    (options, aside, relaxed)
 }
 
 /// Most options over all jobs, shared evenly: every phase of the search (prices, first
@@ -272,20 +276,14 @@ const MIN_OPTIONS_PER_JOB: usize = 64;
 
 /// Keeps at most `n` of a job's options: in order of size (demand relative to the
 /// capacity), the first to reach each of `n − 1` evenly spaced utility levels, and the one
-/// of the most utility — the cheap "fast enough" options admission lives on. When some
-/// are cut, the job's bound term is relaxed to `(their most utility, their least demand
-/// per resource)`, so the search's bound stays true for the options it no longer sees.
-fn keep_at_most(options: &mut Vec<Option_>, n: usize, cap: &[f64; R]) -> Option<(f64, [f64; R])> {
+/// of the most utility — the cheap "fast enough" options admission lives on. Returns the
+/// others, set aside: [`crate::global::solve_set_aside`] searches those that could be in a
+/// better plan, so the answer and its proof hold for every option.
+fn keep_at_most(options: &mut Vec<Option_>, n: usize, cap: &[f64; R]) -> Vec<Option_> {
     if options.len() <= n || n < 2 {
-        return None;
+        return Vec::new();
     }
     let u_max = options.iter().map(|o| o.utility).fold(0.0, f64::max);
-    let d_min: [f64; R] = std::array::from_fn(|r| {
-        options
-            .iter()
-            .map(|o| o.demand[r])
-            .fold(f64::INFINITY, f64::min)
-    });
     let size = |o: &Option_| crate::global::size(&o.demand, cap);
     let mut by_size: Vec<usize> = (0..options.len()).collect();
     by_size.sort_by(|&a, &b| {
@@ -316,8 +314,16 @@ fn keep_at_most(options: &mut Vec<Option_>, n: usize, cap: &[f64; R]) -> Option<
     keep.sort_unstable();
     keep.dedup();
     let all = std::mem::take(options);
-    options.extend(keep.into_iter().map(|k| all[k]));
-    Some((u_max, d_min))
+    let mut aside = Vec::with_capacity(all.len() - keep.len());
+    let mut kept = keep.into_iter().peekable();
+    for (k, o) in all.into_iter().enumerate() {
+        if kept.next_if_eq(&k).is_some() {
+            options.push(o);
+        } else {
+            aside.push(o);
+        }
+    }
+    aside
 }
 
 /// The plans global starts from: every other policy's, and smd's with its improved
@@ -441,7 +447,7 @@ pub fn joint_problem(scenario: &Scenario) -> Result<JointProblem, Error> {
     let models = scenario.validated_models()?;
     let cap = scenario.cluster.capacity().to_array();
     let colocated = crate::joint::colocated_models(scenario, &models);
-    let (options, relaxed) = option_sets(
+    let (options, aside, relaxed) = option_sets(
         &models,
         &colocated,
         &cap,
@@ -449,10 +455,15 @@ pub fn joint_problem(scenario: &Scenario) -> Result<JointProblem, Error> {
         &mut Options::default(),
         None,
     );
+    // Every option, the set-aside ones too: the problem whole, for an outside solver.
+    let options = options.into_iter().zip(aside).map(|(mut o, a)| {
+        o.extend(a);
+        o.sort_by_key(|o| (o.w, o.p));
+        o
+    });
     Ok(JointProblem {
         capacity: cap,
         jobs: options
-            .iter()
             .map(|o| {
                 o.iter()
                     .map(|o| JointOption {
