@@ -185,10 +185,12 @@ pub(crate) fn apply_sets(scenario: &mut Scenario, sets: &[String]) -> Result<(),
         };
         let v = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::from(v));
         params[k] = v;
+        // serde's message echoes the key or value whole: cut like every echo.
         scenario.params = serde_json::from_value(params.clone()).map_err(|e| {
             Failure::Invalid(format!(
-                "params.{} (from --set): {e}",
-                smd_core::error::cut(k)
+                "params.{} (from --set): {}",
+                smd_core::error::cut(k),
+                smd_core::error::cut_quoted(&e.to_string())
             ))
         })?;
     }
