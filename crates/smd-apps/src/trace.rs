@@ -5,7 +5,9 @@ use crate::app::App;
 use crate::csv;
 use crate::preset::{default_workers, limit_for, measured, preset, MeasuredOptions, PresetOptions};
 use smd_core::error::num;
-use smd_core::scenario::{Architecture, Cluster, Job, Params, Scenario};
+use smd_core::scenario::{
+    unreachable, unreachable_arrival, Architecture, Cluster, Job, Params, Scenario, MAX_ID_CHARS,
+};
 
 /// The largest `num_replicas` read: a thousand times the most workers a preset sizes
 /// ([`crate::preset::MAX_WORKERS`]), far beyond any catalog cluster, so that the limit ϑ
@@ -239,6 +241,18 @@ fn row(
     if name.is_empty() {
         return Err(err(0, "is empty".into()));
     }
+    // The scenario's limit on an id, said here at the cell: the scenario's own message can
+    // only number the job.
+    if name.chars().count() > MAX_ID_CHARS {
+        // `cut` echoes its start and its length.
+        return Err(err(
+            0,
+            format!(
+                "{:?} is longer than {MAX_ID_CHARS} characters",
+                smd_core::error::cut(&name)
+            ),
+        ));
+    }
     if !seen.insert(name.clone()) {
         return Err(err(
             0,
@@ -283,27 +297,44 @@ fn row(
     })
 }
 
-/// What is valid but cannot be meant, by row: a `num_replicas` larger than the cluster's
-/// GPUs (a job fifo starts at its request could never start). Warnings, not errors: the
-/// planners size jobs themselves, and a trace is often read onto another cluster first.
+/// What is valid but cannot be meant, by row: a `time` 30 days out or more, which no
+/// simulation reaches (Unix-epoch seconds, typically); a `num_replicas` larger than the
+/// cluster's GPUs (a job fifo starts at its request could never start). Warnings, not
+/// errors: the static planners ignore arrivals and size jobs themselves, and a trace is
+/// often read onto another cluster first.
 pub fn warnings(arrivals: &[Arrival], cluster: &Cluster) -> Vec<TraceError> {
     let gpus = cluster.capacity().gpu;
-    arrivals
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| a.num_replicas as f64 > gpus)
-        .map(|(i, a)| TraceError {
-            row: i + 1,
-            line: a.line,
-            column: Some("num_replicas".into()),
-            message: format!(
-                "job {:?} asks for {} GPUs, more than the cluster's {}: it cannot run at its request",
-                smd_core::error::cut(&a.name),
-                a.num_replicas,
-                num(gpus)
-            ),
-        })
-        .collect()
+    let at = |i: usize, column: &str, message: String| TraceError {
+        row: i + 1,
+        line: arrivals[i].line,
+        column: Some(column.into()),
+        message,
+    };
+    let mut out = Vec::new();
+    // One warning for every time no simulation reaches, at the first.
+    let late: Vec<usize> = (0..arrivals.len())
+        .filter(|&i| unreachable(arrivals[i].time_s))
+        .collect();
+    if let Some(&i) = late.first() {
+        if let Some(why) = unreachable_arrival(arrivals[i].time_s, late.len() - 1, "rows") {
+            out.push(at(i, "time", why));
+        }
+    }
+    for (i, a) in arrivals.iter().enumerate() {
+        if a.num_replicas as f64 > gpus {
+            out.push(at(
+                i,
+                "num_replicas",
+                format!(
+                    "job {:?} asks for {} GPUs, more than the cluster's {}: it cannot run at its request",
+                    smd_core::error::cut(&a.name),
+                    a.num_replicas,
+                    num(gpus)
+                ),
+            ));
+        }
+    }
+    out
 }
 
 /// The jobs of a trace as measured all-reduce jobs (docs/MODEL.md §21, the default):

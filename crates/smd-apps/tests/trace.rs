@@ -178,3 +178,48 @@ fn a_trace_longer_than_the_row_limit_is_refused_at_the_first_row_too_many() {
     let cut = text.trim_end().rsplit_once('\n').unwrap().0;
     assert_eq!(parse(cut).unwrap().len(), MAX_ROWS);
 }
+
+#[test]
+fn lone_carriage_returns_end_rows_as_line_feeds_do() {
+    let text = WORKLOADS[0].1;
+    let cr = text.replace("\r\n", "\n").replace('\n', "\r");
+    assert_eq!(parse(&cr).unwrap(), parse(text).unwrap());
+}
+
+#[test]
+fn a_name_too_long_is_refused_at_its_row_and_column_and_echoed_short() {
+    let head = "name,time,application,num_replicas,batch_size\n";
+    let m = fails(&format!(
+        "{head}a,0,bert,2,48\n{},1,bert,2,48\n",
+        "x".repeat(5000)
+    ));
+    assert!(
+        m.starts_with("row 2 (line 3), column \"name\": \"xxxx")
+            && m.ends_with("… (5000 characters)\" is longer than 200 characters"),
+        "{m}"
+    );
+    assert!(m.len() < 150, "{m}");
+    // 200 characters are a name.
+    assert!(parse(&format!("{head}{},1,bert,2,48\n", "x".repeat(200))).is_ok());
+}
+
+#[test]
+fn times_30_days_out_are_warned_about_once_with_what_to_do() {
+    let head = "name,time,application,num_replicas,batch_size\n";
+    let a = parse(&format!(
+        "{head}a,0,bert,2,48\nb,1700000000,bert,2,48\nc,1700000060,bert,2,48\nd,2591999,bert,2,48\n"
+    ))
+    .unwrap();
+    let cluster = pool(machine_type("t4x4").unwrap(), 16.0);
+    let w: Vec<String> = smd_apps::trace::warnings(&a, &cluster)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with(
+            "row 2 (line 3), column \"time\": 1.7e9 s is 30 days or more (1 more row too)"
+        ) && w[0].contains("subtract the earliest"),
+        "{w:?}"
+    );
+}

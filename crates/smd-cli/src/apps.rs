@@ -10,6 +10,7 @@ use smd_apps::machines::{self, CATALOG};
 use smd_apps::preset::{self, PresetOptions};
 use smd_apps::trace;
 use smd_core::scenario::{Architecture, Cluster, Resources};
+use smd_format::num;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -280,7 +281,7 @@ pub fn machine_count(
     if !(n.is_finite() && n >= 1.0 && n.fract() == 0.0) {
         return Err(invalid(
             "--machines",
-            format!("must be a whole number ≥ 1 (got {n})"),
+            format!("must be a whole number ≥ 1 (got {})", num(n)),
         ));
     }
     Ok(m)
@@ -290,7 +291,7 @@ pub fn machine_count(
 fn trace_cluster(a: &TraceArgs) -> Result<Cluster, Failure> {
     if let Some(u) = a.units {
         if !(u.is_finite() && u > 0.0) {
-            return Err(invalid("--units", format!("must be > 0 (got {u})")));
+            return Err(invalid("--units", format!("must be > 0 (got {})", num(u))));
         }
         return Ok(Cluster {
             units: u,
@@ -299,6 +300,16 @@ fn trace_cluster(a: &TraceArgs) -> Result<Cluster, Failure> {
     }
     let n = a.machines.unwrap_or(16.0);
     let m = machine_count(n, a.machine_type.as_deref())?;
+    // Said of the flag, before any row: every measured job would fail on it alike.
+    if a.architecture == Architecture::Allreduce && m.capacity.gpu <= 0.0 {
+        return Err(invalid(
+            "--machine-type",
+            format!(
+                "{} has no GPU, and a measured job's worker is one (pick a GPU machine)",
+                m.name
+            ),
+        ));
+    }
     // The machine is also the instance: a job's limit ϑ reads "machines it may span".
     Ok(machines::cluster(m, n, m.capacity))
 }
@@ -315,12 +326,12 @@ pub fn trace(a: &TraceArgs, out: &mut impl Write) -> Result<(), Failure> {
         (None, None) => return Err(invalid("trace", "give a FILE.csv or --workload NAME")),
     };
     let arrivals = trace::parse(&text).map_err(|e| invalid(&name, e))?;
-    for w in trace::warnings(&arrivals, &cluster) {
-        let _ = writeln!(std::io::stderr().lock(), "warning: {name}: {w}");
-    }
+    // Warnings only once the scenario is sure to be written: a fatal error comes alone.
+    let warnings = trace::warnings(&arrivals, &cluster);
     let scenario =
         trace::scenario_as(&arrivals, cluster, a.architecture).map_err(|e| invalid(&name, e))?;
     scenario.validate()?;
+    crate::common::print_warnings(warnings.iter().map(|w| format!("{name}: {w}")));
     writeln!(out, "{}", scenario.to_json())?;
     Ok(())
 }

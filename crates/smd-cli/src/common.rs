@@ -69,9 +69,26 @@ where
 
 /// `warning: …` on stderr for what is valid but probably not meant (`Scenario::warnings`).
 pub(crate) fn warn(scenario: &Scenario) {
+    print_warnings(scenario.warnings());
+}
+
+/// The most warnings printed one by one: a trace read onto a small cluster can warn on
+/// every row, and the first few say what the rest are.
+const MAX_WARNINGS: usize = 5;
+
+/// `warning: …` on stderr for each of `warnings`, the first [`MAX_WARNINGS`] whole and the
+/// rest counted.
+pub(crate) fn print_warnings<W: std::fmt::Display>(warnings: impl IntoIterator<Item = W>) {
     let mut err = io::stderr().lock();
-    for w in scenario.warnings() {
-        let _ = writeln!(err, "warning: {w}");
+    let mut n = 0;
+    for w in warnings {
+        if n < MAX_WARNINGS {
+            let _ = writeln!(err, "warning: {w}");
+        }
+        n += 1;
+    }
+    if n > MAX_WARNINGS {
+        let _ = writeln!(err, "warning: … and {} more", n - MAX_WARNINGS);
     }
 }
 
@@ -112,7 +129,7 @@ pub(crate) fn load(c: &Common) -> Result<Scenario, Failure> {
     if !(c.global_budget.is_finite() && c.global_budget > 0.0) {
         return Err(Failure::Invalid(format!(
             "--global-budget must be a number of seconds > 0 (got {})",
-            c.global_budget
+            smd_format::num(c.global_budget)
         )));
     }
     let (name, text) = read_input(&c.file)?;
@@ -168,10 +185,12 @@ pub(crate) fn apply_sets(scenario: &mut Scenario, sets: &[String]) -> Result<(),
         };
         let v = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::from(v));
         params[k] = v;
+        // serde's message echoes the key or value whole: cut like every echo.
         scenario.params = serde_json::from_value(params.clone()).map_err(|e| {
             Failure::Invalid(format!(
-                "params.{} (from --set): {e}",
-                smd_core::error::cut(k)
+                "params.{} (from --set): {}",
+                smd_core::error::cut(k),
+                smd_core::error::cut_quoted(&e.to_string())
             ))
         })?;
     }

@@ -9,10 +9,12 @@ use clap::Args;
 use serde::Serialize;
 use smd_apps::app::App;
 use smd_apps::measured::{self, Measured, MeasuredError};
+use smd_core::allreduce::MAX_WORKERS;
+use smd_format::num;
 use std::io::Write;
 
 /// GPUs per machine of the packed placement (the artifact's nodes of 4 × T4).
-const PACKED: u32 = 4;
+const PACKED: u32 = smd_core::allreduce::NODE_GPUS;
 
 #[derive(Args, Debug)]
 pub struct SpeedArgs {
@@ -31,7 +33,8 @@ pub struct SpeedArgs {
         requires = "placement"
     )]
     local_batch: Option<f64>,
-    /// GPUs, packed 4 per machine (with --batch): the time to the target and goodput.
+    /// GPUs, packed 4 per machine (with --batch; at most 64): the time to the target and
+    /// goodput.
     #[arg(long, value_name = "W", requires = "batch")]
     gpus: Option<u32>,
     /// The job's total batch K (with --gpus).
@@ -113,13 +116,14 @@ fn step(
     }
     writeln!(
         out,
-        "{} on {} GPUs per machine at a local batch of {local}: step {:.6} s, sync {:.6} s ({})",
+        "{} on {} GPUs per machine at a local batch of {}: step {:.6} s, sync {:.6} s ({})",
         m.app().name(),
         placement
             .iter()
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(","),
+        num(local),
         s.step_time_s,
         s.sync_time_s,
         s.source
@@ -140,6 +144,28 @@ fn run(
     if gpus == 0 {
         return Err(Failure::Invalid("--gpus 0: a job needs a GPU".into()));
     }
+    // Checked before the placement is built (one entry per machine): the planner's cap on
+    // a measured job, 16 measured machines of 4.
+    if gpus > MAX_WORKERS {
+        return Err(Failure::Invalid(format!(
+            "--gpus {gpus}: at most {MAX_WORKERS} ({} machines of {PACKED}, as measured)",
+            MAX_WORKERS / PACKED
+        )));
+    }
+    // A total batch split too thin is said in the flags' terms: the local batch is derived.
+    let [lo, hi] = m.batch_range();
+    let smallest = m.local_range()[0];
+    let local = f64::from(m.batch_config(gpus, batch).atomic);
+    if (lo..=hi).contains(&batch) && local < smallest {
+        return Err(Failure::Invalid(format!(
+            "--gpus {gpus} with --batch {}: {} examples per GPU, fewer than the {} {} was \
+             measured at (fewer GPUs or a larger batch)",
+            num(batch),
+            num(local),
+            num(smallest),
+            m.app().name()
+        )));
+    }
     let placement: Vec<u32> = (0..gpus.div_ceil(PACKED))
         .map(|k| (gpus - k * PACKED).min(PACKED))
         .collect();
@@ -158,9 +184,10 @@ fn run(
     }
     writeln!(
         out,
-        "{} at a total batch of {batch} on {gpus} GPUs ({} per machine): {time} s to its \
+        "{} at a total batch of {} on {gpus} GPUs ({} per machine): {time} s to its \
          target (restart delays not included), goodput {goodput:.1} examples/s",
         m.app().name(),
+        num(batch),
         r.placement
             .iter()
             .map(u32::to_string)

@@ -289,3 +289,104 @@ fn check_warns_about_machines_no_worker_fits() {
         "{err}"
     );
 }
+
+#[test]
+fn trace_errors_come_alone_and_warnings_are_summarised() {
+    // A machine without GPUs: one error naming the flag, no warning per row before it.
+    let o = smd(
+        &[
+            "trace",
+            "--workload",
+            "workload-1",
+            "--machine-type",
+            "c4.8xlarge",
+        ],
+        None,
+    );
+    invalid(&o, &["--machine-type: c4.8xlarge has no GPU"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // One machine of 4 GPUs: 89 rows ask for more; five are shown, the rest counted.
+    let o = smd(
+        &["trace", "--workload", "workload-1", "--machines", "1"],
+        None,
+    );
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 6, "{err}");
+    assert!(
+        lines[..5]
+            .iter()
+            .all(|l| l.contains("column \"num_replicas\"")),
+        "{err}"
+    );
+    assert_eq!(lines[5], "warning: … and 84 more");
+    // Old Mac line ends (CR alone) read as the same trace.
+    let csv =
+        "name,time,application,num_replicas,batch_size\rj,12.5,ncf,1,32768\rk,13,ncf,1,32768\r";
+    let s = Scenario::from_json(&ok(&smd(&["trace", "-"], Some(csv.as_bytes())))).unwrap();
+    assert_eq!(s.jobs.len(), 2);
+    assert_eq!(s.jobs[1].id, "k");
+}
+
+#[test]
+fn unix_epoch_arrivals_and_a_30_day_slot_are_warned_about_with_what_to_do() {
+    let csv = "name,time,application,num_replicas,batch_size\n\
+               j,1700000000,ncf,1,32768\nk,1700000100,ncf,1,32768\n";
+    let o = smd(&["trace", "-"], Some(csv.as_bytes()));
+    let scenario = ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "warning: stdin: row 1 (line 2), column \"time\": 1.7e9 s is 30 days or more (1 more row too)"
+        ) && err.contains("subtract the earliest"),
+        "{err}"
+    );
+    let o = smd(
+        &["simulate", "--policy", "fifo", "-"],
+        Some(scenario.as_bytes()),
+    );
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with(
+            "warning: job \"j\": arrival_s 1.7e9 s is 30 days or more (1 more job too)"
+        ),
+        "{err}"
+    );
+    let fine = "name,time,application,num_replicas,batch_size\nj,0,ncf,1,32768\n";
+    let scenario = ok(&smd(&["trace", "-"], Some(fine.as_bytes())));
+    let o = smd(
+        &[
+            "simulate",
+            "--policy",
+            "fifo",
+            "--set",
+            "interval_s=2592000",
+            "-",
+        ],
+        Some(scenario.as_bytes()),
+    );
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("warning: params.interval_s is not shorter than the horizon"),
+        "{err}"
+    );
+}
+
+#[test]
+fn flag_values_are_echoed_short() {
+    for (flag, value) in [("--machines", "1e-300"), ("--units", "-1e300")] {
+        let arg = format!("{flag}={value}");
+        let o = smd(&["trace", "--workload", "workload-1", &arg], None);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        invalid(
+            &o,
+            &[&format!("{flag}: must be"), &format!("(got {value})")],
+        );
+        assert!(err.len() < 80, "{err}");
+    }
+}

@@ -566,3 +566,23 @@ fn check_validates_without_planning_and_names_the_epsilon_floor() {
         ],
     );
 }
+
+#[test]
+fn long_flag_values_are_cut_in_messages() {
+    let long = "x".repeat(5000);
+    let (key, value) = (format!("{long}=1"), format!("polish={long}"));
+    let input = smd(&["generate", "--jobs", "2"], None).stdout;
+    for args in [
+        vec!["reproduce", "--only", long.as_str()],
+        vec!["plan", "--set", key.as_str(), "-"],
+        vec!["plan", "--set", value.as_str(), "-"],
+    ] {
+        let o = smd(&args, Some(&input));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("… (5000 characters)") && err.len() < 600,
+            "{err}"
+        );
+    }
+}

@@ -133,3 +133,77 @@ fn what_was_not_measured_is_refused_with_status_2() {
         assert!(!o.stderr.is_empty());
     }
 }
+
+/// `smd speed args…`: its exit status and stderr.
+fn refused(args: &[&str]) -> String {
+    let mut all = vec!["speed"];
+    all.extend_from_slice(args);
+    let o = smd(&all, None);
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+    err
+}
+
+#[test]
+fn more_than_64_gpus_are_refused_naming_the_flag_before_any_work() {
+    // Checked first: 4294967295 would otherwise build a placement of a billion machines.
+    for w in ["65", "100", "1000000", "4294967295"] {
+        let err = refused(&["--app", "cifar10", "--gpus", w, "--batch", "4096"]);
+        assert_eq!(
+            err,
+            format!("error: --gpus {w}: at most 64 (16 machines of 4, as measured)\n")
+        );
+    }
+    let v = json(&["--app", "cifar10", "--gpus", "64", "--batch", "4096"]);
+    assert_eq!(v["placement"], serde_json::json!(vec![4; 16]));
+    // A batch too small for the GPUs is said in the flags' terms.
+    let err = refused(&["--app", "cifar10", "--gpus", "64", "--batch", "128"]);
+    assert!(
+        err.starts_with("error: --gpus 64 with --batch 128: 2 examples per GPU, fewer than the 32"),
+        "{err}"
+    );
+}
+
+#[test]
+fn messages_echo_numbers_and_placements_short() {
+    let long = std::iter::once("5")
+        .chain(std::iter::repeat_n("1", 30_000))
+        .collect::<Vec<_>>()
+        .join(",");
+    let err = refused(&[
+        "--app",
+        "cifar10",
+        "--placement",
+        &long,
+        "--local-batch",
+        "100",
+    ]);
+    assert_eq!(
+        err,
+        "error: placement 5,1,1,1,1,1,1,1,… (30001 machines): a node has 5 GPUs, at most 4 were \
+         measured\n"
+    );
+    let wide = vec!["4"; 20].join(",");
+    for (placement, batch, shown) in [
+        ("4", "1e-300", "1e-300"),
+        ("4,4,4,4,4,4", "1e-300", "1e-300"),
+        (wide.as_str(), "1e300", "1e300"),
+    ] {
+        let err = refused(&[
+            "--app",
+            "cifar10",
+            "--placement",
+            placement,
+            "--local-batch",
+            batch,
+        ]);
+        assert!(
+            err.contains(&format!("local batch {shown} outside the measured 32…1024")),
+            "{err}"
+        );
+        assert!(err.len() < 120, "{err}");
+    }
+    let err = refused(&["--app", "cifar10", "--gpus", "4", "--batch", "1e-300"]);
+    assert_eq!(err, "error: cifar10: total batch 1e-300 outside 128…4096\n");
+}

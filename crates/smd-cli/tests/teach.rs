@@ -166,3 +166,17 @@ fn tracing_shows_its_progress() {
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(e.starts_with("smd: tracing job job-002: "), "{e}");
 }
+
+#[test]
+fn a_measured_job_is_refused_naming_the_job_once_and_its_field() {
+    let o = smd(&["trace", "--workload", "workload-1"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let o = smd(&["teach", "--job", "cifar10-0", "-"], Some(&o.stdout));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.starts_with("error: job \"cifar10-0\": architecture is \"allreduce\""),
+        "{err}"
+    );
+    assert!(!err.contains("job job"), "{err}");
+}

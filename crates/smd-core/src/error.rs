@@ -128,19 +128,6 @@ pub fn cut_quoted(message: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-/// A number as messages show it: plain when readable (`0.01`, `1200`), in exponent form when
-/// tiny or huge (`1e-300`, not three hundred zeros).
-pub fn num(v: f64) -> String {
-    // Twelve significant digits: a sum's last-bit noise (219.77000000000004) is not what
-    // anyone typed, and a value typed with fewer digits reads back exactly.
-    let v = if v.is_finite() {
-        format!("{v:.11e}").parse::<f64>().unwrap_or(v)
-    } else {
-        v
-    };
-    if v != 0.0 && v.is_finite() && !(1e-4..1e9).contains(&v.abs()) {
-        format!("{v:e}")
-    } else {
-        format!("{v}")
-    }
-}
+/// A number as messages show it (`smd_format::num`, the one owner, which the measurements'
+/// messages beneath the core use too).
+pub use smd_format::num;

@@ -115,6 +115,35 @@ pub const DEFAULT_RESTART_S: f64 = 30.0;
 /// The longest simulation, s (30 days): the horizon when `params.horizon_s` is unset.
 pub const MAX_HORIZON_S: f64 = 30.0 * 86_400.0;
 
+/// Whether no simulation reaches an arrival: it is at or after [`MAX_HORIZON_S`].
+pub fn unreachable(arrival_s: f64) -> bool {
+    arrival_s >= MAX_HORIZON_S
+}
+
+/// Why an arrival no simulation reaches ([`unreachable`]) is probably not meant, or `None`,
+/// with `others` more of them (`what`: "jobs", "rows") in the same warning, as Unix-epoch
+/// times make every arrival one: the words for a scenario's job and a trace's row alike.
+pub fn unreachable_arrival(arrival_s: f64, others: usize, what: &str) -> Option<String> {
+    let also = if others > 0 {
+        let what = if others == 1 {
+            what.strip_suffix('s').unwrap_or(what)
+        } else {
+            what
+        };
+        format!(" ({others} more {what} too)")
+    } else {
+        String::new()
+    };
+    unreachable(arrival_s).then(|| {
+        format!(
+            "{} s is 30 days or more{also}: no simulation reaches it, so the job never runs; \
+             arrival times count seconds from the start of the trace (for Unix-epoch times, \
+             subtract the earliest)",
+            crate::error::num(arrival_s)
+        )
+    })
+}
+
 /// λ of the `dltap` placement when `params.dltap_lambda` is unset.
 pub const DEFAULT_DLTAP_LAMBDA: f64 = 0.7;
 

@@ -241,15 +241,14 @@ pub fn trace(scenario: &Scenario, job: usize, opts: &TraceOptions) -> Result<Tra
         ));
     };
     if scenario.jobs[job].measured.is_some() {
+        // Named as the job and its field: `job "x": architecture is …` (the display adds
+        // the word "job"; a message of its own that starts with it would say it twice).
         return Err(Error::field(
-            None,
-            "job",
-            format!(
-                "job {:?} is a measured all-reduce job: over its one-dimensional region \
-                 Algorithm 1 is an enumeration of w and Algorithm 2 has nothing to round, so \
-                 there are no steps to teach (docs/MODEL.md §21.1); pick a parameter-server job",
-                crate::error::cut(&id)
-            ),
+            Some(&id),
+            "architecture",
+            "is \"allreduce\" (a measured job): over its one-dimensional region Algorithm 1 \
+             is an enumeration of w and Algorithm 2 has nothing to round, so there are no \
+             steps to teach (docs/MODEL.md §21.1); pick a parameter-server job",
         ));
     }
     let mut rec = Recorder {

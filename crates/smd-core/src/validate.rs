@@ -4,6 +4,7 @@
 //! bottom of the crate.
 
 use crate::error::{cut, Error, FieldError};
+use crate::scenario::{unreachable, unreachable_arrival};
 use crate::scenario::{
     Job, MachineGroup, MeasuredJob, Resource, Resources, Scenario, MAX_ALLOCATION, MAX_HORIZON_S,
     MAX_ID_CHARS, MAX_MACHINES, MAX_MAGNITUDE, MAX_VERSION, MIN_MAGNITUDE, RESOURCE_NAMES, VERSION,
@@ -18,7 +19,8 @@ impl Scenario {
     }
 
     /// What is allowed but probably not meant (never an error): a machine group on which no
-    /// job's worker fits, a `restart_s` longer than a slot (docs/SCENARIO.md, version 2).
+    /// job's worker fits, a `restart_s` longer than a slot, a slot as long as the horizon,
+    /// arrivals 30 days out or more (docs/SCENARIO.md, version 2).
     /// Each names the field and says why.
     pub fn warnings(&self) -> Vec<FieldError> {
         let mut out = Vec::new();
@@ -36,6 +38,41 @@ impl Scenario {
                     crate::error::num(delta)
                 ),
             });
+        }
+        // Nothing is simulated past the horizon (at most 30 days), and measured jobs are first
+        // seen at the end of the first slot: a slot as long runs next to nothing.
+        let horizon = self.params.horizon_s.unwrap_or(MAX_HORIZON_S);
+        if delta >= horizon {
+            let (field, what) = if self.params.interval_s.is_some() {
+                ("params.interval_s", "is not shorter than the horizon")
+            } else {
+                ("params.horizon_s", "is not longer than a slot")
+            };
+            out.push(FieldError {
+                job: None,
+                field: field.into(),
+                message: format!(
+                    "{what} (interval_s {} s ≥ horizon {} s): at most one slot is simulated, \
+                     and measured jobs never start",
+                    crate::error::num(delta),
+                    crate::error::num(horizon)
+                ),
+            });
+        }
+        // One warning for every arrival no simulation reaches, at the first.
+        let late: Vec<(&Job, f64)> = self
+            .jobs
+            .iter()
+            .filter_map(|j| Some((j, j.arrival_s.filter(|a| unreachable(*a))?)))
+            .collect();
+        if let Some(&(job, a)) = late.first() {
+            if let Some(why) = unreachable_arrival(a, late.len() - 1, "jobs") {
+                out.push(FieldError {
+                    job: Some(job.id.clone()),
+                    field: "arrival_s".into(),
+                    message: why,
+                });
+            }
         }
         if self.jobs.is_empty() {
             return out;

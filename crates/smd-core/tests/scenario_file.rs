@@ -288,3 +288,51 @@ fn a_restart_longer_than_a_slot_is_a_warning_naming_the_field() {
     let s = Scenario::from_json(&with_params(r#"{"interval_s": 60, "restart_s": 60}"#)).unwrap();
     assert!(s.warnings().is_empty());
 }
+
+#[test]
+fn a_slot_as_long_as_the_horizon_and_arrivals_30_days_out_are_warned_about() {
+    let warnings =
+        |s: &Scenario| -> Vec<String> { s.warnings().iter().map(ToString::to_string).collect() };
+    let of = |fields: &str| warnings(&Scenario::from_json(&with_params(fields)).unwrap());
+    // A slot of 30 days (the longest horizon): at most one slot, no measured job starts.
+    let w = of(r#"{"interval_s": 2592000}"#);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with(
+            "params.interval_s is not shorter than the horizon (interval_s 2592000 s ≥ horizon 2592000 s)"
+        ),
+        "{w:?}"
+    );
+    // A short horizon under the default slot names the horizon, which the file set.
+    let w = of(r#"{"horizon_s": 30}"#);
+    assert!(
+        w.len() == 1 && w[0].starts_with("params.horizon_s is not longer than a slot"),
+        "{w:?}"
+    );
+    assert!(of(r#"{"interval_s": 2591999}"#).is_empty());
+    // Arrivals 30 days out or more (Unix-epoch seconds): one warning, at the first, with
+    // the count of the others and what to do.
+    let mut s = Scenario::from_json(&with_params("{}")).unwrap();
+    let job = s.jobs[0].clone();
+    s.jobs = (0..4)
+        .map(|i| {
+            let mut j = job.clone();
+            j.id = format!("j{i}");
+            j.arrival_s = Some(if i == 0 { 5.0 } else { 1.7e9 + f64::from(i) });
+            j
+        })
+        .collect();
+    s.validate().unwrap();
+    let w = warnings(&s);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with(
+            "job \"j1\": arrival_s 1.700000001e9 s is 30 days or more (2 more jobs too): no simulation reaches it"
+        ) && w[0].contains("Unix-epoch times, subtract the earliest"),
+        "{w:?}"
+    );
+    s.jobs[1].arrival_s = Some(2_591_999.0);
+    s.jobs[2].arrival_s = None;
+    s.jobs[3].arrival_s = Some(0.0);
+    assert!(warnings(&s).is_empty());
+}

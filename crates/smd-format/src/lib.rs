@@ -9,7 +9,7 @@
 //!   `1.50e9` (mantissa untrimmed); ASCII `-`; `—` for non-finite values.
 //!
 //! Tick labels use [`fmt_tick`] (decimals from the tick step) or, on a log axis,
-//! [`fmt_sig`]; [`tick_label`] picks.
+//! [`fmt_sig`]; [`tick_label`] picks. Messages (errors, warnings) write numbers with [`num`].
 
 /// A number with `sig` significant digits, in plain notation for 1e-3 ≤ |v| < 1e5 and as
 /// `1.23e6` otherwise; trailing zeros removed.
@@ -77,6 +77,24 @@ pub fn tick_label(v: f64, step: f64, log: bool) -> String {
         plain_sig(v, 3)
     } else {
         fmt_sig(v, 3)
+    }
+}
+
+/// A number as messages (errors and warnings) show it: plain when readable (`0.01`, `1200`),
+/// in exponent form when tiny or huge (`1e-300`, not three hundred zeros); ASCII, so that a
+/// value can be typed back.
+pub fn num(v: f64) -> String {
+    // Twelve significant digits: a sum's last-bit noise (219.77000000000004) is not what
+    // anyone typed, and a value typed with fewer digits reads back exactly.
+    let v = if v.is_finite() {
+        format!("{v:.11e}").parse::<f64>().unwrap_or(v)
+    } else {
+        v
+    };
+    if v != 0.0 && v.is_finite() && !(1e-4..1e9).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
     }
 }
 
@@ -310,6 +328,22 @@ mod tests {
         assert_eq!(usd(999.994), "$999.99");
         assert_eq!(usd(4521.4), "$4,521");
         assert_eq!(usd(-3.0), "-$3.00");
+    }
+
+    /// Messages: what was typed reads back, and no value floods a line.
+    #[test]
+    fn message_numbers_are_short_and_read_back() {
+        assert_eq!(num(0.01), "0.01");
+        assert_eq!(num(1200.0), "1200");
+        assert_eq!(num(219.77000000000004), "219.77");
+        assert_eq!(num(1e-300), "1e-300");
+        assert_eq!(num(-1.7e300), "-1.7e300");
+        assert_eq!(num(f64::NAN), "NaN");
+        for v in [1e-300, 3.3e-7, 0.5, 123456.789, 4.2e15, 1.5e308] {
+            let s = num(v);
+            assert!(s.len() <= 20, "{v}: {s}");
+            assert_eq!(s.parse::<f64>().unwrap(), v, "{v}: {s}");
+        }
     }
 
     #[test]

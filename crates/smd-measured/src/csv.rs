@@ -12,8 +12,8 @@ pub struct Record {
 }
 
 /// Splits CSV text into records: cells split at commas, quoted cells may hold commas, line
-/// breaks and doubled quotes; `\r` outside quotes is ignored; blank lines are skipped; a
-/// leading UTF-8 byte-order mark is dropped.
+/// breaks and doubled quotes; a line ends at `\n`, `\r\n` or a lone `\r` (old Mac files);
+/// blank lines are skipped; a leading UTF-8 byte-order mark is dropped.
 /// The only error is a quoted cell left open at the end of the text.
 pub fn records(text: &str) -> Result<Vec<Record>, String> {
     records_at_most(text, usize::MAX)
@@ -50,7 +50,12 @@ pub fn records_at_most(text: &str, limit: usize) -> Result<Vec<Record>, String> 
                     cell.push('"');
                 }
                 '"' => quoted = false,
+                // A lone `\r` ends a line too (counted once for `\r\n`).
                 '\n' => {
+                    line += 1;
+                    cell.push(c)
+                }
+                '\r' if chars.peek() != Some(&'\n') => {
                     line += 1;
                     cell.push(c)
                 }
@@ -64,8 +69,8 @@ pub fn records_at_most(text: &str, limit: usize) -> Result<Vec<Record>, String> 
                 quoted = true
             }
             ',' => row.push(std::mem::take(&mut cell)),
-            '\r' => {}
-            '\n' => {
+            '\r' if chars.peek() == Some(&'\n') => {}
+            '\r' | '\n' => {
                 row.push(std::mem::take(&mut cell));
                 push_row(&mut out, &mut row, start);
                 line += 1;
@@ -106,6 +111,25 @@ mod tests {
             (5, vec!["3".into(), "4".into()])
         );
         assert!(records("a,\"open").unwrap_err().contains("line 1"));
+    }
+
+    /// Lone `\r` line ends (old Mac files) end records and count lines as `\n` does.
+    #[test]
+    fn carriage_returns_alone_end_lines() {
+        let r = records("a,b\rc,d\r\r\"x\ry\",e\r\nf,g").unwrap();
+        let got: Vec<(usize, Vec<&str>)> = r
+            .iter()
+            .map(|r| (r.line, r.cells.iter().map(String::as_str).collect()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, vec!["a", "b"]),
+                (2, vec!["c", "d"]),
+                (4, vec!["x\ry", "e"]),
+                (6, vec!["f", "g"]),
+            ]
+        );
     }
 
     #[test]

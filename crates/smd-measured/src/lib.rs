@@ -13,7 +13,7 @@
 //! - [`memo`]: the bounded memo of a pure function its callers share.
 //!
 //! It sits beneath the solver (`smd-core` plans measured jobs with it) and depends on no
-//! other crate of the workspace. Pure: no clock, file system or thread; builds for
+//! other crate of the workspace but `smd-format` (its messages' numbers). Pure: no clock, file system or thread; builds for
 //! `wasm32-unknown-unknown`.
 
 #![warn(missing_docs)]

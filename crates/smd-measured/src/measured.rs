@@ -27,6 +27,7 @@
 use crate::app::App;
 use crate::csv;
 use crate::files::{PLACEMENTS, SCALABILITY, VALIDATION};
+use smd_format::num;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -220,8 +221,11 @@ impl Measured {
         let (first, last) = (rows[0].local, rows[rows.len() - 1].local);
         if !(first..=last).contains(&local) {
             return Err(MeasuredError::OutOfRange(format!(
-                "{}: local batch {local} outside the measured {first}…{last} of placement {}",
+                "{}: local batch {} outside the measured {}…{} of placement {}",
                 self.app.name(),
+                num(local),
+                num(first),
+                num(last),
                 display(placement)
             )));
         }
@@ -254,8 +258,11 @@ impl Measured {
         let [lo, hi] = self.local;
         if !(lo..=hi).contains(&local) {
             return Err(MeasuredError::OutOfRange(format!(
-                "{}: local batch {local} outside the measured {lo}…{hi}",
-                self.app.name()
+                "{}: local batch {} outside the measured {}…{}",
+                self.app.name(),
+                num(local),
+                num(lo),
+                num(hi)
             )));
         }
         let fit = fitted(self.app)?;
@@ -277,8 +284,11 @@ impl Measured {
         let [lo, hi] = self.local;
         if !(lo..=hi).contains(&local) {
             return Err(MeasuredError::OutOfRange(format!(
-                "{}: local batch {local} outside the measured {lo}…{hi}",
-                self.app.name()
+                "{}: local batch {} outside the measured {}…{}",
+                self.app.name(),
+                num(local),
+                num(lo),
+                num(hi)
             )));
         }
         self.wide
@@ -384,8 +394,11 @@ impl Measured {
         let [lo, hi] = self.batch_range();
         if !(lo..=hi).contains(&batch) {
             return Err(MeasuredError::OutOfRange(format!(
-                "{}: total batch {batch} outside {lo}…{hi}",
-                self.app.name()
+                "{}: total batch {} outside {}…{}",
+                self.app.name(),
+                num(batch),
+                num(lo),
+                num(hi)
             )));
         }
         let replicas: u32 = placement.iter().sum();
@@ -417,8 +430,11 @@ impl Measured {
         let [lo_b, hi_b] = self.batch_range();
         if !(lo_b..=hi_b).contains(&batch) {
             return Err(MeasuredError::OutOfRange(format!(
-                "{}: total batch {batch} outside the validated {lo_b}…{hi_b}",
-                self.app.name()
+                "{}: total batch {} outside the validated {}…{}",
+                self.app.name(),
+                num(batch),
+                num(lo_b),
+                num(hi_b)
             )));
         }
         let value = |k: usize| {
@@ -631,13 +647,24 @@ pub fn placement_id(placement: &[u32]) -> Result<String, MeasuredError> {
     Ok(rotation(best).map(|g| char::from(b'0' + g as u8)).collect())
 }
 
-/// A placement as people write it: `4,4,2`.
+/// A placement as people write it, `4,4,2`; past [`MAX_NODES`] machines its first eight
+/// and the count (`5,1,1,1,1,1,1,1,… (30001 machines)`), so that a message stays a line.
 fn display(placement: &[u32]) -> String {
-    placement
+    let shown = if placement.len() > MAX_NODES as usize {
+        &placement[..8]
+    } else {
+        placement
+    };
+    let text = shown
         .iter()
         .map(u32::to_string)
         .collect::<Vec<_>>()
-        .join(",")
+        .join(",");
+    if shown.len() < placement.len() {
+        format!("{text},… ({} machines)", placement.len())
+    } else {
+        text
+    }
 }
 
 /// Reads one application's placements and validation files.

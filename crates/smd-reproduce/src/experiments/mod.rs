@@ -170,7 +170,7 @@ impl fmt::Display for UnknownExperiment {
         write!(
             f,
             "unknown experiment {:?} (expected one of {})",
-            self.given,
+            smd_core::error::cut(&self.given),
             valid.join(", ")
         )
     }
