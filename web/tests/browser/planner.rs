@@ -163,9 +163,14 @@ async fn the_planners_question_from_trace_to_a_shared_sweep() {
         over_time: vec![SimPolicy::Fifo, SimPolicy::Pollux, SimPolicy::Bound],
     };
     let native = smd_sweep::sweep(&draft, &spec, &policies, &mut Options::default()).unwrap();
-    let want =
-        smd_sweep::metric_answer(&native.points, Metric::MeanJct, Some("pollux"), Some(16.0))
-            .unwrap();
+    let want = smd_sweep::metric_answer(
+        &native.points,
+        Metric::MeanJct,
+        Some("pollux"),
+        Some(16.0),
+        false,
+    )
+    .unwrap();
     assert_eq!(sentence, want.answer);
     let goal = smd_sweep::goal_in(&native.points, &want, 3600.0);
     assert_eq!(m.text("[data-testid=sweep-goal-answer]"), goal.answer);
@@ -218,8 +223,14 @@ async fn the_planners_question_from_trace_to_a_shared_sweep() {
         assert_eq!(row[cost].parse::<f64>().ok(), o.cost_usd);
     }
     m.select("[data-field='sweep.metric']", "cost");
-    let priced =
-        smd_sweep::metric_answer(&native.points, Metric::Cost, Some("pollux"), Some(16.0)).unwrap();
+    let priced = smd_sweep::metric_answer(
+        &native.points,
+        Metric::Cost,
+        Some("pollux"),
+        Some(16.0),
+        false,
+    )
+    .unwrap();
     m.until("the cost's answer", |m| {
         m.text("[data-testid=sweep-answer]") == priced.answer
     })

@@ -101,9 +101,14 @@ async fn a_units_sweep_of_the_default_scenario_is_monotone_and_native() {
         format!("Knee of utility: {answer}")
     );
     // The answer: total utility (no arrivals) under the best policy at the draft's 1 unit.
-    let metric =
-        smd_sweep::metric_answer(&native.points, smd_sweep::Metric::Utility, None, Some(1.0))
-            .unwrap();
+    let metric = smd_sweep::metric_answer(
+        &native.points,
+        smd_sweep::Metric::Utility,
+        None,
+        Some(1.0),
+        false,
+    )
+    .unwrap();
     assert_eq!(m.text("[data-testid=sweep-answer]"), metric.answer);
     let chart = m.one("svg[data-testid=sweep-chart]");
     assert_eq!(
