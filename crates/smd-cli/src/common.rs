@@ -29,8 +29,11 @@ pub(crate) struct Common {
     /// Override params.seed, the seed of the rounding streams.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub(crate) seed: Option<u64>,
-    /// Wall-clock budget of the `global` policy's search, in seconds: when it ends, global
-    /// reports the best plan found with its bound and gap (`admission.gap`).
+    /// Wall-clock budget of a plan, in seconds (for `plan`, from the command's start): when
+    /// it ends, global reports the best plan found with its bound and gap
+    /// (`admission.gap`); the other policies' admission stops with its best selection, and
+    /// smd's jobs not allocated by then take the equal split (the admission method says how
+    /// many).
     #[arg(
         long,
         value_name = "SECONDS",
@@ -94,8 +97,21 @@ pub(crate) fn print_warnings<W: std::fmt::Display>(warnings: impl IntoIterator<I
 
 /// Runs one policy; a panic inside the solver becomes a solver failure (exit 1), not exit 101.
 pub(crate) fn solve(scenario: &Scenario, which: Policy, c: &Common) -> Result<Plan, Failure> {
+    solve_since(scenario, which, c, std::time::Instant::now())
+}
+
+/// [`solve`] with the budget counted from `since` (e.g. the command's start, so that
+/// reading and checking a large scenario count in `--global-budget` as a user's clock
+/// counts them).
+pub(crate) fn solve_since(
+    scenario: &Scenario,
+    which: Policy,
+    c: &Common,
+    since: std::time::Instant,
+) -> Result<Plan, Failure> {
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
+    let spent_ms = t0.duration_since(since).as_secs_f64() * 1000.0;
     let policy = which.name();
     // Progress on stderr once the plan passes a few seconds (progress.rs).
     let ticker = crate::progress::Ticker::start(&format!("smd: planning {policy}"));
@@ -109,7 +125,7 @@ pub(crate) fn solve(scenario: &Scenario, which: Policy, c: &Common) -> Result<Pl
         clock: Some(&clock),
         progress: Some(&mut on_progress),
         inner: c.inner_solver,
-        time_budget_ms: Some(c.global_budget * 1000.0),
+        time_budget_ms: Some((c.global_budget * 1000.0 - spent_ms).max(0.0)),
         ..Options::default()
     };
     // On machines the admitted jobs are placed (docs/MODEL.md §15); a pool plans as ever.

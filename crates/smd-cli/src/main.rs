@@ -377,8 +377,9 @@ fn generate(a: &GenerateArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 fn plan(a: &PlanArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let started = std::time::Instant::now();
     let scenario = load(&a.common)?;
-    let plan = solve(&scenario, a.policy, &a.common)?;
+    let plan = common::solve_since(&scenario, a.policy, &a.common, started)?;
     if a.common.json {
         writeln!(out, "{}", plan.to_json())?;
     } else {

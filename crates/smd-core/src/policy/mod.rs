@@ -82,8 +82,9 @@ pub struct Options<'a> {
     /// Wall-clock budget of a plan in ms (needs `clock`; docs/MODEL.md §13): `global`'s
     /// whole solve, and the admission of the other policies (Frieze–Clarke's subsets, the
     /// exact branch and bound). When it ends, the best plan so far is returned with its
-    /// status (`admission.gap`, and for `global` its bound). Algorithm 1's per-job work is
-    /// bounded by its grid budget, not by this.
+    /// status (`admission.gap`, and for `global` its bound). smd's and smd_locality's
+    /// Algorithm 1 take at most 70 % of it; the jobs left then take the equal split (the
+    /// admission method says how many).
     pub time_budget_ms: Option<f64>,
     /// Frieze–Clarke's LP work cap (items summed over its LPs; default
     /// [`crate::FC_WORK_LIMIT`]): a deterministic bound for callers without a clock,
@@ -176,11 +177,21 @@ pub(crate) fn plan_until<O: Observer>(
             colocated: &colocated,
             cap: &cap,
         };
-        let Some(cands) = allocate(&jobs, opts, start, give_up, &mut stats, obs)? else {
+        let Some((cands, quick)) = allocate(&jobs, opts, start, give_up, &mut stats, obs)? else {
             return Ok(None);
         };
         stats.inner_ms = clock() - t0 - stats.rounding_ms;
-        let (chosen, report) = admit(&jobs, &cands, opts, start, &mut stats, obs)?;
+        let (chosen, mut report) = admit(&jobs, &cands, opts, start, &mut stats, obs)?;
+        if quick > 0 {
+            // The plan says what its budget cost it rather than overrun it.
+            report.method = format!(
+                "{} (budget spent after {} of {} jobs' allocations: the other {quick} at the \
+                 equal split)",
+                report.method,
+                cands.len() - quick,
+                cands.len()
+            );
+        }
         (cands, chosen, report)
     };
 
@@ -219,8 +230,14 @@ fn report_progress(opts: &mut Options, policy: Policy, total: usize, done: usize
     }
 }
 
+/// The share of a plan's time budget Algorithm 1's allocations may take (MODEL.md §13):
+/// the admission, the plan's lines and the placement after it get the rest.
+const ALLOCATION_SHARE: f64 = 0.7;
+
 /// Every job's candidate allocation in scenario order (`None`: infeasible) under any policy
-/// but `optimus` (which allocates and admits at once) and `global`. `Ok(None)` when
+/// but `optimus` (which allocates and admits at once) and `global`, and how many jobs took
+/// the equal split because the time budget's allocation share ended first (smd and
+/// smd_locality, whose Algorithm 1 costs up to milliseconds a job). `Ok(None)` when
 /// `give_up` and the time budget ends first.
 fn allocate<O: Observer>(
     jobs: &Jobs,
@@ -229,16 +246,32 @@ fn allocate<O: Observer>(
     give_up: bool,
     stats: &mut Stats,
     obs: &mut O,
-) -> Result<Option<Vec<Option<Candidate>>>, Error> {
+) -> Result<Option<(Vec<Option<Candidate>>, usize)>, Error> {
     let (scenario, policy, cap) = (jobs.scenario, jobs.policy, jobs.cap);
     let clock = opts.clock.unwrap_or(&|| 0.0);
     let total = scenario.jobs.len();
     let mut cands: Vec<Option<Candidate>> = Vec::with_capacity(jobs.models.len());
     let over = |c: Clock, ms: f64| c() - start > ms;
     let budget = opts.clock.zip(opts.time_budget_ms).filter(|_| give_up);
+    let share = opts
+        .clock
+        .zip(opts.time_budget_ms)
+        .filter(|_| !give_up && matches!(policy, Policy::Smd | Policy::SmdLocality));
+    let mut quick = 0;
     for (job, m) in scenario.jobs.iter().zip(jobs.models) {
         if budget.is_some_and(|(c, ms)| over(c, ms)) {
             return Ok(None);
+        }
+        if m.feasible()
+            && !m.is_measured()
+            && (quick > 0 || share.is_some_and(|(c, ms)| over(c, ALLOCATION_SHARE * ms)))
+        {
+            // Past its share of the budget: the equal split, O(1) a job.
+            let k = esw_k(m);
+            cands.push(Some(Candidate::at(m, k, k, None, None)));
+            quick += 1;
+            report_progress(opts, policy, total, cands.len());
+            continue;
         }
         obs.job(cands.len());
         if !m.feasible() {
@@ -292,7 +325,7 @@ fn allocate<O: Observer>(
         cands.push(Some(c));
         report_progress(opts, policy, total, cands.len());
     }
-    Ok(Some(cands))
+    Ok(Some((cands, quick)))
 }
 
 /// A measured job's candidate (MODEL.md §21): `esw` takes its cap (as many GPUs as it may
