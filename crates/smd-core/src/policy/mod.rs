@@ -234,6 +234,9 @@ fn report_progress(opts: &mut Options, policy: Policy, total: usize, done: usize
 /// the admission, the plan's lines and the placement after it get the rest.
 const ALLOCATION_SHARE: f64 = 0.7;
 
+/// Every job's candidate (`None`: infeasible) and how many took the equal split.
+type Allocated = (Vec<Option<Candidate>>, usize);
+
 /// Every job's candidate allocation in scenario order (`None`: infeasible) under any policy
 /// but `optimus` (which allocates and admits at once) and `global`, and how many jobs took
 /// the equal split because the time budget's allocation share ended first (smd and
@@ -246,7 +249,7 @@ fn allocate<O: Observer>(
     give_up: bool,
     stats: &mut Stats,
     obs: &mut O,
-) -> Result<Option<(Vec<Option<Candidate>>, usize)>, Error> {
+) -> Result<Option<Allocated>, Error> {
     let (scenario, policy, cap) = (jobs.scenario, jobs.policy, jobs.cap);
     let clock = opts.clock.unwrap_or(&|| 0.0);
     let total = scenario.jobs.len();
