@@ -62,13 +62,7 @@ impl Curve {
         cluster: &Cluster,
     ) -> Result<Curve, MeasuredError> {
         let m = Measured::of(job.app)?;
-        let own = job.max_workers.map_or(u32::MAX, |x| {
-            x.clamp(0.0, f64::from(u32::MAX)).floor() as u32
-        });
-        let cap = own
-            .min(reference_cap(m, job.batch_size))
-            .min(cluster_cap(cluster, worker))
-            .min(MAX_WORKERS);
+        let cap = job_cap(m, job, job.batch_size, worker, cluster);
         let per_machine = per_machine(cluster);
         let points = curve_points(m, cap, per_machine, job.batch_size);
         Ok(Curve {
@@ -276,6 +270,98 @@ impl Curve {
             })
             .collect()
     }
+}
+
+/// The most workers `job` may use at total batch `batch` (`None`: chosen): its own cap, the
+/// reference's, the cluster's, [`MAX_WORKERS`].
+fn job_cap(
+    m: &Measured,
+    job: &MeasuredJob,
+    batch: Option<f64>,
+    worker: &Resources,
+    cluster: &Cluster,
+) -> u32 {
+    let own = job.max_workers.map_or(u32::MAX, |x| {
+        x.clamp(0.0, f64::from(u32::MAX)).floor() as u32
+    });
+    own.min(reference_cap(m, batch))
+        .min(cluster_cap(cluster, worker))
+        .min(MAX_WORKERS)
+}
+
+/// The least seconds from its first step to its target `job` (workers demanding `worker`)
+/// can take on `cluster` under any policy, and the most GPUs an epoch's fastest run uses
+/// ([`Measured::least_time_to_target`]; `None` when nothing runs). A policy runs the job at
+/// its fixed batch on up to its cap, or — a policy that chooses the batch (MODEL.md §23),
+/// or any policy when none is fixed — at one of §3.4's candidates on up to the cap of a
+/// chosen batch (ncf keeps its fixed batch); on any placement of nodes of at most
+/// [`per_machine`] GPUs, as many nodes as the cluster's machines make. Each epoch is taken
+/// at the fastest of these: a policy may change the placement or the batch at any time.
+pub fn least_time(job: &MeasuredJob, worker: &Resources, cluster: &Cluster) -> Option<(f64, u32)> {
+    let m = Measured::of(job.app).ok()?;
+    let per = per_machine(cluster);
+    let nodes = if cluster.has_machines() {
+        cluster
+            .machines
+            .iter()
+            .map(|k| {
+                let gpus = k.capacity.gpu.clamp(0.0, f64::from(MAX_WORKERS)).floor() as u32;
+                let count = k.count.clamp(0.0, f64::from(MAX_WORKERS)).floor() as u32;
+                gpus.div_ceil(NODE_GPUS) * count
+            })
+            .sum::<u32>()
+            .min(MAX_WORKERS)
+    } else {
+        MAX_WORKERS
+    };
+    let mut runs: Vec<(Vec<u32>, f64)> = Vec::new();
+    let mut add = |cap: u32, batches: &dyn Fn(u32) -> Vec<f64>| {
+        for r in 1..=cap {
+            for p in placements(r, per, nodes) {
+                runs.extend(batches(r).into_iter().map(|b| (p.clone(), b)));
+            }
+        }
+    };
+    if let Some(b) = job.batch_size {
+        add(job_cap(m, job, Some(b), worker, cluster), &|_| vec![b]);
+    }
+    if job.batch_size.is_none() || job.app != App::Ncf {
+        add(job_cap(m, job, None, worker, cluster), &|r| {
+            m.batch_candidates(r).into_owned()
+        });
+    }
+    m.least_time_to_target(runs.iter().map(|(p, b)| (p.as_slice(), *b)))
+}
+
+/// The placements of `r` GPUs on at most `nodes` nodes of at most `per` GPUs each that the
+/// measurements tell apart: on 1–4 nodes every order (rotations are measured differently),
+/// on more one per node count (there a step depends on nodes and GPUs only).
+fn placements(r: u32, per: u32, nodes: u32) -> Vec<Vec<u32>> {
+    /// The most nodes measured row by row (MODEL.md §21).
+    const ROW_NODES: u32 = 4;
+    fn orders(r: u32, per: u32, left: u32, at: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        if r == 0 {
+            out.push(at.clone());
+            return;
+        }
+        if left == 0 {
+            return;
+        }
+        for g in 1..=per.min(r) {
+            at.push(g);
+            orders(r - g, per, left - 1, at, out);
+            at.pop();
+        }
+    }
+    let mut out = Vec::new();
+    orders(r, per, nodes.min(ROW_NODES), &mut Vec::new(), &mut out);
+    for n in (ROW_NODES + 1)..=nodes.min(r) {
+        if r <= per * n {
+            // r spread evenly over n nodes.
+            out.push((0..n).map(|k| r / n + u32::from(k < r % n)).collect());
+        }
+    }
+    out
 }
 
 /// The reference's GPU cap (POLLUX-SIM.md §2.5): ⌊batch / smallest local batch⌋ (the

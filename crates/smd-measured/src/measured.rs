@@ -412,6 +412,47 @@ impl Measured {
         Ok(rounded_total(&self.epoch_seconds(placement, batch)?))
     }
 
+    /// The least seconds to the target over runs that may change configuration at any
+    /// time: each epoch at the fastest of `runs` (placement, total batch) for that epoch's
+    /// gradient statistics, rounded half to even as [`Measured::time_to_target`] rounds
+    /// it. With the run's times whole seconds at every change (the simulation's are: slots,
+    /// restarts and epoch ends are), no run switching among `runs` reaches the target
+    /// sooner. Returns the seconds and the most GPUs an epoch's fastest run uses; runs the
+    /// measurements cannot answer are skipped (`None` when none is left).
+    pub fn least_time_to_target<'p>(
+        &self,
+        runs: impl IntoIterator<Item = (&'p [u32], f64)>,
+    ) -> Option<(f64, u32)> {
+        // Per effective batch only its fastest iteration matters: the statistics are the
+        // batch's.
+        let mut best: Vec<(Rate, u32)> = Vec::new();
+        for (placement, batch) in runs {
+            let Ok(rate) = self.rate(placement, batch) else {
+                continue;
+            };
+            let replicas = placement.iter().sum();
+            match best.iter_mut().find(|(r, _)| r.batch == rate.batch) {
+                Some(b) if b.0.iteration_s <= rate.iteration_s => {}
+                Some(b) => *b = (rate, replicas),
+                None => best.push((rate, replicas)),
+            }
+        }
+        let (mut epochs, mut widest) = (Vec::with_capacity(self.max_epochs), 0);
+        for e in 0..self.max_epochs {
+            let work = self.epoch_target(e + 1) - self.epoch_target(e);
+            let fastest = best
+                .iter()
+                .filter_map(|(r, w)| {
+                    let (sqr, var) = self.grad_stats(r.batch, e).ok()?;
+                    Some((work * r.iteration_s / goodput::gain(sqr, var, r.scale), *w))
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0))?;
+            epochs.push(fastest.0);
+            widest = widest.max(fastest.1);
+        }
+        Some((rounded_total(&epochs), widest))
+    }
+
     /// A validation column at `batch`, row `row`, linear between the validated batches.
     fn at(&self, batch: f64, row: usize, x: impl Fn(&Epoch) -> f64) -> Result<f64, MeasuredError> {
         let [lo_b, hi_b] = self.batch_range();
