@@ -314,23 +314,42 @@ pub fn least_time(job: &MeasuredJob, worker: &Resources, cluster: &Cluster) -> O
     } else {
         MAX_WORKERS
     };
-    let mut runs: Vec<(Vec<u32>, f64)> = Vec::new();
-    let mut add = |cap: u32, batches: &dyn Fn(u32) -> Vec<f64>| {
-        for r in 1..=cap {
+    let fixed = job.batch_size;
+    let cap_fixed = fixed.map_or(0, |b| job_cap(m, job, Some(b), worker, cluster));
+    // ncf keeps its batch under `pollux`; without a fixed batch every policy chooses.
+    let chosen = fixed.is_none() || job.app != App::Ncf;
+    let cap_free = if chosen {
+        job_cap(m, job, None, worker, cluster)
+    } else {
+        0
+    };
+    // Asked for every job at every run (each policy's metrics carry the bound): remembered.
+    type Key = (App, Option<u64>, u32, u32, u32, u32);
+    static MEMO: Memo<Key, Option<(f64, u32)>> = Memo::new(10_000);
+    let key = (
+        job.app,
+        fixed.map(f64::to_bits),
+        cap_fixed,
+        cap_free,
+        per,
+        nodes,
+    );
+    MEMO.get_or(key, || {
+        let mut runs: Vec<(Vec<u32>, f64)> = Vec::new();
+        for r in 1..=cap_fixed.max(cap_free) {
+            let mut batches: Vec<f64> = Vec::new();
+            if let Some(b) = fixed.filter(|_| r <= cap_fixed) {
+                batches.push(b);
+            }
+            if r <= cap_free {
+                batches.extend_from_slice(&m.batch_candidates(r));
+            }
             for p in placements(r, per, nodes) {
-                runs.extend(batches(r).into_iter().map(|b| (p.clone(), b)));
+                runs.extend(batches.iter().map(|&b| (p.clone(), b)));
             }
         }
-    };
-    if let Some(b) = job.batch_size {
-        add(job_cap(m, job, Some(b), worker, cluster), &|_| vec![b]);
-    }
-    if job.batch_size.is_none() || job.app != App::Ncf {
-        add(job_cap(m, job, None, worker, cluster), &|r| {
-            m.batch_candidates(r).into_owned()
-        });
-    }
-    m.least_time_to_target(runs.iter().map(|(p, b)| (p.as_slice(), *b)))
+        m.least_time_to_target(runs.iter().map(|(p, b)| (p.as_slice(), *b)))
+    })
 }
 
 /// The placements of `r` GPUs on at most `nodes` nodes of at most `per` GPUs each that the
@@ -341,7 +360,10 @@ fn placements(r: u32, per: u32, nodes: u32) -> Vec<Vec<u32>> {
     const ROW_NODES: u32 = 4;
     fn orders(r: u32, per: u32, left: u32, at: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
         if r == 0 {
-            out.push(at.clone());
+            // A rotation names the same rows: only the smallest is kept.
+            if (1..at.len()).all(|k| at[k..].iter().chain(&at[..k]).ge(at.iter())) {
+                out.push(at.clone());
+            }
             return;
         }
         if left == 0 {

@@ -430,23 +430,22 @@ impl Measured {
     ) -> Option<(f64, u32)> {
         // Per effective batch only its fastest iteration matters: the statistics are the
         // batch's.
-        let mut best: Vec<(Rate, u32)> = Vec::new();
+        let mut best: BTreeMap<u64, (Rate, u32)> = BTreeMap::new();
         for (placement, batch) in runs {
             let Ok(rate) = self.rate(placement, batch) else {
                 continue;
             };
             let replicas = placement.iter().sum();
-            match best.iter_mut().find(|(r, _)| r.batch == rate.batch) {
-                Some(b) if b.0.iteration_s <= rate.iteration_s => {}
-                Some(b) => *b = (rate, replicas),
-                None => best.push((rate, replicas)),
+            let kept = best.entry(rate.batch.to_bits()).or_insert((rate, replicas));
+            if rate.iteration_s < kept.0.iteration_s {
+                *kept = (rate, replicas);
             }
         }
         let (mut epochs, mut widest) = (Vec::with_capacity(self.max_epochs), 0);
         for e in 0..self.max_epochs {
             let work = self.epoch_target(e + 1) - self.epoch_target(e);
             let fastest = best
-                .iter()
+                .values()
                 .filter_map(|(r, w)| {
                     let (sqr, var) = self.grad_stats(r.batch, e).ok()?;
                     Some((work * r.iteration_s / goodput::gain(sqr, var, r.scale), *w))
