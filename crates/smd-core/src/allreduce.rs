@@ -487,3 +487,47 @@ pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> 
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every placement of up to 16 GPUs on at most 4 nodes of at most `per` GPUs names its
+    /// rows by one kept placement, and no two kept ones name the same rows; more nodes come
+    /// one per node count, `r` GPUs spread within `per`.
+    #[test]
+    fn placements_cover_every_row_set_once() {
+        use smd_measured::measured::placement_id;
+        use std::collections::BTreeSet;
+        for per in 1..=4u32 {
+            for r in 1..=24u32 {
+                let kept = placements(r, per, 16);
+                let ids: Vec<String> = kept
+                    .iter()
+                    .filter(|p| p.len() <= 4)
+                    .map(|p| placement_id(p).unwrap())
+                    .collect();
+                let unique: BTreeSet<&String> = ids.iter().collect();
+                assert_eq!(unique.len(), ids.len(), "r {r}, per {per}");
+                // Every sequence of 1–4 nodes, written out here.
+                let mut all = BTreeSet::new();
+                for n in 1..=4u32 {
+                    for code in 0..per.pow(n) {
+                        let p: Vec<u32> = (0..n).map(|k| code / per.pow(k) % per + 1).collect();
+                        if p.iter().sum::<u32>() == r {
+                            all.insert(placement_id(&p).unwrap());
+                        }
+                    }
+                }
+                assert_eq!(unique.into_iter().cloned().collect::<BTreeSet<_>>(), all);
+                let wide: Vec<&Vec<u32>> = kept.iter().filter(|p| p.len() > 4).collect();
+                let want = (5..=16u32.min(r)).filter(|&n| r <= per * n).count();
+                assert_eq!(wide.len(), want, "r {r}, per {per}");
+                for p in wide {
+                    assert_eq!(p.iter().sum::<u32>(), r);
+                    assert!(p.iter().all(|&g| (1..=per).contains(&g)));
+                }
+            }
+        }
+    }
+}

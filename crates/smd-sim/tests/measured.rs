@@ -513,10 +513,22 @@ fn pollux_sums_to_the_same_jcts_as_in_wasm() {
 fn the_bound_bounds_every_policy_on_a_measured_workload() {
     let s = workload("workload-1");
     let bound = simulate(&s, SimPolicy::Bound, &mut SimOptions::default()).unwrap();
-    for r in &bound.jobs {
+    for (r, job) in bound.jobs.iter().zip(&s.jobs) {
         for g in &r.segments {
             assert_eq!(g.locality_factor, 1.0, "{}", r.id);
         }
+        // Never above the job alone packed at its fixed batch or at its best batch.
+        let mut free = job.clone();
+        if let Some(m) = free.measured.as_mut().filter(|m| m.app != App::Ncf) {
+            m.batch_size = None;
+        }
+        let alone = [job, &free]
+            .iter()
+            .filter_map(|j| JobModel::of(j, &s.cluster, None).integer_optimum())
+            .map(|(_, _, t)| t)
+            .fold(f64::INFINITY, f64::min);
+        let t = r.completion_s.unwrap() - r.first_start_s.unwrap();
+        assert!(t <= alone, "{}: {t} above {alone}", r.id);
     }
     for policy in SimPolicy::ALL {
         if policy == SimPolicy::Bound {
