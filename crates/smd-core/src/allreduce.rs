@@ -294,25 +294,27 @@ fn job_cap(
 /// ([`Measured::least_time_to_target`]; `None` when nothing runs). A policy runs the job at
 /// its fixed batch on up to its cap, or — a policy that chooses the batch (MODEL.md §23),
 /// or any policy when none is fixed — at one of §3.4's candidates on up to the cap of a
-/// chosen batch (ncf keeps its fixed batch); on any placement of nodes of at most
-/// [`per_machine`] GPUs, as many nodes as the cluster's machines make. Each epoch is taken
+/// chosen batch (ncf keeps its fixed batch); on any placement of its workers on the
+/// cluster's machines (each machine's as nodes of at most 4). Each epoch is taken
 /// at the fastest of these: a policy may change the placement or the batch at any time.
 pub fn least_time(job: &MeasuredJob, worker: &Resources, cluster: &Cluster) -> Option<(f64, u32)> {
     let m = Measured::of(job.app).ok()?;
-    let per = per_machine(cluster);
-    let nodes = if cluster.has_machines() {
-        cluster
+    // A machine holds as many of the job's workers as fit (more than its GPUs when they
+    // share GPUs, MODEL.md §18), as nodes of at most 4.
+    let (per, nodes) = if cluster.has_machines() {
+        let held = |k: &crate::cluster::MachineGroup| fits(&k.capacity, worker);
+        let per = cluster.machines.iter().map(held).max().unwrap_or(0);
+        let nodes = cluster
             .machines
             .iter()
             .map(|k| {
-                let gpus = k.capacity.gpu.clamp(0.0, f64::from(MAX_WORKERS)).floor() as u32;
                 let count = k.count.clamp(0.0, f64::from(MAX_WORKERS)).floor() as u32;
-                gpus.div_ceil(NODE_GPUS) * count
+                held(k).div_ceil(NODE_GPUS).saturating_mul(count)
             })
-            .sum::<u32>()
-            .min(MAX_WORKERS)
+            .fold(0, u32::saturating_add);
+        (per.min(NODE_GPUS), nodes.min(MAX_WORKERS))
     } else {
-        MAX_WORKERS
+        (per_machine(cluster), MAX_WORKERS)
     };
     let fixed = job.batch_size;
     let cap_fixed = fixed.map_or(0, |b| job_cap(m, job, Some(b), worker, cluster));
@@ -401,7 +403,13 @@ pub fn reference_cap(m: &Measured, batch: Option<f64>) -> u32 {
 /// The most workers of demand `worker` the whole cluster holds: per resource
 /// ⌊capacity / demand⌋.
 pub fn cluster_cap(cluster: &Cluster, worker: &Resources) -> u32 {
-    let cap = cluster.capacity().to_array();
+    fits(&cluster.capacity(), worker)
+}
+
+/// The most workers of demand `worker` a capacity holds, at most [`MAX_WORKERS`]: per
+/// resource ⌊capacity / demand⌋.
+fn fits(capacity: &Resources, worker: &Resources) -> u32 {
+    let cap = capacity.to_array();
     let need = worker.to_array();
     (0..4)
         .filter(|&r| need[r] > 0.0)
@@ -491,6 +499,37 @@ pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The least time is at most the run on any placement the machines hold: with workers
+    /// sharing GPUs (half a GPU each) one 4-GPU machine holds 8 of them, as nodes 4 + 4.
+    #[test]
+    fn least_time_sees_machines_holding_more_workers_than_gpus() {
+        let machine = Resources::from_array([4.0, 48.0, 192.0, 1000.0]);
+        let cluster = Cluster {
+            units: 1.0,
+            unit: machine,
+            instance: machine,
+            machines: vec![crate::cluster::MachineGroup {
+                name: "m".into(),
+                count: 1.0,
+                capacity: machine,
+                gpu_memory_gb: None,
+                nic_gbps: None,
+                local_gbps: None,
+                hourly_usd: None,
+            }],
+        };
+        let job = MeasuredJob {
+            app: App::Cifar10,
+            batch_size: Some(2048.0),
+            max_workers: None,
+        };
+        let worker = Resources::from_array([0.5, 4.0, 16.0, 10.0]);
+        let m = Measured::of(App::Cifar10).unwrap();
+        let on_8 = m.time_to_target(&as_nodes(&[8]), 2048.0).unwrap();
+        let (least, _) = least_time(&job, &worker, &cluster).unwrap();
+        assert!(least <= on_8, "{least} above {on_8} on 4 + 4");
+    }
 
     /// Every placement of up to 16 GPUs on at most 4 nodes of at most `per` GPUs names its
     /// rows by one kept placement, and no two kept ones name the same rows; more nodes come

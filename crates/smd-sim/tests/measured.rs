@@ -511,8 +511,17 @@ fn pollux_sums_to_the_same_jcts_as_in_wasm() {
 /// every policy, and the bound's runs at locality factor 1, as measured jobs run.
 #[test]
 fn the_bound_bounds_every_policy_on_a_measured_workload() {
-    let s = workload("workload-1");
-    let bound = simulate(&s, SimPolicy::Bound, &mut SimOptions::default()).unwrap();
+    let plain = workload("workload-1");
+    // With GPU sharing a machine holds more of a job's workers than it has GPUs.
+    let mut shared = plain.clone();
+    shared.params.gpu_sharing = Some(smd_core::scenario::GpuSharing::Heuristic);
+    for s in [plain, shared] {
+        bound_bounds(&s);
+    }
+}
+
+fn bound_bounds(s: &Scenario) {
+    let bound = simulate(s, SimPolicy::Bound, &mut SimOptions::default()).unwrap();
     for (r, job) in bound.jobs.iter().zip(&s.jobs) {
         for g in &r.segments {
             assert_eq!(g.locality_factor, 1.0, "{}", r.id);
@@ -534,7 +543,7 @@ fn the_bound_bounds_every_policy_on_a_measured_workload() {
         if policy == SimPolicy::Bound {
             continue;
         }
-        let run = simulate(&s, policy, &mut SimOptions::default()).unwrap();
+        let run = simulate(s, policy, &mut SimOptions::default()).unwrap();
         assert_eq!(run.metrics.bound, bound.metrics.total_utility, "{policy}");
         for (r, b) in run.jobs.iter().zip(&bound.jobs) {
             let Some(jct) = r.jct_s else { continue };
