@@ -66,7 +66,7 @@ fn a_step_matches_the_reference_in_any_rotation() {
         "134",
     ]);
     assert!(w["step_time_s"].as_f64().unwrap() > 0.0, "{w}");
-    // Beyond 16 machines the fitted model answers.
+    // Beyond 16 machines the model answers (the 16 largest and the fitted model).
     let p = vec!["4"; 17].join(",");
     let f = json(&[
         "--app",

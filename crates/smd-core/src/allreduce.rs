@@ -62,13 +62,7 @@ impl Curve {
         cluster: &Cluster,
     ) -> Result<Curve, MeasuredError> {
         let m = Measured::of(job.app)?;
-        let own = job.max_workers.map_or(u32::MAX, |x| {
-            x.clamp(0.0, f64::from(u32::MAX)).floor() as u32
-        });
-        let cap = own
-            .min(reference_cap(m, job.batch_size))
-            .min(cluster_cap(cluster, worker))
-            .min(MAX_WORKERS);
+        let cap = job_cap(m, job, job.batch_size, worker, cluster);
         let per_machine = per_machine(cluster);
         let points = curve_points(m, cap, per_machine, job.batch_size);
         Ok(Curve {
@@ -278,6 +272,122 @@ impl Curve {
     }
 }
 
+/// The most workers `job` may use at total batch `batch` (`None`: chosen): its own cap, the
+/// reference's, the cluster's, [`MAX_WORKERS`].
+fn job_cap(
+    m: &Measured,
+    job: &MeasuredJob,
+    batch: Option<f64>,
+    worker: &Resources,
+    cluster: &Cluster,
+) -> u32 {
+    let own = job.max_workers.map_or(u32::MAX, |x| {
+        x.clamp(0.0, f64::from(u32::MAX)).floor() as u32
+    });
+    own.min(reference_cap(m, batch))
+        .min(cluster_cap(cluster, worker))
+        .min(MAX_WORKERS)
+}
+
+/// The least seconds from its first step to its target `job` (workers demanding `worker`)
+/// can take on `cluster` under any policy, and the most GPUs an epoch's fastest run uses
+/// ([`Measured::least_time_to_target`]; `None` when nothing runs). A policy runs the job at
+/// its fixed batch on up to its cap, or — a policy that chooses the batch (MODEL.md §23),
+/// or any policy when none is fixed — at one of §3.4's candidates on up to the cap of a
+/// chosen batch (ncf keeps its fixed batch); on any placement of its workers on the
+/// cluster's machines (each machine's as nodes of at most 4). Each epoch is taken
+/// at the fastest of these: a policy may change the placement or the batch at any time.
+pub fn least_time(job: &MeasuredJob, worker: &Resources, cluster: &Cluster) -> Option<(f64, u32)> {
+    let m = Measured::of(job.app).ok()?;
+    // A machine holds as many of the job's workers as fit (more than its GPUs when they
+    // share GPUs, MODEL.md §18), as nodes of at most 4.
+    let (per, nodes) = if cluster.has_machines() {
+        let held = |k: &crate::cluster::MachineGroup| fits(&k.capacity, worker);
+        let per = cluster.machines.iter().map(held).max().unwrap_or(0);
+        let nodes = cluster
+            .machines
+            .iter()
+            .map(|k| {
+                let count = k.count.clamp(0.0, f64::from(MAX_WORKERS)).floor() as u32;
+                held(k).div_ceil(NODE_GPUS).saturating_mul(count)
+            })
+            .fold(0, u32::saturating_add);
+        (per.min(NODE_GPUS), nodes.min(MAX_WORKERS))
+    } else {
+        (per_machine(cluster), MAX_WORKERS)
+    };
+    let fixed = job.batch_size;
+    let cap_fixed = fixed.map_or(0, |b| job_cap(m, job, Some(b), worker, cluster));
+    // ncf keeps its batch under `pollux`; without a fixed batch every policy chooses.
+    let chosen = fixed.is_none() || job.app != App::Ncf;
+    let cap_free = if chosen {
+        job_cap(m, job, None, worker, cluster)
+    } else {
+        0
+    };
+    // Asked for every job at every run (each policy's metrics carry the bound): remembered.
+    type Key = (App, Option<u64>, u32, u32, u32, u32);
+    static MEMO: Memo<Key, Option<(f64, u32)>> = Memo::new(10_000);
+    let key = (
+        job.app,
+        fixed.map(f64::to_bits),
+        cap_fixed,
+        cap_free,
+        per,
+        nodes,
+    );
+    MEMO.get_or(key, || {
+        let mut runs: Vec<(Vec<u32>, f64)> = Vec::new();
+        for r in 1..=cap_fixed.max(cap_free) {
+            let mut batches: Vec<f64> = Vec::new();
+            if let Some(b) = fixed.filter(|_| r <= cap_fixed) {
+                batches.push(b);
+            }
+            if r <= cap_free {
+                batches.extend_from_slice(&m.batch_candidates(r));
+            }
+            for p in placements(r, per, nodes) {
+                runs.extend(batches.iter().map(|&b| (p.clone(), b)));
+            }
+        }
+        m.least_time_to_target(runs.iter().map(|(p, b)| (p.as_slice(), *b)))
+    })
+}
+
+/// The placements of `r` GPUs on at most `nodes` nodes of at most `per` GPUs each that the
+/// measurements tell apart: on 1–4 nodes every order (rotations are measured differently),
+/// on more one per node count (there a step depends on nodes and GPUs only).
+fn placements(r: u32, per: u32, nodes: u32) -> Vec<Vec<u32>> {
+    /// The most nodes measured row by row (MODEL.md §21).
+    const ROW_NODES: u32 = 4;
+    fn orders(r: u32, per: u32, left: u32, at: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        if r == 0 {
+            // A rotation names the same rows: only the smallest is kept.
+            if (1..at.len()).all(|k| at[k..].iter().chain(&at[..k]).ge(at.iter())) {
+                out.push(at.clone());
+            }
+            return;
+        }
+        if left == 0 {
+            return;
+        }
+        for g in 1..=per.min(r) {
+            at.push(g);
+            orders(r - g, per, left - 1, at, out);
+            at.pop();
+        }
+    }
+    let mut out = Vec::new();
+    orders(r, per, nodes.min(ROW_NODES), &mut Vec::new(), &mut out);
+    for n in (ROW_NODES + 1)..=nodes.min(r) {
+        if r <= per * n {
+            // r spread evenly over n nodes.
+            out.push((0..n).map(|k| r / n + u32::from(k < r % n)).collect());
+        }
+    }
+    out
+}
+
 /// The reference's GPU cap (POLLUX-SIM.md §2.5): ⌊batch / smallest local batch⌋ (the
 /// largest batch when the planner chooses it); ncf 1.
 pub fn reference_cap(m: &Measured, batch: Option<f64>) -> u32 {
@@ -293,7 +403,13 @@ pub fn reference_cap(m: &Measured, batch: Option<f64>) -> u32 {
 /// The most workers of demand `worker` the whole cluster holds: per resource
 /// ⌊capacity / demand⌋.
 pub fn cluster_cap(cluster: &Cluster, worker: &Resources) -> u32 {
-    let cap = cluster.capacity().to_array();
+    fits(&cluster.capacity(), worker)
+}
+
+/// The most workers of demand `worker` a capacity holds, at most [`MAX_WORKERS`]: per
+/// resource ⌊capacity / demand⌋.
+fn fits(capacity: &Resources, worker: &Resources) -> u32 {
+    let cap = capacity.to_array();
     let need = worker.to_array();
     (0..4)
         .filter(|&r| need[r] > 0.0)
@@ -378,4 +494,79 @@ pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> 
                 }),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The least time is at most the run on any placement the machines hold: with workers
+    /// sharing GPUs (half a GPU each) one 4-GPU machine holds 8 of them, as nodes 4 + 4.
+    #[test]
+    fn least_time_sees_machines_holding_more_workers_than_gpus() {
+        let machine = Resources::from_array([4.0, 48.0, 192.0, 1000.0]);
+        let cluster = Cluster {
+            units: 1.0,
+            unit: machine,
+            instance: machine,
+            machines: vec![crate::cluster::MachineGroup {
+                name: "m".into(),
+                count: 1.0,
+                capacity: machine,
+                gpu_memory_gb: None,
+                nic_gbps: None,
+                local_gbps: None,
+                hourly_usd: None,
+            }],
+        };
+        let job = MeasuredJob {
+            app: App::Cifar10,
+            batch_size: Some(2048.0),
+            max_workers: None,
+        };
+        let worker = Resources::from_array([0.5, 4.0, 16.0, 10.0]);
+        let m = Measured::of(App::Cifar10).unwrap();
+        let on_8 = m.time_to_target(&as_nodes(&[8]), 2048.0).unwrap();
+        let (least, _) = least_time(&job, &worker, &cluster).unwrap();
+        assert!(least <= on_8, "{least} above {on_8} on 4 + 4");
+    }
+
+    /// Every placement of up to 16 GPUs on at most 4 nodes of at most `per` GPUs names its
+    /// rows by one kept placement, and no two kept ones name the same rows; more nodes come
+    /// one per node count, `r` GPUs spread within `per`.
+    #[test]
+    fn placements_cover_every_row_set_once() {
+        use smd_measured::measured::placement_id;
+        use std::collections::BTreeSet;
+        for per in 1..=4u32 {
+            for r in 1..=24u32 {
+                let kept = placements(r, per, 16);
+                let ids: Vec<String> = kept
+                    .iter()
+                    .filter(|p| p.len() <= 4)
+                    .map(|p| placement_id(p).unwrap())
+                    .collect();
+                let unique: BTreeSet<&String> = ids.iter().collect();
+                assert_eq!(unique.len(), ids.len(), "r {r}, per {per}");
+                // Every sequence of 1–4 nodes, written out here.
+                let mut all = BTreeSet::new();
+                for n in 1..=4u32 {
+                    for code in 0..per.pow(n) {
+                        let p: Vec<u32> = (0..n).map(|k| code / per.pow(k) % per + 1).collect();
+                        if p.iter().sum::<u32>() == r {
+                            all.insert(placement_id(&p).unwrap());
+                        }
+                    }
+                }
+                assert_eq!(unique.into_iter().cloned().collect::<BTreeSet<_>>(), all);
+                let wide: Vec<&Vec<u32>> = kept.iter().filter(|p| p.len() > 4).collect();
+                let want = (5..=16u32.min(r)).filter(|&n| r <= per * n).count();
+                assert_eq!(wide.len(), want, "r {r}, per {per}");
+                for p in wide {
+                    assert_eq!(p.iter().sum::<u32>(), r);
+                    assert!(p.iter().all(|&g| (1..=per).contains(&g)));
+                }
+            }
+        }
+    }
 }

@@ -285,16 +285,22 @@ fn every_simulation_policy_finishes_a_measured_workload_within_the_caps() {
     for policy in SimPolicy::ALL {
         let run = simulate(&s, policy, &mut SimOptions::default()).unwrap();
         assert_eq!(run.metrics.unfinished, 0, "{policy}");
+        // `bound` takes each job at the fastest any policy may run it, `pollux`'s included.
+        let cap_of = if policy == SimPolicy::Bound {
+            SimPolicy::Pollux
+        } else {
+            policy
+        };
         for (r, job) in run.jobs.iter().zip(&s.jobs) {
             for g in &r.segments {
                 assert_eq!(g.ps, 0, "{policy} {}", job.id);
                 assert!(
-                    (1..=reference_cap(job, policy)).contains(&g.workers),
+                    (1..=reference_cap(job, cap_of)).contains(&g.workers),
                     "{policy} {}",
                     job.id
                 );
             }
-            if policy.learns() {
+            if cap_of.learns() {
                 // Its batch changes as it learns (MODEL.md §23): no fixed-batch bound.
                 continue;
             }
@@ -496,4 +502,61 @@ fn pollux_sums_to_the_same_jcts_as_in_wasm() {
     let run = simulate(&s, SimPolicy::Pollux, &mut SimOptions::default()).unwrap();
     let total: f64 = run.jobs.iter().filter_map(|j| j.jct_s).sum();
     assert_eq!(total, 81_421.0);
+}
+
+/// `bound` bounds every policy on measured jobs (MODEL.md §17): on workload-1 at 16 × t4x4
+/// every job's JCT under every policy — `pollux`, which chooses its batches, and the
+/// reference's `tiresias` and `optimus_oracle` among them — is at least the bound's JCT of
+/// the job, every policy's utility at most the bound's, the bound's total the same for
+/// every policy, and the bound's runs at locality factor 1, as measured jobs run.
+#[test]
+fn the_bound_bounds_every_policy_on_a_measured_workload() {
+    let plain = workload("workload-1");
+    // With GPU sharing a machine holds more of a job's workers than it has GPUs.
+    let mut shared = plain.clone();
+    shared.params.gpu_sharing = Some(smd_core::scenario::GpuSharing::Heuristic);
+    for s in [plain, shared] {
+        bound_bounds(&s);
+    }
+}
+
+fn bound_bounds(s: &Scenario) {
+    let bound = simulate(s, SimPolicy::Bound, &mut SimOptions::default()).unwrap();
+    for (r, job) in bound.jobs.iter().zip(&s.jobs) {
+        for g in &r.segments {
+            assert_eq!(g.locality_factor, 1.0, "{}", r.id);
+        }
+        // Never above the job alone packed at its fixed batch or at its best batch.
+        let mut free = job.clone();
+        if let Some(m) = free.measured.as_mut().filter(|m| m.app != App::Ncf) {
+            m.batch_size = None;
+        }
+        let alone = [job, &free]
+            .iter()
+            .filter_map(|j| JobModel::of(j, &s.cluster, None).integer_optimum())
+            .map(|(_, _, t)| t)
+            .fold(f64::INFINITY, f64::min);
+        let t = r.completion_s.unwrap() - r.first_start_s.unwrap();
+        assert!(t <= alone, "{}: {t} above {alone}", r.id);
+    }
+    for policy in SimPolicy::ALL {
+        if policy == SimPolicy::Bound {
+            continue;
+        }
+        let run = simulate(s, policy, &mut SimOptions::default()).unwrap();
+        assert_eq!(run.metrics.bound, bound.metrics.total_utility, "{policy}");
+        for (r, b) in run.jobs.iter().zip(&bound.jobs) {
+            let Some(jct) = r.jct_s else { continue };
+            let lb = b.jct_s.expect("the bound finishes every job that runs");
+            assert!(
+                jct >= lb,
+                "{policy} {}: JCT {jct} below the bound's {lb}",
+                r.id
+            );
+            assert!(r.utility <= b.utility, "{policy} {}", r.id);
+            for g in &r.segments {
+                assert_eq!(g.locality_factor, 1.0, "{policy} {}", r.id);
+            }
+        }
+    }
 }

@@ -691,3 +691,56 @@ fn placement_ids_are_the_smallest_rotation() {
     assert_eq!(placement_id(&[4, 0, 2]).unwrap(), "24");
     assert!(placement_id(&[5]).is_err());
 }
+
+/// Beyond 16 nodes a step is the 16 largest nodes' step plus what the fitted model adds for
+/// the other GPUs (MODEL.md §21): at the switch a one-GPU node adds its all-reduce share,
+/// never a jump down (imagenet 16 → 17 one-GPU nodes read 0.634 → 0.498 s when the fitted
+/// model answered alone); and adding a GPU outside the 16 largest nodes — a new node or on
+/// a node that stays outside them — never makes a step faster. Every application, every
+/// 16-node placement shape of one to four GPUs per node at three local batches, grown GPU
+/// by GPU up to 64 GPUs.
+#[test]
+fn beyond_sixteen_nodes_a_step_meets_sixteen_and_never_falls_with_a_gpu() {
+    for app in App::ALL {
+        let mm = m(app);
+        let fit = fit::fitted(app).unwrap();
+        let [lo, hi] = mm.local_range();
+        for local in [lo, ((lo + hi) / 2.0).round(), hi] {
+            for g in 1..=4u32 {
+                let sixteen = vec![g; 16];
+                let base = mm.step_any(&sixteen, local).unwrap();
+                let mut p = sixteen.clone();
+                p.push(1);
+                let s17 = mm.step_any(&p, local).unwrap();
+                let r = 16 * g;
+                let want = fit.step_time(17, r + 1, local, 0).0 - fit.step_time(16, r, local, 0).0;
+                assert!(s17.step_s >= base.step_s, "{app:?} {g}×16+1 @{local}");
+                assert!(
+                    close(s17.step_s - base.step_s, want.max(0.0), 1e-9),
+                    "{app:?} {g}×16+1 @{local}: +{} against the fitted model's +{want}",
+                    s17.step_s - base.step_s
+                );
+                // Grow outside the 16 largest: a GPU on the last node up to g, then a new
+                // node.
+                let mut last = s17;
+                while p.iter().sum::<u32>() < 64 {
+                    if *p.last().unwrap() < g {
+                        *p.last_mut().unwrap() += 1;
+                    } else {
+                        p.push(1);
+                    }
+                    let s = mm.step_any(&p, local).unwrap();
+                    assert_eq!(s.source, Source::Model);
+                    assert!(
+                        s.step_s >= last.step_s && s.sync_s >= last.sync_s - 1e-12,
+                        "{app:?} {p:?} @{local}: {} after {}",
+                        s.step_s,
+                        last.step_s
+                    );
+                    assert!(s.sync_s <= s.step_s);
+                    last = s;
+                }
+            }
+        }
+    }
+}
