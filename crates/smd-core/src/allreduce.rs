@@ -289,53 +289,32 @@ fn job_cap(
         .min(MAX_WORKERS)
 }
 
-/// The least seconds from its first step to its target `job` (workers demanding `worker`)
-/// can take on `cluster` under any policy, and the most GPUs an epoch's fastest run uses
+/// The least seconds from its first step to its target `job` can take under any policy on
+/// any cluster, and the most GPUs an epoch's fastest run uses
 /// ([`Measured::least_time_to_target`]; `None` when nothing runs). A policy runs the job at
 /// its fixed batch on up to its cap, or — a policy that chooses the batch (MODEL.md §23),
 /// or any policy when none is fixed — at one of §3.4's candidates on up to the cap of a
-/// chosen batch (ncf keeps its fixed batch); on any placement of its workers on the
-/// cluster's machines (each machine's as nodes of at most 4). Each epoch is taken
-/// at the fastest of these: a policy may change the placement or the batch at any time.
-pub fn least_time(job: &MeasuredJob, worker: &Resources, cluster: &Cluster) -> Option<(f64, u32)> {
+/// chosen batch (ncf keeps its fixed batch); on any placement of its workers as nodes of
+/// at most 4 GPUs. Each epoch is taken at the fastest of these: a policy may change the
+/// placement or the batch at any time. The cluster is left out on purpose: every placement
+/// a cluster holds (workers sharing GPUs included) is among these, so the bound holds on
+/// each, and it is computed once per kind of job, not once per cluster size of a sweep.
+pub fn least_time(job: &MeasuredJob) -> Option<(f64, u32)> {
     let m = Measured::of(job.app).ok()?;
-    // A machine holds as many of the job's workers as fit (more than its GPUs when they
-    // share GPUs, MODEL.md §18), as nodes of at most 4.
-    let (per, nodes) = if cluster.has_machines() {
-        let held = |k: &crate::cluster::MachineGroup| fits(&k.capacity, worker);
-        let per = cluster.machines.iter().map(held).max().unwrap_or(0);
-        let nodes = cluster
-            .machines
-            .iter()
-            .map(|k| {
-                let count = k.count.clamp(0.0, f64::from(MAX_WORKERS)).floor() as u32;
-                held(k).div_ceil(NODE_GPUS).saturating_mul(count)
-            })
-            .fold(0, u32::saturating_add);
-        (per.min(NODE_GPUS), nodes.min(MAX_WORKERS))
-    } else {
-        (per_machine(cluster), MAX_WORKERS)
-    };
+    let (per, nodes) = (NODE_GPUS, MAX_WORKERS);
+    let own = job.max_workers.map_or(u32::MAX, |x| {
+        x.clamp(0.0, f64::from(u32::MAX)).floor() as u32
+    });
+    let cap = |batch: Option<f64>| own.min(reference_cap(m, batch)).min(MAX_WORKERS);
     let fixed = job.batch_size;
-    let cap_fixed = fixed.map_or(0, |b| job_cap(m, job, Some(b), worker, cluster));
+    let cap_fixed = fixed.map_or(0, |b| cap(Some(b)));
     // ncf keeps its batch under `pollux`; without a fixed batch every policy chooses.
     let chosen = fixed.is_none() || job.app != App::Ncf;
-    let cap_free = if chosen {
-        job_cap(m, job, None, worker, cluster)
-    } else {
-        0
-    };
+    let cap_free = if chosen { cap(None) } else { 0 };
     // Asked for every job at every run (each policy's metrics carry the bound): remembered.
-    type Key = (App, Option<u64>, u32, u32, u32, u32);
+    type Key = (App, Option<u64>, u32, u32);
     static MEMO: Memo<Key, Option<(f64, u32)>> = Memo::new(10_000);
-    let key = (
-        job.app,
-        fixed.map(f64::to_bits),
-        cap_fixed,
-        cap_free,
-        per,
-        nodes,
-    );
+    let key = (job.app, fixed.map(f64::to_bits), cap_fixed, cap_free);
     MEMO.get_or(key, || {
         let mut runs: Vec<(Vec<u32>, f64)> = Vec::new();
         for r in 1..=cap_fixed.max(cap_free) {
@@ -500,34 +479,18 @@ pub fn run_at(m: &Measured, nodes: &[u32], fixed: Option<f64>) -> Option<Point> 
 mod tests {
     use super::*;
 
-    /// The least time is at most the run on any placement the machines hold: with workers
+    /// The least time is at most the run on any placement a cluster may hold: with workers
     /// sharing GPUs (half a GPU each) one 4-GPU machine holds 8 of them, as nodes 4 + 4.
     #[test]
     fn least_time_sees_machines_holding_more_workers_than_gpus() {
-        let machine = Resources::from_array([4.0, 48.0, 192.0, 1000.0]);
-        let cluster = Cluster {
-            units: 1.0,
-            unit: machine,
-            instance: machine,
-            machines: vec![crate::cluster::MachineGroup {
-                name: "m".into(),
-                count: 1.0,
-                capacity: machine,
-                gpu_memory_gb: None,
-                nic_gbps: None,
-                local_gbps: None,
-                hourly_usd: None,
-            }],
-        };
         let job = MeasuredJob {
             app: App::Cifar10,
             batch_size: Some(2048.0),
             max_workers: None,
         };
-        let worker = Resources::from_array([0.5, 4.0, 16.0, 10.0]);
         let m = Measured::of(App::Cifar10).unwrap();
         let on_8 = m.time_to_target(&as_nodes(&[8]), 2048.0).unwrap();
-        let (least, _) = least_time(&job, &worker, &cluster).unwrap();
+        let (least, _) = least_time(&job).unwrap();
         assert!(least <= on_8, "{least} above {on_8} on 4 + 4");
     }
 

@@ -34,7 +34,7 @@ pub(crate) fn jobs(world: &World) -> Vec<JobRun> {
                         batch_size: given.batch_size,
                         ..mj.clone()
                     };
-                    let least = least_time(&mj, &job.worker, &s.cluster);
+                    let least = least_time(&mj);
                     (least.map(|(t, w)| (u64::from(w), 0, t)), 1.0)
                 }
                 None => {
