@@ -42,14 +42,18 @@ pub struct Undo {
     pub before: Rc<Draft>,
     /// The change, in words (`loading workload-1`).
     pub what: String,
+    /// Which change this is: the message reporting it offers this Undo, no other message.
+    pub id: u64,
 }
 
 impl Undo {
     /// Going back to `before` over `what`.
     pub fn of(before: Draft, what: impl Into<String>) -> Undo {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Undo {
             before: Rc::new(before),
             what: what.into(),
+            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 }
@@ -701,6 +705,12 @@ impl State {
         }
     }
 
+    /// The Undo the message on screen offers, if any.
+    pub fn notice_undo(&self) -> Option<&Undo> {
+        let id = self.view.notice.as_ref()?.undo?;
+        self.draft.undo.as_ref().filter(|u| u.id == id)
+    }
+
     /// Undoes the last replacement.
     pub(super) fn undo(&mut self) {
         if let Some(what) = self.draft.undo() {
@@ -764,7 +774,7 @@ impl AppsAction {
             }
             AppsAction::SetMachines => {
                 if let Some(note) = s.draft.set_machines() {
-                    s.view.notice = Some(Notice::info(note));
+                    s.view.notice = Some(Notice::info(note).undoing(s.draft.undo.as_ref()));
                 }
                 true
             }

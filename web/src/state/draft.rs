@@ -620,7 +620,7 @@ impl State {
                 self.view.selected = Some(u);
             }
         }
-        self.view.notice = Some(Notice::info(note));
+        self.view.notice = Some(Notice::info(note).undoing(self.draft.undo.as_ref()));
     }
 
     /// Imports the text area as JSON (the whole scenario).

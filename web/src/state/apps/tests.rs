@@ -370,3 +370,33 @@ fn an_online_field_makes_the_draft_version_2() {
         .message
         .contains("whole"));
 }
+
+/// A message offers Undo only for the change it reports: an export after a load changes
+/// nothing, so its message offers none (its Undo undid the load).
+#[test]
+fn only_the_message_of_a_change_offers_undo() {
+    let s = state(3);
+    let s = s.reduce(Action::Apps(AppsAction::LoadWorkload));
+    let u = s.notice_undo().expect("the load's message offers Undo");
+    assert_eq!(u.what, "loading workload-1");
+    let exported = s
+        .clone()
+        .reduce(Action::View(crate::state::ViewAction::Notify(
+            crate::state::Notice::info("Exported over-time.csv (100 bytes)."),
+        )));
+    assert!(exported.notice_undo().is_none(), "an export undoes nothing");
+    assert!(
+        exported.draft.undo.is_some(),
+        "the load stays undoable in the draft"
+    );
+    let dismissed = s
+        .clone()
+        .reduce(Action::View(crate::state::ViewAction::DismissNotice));
+    assert!(dismissed.notice_undo().is_none());
+    // A later change that takes its own Undo: the load's message no longer offers one.
+    let added = s.reduce(Action::Apps(AppsAction::AddFromApp));
+    assert!(
+        added.notice_undo().is_none(),
+        "the message is the load's, not the job's"
+    );
+}
