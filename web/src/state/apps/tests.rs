@@ -400,3 +400,38 @@ fn only_the_message_of_a_change_offers_undo() {
         "the message is the load's, not the job's"
     );
 }
+
+/// A trace the user opened stays named on the page, Load says which workload it loads
+/// instead, and that replacement is undone from its message back to the file's jobs.
+#[test]
+fn a_loaded_file_is_named_and_load_says_what_replaces_it() {
+    let s = state(3);
+    let text = trace::workload("workload-1-half").unwrap();
+    let s = s.reduce(Action::Apps(AppsAction::LoadTraceFile(
+        "mine.csv".into(),
+        text.into(),
+    )));
+    assert_eq!(s.draft.scenario.jobs.len(), 80);
+    assert_eq!(
+        s.draft.trace.loaded.as_deref(),
+        Some("Loaded mine.csv: 80 jobs")
+    );
+    assert_eq!(s.draft.trace.load_label(), "Load workload-1");
+    let file = s.draft.to_saved();
+    let s = s.reduce(Action::Apps(AppsAction::LoadWorkload));
+    assert_eq!(s.draft.scenario.jobs.len(), 160);
+    assert_eq!(
+        s.draft.trace.loaded.as_deref(),
+        Some("Loaded workload-1: 160 jobs")
+    );
+    assert_eq!(s.notice_undo().unwrap().what, "loading workload-1");
+    let s = s.reduce(Action::Apps(AppsAction::Undo));
+    assert_eq!(s.draft.to_saved(), file, "the file's jobs are back");
+    assert_eq!(
+        s.draft.trace.loaded.as_deref(),
+        Some("Loaded mine.csv: 80 jobs")
+    );
+    // Other jobs replace the trace's: no longer said to be loaded.
+    let s = s.reduce(Action::Draft(DraftAction::Reset));
+    assert_eq!(s.draft.trace.loaded, None);
+}
