@@ -318,9 +318,10 @@ pub fn TracePanel() -> Html {
                 { select("trace.type", "of machine type", machine_choices(), f.machine.name, on("type")) }
             </div>
             <div class="row buttons">
-                <button onclick={load} data-action="load-trace" title="Replaces the jobs and the cluster (Undo, in the message, brings them back).">{"Load trace"}</button>
+                <button onclick={load} data-action="load-trace" title={format!("Replaces the jobs and the cluster with {} (Undo, in the message, brings them back).", f.workload)}>{ f.load_label() }</button>
                 <label class="file" title="Columns name,time,application,num_replicas,batch_size (the artifact's format).">{"or open a trace CSV… "}<input type="file" accept=".csv,text/csv" onchange={on_file} data-action="open-trace" /></label>
             </div>
+            if let Some(l) = &f.loaded { <p class="note" data-testid="trace-loaded">{ l }</p> }
             if let Some(m) = err("file") { <p class="msg block" data-testid="error" role="alert">{ m }</p> }
             <p class="note">{ TRACE_SOURCE }{" Loading replaces the jobs and the cluster (Undo, in the message, brings them back). Each job is its application as measured (data-parallel, all-reduce, docs/MODEL.md §21) at its batch, with the GPU cap the reference allows; its arrival time (column \"arrives\", in s) and requested GPUs are kept. The plan takes every job at once; the Over time view simulates them as they arrive."}</p>
         </div>

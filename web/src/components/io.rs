@@ -120,10 +120,9 @@ pub fn ImportExport() -> Html {
         Callback::from(move |_: MouseEvent| {
             d.dispatch(Action::Draft(DraftAction::ExportJson));
             if let Err(e) = download("scenario.json", "application/json", &draft.to_json()) {
-                d.dispatch(Action::View(ViewAction::Notify(Notice {
-                    warning: true,
-                    text: format!("Download failed: {e}"),
-                })));
+                d.dispatch(Action::View(ViewAction::Notify(Notice::warning(format!(
+                    "Download failed: {e}"
+                )))));
             }
         })
     };
@@ -134,10 +133,9 @@ pub fn ImportExport() -> Html {
             d.dispatch(Action::Draft(DraftAction::ExportCsv));
             let (csv, _) = codec::jobs_to_csv(&draft.jobs);
             if let Err(e) = download("jobs.csv", "text/csv", &csv) {
-                d.dispatch(Action::View(ViewAction::Notify(Notice {
-                    warning: true,
-                    text: format!("Download failed: {e}"),
-                })));
+                d.dispatch(Action::View(ViewAction::Notify(Notice::warning(format!(
+                    "Download failed: {e}"
+                )))));
             }
         })
     };

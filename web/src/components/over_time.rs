@@ -178,6 +178,7 @@ fn results(state: &super::AppState) -> Html {
                         }
                     </p>
                     { metrics(r) }
+                    if let Some(v) = r.verdict() { <p data-testid="over-time-verdict">{ v }</p> }
                     { reference(r) }
                     <div class="over-time-charts">
                         <div class="chart">{ svg(utility_bound_svg(&r.runs, &opts)) }</div>

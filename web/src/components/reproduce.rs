@@ -175,10 +175,9 @@ fn experiment(state: &super::AppState, w: &Words, e: &Experiment) -> Html {
         let (name, csv) = (format!("{}.csv", e.id), e.csv.clone());
         Callback::from(move |_| {
             if let Err(m) = io::download(&name, "text/csv", &csv) {
-                d.dispatch(Action::View(ViewAction::Notify(Notice {
-                    warning: true,
-                    text: format!("Could not save {name}: {m}"),
-                })))
+                d.dispatch(Action::View(ViewAction::Notify(Notice::warning(format!(
+                    "Could not save {name}: {m}"
+                )))))
             }
         })
     };

@@ -100,7 +100,7 @@ pub fn StatusBar() -> Html {
             if let Some(n) = &state.view.notice {
                 <div class={classes!("notice", n.warning.then_some("warning"))} data-testid="notice" role="status">
                     <span>{ &n.text }</span>
-                    if let Some(u) = &state.draft.undo {
+                    if let Some(u) = state.notice_undo() {
                         <button class="small" onclick={undo} data-action="undo" title={format!("Undo {}", u.what)}>{"Undo"}</button>
                     }
                     <button class="icon" onclick={dismiss} aria-label="dismiss">{"✕"}</button>

@@ -42,14 +42,21 @@ pub struct Undo {
     pub before: Rc<Draft>,
     /// The change, in words (`loading workload-1`).
     pub what: String,
+    /// Which change this is: the message reporting it offers this Undo, no other message.
+    pub id: u64,
+    /// What the jobs were loaded from before the change ([`TraceForm::loaded`]).
+    pub loaded: Option<String>,
 }
 
 impl Undo {
     /// Going back to `before` over `what`.
-    pub fn of(before: Draft, what: impl Into<String>) -> Undo {
+    pub fn of((before, loaded): (Draft, Option<String>), what: impl Into<String>) -> Undo {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         Undo {
             before: Rc::new(before),
             what: what.into(),
+            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            loaded,
         }
     }
 }
@@ -193,6 +200,16 @@ pub struct TraceForm {
     pub count: String,
     /// The input at fault (`count` or `file`) and the message.
     pub error: Option<(&'static str, String)>,
+    /// What the draft's jobs were loaded from (`Loaded mine.csv: 240 jobs`), while they are
+    /// a trace's: the file input forgets its file once read.
+    pub loaded: Option<String>,
+}
+
+impl TraceForm {
+    /// The Load button's label: what it loads (it replaces whatever was loaded).
+    pub fn load_label(&self) -> String {
+        format!("Load {}", self.workload)
+    }
 }
 
 impl Default for TraceForm {
@@ -204,6 +221,7 @@ impl Default for TraceForm {
                 .expect("the artifact's machine is in the catalog"),
             count: count.to_string(),
             error: None,
+            loaded: None,
         }
     }
 }
@@ -382,7 +400,7 @@ impl DraftState {
     /// error set.
     pub fn add_from_app(&mut self) -> Option<u64> {
         let job = self.preset_job(self.preset_id(None))?;
-        let before = self.to_saved();
+        let before = self.before();
         let s = Rc::make_mut(&mut self.scenario);
         s.jobs.push(job);
         super::draft::bump_version(s);
@@ -403,7 +421,7 @@ impl DraftState {
         let Some(mut job) = self.preset_job(self.preset_id(Some(i))) else {
             return false;
         };
-        let before = self.to_saved();
+        let before = self.before();
         let old = &self.scenario.jobs[i];
         job.arrival_s = old.arrival_s;
         job.requested_workers = old.requested_workers;
@@ -441,7 +459,7 @@ impl DraftState {
             }
         };
         let m = self.machines.machine;
-        let before = self.to_saved();
+        let before = self.before();
         let on_machines = self.scenario.cluster.has_machines();
         Rc::make_mut(&mut self.scenario).cluster = if on_machines {
             Cluster::of_machines(vec![machines::group(m, n)], m.capacity)
@@ -647,13 +665,14 @@ impl DraftState {
             .iter()
             .filter_map(|j| j.arrival_s)
             .fold(0.0, f64::max);
-        let before = self.to_saved();
+        let before = self.before();
         let scenario = Scenario {
             params: self.scenario.params.clone(),
             ..scenario
         };
         self.replace_keeping_typed(scenario, |f| !f.starts_with("cluster."));
         self.check();
+        self.trace.loaded = Some(format!("Loaded {source}: {jobs} jobs"));
         self.undo = Some(Undo::of(before, format!("loading {source}")));
         Ok(format!(
             "Loaded {source}: {jobs} jobs arriving over {}, on {n} × {} — the cluster every view now plans. The plan takes every job at once (the Over time view simulates them as they arrive).",
@@ -674,6 +693,7 @@ impl DraftState {
         let undo = self.undo.take()?;
         let before = (*undo.before).clone();
         self.restore(before.scenario, before.raw);
+        self.trace.loaded = undo.loaded;
         Some(undo.what)
     }
 }
@@ -699,6 +719,12 @@ impl State {
         if let Some(note) = self.draft.load_trace(name, text) {
             self.draft_replaced(note, true);
         }
+    }
+
+    /// The Undo the message on screen offers, if any.
+    pub fn notice_undo(&self) -> Option<&Undo> {
+        let id = self.view.notice.as_ref()?.undo?;
+        self.draft.undo.as_ref().filter(|u| u.id == id)
     }
 
     /// Undoes the last replacement.
@@ -764,7 +790,7 @@ impl AppsAction {
             }
             AppsAction::SetMachines => {
                 if let Some(note) = s.draft.set_machines() {
-                    s.view.notice = Some(Notice::info(note));
+                    s.view.notice = Some(Notice::info(note).undoing(s.draft.undo.as_ref()));
                 }
                 true
             }

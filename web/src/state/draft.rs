@@ -129,6 +129,11 @@ impl DraftState {
         d
     }
 
+    /// What Undo goes back to: the saved draft, and what its jobs were loaded from.
+    pub(super) fn before(&self) -> (Draft, Option<String>) {
+        (self.to_saved(), self.trace.loaded.clone())
+    }
+
     /// Sets the draft to `scenario` with the text once typed into its fields
     /// (`(job index, field, text)`) applied again, then checks it: a saved draft reloaded,
     /// or an undo.
@@ -305,7 +310,7 @@ impl DraftState {
                     jobs,
                     ..(*self.scenario).clone()
                 };
-                let before = self.to_saved();
+                let before = self.before();
                 self.replace(scenario);
                 self.generate.error = None;
                 self.check();
@@ -335,7 +340,7 @@ impl DraftState {
 
     /// Replaces the whole draft (import, share link, reset).
     pub fn load(&mut self, scenario: Scenario) {
-        let before = self.to_saved();
+        let before = self.before();
         self.replace(scenario);
         self.check();
         self.undo = Some(Undo::of(before, "replacing the scenario"));
@@ -347,7 +352,7 @@ impl DraftState {
             jobs,
             ..(*self.scenario).clone()
         };
-        let before = self.to_saved();
+        let before = self.before();
         self.replace_keeping_typed(scenario, |_| true);
         self.check();
         self.undo = Some(Undo::of(before, "importing jobs"));
@@ -439,6 +444,8 @@ impl DraftState {
     /// A new scenario: new uids, nothing typed into it (what was typed into the page's
     /// settings stays). Call [`DraftState::check`] after.
     pub(super) fn replace(&mut self, s: Scenario) {
+        // Other jobs: no longer the loaded trace's (a trace load says so again after).
+        self.trace.loaded = None;
         self.uids = (0..s.jobs.len()).map(|_| 0).collect();
         for i in 0..self.uids.len() {
             self.uids[i] = self.new_uid();
@@ -620,7 +627,7 @@ impl State {
                 self.view.selected = Some(u);
             }
         }
-        self.view.notice = Some(Notice::info(note));
+        self.view.notice = Some(Notice::info(note).undoing(self.draft.undo.as_ref()));
     }
 
     /// Imports the text area as JSON (the whole scenario).

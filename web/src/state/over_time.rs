@@ -163,6 +163,31 @@ impl Simulated {
     pub fn run(&self, policy: SimPolicy) -> Option<&Run> {
         self.runs.iter().find(|r| r.policy == policy)
     }
+
+    /// The table's answer in words, from its numbers: "Shortest mean JCT: pollux (21.4
+    /// min); shortest p95 JCT: tiresias (1.20 h); longest mean wait: fifo (35.0 min)."
+    /// `None` when no policy has a number to compare.
+    pub fn verdict(&self) -> Option<String> {
+        // The bound is no schedule: no policy to choose.
+        let runs = || self.runs.iter().filter(|r| r.policy != SimPolicy::Bound);
+        // The first run whose value `better` beats every earlier one's.
+        let pick = |value: fn(&smd_sim::Metrics) -> Option<f64>, better: fn(f64, f64) -> bool| {
+            runs()
+                .filter_map(|r| Some((r.policy.name(), value(&r.metrics)?)))
+                .reduce(|best, x| if better(x.1, best.1) { x } else { best })
+                .map(|(name, v)| format!("{name} ({})", smd_format::duration(v)))
+        };
+        let shorter = |a: f64, b: f64| a < b;
+        let parts: Vec<String> = [
+            ("Shortest mean JCT", pick(|m| m.mean_jct_s, shorter)),
+            ("shortest p95 JCT", pick(|m| m.p95_jct_s, shorter)),
+            ("longest mean wait", pick(|m| m.mean_queue_s, |a, b| a > b)),
+        ]
+        .into_iter()
+        .filter_map(|(what, p)| Some(format!("{what}: {}", p?)))
+        .collect();
+        (!parts.is_empty()).then(|| format!("{}.", parts.join("; ")))
+    }
 }
 
 /// A bundled workload as the form asks for it: its name, the machine type, how many

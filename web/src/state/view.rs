@@ -91,6 +91,9 @@ pub struct Notice {
     pub warning: bool,
     /// The text.
     pub text: String,
+    /// The id of the change this message reports, whose Undo it offers; `None` for a
+    /// message about anything else (an export changes nothing to undo).
+    pub undo: Option<u64>,
 }
 
 impl Notice {
@@ -99,6 +102,7 @@ impl Notice {
         Notice {
             warning: false,
             text: text.into(),
+            undo: None,
         }
     }
 
@@ -107,6 +111,15 @@ impl Notice {
         Notice {
             warning: true,
             text: text.into(),
+            undo: None,
+        }
+    }
+
+    /// The message of the change `undo` goes back over (if any): it offers that Undo.
+    pub fn undoing(self, undo: Option<&super::Undo>) -> Notice {
+        Notice {
+            undo: undo.map(|u| u.id),
+            ..self
         }
     }
 }

@@ -285,6 +285,8 @@ async fn a_bundled_trace_loads_its_jobs_at_their_arrival_times() {
     assert_eq!(m.value("[data-field='trace.workload']"), "workload-1");
     assert_eq!(m.value("[data-field='trace.count']"), "16");
     assert_eq!(m.value("[data-field='trace.type']"), "t4x4");
+    // The button says what it loads.
+    assert_eq!(m.text("[data-action=load-trace]"), "Load workload-1");
     m.click("[data-action=load-trace]");
     m.until("the trace's jobs", |m| {
         m.count("[data-testid=job-row]") == 160
@@ -293,6 +295,11 @@ async fn a_bundled_trace_loads_its_jobs_at_their_arrival_times() {
     assert!(m
         .text("[data-testid=notice]")
         .contains("Loaded workload-1: 160 jobs"));
+    // What is loaded stays said under the buttons.
+    assert_eq!(
+        m.text("[data-testid=trace-loaded]"),
+        "Loaded workload-1: 160 jobs"
+    );
     // The arrival times are the CSV's, exactly, in the draft and on screen.
     let s = m.exported().await;
     assert_eq!(s.version, 2);

@@ -85,6 +85,22 @@ async fn a_workload_over_time_shows_the_metrics_and_charts_of_every_policy() {
     for id in ["timeline-chart", "usage-chart", "jct-cdf", "utility-bound"] {
         assert_eq!(m.count(&format!("svg[data-testid={id}]")), 1, "{id}");
     }
+    // The table's answer in words.
+    assert!(m
+        .text("[data-testid=over-time-verdict]")
+        .starts_with("Shortest mean JCT: "));
+    // An export after the workload's load changes nothing: its message offers no Undo.
+    m.click("[data-testid=export-csv]");
+    m.until("the export's message", |m| {
+        let t = m.text("[data-testid=notice]");
+        t.starts_with("Exported") || t.starts_with("Download failed")
+    })
+    .await;
+    assert_eq!(
+        m.count("[data-action=undo]"),
+        0,
+        "the export undoes nothing"
+    );
     assert_eq!(m.count("[data-testid=over-time-progress]"), 0);
     // The page's fifo run is the native one.
     let s = workload(20, 4.0, &draft.params);

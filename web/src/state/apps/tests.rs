@@ -370,3 +370,68 @@ fn an_online_field_makes_the_draft_version_2() {
         .message
         .contains("whole"));
 }
+
+/// A message offers Undo only for the change it reports: an export after a load changes
+/// nothing, so its message offers none (its Undo undid the load).
+#[test]
+fn only_the_message_of_a_change_offers_undo() {
+    let s = state(3);
+    let s = s.reduce(Action::Apps(AppsAction::LoadWorkload));
+    let u = s.notice_undo().expect("the load's message offers Undo");
+    assert_eq!(u.what, "loading workload-1");
+    let exported = s
+        .clone()
+        .reduce(Action::View(crate::state::ViewAction::Notify(
+            crate::state::Notice::info("Exported over-time.csv (100 bytes)."),
+        )));
+    assert!(exported.notice_undo().is_none(), "an export undoes nothing");
+    assert!(
+        exported.draft.undo.is_some(),
+        "the load stays undoable in the draft"
+    );
+    let dismissed = s
+        .clone()
+        .reduce(Action::View(crate::state::ViewAction::DismissNotice));
+    assert!(dismissed.notice_undo().is_none());
+    // A later change that takes its own Undo: the load's message no longer offers one.
+    let added = s.reduce(Action::Apps(AppsAction::AddFromApp));
+    assert!(
+        added.notice_undo().is_none(),
+        "the message is the load's, not the job's"
+    );
+}
+
+/// A trace the user opened stays named on the page, Load says which workload it loads
+/// instead, and that replacement is undone from its message back to the file's jobs.
+#[test]
+fn a_loaded_file_is_named_and_load_says_what_replaces_it() {
+    let s = state(3);
+    let text = trace::workload("workload-1-half").unwrap();
+    let s = s.reduce(Action::Apps(AppsAction::LoadTraceFile(
+        "mine.csv".into(),
+        text.into(),
+    )));
+    assert_eq!(s.draft.scenario.jobs.len(), 80);
+    assert_eq!(
+        s.draft.trace.loaded.as_deref(),
+        Some("Loaded mine.csv: 80 jobs")
+    );
+    assert_eq!(s.draft.trace.load_label(), "Load workload-1");
+    let file = s.draft.to_saved();
+    let s = s.reduce(Action::Apps(AppsAction::LoadWorkload));
+    assert_eq!(s.draft.scenario.jobs.len(), 160);
+    assert_eq!(
+        s.draft.trace.loaded.as_deref(),
+        Some("Loaded workload-1: 160 jobs")
+    );
+    assert_eq!(s.notice_undo().unwrap().what, "loading workload-1");
+    let s = s.reduce(Action::Apps(AppsAction::Undo));
+    assert_eq!(s.draft.to_saved(), file, "the file's jobs are back");
+    assert_eq!(
+        s.draft.trace.loaded.as_deref(),
+        Some("Loaded mine.csv: 80 jobs")
+    );
+    // Other jobs replace the trace's: no longer said to be loaded.
+    let s = s.reduce(Action::Draft(DraftAction::Reset));
+    assert_eq!(s.draft.trace.loaded, None);
+}

@@ -219,3 +219,52 @@ fn cancel_restarts_the_worker_and_resends_the_solve() {
     assert!(again > id);
     assert!(s.tasks().contains(&again));
 }
+
+/// The sentence under the table names the policies the table's own numbers single out
+/// (the bound, no schedule, is left out; a tie goes to the first in the table).
+#[test]
+fn the_verdict_names_the_shortest_jct_and_the_longest_wait() {
+    let scenario = smd_core::generate::generate(&smd_core::generate::GenerateOptions {
+        jobs: 3,
+        ..Default::default()
+    });
+    let policies = [
+        SimPolicy::Fifo,
+        SimPolicy::Smd,
+        SimPolicy::Bound,
+        SimPolicy::Locality,
+    ];
+    let mut runs: Vec<smd_sim::Run> = policies
+        .iter()
+        .map(|&p| smd_sim::simulate(&scenario, p, &mut smd_sim::Options::default()).unwrap())
+        .collect();
+    // (mean JCT, p95 JCT, mean queue), s.
+    let set = [
+        (Some(3000.0), Some(7200.0), Some(2100.0)),
+        (Some(1284.0), Some(4320.0), Some(60.0)),
+        (Some(10.0), Some(10.0), Some(99999.0)),
+        (Some(1284.0), None, Some(2100.0)),
+    ];
+    for (run, (mean, p95, queue)) in runs.iter_mut().zip(set) {
+        run.metrics.mean_jct_s = mean;
+        run.metrics.p95_jct_s = p95;
+        run.metrics.mean_queue_s = queue;
+    }
+    let mut r = crate::state::Simulated {
+        scenario: Rc::new(scenario),
+        runs,
+        label: "the draft".into(),
+        ms: 1.0,
+    };
+    assert_eq!(
+        r.verdict().as_deref(),
+        Some("Shortest mean JCT: smd (21.4 min); shortest p95 JCT: smd (72.0 min); longest mean wait: fifo (35.0 min).")
+    );
+    // Nothing finished: nothing to compare.
+    for run in &mut r.runs {
+        run.metrics.mean_jct_s = None;
+        run.metrics.p95_jct_s = None;
+        run.metrics.mean_queue_s = None;
+    }
+    assert_eq!(r.verdict(), None);
+}
