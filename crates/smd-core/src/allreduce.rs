@@ -62,7 +62,7 @@ impl Curve {
         cluster: &Cluster,
     ) -> Result<Curve, MeasuredError> {
         let m = Measured::of(job.app)?;
-        let cap = job_cap(m, job, job.batch_size, worker, cluster);
+        let cap = own_cap(m, job, job.batch_size).min(cluster_cap(cluster, worker));
         let per_machine = per_machine(cluster);
         let points = curve_points(m, cap, per_machine, job.batch_size);
         Ok(Curve {
@@ -272,21 +272,13 @@ impl Curve {
     }
 }
 
-/// The most workers `job` may use at total batch `batch` (`None`: chosen): its own cap, the
-/// reference's, the cluster's, [`MAX_WORKERS`].
-fn job_cap(
-    m: &Measured,
-    job: &MeasuredJob,
-    batch: Option<f64>,
-    worker: &Resources,
-    cluster: &Cluster,
-) -> u32 {
+/// The most workers `job` may use at total batch `batch` (`None`: chosen) on any cluster:
+/// its own cap, the reference's, [`MAX_WORKERS`].
+fn own_cap(m: &Measured, job: &MeasuredJob, batch: Option<f64>) -> u32 {
     let own = job.max_workers.map_or(u32::MAX, |x| {
         x.clamp(0.0, f64::from(u32::MAX)).floor() as u32
     });
-    own.min(reference_cap(m, batch))
-        .min(cluster_cap(cluster, worker))
-        .min(MAX_WORKERS)
+    own.min(reference_cap(m, batch)).min(MAX_WORKERS)
 }
 
 /// The least seconds from its first step to its target `job` can take under any policy on
@@ -302,10 +294,7 @@ fn job_cap(
 pub fn least_time(job: &MeasuredJob) -> Option<(f64, u32)> {
     let m = Measured::of(job.app).ok()?;
     let (per, nodes) = (NODE_GPUS, MAX_WORKERS);
-    let own = job.max_workers.map_or(u32::MAX, |x| {
-        x.clamp(0.0, f64::from(u32::MAX)).floor() as u32
-    });
-    let cap = |batch: Option<f64>| own.min(reference_cap(m, batch)).min(MAX_WORKERS);
+    let cap = |batch: Option<f64>| own_cap(m, job, batch);
     let fixed = job.batch_size;
     let cap_fixed = fixed.map_or(0, |b| cap(Some(b)));
     // ncf keeps its batch under `pollux`; without a fixed batch every policy chooses.
@@ -382,13 +371,7 @@ pub fn reference_cap(m: &Measured, batch: Option<f64>) -> u32 {
 /// The most workers of demand `worker` the whole cluster holds: per resource
 /// ⌊capacity / demand⌋.
 pub fn cluster_cap(cluster: &Cluster, worker: &Resources) -> u32 {
-    fits(&cluster.capacity(), worker)
-}
-
-/// The most workers of demand `worker` a capacity holds, at most [`MAX_WORKERS`]: per
-/// resource ⌊capacity / demand⌋.
-fn fits(capacity: &Resources, worker: &Resources) -> u32 {
-    let cap = capacity.to_array();
+    let cap = cluster.capacity().to_array();
     let need = worker.to_array();
     (0..4)
         .filter(|&r| need[r] > 0.0)

@@ -270,8 +270,7 @@ fn allocate<O: Observer>(
             && (quick > 0 || share.is_some_and(|(c, ms)| over(c, ALLOCATION_SHARE * ms)))
         {
             // Past its share of the budget: the equal split, O(1) a job.
-            let k = esw_k(m);
-            cands.push(Some(Candidate::at(m, k, k, None, None)));
+            cands.push(Some(equal_split(m)));
             quick += 1;
             report_progress(opts, policy, total, cands.len());
             continue;
@@ -313,10 +312,7 @@ fn allocate<O: Observer>(
                     job, m, cols, spread, scenario, opts.inner, clock, cap, stats,
                 )?
             }
-            Policy::Esw => {
-                let k = esw_k(m);
-                Candidate::at(m, k, k, None, None)
-            }
+            Policy::Esw => equal_split(m),
             Policy::Exact => {
                 let (w, ps, _) = integer_optimum(m).ok_or_else(|| {
                     Error::Solver(format!("job {:?}: no integer point in Ω", job.id))
@@ -329,6 +325,12 @@ fn allocate<O: Observer>(
         report_progress(opts, policy, total, cands.len());
     }
     Ok(Some((cands, quick)))
+}
+
+/// esw's candidate: the largest (k, k) in Ω.
+fn equal_split(m: &JobModel) -> Candidate {
+    let k = esw_k(m);
+    Candidate::at(m, k, k, None, None)
 }
 
 /// A measured job's candidate (MODEL.md §21): `esw` takes its cap (as many GPUs as it may
