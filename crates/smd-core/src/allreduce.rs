@@ -11,7 +11,7 @@
 use crate::cluster::{Cluster, Resources};
 use crate::scenario::MeasuredJob;
 use smd_measured::app::App;
-use smd_measured::measured::{Measured, MeasuredError};
+use smd_measured::measured::{Fastest, Measured, MeasuredError};
 // Where a step time comes from, part of a `StepPoint`; where a run is, for the simulation.
 pub use smd_measured::measured::{Candidate, Candidates, Learner, Progress, Rate, Source};
 use smd_measured::memo::Memo;
@@ -293,7 +293,6 @@ fn own_cap(m: &Measured, job: &MeasuredJob, batch: Option<f64>) -> u32 {
 /// each, and it is computed once per kind of job, not once per cluster size of a sweep.
 pub fn least_time(job: &MeasuredJob) -> Option<(f64, u32)> {
     let m = Measured::of(job.app).ok()?;
-    let (per, nodes) = (NODE_GPUS, MAX_WORKERS);
     let cap = |batch: Option<f64>| own_cap(m, job, batch);
     let fixed = job.batch_size;
     let cap_fixed = fixed.map_or(0, |b| cap(Some(b)));
@@ -305,27 +304,54 @@ pub fn least_time(job: &MeasuredJob) -> Option<(f64, u32)> {
     static MEMO: Memo<Key, Option<(f64, u32)>> = Memo::new(10_000);
     let key = (job.app, fixed.map(f64::to_bits), cap_fixed, cap_free);
     MEMO.get_or(key, || {
-        let mut runs: Vec<(Vec<u32>, f64)> = Vec::new();
+        // Merged in the order of r, each r's fixed batch first: the runs a job shares with
+        // every job of its application (the candidates at r) are read once per process.
+        let mut fastest = Fastest::default();
         for r in 1..=cap_fixed.max(cap_free) {
-            let mut batches: Vec<f64> = Vec::new();
             if let Some(b) = fixed.filter(|_| r <= cap_fixed) {
-                batches.push(b);
+                m.add_runs(
+                    &mut fastest,
+                    placements(r).iter().map(|p| (p.as_slice(), b)),
+                );
             }
             if r <= cap_free {
-                batches.extend_from_slice(&m.batch_candidates(r));
-            }
-            for p in placements(r, per, nodes) {
-                runs.extend(batches.iter().map(|&b| (p.clone(), b)));
+                fastest.merge(&candidate_runs(m, r));
             }
         }
-        m.least_time_to_target(runs.iter().map(|(p, b)| (p.as_slice(), *b)))
+        m.least_time_over(&fastest)
     })
+}
+
+/// The fastest of [`Measured::batch_candidates`] at `r` GPUs on any of [`placements`] of
+/// them, per application (memoised).
+fn candidate_runs(m: &Measured, r: u32) -> Arc<Fastest> {
+    static MEMO: Memo<(App, u32), Arc<Fastest>> = Memo::new(1_000);
+    MEMO.get_or((m.app(), r), || {
+        let mut fastest = Fastest::default();
+        let batches = m.batch_candidates(r);
+        for p in placements(r).iter() {
+            m.add_runs(&mut fastest, batches.iter().map(|&b| (p.as_slice(), b)));
+        }
+        Arc::new(fastest)
+    })
+}
+
+/// [`placements_of`] `r` GPUs on nodes of at most [`NODE_GPUS`], at most [`MAX_WORKERS`]
+/// of them: built once (`r` ≤ [`MAX_WORKERS`]).
+fn placements(r: u32) -> &'static [Vec<u32>] {
+    static ALL: std::sync::OnceLock<Vec<Vec<Vec<u32>>>> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        (0..=MAX_WORKERS)
+            .map(|r| placements_of(r, NODE_GPUS, MAX_WORKERS))
+            .collect()
+    });
+    all.get(r as usize).map_or(&[], Vec::as_slice)
 }
 
 /// The placements of `r` GPUs on at most `nodes` nodes of at most `per` GPUs each that the
 /// measurements tell apart: on 1–4 nodes every order (rotations are measured differently),
 /// on more one per node count (there a step depends on nodes and GPUs only).
-fn placements(r: u32, per: u32, nodes: u32) -> Vec<Vec<u32>> {
+fn placements_of(r: u32, per: u32, nodes: u32) -> Vec<Vec<u32>> {
     /// The most nodes measured row by row (MODEL.md §21).
     const ROW_NODES: u32 = 4;
     fn orders(r: u32, per: u32, left: u32, at: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
@@ -486,7 +512,7 @@ mod tests {
         use std::collections::BTreeSet;
         for per in 1..=4u32 {
             for r in 1..=24u32 {
-                let kept = placements(r, per, 16);
+                let kept = placements_of(r, per, 16);
                 let ids: Vec<String> = kept
                     .iter()
                     .filter(|p| p.len() <= 4)

@@ -207,10 +207,12 @@ impl Measured {
                 display(placement),
             )));
         }
-        let id = placement_id(placement)?;
-        if id.len() > 4 {
+        // 5–16 nodes of 1–4 GPUs take no rows, so no id: building one costs the square of
+        // the nodes, and a bound asks for every node count at every batch.
+        if nodes > 4 && placement.iter().all(|&g| g <= 4) {
             return self.wide_step(placement, local);
         }
+        let id = placement_id(placement)?;
         let Some(rows) = self.placements.get(&id) else {
             return Err(MeasuredError::NotMeasured(format!(
                 "{}: placement {} names no measured row set",
@@ -448,23 +450,32 @@ impl Measured {
         &self,
         runs: impl IntoIterator<Item = (&'p [u32], f64)>,
     ) -> Option<(f64, u32)> {
-        // Per effective batch only its fastest iteration matters: the statistics are the
-        // batch's.
-        let mut best: BTreeMap<u64, (Rate, u32)> = BTreeMap::new();
+        let mut fastest = Fastest::default();
+        self.add_runs(&mut fastest, runs);
+        self.least_time_over(&fastest)
+    }
+
+    /// Adds `runs` (placement, total batch) to `fastest`; runs the measurements cannot
+    /// answer are skipped.
+    pub fn add_runs<'p>(
+        &self,
+        fastest: &mut Fastest,
+        runs: impl IntoIterator<Item = (&'p [u32], f64)>,
+    ) {
         for (placement, batch) in runs {
-            let Ok(rate) = self.rate(placement, batch) else {
-                continue;
-            };
-            let replicas = placement.iter().sum();
-            let kept = best.entry(rate.batch.to_bits()).or_insert((rate, replicas));
-            if rate.iteration_s < kept.0.iteration_s {
-                *kept = (rate, replicas);
+            if let Ok(rate) = self.rate(placement, batch) {
+                fastest.add(rate, placement.iter().sum());
             }
         }
+    }
+
+    /// [`Measured::least_time_to_target`] over the runs gathered in `fastest`.
+    pub fn least_time_over(&self, fastest: &Fastest) -> Option<(f64, u32)> {
         let (mut epochs, mut widest) = (Vec::with_capacity(self.max_epochs), 0);
         for e in 0..self.max_epochs {
             let work = self.epoch_target(e + 1) - self.epoch_target(e);
-            let fastest = best
+            let fastest = fastest
+                .0
                 .values()
                 .filter_map(|(r, w)| {
                     let (sqr, var) = self.grad_stats(r.batch, e).ok()?;
@@ -530,6 +541,33 @@ pub struct Rate {
     batch: f64,
     /// The batch over the initial one (the statistical efficiency's scale).
     scale: f64,
+}
+
+/// The fastest iteration per effective batch among runs, and the GPUs it uses: all that
+/// [`Measured::least_time_over`] needs of them (an epoch's time depends on the batch's
+/// statistics and the iteration only). Gathered by [`Measured::add_runs`], so that runs
+/// shared by many questions are read once and merged.
+#[derive(Clone, Debug, Default)]
+pub struct Fastest(BTreeMap<u64, (Rate, u32)>);
+
+impl Fastest {
+    /// Keeps `rate` on `replicas` GPUs if it is the first or the fastest at its batch.
+    pub fn add(&mut self, rate: Rate, replicas: u32) {
+        let kept = self
+            .0
+            .entry(rate.batch.to_bits())
+            .or_insert((rate, replicas));
+        if rate.iteration_s < kept.0.iteration_s {
+            *kept = (rate, replicas);
+        }
+    }
+
+    /// Adds every run kept in `other`, as if its runs came after this one's.
+    pub fn merge(&mut self, other: &Fastest) {
+        for &(rate, replicas) in other.0.values() {
+            self.add(rate, replicas);
+        }
+    }
 }
 
 impl Measured {

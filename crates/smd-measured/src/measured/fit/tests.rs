@@ -224,3 +224,28 @@ fn print_convergence() {
         eprintln!("{line}");
     }
 }
+
+/// The stored fits ([`FITTED`]) are §3.2's fit of the bundled measurements, bit for bit:
+/// a change to the data or to the fit fails here and prints the table to store.
+#[test]
+fn stored_fits_are_the_fit() {
+    let fresh: Vec<[u64; 7]> = App::ALL
+        .iter()
+        .map(|&a| {
+            let t = fit_throughput(&observations(a).unwrap()).unwrap();
+            t.to_array().map(f64::to_bits)
+        })
+        .collect();
+    let table: String = fresh
+        .iter()
+        .map(|bits| {
+            let row: Vec<String> = bits.iter().map(|b| format!("{b:#018x}")).collect();
+            format!("    [{}],\n", row.join(", "))
+        })
+        .collect();
+    assert_eq!(
+        FITTED.as_slice(),
+        fresh.as_slice(),
+        "store this as FITTED:\n{table}"
+    );
+}
