@@ -104,6 +104,37 @@ async function globalInTheWorker(page, check) {
   check(await page.inputValue(budget) === '-2', 'the bad budget was not kept as typed');
 }
 
+// A run over time does not wait behind the plan of the same jobs: after globalInTheWorker
+// (its 40 jobs, which global does not prove for many seconds, in the draft; its refused
+// budget in the field), a 60 s budget starts global's search again, and meanwhile Over time
+// simulates the draft under fifo and answers — the plan's search still going when the
+// answer shows. Then the search is cancelled.
+async function overTimeBesideASearch(page, check) {
+  await algorithmSettings(page);
+  await page.fill("[data-field='page.global_budget_s']", '60');
+  await page.waitForFunction(() => /global: searching/
+    .test(document.querySelector('[data-testid=progress-text]')?.textContent ?? ''), null, { timeout: 60000 });
+  await page.click('[role=tab][data-view=over-time]');
+  await page.check("[data-field='over-time.source'][value=draft]");
+  for (const box of await page.locator('[data-sim-policy]').all()) {
+    if ((await box.getAttribute('data-sim-policy')) === 'fifo') await box.check(); else await box.uncheck();
+  }
+  const t0 = Date.now();
+  await page.click('[data-testid=over-time-run]');
+  const answered = await page.waitForSelector('[data-testid=over-time-metrics]', { timeout: 50000 }).then(() => true, () => false);
+  const searching = await page.evaluate(() => /global: searching/
+    .test(document.querySelector('[data-testid=progress-text]')?.textContent ?? ''));
+  check(answered && searching, answered
+    ? 'Over time answered only after the plan\'s search ended'
+    : 'Over time did not answer within 50 s while the plan searched');
+  console.log(`over time beside the plan's search: answered after ${Date.now() - t0} ms, the search still going: ${searching}`);
+  await page.click('[role=tab][data-view=plan]');
+  if (searching) {
+    await page.click('[data-action=cancel]');
+    await page.waitForSelector('[data-testid=notice]:has-text("Solve cancelled")', { timeout: 10000 });
+  }
+}
+
 // A bundled trace (160 jobs of the Pollux artifact on 16 × t4x4) loads and is planned by
 // the worker with every policy, the page answering meanwhile.
 async function traceInTheWorker(page, check) {
@@ -838,6 +869,7 @@ if (mode === 'shots') {
   check(/^Recommended plan: global .*(proven optimal|best found, within [0-9.e-]+% of the optimum); solved in /.test(recommended),
     `the recommended plan reads ${JSON.stringify(recommended)}`);
   if (!problems.length) await globalInTheWorker(page, check);
+  if (!problems.length) await overTimeBesideASearch(page, check);
   if (!problems.length) await traceInTheWorker(page, check);
   if (!problems.length) await machinesInTheWorker(page, check);
   if (problems.length) {

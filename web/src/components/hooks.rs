@@ -19,39 +19,57 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The solver, as long as the page lives: terminated and respawned whenever the state
-/// counts a restart, and sent each task the state waits for ([`State::tasks`]) once — again
-/// after a restart, as the fresh worker knows nothing.
+/// The solver, as long as the page lives: two workers — one for the draft's plan (its
+/// solve and landscape), one for the background runs (over time, side by side, the paper's
+/// experiments, the lesson's trace), started at the first of them — so that a run never
+/// waits behind the plan of the same jobs (seconds on a large trace). Both are terminated
+/// and respawned whenever the state counts a restart, and sent each task the state waits
+/// for ([`State::tasks`]) once — again after a restart, as a fresh worker knows nothing.
 ///
 /// [`State::tasks`]: crate::state::State::tasks
 #[hook]
 pub fn use_solver(state: &AppState, mode: SolverMode) {
-    let solver: Rc<RefCell<Option<Solver>>> = use_mut_ref(|| None);
+    let plan: Rc<RefCell<Option<Solver>>> = use_mut_ref(|| None);
+    let background: Rc<RefCell<Option<Solver>>> = use_mut_ref(|| None);
+    let d = state.dispatcher();
+    // A worker's replies and death, as the state takes them; only the plan's worker tells
+    // the status line that the solver is ready.
+    let start = move |reports_ready: bool| {
+        let (d1, d2) = (d.clone(), d.clone());
+        Solver::new(
+            mode.clone(),
+            Rc::new(move |r| {
+                if reports_ready || !matches!(r, Reply::Ready) {
+                    d1.dispatch(Action::Solve(SolveAction::Reply(r)))
+                }
+            }),
+            Rc::new(move |m| d2.dispatch(Action::Solve(SolveAction::WorkerDied(m)))),
+        )
+    };
     {
-        let solver = solver.clone();
-        let d = state.dispatcher();
+        let (plan, background, start) = (plan.clone(), background.clone(), start.clone());
         use_effect_with((), move |_| {
-            let (d1, d2) = (d.clone(), d);
-            *solver.borrow_mut() = Some(Solver::new(
-                mode,
-                Rc::new(move |r| d1.dispatch(Action::Solve(SolveAction::Reply(r)))),
-                Rc::new(move |m| d2.dispatch(Action::Solve(SolveAction::WorkerDied(m)))),
-            ));
-            move || drop(solver.borrow_mut().take())
+            *plan.borrow_mut() = Some(start(true));
+            move || {
+                drop(plan.borrow_mut().take());
+                drop(background.borrow_mut().take());
+            }
         });
     }
-    // Cancel, supersede and death all terminate the worker and start a fresh one.
+    // Cancel, supersede and death all terminate the workers and start fresh ones.
     {
-        let solver = solver.clone();
+        let (plan, background) = (plan.clone(), background.clone());
         use_effect_with(state.solving.restarts, move |r| {
             if *r > 0 {
-                if let Some(s) = solver.borrow_mut().as_mut() {
-                    s.restart();
+                for w in [&plan, &background] {
+                    if let Some(s) = w.borrow_mut().as_mut() {
+                        s.restart();
+                    }
                 }
             }
         });
     }
-    // `(restarts, ids)`: the tasks sent to the worker of that restart.
+    // `(restarts, ids)`: the tasks sent to the workers of that restart.
     let sent = use_mut_ref(|| (0u64, Vec::<u64>::new()));
     let st = state.clone();
     use_effect_with(
@@ -62,15 +80,23 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
                 *sent = (*restarts, Vec::new());
             }
             sent.1.retain(|id| tasks.contains(id));
-            if let Some(s) = solver.borrow().as_ref() {
-                for &id in tasks {
-                    if sent.1.contains(&id) {
-                        continue;
+            for &id in tasks {
+                if sent.1.contains(&id) {
+                    continue;
+                }
+                let Some(req) = st.request(id) else { continue };
+                let mut worker = if st.solving.tasks().any(|t| t == id) {
+                    plan.borrow_mut()
+                } else {
+                    let mut w = background.borrow_mut();
+                    if w.is_none() {
+                        *w = Some(start(false));
                     }
-                    if let Some(req) = st.request(id) {
-                        s.send(req);
-                        sent.1.push(id);
-                    }
+                    w
+                };
+                if let Some(s) = worker.as_mut() {
+                    s.send(req);
+                    sent.1.push(id);
                 }
             }
         },
