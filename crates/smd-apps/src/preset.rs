@@ -160,8 +160,17 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
+/// A given id as a scenario would take it ([`smd_core::scenario::id_problem`]).
+fn check_id(id: Option<&str>) -> Result<(), PresetError> {
+    match id.and_then(smd_core::scenario::id_problem) {
+        Some(m) => Err(fail("id", m)),
+        None => Ok(()),
+    }
+}
+
 /// The job of docs/MODEL.md §1 for `app` (module docs: how every field is derived).
 pub fn preset(app: App, opts: &PresetOptions) -> Result<Job, PresetError> {
+    check_id(opts.id.as_deref())?;
     let e = iterations(app, opts.global_batch)?;
     build(app, opts, e, &Params::CALIBRATED)
 }
@@ -278,6 +287,7 @@ pub struct MeasuredOptions {
 /// ([`DEADLINE_UTILITY`]) and, for GPU sharing, the memory profile estimated at its local
 /// batch (docs/APPLICATIONS.md §6: an estimate, not a measurement).
 pub fn measured(app: App, opts: &MeasuredOptions) -> Result<Job, PresetError> {
+    check_id(opts.id.as_deref())?;
     let f = app.facts();
     if let Some(b) = opts.batch_size {
         let (lo, hi) = (f64::from(f.initial_batch), f64::from(f.max_batch));

@@ -368,7 +368,7 @@ fn failure_of(e: SweepError, flag: &str, text: &str) -> Failure {
 }
 
 fn range_error(flag: &str, text: &str, m: String) -> Failure {
-    Failure::Invalid(format!("{flag} {text}: {m}"))
+    Failure::Invalid(format!("{flag} {}: {m}", smd_core::error::cut(text)))
 }
 
 /// The text output: headline, the static table and its knee, gaps, the over-time table

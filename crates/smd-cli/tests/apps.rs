@@ -97,6 +97,28 @@ fn job_writes_the_preset() {
         &smd(&["job", "--app", "bert", "--global-batch", "1000"], None),
         &["--global-batch", "between 12 and 384"],
     );
+    // An id a scenario would refuse is refused here, under its flag, in either architecture.
+    let long = "x".repeat(201);
+    for arch in ["allreduce", "ps"] {
+        let args = [
+            "job",
+            "--app",
+            "bert",
+            "--global-batch",
+            "32",
+            "--architecture",
+            arch,
+        ];
+        for (id, says) in [
+            (
+                long.as_str(),
+                "--id: must be at most 200 characters (got 201)",
+            ),
+            ("  ", "--id: must not be empty"),
+        ] {
+            invalid(&smd(&[&args[..], &["--id", id]].concat(), None), &[says]);
+        }
+    }
     invalid(
         &smd(
             &[

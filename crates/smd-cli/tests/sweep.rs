@@ -220,6 +220,10 @@ fn bad_arguments_name_the_flag_and_the_value() {
     assert!(
         err(&["sweep", "--units", "1:2", "-"]).contains("--units 1:2: expected start:stop:step")
     );
+    // A range typed at length is echoed cut, once: the message stays a line.
+    let long = format!("1:{}:1", "9".repeat(400));
+    let m = err(&["sweep", "--units", &long, "-"]);
+    assert!(m.len() < 300 && m.contains("(404 characters)"), "{m}");
     assert!(
         err(&["sweep", "--units", "1:2:1", "--resource", "tpu", "-"])
             .contains("--resource: unknown resource \"tpu\"")

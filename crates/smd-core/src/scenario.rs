@@ -598,6 +598,21 @@ impl Scenario {
 /// Longest job id accepted, in characters (ids label table rows, charts and messages).
 pub const MAX_ID_CHARS: usize = 200;
 
+/// What is wrong with `id` as a job's id on its own (not blank, at most [`MAX_ID_CHARS`]
+/// characters), if anything: one rule for scenarios and for the tools that make jobs.
+pub fn id_problem(id: &str) -> Option<String> {
+    let n = id.chars().count();
+    if n > MAX_ID_CHARS {
+        Some(format!(
+            "must be at most {MAX_ID_CHARS} characters (got {n})"
+        ))
+    } else if id.trim().is_empty() {
+        Some("must not be empty".into())
+    } else {
+        None
+    }
+}
+
 /// Smallest non-zero magnitude of a number in a scenario: below it the LPs lose precision.
 pub const MIN_MAGNITUDE: f64 = 1e-12;
 /// Largest magnitude of a number in a scenario.

@@ -4,11 +4,12 @@
 //! bottom of the crate.
 
 use crate::error::{cut, Error, FieldError};
-use crate::scenario::{unreachable, unreachable_arrival};
 use crate::scenario::{
-    Job, MachineGroup, MeasuredJob, Resource, Resources, Scenario, MAX_ALLOCATION, MAX_HORIZON_S,
-    MAX_ID_CHARS, MAX_MACHINES, MAX_MAGNITUDE, MAX_VERSION, MIN_MAGNITUDE, RESOURCE_NAMES, VERSION,
+    id_problem, Job, MachineGroup, MeasuredJob, Resource, Resources, Scenario, MAX_ALLOCATION,
+    MAX_HORIZON_S, MAX_ID_CHARS, MAX_MACHINES, MAX_MAGNITUDE, MAX_VERSION, MIN_MAGNITUDE,
+    RESOURCE_NAMES, VERSION,
 };
+use crate::scenario::{unreachable, unreachable_arrival};
 
 impl Scenario {
     /// Parses and validates a scenario from JSON text.
@@ -291,20 +292,11 @@ impl Scenario {
         // Sized once: a simulation validates every slot's scenario of the active jobs.
         let mut seen = std::collections::HashSet::with_capacity(self.jobs.len());
         for (i, job) in self.jobs.iter().enumerate() {
-            if job.id.chars().count() > MAX_ID_CHARS {
+            if let Some(message) = id_problem(&job.id) {
                 errs.push(FieldError {
                     job: Some(format!("#{}", i + 1)),
                     field: "id".into(),
-                    message: format!(
-                        "must be at most {MAX_ID_CHARS} characters (got {})",
-                        job.id.chars().count()
-                    ),
-                });
-            } else if job.id.trim().is_empty() {
-                errs.push(FieldError {
-                    job: Some(format!("#{}", i + 1)),
-                    field: "id".into(),
-                    message: "must not be empty".into(),
+                    message,
                 });
             } else if !seen.insert(job.id.as_str()) {
                 errs.push(FieldError {
@@ -314,12 +306,11 @@ impl Scenario {
                 });
             }
             // A blank or over-long id cannot name the job: its position does.
-            let name: std::borrow::Cow<str> =
-                if job.id.trim().is_empty() || job.id.chars().count() > MAX_ID_CHARS {
-                    format!("#{}", i + 1).into()
-                } else {
-                    job.id.as_str().into()
-                };
+            let name: std::borrow::Cow<str> = if id_problem(&job.id).is_some() {
+                format!("#{}", i + 1).into()
+            } else {
+                job.id.as_str().into()
+            };
             validate_job(job, &name, &self.cluster.instance, errs);
             validate_version2(job, &name, self.version, errs);
         }
