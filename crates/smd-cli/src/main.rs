@@ -94,9 +94,10 @@ enum Command {
     /// one iteration's step and sync time at a placement and local batch, or the time to its
     /// target and goodput at W GPUs (4 per machine) and a total batch
     Speed(speed::SpeedArgs),
-    /// Phase 2's measurements (docs/REPRODUCTION.md): `locality` (DLTAP's claim and joint
-    /// locality on machines) or `time` (the policies over time on the bundled workloads);
-    /// prints a Markdown table.
+    /// A study of the model against a published claim or measurement (docs/REPRODUCTION.md,
+    /// docs/FIDELITY.md): `locality` (DLTAP's claim and joint locality on machines), `time`
+    /// (the policies over time on the bundled workloads), `sharing`, `fidelity` or
+    /// `pollux-search`; prints a Markdown table.
     Study(study::StudyArgs),
     /// Simulate the scenario's jobs over time (arrivals, slots, restarts; docs/MODEL.md §17)
     /// with one policy or all, and print their metrics (or the runs as JSON).

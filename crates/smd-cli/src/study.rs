@@ -13,11 +13,12 @@ use std::path::PathBuf;
 /// Which study.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Study {
-    /// Placement and joint locality on machines ("Phase 2: placement and locality").
+    /// Placement and joint locality on machines (docs/REPRODUCTION.md, "Placement and
+    /// locality").
     Locality,
     /// The policies over time at two arrival rates and three cluster sizes ("Over time").
     Time,
-    /// GPU sharing against seed 002's headline ("GPU sharing").
+    /// GPU sharing against its paper's headline (docs/REPRODUCTION.md, "GPU sharing").
     Sharing,
     /// Agreement with the reference simulator's published JCTs (docs/FIDELITY.md).
     Fidelity,
