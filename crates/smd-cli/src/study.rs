@@ -1,4 +1,5 @@
-//! `smd study NAME`: phase 2's measurements (crate `smd-reproduce`; docs/REPRODUCTION.md):
+//! `smd study NAME`: studies of the model against published claims and measurements (crate
+//! `smd-reproduce`; docs/REPRODUCTION.md):
 //! `locality` (DLTAP's claim and the value of joint locality), `time` (the policies over
 //! time on the bundled workloads), `sharing`, and `fidelity` (agreement with the reference
 //! simulator's published JCTs, docs/FIDELITY.md) with `pollux-search` (Pollux's search,
