@@ -146,7 +146,10 @@ pub fn signed_percent(share: f64) -> String {
         return "—".into();
     }
     let s = format!("{pct:.1}");
-    if s.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
         return "0.0 %".into();
     }
     format!("{pct:+.1} %").replace('-', "−")

@@ -301,7 +301,6 @@ fn round(v: f64, decimals: usize) -> String {
     format!("{v:.decimals$}")
 }
 
-
 /// The range of signed changes `lo`..`hi` over `runs` runs in words: `from −0.7 % to
 /// +3.9 %`; `+3.0 % on every run` where both read the same (`+3.0 %` for one run).
 fn spread(lo: f64, hi: f64, runs: usize) -> String {
@@ -468,7 +467,11 @@ mod tests {
         let v = fidelity(&same);
         assert_eq!(v.len(), 2);
         assert!(!v[0].because.contains("ln-deviation"), "{}", v[0].because);
-        assert!(v[0].because.starts_with("per-job gap to the published JCT"), "{}", v[0].because);
+        assert!(
+            v[0].because.starts_with("per-job gap to the published JCT"),
+            "{}",
+            v[0].because
+        );
         assert_eq!(
             v[1].because,
             "mean JCT within ±8 % or lower in 2 of 2 runs (+3.0 % on every run)"

@@ -348,7 +348,10 @@ fn the_knee_label_does_not_overlap_the_bound_line() {
             height: num(frame, "height"),
         };
         assert!(
-            rect.x >= plot.x && rect.right() <= plot.right() && rect.y >= plot.y && rect.bottom() <= plot.bottom(),
+            rect.x >= plot.x
+                && rect.right() <= plot.right()
+                && rect.y >= plot.y
+                && rect.bottom() <= plot.bottom(),
             "{metric:?}: the label stays in the plot: {rect:?} in {plot:?}"
         );
         for s in with_class(&doc, "series") {
@@ -366,7 +369,10 @@ fn the_knee_label_does_not_overlap_the_bound_line() {
         }
         let share = with_class(&doc, "knee-share")[0];
         let ly = num(share, "y1");
-        assert!(ly < rect.y || ly > rect.bottom(), "{metric:?}: on the 95% level");
+        assert!(
+            ly < rect.y || ly > rect.bottom(),
+            "{metric:?}: on the 95% level"
+        );
     }
     // The bound is drawn across the top, where the label was.
     let svg = sweep_svg(&r, SweepMetric::OverTimeUtility, &SweepOptions::default());
@@ -375,7 +381,11 @@ fn the_knee_label_does_not_overlap_the_bound_line() {
         .into_iter()
         .find(|s| s.attribute("data-policy") == Some("bound"))
         .unwrap();
-    let frame_y: f64 = with_class(&doc, "frame")[0].attribute("y").unwrap().parse().unwrap();
+    let frame_y: f64 = with_class(&doc, "frame")[0]
+        .attribute("y")
+        .unwrap()
+        .parse()
+        .unwrap();
     let by: f64 = bound
         .children()
         .find(|n| n.attribute("class") == Some("point"))
@@ -384,7 +394,10 @@ fn the_knee_label_does_not_overlap_the_bound_line() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!(by - frame_y < 20.0, "the bound runs along the top ({by} vs {frame_y})");
+    assert!(
+        by - frame_y < 20.0,
+        "the bound runs along the top ({by} vs {frame_y})"
+    );
 }
 
 /// A segment crosses a box when any of its points is inside; one beside or beyond does not.
@@ -400,6 +413,12 @@ fn segments_cross_boxes_by_geometry() {
     assert!(segment_crosses((15.0, 12.0), (16.0, 13.0), &r), "inside");
     assert!(!segment_crosses((0.0, 5.0), (40.0, 5.0), &r), "above");
     assert!(!segment_crosses((0.0, 0.0), (9.0, 40.0), &r), "left of it");
-    assert!(segment_crosses((0.0, 0.0), (40.0, 40.0), &r), "diagonal through");
-    assert_eq!(polyline_hits(&[Some((0.0, 15.0)), None, Some((40.0, 15.0))], &r), 0);
+    assert!(
+        segment_crosses((0.0, 0.0), (40.0, 40.0), &r),
+        "diagonal through"
+    );
+    assert_eq!(
+        polyline_hits(&[Some((0.0, 15.0)), None, Some((40.0, 15.0))], &r),
+        0
+    );
 }
