@@ -214,6 +214,18 @@ async function accessibility(url, rows, check) {
       const fidelity = await page.$$eval('[data-testid=fidelity-verdicts] tr[data-claim]',
         (rows) => rows.map((r) => `${r.dataset.claim} ${r.dataset.verdict}`));
       console.log(`fidelity (quick): ${fidelity.join('; ')}`);
+      // The view's link is short (the view and each study's scale) and reruns both studies.
+      await page.click('[data-testid=view-link]');
+      const link = await page.inputValue('[data-testid=view-link-text]');
+      check(link.length < 300 && !link.includes('s='), `the Reproduce link is ${link.length} bytes: ${link.slice(0, 120)}`);
+      const again = await context.newPage();
+      await again.goto(link);
+      const rerun = await again.waitForFunction(() => document.querySelector('[data-testid=reproduce-progress], [data-testid=reproduce-summary]')
+        && document.querySelector('[data-testid=fidelity-progress], [data-testid=fidelity-summary]'), null, { timeout: 120000 })
+        .then(() => true, () => false);
+      check(rerun, 'the Reproduce link did not run the studies again');
+      console.log(`the Reproduce link (${link.length} bytes) runs both studies again: ${rerun}`);
+      await again.close();
     }, 'reproduce', '[data-testid=reproduce-summary]'],
     ['how-it-works', async () => {}],
     ['teach', async () => {
