@@ -25,7 +25,8 @@
 //   node scripts/page.mjs hosted SITE SUBPATH ROWS  the published page, SITE served by this script
 //                                            with the page at SUBPATH: its icon and link preview
 //                                            tags, a share link opened under SUBPATH, the service
-//                                            worker, and a reload with the server down (tests/e2e.sh)
+//                                            worker (a first visit sends each file once), and a
+//                                            reload with the server down (tests/e2e.sh)
 //   node scripts/page.mjs planner URL OUTDIR  the README's planner question: workload-1 loaded on
 //                                            16 × t4x4, Over time, then the Sweep's mean JCT at
 //                                            2:32:2 machines with the phase-2 six (the first
@@ -36,8 +37,9 @@
 //   node scripts/page.mjs a11y URL ROWS      at 1024×768: axe-core on every view with its result
 //                                            on screen (fails on a serious or critical violation),
 //                                            each view's result (the Policies card on Plan)
-//                                            starting on the first screen and no table
-//                                            but the input lists wider than its box (tests/e2e.sh)
+//                                            starting on the first screen, no table wider
+//                                            than its box, the glossary within the window
+//                                            (tests/e2e.sh)
 import { chromium } from 'playwright-core';
 
 const [mode, url, arg] = process.argv.slice(2);
@@ -191,8 +193,9 @@ async function machinesInTheWorker(page, check) {
 
 // The page at a laptop's 1024×768, view by view, each with its result on screen: axe-core's
 // rules (a serious or critical violation fails), and the layout — the view's result (on Plan
-// the Policies card) starts on the first screen, and no table but the input lists (the jobs, the machine groups) is wider
-// than its box (a scroll bar or a cut-off column) nor the page wider than the window.
+// the Policies card) starts on the first screen, no table (the input lists of jobs and
+// machine groups, a job's segments included) is wider than its box (a scroll bar or a
+// cut-off column) nor the page wider than the window, and the glossary opens within it.
 async function accessibility(url, rows, check) {
   const { readFile } = await import('node:fs/promises');
   const axe = await readFile(new URL('../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
@@ -242,6 +245,18 @@ async function accessibility(url, rows, check) {
       const fidelity = await page.$$eval('[data-testid=fidelity-verdicts] tr[data-claim]',
         (rows) => rows.map((r) => `${r.dataset.claim} ${r.dataset.verdict}`));
       console.log(`fidelity (quick): ${fidelity.join('; ')}`);
+      // The view's link is short (the view and each study's scale) and reruns both studies.
+      await page.click('[data-testid=view-link]');
+      const link = await page.inputValue('[data-testid=view-link-text]');
+      check(link.length < 300 && !link.includes('s='), `the Reproduce link is ${link.length} bytes: ${link.slice(0, 120)}`);
+      const again = await context.newPage();
+      await again.goto(link);
+      const rerun = await again.waitForFunction(() => document.querySelector('[data-testid=reproduce-progress], [data-testid=reproduce-summary]')
+        && document.querySelector('[data-testid=fidelity-progress], [data-testid=fidelity-summary]'), null, { timeout: 120000 })
+        .then(() => true, () => false);
+      check(rerun, 'the Reproduce link did not run the studies again');
+      console.log(`the Reproduce link (${link.length} bytes) runs both studies again: ${rerun}`);
+      await again.close();
     }, 'reproduce', '[data-testid=reproduce-summary]'],
     ['how-it-works', async () => {}],
     ['teach', async () => {
@@ -273,25 +288,36 @@ async function accessibility(url, rows, check) {
       const out = [];
       const name = (el) => el.dataset.testid ? `[data-testid=${el.dataset.testid}]`
         : `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
-      // The two input lists, the jobs and the machine groups (a column per field), scroll.
-      const jobList = (el) => el.matches('table.jobs, table.groups') || el.querySelector('table.jobs, table.groups');
+      // Every table fits its box, the input lists (the jobs, the machine groups) and a
+      // job's segments ("why is job X waiting") included: no sideways scroll.
       const root = document.documentElement;
       if (root.scrollWidth > root.clientWidth + 1) out.push(`the page is ${root.scrollWidth} px wide in a ${root.clientWidth} px window`);
       for (const el of document.querySelectorAll('body *')) {
-        if (!el.getClientRects().length || jobList(el)) continue;
+        if (!el.getClientRects().length) continue;
         const x = getComputedStyle(el).overflowX;
         if ((x === 'auto' || x === 'scroll') && el.scrollWidth > el.clientWidth + 1 && el.querySelector('table')) {
           out.push(`${name(el)} scrolls: ${el.scrollWidth} px in ${el.clientWidth} px`);
         }
       }
       for (const t of document.querySelectorAll('table')) {
-        if (!t.getClientRects().length || jobList(t)) continue;
+        if (!t.getClientRects().length) continue;
         const box = t.parentElement;
         if (t.offsetWidth > box.clientWidth + 1) out.push(`table ${name(t)} is ${t.offsetWidth} px wide in ${name(box)} of ${box.clientWidth} px`);
       }
       return out;
     });
     for (const w of wide) check(false, `${label} at 1024 px: ${w}`);
+    // The glossary opens within the window.
+    if (await page.locator('[data-testid=view-bar] [data-testid=glossary]').count()) {
+      await page.click('[data-testid=view-bar] [data-testid=glossary] > summary');
+      const box = await page.evaluate(() => {
+        const r = document.querySelector('[data-testid=view-bar] [data-testid=glossary] > dl').getBoundingClientRect();
+        return { left: r.left, right: r.right, width: document.documentElement.clientWidth };
+      });
+      check(box.left >= 0 && box.right <= box.width,
+        `${label}: the glossary spans ${box.left.toFixed(0)}–${box.right.toFixed(0)} px of a ${box.width} px window`);
+      await page.click('[data-testid=view-bar] [data-testid=glossary] > summary');
+    }
     // Every folded part open, so that axe sees what it holds.
     await page.evaluate(() => document.querySelectorAll('details:not([open])').forEach((d) => {
       d.open = true; d.dataset.openedForAxe = '1';
@@ -325,17 +351,29 @@ async function staticServer(root) {
   const { join, normalize, extname } = await import('node:path');
   const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
     '.css': 'text/css', '.svg': 'image/svg+xml' };
-  const served = { root };
+  const { createHash } = await import('node:crypto');
+  // Every request answered: its path, status and body bytes (the first visit's transfers).
+  const served = { root, log: [] };
   const server = createServer(async (req, res) => {
     let path = normalize(decodeURIComponent(new URL(req.url, 'http://host').pathname));
     if (path.endsWith('/')) path += 'index.html';
     try {
       const body = await readFile(join(served.root, path));
-      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+      // An ETag as any static host sends, so that the browser's HTTP cache can revalidate.
+      const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { etag });
+        res.end();
+        served.log.push({ path, status: 304, bytes: 0 });
+        return;
+      }
+      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream', etag });
       res.end(body);
+      served.log.push({ path, status: 200, bytes: body.length });
     } catch {
       res.writeHead(404);
       res.end();
+      served.log.push({ path, status: 404, bytes: 0 });
     }
   });
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
@@ -343,6 +381,8 @@ async function staticServer(root) {
     origin: `http://127.0.0.1:${server.address().port}`,
     // Serves another directory from now on (a new publish).
     publish(dir) { served.root = dir; },
+    // The requests answered since the last call.
+    take() { return served.log.splice(0); },
     stop() { server.close(); server.closeAllConnections(); },
   };
 }
@@ -363,6 +403,19 @@ async function hostedPage(site, sub, rows, check) {
   rows, { timeout });
   await page.goto(url);
   await planned(page);
+
+  // The first visit transfers the app shell once: the service worker's install takes the
+  // files the page already loaded (the HTTP cache), not a second download of each (a
+  // file's body is sent at most once; a revalidation, 304, sends none).
+  const installed = await page.evaluate(() => Promise.race([navigator.serviceWorker.ready.then(() => true),
+    new Promise((none) => setTimeout(() => none(false), 20000))]));
+  check(installed, 'the service worker did not install within 20 s');
+  const firstVisit = server.take();
+  const bodies = new Map();
+  for (const r of firstVisit.filter((r) => r.status === 200)) bodies.set(r.path, (bodies.get(r.path) ?? 0) + 1);
+  const twice = [...bodies].filter(([, n]) => n > 1).map(([path, n]) => `${path.split('/').pop()} ×${n}`);
+  const bytes = firstVisit.reduce((sum, r) => sum + r.bytes, 0);
+  check(twice.length === 0, `the first visit sent ${twice.join(', ')} (${bytes} bytes in all)`);
 
   // The icon, relative to the page, and the tags a link preview reads.
   const iconUrl = new URL(await page.getAttribute('link[rel=icon]', 'href'), page.url()).href;
@@ -447,7 +500,8 @@ async function hostedPage(site, sub, rows, check) {
   }
   await context.close();
   rmSync(next, { recursive: true, force: true });
-  return `hosted page at ${url}: icon, link preview tags, share link, service worker (scope ${scope}), `
+  return `hosted page at ${url}: the first visit's ${firstVisit.length} requests (${bytes} bytes, each file sent once), `
+    + `icon, link preview tags, share link, service worker (scope ${scope}), `
     + `a new publish's cache and an offline reload with ${rows} plan rows, in ${Date.now() - t0} ms`;
 }
 

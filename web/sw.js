@@ -9,7 +9,8 @@
 // caches of this scope are deleted when it takes over.
 //
 // Policy: Trunk's content-hashed files (name-<16 hex digits>…) never change, so the cache
-// answers them first. Everything else — index.html and the solver worker's unhashed script — goes
+// answers them first, and the install takes them from the HTTP cache (the page has just
+// loaded them: a first visit transfers the shell once). Everything else — index.html and the solver worker's unhashed script — goes
 // to the network first (a new publish shows at once) and falls back to the cache offline.
 // Registered from index.html with a relative URL, so its scope is the page's directory,
 // whatever sub-path the site is published under.
@@ -27,8 +28,14 @@ const PAGE = new URL('./', self.location).href;
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // 'reload' skips the HTTP cache: the cache must hold this build's files, not older ones.
-    await cache.addAll(SHELL.map((path) => new Request(path, { cache: 'reload' })));
+    // The page has just loaded these files: take them from the HTTP cache rather than
+    // download the shell a second time. A content-hashed file is this build's whatever
+    // copy answers ('force-cache': no request at all when the HTTP cache has it); the
+    // others are revalidated ('no-cache': a conditional request, answered "not modified"
+    // when the HTTP cache holds this build's), so the cache never holds an older build's.
+    await cache.addAll(SHELL.map((path) => new Request(path, {
+      cache: HASHED.test(new URL(path, self.location).pathname) ? 'force-cache' : 'no-cache',
+    })));
     // Safe to take over at once: whatever is not content-hashed comes from the network first.
     await self.skipWaiting();
   })());

@@ -540,7 +540,18 @@ pub fn sweep_svg(report: &Report, metric: SweepMetric, opts: &SweepOptions) -> S
         (&x_label(report), &y_label),
     );
     if let Some(k) = knee {
-        knee_marks(&mut out, report, k, &xs, &ys, &plot);
+        // The lines drawn, in px: the knee's label keeps clear of them.
+        let drawn: Vec<Vec<Option<(f64, f64)>>> = lines
+            .iter()
+            .map(|l| {
+                sizes
+                    .iter()
+                    .zip(&l.values)
+                    .map(|(s, v)| v.map(|v| (xs.to_px(*s), ys.to_px(v))))
+                    .collect()
+            })
+            .collect();
+        knee_marks(&mut out, report, k, (&xs, &ys), &plot, &drawn);
     }
     if lines.iter().all(|l| l.values.iter().all(Option::is_none)) {
         text_at(
@@ -612,7 +623,14 @@ fn metric_name(metric: SweepMetric) -> &'static str {
 
 /// The knee: a dashed vertical rule at its size with a label, and a dotted level at
 /// [`KNEE_SHARE`] of the achievable utility. Nothing without a knee.
-fn knee_marks(out: &mut String, report: &Report, k: &Knee, xs: &Scale, ys: &Scale, plot: &Rect) {
+fn knee_marks(
+    out: &mut String,
+    report: &Report,
+    k: &Knee,
+    (xs, ys): (&Scale, &Scale),
+    plot: &Rect,
+    drawn: &[Vec<Option<(f64, f64)>>],
+) {
     let (Some(size), Some(best)) = (k.size, &k.best_policy) else {
         return;
     };
@@ -640,14 +658,101 @@ fn knee_marks(out: &mut String, report: &Report, k: &Knee, xs: &Scale, ys: &Scal
         .attr("stroke-dasharray", "6 3")
         .titled("line", &k.answer);
     let label = format!("knee: {}", size_words(report, size));
-    // On the side of the rule with more room.
-    let room_right = plot.right() - x;
-    let (lx, anchor) = if room_right >= text_width(&label, 11.0) + 8.0 {
-        (x + 5.0, "start")
-    } else {
-        (x - 5.0, "end")
-    };
-    text_at(out, lx, plot.y + 14.0, 11.0, anchor, "knee-label", &label);
+    let level_line = [Some((plot.x, level)), Some((plot.right(), level))];
+    let (lx, ly, anchor) = knee_label_at(x, text_width(&label, 11.0), plot, drawn, &level_line);
+    text_at(out, lx, ly, 11.0, anchor, "knee-label", &label);
+}
+
+/// Where the knee's label goes (x, baseline y, anchor) beside the rule at `x`, `width`
+/// wide: the highest place, right of the rule where it fits, else left, whose box no line
+/// of `drawn` nor the `level` line crosses (the bound's line runs along the top); the
+/// place crossed least when every place is.
+fn knee_label_at(
+    x: f64,
+    width: f64,
+    plot: &Rect,
+    drawn: &[Vec<Option<(f64, f64)>>],
+    level: &[Option<(f64, f64)>],
+) -> (f64, f64, &'static str) {
+    let mut sides = Vec::new();
+    if plot.right() - x >= width + 8.0 {
+        sides.push((x + 5.0, "start"));
+    }
+    if x - plot.x >= width + 8.0 || sides.is_empty() {
+        sides.push((x - 5.0, "end"));
+    }
+    let mut best: Option<(usize, (f64, f64, &'static str))> = None;
+    let mut y = plot.y + 14.0;
+    while y <= plot.bottom() - 4.0 {
+        for &(lx, anchor) in &sides {
+            let r = label_box(lx, y, width, anchor);
+            let hits = drawn
+                .iter()
+                .map(Vec::as_slice)
+                .chain([level])
+                .map(|l| polyline_hits(l, &r))
+                .sum::<usize>();
+            if hits == 0 {
+                return (lx, y, anchor);
+            }
+            if best.is_none_or(|(h, _)| hits < h) {
+                best = Some((hits, (lx, y, anchor)));
+            }
+        }
+        y += 8.0;
+    }
+    best.map_or((sides[0].0, plot.y + 14.0, sides[0].1), |b| b.1)
+}
+
+/// The box of an 11 px label at baseline `y` (with 2 px to spare on each side).
+fn label_box(x: f64, y: f64, width: f64, anchor: &str) -> Rect {
+    let left = if anchor == "end" { x - width } else { x };
+    Rect {
+        x: left - 2.0,
+        y: y - 11.0,
+        width: width + 4.0,
+        height: 15.0,
+    }
+}
+
+/// How many segments of the polyline `points` (lifted over a `None`) cross `r`.
+fn polyline_hits(points: &[Option<(f64, f64)>], r: &Rect) -> usize {
+    points
+        .windows(2)
+        .filter(|w| match (w[0], w[1]) {
+            (Some(a), Some(b)) => segment_crosses(a, b, r),
+            _ => false,
+        })
+        .count()
+}
+
+/// Whether the segment `a`–`b` has a point inside `r` (Liang–Barsky clipping).
+fn segment_crosses(a: (f64, f64), b: (f64, f64), r: &Rect) -> bool {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, a.0 - r.x),
+        (dx, r.right() - a.0),
+        (-dy, a.1 - r.y),
+        (dy, r.bottom() - a.1),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// One policy's line and markers.

@@ -137,6 +137,24 @@ pub fn percent(part: f64, whole: f64) -> String {
     }
 }
 
+/// A share of 1 as a signed change in percent, one decimal, with a true minus: `+3.0 %`,
+/// `−0.7 %`; a change that rounds to nothing is `0.0 %` (never `−0.0 %` or `+0.0 %`),
+/// and a value that is no number is `—`.
+pub fn signed_percent(share: f64) -> String {
+    let pct = 100.0 * share;
+    if !pct.is_finite() {
+        return "—".into();
+    }
+    let s = format!("{pct:.1}");
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        return "0.0 %".into();
+    }
+    format!("{pct:+.1} %").replace('-', "−")
+}
+
 /// A probability for people: a percentage with 2 significant digits (`0.41%`), or
 /// `< 0.0001%` below one in a million (a Gaussian tail of 1e-14 reads as noise otherwise).
 pub fn probability(p: f64) -> String {
@@ -398,6 +416,20 @@ mod tests {
         assert_eq!(count(1_234_567), "1.2 M");
         assert_eq!(count(45_600_000), "46 M");
         assert_eq!(count(3_400_000_000), "3.4 G");
+    }
+
+    /// A signed change: a true minus, and zero (or what rounds to it, from either side)
+    /// reads `0.0 %`, never `−0.0 %`.
+    #[test]
+    fn a_signed_percent_has_no_negative_zero() {
+        assert_eq!(signed_percent(0.03), "+3.0 %");
+        assert_eq!(signed_percent(-0.007), "−0.7 %");
+        assert_eq!(signed_percent(0.0), "0.0 %");
+        assert_eq!(signed_percent(-0.0), "0.0 %");
+        assert_eq!(signed_percent(-0.0004), "0.0 %");
+        assert_eq!(signed_percent(0.0004), "0.0 %");
+        assert_eq!(signed_percent(-0.0005001), "−0.1 %");
+        assert_eq!(signed_percent(f64::NAN), "—");
     }
 
     /// Where the page's `sig` and the charts' `fmt_sig` part ways (both kept as they were).

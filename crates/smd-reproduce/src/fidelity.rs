@@ -263,7 +263,7 @@ pub fn table(list: &[Comparison]) -> Table {
 }
 
 /// One sentence per row of `t` (a [`table`] of comparisons): its means, the
-/// ln-deviation's median and p90 and the jobs identical to the second (what the page lists
+/// per-job gap's (|ln(ours / published)|) median and p90 and the jobs identical to the second (what the page lists
 /// under a policy's figure, from that policy's table).
 pub fn findings(t: &Table) -> Vec<String> {
     let col = |name: &str| t.column(name).unwrap_or(0);
@@ -273,12 +273,12 @@ pub fn findings(t: &Table) -> Vec<String> {
         .iter()
         .map(|r| {
             format!(
-                "{} at load {}: mean JCT {} ours, {} published ({}); per-job ln-deviation median {}, p90 {}; {} of {} jobs identical to the second",
+                "{} at load {}: mean JCT {} ours, {} published ({}); per-job gap to the published JCT median {}, p90 {}; {} of {} jobs identical to the second",
                 text(r, "workload"),
                 text(r, "load"),
                 smd_charts::format::duration(num(r, "mean_jct_ours_s")),
                 smd_charts::format::duration(num(r, "mean_jct_published_s")),
-                crate::verdict::signed_percent(num(r, "mean_ratio") - 1.0),
+                smd_charts::format::signed_percent(num(r, "mean_ratio") - 1.0),
                 smd_charts::format::sig(num(r, "median_abs_ln"), 2),
                 smd_charts::format::sig(num(r, "p90_abs_ln"), 2),
                 text(r, "identical_jobs"),

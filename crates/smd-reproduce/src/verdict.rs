@@ -301,15 +301,24 @@ fn round(v: f64, decimals: usize) -> String {
     format!("{v:.decimals$}")
 }
 
-/// `+3.0 %`, `−0.7 %` (a true minus).
-pub(crate) fn signed_percent(share: f64) -> String {
-    format!("{:+.1} %", 100.0 * share).replace('-', "−")
+/// The range of signed changes `lo`..`hi` over `runs` runs in words: `from −0.7 % to
+/// +3.9 %`; `+3.0 % on every run` where both read the same (`+3.0 %` for one run).
+fn spread(lo: f64, hi: f64, runs: usize) -> String {
+    let (a, b) = (
+        smd_charts::format::signed_percent(lo),
+        smd_charts::format::signed_percent(hi),
+    );
+    match (a == b, runs) {
+        (true, 1) => a,
+        (true, _) => format!("{a} on every run"),
+        _ => format!("from {a} to {b}"),
+    }
 }
 
 /// The over-time engine against the reference simulator (docs/FIDELITY.md, "Against the
-/// goals"; issue 26's goals), from the fidelity study's table (`fidelity::table`), one
-/// verdict per policy run: `F1` tiresias and `F2` optimus_oracle — the per-job
-/// ln-deviation |ln(ours / published)| with median ≤ 0.02 and p90 ≤ 0.15, and the mean
+/// goals"), from the fidelity study's table (`fidelity::table`), one
+/// verdict per policy run: `F1` tiresias and `F2` optimus_oracle — the per-job gap
+/// |ln(ours / published)| with median ≤ 0.02 and p90 ≤ 0.15, and the mean
 /// JCT within ±3 %, on every run: all
 /// three goals → reproduced, one or two → partly; `F3` pollux, stochastic in the reference,
 /// on its mean — within ±8 % of the published or lower — by the share of runs (≥ 90 %
@@ -345,8 +354,8 @@ pub fn fidelity(table: &Table) -> Vec<ClaimVerdict> {
             claim,
             verdict: Verdict::of(&[median == n, p90 == n, mean == n]),
             because: format!(
-                "per-job ln-deviation median ≤ 0.02 in {median} of {n} {runs}, p90 ≤ 0.15 in \
-                 {p90} of {n}, mean JCT within ±3 % in {mean} of {n}"
+                "per-job gap to the published JCT (0.02 ≈ 2 %): median ≤ 0.02 in {median} of {n} {runs}, p90 ≤ 0.15 in {p90} of {n}; mean JCT within \
+                 ±3 % in {mean} of {n}"
             ),
         });
     }
@@ -366,9 +375,8 @@ pub fn fidelity(table: &Table) -> Vec<ClaimVerdict> {
             claim: "Pollux's mean JCT as the reference simulator published it (its search is stochastic)",
             verdict: Verdict::of_share(met as f64, n as f64),
             because: format!(
-                "mean JCT within ±8 % or lower in {met} of {n} {runs} (from {} to {})",
-                signed_percent(lo - 1.0),
-                signed_percent(hi - 1.0)
+                "mean JCT within ±8 % or lower in {met} of {n} {runs} ({})",
+                spread(lo - 1.0, hi - 1.0, n)
             ),
         });
     }
@@ -439,6 +447,44 @@ mod tests {
             v[2].because.starts_with("2 of 4 measures grow"),
             "{}",
             v[2].because
+        );
+    }
+
+    /// The fidelity verdicts speak plainly: no "−0.0 %", no "from +3.0 % to +3.0 %", and
+    /// the per-job measure named in words.
+    #[test]
+    fn fidelity_verdicts_read_plainly() {
+        let cols = ["policy", "median_abs_ln", "p90_abs_ln", "mean_ratio"];
+        let row = |p: &str, q: f64| vec![p.into(), 0.0.into(), 0.01.into(), q.into()];
+        let same = table(
+            &cols,
+            vec![
+                row("tiresias", 1.0),
+                row("pollux", 1.03),
+                row("pollux", 1.03),
+            ],
+        );
+        let v = fidelity(&same);
+        assert_eq!(v.len(), 2);
+        assert!(!v[0].because.contains("ln-deviation"), "{}", v[0].because);
+        assert!(
+            v[0].because.starts_with("per-job gap to the published JCT"),
+            "{}",
+            v[0].because
+        );
+        assert_eq!(
+            v[1].because,
+            "mean JCT within ±8 % or lower in 2 of 2 runs (+3.0 % on every run)"
+        );
+        let zero = table(&cols, vec![row("pollux", 1.0 - 1e-6), row("pollux", 1.039)]);
+        assert_eq!(
+            fidelity(&zero)[0].because,
+            "mean JCT within ±8 % or lower in 2 of 2 runs (from 0.0 % to +3.9 %)"
+        );
+        let one = table(&cols, vec![row("pollux", 1.03)]);
+        assert_eq!(
+            fidelity(&one)[0].because,
+            "mean JCT within ±8 % or lower in 1 of 1 run (+3.0 %)"
         );
     }
 }

@@ -169,8 +169,13 @@ pub struct MetricAnswer {
     pub policy: String,
     /// Whether it was chosen as the best for the metric at the current size (else given).
     pub chosen: bool,
-    /// The size compared against: the current one, or the smallest swept below it.
+    /// The size compared against: the current one, or the largest swept below it (the
+    /// smallest swept, when all are above it).
     pub current: MetricPoint,
+    /// The scenario's own size when the sweep left it out (`current` then stands in for
+    /// it, and the answer says so).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unswept: Option<f64>,
     /// The metric at every size, ascending.
     pub values: Vec<MetricPoint>,
     /// Less is better: the fewest sizes above the current that halve it. More is better:
@@ -213,7 +218,8 @@ pub fn metric_answer(
     let sizes: Vec<f64> = results.iter().map(|r| r.size.value()).collect();
     // The current size: the one given if swept, else the largest swept below it, else the
     // smallest.
-    let at = current
+    let given = current.filter(|c| c.is_finite());
+    let at = given
         .and_then(|c| sizes.iter().rposition(|&s| s <= c + 1e-9))
         .unwrap_or(0);
     let better = |a: f64, b: f64| {
@@ -256,6 +262,7 @@ pub fn metric_answer(
         .map(|(&size, &value)| MetricPoint { size, value })
         .collect();
     let current = values[at];
+    let unswept = given.filter(|&c| (c - current.size).abs() > 1e-9 * c.abs().max(1.0));
     let target = match current.value {
         // The cheapest size anywhere in the range: more machines cost more per hour and
         // may finish sooner, so the cost has no direction to halve in.
@@ -308,12 +315,26 @@ pub fn metric_answer(
         policy: name,
         chosen,
         current,
+        unswept,
         values,
         target,
         against,
         answer: String::new(),
     };
     a.answer = words(&a, first.size.axis(), first.machine.as_deref());
+    if let Some(c) = a.unswept {
+        let size = |s: f64| size_words(first.size.axis(), first.machine.as_deref(), s);
+        let which = if c < a.current.size {
+            "the smallest size swept"
+        } else {
+            "the nearest size swept below it"
+        };
+        a.answer += &format!(
+            " The comparison is with {}, {which}: the sizes swept leave out your cluster's {}.",
+            size(a.current.size),
+            size(c)
+        );
+    }
     Ok(a)
 }
 
@@ -351,10 +372,29 @@ fn size_words(axis: Axis, machine: Option<&str>, size: f64) -> String {
 fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
     let m = a.metric;
     let size = |s: f64| size_words(axis, machine, s);
+    let best = format!("the best at {}", size(a.current.size));
     let under = if a.chosen {
-        format!("{} (the best at {})", a.policy, size(a.current.size))
+        format!("{} ({best})", a.policy)
     } else {
         a.policy.clone()
+    };
+    // The policy with figures in one parenthesis: `pollux (the best at 16 × t4x4; 68.4
+    // min → 33.0 min)`, never two in a row.
+    let under_with = |figures: String| {
+        if a.chosen {
+            format!("{} ({best}; {figures})", a.policy)
+        } else {
+            format!("{} ({figures})", a.policy)
+        }
+    };
+    // The policy with its value at the current size: `pollux (the best at 16 × t4x4:
+    // 4.00 h)`, `fifo (4.00 h at 16 × t4x4)`.
+    let under_at = |value: String| {
+        if a.chosen {
+            format!("{} ({best}: {value})", a.policy)
+        } else {
+            format!("{} ({value} at {})", a.policy, size(a.current.size))
+        }
     };
     let Some(now) = a.current.value else {
         return format!(
@@ -389,11 +429,14 @@ fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
                 size(a.current.size)
             ),
             Some(t) => format!(
-                "{} halve the {} under {under} ({} → {}).",
+                "{} halve the {} under {}.",
                 size(t.size),
                 m.words(),
-                m.show(now),
-                m.show(t.value.unwrap_or(now))
+                under_with(format!(
+                    "{} → {}",
+                    m.show(now),
+                    m.show(t.value.unwrap_or(now))
+                ))
             ),
             None => {
                 let least = least(&a.values).unwrap_or(a.current);
@@ -401,19 +444,17 @@ fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
                     return with_against(
                         a,
                         format!(
-                            "No size swept halves the {} under {under} ({} at {}); none lowers it.",
+                            "No size swept halves the {} under {}; none lowers it.",
                             m.words(),
-                            m.show(now),
-                            size(a.current.size)
+                            under_at(m.show(now))
                         ),
                         &size,
                     );
                 }
                 format!(
-                    "No size swept halves the {} under {under} ({} at {}); the least is {} at {}.",
+                    "No size swept halves the {} under {}; the least is {} at {}.",
                     m.words(),
-                    m.show(now),
-                    size(a.current.size),
+                    under_at(m.show(now)),
                     m.show(least.value.unwrap_or(now)),
                     size(least.size)
                 )
@@ -522,8 +563,9 @@ mod tests {
         assert_eq!(a.target.unwrap().size, 24.0);
         assert_eq!(
             a.answer,
-            "24 × t4x4 halve the mean JCT under pollux (the best at 16 × t4x4) (68.4 min → 33.0 min)."
+            "24 × t4x4 halve the mean JCT under pollux (the best at 16 × t4x4; 68.4 min → 33.0 min)."
         );
+        assert_eq!(a.unswept, None);
         // Given a policy, the answer is its own: fifo's 4 h at 16 falls to 2.5 h at 24, not
         // half, so no size halves it and the least is named.
         let f = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(16.0), false).unwrap();
@@ -533,6 +575,41 @@ mod tests {
         let low = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(2.0), false).unwrap();
         assert_eq!(low.current.size, 8.0);
         assert_eq!(low.target.unwrap().size, 16.0);
+    }
+
+    /// A cluster the sweep leaves out: the answer names the size that stands in for it
+    /// (the smallest swept, or the nearest below), never silently the first swept; the
+    /// best policy and the figures share one parenthesis.
+    #[test]
+    fn the_answer_names_its_base_when_the_cluster_was_not_swept() {
+        let r = sweep(
+            [9.0, 6.0, 4.0, 3.0, 2.5],
+            [4.0, 2.0, 1.14, 0.8, 0.55],
+            [50.0, 40.0, 30.0, 20.0, 10.0],
+        );
+        let low = metric_answer(&r, Metric::MeanJct, None, Some(2.0), false).unwrap();
+        assert_eq!((low.current.size, low.unswept), (8.0, Some(2.0)));
+        assert_eq!(
+            low.answer,
+            "12 × t4x4 halve the mean JCT under pollux (the best at 8 × t4x4; 4.00 h → 2.00 h). The comparison is with 8 × t4x4, the smallest size swept: the sizes swept leave out your cluster's 2 × t4x4."
+        );
+        let mid = metric_answer(&r, Metric::MeanJct, Some("fifo"), Some(18.0), false).unwrap();
+        assert_eq!((mid.current.size, mid.unswept), (16.0, Some(18.0)));
+        assert!(
+            mid.answer.ends_with(
+                "The comparison is with 16 × t4x4, the nearest size swept below it: the sizes swept leave out your cluster's 18 × t4x4."
+            ),
+            "{}",
+            mid.answer
+        );
+        // No doubled parenthesis where nothing halves it under the best policy.
+        let flat = sweep([9.0; 5], [4.0; 5], [1.0; 5]);
+        let f = metric_answer(&flat, Metric::MeanJct, None, Some(8.0), false).unwrap();
+        assert_eq!(
+            f.answer,
+            "No size swept halves the mean JCT under pollux (the best at 8 × t4x4: 4.00 h); none lowers it."
+        );
+        assert!(!f.answer.contains(") ("), "{}", f.answer);
     }
 
     #[test]

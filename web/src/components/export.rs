@@ -65,11 +65,15 @@ pub fn exports(state: &State, view: View) -> Option<(Export, Export)> {
 /// The address that reopens `view` of `state`: the scenario, the view, its settings.
 pub fn view_link(state: &State, view: View) -> String {
     let settings = ViewLink::of(state, view);
-    let parts = format!(
-        "{}&{}",
-        codec::share_fragment(&state.draft.scenario),
+    let parts = if ViewLink::needs_scenario(view) {
+        format!(
+            "{}&{}",
+            codec::share_fragment(&state.draft.scenario),
+            settings.fragment()
+        )
+    } else {
         settings.fragment()
-    );
+    };
     link_with(&crate::route::with_view(&parts, view))
 }
 

@@ -10,14 +10,22 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-/// Offers `text` as a file download.
-pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+/// `text` as a blob of type `mime`.
+pub fn text_blob(mime: &str, text: &str) -> Result<web_sys::Blob, String> {
     let parts = js_sys::Array::of1(&text.into());
     let bag = web_sys::BlobPropertyBag::new();
     bag.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag)
-        .map_err(|e| format!("{e:?}"))?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
+    web_sys::Blob::new_with_str_sequence_and_options(&parts, &bag).map_err(|e| format!("{e:?}"))
+}
+
+/// Offers `text` as a file download.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    download_blob(name, &text_blob(mime, text)?)
+}
+
+/// Offers `blob` as a file download.
+pub fn download_blob(name: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let url = web_sys::Url::create_object_url_with_blob(blob).map_err(|e| format!("{e:?}"))?;
     let document = gloo_utils_document().ok_or("no document")?;
     let a: web_sys::HtmlAnchorElement = document
         .create_element("a")

@@ -118,22 +118,22 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
                 if let Some(m) = &j.measured {
                     <td title="data-parallel, ring all-reduce, as measured">{"all-reduce"}</td>
                     <td>{ m.app.name() }</td>
-                    <td class="num" title="total batch">{ m.batch_size.map(|b| sig(b, 5)).unwrap_or_else(|| "chosen".into()) }</td>
-                    <td class="num" title="most GPUs">{ m.max_workers.map(|w| sig(w, 3)).unwrap_or_else(|| "cap".into()) }</td>
+                    <td class="num" title="total batch" data-label="batch">{ m.batch_size.map(|b| sig(b, 5)).unwrap_or_else(|| "chosen".into()) }</td>
+                    <td class="num" title="most GPUs" data-label="GPUs">{ m.max_workers.map(|w| sig(w, 3)).unwrap_or_else(|| "cap".into()) }</td>
                 } else {
                     <td>{ j.mode.name() }</td>
                     <td>{ j.overlap.name() }</td>
-                    <td class="num">{ sig(j.iterations, 4) }</td>
-                    <td class="num">{ sig(j.limit_instances, 3) }</td>
+                    <td class="num" data-label="E">{ sig(j.iterations, 4) }</td>
+                    <td class="num" data-label="ϑ">{ sig(j.limit_instances, 3) }</td>
                 }
-                <td class="num">{ sig(j.utility.gamma1, 3) }</td>
-                <td class="num">{ sig(j.utility.gamma3, 3) }</td>
+                <td class="num" data-label="γ1">{ sig(j.utility.gamma1, 3) }</td>
+                <td class="num" data-label="γ3">{ sig(j.utility.gamma3, 3) }</td>
                 if j.measured.is_some() {
-                    <td class="num" title="a measured job has no layers">{"—"}</td>
+                    <td class="num no-layers" title="a measured job has no layers">{"—"}</td>
                 } else {
-                    <td class="num" title={format!("Σf = {} ms, Σb = {} ms, Σr = {} ms", sig(t[0], 4), sig(t[1], 4), sig(t[2], 4))}>{ j.layers.len() }</td>
+                    <td class="num" data-label="N" title={format!("Σf = {} ms, Σb = {} ms, Σr = {} ms", sig(t[0], 4), sig(t[1], 4), sig(t[2], 4))}>{ j.layers.len() }</td>
                 }
-                if arrivals { <td class="num" data-testid="arrives">{ j.arrival_s.map(|a| sig(a, 8)).unwrap_or_else(|| "—".into()) }</td> }
+                if arrivals { <td class="num" data-testid="arrives" data-label="arrives">{ j.arrival_s.map(|a| sig(a, 8)).unwrap_or_else(|| "—".into()) }</td> }
                 <td class="job-status">{ if errors > 0 { html!{ <span class="bad">{ format!("⚠ {errors}") }</span> } } else { html!{} } }</td>
                 <td class="actions">
                     <button class="small" title="duplicate this job" onclick={dup} data-action="duplicate">{"copy"}</button>
@@ -299,7 +299,8 @@ pub fn MeasuredEditor(props: &MeasuredProps) -> Html {
             </div>
             <div class="measured-curve" data-testid="step-curve">
                 <p class="summary" data-testid="time-to-target">{ summary }</p>
-                { Html::from_html_unchecked(AttrValue::from(svg)) }
+                { Html::from_html_unchecked(AttrValue::from(svg.clone())) }
+                <super::chart::ChartDownloads {svg} name="step-curve" />
             </div>
             <h4>{"Demand of one worker "}<span class="sym">{"Oʷ"}</span>{" (one GPU)"}</h4>
             <div class="grid4">{ demands }</div>

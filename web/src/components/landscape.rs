@@ -127,8 +127,9 @@ pub fn LandscapePanel() -> Html {
             html! {
                 <>
                     <div class="chart" ref={chart_ref.clone()} {onmousemove} {onmouseleave} data-testid="landscape-chart">
-                        { Html::from_html_unchecked(svg) }
+                        { Html::from_html_unchecked(svg.clone()) }
                     </div>
+                    <super::chart::ChartDownloads svg={svg.clone()} name="landscape" />
                     <p class="readout" data-testid="landscape-hover">{ readout }</p>
                     <p class="note">{ [relaxed, opt].into_iter().flatten().collect::<Vec<_>>().join(" · ") }</p>
                 </>

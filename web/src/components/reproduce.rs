@@ -144,8 +144,8 @@ fn verdicts(w: &Words, lines: &[ClaimLine], quick: bool) -> Html {
     let caption = match (w.study, quick) {
         (Study::Paper, true) => "The paper's claims on this quick run (3 seeds a point; the report's verdicts are the full run's)",
         (Study::Paper, false) => "The paper's claims on this full run (docs/REPRODUCTION.md gives the same verdicts)",
-        (Study::Fidelity, true) => "Issue 26's goals on this quick run (one workload; docs/FIDELITY.md's verdicts are the full run's)",
-        (Study::Fidelity, false) => "Issue 26's goals on this full run (docs/FIDELITY.md gives the same verdicts)",
+        (Study::Fidelity, true) => "The goals on this quick run (one workload; docs/FIDELITY.md's verdicts are the full run's)",
+        (Study::Fidelity, false) => "The goals on this full run (docs/FIDELITY.md gives the same verdicts)",
     };
     let what = match w.study {
         Study::Paper => "the paper's claim",
@@ -186,6 +186,7 @@ fn experiment(state: &super::AppState, w: &Words, e: &Experiment) -> Html {
             <h3>{ &e.title }</h3>
             <p><em>{ w.claim }</em>{ &e.claim }</p>
             <div class="chart">{ Html::from_html_unchecked(AttrValue::from(e.svg.clone())) }</div>
+            <super::chart::ChartDownloads svg={e.svg.clone()} name={e.id.clone()} />
             <ul class="findings">{ for e.findings.iter().map(|f| html! { <li>{ f }</li> }) }</ul>
             if !e.failures.is_empty() {
                 <ul class="bad" data-testid="experiment-failures">

@@ -331,7 +331,8 @@ pub fn SharingCard(props: &MachineMapProps) -> Html {
             <h2>{"GPU sharing "}<span class="sub">{ format!("({})", sharing.algorithm.name()) }</span></h2>
             <p data-testid="sharing-headline"><strong>{ sharing_headline(sharing) }</strong></p>
             if let Some(svg) = svg {
-                <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+                <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg.clone())) }</div>
+                <super::chart::ChartDownloads {svg} name="gpu-sharing" />
             } else {
                 <p class="note" data-testid="gpu-map-too-big">{ format!("{} shared GPUs are more than the map draws ({MAX_MAP_GPUS}).", sharing.gpus.len()) }</p>
             }
@@ -590,7 +591,8 @@ pub fn MachineMap(props: &MachineMapProps) -> Html {
             <h3>{"On the machines"}</h3>
             if let Some(s) = summary { <p class="note" data-testid="placement-summary">{ s }</p> }
             if let Some(svg) = svg {
-                <div class="chart scroll" ref={map} {onclick} {onkeydown}>{ Html::from_html_unchecked(AttrValue::from(svg)) }</div>
+                <div class="chart scroll" ref={map} {onclick} {onkeydown}>{ Html::from_html_unchecked(AttrValue::from(svg.clone())) }</div>
+                <super::chart::ChartDownloads {svg} name="machine-map" />
             } else {
                 <p class="note" data-testid="machine-map-too-big">{ format!("{} machines are more than the map draws ({MAX_MAP_MACHINES}); the plan table says where each job runs.", sig(machines, 6)) }</p>
             }

@@ -75,5 +75,10 @@ pub fn ScheduleChart(props: &ScheduleChartProps) -> Html {
             unit: TimeUnit::Auto,
         },
     );
-    html! { <div class="chart" data-testid="schedule-chart">{ Html::from_html_unchecked(AttrValue::from(svg)) }</div> }
+    html! {
+        <>
+            <div class="chart" data-testid="schedule-chart">{ Html::from_html_unchecked(AttrValue::from(svg.clone())) }</div>
+            <super::chart::ChartDownloads {svg} name="schedule" />
+        </>
+    }
 }

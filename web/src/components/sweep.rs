@@ -413,7 +413,13 @@ fn SweepCharts(p: &ChartsProps) -> Html {
                 height: 300.0,
             }
         };
-        Html::from_html_unchecked(AttrValue::from(sweep_svg(&r.report, metric, &opts)))
+        let svg = AttrValue::from(sweep_svg(&r.report, metric, &opts));
+        html! {
+            <>
+                { Html::from_html_unchecked(svg.clone()) }
+                <super::chart::ChartDownloads {svg} name={metric.testid()} />
+            </>
+        }
     };
     let first = r.report.points.first();
     let statics = first.is_some_and(|p| !p.policies.is_empty());

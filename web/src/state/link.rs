@@ -72,6 +72,18 @@ pub struct CompareLink {
     pub b: Saved,
 }
 
+/// The Reproduce view's studies: which ran (or run), each at its scale — a few bytes,
+/// never the results (the link runs them again).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReproduceLink {
+    /// The paper's experiments: `Some(quick)` when they ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paper: Option<bool>,
+    /// The agreement with the reference simulator: `Some(quick)` when it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fidelity: Option<bool>,
+}
+
 /// A view's settings in a link.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ViewLink {
@@ -84,6 +96,9 @@ pub struct ViewLink {
     /// Side by side's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<CompareLink>,
+    /// Reproduce's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reproduce: Option<ReproduceLink>,
     /// Run the view when the link opens.
     #[serde(default)]
     pub run: bool,
@@ -136,9 +151,32 @@ impl ViewLink {
                     link.run = true;
                 }
             }
+            View::Reproduce => {
+                // The scale of a study's last run, or of the one running.
+                let scale = |b: &super::ReproductionState| {
+                    b.running.as_ref().map(|r| r.request.quick).or_else(|| {
+                        b.finished
+                            .as_ref()
+                            .and_then(|f| f.as_ref().ok())
+                            .map(|r| r.quick)
+                    })
+                };
+                let r = ReproduceLink {
+                    paper: scale(&state.reproduction),
+                    fidelity: scale(&state.fidelity),
+                };
+                link.run = r.paper.is_some() || r.fidelity.is_some();
+                link.reproduce = Some(r);
+            }
             _ => {}
         }
         link
+    }
+
+    /// Whether the link needs the scenario beside it: every view but Reproduce, whose
+    /// studies bring their own scenarios.
+    pub fn needs_scenario(view: View) -> bool {
+        view != View::Reproduce
     }
 
     /// Puts the settings into the state's forms (a name the page does not know is
@@ -178,6 +216,17 @@ impl ViewLink {
             }
             for p in w.sim_off.iter().filter_map(|n| n.parse::<SimPolicy>().ok()) {
                 sw.toggle_sim(p, false);
+            }
+        }
+        // The studies run again, each at its scale (the worker takes them once it is up).
+        if let (Some(r), true) = (&self.reproduce, self.run) {
+            for (study, quick) in [
+                (super::Study::Paper, r.paper),
+                (super::Study::Fidelity, r.fidelity),
+            ] {
+                if let Some(quick) = quick {
+                    s.start_reproduction(study, quick);
+                }
             }
         }
         if let Some(c) = &self.compare {
@@ -245,6 +294,42 @@ mod tests {
             }
         }
         assert!(ViewLink::parse("#view=sweep").is_none());
+    }
+
+    /// The Reproduce view's link is short — the view and each study's scale, not the
+    /// scenario nor the results — and opening it runs the studies again.
+    #[test]
+    fn a_reproduce_link_is_short_and_runs_the_studies_again() {
+        use crate::state::{Action, ReproduceAction, Study};
+        use yew::Reducible;
+        let s = state(40).reduce(Action::Reproduce(ReproduceAction::Start(
+            Study::Fidelity,
+            true,
+        )));
+        let link = ViewLink::of(&s, View::Reproduce);
+        assert!(link.run);
+        assert_eq!(
+            link.reproduce,
+            Some(ReproduceLink {
+                paper: None,
+                fidelity: Some(true)
+            })
+        );
+        assert!(!ViewLink::needs_scenario(View::Reproduce));
+        assert!(ViewLink::needs_scenario(View::Sweep));
+        let hash = crate::route::with_view(&link.fragment(), View::Reproduce);
+        assert!(hash.len() < 200, "{} bytes: {hash}", hash.len());
+        let back = ViewLink::parse(&hash).unwrap().unwrap();
+        let mut fresh = (*state(2)).clone();
+        back.apply(&mut fresh);
+        let running = fresh
+            .fidelity
+            .running
+            .as_ref()
+            .expect("the study runs again");
+        assert!(running.request.quick);
+        assert!(fresh.reproduction.running.is_none());
+        assert!(fresh.tasks().contains(&running.id));
         assert!(ViewLink::parse("#v=%%%").unwrap().is_err());
     }
 }

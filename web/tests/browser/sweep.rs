@@ -271,3 +271,43 @@ async fn over_time_adds_its_charts_and_its_knee() {
         format!("Knee of utility: {}", native.knee.answer)
     );
 }
+
+/// A range that leaves the draft's own size out: the answer names the size it compares
+/// with (never silently the first swept), and every chart has its SVG and PNG downloads —
+/// the SVG the chart itself, the PNG a picture the canvas encoded.
+#[wasm_bindgen_test]
+async fn the_answer_names_its_base_and_every_chart_downloads() {
+    let mut s = scenario(4, 3);
+    s.cluster.units = 1.0;
+    let m = Mounted::new(props(Some(s.clone())));
+    m.planned(4).await;
+    m.sweep_view().await;
+    // The draft has 1 unit; the sweep starts at 2.
+    m.type_into("[data-field='sweep.range']", "2:4:1");
+    m.click("[data-testid=sweep-run]");
+    m.until("the sweep's chart", |m| {
+        m.count("svg[data-testid=sweep-chart]") == 1
+    })
+    .await;
+    let answer = m.text("[data-testid=sweep-answer]");
+    assert!(
+        answer.ends_with(
+            "The comparison is with 2 units, the smallest size swept: the sizes swept leave out your cluster's 1 unit."
+        ),
+        "{answer}"
+    );
+    let charts = m.count("#sweep svg.smd-sweep");
+    assert!(charts >= 3, "{charts} charts");
+    assert_eq!(m.count("#sweep [data-action=chart-svg]"), charts);
+    assert_eq!(m.count("#sweep [data-action=chart-png]"), charts);
+    let files: Vec<String> = m
+        .all("#sweep [data-action=chart-svg]")
+        .iter()
+        .map(|b| b.get_attribute("data-file").unwrap())
+        .collect();
+    assert!(files.contains(&"sweep-chart.svg".to_owned()), "{files:?}");
+    let svg = m.one("svg[data-testid=sweep-chart]").outer_html();
+    let png = smd_web::components::chart::png_of(&svg).await.unwrap();
+    assert_eq!(png.type_(), "image/png");
+    assert!(png.size() > 1000.0, "{} bytes", png.size());
+}

@@ -315,3 +315,110 @@ fn empty_and_degenerate_sweeps_still_parse() {
     );
     parse(&svg);
 }
+
+/// The knee's label keeps clear of every line: over time the bound's flat line runs along
+/// the top of the plot, where the label used to sit; its box (11 px text) crosses no
+/// segment of a series, nor the 95% level.
+#[test]
+fn the_knee_label_does_not_overlap_the_bound_line() {
+    let r = report(true);
+    for metric in [SweepMetric::OverTimeUtility, SweepMetric::Utility] {
+        let svg = sweep_svg(&r, metric, &SweepOptions::default());
+        let doc = parse(&svg);
+        let label = with_class(&doc, "knee-label")[0];
+        let num = |n: roxmltree::Node, a: &str| -> f64 { n.attribute(a).unwrap().parse().unwrap() };
+        let (x, y) = (num(label, "x"), num(label, "y"));
+        let w = text_width(label.text().unwrap(), 11.0);
+        let left = if label.attribute("text-anchor") == Some("end") {
+            x - w
+        } else {
+            x
+        };
+        let rect = Rect {
+            x: left,
+            y: y - 11.0,
+            width: w,
+            height: 14.0,
+        };
+        let frame = with_class(&doc, "frame")[0];
+        let plot = Rect {
+            x: num(frame, "x"),
+            y: num(frame, "y"),
+            width: num(frame, "width"),
+            height: num(frame, "height"),
+        };
+        assert!(
+            rect.x >= plot.x
+                && rect.right() <= plot.right()
+                && rect.y >= plot.y
+                && rect.bottom() <= plot.bottom(),
+            "{metric:?}: the label stays in the plot: {rect:?} in {plot:?}"
+        );
+        for s in with_class(&doc, "series") {
+            let pts: Vec<Option<(f64, f64)>> = s
+                .children()
+                .filter(|n| n.attribute("class") == Some("point"))
+                .map(|p| Some((num(p, "data-px"), num(p, "data-py"))))
+                .collect();
+            assert_eq!(
+                polyline_hits(&pts, &rect),
+                0,
+                "{metric:?}: the knee label {rect:?} overlaps {}'s line",
+                s.attribute("data-policy").unwrap()
+            );
+        }
+        let share = with_class(&doc, "knee-share")[0];
+        let ly = num(share, "y1");
+        assert!(
+            ly < rect.y || ly > rect.bottom(),
+            "{metric:?}: on the 95% level"
+        );
+    }
+    // The bound is drawn across the top, where the label was.
+    let svg = sweep_svg(&r, SweepMetric::OverTimeUtility, &SweepOptions::default());
+    let doc = parse(&svg);
+    let bound = with_class(&doc, "series")
+        .into_iter()
+        .find(|s| s.attribute("data-policy") == Some("bound"))
+        .unwrap();
+    let frame_y: f64 = with_class(&doc, "frame")[0]
+        .attribute("y")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let by: f64 = bound
+        .children()
+        .find(|n| n.attribute("class") == Some("point"))
+        .unwrap()
+        .attribute("data-py")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        by - frame_y < 20.0,
+        "the bound runs along the top ({by} vs {frame_y})"
+    );
+}
+
+/// A segment crosses a box when any of its points is inside; one beside or beyond does not.
+#[test]
+fn segments_cross_boxes_by_geometry() {
+    let r = Rect {
+        x: 10.0,
+        y: 10.0,
+        width: 20.0,
+        height: 10.0,
+    };
+    assert!(segment_crosses((0.0, 15.0), (40.0, 15.0), &r));
+    assert!(segment_crosses((15.0, 12.0), (16.0, 13.0), &r), "inside");
+    assert!(!segment_crosses((0.0, 5.0), (40.0, 5.0), &r), "above");
+    assert!(!segment_crosses((0.0, 0.0), (9.0, 40.0), &r), "left of it");
+    assert!(
+        segment_crosses((0.0, 0.0), (40.0, 40.0), &r),
+        "diagonal through"
+    );
+    assert_eq!(
+        polyline_hits(&[Some((0.0, 15.0)), None, Some((40.0, 15.0))], &r),
+        0
+    );
+}
