@@ -48,6 +48,44 @@ struct Steps {
     data: Vec<(&'static str, String)>,
 }
 
+/// How many times as far as the next run a run must reach for the time axes to leave it
+/// off: past 1.5 the others would keep less than two thirds of the width. (The bundled
+/// workload-1 with 80 arrivals of workload-2, 240 jobs on 16 × t4x4: oasis runs to 86 h,
+/// the next, smd, to 51 h.)
+const OFF_CHART_FACTOR: f64 = 1.5;
+
+/// The time axis of runs reaching `reach` (a policy and how far its curve goes, s): its
+/// end, and the runs it leaves off with their reach. One run far past the others (oasis'
+/// refused jobs, run one at a time when the cluster is otherwise idle, can take it several
+/// times as far) would squeeze every other curve into the left of the plot. So the
+/// farthest run is left off while it reaches more than [`OFF_CHART_FACTOR`] times as far
+/// as the next and most runs stay on the chart; the axis ends at the farthest run kept,
+/// and a note names the others, "oasis runs to 112 h, off the chart". A log axis was the
+/// other choice: it keeps every curve whole but squeezes the hours the near runs differ
+/// by, which is what the chart is read for; the timeline still shows the far run whole.
+fn time_axis(reach: &[(SimPolicy, f64)]) -> (f64, Vec<(SimPolicy, f64)>) {
+    let mut ends: Vec<f64> = reach
+        .iter()
+        .map(|r| r.1)
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .collect();
+    ends.sort_by(f64::total_cmp);
+    let mut kept = ends.len();
+    while kept >= 2
+        && ends[kept - 1] > OFF_CHART_FACTOR * ends[kept - 2]
+        && kept - 1 > ends.len() - (kept - 1)
+    {
+        kept -= 1;
+    }
+    let axis = if kept == 0 { 0.0 } else { ends[kept - 1] };
+    let off = reach
+        .iter()
+        .filter(|r| r.1.is_finite() && r.1 > axis)
+        .copied()
+        .collect();
+    (axis, off)
+}
+
 /// What a step chart shows.
 struct StepChart<'a> {
     testid: &'a str,
@@ -60,6 +98,11 @@ struct StepChart<'a> {
     t_max: f64,
     /// The x axis's title, before its unit.
     x_label: &'a str,
+    /// The runs left off the time axis, with how far they reach, s ([`time_axis`]).
+    off: &'a [(SimPolicy, f64)],
+    /// What the note says of a run off the chart, after its name and before its reach:
+    /// "runs to", "has JCTs up to".
+    off_words: &'a str,
 }
 
 /// The plot area of a chart of `opts`, with room for a legend of `names` at the right.
@@ -94,6 +137,22 @@ fn step_chart(chart: &StepChart, series: &[Steps], opts: &OverTimeOptions) -> St
         &[("data-testid", chart.testid.into())],
     );
     text_at(&mut out, plot.x, 22.0, 14.0, "start", "title", chart.title);
+    if !chart.off.is_empty() {
+        let note: Vec<String> = chart
+            .off
+            .iter()
+            .map(|(p, t)| format!("{} {} {}", p.name(), chart.off_words, duration(*t)))
+            .collect();
+        text_at(
+            &mut out,
+            plot.x + text_width(chart.title, 14.0) + 14.0,
+            22.0,
+            11.0,
+            "start",
+            "off-chart",
+            &format!("{}, off the chart", note.join("; ")),
+        );
+    }
     let y_ticks = scale_ticks(&ys, (plot.height / 40.0) as usize);
     let (unit, per_unit) = time_unit(xs.hi);
     let x_ticks = time_ticks(&xs, (plot.width / 70.0) as usize, per_unit);
@@ -112,18 +171,25 @@ fn step_chart(chart: &StepChart, series: &[Steps], opts: &OverTimeOptions) -> St
         let mut g = Tag::new(&mut out, "g")
             .attr("class", "series")
             .attr("data-policy", s.policy.name());
+        if chart.off.iter().any(|o| o.0 == s.policy) {
+            g = g.attr("data-off-chart", "true");
+        }
         for (k, v) in &s.data {
             g = g.attr(k, v);
         }
         let out = g.open();
         crate::svg::title(out, &s.tip);
         if let Some(&(x0, y0)) = s.points.first() {
-            let mut d = format!("M{},{}", Px(xs.to_px(x0)), Px(ys.to_px(y0)));
+            // A run past the axis is drawn to its end: what lies beyond is off the chart.
+            let mut d = format!("M{},{}", Px(xs.to_px(x0.min(xs.hi))), Px(ys.to_px(y0)));
             for w in s.points.windows(2) {
                 let ((_, _), (x, y)) = (w[0], w[1]);
+                if x > xs.hi {
+                    break;
+                }
                 d.push_str(&format!("H{}V{}", Px(xs.to_px(x)), Px(ys.to_px(y))));
             }
-            d.push_str(&format!("H{}", Px(xs.to_px(s.end))));
+            d.push_str(&format!("H{}", Px(xs.to_px(s.end.min(xs.hi)))));
             let mut t = Tag::new(out, "path")
                 .attr("class", "line")
                 .attr("d", d)
@@ -195,7 +261,13 @@ pub fn usage_svg(runs: &[Run], capacity: &Resources, opts: &OverTimeOptions) -> 
     let (resource, of) = usage_resource(capacity);
     let cap = of(capacity);
     let share = |r: &Resources| if cap > 0.0 { of(r) / cap } else { 0.0 };
-    let t_max = runs.iter().map(run_end).fold(0.0_f64, f64::max);
+    // `bound` has no slots and no line here.
+    let reach: Vec<(SimPolicy, f64)> = runs
+        .iter()
+        .filter(|r| !r.slots.is_empty())
+        .map(|r| (r.policy, run_end(r)))
+        .collect();
+    let (t_max, off) = time_axis(&reach);
     let series: Vec<Steps> = runs
         .iter()
         .filter(|r| !r.slots.is_empty())
@@ -244,6 +316,8 @@ pub fn usage_svg(runs: &[Run], capacity: &Resources, opts: &OverTimeOptions) -> 
             y_max,
             t_max,
             x_label: "simulated time",
+            off: &off,
+            off_words: "runs to",
         },
         &series,
         opts,
@@ -262,11 +336,19 @@ pub fn usage_svg(runs: &[Run], capacity: &Resources, opts: &OverTimeOptions) -> 
 /// with `data-policy`, `data-finished`, `data-jobs` holding one `path.line` (none when no
 /// job finished).
 pub fn jct_cdf_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
-    let t_max = runs
+    let reach: Vec<(SimPolicy, f64)> = runs
         .iter()
-        .flat_map(|r| r.jobs.iter().filter_map(|j| j.jct_s))
-        .filter(|v| v.is_finite())
-        .fold(0.0_f64, f64::max);
+        .map(|r| {
+            let last = r
+                .jobs
+                .iter()
+                .filter_map(|j| j.jct_s)
+                .filter(|v| v.is_finite())
+                .fold(0.0_f64, f64::max);
+            (r.policy, last)
+        })
+        .collect();
+    let (t_max, off) = time_axis(&reach);
     let series: Vec<Steps> = runs
         .iter()
         .map(|r| {
@@ -316,6 +398,8 @@ pub fn jct_cdf_svg(runs: &[Run], opts: &OverTimeOptions) -> String {
             y_max: 100.0,
             t_max: t_max * 1.02,
             x_label: "JCT",
+            off: &off,
+            off_words: "has JCTs up to",
         },
         &series,
         opts,
@@ -602,6 +686,99 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `policy`'s fixture with every time stretched `k` times.
+    fn stretched(policy: SimPolicy, k: f64) -> Run {
+        let mut r = fixture(policy);
+        for s in &mut r.slots {
+            s.start_s *= k;
+        }
+        for j in &mut r.jobs {
+            j.arrival_s *= k;
+            j.first_start_s = j.first_start_s.map(|v| v * k);
+            j.completion_s = j.completion_s.map(|v| v * k);
+            j.jct_s = j.jct_s.map(|v| v * k);
+            for s in &mut j.segments {
+                s.start_s *= k;
+                s.end_s *= k;
+            }
+        }
+        r
+    }
+
+    /// The right end of a series' line, px (its path's last `H`).
+    fn line_end(doc: &roxmltree::Document, policy: &str) -> f64 {
+        let g = with_class(doc, "series")
+            .into_iter()
+            .find(|g| g.attribute("data-policy") == Some(policy))
+            .unwrap();
+        let d = g
+            .descendants()
+            .find(|n| n.attribute("class") == Some("line"))
+            .unwrap()
+            .attribute("d")
+            .unwrap();
+        d.rsplit('H').next().unwrap().parse().unwrap()
+    }
+
+    /// One run twenty times as long as the others: the time axes end at the others'
+    /// reach, so their lines span the plot, and a note says the far run is off the chart.
+    #[test]
+    fn a_far_run_is_left_off_the_time_axis_and_named() {
+        let runs = vec![
+            fixture(SimPolicy::Fifo),
+            fixture(SimPolicy::Smd),
+            stretched(SimPolicy::Oasis, 20.0),
+        ];
+        let cap = Resources {
+            gpu: 12.0,
+            ..Resources::default()
+        };
+        let opts = OverTimeOptions::default();
+        for (svg, words) in [
+            (
+                usage_svg(&runs, &cap, &opts),
+                "oasis runs to 40.00 h, off the chart",
+            ),
+            (
+                jct_cdf_svg(&runs, &opts),
+                "oasis has JCTs up to 28.33 h, off the chart",
+            ),
+        ] {
+            let doc = parse(&svg);
+            let note: Vec<_> = with_class(&doc, "off-chart")
+                .iter()
+                .map(|n| n.text().unwrap().to_owned())
+                .collect();
+            assert_eq!(note, [words]);
+            let off: Vec<_> = with_class(&doc, "series")
+                .iter()
+                .filter(|g| g.attribute("data-off-chart").is_some())
+                .map(|g| g.attribute("data-policy").unwrap())
+                .collect();
+            assert_eq!(off, ["oasis"]);
+            // fifo's line ends at the plot's right edge, where oasis' is cut.
+            let (fifo, oasis) = (line_end(&doc, "fifo"), line_end(&doc, "oasis"));
+            assert!(
+                (fifo - oasis).abs() < 1.0,
+                "fifo ends at {fifo}, oasis at {oasis}"
+            );
+        }
+        // Runs alike stay whole: no note.
+        let near = vec![
+            fixture(SimPolicy::Fifo),
+            fixture(SimPolicy::Smd),
+            stretched(SimPolicy::Oasis, 1.4),
+        ];
+        let svg = usage_svg(&near, &cap, &opts);
+        let doc = parse(&svg);
+        assert!(with_class(&doc, "off-chart").is_empty());
+        // Two runs: neither is left off, however far apart.
+        let two = vec![fixture(SimPolicy::Fifo), stretched(SimPolicy::Oasis, 20.0)];
+        let svg = jct_cdf_svg(&two, &opts);
+        let doc = parse(&svg);
+        assert!(with_class(&doc, "off-chart").is_empty());
     }
 
     #[test]

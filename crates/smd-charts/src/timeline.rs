@@ -427,6 +427,7 @@ pub(crate) mod tests {
                 p95_jct_s: Some(5100.0),
                 makespan_s: Some(5400.0),
                 mean_queue_s: Some(315.0),
+                p95_queue_s: Some(600.0),
                 restarts: 1,
                 cross_traffic_gbit: 0.0,
                 unfinished: 1,

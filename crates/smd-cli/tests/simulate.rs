@@ -56,6 +56,7 @@ fn the_json_follows_the_contract_for_every_policy() {
             "p95_jct_s",
             "makespan_s",
             "mean_queue_s",
+            "p95_queue_s",
             "restarts",
             "cross_traffic_gbit",
             "unfinished",

@@ -45,7 +45,7 @@ mod sharing;
 mod world;
 
 pub use options::{Options, Progress, SimError, SimPolicy};
-pub use output::{JobRun, Metrics, Run, Segment, SharingMetrics, SlotUse};
+pub use output::{JobRun, Metrics, Refusals, Run, Segment, SharingMetrics, SlotUse, NOT_ADMITTED};
 pub use policy::pollux::{Search, SearchStats};
 
 use smd_core::Scenario;

@@ -6,6 +6,49 @@ use serde::{Deserialize, Serialize};
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::Resources;
 
+/// How the waiting reason of a job `oasis` refused begins (docs/MODEL.md §17).
+pub const NOT_ADMITTED: &str = "not admitted by oasis";
+
+/// The jobs `oasis` refused in a run, and what they did to it (docs/MODEL.md §17): they
+/// run only when nothing else does, one at a time, so they end far past the others.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusals {
+    /// How many jobs it refused.
+    pub jobs: usize,
+    /// Their utility, summed.
+    pub utility: f64,
+    /// The last completion of the jobs it admitted, s (`None`: none finished).
+    pub admitted_makespan_s: Option<f64>,
+}
+
+impl Run {
+    /// The jobs the policy refused (oasis' "not admitted"), if any.
+    pub fn refusals(&self) -> Option<Refusals> {
+        let refused = |j: &JobRun| {
+            j.waiting
+                .as_deref()
+                .is_some_and(|w| w.starts_with(NOT_ADMITTED))
+        };
+        let jobs = self.jobs.iter().filter(|j| refused(j)).count();
+        (jobs > 0).then(|| Refusals {
+            jobs,
+            utility: self
+                .jobs
+                .iter()
+                .filter(|j| refused(j))
+                .map(|j| j.utility)
+                .sum::<f64>()
+                + 0.0,
+            admitted_makespan_s: self
+                .jobs
+                .iter()
+                .filter(|j| !refused(j))
+                .filter_map(|j| j.completion_s)
+                .reduce(f64::max),
+        })
+    }
+}
+
 /// One simulated run of one policy.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Run {
@@ -111,6 +154,10 @@ pub struct Metrics {
     pub makespan_s: Option<f64>,
     /// Mean of first start − arrival over the jobs that started, s.
     pub mean_queue_s: Option<f64>,
+    /// 95th percentile (nearest rank) of first start − arrival over the jobs that
+    /// started, s.
+    #[serde(default)]
+    pub p95_queue_s: Option<f64>,
     /// Σ restarts.
     pub restarts: u64,
     /// Gigabits moved across machines over the run: Σ over segments of X·iterations.
@@ -133,30 +180,96 @@ impl Metrics {
         let mut jct: Vec<f64> = jobs.iter().filter_map(|j| j.jct_s).collect();
         jct.sort_by(f64::total_cmp);
         let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
-        // Nearest rank: the smallest value with at least q of the values at or below it.
-        let rank = |q: f64| {
-            (!jct.is_empty()).then(|| {
-                let k = ((q * jct.len() as f64).ceil() as usize).clamp(1, jct.len());
-                jct[k - 1]
+        // Nearest rank over sorted values: the smallest value with at least q of the values
+        // at or below it.
+        let rank = |v: &[f64], q: f64| {
+            (!v.is_empty()).then(|| {
+                let k = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len());
+                v[k - 1]
             })
         };
         let queue: Vec<f64> = jobs
             .iter()
             .filter_map(|j| j.first_start_s.map(|s| s - j.arrival_s))
             .collect();
+        // Sorted apart: the mean sums in job order, as it always has.
+        let mut queue_sorted = queue.clone();
+        queue_sorted.sort_by(f64::total_cmp);
         // `+ 0.0`: an empty f64 sum is -0.0, which would print as "-0.0" (issue 23).
         Metrics {
             total_utility: jobs.iter().map(|j| j.utility).sum::<f64>() + 0.0,
             bound: bound + 0.0,
             mean_jct_s: mean(&jct),
-            median_jct_s: rank(0.5),
-            p95_jct_s: rank(0.95),
+            median_jct_s: rank(&jct, 0.5),
+            p95_jct_s: rank(&jct, 0.95),
             makespan_s: jobs.iter().filter_map(|j| j.completion_s).reduce(f64::max),
             mean_queue_s: mean(&queue),
+            p95_queue_s: rank(&queue_sorted, 0.95),
             restarts: jobs.iter().map(|j| j.restarts).sum(),
             cross_traffic_gbit,
             unfinished: jobs.iter().filter(|j| j.completion_s.is_none()).count(),
             sharing,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: &str, completion: f64, utility: f64, waiting: Option<&str>) -> JobRun {
+        JobRun {
+            id: id.into(),
+            arrival_s: 0.0,
+            first_start_s: Some(0.0),
+            completion_s: Some(completion),
+            jct_s: Some(completion),
+            utility,
+            restarts: 0,
+            segments: Vec::new(),
+            waiting: waiting.map(Into::into),
+        }
+    }
+
+    /// Refused jobs are those whose last wait is oasis' refusal; the admitted ones' last
+    /// completion is apart from the run's.
+    #[test]
+    fn refusals_count_the_jobs_oasis_did_not_admit() {
+        let jobs = vec![
+            job("a", 100.0, 1.0, None),
+            job(
+                "b",
+                900.0,
+                0.0,
+                Some("not admitted by oasis: price too high (best payoff -1.175 ≤ 0)"),
+            ),
+            job("c", 300.0, 1.0, Some("reserved from 60 s")),
+            job(
+                "d",
+                500.0,
+                0.25,
+                Some("not admitted by oasis: no schedule fits within 8 slots"),
+            ),
+        ];
+        let run = Run {
+            policy: SimPolicy::Oasis,
+            metrics: Metrics::of(&jobs, 3.0, 0.0, None),
+            jobs,
+            slots: Vec::new(),
+        };
+        assert_eq!(
+            run.refusals(),
+            Some(Refusals {
+                jobs: 2,
+                utility: 0.25,
+                admitted_makespan_s: Some(300.0)
+            })
+        );
+        assert_eq!(run.metrics.makespan_s, Some(900.0));
+        let none = Run {
+            jobs: run.jobs[..1].to_vec(),
+            ..run
+        };
+        assert_eq!(none.refusals(), None);
     }
 }

@@ -218,6 +218,40 @@ fn every_policy_on_a_pool_and_on_machines_passes_every_check() {
     }
 }
 
+/// The waiting metrics re-derived from the jobs' records (first start − arrival over the
+/// jobs that started): the mean, and the 95th percentile by nearest rank — the smallest
+/// wait with at least 95 % of the waits at or below it.
+#[test]
+fn waiting_metrics_are_re_derived_from_the_jobs() {
+    // 30 jobs every 60 s on 2 machines: queues form.
+    let s = trace(30, 5, 60.0, 2, 0.0);
+    let mut waited = false;
+    for policy in SimPolicy::all_for(&s) {
+        if policy == SimPolicy::Bound {
+            continue;
+        }
+        let run = simulate(&s, policy, &mut Options::default()).unwrap();
+        let mut waits: Vec<f64> = run
+            .jobs
+            .iter()
+            .filter_map(|j| Some(j.first_start_s? - j.arrival_s))
+            .collect();
+        assert!(!waits.is_empty(), "{policy}: nothing started");
+        let mean = waits.iter().sum::<f64>() / waits.len() as f64;
+        waits.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let n = waits.len();
+        let p95 = *waits
+            .iter()
+            .find(|&&w| waits.iter().filter(|&&x| x <= w).count() * 100 >= 95 * n)
+            .unwrap();
+        let m = &run.metrics;
+        assert!((m.mean_queue_s.unwrap() - mean).abs() <= 1e-9 * mean.max(1.0));
+        assert_eq!(m.p95_queue_s, Some(p95), "{policy}");
+        waited |= p95 > 0.0;
+    }
+    assert!(waited, "no policy made a job wait: the test says nothing");
+}
+
 #[test]
 fn runs_are_deterministic() {
     let s = trace(10, 3, 300.0, 4, 0.0);

@@ -179,6 +179,7 @@ fn results(state: &super::AppState) -> Html {
                     </p>
                     { metrics(r) }
                     if let Some(v) = r.verdict() { <p data-testid="over-time-verdict">{ v }</p> }
+                    { for r.runs.iter().map(refusals) }
                     { reference(r) }
                     <div class="over-time-charts">
                         <div class="chart">{ svg(utility_bound_svg(&r.runs, &opts)) }</div>
@@ -189,6 +190,27 @@ fn results(state: &super::AppState) -> Html {
                 </>
             }
         }
+    }
+}
+
+/// Why a policy that refuses jobs (oasis) ends far past the others, when it refused any.
+fn refusals(run: &Run) -> Html {
+    let Some(r) = run.refusals() else {
+        return html! {};
+    };
+    let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
+    html! {
+        <p class="note" data-testid="over-time-refusals" data-policy={run.policy.name()}>
+            { format!(
+                "{} refused {} of {} jobs: at the prices its reservations had raised, their resources cost more than the utility they could still earn — its admission control, by design, not a fault. They ran only when nothing else did, one at a time: the jobs it admitted were done by {}, the refused ones by {} (their utility: {}). docs/MODEL.md §17.",
+                run.policy.name(),
+                r.jobs,
+                run.jobs.len(),
+                time(r.admitted_makespan_s),
+                time(run.metrics.makespan_s),
+                smd_format::amount(r.utility),
+            ) }
+        </p>
     }
 }
 
@@ -233,8 +255,9 @@ fn metrics(r: &Simulated) -> Html {
                 <td class="num">{ format!("{}/{n}", n - m.unfinished) }</td>
                 <td class="num" data-testid="mean-jct" data-value={m.mean_jct_s.map_or(String::new(), |v| v.to_string())}>{ time(m.mean_jct_s) }</td>
                 <td class="num">{ time(m.median_jct_s) }</td>
-                <td class="num">{ time(m.p95_jct_s) }</td>
-                <td class="num">{ time(m.mean_queue_s) }</td>
+                <td class="num" data-testid="p95-jct">{ time(m.p95_jct_s) }</td>
+                <td class="num" data-testid="mean-queue">{ time(m.mean_queue_s) }</td>
+                <td class="num" data-testid="p95-queue">{ time(m.p95_queue_s) }</td>
                 <td class="num">{ time(m.makespan_s) }</td>
                 <td class="num">{ m.restarts }</td>
                 if all_reduce {
@@ -262,6 +285,7 @@ fn metrics(r: &Simulated) -> Html {
                     <th class="num">{"finished"}</th><th class="num">{"mean JCT"}</th>
                     <th class="num">{"median JCT"}</th><th class="num">{"p95 JCT"}</th>
                     <th class="num" title="first start − arrival, mean over the jobs that started">{"mean queue"}</th>
+                    <th class="num" title="first start − arrival, 95th percentile over the jobs that started">{"p95 queue"}</th>
                     <th class="num">{"makespan"}</th><th class="num">{"restarts"}</th>
                     <th class="num" title="gigabits moved across machines over the run">{"cross traffic"}</th>
                     if shared {

@@ -1,13 +1,17 @@
 //! Scenarios side by side: scenarios saved under a name (kept in localStorage, exported and
 //! imported together), two of them — or one and the draft — planned in the worker with
-//! every policy, and what differs between their inputs (`smd_core::diff`).
+//! every policy, and what differs between their inputs (`smd_core::diff`); and both
+//! simulated over time with one policy, each as the Over time view simulates it (the
+//! same worker task, [`Simulation`]), for their JCTs side by side.
 
 use super::background::{Background, Work, WorkerTask};
+use super::over_time::Simulation;
 use super::{Notice, State};
 use crate::solver::{Event, Output, Task};
 use serde::{Deserialize, Serialize};
 use smd_core::diff::{diff, Difference};
 use smd_core::{Plan, Scenario};
+use smd_sim::SimPolicy;
 use std::rc::Rc;
 
 /// The name that stands for the draft in the two choices.
@@ -129,6 +133,12 @@ pub struct CompareState {
     pub error: Option<(&'static str, String)>,
     /// The comparison in progress and the last one, or why it stopped.
     pub run: Background<Comparing>,
+    /// The policy both sides are simulated over time with; `None`: the one the Over time
+    /// view shows ([`State::compare_sim_policy`]).
+    pub sim_policy: Option<SimPolicy>,
+    /// Each side simulated over time (A, then B): in progress, the last run, or why it
+    /// stopped.
+    pub over_time: [Background<Simulation>; 2],
 }
 
 impl CompareState {
@@ -209,6 +219,88 @@ impl CompareState {
 }
 
 impl State {
+    /// The policy Side by side simulates over time: its own choice, else the one whose
+    /// timeline the Over time view shows, else `smd` if Over time runs it, else its first
+    /// (never `bound`).
+    pub fn compare_sim_policy(&self) -> SimPolicy {
+        let form = &self.over_time.form.policies;
+        // `bound` is no schedule: no JCTs to compare.
+        let schedule = |p: &SimPolicy| *p != SimPolicy::Bound;
+        self.compare
+            .sim_policy
+            .filter(schedule)
+            .or(self.over_time.timeline.filter(schedule))
+            .or_else(|| form.iter().copied().find(|&p| p == SimPolicy::Smd))
+            .or_else(|| form.iter().copied().find(schedule))
+            .unwrap_or(SimPolicy::Smd)
+    }
+
+    /// Simulates the two chosen scenarios over time with [`State::compare_sim_policy`], each
+    /// as its own worker task (the Over time view's).
+    pub(super) fn start_compare_over_time(&mut self) -> bool {
+        if self.compare.over_time.iter().any(|b| b.is_running()) {
+            return false;
+        }
+        let policy = self.compare_sim_policy();
+        let mut sides = Vec::with_capacity(2);
+        for field in ["a", "b"] {
+            let name = if field == "a" {
+                self.compare.a.clone()
+            } else {
+                self.compare.b.clone()
+            };
+            match self.chosen(&name) {
+                Ok((scenario, label)) if policy.applies_to(&scenario) => {
+                    sides.push((scenario, label))
+                }
+                Ok((_, label)) => {
+                    self.compare.error = Some((
+                        field,
+                        format!(
+                            "{} schedules measured jobs only: {label} has others; choose another policy",
+                            policy.name()
+                        ),
+                    ));
+                    return true;
+                }
+                Err(m) => {
+                    self.compare.error = Some((field, m));
+                    return true;
+                }
+            }
+        }
+        self.compare.error = None;
+        if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
+            self.solving.restart();
+        }
+        for (k, (scenario, label)) in sides.into_iter().enumerate() {
+            let id = self.solving.new_task_id();
+            self.compare.over_time[k].start(
+                id,
+                Simulation {
+                    scenario,
+                    policies: vec![policy],
+                    label,
+                },
+            );
+        }
+        true
+    }
+
+    /// Stops both sides' runs over time; returns whether one was running.
+    pub(super) fn cancel_compare_over_time(&mut self) -> bool {
+        let [a, b] = &mut self.compare.over_time;
+        let (a, b) = (a.cancel(), b.cancel());
+        if a.is_none() && b.is_none() {
+            return false;
+        }
+        self.background_cancelled(
+            "the simulation side by side was cancelled",
+            "Simulation side by side cancelled.",
+        );
+        true
+    }
+
     /// The scenario of a choice: the draft (if valid) or a saved one, with its label.
     fn chosen(&self, name: &str) -> Result<(Rc<Scenario>, String), String> {
         if name == DRAFT {
@@ -296,7 +388,7 @@ impl State {
 /// Scenarios side by side: the form, saving, export and import, the comparison.
 #[derive(Clone, Debug)]
 pub enum CompareAction {
-    /// A field of the compare view: `name`, `a`, `b` or `text`.
+    /// A field of the compare view: `name`, `a`, `b`, `text` or `policy` (over time).
     Field(&'static str, String),
     /// Save the draft under the typed name.
     Save,
@@ -310,6 +402,10 @@ pub enum CompareAction {
     Start,
     /// Stop the running comparison.
     Cancel,
+    /// Simulate the two chosen scenarios over time with the chosen policy.
+    StartOverTime,
+    /// Stop their simulation.
+    CancelOverTime,
     /// A scenario of a share link to compare with the draft: saved under this name and
     /// chosen as the second.
     With(String, Box<Scenario>),
@@ -326,6 +422,7 @@ impl CompareAction {
                     "a" => c.a = text,
                     "b" => c.b = text,
                     "text" => c.text = text,
+                    "policy" => c.sim_policy = text.parse().ok(),
                     _ => return false,
                 }
                 c.error = None;
@@ -357,6 +454,8 @@ impl CompareAction {
             }
             CompareAction::Start => s.start_compare(),
             CompareAction::Cancel => s.cancel_compare(),
+            CompareAction::StartOverTime => s.start_compare_over_time(),
+            CompareAction::CancelOverTime => s.cancel_compare_over_time(),
             CompareAction::With(name, scenario) => {
                 match s.compare.put(name.clone(), *scenario) {
                     Ok(()) => {

@@ -173,29 +173,35 @@ impl State {
 
     /// The worker's background parts, in the order their tasks are sent. A new view whose
     /// work runs in the worker adds its part here and in [`State::background_mut`].
-    pub fn background(&self) -> [&dyn Pending; 4] {
+    pub fn background(&self) -> [&dyn Pending; 6] {
+        let [a, b] = &self.compare.over_time;
         [
             &self.reproduction,
             &self.fidelity,
             &self.over_time,
             &self.compare.run,
+            a,
+            b,
         ]
     }
 
     /// The worker's background parts, to route replies to and lose with the worker; with
     /// the solving part, which numbers the worker's tasks.
-    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 4]) {
-        let background: [&mut dyn Pending; 4] = [
+    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 6]) {
+        let [a, b] = &mut self.compare.over_time;
+        let background: [&mut dyn Pending; 6] = [
             &mut self.reproduction,
             &mut self.fidelity,
             &mut self.over_time,
             &mut self.compare.run,
+            a,
+            b,
         ];
         (&mut self.solving, background)
     }
 
     /// The worker's background parts, to route replies to and lose with the worker.
-    pub fn background_mut(&mut self) -> [&mut dyn Pending; 4] {
+    pub fn background_mut(&mut self) -> [&mut dyn Pending; 6] {
         self.solving_and_background().1
     }
 

@@ -165,7 +165,8 @@ impl Simulated {
     }
 
     /// The table's answer in words, from its numbers: "Shortest mean JCT: pollux (21.4
-    /// min); shortest p95 JCT: tiresias (1.20 h); longest mean wait: fifo (35.0 min)."
+    /// min); shortest p95 JCT: tiresias (1.20 h); longest mean wait: fifo (35.0 min);
+    /// longest p95 wait: fifo (2.50 h)."
     /// `None` when no policy has a number to compare.
     pub fn verdict(&self) -> Option<String> {
         // The bound is no schedule: no policy to choose.
@@ -182,6 +183,7 @@ impl Simulated {
             ("Shortest mean JCT", pick(|m| m.mean_jct_s, shorter)),
             ("shortest p95 JCT", pick(|m| m.p95_jct_s, shorter)),
             ("longest mean wait", pick(|m| m.mean_queue_s, |a, b| a > b)),
+            ("longest p95 wait", pick(|m| m.p95_queue_s, |a, b| a > b)),
         ]
         .into_iter()
         .filter_map(|(what, p)| Some(format!("{what}: {}", p?)))

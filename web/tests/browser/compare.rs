@@ -54,6 +54,12 @@ async fn two_saved_scenarios_side_by_side_with_their_differences() {
         m.count("[data-testid=compare-side-by-side]") == 1
     })
     .await;
+    // The best plan's admitted column has a header one sees.
+    for side in ["a", "b"] {
+        let th = m.one(&format!("[data-side={side}] [data-testid=admitted-header]"));
+        assert_eq!(th.text_content().as_deref(), Some("admitted"));
+        assert_eq!(th.query_selector(".visually-hidden").unwrap(), None);
+    }
     // Each side's utility per policy is the native plan's.
     let first = scenario(3, 1);
     let mut second = first.clone();

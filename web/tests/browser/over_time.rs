@@ -85,10 +85,20 @@ async fn a_workload_over_time_shows_the_metrics_and_charts_of_every_policy() {
     for id in ["timeline-chart", "usage-chart", "jct-cdf", "utility-bound"] {
         assert_eq!(m.count(&format!("svg[data-testid={id}]")), 1, "{id}");
     }
-    // The table's answer in words.
-    assert!(m
-        .text("[data-testid=over-time-verdict]")
-        .starts_with("Shortest mean JCT: "));
+    // The table's answer in words, with the longest p95 wait, whose column the table has.
+    let verdict = m.text("[data-testid=over-time-verdict]");
+    assert!(verdict.starts_with("Shortest mean JCT: "), "{verdict}");
+    assert!(verdict.contains("; longest p95 wait: "), "{verdict}");
+    let heads: Vec<String> = m
+        .all("[data-testid=over-time-metrics] thead th")
+        .iter()
+        .map(|h| h.text_content().unwrap_or_default())
+        .collect();
+    assert!(heads.iter().any(|h| h == "p95 queue"), "{heads:?}");
+    assert_eq!(
+        m.count("[data-testid=over-time-metrics] tbody td[data-testid=p95-queue]"),
+        smd_sim::SimPolicy::ALL.len()
+    );
     // An export after the workload's load changes nothing: its message offers no Undo.
     m.click("[data-testid=export-csv]");
     m.until("the export's message", |m| {
@@ -254,4 +264,67 @@ fn pollux_runs_the_same_in_the_browser() {
     .unwrap();
     let total: f64 = run.jobs.iter().filter_map(|j| j.jct_s).sum();
     assert_eq!(total, 81_421.0);
+}
+
+/// Side by side simulates both scenarios over time with the policy Over time shows (smd):
+/// their mean JCT, p95 JCT and mean wait are those of Over time's row for the same
+/// scenario.
+#[wasm_bindgen_test]
+async fn side_by_side_over_time_shows_the_jcts_over_time_shows() {
+    let m = Mounted::new(props(Some(coarse())));
+    m.planned(2).await;
+    m.over_time_workload("12", "4").await;
+    for p in smd_sim::SimPolicy::ALL {
+        if !matches!(p, smd_sim::SimPolicy::Smd | smd_sim::SimPolicy::Fifo) {
+            m.click(&format!("[data-sim-policy={}]", p.name()));
+        }
+    }
+    m.click("[data-testid=over-time-run]");
+    m.until("the runs", |m| {
+        m.count("[data-testid=over-time-metrics] tbody tr") == 2
+    })
+    .await;
+    let row = "[data-testid=over-time-metrics] tr[data-policy=smd]";
+    let want_mean = m
+        .one(&format!("{row} [data-testid=mean-jct]"))
+        .get_attribute("data-value")
+        .unwrap();
+    let want_p95 = m.text(&format!("{row} [data-testid=p95-jct]"));
+    let want_wait = m.text(&format!("{row} [data-testid=mean-queue]"));
+    assert!(!want_mean.is_empty());
+    m.click("[role=tab][data-view=compare]");
+    m.until("Side by side", |m| m.count("#side-by-side") == 1)
+        .await;
+    assert_eq!(m.value("[data-field='compare.policy']"), "smd");
+    m.click("[data-testid=compare-over-time-run]");
+    m.until("both sides over time", |m| {
+        m.count("[data-testid=compare-over-time-table] tr[data-side] [data-testid=mean-jct]") == 2
+    })
+    .await;
+    assert_eq!(m.count("[data-testid=compare-over-time-progress]"), 0);
+    for side in ["a", "b"] {
+        let tr = format!("[data-testid=compare-over-time-table] tr[data-side={side}]");
+        assert_eq!(
+            m.one(&format!("{tr} [data-testid=mean-jct]"))
+                .get_attribute("data-value")
+                .unwrap(),
+            want_mean,
+            "{side}"
+        );
+        assert_eq!(
+            m.text(&format!("{tr} [data-testid=p95-jct]")),
+            want_p95,
+            "{side}"
+        );
+        assert_eq!(
+            m.text(&format!("{tr} [data-testid=mean-wait]")),
+            want_wait,
+            "{side}"
+        );
+    }
+    // The same scenario twice: B − A is nothing.
+    assert_eq!(
+        m.text("[data-testid=compare-over-time-table] tr[data-side=delta] td.num"),
+        "+0.0 s"
+    );
 }

@@ -13,6 +13,7 @@
 //! shareable job's schedule assumes its worst slowdown, 1/min_performance.
 
 use super::Decide;
+use crate::output::NOT_ADMITTED;
 use crate::world::{fits, Decision, Slot, World};
 use smd_core::Error;
 
@@ -229,18 +230,14 @@ impl Decide for Oasis {
                 }
                 Some((payoff, _)) => {
                     self.why[i] = Some(
-                        format!(
-                            "not admitted by oasis: price too high (best payoff {payoff:.3} ≤ 0)"
-                        )
-                        .into(),
+                        format!("{NOT_ADMITTED}: price too high (best payoff {payoff:.3} ≤ 0)")
+                            .into(),
                     );
                 }
                 None => {
                     self.why[i] = Some(
-                        format!(
-                            "not admitted by oasis: no schedule fits within {START_SLOTS} slots"
-                        )
-                        .into(),
+                        format!("{NOT_ADMITTED}: no schedule fits within {START_SLOTS} slots")
+                            .into(),
                     );
                 }
             }

@@ -1,6 +1,7 @@
 //! Side by side: save the draft under a name, pick two scenarios (or one and the draft),
 //! plan both in the worker and see their policies, their best plans and what differs
-//! between their inputs next to each other; export, import and share both.
+//! between their inputs next to each other; simulate both over time with one policy for
+//! their JCTs; export, import and share both.
 
 use crate::components::apps::{input, select};
 use crate::components::format::{duration, percent, sig};
@@ -8,7 +9,9 @@ use crate::components::use_app;
 use crate::state::compare::{Compared, Side, DRAFT};
 use crate::state::Action;
 use crate::state::CompareAction;
+use crate::state::{Background, Simulation};
 use smd_core::Plan;
+use smd_sim::SimPolicy;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -91,6 +94,7 @@ pub fn CompareView() -> Html {
                 Some(Err(m)) => html! { <p class="msg" role="alert">{ m }</p> },
                 None => html! {},
             } }
+            { over_time(&state) }
             <details class="io">
                 <summary>{"Export, import"}</summary>
                 <div class="form-row">
@@ -263,7 +267,7 @@ fn side(s: &Side, which: &'static str) -> Html {
             <>
                 <h4>{ format!("best plan: {}", p.policy.name()) }</h4>
                 <div class="scroll"><table class="plan compact">
-                    <thead><tr><th>{"job"}</th><th><span class="visually-hidden">{"admitted"}</span></th><th class="num">{"w"}</th><th class="num">{"p"}</th><th class="num">{"T"}</th><th class="num">{"μ"}</th></tr></thead>
+                    <thead><tr><th>{"job"}</th><th data-testid="admitted-header">{"admitted"}</th><th class="num">{"w"}</th><th class="num">{"p"}</th><th class="num">{"T"}</th><th class="num">{"μ"}</th></tr></thead>
                     <tbody>{ for rows }</tbody>
                 </table></div>
             </>
@@ -278,6 +282,114 @@ fn side(s: &Side, which: &'static str) -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
             { jobs.unwrap_or_default() }
+        </div>
+    }
+}
+
+/// Both chosen scenarios simulated over time with one policy — each as the Over time view
+/// simulates it —: mean JCT, p95 JCT and mean wait of each, and B − A.
+fn over_time(state: &crate::components::AppState) -> Html {
+    let c = &state.compare;
+    let policy = state.compare_sim_policy();
+    let d = state.dispatcher();
+    let onpolicy = Callback::from(move |v: String| {
+        d.dispatch(Action::Compare(CompareAction::Field("policy", v)))
+    });
+    let act = |a: Action| {
+        let d = state.dispatcher();
+        Callback::from(move |_| d.dispatch(a.clone()))
+    };
+    let choices: Vec<(String, String)> = SimPolicy::ALL
+        .iter()
+        .filter(|&&p| p != SimPolicy::Bound)
+        .map(|p| (p.name().to_owned(), p.name().to_owned()))
+        .collect();
+    let busy = c.over_time.iter().any(|b| b.is_running());
+    let progress = c.over_time.iter().filter_map(|b| {
+        let r = b.running.as_ref()?;
+        let text = match r.progress {
+            None => format!("Simulating {} over time: waiting…", r.request.label),
+            Some(p) => format!(
+                "Simulating {} over time: slot {}, t = {}, {} of {} finished",
+                r.request.label,
+                p.slots,
+                duration(p.time_s),
+                p.finished,
+                p.jobs
+            ),
+        };
+        Some(html! { <p class="status" data-testid="compare-over-time-progress">{ text }</p> })
+    });
+    let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
+    let value = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+    let metrics = |b: &Background<Simulation>| match &b.finished {
+        Some(Ok(r)) => r
+            .runs
+            .first()
+            .map(|run| Ok((r.label.clone(), run.policy, run.metrics.clone()))),
+        Some(Err(m)) => Some(Err(m.clone())),
+        None => None,
+    };
+    let sides: Vec<_> = c.over_time.iter().map(metrics).collect();
+    let rows = sides.iter().zip(["a", "b"]).filter_map(|(m, which)| {
+        Some(match m.as_ref()? {
+            Ok((label, p, m)) => html! {
+                <tr data-side={which}>
+                    <td>{ format!("{} — {label}", which.to_uppercase()) }</td>
+                    <td>{ p.name() }</td>
+                    <td class="num" data-testid="mean-jct" data-value={value(m.mean_jct_s)}>{ time(m.mean_jct_s) }</td>
+                    <td class="num" data-testid="p95-jct" data-value={value(m.p95_jct_s)}>{ time(m.p95_jct_s) }</td>
+                    <td class="num" data-testid="mean-wait" data-value={value(m.mean_queue_s)}>{ time(m.mean_queue_s) }</td>
+                </tr>
+            },
+            Err(e) => html! {
+                <tr data-side={which}><td>{ which.to_uppercase() }</td><td colspan="4" class="msg">{ e }</td></tr>
+            },
+        })
+    });
+    // B − A once both ran with the same policy.
+    let delta = match (&sides[0], &sides[1]) {
+        (Some(Ok((_, pa, a))), Some(Ok((_, pb, b)))) if pa == pb => {
+            let diff = |x: Option<f64>, y: Option<f64>| match (x, y) {
+                (Some(x), Some(y)) if y >= x => format!("+{}", duration(y - x)),
+                (Some(x), Some(y)) => format!("−{}", duration(x - y)),
+                _ => "—".into(),
+            };
+            html! {
+                <tr data-side="delta">
+                    <td>{"B − A"}</td><td></td>
+                    <td class="num">{ diff(a.mean_jct_s, b.mean_jct_s) }</td>
+                    <td class="num">{ diff(a.p95_jct_s, b.p95_jct_s) }</td>
+                    <td class="num">{ diff(a.mean_queue_s, b.mean_queue_s) }</td>
+                </tr>
+            }
+        }
+        _ => html! {},
+    };
+    let any = sides.iter().any(|s| s.is_some());
+    html! {
+        <div class="compare-over-time" data-testid="compare-over-time">
+            <h3>{"Over time"}</h3>
+            <p class="note">{"Both scenarios simulated slot by slot with one policy, as the Over time view simulates them (each with its own parameters): how long their jobs take and wait — e.g. whether 24 machines shorten the JCTs of 16."}</p>
+            <div class="form-row">
+                { select("compare.policy", "policy over time", choices, policy.name(), onpolicy) }
+                if busy {
+                    <button onclick={act(Action::Compare(CompareAction::CancelOverTime))} data-testid="compare-over-time-cancel">{"Cancel"}</button>
+                } else {
+                    <button onclick={act(Action::Compare(CompareAction::StartOverTime))} data-testid="compare-over-time-run">{"Simulate both"}</button>
+                }
+            </div>
+            { for progress }
+            if any {
+                <div class="scroll"><table class="compare" data-testid="compare-over-time-table">
+                    <thead><tr>
+                        <th>{"scenario"}</th><th>{"policy"}</th>
+                        <th class="num">{"mean JCT"}</th><th class="num">{"p95 JCT"}</th>
+                        <th class="num" title="first start − arrival, mean over the jobs that started">{"mean wait"}</th>
+                    </tr></thead>
+                    <tbody>{ for rows }{ delta }</tbody>
+                </table></div>
+            }
         </div>
     }
 }

@@ -238,17 +238,18 @@ fn the_verdict_names_the_shortest_jct_and_the_longest_wait() {
         .iter()
         .map(|&p| smd_sim::simulate(&scenario, p, &mut smd_sim::Options::default()).unwrap())
         .collect();
-    // (mean JCT, p95 JCT, mean queue), s.
+    // (mean JCT, p95 JCT, mean queue, p95 queue), s.
     let set = [
-        (Some(3000.0), Some(7200.0), Some(2100.0)),
-        (Some(1284.0), Some(4320.0), Some(60.0)),
-        (Some(10.0), Some(10.0), Some(99999.0)),
-        (Some(1284.0), None, Some(2100.0)),
+        (Some(3000.0), Some(7200.0), Some(2100.0), Some(3600.0)),
+        (Some(1284.0), Some(4320.0), Some(60.0), Some(9000.0)),
+        (Some(10.0), Some(10.0), Some(99999.0), Some(99999.0)),
+        (Some(1284.0), None, Some(2100.0), None),
     ];
-    for (run, (mean, p95, queue)) in runs.iter_mut().zip(set) {
+    for (run, (mean, p95, queue, p95_queue)) in runs.iter_mut().zip(set) {
         run.metrics.mean_jct_s = mean;
         run.metrics.p95_jct_s = p95;
         run.metrics.mean_queue_s = queue;
+        run.metrics.p95_queue_s = p95_queue;
     }
     let mut r = crate::state::Simulated {
         scenario: Rc::new(scenario),
@@ -258,13 +259,68 @@ fn the_verdict_names_the_shortest_jct_and_the_longest_wait() {
     };
     assert_eq!(
         r.verdict().as_deref(),
-        Some("Shortest mean JCT: smd (21.4 min); shortest p95 JCT: smd (72.0 min); longest mean wait: fifo (35.0 min).")
+        Some("Shortest mean JCT: smd (21.4 min); shortest p95 JCT: smd (72.0 min); longest mean wait: fifo (35.0 min); longest p95 wait: smd (2.50 h).")
     );
     // Nothing finished: nothing to compare.
     for run in &mut r.runs {
         run.metrics.mean_jct_s = None;
         run.metrics.p95_jct_s = None;
         run.metrics.mean_queue_s = None;
+        run.metrics.p95_queue_s = None;
     }
     assert_eq!(r.verdict(), None);
+}
+
+/// Side by side simulates both chosen scenarios with the policy Over time shows, each as
+/// Over time's own task; their runs are Over time's; Cancel stops both.
+#[test]
+fn side_by_side_simulates_both_scenarios_as_over_time_does() {
+    use crate::state::CompareAction;
+    let s = with_arrivals(3).reduce(Action::View(ViewAction::Show(View::OverTime)));
+    let s = s.reduce(Action::OverTime(OverTimeAction::Start));
+    let id = s.over_time.run.running.as_ref().unwrap().id;
+    let mut s = s;
+    for r in perform(s.request(id).unwrap().task, id) {
+        s = s.reduce(Action::Solve(SolveAction::Reply(r)));
+    }
+    let shown = s.over_time.run.finished.clone().unwrap().unwrap();
+    // Over time shows fifo's timeline: Side by side follows, until a policy is chosen.
+    let s = s.reduce(Action::OverTime(OverTimeAction::ShowTimeline(
+        SimPolicy::Fifo,
+    )));
+    assert_eq!(s.compare_sim_policy(), SimPolicy::Fifo);
+    let s = s.reduce(Action::Compare(CompareAction::StartOverTime));
+    let ids: Vec<u64> = s
+        .compare
+        .over_time
+        .iter()
+        .map(|b| b.running.as_ref().expect("both sides run").id)
+        .collect();
+    assert!(ids.iter().all(|i| s.tasks().contains(i)));
+    // Cancel stops both; the form is kept.
+    let s = s.reduce(Action::Compare(CompareAction::CancelOverTime));
+    assert!(s.compare.over_time.iter().all(|b| !b.is_running()));
+    assert!(!s.tasks().iter().any(|t| ids.contains(t)));
+    let s = s.reduce(Action::Compare(CompareAction::StartOverTime));
+    let mut s = s;
+    for k in 0..2 {
+        let id = s.compare.over_time[k].running.as_ref().unwrap().id;
+        let task = s.request(id).unwrap().task;
+        let Task::Simulate { policies, .. } = &task else {
+            panic!("{task:?}")
+        };
+        assert_eq!(*policies, [SimPolicy::Fifo]);
+        for r in perform(task, id) {
+            s = s.reduce(Action::Solve(SolveAction::Reply(r)));
+        }
+        let done = s.compare.over_time[k].finished.clone().unwrap().unwrap();
+        assert_eq!(done.runs.len(), 1);
+        assert_eq!(Some(&done.runs[0]), shown.run(SimPolicy::Fifo), "side {k}");
+    }
+    // A policy of its own.
+    let s = s.reduce(Action::Compare(CompareAction::Field(
+        "policy",
+        "oasis".into(),
+    )));
+    assert_eq!(s.compare_sim_policy(), SimPolicy::Oasis);
 }
