@@ -167,7 +167,16 @@ fn results(state: &super::AppState) -> Html {
                 || r.scenario.jobs != state.draft.scenario.jobs;
             let capacity = r.scenario.cluster.capacity();
             let opts = OverTimeOptions::default();
-            let svg = |s: String| Html::from_html_unchecked(AttrValue::from(s));
+            // Each chart with its downloads.
+            let chart = |s: String, name: &'static str| {
+                let svg = AttrValue::from(s);
+                html! {
+                    <div class="chart">
+                        { Html::from_html_unchecked(svg.clone()) }
+                        <super::chart::ChartDownloads {svg} name={name} />
+                    </div>
+                }
+            };
             let shown = ot.timeline.and_then(|p| r.run(p)).or(r.runs.first());
             html! {
                 <>
@@ -182,9 +191,9 @@ fn results(state: &super::AppState) -> Html {
                     { for r.runs.iter().map(refusals) }
                     { reference(r) }
                     <div class="over-time-charts">
-                        <div class="chart">{ svg(utility_bound_svg(&r.runs, &opts)) }</div>
-                        <div class="chart">{ svg(usage_svg(&r.runs, &capacity, &opts)) }</div>
-                        <div class="chart">{ svg(jct_cdf_svg(&r.runs, &opts)) }</div>
+                        { chart(utility_bound_svg(&r.runs, &opts), "over-time-utility") }
+                        { chart(usage_svg(&r.runs, &capacity, &opts), "over-time-usage") }
+                        { chart(jct_cdf_svg(&r.runs, &opts), "over-time-jct") }
                     </div>
                     { for shown.map(|run| timeline(state, r, run)) }
                 </>
@@ -327,7 +336,7 @@ fn timeline(state: &super::AppState, r: &Simulated, run: &Run) -> Html {
         highlight: job.map(|j| j.id.clone()),
         ..Default::default()
     };
-    let svg = Html::from_html_unchecked(AttrValue::from(timeline_svg(run, &opts)));
+    let svg = AttrValue::from(timeline_svg(run, &opts));
     html! {
         <>
             <h3>
@@ -339,7 +348,8 @@ fn timeline(state: &super::AppState, r: &Simulated, run: &Run) -> Html {
                     }) }
                 </select>
             </h3>
-            <div class="chart timeline-scroll" tabindex="0" role="region" aria-label="timeline">{ svg }</div>
+            <div class="chart timeline-scroll" tabindex="0" role="region" aria-label="timeline">{ Html::from_html_unchecked(svg.clone()) }</div>
+            <super::chart::ChartDownloads {svg} name="over-time-timeline" />
             <h3>{"Why is job "}
                 <select onchange={pick} aria-label="job" data-testid="over-time-job">
                     { for run.jobs.iter().map(|j| html! {

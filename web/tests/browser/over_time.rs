@@ -82,6 +82,9 @@ async fn a_workload_over_time_shows_the_metrics_and_charts_of_every_policy() {
             1
         );
     }
+    // Every chart with its SVG and PNG downloads.
+    assert_eq!(m.count("#over-time [data-action=chart-svg]"), 4);
+    assert_eq!(m.count("#over-time [data-action=chart-png]"), 4);
     for id in ["timeline-chart", "usage-chart", "jct-cdf", "utility-bound"] {
         assert_eq!(m.count(&format!("svg[data-testid={id}]")), 1, "{id}");
     }
