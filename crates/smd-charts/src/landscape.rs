@@ -619,6 +619,9 @@ fn overlay_marks(out: &mut String, g: &Geometry, o: &Overlay, clip: &str) {
     end(out, "g");
 }
 
+/// A line as drawn: what it is, its ends in pixels `(x1, y1, x2, y2)`, its tooltip.
+type DrawnLine<'a> = (&'a OverlayLine, (f64, f64, f64, f64), String);
+
 /// Pixels within which two lines of one kind count as one: drawn apart, they would
 /// overlap.
 const SAME_LINE_PX: f64 = 6.0;
@@ -627,12 +630,9 @@ const SAME_LINE_PX: f64 = 6.0;
 /// its tooltip; a line of the same kind as one before it whose ends lie within
 /// [`SAME_LINE_PX`] of that one's (two level lines nearly alike at this zoom, e.g. both
 /// steep through the same point) is not drawn again — its label joins the first's.
-fn drawn_lines<'a>(
-    g: &Geometry,
-    o: &'a Overlay,
-) -> Vec<(&'a OverlayLine, (f64, f64, f64, f64), String)> {
+fn drawn_lines<'a>(g: &Geometry, o: &'a Overlay) -> Vec<DrawnLine<'a>> {
     let (ws, ps) = (g.w_range(), g.p_range());
-    let mut drawn: Vec<(&OverlayLine, (f64, f64, f64, f64), String)> = Vec::new();
+    let mut drawn: Vec<DrawnLine> = Vec::new();
     for m in &o.lines {
         let Some(((a, b), (c, d))) = clip_line(m.a, m.b, ws, ps) else {
             continue;
