@@ -1,8 +1,11 @@
 //! The page's address: its hash is `&`-separated `name=value` parts, of which the page
-//! reads two — `s=…`, a shared scenario ([`codec::share_fragment`](crate::codec)), and
-//! `view=…`, the view on screen ([`View::name`]). Each part is read and written without
+//! reads three — `s=…`, a shared scenario ([`codec::share_fragment`](crate::codec)),
+//! `view=…`, the view on screen ([`View::name`]), and in Step through `step=…`, the step on
+//! screen (as its counter numbers it, from 1). Each part is read and written without
 //! touching the others, so a link `#s=…&view=reproduce` opens that scenario in that view,
-//! and switching views keeps a scenario in the address.
+//! `#view=teach&step=7` Step through at its step 7, and switching views keeps a scenario in
+//! the address. Like the view, the step replaces the address's history entry: Back and
+//! Forward go to other pages, not through views or steps.
 
 use crate::codec::{COMPARE_PARAM, SHARE_PARAM};
 use crate::state::link::VIEW_SETTINGS_PARAM;
@@ -10,6 +13,9 @@ use crate::state::View;
 
 /// The hash parameter that names the view: `#view=…`.
 pub const VIEW_PARAM: &str = "view=";
+
+/// The hash parameter that names Step through's step: `#step=…` (from 1).
+pub const STEP_PARAM: &str = "step=";
 
 /// The parts of a hash (with or without its `#`), empty ones left out.
 fn parts(hash: &str) -> impl Iterator<Item = &str> {
@@ -50,6 +56,36 @@ pub fn with_view(hash: &str, view: View) -> String {
     }
     if !placed {
         out.push(&named);
+    }
+    out.join("&")
+}
+
+/// The step a hash names (`step=…`, from 1), if it names one the page can show: a
+/// positive whole number (the first such part wins).
+pub fn step_of(hash: &str) -> Option<usize> {
+    parts(hash)
+        .filter_map(|p| p.strip_prefix(STEP_PARAM))
+        .find_map(|n| n.parse::<usize>().ok().filter(|&n| n >= 1))
+}
+
+/// The hash (without `#`) naming step `step` (its `step=` part replaced, or appended), or
+/// none (`None`: every `step=` part dropped); every other part kept in its place.
+pub fn with_step(hash: &str, step: Option<usize>) -> String {
+    let named = step.map(|n| format!("{STEP_PARAM}{n}"));
+    let mut out: Vec<&str> = Vec::new();
+    let mut placed = false;
+    for p in parts(hash) {
+        if p.starts_with(STEP_PARAM) {
+            if let (Some(n), false) = (&named, placed) {
+                out.push(n);
+                placed = true;
+            }
+        } else {
+            out.push(p);
+        }
+    }
+    if let (Some(n), false) = (&named, placed) {
+        out.push(n);
     }
     out.join("&")
 }
@@ -106,6 +142,30 @@ mod tests {
         assert!(!has_share(&rest));
         assert_eq!(view_of(&rest), View::Reproduce);
         assert_eq!(without_share(&format!("#{s}")), "");
+    }
+
+    #[test]
+    fn the_step_is_a_part_of_its_own() {
+        assert_eq!(with_step("view=teach", Some(7)), "view=teach&step=7");
+        assert_eq!(step_of("#view=teach&step=7"), Some(7));
+        // Replaced in place, the other parts kept; written once.
+        assert_eq!(
+            with_step("#step=2&view=teach&s=x&step=9", Some(3)),
+            "step=3&view=teach&s=x"
+        );
+        assert_eq!(with_step("#view=teach&step=7&s=x", None), "view=teach&s=x");
+        assert_eq!(
+            with_view("view=teach&step=7", View::Plan),
+            "view=plan&step=7"
+        );
+        assert_eq!(view_of("#view=teach&step=7"), View::Teach);
+        // Nothing a page could show: no step.
+        for hash in [
+            "", "#step=", "#step=0", "#step=-1", "#step=x", "#steps=3", "#xstep=3",
+        ] {
+            assert_eq!(step_of(hash), None, "{hash}");
+        }
+        assert_eq!(step_of("#step=x&step=4"), Some(4));
     }
 
     #[test]

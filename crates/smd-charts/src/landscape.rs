@@ -4,9 +4,9 @@
 mod geometry;
 mod search;
 
-use crate::axes::{count_ticks, x_title, y_title, Axis};
+use crate::axes::{count_ticks, x_title, y_title, Axis, Tick};
 use crate::format::{fmt_sig, plain_sig};
-use crate::legend::{colour_bar, line_key, swatch, Legend};
+use crate::legend::{colour_bar, colour_bar_with, line_key, swatch, Legend};
 use crate::marker::{self, Shape};
 use crate::palette::viridis;
 use crate::rect::Rect;
@@ -22,7 +22,10 @@ use std::fmt::Display;
 /// Which value the heatmap shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Value {
-    /// The completion time T (s), on a logarithmic colour scale (`l.t`).
+    /// The completion time T (s) (`l.t`), coloured by how far it is above its minimum over
+    /// Ω, `T / min T − 1`, on a logarithmic scale from the smallest excess of the samples
+    /// (their 5th percentile) to the largest — so the flat valley around the optimum, most
+    /// of Ω, shows its shape rather than one dark colour.
     #[default]
     Time,
     /// The utility μ(π), on a linear colour scale from 0 (`l.mu`).
@@ -75,8 +78,72 @@ fn inside_at(l: &Landscape, i: usize, j: usize) -> bool {
         .unwrap_or(false)
 }
 
-/// The colour scale: log of T over Ω's samples, or linear μ from 0; `None` if no sample
-/// in Ω has a usable value (then no cell is coloured).
+/// A sample's colour: its value mapped through the scale (T through its excess over the
+/// minimum, `T / min T − 1`), as a fraction of the colour bar.
+#[derive(Clone, Copy, Debug)]
+struct Colours {
+    /// The colour bar's scale (over T's excess, or μ).
+    scale: Scale,
+    /// T's minimum over Ω (`None`: the value itself is on the scale).
+    base: Option<f64>,
+}
+
+impl Colours {
+    /// The colour of value `v`, from 0 to 1.
+    fn fraction(&self, v: f64) -> f64 {
+        let x = match self.base {
+            Some(m) => (v / m - 1.0).max(self.scale.lo),
+            None => v,
+        };
+        self.scale.fraction(x).clamp(0.0, 1.0)
+    }
+}
+
+/// The excess over the minimum below which a time's colour is the darkest: the 5th
+/// percentile of the samples' positive excesses (of `excess`, sorted ascending), at least a
+/// millionth of the largest.
+fn excess_floor(excess: &[f64]) -> Option<(f64, f64)> {
+    let positive: Vec<f64> = excess.iter().copied().filter(|&e| e > 0.0).collect();
+    let hi = *positive.last()?;
+    let lo = positive[(positive.len() - 1) / 20].max(hi * 1e-6);
+    Some(if hi / lo < 1.0 + 1e-9 {
+        (lo / 2.0, hi * 2.0)
+    } else {
+        (lo, hi)
+    })
+}
+
+/// The colours: T by its excess over its minimum on a log scale ([`Value::Time`]), or linear
+/// μ from 0; `None` if no sample in Ω has a usable value (then no cell is coloured).
+fn colours(l: &Landscape, value: Value, bar: &Rect) -> Option<Colours> {
+    let scale = colour_scale(l, value, bar)?;
+    if value == Value::Utility {
+        return Some(Colours { scale, base: None });
+    }
+    let base = scale.lo;
+    let mut excess: Vec<f64> = (0..l.p.len())
+        .flat_map(|j| (0..l.w.len()).map(move |i| (i, j)))
+        .filter(|&(i, j)| inside_at(l, i, j))
+        .map(|(i, j)| value_at(l, value, i, j))
+        .filter(|&v| usable(value, v))
+        .map(|v| v / base - 1.0)
+        .collect();
+    excess.sort_by(f64::total_cmp);
+    // Every sample at the minimum: one colour, the darkest.
+    let (lo, hi) = excess_floor(&excess).unwrap_or((1e-3, 1.0));
+    Some(Colours {
+        scale: Scale {
+            lo,
+            hi,
+            px: scale.px,
+            log: true,
+        },
+        base: Some(base),
+    })
+}
+
+/// The values' scale: log of T over Ω's samples, or linear μ from 0; `None` if no sample
+/// in Ω has a usable value.
 fn colour_scale(l: &Landscape, value: Value, bar: &Rect) -> Option<Scale> {
     let mut vs = Vec::new();
     for j in 0..l.p.len() {
@@ -308,9 +375,9 @@ fn render(l: &Landscape, opts: &LandscapeOptions, overlay: Option<&Overlay>) -> 
     let g = &lay.geometry;
     let plot = g.plot;
     let id = |s: &str| format!("{}-{s}", crate::svg::escape(&opts.id_prefix));
-    let cscale = colour_scale(l, opts.value, &lay.bar);
+    let cscale = colours(l, opts.value, &lay.bar);
     let (what, unit_label) = match opts.value {
-        Value::Time => ("completion time T", "T (s, log)"),
+        Value::Time => ("completion time T", "T: % above min"),
         Value::Utility => ("utility μ", "utility μ"),
     };
     let mut out = String::with_capacity(64 * 1024);
@@ -352,13 +419,29 @@ fn render(l: &Landscape, opts: &LandscapeOptions, overlay: Option<&Overlay>) -> 
         infeasible(&mut out, plot);
     }
     axes(&mut out, l, g);
-    colour_bar(
-        &mut out,
-        &lay.bar,
-        cscale.as_ref(),
-        unit_label,
-        "no sample in Ω",
-    );
+    match cscale.filter(|c| c.base.is_some()) {
+        // T: the bar in % above the minimum.
+        Some(c) => {
+            let ticks: Vec<Tick> = c
+                .scale
+                .ticks(((lay.bar.height / 40.0) as usize).max(2))
+                .0
+                .into_iter()
+                .map(|v| Tick {
+                    at: c.scale.to_px(v),
+                    label: format!("+{} %", plain_sig(100.0 * v, 3)),
+                })
+                .collect();
+            colour_bar_with(&mut out, &lay.bar, Some((&c.scale, ticks)), unit_label, "")
+        }
+        None => colour_bar(
+            &mut out,
+            &lay.bar,
+            cscale.as_ref().map(|c| &c.scale),
+            unit_label,
+            "no sample in Ω",
+        ),
+    }
     let y = legend(&mut out, l, &lay, &chosen, &id("hatch"), overlay);
     search_panel(&mut out, l, lay.column_x, y + 8.0);
     end(&mut out, "svg");
@@ -371,7 +454,7 @@ fn heatmap(
     l: &Landscape,
     g: &Geometry,
     value: Value,
-    cscale: Option<&Scale>,
+    cscale: Option<&Colours>,
     hatch: &str,
 ) {
     Tag::new(out, "g")
@@ -507,17 +590,10 @@ fn overlay_marks(out: &mut String, g: &Geometry, o: &Overlay, clip: &str) {
         .attr("class", "overlay")
         .attr("clip-path", &clip)
         .open();
-    let (w0, w1) = g.w_range();
-    let (p0, p1) = g.p_range();
-    for m in &o.lines {
-        let Some(((a, b), (c, d))) = clip_line(m.a, m.b, (w0, w1), (p0, p1)) else {
-            continue;
-        };
-        let (x1, y1) = g.to_px(a, b);
-        let (x2, y2) = g.to_px(c, d);
+    for (m, (x1, y1, x2, y2), label) in drawn_lines(g, o) {
         let (colour, dash) = m.mark.stroke();
         let class = format!("overlay-{}", m.mark.name());
-        titled_group(out, &class, &[], &m.label, |out| {
+        titled_group(out, &class, &[], &label, |out| {
             Tag::new(out, "line")
                 .ends(x1, y1, x2, y2)
                 .attr("stroke", "#ffffff")
@@ -541,6 +617,45 @@ fn overlay_marks(out: &mut String, g: &Geometry, o: &Overlay, clip: &str) {
         });
     }
     end(out, "g");
+}
+
+/// A line as drawn: what it is, its ends in pixels `(x1, y1, x2, y2)`, its tooltip.
+type DrawnLine<'a> = (&'a OverlayLine, (f64, f64, f64, f64), String);
+
+/// Pixels within which two lines of one kind count as one: drawn apart, they would
+/// overlap.
+const SAME_LINE_PX: f64 = 6.0;
+
+/// The overlay's lines as drawn: each clipped to the plot, in pixels `(x1, y1, x2, y2)`, with
+/// its tooltip; a line of the same kind as one before it whose ends lie within
+/// [`SAME_LINE_PX`] of that one's (two level lines nearly alike at this zoom, e.g. both
+/// steep through the same point) is not drawn again — its label joins the first's.
+fn drawn_lines<'a>(g: &Geometry, o: &'a Overlay) -> Vec<DrawnLine<'a>> {
+    let (ws, ps) = (g.w_range(), g.p_range());
+    let mut drawn: Vec<DrawnLine> = Vec::new();
+    for m in &o.lines {
+        let Some(((a, b), (c, d))) = clip_line(m.a, m.b, ws, ps) else {
+            continue;
+        };
+        let (x1, y1) = g.to_px(a, b);
+        let (x2, y2) = g.to_px(c, d);
+        let near = |u: (f64, f64), v: (f64, f64)| (u.0 - v.0).hypot(u.1 - v.1) <= SAME_LINE_PX;
+        let same = |s: &(f64, f64, f64, f64)| {
+            let (p, q) = ((s.0, s.1), (s.2, s.3));
+            (near(p, (x1, y1)) && near(q, (x2, y2))) || (near(p, (x2, y2)) && near(q, (x1, y1)))
+        };
+        match drawn
+            .iter_mut()
+            .find(|(d, s, _)| d.mark == m.mark && same(s))
+        {
+            Some((_, _, label)) => {
+                label.push_str(" and ");
+                label.push_str(&m.label);
+            }
+            None => drawn.push((m, (x1, y1, x2, y2), m.label.clone())),
+        }
+    }
+    drawn
 }
 
 /// The segment of the line `a·(w, p) = b` inside the box `ws × ps`, if it crosses it.

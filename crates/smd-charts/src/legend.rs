@@ -6,7 +6,7 @@
 //! [`crate::marker::draw`], [`line_key`] or [`swatch`]) and then writes its label with
 //! [`Legend::label`] or [`Legend::entry`], which moves on to the next entry.
 
-use crate::axes::{scale_ticks, Axis};
+use crate::axes::{scale_ticks, Axis, Tick};
 use crate::palette::viridis;
 use crate::rect::Rect;
 use crate::scale::Scale;
@@ -170,6 +170,22 @@ pub(crate) fn colour_bar(
     label: &str,
     empty: &str,
 ) {
+    let ticks = scale.map(|s| (s, scale_ticks(s, ((bar.height / 40.0) as usize).max(2))));
+    colour_bar_with(out, bar, ticks, label, empty);
+}
+
+/// [`colour_bar`] with its ticks given (e.g. labelled in another unit than the scale's).
+pub(crate) fn colour_bar_with(
+    out: &mut String,
+    bar: &Rect,
+    scale: Option<(&Scale, Vec<Tick>)>,
+    label: &str,
+    empty: &str,
+) {
+    let (scale, ticks) = match scale {
+        Some((s, t)) => (Some(s), t),
+        None => (None, Vec::new()),
+    };
     let mut g = Tag::new(out, "g").attr("class", "colour-bar");
     if let Some(s) = scale {
         g = g
@@ -195,7 +211,7 @@ pub(crate) fn colour_bar(
             let (x, y) = (bar.x + 11.0, bar.y + bar.height / 2.0);
             text_turned(out, x, y, 10.0, "colour-bar-empty", "#555555", empty);
         }
-        Some(s) => {
+        Some(_) => {
             let n = 64;
             let h = bar.height / n as f64;
             Tag::new(out, "g")
@@ -212,7 +228,6 @@ pub(crate) fn colour_bar(
             }
             end(out, "g");
             frame(out, *bar);
-            let ticks = scale_ticks(s, ((bar.height / 40.0) as usize).max(2));
             Axis::right(bar.right()).draw(out, &ticks);
         }
     }

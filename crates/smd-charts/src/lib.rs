@@ -3,10 +3,10 @@
 //! Pure Rust, no browser dependency (it builds for `wasm32-unknown-unknown`): every chart is
 //! a standalone SVG document returned as a `String`, meant to be embedded in a page as is.
 //!
-//! - [`landscape_svg`]: one job's objective landscape — a heatmap of T (log colour scale) or
-//!   μ over the (w, p) samples of [`smd_core::Landscape`], the boundary of Ω, the points the
-//!   policies chose, SMD's relaxed point, the integer optimum, and a panel with Algorithm 1's
-//!   search. [`landscape_geometry`] gives the pixel ↔ (w, p) map it draws with, for hover.
+//! - [`landscape_svg`]: one job's objective landscape — a heatmap of T (coloured by its
+//!   excess over the minimum, log scale) or μ over the (w, p) samples of
+//!   [`smd_core::Landscape`], the boundary of Ω, the points the policies chose, SMD's
+//!   relaxed point, the integer optimum, and a panel with Algorithm 1's search. [`landscape_geometry`] gives the pixel ↔ (w, p) map it draws with, for hover.
 //!   [`landscape_overlay_svg`] draws it with an [`Overlay`] of lines and points instead of
 //!   the policies' points: a step of a teaching trace ([`teach`]: its marks, its sentences
 //!   in docs/MODEL.md's symbols, the admission's progress).

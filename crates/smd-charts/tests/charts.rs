@@ -683,3 +683,89 @@ fn scatter_points_sit_where_the_identity_says() {
     });
     assert!(all_text(&parse(&empty)).contains("no data"));
 }
+
+/// Relative luminance of a `#rrggbb` colour (WCAG).
+fn luminance(hex: &str) -> f64 {
+    let c = |k: usize| {
+        let v = u8::from_str_radix(&hex[1 + 2 * k..3 + 2 * k], 16).unwrap() as f64 / 255.0;
+        if v <= 0.03928 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * c(0) + 0.7152 * c(1) + 0.0722 * c(2)
+}
+
+/// The T heatmap of a job whose T falls steeply with the first workers and is flat over
+/// most of Ω (the page's default lesson job): its colours spread over the scale — the
+/// median cell of Ω is not among the darkest colours, and Ω's quartiles differ visibly.
+#[test]
+fn the_time_heatmap_spreads_its_colours_over_omega() {
+    let s = generate(&GenerateOptions {
+        jobs: 30,
+        seed: 1,
+        mode: smd_core::Mode::Sync,
+        units: 1.0,
+    });
+    let plans = vec![plan(&s, Policy::Smd).unwrap()];
+    let job = plans[0].jobs.iter().position(|l| l.admitted).unwrap();
+    let l = landscape(&s, job, 40, &plans).unwrap();
+    let svg = landscape_svg(&l, &LandscapeOptions::default());
+    let doc = parse(&svg);
+    let mut lum: Vec<f64> = with_class(&doc, "cell")
+        .iter()
+        .filter(|c| !has_class(c, "outside") && !has_class(c, "novalue"))
+        .map(|c| luminance(c.attribute("fill").unwrap()))
+        .collect();
+    lum.sort_by(f64::total_cmp);
+    let q = |f: f64| lum[((lum.len() - 1) as f64 * f) as usize];
+    let darkest = luminance(&smd_charts::palette::viridis(0.25));
+    assert!(q(0.5) > darkest, "median {} ≤ {darkest}", q(0.5));
+    assert!(
+        q(0.75) > 2.0 * q(0.25),
+        "quartiles {} and {}",
+        q(0.25),
+        q(0.75)
+    );
+}
+
+/// Two level lines that would be drawn within a few pixels of each other (steep, through
+/// the same point) are drawn once, their labels joined; a line apart is drawn apart.
+#[test]
+fn level_lines_that_would_overlap_are_drawn_once() {
+    use smd_charts::{landscape_overlay_svg, Mark, Overlay, OverlayLine};
+    let l = job_landscape(&scenario(1, 6), 0);
+    let opts = LandscapeOptions::default();
+    let g = landscape_geometry(&l, &opts);
+    let ((w0, w1), (p0, p1)) = (g.w_range(), g.p_range());
+    let (wm, pm) = ((w0 + w1) / 2.0, (p0 + p1) / 2.0);
+    let line = |a: [f64; 2], b: f64, label: &str| OverlayLine {
+        a,
+        b,
+        mark: Mark::Level,
+        label: label.into(),
+    };
+    let tilt = 0.01 * (w1 - w0) / (p1 - p0);
+    let o = Overlay {
+        lines: vec![
+            line([1.0, 0.0], wm, "ζ₁ = (1+ε)·ν₁"),
+            line([1.0, tilt], wm + tilt * pm, "ζ₃ = (1+ε)·ν₃"),
+            line([1.0, 0.0], wm + (w1 - w0) / 4.0, "ζ₄ = (1+ε)·ν₄"),
+        ],
+        points: Vec::new(),
+    };
+    let svg = landscape_overlay_svg(&l, &opts, &o);
+    let doc = parse(&svg);
+    let drawn = with_class(&doc, "overlay-level");
+    assert_eq!(drawn.len(), 2, "the two alike drawn once");
+    let title = |n: &Node| {
+        n.children()
+            .find(|c| c.has_tag_name("title"))
+            .and_then(|t| t.text())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert_eq!(title(&drawn[0]), "ζ₁ = (1+ε)·ν₁ and ζ₃ = (1+ε)·ν₃");
+    assert_eq!(title(&drawn[1]), "ζ₄ = (1+ε)·ν₄");
+}

@@ -304,6 +304,10 @@ pub enum Event {
         capacity: [f64; R],
         /// Frieze–Clarke's depth q, or `None` for branch and bound.
         depth: Option<u32>,
+        /// The LP relaxation's value over the candidates: no selection is worth more (0 in a
+        /// trace written before it was recorded).
+        #[serde(default)]
+        bound: f64,
     },
     /// (d) A Frieze–Clarke subset S (of at most q candidates) reached.
     Subset {

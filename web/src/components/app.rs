@@ -61,6 +61,9 @@ pub fn initial_state(props: &AppProps) -> State {
     };
     let mut s = initial_scenario(props, &hash);
     s.view.tab = route::view_of(&hash);
+    if s.view.tab == crate::state::View::Teach {
+        s.teach.want_step = route::step_of(&hash);
+    }
     if let Some(key) = &props.storage_key {
         if let Some(saved) = hooks::load_saved_scenarios(key) {
             s.compare.saved = saved;
@@ -169,7 +172,7 @@ pub fn App(props: &AppProps) -> Html {
                 <tabs::TabBar />
                 <main>
                     <status::StatusBar />
-                    <div class="view" role="tabpanel" id={tabs::panel_id(view)}
+                    <div class="view" role="tabpanel" id={tabs::panel_id(view)} tabindex="-1"
                         aria-labelledby={tabs::tab_id(view)} data-view={view.name()}>
                         { views::render(view) }
                     </div>

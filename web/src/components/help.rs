@@ -5,6 +5,7 @@ use crate::state::{Action, TeachAction};
 use smd_charts::{landscape_svg, pipeline_svg, utility_curve_svg, LandscapeOptions};
 use smd_charts::{PipelineOptions, Stage, Value};
 use smd_core::teach::Stage as TeachStage;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The pipeline every plan goes through, each stage linked to its paragraph below.
@@ -41,11 +42,40 @@ fn stages() -> Vec<Stage> {
     ]
 }
 
+/// A click on a stage of the pipeline (a link `#how-…`): its paragraph is scrolled to the
+/// top of the window and takes the focus, in this view — the address does not change (a
+/// hash of its own would name no view, and the page would switch to the Plan).
+fn on_stage_click(e: MouseEvent) {
+    let Some(id) = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("a").ok().flatten())
+        .and_then(|a| a.get_attribute("href"))
+        .and_then(|h| h.strip_prefix('#').map(str::to_owned))
+    else {
+        return;
+    };
+    e.prevent_default();
+    let target = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&id));
+    if let Some(el) = target {
+        el.scroll_into_view_with_bool(true);
+        if let Ok(h) = el.dyn_into::<web_sys::HtmlElement>() {
+            let _ = h.set_attribute("tabindex", "-1");
+            let _ = h.focus();
+        }
+    }
+}
+
 /// A link to Step through at `stage`'s first step, for the selected job.
 fn step_link(state: &super::AppState, stage: TeachStage) -> Html {
     let d = state.dispatcher();
-    let onclick =
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Open(stage))));
+    let onclick = Callback::from(move |_: MouseEvent| {
+        d.dispatch(Action::Teach(TeachAction::Open(stage)));
+        // The stepper's keys apply at once (this button leaves the page).
+        super::teach::focus_panel();
+    });
     html! {
         <button class="link-button" {onclick} data-testid={format!("how-step-{}", stage.name())}>
             { format!("Step through {} →", smd_charts::teach::stage_title(stage)) }
@@ -76,7 +106,7 @@ pub fn Help() -> Html {
                 <figure class="help-landscape" data-testid="help-landscape">
                     { Html::from_html_unchecked(AttrValue::from(landscape_svg(&l, &opts))) }
                     <figcaption class="note">{ format!(
-                        "Job {}'s completion time T over its (w, p) box (the selected job; darker is faster) with its region Ω outlined: the integer optimum, Algorithm 1's x̄ and each policy's point are marked. T falls steeply with the first workers and flattens in p — the reason the ε slack can let p grow.",
+                        "Job {}'s completion time T over its (w, p) box (the selected job; darker is faster, the colour saying how far T is above its minimum, on a log scale) with its region Ω outlined: the integer optimum, Algorithm 1's x̄ and each policy's point are marked. T falls steeply with the first workers and flattens in p — the reason the ε slack can let p grow.",
                         l.id
                     ) }</figcaption>
                 </figure>
@@ -102,9 +132,9 @@ pub fn Help() -> Html {
     html! {
         <section class="card help" id="help" data-testid="help">
             <h2>{"The model and the algorithm"}</h2>
-            <figure class="pipeline" data-testid="help-pipeline">
+            <figure class="pipeline" data-testid="help-pipeline" onclick={on_stage_click}>
                 { Html::from_html_unchecked(AttrValue::from(pipeline_svg(&stages(), &PipelineOptions { width: 1000.0, per_row: 4 }))) }
-                <figcaption class="note">{"Every plan goes through these stages, left to right (click one for its paragraph). The Step through view shows stages 3–5 on one job, step by step."}</figcaption>
+                <figcaption class="note">{"Every plan goes through these stages, left to right (click one for its paragraph below). The Step through view shows stages 3–5 on one job, step by step."}</figcaption>
             </figure>
             <p id="how-model">{"Each training job j runs E iterations of a model of g MB on w workers and p parameter servers (PS). Its N layers have forward, backward and communication-profile times f_j, b_j, r_j; one PS has bandwidth B; β1, β2 are per-worker and per-PS overheads per iteration; α scales asynchronous communication."}</p>
             <p><b>{"Completion time. "}</b>{"Synchronous: T(w,p) = θ1·w + θ2·p + θ3 + θ4·w/p + θ5/w with θ1 = Eβ1, θ2 = Eβ2, θ3 = Eη2·t_b, θ4 = 2Eη3·G/B, θ5 = η1·E·K·t_f. Asynchronous: T = θ'1 + θ'2·p/w + θ'3/w + θ'4/p. The overlap model (sequential, wait-free backprop, pipelined) enters through the exposure factors η1, η2, η3 ∈ [0,1] from one simulated iteration (see the layer schedule)."}</p>

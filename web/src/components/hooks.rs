@@ -359,14 +359,25 @@ pub fn replace_hash(hash: &str) {
     }
 }
 
-/// When `enabled`: the view on screen is kept in the address (`view=…`, the hash's other
-/// parts untouched), and a hash changed by hand (or by a link on the page) shows its view.
+/// When `enabled`: the view on screen is kept in the address (`view=…`) and, in Step
+/// through, its step (`step=…`, once its trace is there; dropped in other views) — the
+/// hash's other parts untouched — and a hash changed by hand (or by a link on the page)
+/// shows its view and step.
 #[hook]
 pub fn use_address(state: &AppState, enabled: bool) {
-    use_effect_with(state.view.tab, move |tab| {
+    let tab = state.view.tab;
+    let step =
+        (tab == View::Teach && state.teach.ready().is_some()).then(|| state.teach.position().0);
+    use_effect_with((tab, step), move |&(tab, step)| {
         let hash = hash();
-        if enabled && route::view_of(&hash) != *tab {
-            replace_hash(&route::with_view(&hash, *tab));
+        let named = route::step_of(&hash);
+        let want = if tab == View::Teach {
+            step.or(named)
+        } else {
+            None
+        };
+        if enabled && (route::view_of(&hash) != tab || named != want) {
+            replace_hash(&route::with_step(&route::with_view(&hash, tab), want));
         }
     });
     let d = state.dispatcher();
@@ -374,7 +385,12 @@ pub fn use_address(state: &AppState, enabled: bool) {
         let listener = enabled.then(|| {
             web_sys::window().map(|w| {
                 Listener::new(w.into(), "hashchange", move |_| {
-                    d.dispatch(Action::View(ViewAction::Show(route::view_of(&hash()))))
+                    let h = hash();
+                    let view = route::view_of(&h);
+                    d.dispatch(Action::View(ViewAction::Show(view)));
+                    if let (View::Teach, Some(n)) = (view, route::step_of(&h)) {
+                        d.dispatch(Action::Teach(TeachAction::Address(n)));
+                    }
                 })
             })
         });

@@ -1,5 +1,7 @@
 //! The tab bar: one tab per [`View`], in [`View::ALL`]'s order (WAI-ARIA tabs: the selected
-//! tab is in the tab order, the arrow keys, Home and End move between tabs).
+//! tab is in the tab order, the arrow keys, Home and End move between tabs). A click of the
+//! pointer on Step through's tab puts the focus in its panel, where those keys step
+//! (`components::teach`); reached from the keyboard, the tab keeps it.
 
 use super::use_app;
 use crate::state::ViewAction;
@@ -43,7 +45,13 @@ pub fn TabBar() -> Html {
         let selected = v == current;
         let onclick = {
             let d = state.dispatcher();
-            Callback::from(move |_: MouseEvent| d.dispatch(Action::View(ViewAction::Show(v))))
+            Callback::from(move |e: MouseEvent| {
+                d.dispatch(Action::View(ViewAction::Show(v)));
+                // A pointer's click (detail > 0; Enter or space on the tab give 0).
+                if v == View::Teach && e.detail() > 0 {
+                    super::teach::focus_panel();
+                }
+            })
         };
         let onkeydown = {
             let d = state.dispatcher();

@@ -45,7 +45,9 @@ fn picture(l: &Landscape, t: &Trace, k: usize) -> AttrValue {
 /// The stepper's keys, anywhere on the page while Step through is on screen: ← and → a
 /// step, Home and End the first and last, space Play/Stop. Keys typed into a field, on the
 /// tab list (whose arrows change the view) or — space — on a button (which presses it) are
-/// theirs.
+/// theirs. A click on the view's tab or on a stepper button leaves the focus in the view's
+/// panel ([`focus_panel`]), never on the tab list or the button, so the keys that follow
+/// step (and space plays) rather than change the view or press the button again.
 fn on_key(e: &web_sys::KeyboardEvent) -> Option<TeachAction> {
     if e.ctrl_key() || e.alt_key() || e.meta_key() || e.default_prevented() {
         return None;
@@ -68,6 +70,32 @@ fn on_key(e: &web_sys::KeyboardEvent) -> Option<TeachAction> {
         " " if tag != "BUTTON" => TeachAction::Toggle,
         _ => return None,
     })
+}
+
+/// Puts the focus in the view's panel (the page's `tabpanel`).
+pub fn focus_panel() {
+    let panel = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("[role=tabpanel]").ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(p) = panel {
+        let _ = p.focus();
+    }
+}
+
+/// A press of the pointer on a stepper button: the button does not take the focus (its
+/// click still comes), the panel does — so space, after a click on Next, plays rather than
+/// pressing Next again.
+fn keep_focus(e: MouseEvent) {
+    let on_button = e
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|t| t.closest("button").ok().flatten())
+        .is_some();
+    if on_button {
+        e.prevent_default();
+        focus_panel();
+    }
 }
 
 /// Listens to the stepper's keys on the document while the view is on screen.
@@ -175,7 +203,7 @@ fn card(picker: Option<Html>, body: Html) -> Html {
     html! {
         <section class="card teach" id="teach" data-testid="teach">
             { title }
-            <p class="note">{"The plan on screen, replayed for one job with the smd policy: (a) the bounds l_j, φ_j of the summands ζ_j of T and the free summand J; (b) Algorithm 1's ε-grid — the grid points solved and the blocks the fast path pruned, with the best ν so far; (c) Algorithm 2 — x̃ and its draws; (d) the admission of every job. The lesson walks the key steps — each says in brief what it passes over — and ends with the decision in words; uncheck it for every step. Long searches are cut (the summaries say how many steps were left out)."}</p>
+            <details class="note teach-about"><summary>{"What this view shows"}</summary>{"The plan on screen, replayed for one job with the smd policy: (a) the bounds l_j, φ_j of the summands ζ_j of T and the free summand J; (b) Algorithm 1's ε-grid — the grid points solved and the blocks the fast path pruned, with the best ν so far; (c) Algorithm 2 — x̃ and its draws; (d) the admission of every job. The lesson walks the key steps — each says in brief what it passes over — and ends with the decision in words; uncheck it for every step. Long searches are cut (the summaries say how many steps were left out)."}</details>
             { body }
         </section>
     }
@@ -263,7 +291,7 @@ fn stepper(
     });
     html! {
         <>
-            <div class="buttons teach-controls" role="toolbar" aria-label="Step through">
+            <div class="buttons teach-controls" role="toolbar" aria-label="Step through" onmousedown={keep_focus}>
                 <button onclick={go(TeachMove::First)} disabled={first} data-testid="teach-first" aria-keyshortcuts="Home">{"« First"}</button>
                 <button onclick={go(TeachMove::Previous)} disabled={first} data-testid="teach-prev" aria-keyshortcuts="ArrowLeft">{"◀ Previous"}</button>
                 <button onclick={play} disabled={of < 2} aria-pressed={playing.to_string()} data-testid="teach-play" aria-keyshortcuts="Space">
@@ -284,33 +312,39 @@ fn stepper(
                         }) }
                     </select>
                 </label>
-                <span class="note">{"Keys: ← → a step · Home / End · space Play / Stop"}</span>
+                <span class="note" data-testid="teach-keys">{"Keys, anywhere in this view (a click on it puts them here): ← → a step · Home / End · space Play / Stop. On the tab list the arrows change the view."}</span>
             </div>
-            <div class="switch teach-stages">{ for stages }</div>
-            <div class="teach-step" data-testid="teach-step" aria-live="polite"
-                data-step={at.to_string()} data-steps={of.to_string()} data-stage={stage.name()}
-                data-trace-step={(k + 1).to_string()}
-                data-w={decision.and_then(|l| l.workers).map(|w| w.to_string())}
-                data-p={decision.and_then(|l| l.ps).map(|p| p.to_string())}
-                data-admitted={decision.map(|l| l.admitted.to_string())}>
-                <p class="teach-counter" data-testid="teach-counter">{ counter }
-                    <strong data-testid="teach-stage">{ stage_title(stage) }</strong></p>
-                { for brief.map(|b| html! { <p class="note teach-skipped" data-testid="teach-skipped">{ b }</p> }) }
-                <p class="teach-text" data-testid="teach-text">{ text }</p>
-                { for why.map(|w| html! {
-                    <p class="teach-why" data-testid="teach-decision"><strong>{"The decision in words. "}</strong>{ w }</p>
-                }) }
+            <div class="switch teach-stages" onmousedown={keep_focus}>{ for stages }</div>
+            <div class="teach-body">
+                <div class="teach-words">
+                    <div class="teach-step" data-testid="teach-step" aria-live="polite"
+                        data-step={at.to_string()} data-steps={of.to_string()} data-stage={stage.name()}
+                        data-trace-step={(k + 1).to_string()}
+                        data-w={decision.and_then(|l| l.workers).map(|w| w.to_string())}
+                        data-p={decision.and_then(|l| l.ps).map(|p| p.to_string())}
+                        data-admitted={decision.map(|l| l.admitted.to_string())}>
+                        <p class="teach-counter" data-testid="teach-counter">{ counter }
+                            <strong data-testid="teach-stage">{ stage_title(stage) }</strong></p>
+                        { for brief.map(|b| html! { <p class="note teach-skipped" data-testid="teach-skipped">{ b }</p> }) }
+                        <p class="teach-text" data-testid="teach-text">{ text }</p>
+                        { for why.map(|w| html! {
+                            <p class="teach-why" data-testid="teach-decision"><strong>{"The decision in words. "}</strong>{ w }</p>
+                        }) }
+                    </div>
+                    if stage == Stage::Admission {
+                        { for chart.map(|svg| html! {
+                            <div class="chart teach-admission" data-testid="teach-admission">{ Html::from_html_unchecked(svg) }</div>
+                        }) }
+                        { for table.flatten() }
+                    }
+                </div>
+                <div class="teach-picture">
+                    { match svg {
+                        Some(svg) => html! { <div class="chart" data-testid="teach-landscape">{ Html::from_html_unchecked(svg) }</div> },
+                        None => html! { <p class="note chart-placeholder">{"Computing the landscape…"}</p> },
+                    } }
+                </div>
             </div>
-            if stage == Stage::Admission {
-                { for chart.map(|svg| html! {
-                    <div class="chart teach-admission" data-testid="teach-admission">{ Html::from_html_unchecked(svg) }</div>
-                }) }
-                { for table.flatten() }
-            }
-            { match svg {
-                Some(svg) => html! { <div class="chart" data-testid="teach-landscape">{ Html::from_html_unchecked(svg) }</div> },
-                None => html! { <p class="note chart-placeholder">{"Computing the landscape…"}</p> },
-            } }
         </>
     }
 }

@@ -64,6 +64,10 @@ pub struct TeachState {
     pub play_ms: u32,
     /// A stage to show once the trace is ready (a link from How it works).
     pub want: Option<Stage>,
+    /// The step the address names (`#step=…`, from 1), shown once a trace is ready and
+    /// kept for the trace that follows until the user moves the stepper (the lesson may
+    /// pick its job after the first trace is asked for).
+    pub want_step: Option<usize>,
 }
 
 impl Default for TeachState {
@@ -76,6 +80,7 @@ impl Default for TeachState {
             playing: false,
             play_ms: PLAY_MS,
             want: None,
+            want_step: None,
         }
     }
 }
@@ -204,6 +209,9 @@ impl TeachState {
         });
         self.keys = Rc::new(self.ready().map(|t| lesson(t)).unwrap_or_default());
         self.step = self.ends().map_or(0, |(first, _)| first);
+        if let Some(n) = self.want_step {
+            self.to(n);
+        }
         if let Some(stage) = self.want.take() {
             self.go(TeachMove::Stage(stage));
         }
@@ -241,6 +249,27 @@ impl TeachState {
         self.step = to;
         self.playing = false;
         changed
+    }
+
+    /// The trace step the stepper numbers `n` (from 1; past the last, the last): in the
+    /// lesson its `n`-th key step, else the trace's step `n`.
+    fn step_numbered(&self, n: usize) -> Option<usize> {
+        let i = n.checked_sub(1)?;
+        match self.walked() {
+            Some(keys) => keys.get(i).or(keys.last()).map(|s| s.at),
+            None => self.len().checked_sub(1).map(|last| i.min(last)),
+        }
+    }
+
+    /// Shows the step the stepper numbers `n` (an address's step), Play stopped; returns
+    /// whether anything changed.
+    fn to(&mut self, n: usize) -> bool {
+        let before = (self.step, self.playing);
+        if let Some(k) = self.step_numbered(n) {
+            self.step = k;
+            self.playing = false;
+        }
+        (self.step, self.playing) != before
     }
 
     /// Play (`true`) or stop; Play at the last step starts again from the first.
@@ -351,13 +380,26 @@ pub enum TeachAction {
     Speed(u32),
     /// Show Step through at this stage's first step (now, or once its trace is ready).
     Open(Stage),
+    /// The address names step `n` (from 1): show it now, or once the trace is ready.
+    Address(usize),
 }
 
 impl TeachAction {
     /// Applies the change to the state; returns whether anything changed.
     pub(super) fn reduce(self, s: &mut State) -> bool {
+        // A move by the user replaces the step the address named.
+        if !matches!(
+            self,
+            TeachAction::RequestTrace(_) | TeachAction::Tick | TeachAction::Address(_)
+        ) {
+            s.teach.want_step = None;
+        }
         match self {
             TeachAction::RequestTrace(key) => s.request_trace(key),
+            TeachAction::Address(n) => {
+                s.teach.want_step = Some(n);
+                s.teach.to(n)
+            }
             TeachAction::Go(m) => s.teach.go(m),
             TeachAction::Play(on) => s.teach.play(on),
             TeachAction::Tick => s.teach.tick(),

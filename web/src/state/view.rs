@@ -201,6 +201,8 @@ impl ViewAction {
             }
             ViewAction::SelectJob(uid) => {
                 s.view.pick(uid);
+                // Another job's trace starts at its first step, not at the address's.
+                s.teach.want_step = None;
                 true
             }
             ViewAction::SelectPolicy(p) => {

@@ -215,6 +215,13 @@ async fn the_lesson_runs_by_keyboard_and_ends_on_the_decision_in_words() {
                 0,
                 "never empty"
             );
+            // A line to see from the first admission step on (not a lone point).
+            let lines = m
+                .all("[data-testid=teach-admission] g.series")
+                .iter()
+                .filter(|s| s.query_selector_all("g.point").unwrap().length() >= 2)
+                .count();
+            assert!(lines >= 1, "key step {k}: no line in the admission's chart");
         }
     }
     let names: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
@@ -256,4 +263,233 @@ async fn the_lesson_runs_by_keyboard_and_ends_on_the_decision_in_words() {
     })
     .await;
     assert_eq!(m.count("[data-testid=error]"), 0);
+}
+
+/// Sets the address's hash without a history entry (`""`: none).
+fn set_hash(hash: &str) {
+    let w = web_sys::window().unwrap();
+    let path = w.location().pathname().unwrap();
+    let url = if hash.is_empty() {
+        path
+    } else {
+        format!("{path}#{hash}")
+    };
+    w.history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        .unwrap();
+}
+
+/// The address's hash, with its `#`.
+fn hash() -> String {
+    web_sys::window().unwrap().location().hash().unwrap()
+}
+
+/// A click of the pointer on `el`, as a browser makes it: a `mousedown`, which gives the
+/// focus to the focusable element pressed unless a handler cancels it, then the `click`.
+/// Returns whether the click was let through (not cancelled).
+fn pointer_click(el: &Element) -> bool {
+    let f = js_sys::Function::new_with_args(
+        "el",
+        "const down = new MouseEvent('mousedown', { bubbles: true, cancelable: true, detail: 1 });
+         if (el.dispatchEvent(down)) {
+           const f = el.closest('button, a, [tabindex], select, input');
+           if (f) f.focus();
+         }
+         return el.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true, detail: 1 }));",
+    );
+    f.call1(&wasm_bindgen::JsValue::NULL, el)
+        .unwrap()
+        .as_bool()
+        .unwrap()
+}
+
+/// A key pressed where the focus is, with the browser's own part: space or Enter on a
+/// focused button, not taken by a handler, presses it.
+fn key_at_focus(key: &str) {
+    let f = js_sys::Function::new_with_args(
+        "key",
+        "const el = document.activeElement || document.body;
+         const e = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+         if (el.dispatchEvent(e) && el.tagName === 'BUTTON' && (key === ' ' || key === 'Enter')) el.click();",
+    );
+    f.call1(&wasm_bindgen::JsValue::NULL, &key.into()).unwrap();
+}
+
+/// The view whose tab is selected.
+fn selected_view(m: &Mounted) -> String {
+    m.one("[role=tab][aria-selected=true]")
+        .get_attribute("data-view")
+        .unwrap_or_default()
+}
+
+/// How it works: a stage of the pipeline figure, clicked, scrolls its paragraph to the top
+/// of the window in the same view, gives it the focus and leaves the address alone (its
+/// link's hash named no view: the page went to the Plan).
+#[wasm_bindgen_test]
+async fn a_pipeline_stage_scrolls_to_its_paragraph_in_how_it_works() {
+    set_hash("view=how-it-works");
+    let m = Mounted::new(AppProps {
+        read_link: true,
+        ..props(Some(scenario(4, 3)))
+    });
+    m.until("the pipeline", |m| {
+        m.count("[data-testid=help-pipeline] a") > 0
+    })
+    .await;
+    for id in ["how-region", "how-placement", "how-smd"] {
+        let link = m.one(&format!("[data-testid=help-pipeline] a[href='#{id}']"));
+        assert!(!pointer_click(&link), "{id}: the link does not navigate");
+        let target = document().get_element_by_id(id).unwrap();
+        m.until(&format!("{id} at the top"), |_| {
+            target.get_bounding_client_rect().top().abs() < 1.0
+        })
+        .await;
+        assert_eq!(selected_view(&m), "how-it-works");
+        assert_eq!(hash(), "#view=how-it-works");
+        assert_eq!(document().active_element(), Some(target));
+    }
+    drop(m);
+    set_hash("");
+}
+
+/// Step through's keys after clicks: a click on its tab leaves → to the stepper (not to the
+/// tab list, whose arrows change the view), and space after a click on Next ▶ plays rather
+/// than pressing Next again; on the tab list, reached by the keyboard, the arrows still
+/// change the view.
+#[wasm_bindgen_test]
+async fn after_clicks_the_keys_step_and_space_plays() {
+    let m = Mounted::new(props(Some(scenario(4, 3))));
+    m.planned(4).await;
+    assert!(pointer_click(&m.one("[role=tab][data-view=teach]")));
+    let focused = || {
+        document()
+            .active_element()
+            .and_then(|e| e.get_attribute("role"))
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        focused(),
+        "tabpanel",
+        "the click put the focus in the panel"
+    );
+    // The lesson's job, once the plan is complete, and its trace.
+    let s = scenario(4, 3);
+    let want = smd_core::plan_with(&s, Policy::Smd, &mut smd_core::Options::default()).unwrap();
+    let job = &s.jobs[want.jobs.iter().position(|l| l.admitted).unwrap()].id;
+    m.until("the lesson", |m| {
+        m.count("[data-testid=teach-step]") == 1
+            && step(m).1 >= 4
+            && m.value("[data-testid=teach-job]") == *job
+    })
+    .await;
+    assert_eq!(step(&m).0, 1);
+    assert_eq!(focused(), "tabpanel");
+    key_at_focus("ArrowRight");
+    m.until("step 2 by →", |m| step(m).0 == 2).await;
+    assert_eq!(
+        selected_view(&m),
+        "teach",
+        "→ stepped, not changed the view"
+    );
+    key_at_focus("ArrowLeft");
+    m.until("step 1 by ←", |m| step(m).0 == 1).await;
+    // Next ▶ by the pointer, then space: Play (slowly, so the step stays), not Next again.
+    m.select("[data-testid=teach-speed]", "3000");
+    assert!(pointer_click(&m.one("[data-testid=teach-next]")));
+    m.until("step 2 by Next", |m| step(m).0 == 2).await;
+    key_at_focus(" ");
+    m.until("Play", |m| {
+        m.text("[data-testid=teach-play]").contains("Stop")
+    })
+    .await;
+    assert_eq!(step(&m).0, 2, "space played; it did not press Next again");
+    key_at_focus(" ");
+    m.until("Stop", |m| {
+        m.text("[data-testid=teach-play]").contains("Play")
+    })
+    .await;
+    // The keys are said where they apply.
+    assert!(m
+        .text("[data-testid=teach-keys]")
+        .contains("On the tab list the arrows change the view"));
+    // On the tab list (the focus on the selected tab), ← changes the view.
+    let tab = m.one("[role=tab][data-view=teach]");
+    tab.dyn_ref::<HtmlElement>().unwrap().focus().unwrap();
+    key_at_focus("ArrowLeft");
+    m.until("How it works by ←", |m| {
+        selected_view(m) == "how-it-works"
+    })
+    .await;
+}
+
+/// The step is in the address: `#view=teach&step=3` opens step 3, a move writes its step,
+/// a step typed into the address is shown, and another view drops it.
+#[wasm_bindgen_test]
+async fn the_step_is_in_the_address() {
+    set_hash("view=teach&step=3");
+    let m = Mounted::new(AppProps {
+        read_link: true,
+        ..props(Some(scenario(4, 3)))
+    });
+    m.until("step 3", |m| {
+        m.count("[data-testid=teach-step]") == 1 && step(m).0 == 3
+    })
+    .await;
+    assert!(step(&m).1 >= 5, "a lesson long enough for this test");
+    m.until("the address's step", |_| hash().contains("step=3"))
+        .await;
+    let body = document().body().unwrap();
+    keyboard::press(&body, "ArrowRight");
+    m.until("step 4", |m| step(m).0 == 4).await;
+    m.until("step 4 in the address", |_| hash() == "#view=teach&step=4")
+        .await;
+    // Typed into the address (a hashchange).
+    web_sys::window()
+        .unwrap()
+        .location()
+        .set_hash("view=teach&step=2")
+        .unwrap();
+    m.until("step 2 from the address", |m| step(m).0 == 2).await;
+    m.click("[role=tab][data-view=plan]");
+    m.until("the Plan, without a step", |_| hash() == "#view=plan")
+        .await;
+    drop(m);
+    set_hash("");
+}
+
+/// At a laptop's 1024 px the picture of the step sits beside its words, and the landscape
+/// ends within the first screen (768 px) of the page.
+#[wasm_bindgen_test]
+async fn the_landscape_is_on_the_first_screen_at_1024_px() {
+    // The page's stylesheet, as index.html links it.
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(include_str!("../../style.css")));
+    document().head().unwrap().append_child(&style).unwrap();
+    let m = Mounted::new(props(Some(scenario(4, 3))));
+    m.root.set_attribute("style", "width: 1024px").unwrap();
+    m.planned(4).await;
+    m.click("[role=tab][data-view=teach]");
+    m.until("the landscape", |m| {
+        m.count("[data-testid=teach-landscape] svg") == 1
+    })
+    .await;
+    let top = m.root.get_bounding_client_rect().top();
+    let picture = m
+        .one("[data-testid=teach-landscape] svg")
+        .get_bounding_client_rect();
+    let words = m.one("[data-testid=teach-step]").get_bounding_client_rect();
+    assert!(
+        picture.left() > words.right() - 1.0,
+        "beside the words: {} ≤ {}",
+        picture.left(),
+        words.right()
+    );
+    assert!(
+        picture.bottom() - top <= 768.0,
+        "ends at {} px",
+        picture.bottom() - top
+    );
+    drop(m);
+    style.remove();
 }

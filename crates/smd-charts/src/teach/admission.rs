@@ -82,16 +82,27 @@ pub fn admission_rows(t: &Trace, k: usize, max: usize) -> Vec<[String; 4]> {
 }
 
 /// The admission's progress up to step `k` as a line chart, `None` before the admission.
-/// Its x axis is the trace's step number, as in [`admission_rows`]' first column: Frieze–
-/// Clarke — each completed subset's Σu and the best so far; branch and bound — the
-/// incumbent and the best bound over the open nodes. The chart is never empty: at the
-/// candidates' step the best selection (or incumbent) is ∅, with Σu = 0.
+/// Its x axis is the trace's step number, as in [`admission_rows`]' first column, over the
+/// whole admission from its first step (the candidates) to its decision, whatever the step:
+/// Frieze–Clarke — each completed subset's Σu and the best so far; branch and bound — the
+/// incumbent and the best bound over the open nodes; both — the candidates' LP bound, which
+/// no selection exceeds, as a line across. The chart is never empty: at the candidates'
+/// step it has that line and the best selection (or incumbent) ∅, with Σu = 0.
 pub fn admission_chart(t: &Trace, k: usize) -> Option<LineChart> {
     let start = t.first_of(Stage::Admission)?;
     if k < start {
         return None;
     }
     let end = (k + 1).min(t.steps.len());
+    // The admission's last step (its decision, or the trace's last step).
+    let last = (start..t.steps.len())
+        .take_while(|&i| t.steps[i].stage() == Stage::Admission)
+        .last()
+        .unwrap_or(start);
+    let bound = match t.steps.get(start) {
+        Some(Event::Candidates { bound, .. }) if bound.is_finite() && *bound > 0.0 => Some(*bound),
+        _ => None,
+    };
     // x: the step's number, from 1.
     let at = |i: usize, y: f64| Point::exact((i + 1) as f64, y);
     let nodes = matches!(
@@ -137,11 +148,18 @@ pub fn admission_chart(t: &Trace, k: usize) -> Option<LineChart> {
     };
     first.name = a.into();
     second.name = b.into();
+    let mut series = vec![first, second];
+    if let Some(b) = bound {
+        series.push(Series {
+            name: "LP bound of the candidates".into(),
+            points: vec![at(start, b), at(last.max(start + 1), b)],
+        });
+    }
     Some(LineChart {
         title: title.into(),
         x_label: "step (as in the table)".into(),
         y_label: "total utility Σu".into(),
-        series: vec![first, second],
+        series,
         width: 480.0,
         height: 240.0,
         dodge: 0.0,

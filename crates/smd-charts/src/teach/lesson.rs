@@ -360,6 +360,7 @@ fn admission_why(t: &Trace, line: &JobPlan) -> String {
             items,
             capacity,
             depth,
+            ..
         } => Some((items, capacity, depth.is_some())),
         _ => None,
     });

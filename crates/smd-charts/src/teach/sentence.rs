@@ -361,7 +361,12 @@ fn rounding(t: &Trace, e: &Event) -> String {
 /// (d) Admission: the candidates, Frieze–Clarke subsets, branch-and-bound nodes, the decision.
 fn admission(t: &Trace, e: &Event) -> String {
     match e {
-        Event::Candidates { items, depth, .. } => {
+        Event::Candidates {
+            items,
+            depth,
+            bound,
+            ..
+        } => {
             let method = match depth {
                 Some(q) => format!(
                     "Frieze–Clarke at depth q = {q}: every subset S of at most q candidates, \
@@ -377,9 +382,17 @@ fn admission(t: &Trace, e: &Event) -> String {
                     t.job
                 ),
             };
+            let ceiling = if *bound > 0.0 {
+                format!(
+                    " Their LP relaxation is worth Σu = {}: no selection is worth more.",
+                    n4(*bound)
+                )
+            } else {
+                String::new()
+            };
             format!(
                 "Admission: maximise Σ u_i·x_i subject to Σ D_i·x_i ≤ capacity over {}, by \
-                 {method}. {mine}",
+                 {method}. {mine}{ceiling}",
                 plural(items.len() as u64, "candidate")
             )
         }

@@ -217,7 +217,8 @@ fn the_explanation_says_the_plans_decision_and_why() {
 }
 
 /// The admission's chart is drawn from its first step on (the empty selection at the
-/// candidates), and its x values are the step numbers the table lists.
+/// candidates, and the candidates' LP bound across to the decision), and its x values are
+/// the step numbers the table lists (and the decision's).
 #[test]
 fn the_admission_chart_counts_the_tables_steps() {
     for outer in [
@@ -232,15 +233,80 @@ fn the_admission_chart_counts_the_tables_steps() {
             .iter()
             .flat_map(|s| s.points.iter().map(|p| p.x))
             .collect();
-        assert_eq!(pts, vec![(a + 1) as f64], "∅ at the candidates' step");
+        let decision = t.steps.len() - 1;
+        assert_eq!(
+            pts,
+            vec![(a + 1) as f64, (a + 1) as f64, (decision + 1) as f64],
+            "∅ and the LP bound at the candidates' step"
+        );
         assert!(crate::line_chart_svg(&c).contains("data-x"));
         let end = t.steps.len() - 1;
         let rows = admission_rows(&t, end, usize::MAX);
         let mut listed: Vec<f64> = rows.iter().map(|r| r[0].parse().unwrap()).collect();
-        listed.push((a + 1) as f64);
+        listed.extend([(a + 1) as f64, (end + 1) as f64]);
         let c = admission_chart(&t, end).unwrap();
         for p in c.series.iter().flat_map(|s| &s.points) {
             assert!(listed.contains(&p.x), "x = {} is a step of the table", p.x);
+        }
+    }
+}
+
+/// From the admission's first step (the candidates, before any subset or node) the chart
+/// has a line to show — the candidates' LP bound across the whole admission, above the
+/// empty selection's 0 — and its x axis spans more than that one step. No selection, and
+/// the decision, is worth more than the bound.
+#[test]
+fn the_admission_chart_has_a_line_from_its_first_step() {
+    for outer in [
+        smd_core::scenario::Outer::Ptas,
+        smd_core::scenario::Outer::Exact,
+    ] {
+        for job in 0..6 {
+            let t = traced(outer, job);
+            let a = t.first_of(Stage::Admission).unwrap();
+            let Some(Event::Candidates { bound, items, .. }) = t.steps.get(a) else {
+                panic!("the admission starts with its candidates");
+            };
+            assert!(items.is_empty() || *bound > 0.0, "job {job}: {bound}");
+            let c = admission_chart(&t, a).unwrap();
+            let line = c
+                .series
+                .iter()
+                .find(|s| s.points.len() >= 2)
+                .unwrap_or_else(|| panic!("job {job}: no line at the candidates' step"));
+            assert!(line.points.iter().all(|p| p.mean == *bound && p.mean > 0.0));
+            let xs: Vec<f64> = c
+                .series
+                .iter()
+                .flat_map(|s| &s.points)
+                .map(|p| p.x)
+                .collect();
+            let (lo, hi) = xs
+                .iter()
+                .fold((f64::INFINITY, 0.0_f64), |(l, h), &x| (l.min(x), h.max(x)));
+            assert!(hi > lo, "job {job}: one step wide");
+            let last = t.steps.len() - 1;
+            let end = admission_chart(&t, last).unwrap();
+            for p in end.series.iter().flat_map(|s| &s.points) {
+                assert!(p.x <= (last + 1) as f64 && p.x >= (a + 1) as f64);
+            }
+            // Frieze–Clarke's selections: each below the bound.
+            for p in end.series[..2].iter().flat_map(|s| &s.points) {
+                if outer == smd_core::scenario::Outer::Ptas {
+                    assert!(
+                        p.mean <= bound * (1.0 + 1e-9),
+                        "job {job}: {} > {bound}",
+                        p.mean
+                    );
+                }
+            }
+            let Some(Event::Admitted { value, .. }) = t.steps.last() else {
+                panic!("the trace ends with the decision");
+            };
+            assert!(
+                *value <= bound * (1.0 + 1e-9),
+                "job {job}: {value} > {bound}"
+            );
         }
     }
 }

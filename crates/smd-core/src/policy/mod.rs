@@ -427,19 +427,28 @@ fn admit<O: Observer>(
 /// The admission's first step: the candidates among `items` (one per job) and `cap`.
 pub(crate) fn candidates(items: &[Item], cap: &[f64; R], depth: Option<u32>) -> Event {
     let fits = |d: &[f64; R]| crate::knapsack::fits_all(d, cap);
+    let items: Vec<AdmissionItem> = items
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| it.value > 0.0 && fits(&it.demand))
+        .map(|(job, it)| AdmissionItem {
+            job,
+            value: it.value,
+            demand: it.demand,
+        })
+        .collect();
+    let values: Vec<f64> = items.iter().map(|i| i.value).collect();
+    let demands: Vec<[f64; R]> = items.iter().map(|i| i.demand).collect();
+    let bound = if items.is_empty() {
+        0.0
+    } else {
+        crate::kp_lp::solve(&values, &demands, cap).value
+    };
     Event::Candidates {
-        items: items
-            .iter()
-            .enumerate()
-            .filter(|(_, it)| it.value > 0.0 && fits(&it.demand))
-            .map(|(job, it)| AdmissionItem {
-                job,
-                value: it.value,
-                demand: it.demand,
-            })
-            .collect(),
+        items,
         capacity: *cap,
         depth,
+        bound,
     }
 }
 
