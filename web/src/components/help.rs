@@ -102,9 +102,11 @@ pub fn Help() -> Html {
                 value: Value::Time,
                 id_prefix: "help-landscape".into(),
             };
+            let svg = AttrValue::from(landscape_svg(&l, &opts));
             html! {
                 <figure class="help-landscape" data-testid="help-landscape">
-                    { Html::from_html_unchecked(AttrValue::from(landscape_svg(&l, &opts))) }
+                    { Html::from_html_unchecked(svg.clone()) }
+                    <super::chart::ChartDownloads {svg} name="landscape" />
                     <figcaption class="note">{ format!(
                         "Job {}'s completion time T over its (w, p) box (the selected job; darker is faster, the colour saying how far T is above its minimum, on a log scale) with its region Ω outlined: the integer optimum, Algorithm 1's x̄ and each policy's point are marked. T falls steeply with the first workers and flattens in p — the reason the ε slack can let p grow.",
                         l.id
@@ -115,10 +117,11 @@ pub fn Help() -> Html {
     // The draft's first job's utility, drawn: the sigmoid the paragraph describes.
     let curve = state.draft.scenario.jobs.first().map(|j| {
         let u = &j.utility;
-        let svg = utility_curve_svg([u.gamma1, u.gamma2, u.gamma3], 520.0);
+        let svg = AttrValue::from(utility_curve_svg([u.gamma1, u.gamma2, u.gamma3], 520.0));
         html! {
             <figure class="utility-curve" data-testid="help-utility">
-                { Html::from_html_unchecked(AttrValue::from(svg)) }
+                { Html::from_html_unchecked(svg.clone()) }
+                <super::chart::ChartDownloads {svg} name="utility" />
                 <figcaption class="note">{ format!(
                     "Job {}'s utility: γ1 = {}, γ2 = {}, γ3 = {}. Finishing a little faster than γ3 gains almost nothing; a little slower loses almost everything.",
                     j.id,

@@ -333,14 +333,22 @@ fn stepper(
                     </div>
                     if stage == Stage::Admission {
                         { for chart.map(|svg| html! {
-                            <div class="chart teach-admission" data-testid="teach-admission">{ Html::from_html_unchecked(svg) }</div>
+                            <div class="chart teach-admission" data-testid="teach-admission">
+                                { Html::from_html_unchecked(svg.clone()) }
+                                <super::chart::ChartDownloads {svg} name="step-admission" />
+                            </div>
                         }) }
                         { for table.flatten() }
                     }
                 </div>
                 <div class="teach-picture">
                     { match svg {
-                        Some(svg) => html! { <div class="chart" data-testid="teach-landscape">{ Html::from_html_unchecked(svg) }</div> },
+                        Some(svg) => html! {
+                            <div class="chart" data-testid="teach-landscape">
+                                { Html::from_html_unchecked(svg.clone()) }
+                                <super::chart::ChartDownloads {svg} name="step-landscape" />
+                            </div>
+                        },
                         None => html! { <p class="note chart-placeholder">{"Computing the landscape…"}</p> },
                     } }
                 </div>

@@ -101,8 +101,14 @@ async fn the_stepper_reaches_every_stage_and_ends_with_the_plan() {
         );
     }
     assert!(disabled(&m, "teach-next") && disabled(&m, "teach-last"));
-    // In the admission: its chart and its last steps.
+    // In the admission: its chart and its last steps; both pictures download.
     assert_eq!(m.count("[data-testid=teach-admission] svg"), 1);
+    for chart in ["teach-admission", "teach-landscape"] {
+        for kind in ["svg", "png"] {
+            let button = format!("[data-testid={chart}] [data-action=chart-{kind}]");
+            assert_eq!(m.count(&button), 1, "{button}");
+        }
+    }
 
     // The last step is the plan's decision: the job's (w, p) and admission, as the plan
     // table shows them and as smd_core::plan_with computes them.
