@@ -146,6 +146,7 @@ pub fn over_time(s: &Simulated) -> (Export, Export) {
         "p95_jct_s",
         "makespan_s",
         "mean_queue_s",
+        "p95_queue_s",
         "restarts",
         "cross_traffic_gbit",
     ]);
@@ -162,6 +163,7 @@ pub fn over_time(s: &Simulated) -> (Export, Export) {
             m.p95_jct_s.into(),
             m.makespan_s.into(),
             m.mean_queue_s.into(),
+            m.p95_queue_s.into(),
             (m.restarts as f64).into(),
             m.cross_traffic_gbit.into(),
         ]);

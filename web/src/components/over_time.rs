@@ -266,7 +266,7 @@ fn metrics(r: &Simulated) -> Html {
                 <td class="num">{ time(m.median_jct_s) }</td>
                 <td class="num" data-testid="p95-jct">{ time(m.p95_jct_s) }</td>
                 <td class="num" data-testid="mean-queue">{ time(m.mean_queue_s) }</td>
-                <td class="num" data-testid="p95-queue">{ time(m.p95_queue_s) }</td>
+                <td class="num" data-testid="p95-queue" data-value={m.p95_queue_s.map_or(String::new(), |v| v.to_string())}>{ time(m.p95_queue_s) }</td>
                 <td class="num">{ time(m.makespan_s) }</td>
                 <td class="num">{ m.restarts }</td>
                 if all_reduce {

@@ -94,19 +94,23 @@ async fn the_planners_question_from_trace_to_a_shared_sweep() {
     })
     .await;
     let rows = csv(&last_download().await);
-    let col = rows[0].iter().position(|c| c == "mean_jct_s").unwrap();
-    for row in &rows[1..] {
-        let shown = m
-            .one(&format!(
-                "[data-testid=over-time-metrics] tr[data-policy={}] [data-testid=mean-jct]",
+    for (name, cell) in [("mean_jct_s", "mean-jct"), ("p95_queue_s", "p95-queue")] {
+        let col = rows[0].iter().position(|c| c == name).unwrap();
+        for row in &rows[1..] {
+            let shown = m
+                .one(&format!(
+                    "[data-testid=over-time-metrics] tr[data-policy={}] [data-testid={cell}]",
+                    row[0]
+                ))
+                .get_attribute("data-value")
+                .unwrap();
+            assert_eq!(
+                row[col].parse::<f64>().unwrap(),
+                shown.parse::<f64>().unwrap(),
+                "{name} of {}",
                 row[0]
-            ))
-            .get_attribute("data-value")
-            .unwrap();
-        assert_eq!(
-            row[col].parse::<f64>().unwrap(),
-            shown.parse::<f64>().unwrap()
-        );
+            );
+        }
     }
 
     // The sweep: mean JCT by default (the jobs arrive), under pollux, with a goal.
