@@ -440,7 +440,8 @@ fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
             ),
             None => {
                 let least = least(&a.values).unwrap_or(a.current);
-                if least.size == a.current.size {
+                // A size that only ties the current value does not lower it.
+                if least.size == a.current.size || least.value.is_none_or(|v| v >= now) {
                     return with_against(
                         a,
                         format!(
@@ -610,6 +611,13 @@ mod tests {
             "No size swept halves the mean JCT under pollux (the best at 8 × t4x4: 4.00 h); none lowers it."
         );
         assert!(!f.answer.contains(") ("), "{}", f.answer);
+        // On a flat curve no size lowers it, wherever the cluster is: the smallest of equal
+        // sizes is not named as if it were less.
+        let f = metric_answer(&flat, Metric::MeanJct, None, Some(16.0), false).unwrap();
+        assert_eq!(
+            f.answer,
+            "No size swept halves the mean JCT under pollux (the best at 16 × t4x4: 4.00 h); none lowers it."
+        );
     }
 
     #[test]
