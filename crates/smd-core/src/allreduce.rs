@@ -283,7 +283,7 @@ fn own_cap(m: &Measured, job: &MeasuredJob, batch: Option<f64>) -> u32 {
 
 /// The least seconds from its first step to its target `job` can take under any policy on
 /// any cluster, and the most GPUs an epoch's fastest run uses
-/// ([`Measured::least_time_to_target`]; `None` when nothing runs). A policy runs the job at
+/// ([`Measured::least_time_over`]; `None` when nothing runs). A policy runs the job at
 /// its fixed batch on up to its cap, or — a policy that chooses the batch (MODEL.md §23),
 /// or any policy when none is fixed — at one of §3.4's candidates on up to the cap of a
 /// chosen batch (ncf keeps its fixed batch); on any placement of its workers as nodes of

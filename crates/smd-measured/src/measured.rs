@@ -199,7 +199,8 @@ impl Measured {
         // Too many nodes is refused before the rotations are built (their cost grows with
         // the square of the nodes).
         let nodes = placement.iter().filter(|&&g| g > 0).count();
-        if nodes > MAX_NODES as usize && placement.iter().all(|&g| g <= 4) {
+        let measured_nodes = placement.iter().all(|&g| g <= 4);
+        if nodes > MAX_NODES as usize && measured_nodes {
             return Err(MeasuredError::NotMeasured(format!(
                 "{}: placement {} spans {nodes} nodes; the measurements and the project's \
                  model cover 1–{MAX_NODES} nodes",
@@ -209,7 +210,7 @@ impl Measured {
         }
         // 5–16 nodes of 1–4 GPUs take no rows, so no id: building one costs the square of
         // the nodes, and a bound asks for every node count at every batch.
-        if nodes > 4 && placement.iter().all(|&g| g <= 4) {
+        if nodes > 4 && measured_nodes {
             return self.wide_step(placement, local);
         }
         let id = placement_id(placement)?;
@@ -276,7 +277,7 @@ impl Measured {
         let replicas: u32 = largest.iter().sum();
         largest.truncate(MAX_NODES as usize);
         let inner = self.step(&largest, local)?;
-        let fit = fitted(self.app)?;
+        let fit = fitted(self.app);
         let (at_inner, _) = fit.step_time(MAX_NODES, largest.iter().sum(), local, 0);
         let (at_all, _) = fit.step_time(nodes as u32, replicas, local, 0);
         // More GPUs never shorten the fitted model's all-reduce (β_n ≥ 0); max() keeps
@@ -439,22 +440,6 @@ impl Measured {
         Ok(rounded_total(&self.epoch_seconds(placement, batch)?))
     }
 
-    /// The least seconds to the target over runs that may change configuration at any
-    /// time: each epoch at the fastest of `runs` (placement, total batch) for that epoch's
-    /// gradient statistics, rounded half to even as [`Measured::time_to_target`] rounds
-    /// it. With the run's times whole seconds at every change (the simulation's are: slots,
-    /// restarts and epoch ends are), no run switching among `runs` reaches the target
-    /// sooner. Returns the seconds and the most GPUs an epoch's fastest run uses; runs the
-    /// measurements cannot answer are skipped (`None` when none is left).
-    pub fn least_time_to_target<'p>(
-        &self,
-        runs: impl IntoIterator<Item = (&'p [u32], f64)>,
-    ) -> Option<(f64, u32)> {
-        let mut fastest = Fastest::default();
-        self.add_runs(&mut fastest, runs);
-        self.least_time_over(&fastest)
-    }
-
     /// Adds `runs` (placement, total batch) to `fastest`; runs the measurements cannot
     /// answer are skipped.
     pub fn add_runs<'p>(
@@ -469,7 +454,13 @@ impl Measured {
         }
     }
 
-    /// [`Measured::least_time_to_target`] over the runs gathered in `fastest`.
+    /// The least seconds to the target over runs that may change configuration at any
+    /// time: each epoch at the fastest of the runs (placement, total batch) gathered in
+    /// `fastest` ([`Measured::add_runs`]) for that epoch's gradient statistics, rounded half
+    /// to even as [`Measured::time_to_target`] rounds it. With the run's times whole
+    /// seconds at every change (the simulation's are: slots, restarts and epoch ends are),
+    /// no run switching among them reaches the target sooner. Returns the seconds and the
+    /// most GPUs an epoch's fastest run uses (`None` when no run was gathered).
     pub fn least_time_over(&self, fastest: &Fastest) -> Option<(f64, u32)> {
         let (mut epochs, mut widest) = (Vec::with_capacity(self.max_epochs), 0);
         for e in 0..self.max_epochs {

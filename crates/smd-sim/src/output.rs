@@ -24,25 +24,16 @@ pub struct Refusals {
 impl Run {
     /// The jobs the policy refused (oasis' "not admitted"), if any.
     pub fn refusals(&self) -> Option<Refusals> {
-        let refused = |j: &JobRun| {
+        let (refused, admitted): (Vec<&JobRun>, Vec<&JobRun>) = self.jobs.iter().partition(|j| {
             j.waiting
                 .as_deref()
                 .is_some_and(|w| w.starts_with(NOT_ADMITTED))
-        };
-        let jobs = self.jobs.iter().filter(|j| refused(j)).count();
-        (jobs > 0).then(|| Refusals {
-            jobs,
-            utility: self
-                .jobs
+        });
+        (!refused.is_empty()).then(|| Refusals {
+            jobs: refused.len(),
+            utility: refused.iter().map(|j| j.utility).sum::<f64>() + 0.0,
+            admitted_makespan_s: admitted
                 .iter()
-                .filter(|j| refused(j))
-                .map(|j| j.utility)
-                .sum::<f64>()
-                + 0.0,
-            admitted_makespan_s: self
-                .jobs
-                .iter()
-                .filter(|j| !refused(j))
                 .filter_map(|j| j.completion_s)
                 .reduce(f64::max),
         })

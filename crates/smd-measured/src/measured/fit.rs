@@ -244,10 +244,8 @@ fn number(file: &str, s: &str) -> Result<f64, MeasuredError> {
 /// The fitted model of an application on all its measurements: [`FITTED`], §3.2's fit of
 /// the bundled measurements stored (a test re-fits them bit for bit), since fitting the six
 /// applications takes ~0.2 s natively and longer in the page, once per process.
-pub fn fitted(app: App) -> Result<Throughput, MeasuredError> {
-    Ok(Throughput::from_array(
-        FITTED[app as usize].map(f64::from_bits),
-    ))
+pub fn fitted(app: App) -> Throughput {
+    Throughput::from_array(FITTED[app as usize].map(f64::from_bits))
 }
 
 /// [`fit_throughput`] of each application's [`observations`] ([`App::ALL`]'s order), as the

@@ -703,7 +703,7 @@ fn placement_ids_are_the_smallest_rotation() {
 fn beyond_sixteen_nodes_a_step_meets_sixteen_and_never_falls_with_a_gpu() {
     for app in App::ALL {
         let mm = m(app);
-        let fit = fit::fitted(app).unwrap();
+        let fit = fit::fitted(app);
         let [lo, hi] = mm.local_range();
         for local in [lo, ((lo + hi) / 2.0).round(), hi] {
             for g in 1..=4u32 {

@@ -109,7 +109,7 @@ fn the_fit_is_deterministic() {
     let b = fit_throughput(&obs).unwrap().to_array();
     assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits));
     assert_eq!(
-        fitted(App::Yolov3).unwrap().to_array().map(f64::to_bits),
+        fitted(App::Yolov3).to_array().map(f64::to_bits),
         a.map(f64::to_bits)
     );
 }
@@ -171,7 +171,7 @@ fn print_fit_errors() {
         let t = fit_throughput(&train).unwrap();
         let took = start.elapsed();
         let (near, far) = errors(&t, &test);
-        let full = fitted(app).unwrap();
+        let full = fitted(app);
         let (an, af) = errors(&full, &obs);
         eprintln!(
             "| {} | {} | {} | {} | {} | {:?} | {took:?} |",
@@ -205,7 +205,7 @@ fn print_convergence() {
         let x = |p: [f64; 7]| -> [f64; 7] {
             std::array::from_fn(|k| if k < 6 { p[k].ln() } else { p[k] })
         };
-        let base = fitted(app).unwrap().to_array();
+        let base = fitted(app).to_array();
         let f0 = problem.eval(&x(base)).0;
         let tight = minimise_from(&problem, START, 1e-12, 0.0);
         let mut line = format!(
