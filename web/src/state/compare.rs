@@ -242,39 +242,20 @@ impl State {
             return false;
         }
         let policy = self.compare_sim_policy();
-        let mut sides = Vec::with_capacity(2);
-        for field in ["a", "b"] {
-            let name = if field == "a" {
-                self.compare.a.clone()
-            } else {
-                self.compare.b.clone()
-            };
-            match self.chosen(&name) {
-                Ok((scenario, label)) if policy.applies_to(&scenario) => {
-                    sides.push((scenario, label))
-                }
-                Ok((_, label)) => {
-                    self.compare.error = Some((
-                        field,
-                        format!(
-                            "{} schedules measured jobs only: {label} has others; choose another policy",
-                            policy.name()
-                        ),
-                    ));
-                    return true;
-                }
-                Err(m) => {
-                    self.compare.error = Some((field, m));
-                    return true;
-                }
-            }
-        }
-        self.compare.error = None;
-        if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
-            self.solving.restart();
-        }
+        let Some(sides) = self.chosen_sides(|scenario, label| {
+            (!policy.applies_to(scenario)).then(|| {
+                format!(
+                    "{} schedules measured jobs only: {label} has others; choose another policy",
+                    policy.name()
+                )
+            })
+        }) else {
+            return true;
+        };
+        // The worker respawned once (if dead), then a task per side.
+        let ids = [self.solving.background_id(), self.solving.new_task_id()];
         for (k, (scenario, label)) in sides.into_iter().enumerate() {
-            let id = self.solving.new_task_id();
+            let id = ids[k];
             self.compare.over_time[k].start(
                 id,
                 Simulation {
@@ -299,6 +280,32 @@ impl State {
             "Simulation side by side cancelled.",
         );
         true
+    }
+
+    /// The two chosen scenarios with their labels, each also passed by `check` (a problem
+    /// with a side, in words); else `None`, the first side's problem in the form (the
+    /// form's error cleared when both are fine).
+    fn chosen_sides(
+        &mut self,
+        check: impl Fn(&Scenario, &str) -> Option<String>,
+    ) -> Option<[(Rc<Scenario>, String); 2]> {
+        let mut sides = Vec::with_capacity(2);
+        for (field, name) in [("a", self.compare.a.clone()), ("b", self.compare.b.clone())] {
+            let problem = match self.chosen(&name) {
+                Ok((scenario, label)) => match check(&scenario, &label) {
+                    None => {
+                        sides.push((scenario, label));
+                        continue;
+                    }
+                    Some(m) => m,
+                },
+                Err(m) => m,
+            };
+            self.compare.error = Some((field, problem));
+            return None;
+        }
+        self.compare.error = None;
+        sides.try_into().ok()
     }
 
     /// The scenario of a choice: the draft (if valid) or a saved one, with its label.
@@ -340,24 +347,10 @@ impl State {
         if self.compare.run.is_running() {
             return false;
         }
-        let a = self.chosen(&self.compare.a.clone());
-        let b = self.chosen(&self.compare.b.clone());
-        let (a, b) = match (a, b) {
-            (Err(m), _) => {
-                self.compare.error = Some(("a", m));
-                return true;
-            }
-            (_, Err(m)) => {
-                self.compare.error = Some(("b", m));
-                return true;
-            }
-            (Ok(a), Ok(b)) => (a, b),
+        let Some([a, b]) = self.chosen_sides(|_, _| None) else {
+            return true;
         };
-        self.compare.error = None;
-        if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
-            self.solving.restart();
-        }
-        let id = self.solving.new_task_id();
+        let id = self.solving.background_id();
         let side = |(scenario, label): (Rc<Scenario>, String)| Side {
             label,
             scenario,

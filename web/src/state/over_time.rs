@@ -402,10 +402,7 @@ impl State {
     }
 
     fn run_simulation(&mut self, scenario: Rc<Scenario>, label: String, policies: Vec<SimPolicy>) {
-        if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
-            self.solving.restart();
-        }
-        let id = self.solving.new_task_id();
+        let id = self.solving.background_id();
         self.over_time.form.error = None;
         self.over_time.run.start(
             id,

@@ -121,10 +121,7 @@ impl State {
         if self.study(study).is_running() {
             return false;
         }
-        if matches!(self.solving.worker, super::WorkerStatus::Died(_)) {
-            self.solving.restart();
-        }
-        let id = self.solving.new_task_id();
+        let id = self.solving.background_id();
         self.study_mut(study)
             .start(id, Reproduction { quick, study });
         true

@@ -228,6 +228,14 @@ impl Solving {
         self.landscape = None;
     }
 
+    /// A task id for a background run, the worker respawned first if it died.
+    pub fn background_id(&mut self) -> u64 {
+        if matches!(self.worker, WorkerStatus::Died(_)) {
+            self.restart();
+        }
+        self.new_task_id()
+    }
+
     /// Recomputes [`Solving::epsilon_floor`] after a change of the draft.
     pub fn follow_draft(&mut self, draft: &DraftState) {
         if !draft.only_epsilon_wrong {
