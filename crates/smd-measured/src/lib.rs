@@ -21,5 +21,6 @@
 pub mod app;
 pub mod csv;
 pub mod files;
+pub mod gpu;
 pub mod measured;
 pub mod memo;

@@ -1,0 +1,15 @@
+//! # smd-hetero — clusters that mix GPU types, over time
+//!
+//! The Sia artifact's simulation loop (docs/MODEL.md §24): jobs of the measured
+//! applications arrive, and each tick a heterogeneity-aware policy gives each job GPUs of
+//! one type, at that type's measured speed. Policies:
+//!
+//! - [`milp`]: Sia's allocation problem — each job at most one configuration (a GPU type
+//!   and a size), each type's GPUs a capacity — solved exactly, with a proof of optimality.
+//!
+//! Pure: no clock, file system or thread (a clock for decision times is injected); builds
+//! for `wasm32-unknown-unknown`; deterministic.
+
+#![warn(missing_docs)]
+
+pub mod milp;
