@@ -182,6 +182,20 @@ impl App {
         App::Ncf,
     ];
 
+    /// The measured checkpoint-restore delay of a restart, seconds: what the Sia artifact
+    /// charges a job each time it starts, resumes or changes size, on every GPU type
+    /// (SIA-SIM §2.7; the paper measured 25–250 s).
+    pub fn restart_delay_s(self) -> f64 {
+        match self {
+            App::Cifar10 => 50.0,
+            App::Imagenet => 250.0,
+            App::Bert => 120.0,
+            App::Deepspeech2 => 25.0,
+            App::Yolov3 => 80.0,
+            App::Ncf => 15.0,
+        }
+    }
+
     /// The artifact's name (`cifar10`, `imagenet`, …), as in its traces and file names.
     pub fn name(self) -> &'static str {
         match self {

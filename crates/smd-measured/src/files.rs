@@ -1,4 +1,4 @@
-//! The artifact's measurement files (`data/pollux/`, see its README for their origin and
+//! The artifacts' measurement files (`data/pollux/` and `data/sia/`, see their READMEs for their origin and
 //! licence), embedded: every crate that reads them reads them from here.
 
 /// `placements/<app>.csv` of every application, in [`App::ALL`](crate::app::App::ALL)'s
@@ -197,6 +197,121 @@ pub const VALIDATION: [&[(u32, &str)]; 6] = [
         (
             32768,
             include_str!("../../../data/pollux/validation/ncf/validation-32768.csv"),
+        ),
+    ],
+];
+
+/// The Sia artifact's files of the GPU types other than the T4 (`data/sia/`, see its README
+/// for their origin), per type in [`Gpu::ALL`](crate::gpu::Gpu::ALL)'s order after the T4,
+/// per application in `App::ALL`'s order: `(placements-<type>.csv,
+/// scalability-<type>.csv)`; columns in any order (read by header).
+pub const TYPED: [[(&str, &str); 6]; 4] = [
+    // V100
+    [
+        (
+            include_str!("../../../data/sia/traces/cifar10/placements-azure.csv"),
+            include_str!("../../../data/sia/traces/cifar10/scalability-azure.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/imagenet/placements-azure.csv"),
+            include_str!("../../../data/sia/traces/imagenet/scalability-azure.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/bert/placements-azure.csv"),
+            include_str!("../../../data/sia/traces/bert/scalability-azure.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/deepspeech2/placements-azure.csv"),
+            include_str!("../../../data/sia/traces/deepspeech2/scalability-azure.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/yolov3/placements-azure.csv"),
+            include_str!("../../../data/sia/traces/yolov3/scalability-azure.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/ncf/placements-azure.csv"),
+            include_str!("../../../data/sia/traces/ncf/scalability-azure.csv"),
+        ),
+    ],
+    // A100
+    [
+        (
+            include_str!("../../../data/sia/traces/cifar10/placements-dgx-ext.csv"),
+            include_str!("../../../data/sia/traces/cifar10/scalability-dgx-ext.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/imagenet/placements-dgx-ext.csv"),
+            include_str!("../../../data/sia/traces/imagenet/scalability-dgx-ext.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/bert/placements-dgx-ext.csv"),
+            include_str!("../../../data/sia/traces/bert/scalability-dgx-ext.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/deepspeech2/placements-dgx-ext.csv"),
+            include_str!("../../../data/sia/traces/deepspeech2/scalability-dgx-ext.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/yolov3/placements-dgx-ext.csv"),
+            include_str!("../../../data/sia/traces/yolov3/scalability-dgx-ext.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/ncf/placements-dgx-ext.csv"),
+            include_str!("../../../data/sia/traces/ncf/scalability-dgx-ext.csv"),
+        ),
+    ],
+    // Rtx2080ti
+    [
+        (
+            include_str!("../../../data/sia/traces/cifar10/placements-rtx.csv"),
+            include_str!("../../../data/sia/traces/cifar10/scalability-rtx.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/imagenet/placements-rtx.csv"),
+            include_str!("../../../data/sia/traces/imagenet/scalability-rtx.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/bert/placements-rtx.csv"),
+            include_str!("../../../data/sia/traces/bert/scalability-rtx.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/deepspeech2/placements-rtx.csv"),
+            include_str!("../../../data/sia/traces/deepspeech2/scalability-rtx.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/yolov3/placements-rtx.csv"),
+            include_str!("../../../data/sia/traces/yolov3/scalability-rtx.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/ncf/placements-rtx.csv"),
+            include_str!("../../../data/sia/traces/ncf/scalability-rtx.csv"),
+        ),
+    ],
+    // Rtx6000
+    [
+        (
+            include_str!("../../../data/sia/traces/cifar10/placements-quad.csv"),
+            include_str!("../../../data/sia/traces/cifar10/scalability-quad.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/imagenet/placements-quad.csv"),
+            include_str!("../../../data/sia/traces/imagenet/scalability-quad.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/bert/placements-quad.csv"),
+            include_str!("../../../data/sia/traces/bert/scalability-quad.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/deepspeech2/placements-quad.csv"),
+            include_str!("../../../data/sia/traces/deepspeech2/scalability-quad.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/yolov3/placements-quad.csv"),
+            include_str!("../../../data/sia/traces/yolov3/scalability-quad.csv"),
+        ),
+        (
+            include_str!("../../../data/sia/traces/ncf/placements-quad.csv"),
+            include_str!("../../../data/sia/traces/ncf/scalability-quad.csv"),
         ),
     ],
 ];

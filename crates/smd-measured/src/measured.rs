@@ -26,7 +26,8 @@
 
 use crate::app::App;
 use crate::csv;
-use crate::files::{PLACEMENTS, SCALABILITY, VALIDATION};
+use crate::files::{PLACEMENTS, SCALABILITY, TYPED, VALIDATION};
+use crate::gpu::Gpu;
 use smd_format::num;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -103,7 +104,7 @@ impl BatchConfig {
 pub enum MeasuredError {
     /// A bundled measurement file does not read (a bug in the bundled data).
     Data(String),
-    /// The placement is empty, or has a node with more than 4 GPUs.
+    /// The placement is empty, or has a node with more GPUs than the type's measured node.
     Placement(String),
     /// The placement spans more nodes than were measured (over [`MAX_NODES`]), or, on 1–4
     /// nodes, names no measured row set.
@@ -146,6 +147,22 @@ struct Epoch {
 #[derive(Debug)]
 pub struct Measured {
     app: App,
+    /// The GPU type measured (docs/MODEL.md §24).
+    gpu: Gpu,
+    /// Types other than the T4: every measured row by (nodes, replicas) — the placements'
+    /// rows (averaged where placements of equal size share a local batch) and the
+    /// scalability file's — sorted by local batch: what a placement without rows of its
+    /// own is read from (§24).
+    layers: BTreeMap<(u32, u32), Vec<Row>>,
+    /// The smallest and largest local batch of the type's placement table, as the Sia
+    /// artifact reads them (its app-wide memory limit; deepspeech2 on the RTX 2080 Ti held
+    /// at 57, SIA-SIM §2.2).
+    table_local: [f64; 2],
+    /// The largest local batch among the placement table's rows of each replica count
+    /// (the Sia artifact's memory correction, SIA-SIM §2.5 step 3).
+    by_replicas: BTreeMap<u32, f64>,
+    /// (nodes, replicas, largest local batch) of each scalability layer (SIA-SIM §2.4).
+    scalability_max: Vec<(u32, u32, f64)>,
     /// Rows by placement id (the smallest rotation's digits), sorted by local batch.
     placements: BTreeMap<String, Vec<Row>>,
     /// The layers of 4–16 nodes that 5–16-node placements are read from.
@@ -163,9 +180,68 @@ pub struct Measured {
 impl Measured {
     /// The application's measurements (read from the embedded files on first use).
     pub fn of(app: App) -> Result<&'static Measured, MeasuredError> {
-        static ALL: OnceLock<Vec<Result<Measured, MeasuredError>>> = OnceLock::new();
-        let all = ALL.get_or_init(|| App::ALL.iter().map(|&a| read(a)).collect());
+        Measured::on(app, Gpu::T4)
+    }
+
+    /// The application's measurements on GPU type `gpu` (docs/MODEL.md §24): the T4's are
+    /// the Pollux artifact's, the others the Sia artifact's; progress (validation files)
+    /// is the same on every type.
+    pub fn on(app: App, gpu: Gpu) -> Result<&'static Measured, MeasuredError> {
+        type All = Vec<Result<Measured, MeasuredError>>;
+        static ALL: [OnceLock<All>; 5] = [const { OnceLock::new() }; 5];
+        let t = Gpu::ALL.iter().position(|&g| g == gpu).unwrap_or(0);
+        let all = ALL[t].get_or_init(|| App::ALL.iter().map(|&a| read(a, gpu)).collect());
         all[app as usize].as_ref().map_err(Clone::clone)
+    }
+
+    /// The GPU type measured.
+    pub fn gpu(&self) -> Gpu {
+        self.gpu
+    }
+
+    /// The smallest and largest local batch of the type's placement table: the Sia
+    /// artifact's app-wide memory limit (SIA-SIM §2.2; the T4's yolov3 is 16 here, where
+    /// [`Measured::local_range`] keeps the Pollux artifact's 8).
+    pub fn table_local_range(&self) -> [f64; 2] {
+        self.table_local
+    }
+
+    /// The largest local batch a replica of `placement` fits (SIA-SIM §2.4): the largest
+    /// measured for the placement itself, else the largest of the scalability layers of
+    /// at least its nodes and GPUs (`None` when none is).
+    pub fn max_local_at(&self, placement: &[u32]) -> Option<f64> {
+        if let Ok(id) = id_of(placement, self.gpu.per_node()) {
+            if let Some(rows) = self.placements.get(&id) {
+                return rows.last().map(|r| r.local);
+            }
+        }
+        let nodes = placement.iter().filter(|&&g| g > 0).count() as u32;
+        let replicas: u32 = placement.iter().sum();
+        self.scalability_max
+            .iter()
+            .filter(|&&(n, r, _)| n >= nodes && r >= replicas)
+            .map(|&(_, _, l)| l)
+            .reduce(f64::max)
+    }
+
+    /// One GPU's throughput as the Sia artifact projects across types (SIA-SIM §2.9):
+    /// the largest local batch of the one-GPU rows over their largest step time, examples
+    /// per second (the two may come from different rows).
+    pub fn one_gpu_throughput(&self) -> f64 {
+        let rows = self.placements.get("1").map_or(&[][..], Vec::as_slice);
+        let batch = rows.iter().map(|r| r.local).fold(0.0, f64::max);
+        let step = rows.iter().map(|r| r.step).fold(0.0, f64::max);
+        if step > 0.0 {
+            batch / step
+        } else {
+            0.0
+        }
+    }
+
+    /// The largest local batch among the placement table's rows on `replicas` GPUs, on any
+    /// split over nodes (SIA-SIM §2.5's memory correction; `None` when no row has them).
+    pub fn max_local_on(&self, replicas: u32) -> Option<f64> {
+        self.by_replicas.get(&replicas).copied()
     }
 
     /// The application.
@@ -196,6 +272,9 @@ impl Measured {
     /// measured rows (POLLUX-SIM.md §2.2); on 5–16 nodes [`wide`]'s rule over (nodes, GPUs
     /// per node, local batch) within the application's local batch range.
     pub fn step(&self, placement: &[u32], local: f64) -> Result<Step, MeasuredError> {
+        if self.gpu != Gpu::T4 {
+            return self.typed_step(placement, local);
+        }
         // Too many nodes is refused before the rotations are built (their cost grows with
         // the square of the nodes).
         let nodes = placement.iter().filter(|&&g| g > 0).count();
@@ -221,31 +300,75 @@ impl Measured {
                 display(placement),
             )));
         };
-        let (first, last) = (rows[0].local, rows[rows.len() - 1].local);
-        if !(first..=last).contains(&local) {
-            return Err(MeasuredError::OutOfRange(format!(
-                "{}: local batch {} outside the measured {}…{} of placement {}",
+        along(rows, local).ok_or_else(|| self.outside(rows, local, placement))
+    }
+
+    /// The error of a local batch outside a row set's measured range.
+    fn outside(&self, rows: &[Row], local: f64, placement: &[u32]) -> MeasuredError {
+        MeasuredError::OutOfRange(format!(
+            "{}: local batch {} outside the measured {}…{} of placement {}{}",
+            self.app.name(),
+            num(local),
+            num(rows[0].local),
+            num(rows[rows.len() - 1].local),
+            display(placement),
+            self.on_type(),
+        ))
+    }
+
+    /// ` on the A100` for types other than the T4 (messages).
+    fn on_type(&self) -> String {
+        if self.gpu == Gpu::T4 {
+            String::new()
+        } else {
+            format!(" on the {}", self.gpu.label())
+        }
+    }
+
+    /// [`Measured::step`] on a type other than the T4 (docs/MODEL.md §24): the
+    /// placement's own rows (nodes of up to the type's GPUs per node, any rotation); else
+    /// the rows of its (nodes, GPUs) layer; else, between the two layers of its nodes
+    /// around its GPUs, linear in the GPUs. Beyond the type's measured nodes is refused.
+    fn typed_step(&self, placement: &[u32], local: f64) -> Result<Step, MeasuredError> {
+        let id = id_of(placement, self.gpu.per_node())?;
+        let nodes = id.len() as u32;
+        if nodes > self.gpu.measured_nodes() {
+            return Err(MeasuredError::NotMeasured(format!(
+                "{}: placement {} spans {nodes} nodes; the {} was measured on at most {}",
                 self.app.name(),
-                num(local),
-                num(first),
-                num(last),
-                display(placement)
+                display(placement),
+                self.gpu.label(),
+                self.gpu.measured_nodes()
             )));
         }
-        let k = rows.partition_point(|r| r.local < local);
-        let hi = rows[k];
-        if hi.local == local {
-            return Ok(Step {
-                step_s: hi.step,
-                sync_s: hi.sync,
-                source: Source::Measured,
-            });
+        if let Some(rows) = self.placements.get(&id) {
+            return along(rows, local).ok_or_else(|| self.outside(rows, local, placement));
         }
-        let lo = rows[k - 1];
-        let t = (local - lo.local) / (hi.local - lo.local);
+        let replicas: u32 = placement.iter().sum();
+        if let Some(rows) = self.layers.get(&(nodes, replicas)) {
+            return along(rows, local)
+                .map(|s| Step {
+                    source: Source::Interpolated,
+                    ..s
+                })
+                .ok_or_else(|| self.outside(rows, local, placement));
+        }
+        let below = self.layers.range((nodes, 0)..(nodes, replicas)).next_back();
+        let above = self.layers.range((nodes, replicas)..(nodes + 1, 0)).next();
+        let (Some((&(_, r0), lo)), Some((&(_, r1), hi))) = (below, above) else {
+            return Err(MeasuredError::NotMeasured(format!(
+                "{}: no measurements of {nodes} nodes around {replicas} GPUs{}",
+                self.app.name(),
+                self.on_type()
+            )));
+        };
+        let (Some(a), Some(b)) = (along(lo, local), along(hi, local)) else {
+            return Err(self.outside(lo, local, placement));
+        };
+        let t = f64::from(replicas - r0) / f64::from(r1 - r0);
         Ok(Step {
-            step_s: lo.step + t * (hi.step - lo.step),
-            sync_s: lo.sync + t * (hi.sync - lo.sync),
+            step_s: a.step_s + t * (b.step_s - a.step_s),
+            sync_s: a.sync_s + t * (b.sync_s - a.sync_s),
             source: Source::Interpolated,
         })
     }
@@ -259,7 +382,7 @@ impl Measured {
     /// never falls when a GPU is added outside the 16 largest nodes.
     pub fn step_any(&self, placement: &[u32], local: f64) -> Result<Step, MeasuredError> {
         let nodes = placement.iter().filter(|&&g| g > 0).count();
-        if nodes <= MAX_NODES as usize || placement.iter().any(|&g| g > 4) {
+        if self.gpu != Gpu::T4 || nodes <= MAX_NODES as usize || placement.iter().any(|&g| g > 4) {
             return self.step(placement, local);
         }
         let [lo, hi] = self.local;
@@ -708,13 +831,18 @@ pub fn rounded_total(epoch_seconds: &[f64]) -> f64 {
 /// smallest rotation, as digits (`(4, 2)` and `(2, 4)` are `24`; `(1, 3, 2)` is `132`,
 /// `(1, 2, 3)` is `123`: rotation, not sorting).
 pub fn placement_id(placement: &[u32]) -> Result<String, MeasuredError> {
+    id_of(placement, 4)
+}
+
+/// [`placement_id`] on nodes of up to `per_node` GPUs (at most 9: one digit each).
+fn id_of(placement: &[u32], per_node: u32) -> Result<String, MeasuredError> {
     let nodes: Vec<u32> = placement.iter().copied().filter(|&g| g > 0).collect();
     if nodes.is_empty() {
         return Err(MeasuredError::Placement("a placement needs a GPU".into()));
     }
-    if let Some(g) = nodes.iter().find(|&&g| g > 4) {
+    if let Some(g) = nodes.iter().find(|&&g| g > per_node.min(9)) {
         return Err(MeasuredError::Placement(format!(
-            "placement {}: a node has {g} GPUs, at most 4 were measured",
+            "placement {}: a node has {g} GPUs, at most {per_node} were measured",
             display(placement)
         )));
     }
@@ -724,7 +852,7 @@ pub fn placement_id(placement: &[u32]) -> Result<String, MeasuredError> {
     let nodes = &nodes;
     let rotation = |k: usize| (0..n).map(move |i| nodes[(k + i) % n]);
     let best = (1..n).fold(0, |b, k| if rotation(k).lt(rotation(b)) { k } else { b });
-    // Each count is 1…4 (checked above): one digit.
+    // Each count is 1…9 (checked above): one digit.
     Ok(rotation(best).map(|g| char::from(b'0' + g as u8)).collect())
 }
 
@@ -748,10 +876,51 @@ fn display(placement: &[u32]) -> String {
     }
 }
 
-/// Reads one application's placements and validation files.
-fn read(app: App) -> Result<Measured, MeasuredError> {
+/// The rows at `local` of a row set sorted by local batch: measured, or linear between
+/// the two around it; `None` outside its range.
+fn along(rows: &[Row], local: f64) -> Option<Step> {
+    let (first, last) = (rows.first()?.local, rows.last()?.local);
+    if !(first..=last).contains(&local) {
+        return None;
+    }
+    let k = rows.partition_point(|r| r.local < local);
+    let hi = rows[k];
+    if hi.local == local {
+        return Some(Step {
+            step_s: hi.step,
+            sync_s: hi.sync,
+            source: Source::Measured,
+        });
+    }
+    let lo = rows[k - 1];
+    let t = (local - lo.local) / (hi.local - lo.local);
+    Some(Step {
+        step_s: lo.step + t * (hi.step - lo.step),
+        sync_s: lo.sync + t * (hi.sync - lo.sync),
+        source: Source::Interpolated,
+    })
+}
+
+/// Reads one application's placements, scalability and validation files on `gpu`.
+fn read(app: App, gpu: Gpu) -> Result<Measured, MeasuredError> {
     let i = app as usize;
     let name = app.name();
+    let key = gpu.artifact_key();
+    let (placements_text, scalability_text, placements_file, scalability_file) =
+        match Gpu::ALL.iter().position(|&g| g == gpu) {
+            Some(t @ 1..) => (
+                TYPED[t - 1][i].0,
+                TYPED[t - 1][i].1,
+                format!("sia/traces/{name}/placements-{key}.csv"),
+                format!("sia/traces/{name}/scalability-{key}.csv"),
+            ),
+            _ => (
+                PLACEMENTS[i],
+                SCALABILITY[i],
+                format!("placements/{name}.csv"),
+                format!("scalability/{name}.csv"),
+            ),
+        };
     let fail = |file: String, m: String| MeasuredError::Data(format!("{file}: {m}"));
     let table = |file: String, text: &str, cols: &[&str]| -> Result<Vec<Vec<f64>>, MeasuredError> {
         let records = csv::records(text).map_err(|m| fail(file.clone(), m))?;
@@ -786,12 +955,12 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
             .collect()
     };
     let mut placements: BTreeMap<String, Vec<Row>> = BTreeMap::new();
-    let file = format!("placements/{name}.csv");
+    let file = placements_file;
     let cols = ["placement", "local_bsz", "step_time", "sync_time"];
-    for r in table(file.clone(), PLACEMENTS[i], &cols)? {
+    for r in table(file.clone(), placements_text, &cols)? {
         let digits = format!("{}", r[0] as u64);
         let nodes: Vec<u32> = digits.chars().filter_map(|c| c.to_digit(10)).collect();
-        let id = placement_id(&nodes).map_err(|e| fail(file.clone(), e.to_string()))?;
+        let id = id_of(&nodes, gpu.per_node()).map_err(|e| fail(file.clone(), e.to_string()))?;
         placements.entry(id).or_default().push(Row {
             local: r[1],
             step: r[2],
@@ -804,7 +973,23 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
     let locals = placements.values().flatten().map(|r| r.local);
     let min = locals.clone().fold(f64::INFINITY, f64::min);
     let mut max = locals.fold(0.0, f64::max);
-    if app == App::Yolov3 {
+    let table_local = [
+        min,
+        if app == App::Deepspeech2 && gpu == Gpu::Rtx2080ti {
+            // The Sia artifact holds deepspeech2 on the RTX 2080 Ti at 57 (SIA-SIM §2.2).
+            57.0
+        } else {
+            max
+        },
+    ];
+    let mut by_replicas: BTreeMap<u32, f64> = BTreeMap::new();
+    for (id, rows) in &placements {
+        let replicas: u32 = id.chars().filter_map(|c| c.to_digit(10)).sum();
+        let top = rows.iter().map(|r| r.local).fold(0.0, f64::max);
+        let kept = by_replicas.entry(replicas).or_insert(top);
+        *kept = kept.max(top);
+    }
+    if app == App::Yolov3 && gpu == Gpu::T4 {
         // The reference caps yolov3's local batch at 8 (POLLUX-SIM.md §2.1).
         max = max.min(8.0);
     }
@@ -823,7 +1008,7 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
             .collect();
         validation.push((f64::from(b), rows));
     }
-    let file = format!("scalability/{name}.csv");
+    let file = scalability_file;
     let cols = [
         "num_nodes",
         "num_replicas",
@@ -831,7 +1016,7 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
         "step_time",
         "sync_time",
     ];
-    let scalability: Vec<[f64; 5]> = table(file, SCALABILITY[i], &cols)?
+    let scalability: Vec<[f64; 5]> = table(file, scalability_text, &cols)?
         .into_iter()
         .map(|r| [r[0], r[1], r[2], r[3], r[4]])
         .collect();
@@ -843,11 +1028,29 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
             rows.iter().map(move |r| (replicas, r))
         });
     let wide = wide::Wide::build(four_nodes, &scalability);
+    let mut scalability_max: Vec<(u32, u32, f64)> = Vec::new();
+    for r in &scalability {
+        let (n, g) = (r[0] as u32, r[1] as u32);
+        match scalability_max.iter_mut().find(|x| x.0 == n && x.1 == g) {
+            Some(x) => x.2 = x.2.max(r[2]),
+            None => scalability_max.push((n, g, r[2])),
+        }
+    }
+    let layers = if gpu == Gpu::T4 {
+        BTreeMap::new()
+    } else {
+        layers_of(&placements, &scalability)
+    };
     if placements.is_empty() || validation.is_empty() {
         return Err(MeasuredError::Data(format!("{name}: no measurements")));
     }
     Ok(Measured {
         app,
+        gpu,
+        layers,
+        table_local,
+        by_replicas,
+        scalability_max,
         placements,
         wide,
         validation,
@@ -855,6 +1058,46 @@ fn read(app: App) -> Result<Measured, MeasuredError> {
         max_epochs: app.facts().epochs as usize,
         candidates: (0..=64).map(|_| OnceLock::new()).collect(),
     })
+}
+
+/// Every row by (nodes, replicas): the placements' (their rows at equal local batches
+/// averaged over placements of equal size) and the scalability file's, each sorted by
+/// local batch.
+fn layers_of(
+    placements: &BTreeMap<String, Vec<Row>>,
+    scalability: &[[f64; 5]],
+) -> BTreeMap<(u32, u32), Vec<Row>> {
+    let mut sums: BTreeMap<(u32, u32, u64), (f64, f64, f64)> = BTreeMap::new();
+    let rows = placements
+        .iter()
+        .flat_map(|(id, rows)| {
+            let replicas: u32 = id.chars().filter_map(|c| c.to_digit(10)).sum();
+            rows.iter().map(move |r| (id.len() as u32, replicas, *r))
+        })
+        .chain(scalability.iter().map(|r| {
+            let row = Row {
+                local: r[2],
+                step: r[3],
+                sync: r[4],
+            };
+            (r[0] as u32, r[1] as u32, row)
+        }));
+    for (n, g, r) in rows {
+        let e = sums.entry((n, g, r.local.to_bits())).or_default();
+        *e = (e.0 + r.step, e.1 + r.sync, e.2 + 1.0);
+    }
+    let mut layers: BTreeMap<(u32, u32), Vec<Row>> = BTreeMap::new();
+    for ((n, g, local), (step, sync, k)) in sums {
+        layers.entry((n, g)).or_default().push(Row {
+            local: f64::from_bits(local),
+            step: step / k,
+            sync: sync / k,
+        });
+    }
+    for rows in layers.values_mut() {
+        rows.sort_by(|a, b| a.local.total_cmp(&b.local));
+    }
+    layers
 }
 
 #[cfg(test)]
