@@ -12,4 +12,7 @@
 
 #![warn(missing_docs)]
 
+pub mod cluster;
+pub mod engine;
+pub mod job;
 pub mod milp;

@@ -452,8 +452,14 @@ impl Measured {
     }
 
     fn make_candidates(&self, replicas: u32) -> Vec<f64> {
-        let [init, max] = self.batch_range();
-        let lo = init.max(self.local[0] * f64::from(replicas));
+        self.batch_candidates_up_to(replicas, self.batch_range()[1], self.local[0])
+    }
+
+    /// [`Measured::batch_candidates`] from max(initial, `smallest` · R) up to `max` (the
+    /// Sia artifact's estimate caps them at the job's own batch, SIA-SIM §4.1).
+    pub fn batch_candidates_up_to(&self, replicas: u32, max: f64, smallest: f64) -> Vec<f64> {
+        let init = self.batch_range()[0];
+        let lo = init.max(smallest * f64::from(replicas));
         if lo > max {
             return Vec::new();
         }
@@ -468,6 +474,47 @@ impl Measured {
                 }
             })
             .collect()
+    }
+
+    /// How a total batch `batch` runs on `placement` under the Sia artifact's rules
+    /// (SIA-SIM §2.5 steps 2–4): split into accumulation steps of at most the placement's
+    /// largest local batch ([`Measured::max_local_at`]; at least one on a single GPU above
+    /// the initial batch), then [`Measured::memory_corrected`].
+    pub fn sia_batch_config(&self, placement: &[u32], batch: f64) -> BatchConfig {
+        const EPS: f64 = 1e-8;
+        let replicas: u32 = placement.iter().sum::<u32>().max(1);
+        let r = f64::from(replicas);
+        let mlb = self
+            .max_local_at(placement)
+            .unwrap_or(self.table_local[1])
+            .max(1.0);
+        let local = (batch / r - EPS).ceil();
+        let mut accum = (local / mlb - EPS).ceil() - 1.0;
+        if replicas == 1 && batch > self.batch_range()[0] {
+            accum = accum.max(1.0);
+        }
+        let accum = accum.max(0.0);
+        let atomic = (local / (accum + 1.0) - EPS).ceil();
+        self.memory_corrected(BatchConfig {
+            replicas,
+            atomic: atomic.clamp(1.0, f64::from(u32::MAX)) as u32,
+            accum: accum.min(f64::from(u32::MAX)) as u32,
+        })
+    }
+
+    /// SIA-SIM §2.5 steps 3–4: the atomic batch held to the largest local batch measured
+    /// on as many GPUs, and to the largest total batch over R · (accum + 1).
+    pub fn memory_corrected(&self, c: BatchConfig) -> BatchConfig {
+        let mut atomic = f64::from(c.atomic);
+        if let Some(cap) = self.max_local_on(c.replicas) {
+            atomic = atomic.min(cap);
+        }
+        let r = f64::from(c.replicas.max(1));
+        let clamp = (self.batch_range()[1] / (r * f64::from(c.accum + 1))).floor();
+        BatchConfig {
+            atomic: atomic.min(clamp).max(1.0) as u32,
+            ..c
+        }
     }
 
     /// How a total batch `batch` runs on `replicas` GPUs (POLLUX-SIM.md §2.4): the local

@@ -125,6 +125,56 @@ impl Learner {
         })
     }
 
+    /// How the job runs on `placement` under the Sia artifact's rules (SIA-SIM §2.5, docs/
+    /// MODEL.md §24): its fixed batch; else, with a model and statistics, the goodput-best
+    /// of §3.4's candidates up to the application's largest batch with the placement's
+    /// largest local batch; else max(M0, smallest local · R); each split by
+    /// [`Measured::sia_batch_config`]'s steps 2–4 (the best candidate's split kept, then
+    /// its memory correction and clamp).
+    pub fn config_on(&mut self, m: &Measured, placement: &[u32]) -> BatchConfig {
+        let replicas: u32 = placement.iter().sum::<u32>().max(1);
+        let nodes = placement.iter().filter(|&&g| g > 0).count() as u32;
+        if let Some(b) = self.fixed {
+            return m.sia_batch_config(placement, b);
+        }
+        if let (Some(stats), Some(model)) = (self.stats, self.model) {
+            let [m0, top] = m.batch_range();
+            let hi = m.max_local_at(placement).unwrap_or(m.table_local_range()[1]);
+            let totals = m.batch_candidates_up_to(replicas, top, m.table_local_range()[0]);
+            let cands = candidates_within(m, &model, nodes, replicas, &totals, hi, top);
+            if let Some(first) = cands.first() {
+                let mut best = (goodput_at(m0, stats, first), *first);
+                for c in &cands[1..] {
+                    let g = goodput_at(m0, stats, c);
+                    if g > best.0 {
+                        best = (g, *c);
+                    }
+                }
+                return m.memory_corrected(best.1.config);
+            }
+        }
+        let first = m.batch_range()[0].max(m.table_local_range()[0] * f64::from(replicas));
+        m.sia_batch_config(placement, first)
+    }
+
+    /// The Sia artifact's goodput estimate of this job on (nodes, replicas) (SIA-SIM §4.1,
+    /// §4.3 case A): the largest model goodput over §3.4's candidates from max(M0, smallest
+    /// local · R) to `cap` (the job's own batch), with the type's app-wide local batches;
+    /// `None` without a model or statistics.
+    pub fn estimate(&self, m: &Measured, nodes: u32, replicas: u32, cap: f64) -> Option<f64> {
+        let (stats, model) = (self.stats?, self.model?);
+        let [m0, top] = m.batch_range();
+        let [lo, hi] = m.table_local_range();
+        let totals = m.batch_candidates_up_to(replicas, cap.min(top), lo);
+        let cands = candidates_within(m, &model, nodes, replicas, &totals, hi, top);
+        Some(
+            cands
+                .iter()
+                .map(|c| goodput_at(m0, stats, c))
+                .fold(0.0, f64::max),
+        )
+    }
+
     /// §3.4's choice: the candidate of the largest goodput (the first on ties) with it.
     pub fn best(&self, m: &Measured, candidates: &[Candidate]) -> Option<(f64, Candidate)> {
         let first = *candidates.first()?;
@@ -177,14 +227,30 @@ pub(super) fn made_candidates(
     nodes: u32,
     replicas: u32,
 ) -> Vec<Candidate> {
-    let [m0, top] = m.batch_range();
-    let [lo_local, hi_local] = m.local_range();
+    let [_, top] = m.batch_range();
+    let hi = m.local_range()[1];
+    candidates_within(m, model, nodes, replicas, &m.batch_candidates(replicas), hi, top)
+}
+
+/// The candidates of `model` among the total batches `totals` on (nodes, replicas), with
+/// local batches up to `hi_local` and totals clamped to `top`.
+fn candidates_within(
+    m: &Measured,
+    model: &Throughput,
+    nodes: u32,
+    replicas: u32,
+    totals: &[f64],
+    hi_local: f64,
+    top: f64,
+) -> Vec<Candidate> {
+    let m0 = m.batch_range()[0];
+    let lo_local = m.local_range()[0];
     let r = f64::from(replicas.max(1));
     let ln_tn = libm::log(model.network_time(nodes.max(1), replicas.max(1)));
     // Neighbouring totals often round to the same atomic batch, whose synchronising step
     // (two exps and a log1p) is then the same: the last one is kept.
     let mut last: Option<(f64, f64, f64)> = None;
-    m.batch_candidates(replicas)
+    totals
         .iter()
         .map(|&total| {
             let local = total / r;
@@ -258,8 +324,41 @@ impl Measured {
     ) -> Result<Option<f64>, MeasuredError> {
         let nodes = placement.iter().filter(|&&g| g > 0).count() as u32;
         let replicas: u32 = placement.iter().sum();
+        self.run_choosing(at, placement, learner, seconds, pace, &mut |m, l| {
+            l.config(m, nodes, replicas)
+        })
+    }
+
+    /// [`Measured::run_learning`] under the Sia artifact's batch rules
+    /// ([`Learner::config_on`], SIA-SIM §3.4).
+    pub fn run_typed(
+        &self,
+        at: &mut Progress,
+        placement: &[u32],
+        learner: &mut Learner,
+        seconds: f64,
+        pace: f64,
+    ) -> Result<Option<f64>, MeasuredError> {
+        self.run_choosing(at, placement, learner, seconds, pace, &mut |m, l| {
+            l.config_on(m, placement)
+        })
+    }
+
+    /// A learning run whose batch `choose` picks (at the start, after every epoch
+    /// boundary and at the end).
+    fn run_choosing(
+        &self,
+        at: &mut Progress,
+        placement: &[u32],
+        learner: &mut Learner,
+        seconds: f64,
+        pace: f64,
+        choose: &mut dyn FnMut(&Measured, &mut Learner) -> BatchConfig,
+    ) -> Result<Option<f64>, MeasuredError> {
+        let nodes = placement.iter().filter(|&&g| g > 0).count() as u32;
+        let replicas: u32 = placement.iter().sum();
         let m0 = self.batch_range()[0];
-        let mut c = learner.config(self, nodes, replicas);
+        let mut c = choose(self, learner);
         let (mut left, mut used) = (seconds, 0.0);
         while left > 0.0 && at.epoch < self.max_epochs {
             let b = c.effective();
@@ -278,7 +377,7 @@ impl Measured {
             if let Stride::Target = self.stride(at, g, &mut left, &mut used) {
                 return Ok(Some(used));
             }
-            c = learner.config(self, nodes, replicas);
+            c = choose(self, learner);
         }
         Ok(None)
     }

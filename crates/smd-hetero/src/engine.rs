@@ -1,0 +1,282 @@
+//! The Sia artifact's loop (SIA-SIM §3.2, docs/MODEL.md §24): every tick each job runs
+//! where it is, time advances, the policy decides every active job's GPUs, and the loop
+//! records contention and allocated GPU time; it stops when every job is done.
+
+use crate::cluster::Cluster;
+use crate::job::{Job, Spec};
+use smd_measured::gpu::Gpu;
+
+/// What a policy sees at a decision.
+pub struct View<'a> {
+    /// The decision's time, s.
+    pub now: f64,
+    /// Every job of the workload (its state).
+    pub jobs: &'a [Job],
+    /// The jobs arrived and not finished, in workload order.
+    pub active: &'a [usize],
+    /// The cluster.
+    pub cluster: &'a Cluster,
+}
+
+/// A policy's answer: each active job's GPUs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Decision {
+    /// Per active job (by index into the workload): a type's index in the cluster and its
+    /// GPUs per node, or nothing (it waits).
+    pub alloc: Vec<(usize, Option<(usize, Vec<u32>)>)>,
+    /// Whether the decision is proven optimal for its problem (`None`: the policy proves
+    /// nothing).
+    pub proven: Option<bool>,
+}
+
+/// A heterogeneity-aware policy.
+pub trait Policy {
+    /// Its decision at `view.now`.
+    fn decide(&mut self, view: &View) -> Result<Decision, String>;
+}
+
+/// How a run is asked.
+#[derive(Default)]
+pub struct Options<'a> {
+    /// A clock in ms, to time each decision (`None`: decision times are not measured).
+    pub clock: Option<&'a dyn Fn() -> f64>,
+    /// Called after every tick with (time reached s, jobs finished).
+    pub progress: Option<&'a mut dyn FnMut(f64, usize)>,
+    /// Checked after every tick: `true` stops the run.
+    pub cancel: Option<&'a dyn Fn() -> bool>,
+    /// The most ticks before the run is stopped as unfinished (0: 10⁶).
+    pub max_ticks: u64,
+}
+
+/// A job's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobOutcome {
+    /// Its name.
+    pub name: String,
+    /// Its arrival, s.
+    pub arrival_s: f64,
+    /// When it finished, s.
+    pub completion_s: f64,
+    /// Completion − arrival, s.
+    pub jct_s: f64,
+    /// Restarts after its first start.
+    pub restarts: u32,
+    /// GPU-seconds allocated to it (SIA-SIM §3.6: whole ticks while unfinished).
+    pub gpu_seconds: f64,
+    /// The type it finished on.
+    pub gpu: Option<Gpu>,
+    /// GPU-seconds per type, by [`Gpu::ALL`]'s index.
+    pub gpu_seconds_by_type: [f64; 5],
+}
+
+/// A run's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// Per job, in workload order.
+    pub jobs: Vec<JobOutcome>,
+    /// Each decision's time, ms (empty without a clock).
+    pub decision_ms: Vec<f64>,
+    /// Decisions made.
+    pub decisions: u64,
+    /// Decisions proven optimal.
+    pub proven: u64,
+    /// Per tick record: submitted, unfinished jobs (SIA-SIM §3.6's contention).
+    pub contention: Vec<u32>,
+    /// The tick, s.
+    pub interval_s: f64,
+}
+
+/// Why a run returned no outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunError {
+    /// The input or a policy failed; the message names the job or field.
+    Invalid(String),
+    /// The cancel callback said stop.
+    Cancelled,
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Invalid(m) => f.write_str(m),
+            RunError::Cancelled => f.write_str("cancelled"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Runs `specs` on `cluster` under `policy` with ticks of `interval_s`; `fixed`: jobs keep
+/// their tuned batch (Gavel's TunedJobs), else they choose it as they learn.
+pub fn run(
+    specs: &[Spec],
+    cluster: &Cluster,
+    policy: &mut dyn Policy,
+    interval_s: f64,
+    fixed: bool,
+    opts: &mut Options,
+) -> Result<Outcome, RunError> {
+    check(specs, interval_s)?;
+    let mut jobs: Vec<Job> = specs.iter().map(|s| Job::new(s.clone(), fixed)).collect();
+    let mut gpu_s = vec![[0.0f64; 5]; jobs.len()];
+    let mut out = Outcome {
+        jobs: Vec::new(),
+        decision_ms: Vec::new(),
+        decisions: 0,
+        proven: 0,
+        contention: Vec::new(),
+        interval_s,
+    };
+    let max_ticks = match opts.max_ticks {
+        0 => 1_000_000,
+        n => n,
+    };
+    let mut now = 0.0;
+    let mut ticks = 0u64;
+    while jobs.iter().any(|j| j.completion_s.is_none()) {
+        ticks += 1;
+        if ticks > max_ticks {
+            let left: Vec<&str> = jobs
+                .iter()
+                .filter(|j| j.completion_s.is_none())
+                .take(3)
+                .map(|j| j.spec.name.as_str())
+                .collect();
+            return Err(RunError::Invalid(format!(
+                "jobs {} (and others) have not finished after {max_ticks} ticks",
+                left.join(", ")
+            )));
+        }
+        for j in jobs.iter_mut() {
+            j.step(now, interval_s)
+                .map_err(|e| RunError::Invalid(format!("job {}: {e}", j.spec.name)))?;
+        }
+        now += interval_s;
+        let active: Vec<usize> = (0..jobs.len())
+            .filter(|&i| jobs[i].spec.arrival_s <= now && jobs[i].completion_s.is_none())
+            .collect();
+        if !active.is_empty() {
+            let t0 = opts.clock.map(|c| c());
+            let view = View {
+                now,
+                jobs: &jobs,
+                active: &active,
+                cluster,
+            };
+            let d = policy.decide(&view).map_err(RunError::Invalid)?;
+            if let (Some(c), Some(t0)) = (opts.clock, t0) {
+                out.decision_ms.push(c() - t0);
+            }
+            out.decisions += 1;
+            out.proven += u64::from(d.proven == Some(true));
+            apply(&mut jobs, cluster, &active, d)?;
+        }
+        out.contention.push(active.len() as u32);
+        for &i in &active {
+            if let Some(g) = jobs[i].gpu {
+                gpu_s[i][crate::job::index(g)] += f64::from(jobs[i].gpus()) * interval_s;
+            }
+        }
+        if let Some(p) = opts.progress.as_mut() {
+            p(now, jobs.iter().filter(|j| j.completion_s.is_some()).count());
+        }
+        if opts.cancel.is_some_and(|c| c()) {
+            return Err(RunError::Cancelled);
+        }
+    }
+    out.jobs = jobs
+        .iter()
+        .zip(&gpu_s)
+        .map(|(j, by)| {
+            let done = j.completion_s.unwrap_or(f64::NAN);
+            JobOutcome {
+                name: j.spec.name.clone(),
+                arrival_s: j.spec.arrival_s,
+                completion_s: done,
+                jct_s: done - j.spec.arrival_s,
+                restarts: j.restarts.unwrap_or(0),
+                gpu_seconds: by.iter().sum(),
+                gpu: j.gpu,
+                gpu_seconds_by_type: *by,
+            }
+        })
+        .collect();
+    Ok(out)
+}
+
+/// The decision applied in workload order (SIA-SIM §3.2 step 5), checked: every active job
+/// named once at most, on a type of the cluster, within each type's GPUs.
+fn apply(
+    jobs: &mut [Job],
+    cluster: &Cluster,
+    active: &[usize],
+    d: Decision,
+) -> Result<(), RunError> {
+    let mut to: Vec<Option<Option<(usize, Vec<u32>)>>> = vec![None; jobs.len()];
+    let mut used = vec![0u64; cluster.types.len()];
+    for (i, a) in d.alloc {
+        if i >= jobs.len() || !active.contains(&i) || to[i].is_some() {
+            return Err(RunError::Invalid(format!(
+                "the policy allocated job index {i} twice or while it is not active"
+            )));
+        }
+        if let Some((k, p)) = &a {
+            let Some(&(g, _)) = cluster.types.get(*k) else {
+                return Err(RunError::Invalid(format!("the policy named type {k}")));
+            };
+            if p.iter().any(|&x| x > g.per_node()) {
+                return Err(RunError::Invalid(format!(
+                    "the policy put more than {} GPUs on a {} node",
+                    g.per_node(),
+                    g.label()
+                )));
+            }
+            used[*k] += p.iter().map(|&x| u64::from(x)).sum::<u64>();
+        }
+        to[i] = Some(a);
+    }
+    for (k, &u) in used.iter().enumerate() {
+        if u > u64::from(cluster.gpus(k)) {
+            return Err(RunError::Invalid(format!(
+                "the policy gave {u} {} GPUs of {}",
+                cluster.types[k].0.label(),
+                cluster.gpus(k)
+            )));
+        }
+    }
+    for &i in active {
+        let a = to[i].take().flatten();
+        let placement = a.map(|(k, mut p)| {
+            p.retain(|&x| x > 0);
+            (cluster.types[k].0, p)
+        });
+        jobs[i].apply(placement.filter(|(_, p)| !p.is_empty()));
+    }
+    Ok(())
+}
+
+/// A workload the loop can run: finite arrivals, positive batches and GPUs, a tick > 0.
+fn check(specs: &[Spec], interval_s: f64) -> Result<(), RunError> {
+    if !(interval_s.is_finite() && interval_s > 0.0) {
+        return Err(RunError::Invalid(format!(
+            "interval: {} is not a positive number of seconds",
+            smd_format::num(interval_s)
+        )));
+    }
+    for s in specs {
+        if !(s.arrival_s.is_finite() && s.arrival_s >= 0.0) {
+            return Err(RunError::Invalid(format!(
+                "job {}: arrival {} is not a time ≥ 0",
+                s.name,
+                smd_format::num(s.arrival_s)
+            )));
+        }
+        if !(s.batch.is_finite() && s.batch > 0.0) || s.gpus == 0 {
+            return Err(RunError::Invalid(format!(
+                "job {}: needs GPUs ≥ 1 and a batch > 0",
+                s.name
+            )));
+        }
+    }
+    Ok(())
+}
