@@ -3,7 +3,7 @@
 //! records contention and allocated GPU time; it stops when every job is done.
 
 use crate::cluster::Cluster;
-use crate::job::{Job, Spec};
+use crate::job::{Job, Rules, Spec};
 use smd_measured::gpu::Gpu;
 
 /// What a policy sees at a decision.
@@ -106,18 +106,18 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// Runs `specs` on `cluster` under `policy` with ticks of `interval_s`; `fixed`: jobs keep
-/// their tuned batch (Gavel's TunedJobs), else they choose it as they learn.
+/// Runs `specs` on `cluster` under `policy` with ticks of `interval_s`, its jobs under
+/// `rules`.
 pub fn run(
     specs: &[Spec],
     cluster: &Cluster,
     policy: &mut dyn Policy,
     interval_s: f64,
-    fixed: bool,
+    rules: Rules,
     opts: &mut Options,
 ) -> Result<Outcome, RunError> {
     check(specs, interval_s)?;
-    let mut jobs: Vec<Job> = specs.iter().map(|s| Job::new(s.clone(), fixed)).collect();
+    let mut jobs: Vec<Job> = specs.iter().map(|s| Job::new(s.clone(), rules)).collect();
     let mut gpu_s = vec![[0.0f64; 5]; jobs.len()];
     let mut out = Outcome {
         jobs: Vec::new(),

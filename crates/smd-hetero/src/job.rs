@@ -51,12 +51,24 @@ pub struct Job {
     pub learners: [Learner; 5],
     /// When it finished, s.
     pub completion_s: Option<f64>,
+    /// Every type's steps go to one learner, `learners[0]` (the heterogeneity-unaware
+    /// policy's merged profile, SIA-SIM §2.8).
+    merged: bool,
+}
+
+/// How a policy's jobs run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Jobs keep their tuned batch (Gavel's TunedJobs); else they choose it as they learn.
+    pub fixed_batch: bool,
+    /// One learner for every type (heterogeneity-unaware Pollux); else one per type.
+    pub merged_profile: bool,
 }
 
 impl Job {
-    /// A job that has not run; `fixed`: it keeps its tuned batch.
-    pub fn new(spec: Spec, fixed: bool) -> Job {
-        let keep = fixed.then_some(spec.batch);
+    /// A job that has not run, under `rules`.
+    pub fn new(spec: Spec, rules: Rules) -> Job {
+        let keep = rules.fixed_batch.then_some(spec.batch);
         Job {
             spec,
             gpu: None,
@@ -66,12 +78,13 @@ impl Job {
             at: Progress::default(),
             learners: std::array::from_fn(|_| Learner::new(keep)),
             completion_s: None,
+            merged: rules.merged_profile,
         }
     }
 
-    /// The learner of type `g`.
+    /// The learner of type `g` (the one learner with a merged profile).
     pub fn learner(&self, g: Gpu) -> &Learner {
-        &self.learners[index(g)]
+        &self.learners[if self.merged { 0 } else { index(g) }]
     }
 
     /// GPUs it holds.
@@ -96,7 +109,7 @@ impl Job {
             return Ok(());
         }
         let m = Measured::on(self.spec.app, g)?;
-        let learner = &mut self.learners[index(g)];
+        let learner = &mut self.learners[if self.merged { 0 } else { index(g) }];
         let pace = slowdown(self.spec.app);
         if let Some(used) = m.run_typed(&mut self.at, &self.placement, learner, left, pace)? {
             self.completion_s = Some(now + delay + used);
@@ -157,7 +170,7 @@ mod tests {
     /// keeps the delay left and a resume restarts.
     #[test]
     fn restarts_are_charged_as_the_reference_charges_them() {
-        let mut j = Job::new(spec(App::Bert), false);
+        let mut j = Job::new(spec(App::Bert), Rules::default());
         j.apply(Some((Gpu::A100, vec![4])));
         assert_eq!((j.restarts, j.rescale_s), (Some(0), 120.0));
         j.step(0.0, 60.0).unwrap();
@@ -180,7 +193,7 @@ mod tests {
     #[test]
     fn a_job_runs_at_its_types_speed() {
         let run = |g: Gpu| {
-            let mut j = Job::new(spec(App::Cifar10), false);
+            let mut j = Job::new(spec(App::Cifar10), Rules::default());
             j.apply(Some((g, vec![1])));
             let mut t = 0.0;
             while j.completion_s.is_none() && t < 1e7 {
