@@ -22,7 +22,9 @@ pub struct View<'a> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Decision {
     /// Per active job (by index into the workload): a type's index in the cluster and its
-    /// GPUs per node, or nothing (it waits).
+    /// GPUs on each of that type's nodes, indexed by node (`[0, 4, 0]`: four on the second
+    /// node; a shorter vector leaves the nodes after it empty), or nothing (it waits). The
+    /// job's speed and restarts read only the GPUs per used node, in node order.
     pub alloc: Vec<(usize, Option<(usize, Vec<u32>)>)>,
     /// Whether the decision is proven optimal for its problem (`None`: the policy proves
     /// nothing).
@@ -67,6 +69,23 @@ pub struct JobOutcome {
     pub gpu: Option<Gpu>,
     /// GPU-seconds per type, by [`Gpu::ALL`]'s index.
     pub gpu_seconds_by_type: [f64; 5],
+    /// Where it ran: maximal stretches at one type and GPUs per node, in time order.
+    pub segments: Vec<Stretch>,
+}
+
+/// A stretch of a job at one allocation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stretch {
+    /// From the decision that gave it, s.
+    pub start_s: f64,
+    /// To the decision that changed it, or the job's completion, s.
+    pub end_s: f64,
+    /// The type's index in the cluster.
+    pub kind: usize,
+    /// GPUs on each of the type's nodes, by node index.
+    pub per_node: Vec<u32>,
+    /// It began with a checkpoint-restore (a start, resume or resize).
+    pub restarted: bool,
 }
 
 /// A run's outcome.
@@ -119,6 +138,7 @@ pub fn run(
     check(specs, interval_s)?;
     let mut jobs: Vec<Job> = specs.iter().map(|s| Job::new(s.clone(), rules)).collect();
     let mut gpu_s = vec![[0.0f64; 5]; jobs.len()];
+    let mut stretches: Vec<Vec<Stretch>> = vec![Vec::new(); jobs.len()];
     let mut out = Outcome {
         jobs: Vec::new(),
         decision_ms: Vec::new(),
@@ -169,7 +189,7 @@ pub fn run(
             }
             out.decisions += 1;
             out.proven += u64::from(d.proven == Some(true));
-            apply(&mut jobs, cluster, &active, d)?;
+            apply(&mut jobs, cluster, &active, d, now, &mut stretches)?;
         }
         out.contention.push(active.len() as u32);
         for &i in &active {
@@ -187,8 +207,12 @@ pub fn run(
     out.jobs = jobs
         .iter()
         .zip(&gpu_s)
-        .map(|(j, by)| {
+        .zip(stretches)
+        .map(|((j, by), mut segments)| {
             let done = j.completion_s.unwrap_or(f64::NAN);
+            if let Some(last) = segments.last_mut() {
+                last.end_s = last.end_s.min(done);
+            }
             JobOutcome {
                 name: j.spec.name.clone(),
                 arrival_s: j.spec.arrival_s,
@@ -198,6 +222,7 @@ pub fn run(
                 gpu_seconds: by.iter().sum(),
                 gpu: j.gpu,
                 gpu_seconds_by_type: *by,
+                segments,
             }
         })
         .collect();
@@ -211,6 +236,8 @@ fn apply(
     cluster: &Cluster,
     active: &[usize],
     d: Decision,
+    now: f64,
+    stretches: &mut [Vec<Stretch>],
 ) -> Result<(), RunError> {
     let mut to: Vec<Option<Option<(usize, Vec<u32>)>>> = vec![None; jobs.len()];
     let mut used = vec![0u64; cluster.types.len()];
@@ -224,9 +251,10 @@ fn apply(
             let Some(&(g, _)) = cluster.types.get(*k) else {
                 return Err(RunError::Invalid(format!("the policy named type {k}")));
             };
-            if p.iter().any(|&x| x > g.per_node()) {
+            let nodes = cluster.types[*k].1 as usize;
+            if p.len() > nodes || p.iter().any(|&x| x > g.per_node()) {
                 return Err(RunError::Invalid(format!(
-                    "the policy put more than {} GPUs on a {} node",
+                    "the policy put more than {} GPUs on a {} node, or named more than its {nodes} nodes",
                     g.per_node(),
                     g.label()
                 )));
@@ -244,15 +272,57 @@ fn apply(
             )));
         }
     }
+    // GPUs per node of each type, to check that no node is over-full.
+    let mut on_node: Vec<Vec<u32>> = cluster
+        .types
+        .iter()
+        .map(|&(_, n)| vec![0; n as usize])
+        .collect();
     for &i in active {
-        let a = to[i].take().flatten();
-        let placement = a.map(|(k, mut p)| {
-            p.retain(|&x| x > 0);
-            (cluster.types[k].0, p)
+        let a = to[i].take().flatten().filter(|(_, p)| p.iter().any(|&x| x > 0));
+        if let Some((k, p)) = &a {
+            for (n, &x) in p.iter().enumerate() {
+                on_node[*k][n] += x;
+                if on_node[*k][n] > cluster.types[*k].0.per_node() {
+                    return Err(RunError::Invalid(format!(
+                        "the policy over-filled {} node {n}",
+                        cluster.types[*k].0.label()
+                    )));
+                }
+            }
+        }
+        let restarts = jobs[i].restarts;
+        let tuple = a.as_ref().map(|(k, p)| {
+            let used: Vec<u32> = p.iter().copied().filter(|&x| x > 0).collect();
+            (cluster.types[*k].0, used)
         });
-        jobs[i].apply(placement.filter(|(_, p)| !p.is_empty()));
+        jobs[i].apply(tuple);
+        let restarted = jobs[i].restarts != restarts;
+        let list = &mut stretches[i];
+        let same = matches!((list.last(), &a), (Some(l), Some((k, p)))
+            if l.end_s > now && l.kind == *k && trimmed(&l.per_node) == trimmed(p) && !restarted);
+        if !same {
+            if let Some(l) = list.last_mut().filter(|l| l.end_s > now) {
+                l.end_s = now;
+            }
+            if let Some((kind, per_node)) = a {
+                list.push(Stretch {
+                    start_s: now,
+                    end_s: f64::INFINITY,
+                    kind,
+                    per_node,
+                    restarted,
+                });
+            }
+        }
     }
     Ok(())
+}
+
+/// A per-node vector without its trailing empty nodes.
+fn trimmed(p: &[u32]) -> &[u32] {
+    let end = p.iter().rposition(|&x| x > 0).map_or(0, |k| k + 1);
+    &p[..end]
 }
 
 /// A workload the loop can run: finite arrivals, positive batches and GPUs, a tick > 0.

@@ -51,6 +51,8 @@ pub struct Job {
     pub learners: [Learner; 5],
     /// When it finished, s.
     pub completion_s: Option<f64>,
+    /// The gradient statistics (sqr, var) of its last step, on whichever type.
+    pub stats: Option<(f64, f64)>,
     /// Every type's steps go to one learner, `learners[0]` (the heterogeneity-unaware
     /// policy's merged profile, SIA-SIM §2.8).
     merged: bool,
@@ -78,6 +80,7 @@ impl Job {
             at: Progress::default(),
             learners: std::array::from_fn(|_| Learner::new(keep)),
             completion_s: None,
+            stats: None,
             merged: rules.merged_profile,
         }
     }
@@ -111,7 +114,9 @@ impl Job {
         let m = Measured::on(self.spec.app, g)?;
         let learner = &mut self.learners[if self.merged { 0 } else { index(g) }];
         let pace = slowdown(self.spec.app);
-        if let Some(used) = m.run_typed(&mut self.at, &self.placement, learner, left, pace)? {
+        let done = m.run_typed(&mut self.at, &self.placement, learner, left, pace)?;
+        self.stats = learner.stats().or(self.stats);
+        if let Some(used) = done {
             self.completion_s = Some(now + delay + used);
         }
         Ok(())

@@ -16,3 +16,4 @@ pub mod cluster;
 pub mod engine;
 pub mod job;
 pub mod milp;
+pub mod sia;

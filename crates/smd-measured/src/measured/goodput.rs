@@ -159,10 +159,18 @@ impl Learner {
 
     /// The Sia artifact's goodput estimate of this job on (nodes, replicas) (SIA-SIM §4.1,
     /// §4.3 case A): the largest model goodput over §3.4's candidates from max(M0, smallest
-    /// local · R) to `cap` (the job's own batch), with the type's app-wide local batches;
-    /// `None` without a model or statistics.
-    pub fn estimate(&self, m: &Measured, nodes: u32, replicas: u32, cap: f64) -> Option<f64> {
-        let (stats, model) = (self.stats?, self.model?);
+    /// local · R) to `cap` (the job's own batch), with the type's app-wide local batches,
+    /// at the job's latest gradient statistics `stats` (one for every type); `None`
+    /// without a model.
+    pub fn estimate(
+        &self,
+        m: &Measured,
+        nodes: u32,
+        replicas: u32,
+        cap: f64,
+        stats: (f64, f64),
+    ) -> Option<f64> {
+        let model = self.model?;
         let [m0, top] = m.batch_range();
         let [lo, hi] = m.table_local_range();
         let totals = m.batch_candidates_up_to(replicas, cap.min(top), lo);
