@@ -51,8 +51,10 @@ pub fn run(a: &SimulateArgs, out: &mut impl Write) -> Result<(), Failure> {
                 );
             }
         };
+        let clock = || t0.elapsed().as_secs_f64() * 1000.0;
         let mut opts = Options {
             progress: Some(&mut on_progress),
+            clock: Some(&clock),
             ..Options::default()
         };
         let run = simulate(&scenario, p, &mut opts).map_err(|e| match e {

@@ -103,11 +103,24 @@ mod tests {
         let all = c.configs();
         assert_eq!(all.len(), 19);
         let shown: Vec<(usize, u32, u32)> = all.iter().map(|c| (c.kind, c.nodes, c.gpus)).collect();
-        assert_eq!(&shown[..8], &[(0, 1, 1), (0, 1, 2), (0, 1, 4), (0, 2, 8), (0, 3, 12), (0, 4, 16), (0, 5, 20), (0, 6, 24)]);
+        assert_eq!(
+            &shown[..8],
+            &[
+                (0, 1, 1),
+                (0, 1, 2),
+                (0, 1, 4),
+                (0, 2, 8),
+                (0, 3, 12),
+                (0, 4, 16),
+                (0, 5, 20),
+                (0, 6, 24)
+            ]
+        );
         assert_eq!(shown[8], (1, 1, 1));
         assert_eq!(shown[12], (1, 2, 16));
         assert_eq!(shown[18], (2, 3, 24));
-        let phoebe = Cluster::of(&[(Gpu::Rtx2080ti, 3), (Gpu::A100, 2), (Gpu::Rtx6000, 1)]).unwrap();
+        let phoebe =
+            Cluster::of(&[(Gpu::Rtx2080ti, 3), (Gpu::A100, 2), (Gpu::Rtx6000, 1)]).unwrap();
         assert_eq!(phoebe.configs().len(), 14);
         assert_eq!(Cluster::of(&[(Gpu::T4, 16)]).unwrap().configs().len(), 18);
         assert!(Cluster::of(&[(Gpu::T4, 0)]).is_err());

@@ -86,6 +86,8 @@ pub struct Stretch {
     pub per_node: Vec<u32>,
     /// It began with a checkpoint-restore (a start, resume or resize).
     pub restarted: bool,
+    /// The share of the job's target it made.
+    pub share: f64,
 }
 
 /// A run's outcome.
@@ -101,6 +103,9 @@ pub struct Outcome {
     pub proven: u64,
     /// Per tick record: submitted, unfinished jobs (SIA-SIM §3.6's contention).
     pub contention: Vec<u32>,
+    /// Per tick record: GPUs allocated after the decision (the first tick's record is at
+    /// t = interval).
+    pub used: Vec<u32>,
     /// The tick, s.
     pub interval_s: f64,
 }
@@ -145,6 +150,7 @@ pub fn run(
         decisions: 0,
         proven: 0,
         contention: Vec::new(),
+        used: Vec::new(),
         interval_s,
     };
     let max_ticks = match opts.max_ticks {
@@ -167,9 +173,13 @@ pub fn run(
                 left.join(", ")
             )));
         }
-        for j in jobs.iter_mut() {
+        for (j, list) in jobs.iter_mut().zip(stretches.iter_mut()) {
+            let before = share_of(j);
             j.step(now, interval_s)
                 .map_err(|e| RunError::Invalid(format!("job {}: {e}", j.spec.name)))?;
+            if let Some(last) = list.last_mut() {
+                last.share += share_of(j) - before;
+            }
         }
         now += interval_s;
         let active: Vec<usize> = (0..jobs.len())
@@ -192,13 +202,17 @@ pub fn run(
             apply(&mut jobs, cluster, &active, d, now, &mut stretches)?;
         }
         out.contention.push(active.len() as u32);
+        out.used.push(active.iter().map(|&i| jobs[i].gpus()).sum());
         for &i in &active {
             if let Some(g) = jobs[i].gpu {
                 gpu_s[i][crate::job::index(g)] += f64::from(jobs[i].gpus()) * interval_s;
             }
         }
         if let Some(p) = opts.progress.as_mut() {
-            p(now, jobs.iter().filter(|j| j.completion_s.is_some()).count());
+            p(
+                now,
+                jobs.iter().filter(|j| j.completion_s.is_some()).count(),
+            );
         }
         if opts.cancel.is_some_and(|c| c()) {
             return Err(RunError::Cancelled);
@@ -279,7 +293,10 @@ fn apply(
         .map(|&(_, n)| vec![0; n as usize])
         .collect();
     for &i in active {
-        let a = to[i].take().flatten().filter(|(_, p)| p.iter().any(|&x| x > 0));
+        let a = to[i]
+            .take()
+            .flatten()
+            .filter(|(_, p)| p.iter().any(|&x| x > 0));
         if let Some((k, p)) = &a {
             for (n, &x) in p.iter().enumerate() {
                 on_node[*k][n] += x;
@@ -312,11 +329,17 @@ fn apply(
                     kind,
                     per_node,
                     restarted,
+                    share: 0.0,
                 });
             }
         }
     }
     Ok(())
+}
+
+/// The share of its target a job has reached.
+fn share_of(j: &Job) -> f64 {
+    smd_measured::measured::Measured::of(j.spec.app).map_or(0.0, |m| m.share_done(&j.at))
 }
 
 /// A per-node vector without its trailing empty nodes.

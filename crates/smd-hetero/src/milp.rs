@@ -63,5 +63,11 @@ pub fn solve(p: &Problem, _limits: &Limits) -> Result<Answer, String> {
             value += v;
         }
     }
-    Ok(Answer { choice, value, bound: value, proven: false, nodes: 0 })
+    Ok(Answer {
+        choice,
+        value,
+        bound: value,
+        proven: false,
+        nodes: 0,
+    })
 }

@@ -103,7 +103,9 @@ impl Sia {
             let m = Measured::on(app, g).ok();
             let by_batch = m.map_or(MAX_REPLICAS, |m| {
                 let [lo, _] = m.table_local_range();
-                (m.batch_range()[1] / lo.max(1.0)).floor().min(f64::from(u32::MAX)) as u32
+                (m.batch_range()[1] / lo.max(1.0))
+                    .floor()
+                    .min(f64::from(u32::MAX)) as u32
             });
             (2 * job.learner(g).max_replicas())
                 .max(1)
@@ -131,7 +133,9 @@ impl Sia {
                 let (gs, ms) = (types[s].0, measured[s]);
                 let nodes = cfg.gpus.div_ceil(gs.per_node());
                 ms.and_then(|ms| {
-                    let at_s = job.learner(gs).estimate(ms, nodes, cfg.gpus, job.spec.batch, stats)?;
+                    let at_s =
+                        job.learner(gs)
+                            .estimate(ms, nodes, cfg.gpus, job.spec.batch, stats)?;
                     let ratio = m.one_gpu_throughput() / ms.one_gpu_throughput();
                     Some(at_s * ratio)
                 })
@@ -320,7 +324,10 @@ mod tests {
             let want = jobs.iter().find(|j| j.0 == *i).unwrap().1;
             assert_eq!(p.iter().sum::<u32>(), want);
             let parts: Vec<u32> = p.iter().copied().filter(|&x| x > 0).collect();
-            assert!(parts.len() == 1 || parts.iter().all(|&x| x == 8), "{parts:?}");
+            assert!(
+                parts.len() == 1 || parts.iter().all(|&x| x == 8),
+                "{parts:?}"
+            );
             for (n, &x) in p.iter().enumerate() {
                 used[n] += x;
             }
@@ -333,7 +340,10 @@ mod tests {
     #[test]
     fn restart_factor_vectors() {
         assert_eq!(restart_factor(600.0, 2, restart_estimate_s(App::Bert)), 0.5);
-        assert_eq!(restart_factor(20.0, 0, restart_estimate_s(App::Cifar10)), 1.0);
+        assert_eq!(
+            restart_factor(20.0, 0, restart_estimate_s(App::Cifar10)),
+            1.0
+        );
     }
 
     /// SIA-SIM §9.5: a new job's A row is 1.0 at each type's one-GPU configuration

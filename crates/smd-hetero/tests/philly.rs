@@ -36,7 +36,9 @@ fn workload(text: &str) -> Vec<Spec> {
 #[test]
 #[ignore]
 fn philly_workload_1_under_sia() {
-    let specs = workload(include_str!("../../../data/sia/workloads/philly/workload-1.csv"));
+    let specs = workload(include_str!(
+        "../../../data/sia/workloads/philly/workload-1.csv"
+    ));
     let cluster = Cluster::of(&[(Gpu::T4, 6), (Gpu::A100, 2), (Gpu::Rtx2080ti, 3)]).unwrap();
     let t0 = std::time::Instant::now();
     let clock = || t0.elapsed().as_secs_f64() * 1000.0;
@@ -44,7 +46,15 @@ fn philly_workload_1_under_sia() {
         clock: Some(&clock),
         ..Options::default()
     };
-    let out = run(&specs, &cluster, &mut Sia::new(), 60.0, Rules::default(), &mut opts).unwrap();
+    let out = run(
+        &specs,
+        &cluster,
+        &mut Sia::new(),
+        60.0,
+        Rules::default(),
+        &mut opts,
+    )
+    .unwrap();
     let mean = out.jobs.iter().map(|j| j.jct_s).sum::<f64>() / out.jobs.len() as f64;
     let mut ms = out.decision_ms.clone();
     ms.sort_by(f64::total_cmp);

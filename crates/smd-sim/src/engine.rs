@@ -60,6 +60,9 @@ pub(crate) fn run(
     policy: SimPolicy,
     opts: &mut Options,
 ) -> Result<Run, SimError> {
+    if policy.is_hetero() {
+        return crate::hetero::run(given, policy, opts);
+    }
     run_with(given, policy, opts, &|world| policy::of(policy, world))
 }
 
@@ -98,6 +101,7 @@ pub(crate) fn run_with(
             metrics: Metrics::of(&bound, bound_total, 0.0, None),
             jobs: bound,
             slots: Vec::new(),
+            stats: None,
         });
     }
     let mut decide: Box<dyn Decide> = make(&world);
@@ -476,6 +480,7 @@ impl<'w> Sim<'w> {
             ),
             jobs,
             slots: self.slots,
+            stats: None,
         })
     }
 }

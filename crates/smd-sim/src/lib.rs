@@ -37,6 +37,7 @@
 // the loop reads it, a slot, a decision), sharing (the GPU packing over time), settle (a
 // decision placed and packed), policy (the deciders), engine (the slot loop).
 mod engine;
+mod hetero;
 mod options;
 mod output;
 mod policy;
@@ -45,7 +46,10 @@ mod sharing;
 mod world;
 
 pub use options::{Options, Progress, SimError, SimPolicy};
-pub use output::{JobRun, Metrics, Refusals, Run, Segment, SharingMetrics, SlotUse, NOT_ADMITTED};
+pub use output::{
+    DecisionStats, JobRun, Metrics, Refusals, Run, Segment, SharingMetrics, SlotUse, Spread,
+    NOT_ADMITTED,
+};
 pub use policy::pollux::{Search, SearchStats};
 
 use smd_core::Scenario;

@@ -30,6 +30,16 @@ pub enum SimPolicy {
     /// fairest speedups each job's learned goodput model predicts, batches chosen for
     /// goodput; measured jobs only. Searched by the project's own optimiser (MODEL §23).
     Pollux,
+    /// Sia (SOSP 2023; docs/MODEL.md §24): every minute, each job's goodput on every GPU
+    /// type and size from what it has learned, and the allocation of the most goodput
+    /// (p = −0.5), solved exactly with a proof; measured jobs on machines of any types.
+    Sia,
+    /// Gavel with tuned jobs (docs/MODEL.md §24): each job at its requested GPUs and
+    /// batch; rounds of 6 minutes share the types by an LP of the most total throughput.
+    Gavel,
+    /// Pollux unaware of GPU types (docs/MODEL.md §24): Pollux on 4-GPU virtual nodes,
+    /// then each job kept on its majority type.
+    PolluxUnaware,
 }
 
 smd_core::named!(SimPolicy, "simulation policy" {
@@ -42,6 +52,9 @@ smd_core::named!(SimPolicy, "simulation policy" {
     Tiresias => "tiresias",
     OptimusOracle => "optimus_oracle",
     Pollux => "pollux",
+    Sia => "sia",
+    Gavel => "gavel",
+    PolluxUnaware => "pollux_unaware",
 });
 
 impl SimPolicy {
@@ -49,7 +62,19 @@ impl SimPolicy {
     /// `optimus_oracle`, `pollux`) schedule measured all-reduce jobs only; the others any
     /// job.
     pub fn applies_to(self, scenario: &smd_core::Scenario) -> bool {
+        if self.is_hetero() {
+            return scenario.all_measured() && crate::hetero::cluster_of(scenario, self).is_ok();
+        }
         !self.is_reference() || scenario.all_measured()
+    }
+
+    /// One of the heterogeneity-aware policies (`sia`, `gavel`, `pollux_unaware`): they
+    /// plan each job on one GPU type at its measured speed (docs/MODEL.md §24).
+    pub fn is_hetero(self) -> bool {
+        matches!(
+            self,
+            SimPolicy::Sia | SimPolicy::Gavel | SimPolicy::PolluxUnaware
+        )
     }
 
     /// One of the reference simulator's policies (POLLUX-SIM.md §4).
@@ -78,6 +103,9 @@ impl SimPolicy {
             SimPolicy::Tiresias => "the reference simulator's Tiresias: jobs get their requested GPUs or wait; jobs that have used under 16 GPU-hours come first, and a job that loses its place is preempted",
             SimPolicy::OptimusOracle => "the reference simulator's Optimus+Oracle: one GPU each in arrival order, then GPUs where they save the most time on the exact remaining work",
             SimPolicy::Pollux => "the reference simulator's Pollux: every minute, GPUs go where each job's learned speedup makes the sharing fairest, and each job picks the batch size that trains fastest on what it got",
+            SimPolicy::Sia => "Sia: every minute, each job's learned goodput on every GPU type and size, and the allocation that trains most, with a penalty for restarts; solved exactly",
+            SimPolicy::Gavel => "Gavel with tuned jobs: each job at its requested GPUs and batch; every 6 minutes the GPU types are shared for the most total throughput, in rounds",
+            SimPolicy::PolluxUnaware => "Pollux unaware of GPU types: it plans as if every GPU were alike, then keeps each job on the type most of its GPUs are of",
         }
     }
 
@@ -115,6 +143,9 @@ pub struct Options<'a> {
     /// With GPU sharing: record every slot's shared GPUs in [`SlotUse::gpus`](crate::SlotUse::gpus) (for checks;
     /// large).
     pub gpus: bool,
+    /// A clock in ms that times the heterogeneity-aware policies' decisions (`None`: not
+    /// timed; times never change a run).
+    pub clock: Option<&'a dyn Fn() -> f64>,
 }
 
 /// Why a simulation returned no run.

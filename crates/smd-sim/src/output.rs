@@ -51,6 +51,33 @@ pub struct Run {
     pub slots: Vec<SlotUse>,
     /// The run's summary.
     pub metrics: Metrics,
+    /// The heterogeneity-aware policies' decisions: how many, how long, how many proven
+    /// optimal (docs/MODEL.md §24).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<DecisionStats>,
+}
+
+/// A policy's decisions over a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DecisionStats {
+    /// Decisions made (one per tick with an active job).
+    pub decisions: u64,
+    /// Decisions proven optimal for their problem (Sia's; 0 for a policy that proves
+    /// nothing).
+    pub proven: u64,
+    /// Each decision's time, ms (`None`: not timed).
+    pub decision_ms: Option<Spread>,
+}
+
+/// The median, 95th percentile (nearest rank) and largest of some values.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    /// The median.
+    pub median: f64,
+    /// The 95th percentile.
+    pub p95: f64,
+    /// The largest.
+    pub max: f64,
 }
 
 /// One job's history.
@@ -247,6 +274,7 @@ mod tests {
             metrics: Metrics::of(&jobs, 3.0, 0.0, None),
             jobs,
             slots: Vec::new(),
+            stats: None,
         };
         assert_eq!(
             run.refusals(),

@@ -139,7 +139,9 @@ impl Learner {
         }
         if let (Some(stats), Some(model)) = (self.stats, self.model) {
             let [m0, top] = m.batch_range();
-            let hi = m.max_local_at(placement).unwrap_or(m.table_local_range()[1]);
+            let hi = m
+                .max_local_at(placement)
+                .unwrap_or(m.table_local_range()[1]);
             let totals = m.batch_candidates_up_to(replicas, top, m.table_local_range()[0]);
             let cands = candidates_within(m, &model, nodes, replicas, &totals, hi, top);
             if let Some(first) = cands.first() {
@@ -237,7 +239,15 @@ pub(super) fn made_candidates(
 ) -> Vec<Candidate> {
     let [_, top] = m.batch_range();
     let hi = m.local_range()[1];
-    candidates_within(m, model, nodes, replicas, &m.batch_candidates(replicas), hi, top)
+    candidates_within(
+        m,
+        model,
+        nodes,
+        replicas,
+        &m.batch_candidates(replicas),
+        hi,
+        top,
+    )
 }
 
 /// The candidates of `model` among the total batches `totals` on (nodes, replicas), with

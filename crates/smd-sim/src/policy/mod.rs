@@ -36,6 +36,8 @@ pub(crate) fn of(policy: SimPolicy, world: &World) -> Box<dyn Decide> {
         SimPolicy::Tiresias => Box::new(reference::Tiresias::new(world)),
         SimPolicy::OptimusOracle => Box::new(reference::OptimusOracle),
         SimPolicy::Pollux => Box::new(pollux::Pollux::new(world)),
+        // The slot loop hands these to `hetero` before it builds a world.
+        SimPolicy::Sia | SimPolicy::Gavel | SimPolicy::PolluxUnaware => Box::new(fifo::Fifo),
     }
 }
 
