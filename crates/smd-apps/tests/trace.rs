@@ -223,3 +223,22 @@ fn times_30_days_out_are_warned_about_once_with_what_to_do() {
         "{w:?}"
     );
 }
+
+/// The Sia artifact's workloads read, by name, with the sizes its README gives: 160 jobs
+/// per Philly and Helios workload, 8 × R per Helios workload at R jobs per hour, and no
+/// ncf.
+#[test]
+fn the_sia_workloads_read_with_their_sizes() {
+    use smd_apps::trace::{parse, workload, SIA_WORKLOADS};
+    for (name, text) in SIA_WORKLOADS {
+        let rows = parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let want = match name.strip_prefix("helios-rate-") {
+            Some(rest) => 8 * rest.split('-').next().unwrap().parse::<usize>().unwrap(),
+            None => 160,
+        };
+        assert_eq!(rows.len(), want, "{name}");
+        assert_eq!(workload(name).unwrap(), text);
+        assert!(!text.contains(",ncf,"), "{name}");
+    }
+    assert!(workload("philly-9").unwrap_err().contains("helios-rate-R-K"));
+}
