@@ -267,7 +267,11 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
         let k = ((q * ms.len() as f64).ceil() as usize).clamp(1, ms.len());
         ms[k - 1]
     };
+    let ticks = out.contention.len().max(1) as f64;
     let stats = DecisionStats {
+        allocated_gpu_hours: out.jobs.iter().map(|j| j.gpu_seconds).sum::<f64>() / 3600.0,
+        contention_mean: out.contention.iter().map(|&c| f64::from(c)).sum::<f64>() / ticks,
+        contention_max: out.contention.iter().copied().max().map_or(0, u64::from),
         decisions: out.decisions,
         proven: out.proven,
         decision_ms: (!ms.is_empty()).then(|| Spread {

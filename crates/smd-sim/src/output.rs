@@ -67,6 +67,14 @@ pub struct DecisionStats {
     pub proven: u64,
     /// Each decision's time, ms (`None`: not timed).
     pub decision_ms: Option<Spread>,
+    /// GPU-hours allocated: each tick's allocated GPUs of the unfinished jobs × the tick
+    /// (a job's restarts and the rest of the tick it finishes in included, as the Sia
+    /// artifact counts them).
+    pub allocated_gpu_hours: f64,
+    /// Mean over the ticks of the jobs arrived and unfinished (running or waiting).
+    pub contention_mean: f64,
+    /// The most at once.
+    pub contention_max: u64,
 }
 
 /// The median, 95th percentile (nearest rank) and largest of some values.
