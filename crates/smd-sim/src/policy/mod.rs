@@ -8,6 +8,10 @@ mod oasis;
 pub(crate) mod pollux;
 mod reference;
 mod replan;
+// Heterogeneity-unaware Pollux in `smd-hetero`'s loop (SIA-SIM §6), `unaware::Unaware`:
+// not a `SimPolicy` of this crate's engine (its caller registers it).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod unaware;
 
 use crate::options::SimPolicy;
 use crate::world::{Decision, Slot, World};

@@ -10,7 +10,7 @@
 //! ([`search`]); the reference's is NSGA-II.
 
 mod genetic;
-mod search;
+pub(super) mod search;
 
 use super::reference::{curves, total_gpus};
 use super::Decide;
@@ -195,14 +195,7 @@ impl Decide for Pollux {
             self.attained[i] += f64::from(gpus) * (now - self.last);
         }
         self.last = now;
-        // Pollux's order: least attained service, then submission, then the workload's.
-        let mut order: Vec<usize> = slot.active.to_vec();
-        order.sort_by(|&a, &b| {
-            self.attained[a]
-                .total_cmp(&self.attained[b])
-                .then(world.arrival[a].total_cmp(&world.arrival[b]))
-                .then(a.cmp(&b))
-        });
+        let order = order(slot.active, &self.attained, |i| world.arrival[i]);
         // The last tick's problem, refilled: its vectors keep their room.
         let mut problem = std::mem::take(&mut self.problem);
         problem.gpus.clear();
@@ -229,79 +222,26 @@ impl Decide for Pollux {
             let age = now - world.arrival[i];
             let restarts = f64::from(self.restarts[i].unwrap_or(0));
             let factor = (age - restart * restarts).max(0.0) / (age + restart);
-            // c = 1/(s + 0.001); among equal fitnesses the reference's second objective
-            // (utility: Σ speedups) decides, so more speedup wins a tie by a hair — e.g. a
-            // job seen at age 0, whose restart factor is 0 (POLLUX-SIM.md §7.5), starts.
-            let cost = |f: f64, s: f64| 1.0 / (f * s * scale + OFFSET) - TIE * s;
             let job = &mut problem.jobs[k];
             job.max = max;
             row_of(i, &mut job.base);
-            // Speedups per r on one node (1..=NODE_GPUS) and over several (r ≥ 2), 0 where
-            // not allowed: learned goodput over the fair share's; R/R_f before any model.
-            job.one_speed.clear();
-            job.many_speed.clear();
+            // Speedups: learned goodput over the fair share's; R/R_f before any model.
             if learner.model().is_some() {
                 let g = self.goodputs(i, learner);
-                let base_goodput = g.at(curve, learner, false, fair_goodput_share(curve, fair));
-                let mut s = |spread: bool, r: u32| {
-                    let x = if r == 0 || (!spread && r > NODE_GPUS) || (spread && r < 2) {
-                        0.0
-                    } else {
-                        g.at(curve, learner, spread, r)
-                    };
+                let base_goodput = g.at(curve, learner, false, fair_share(fair, curve.widest()));
+                fill_costs(job, NODE_GPUS, factor, scale, |spread, r| {
+                    let x = g.at(curve, learner, spread, r);
                     if base_goodput > 0.0 {
                         x / base_goodput
                     } else {
                         0.0
                     }
-                };
-                job.one_speed.extend((0..=max).map(|r| s(false, r)));
-                job.many_speed.extend((0..=max).map(|r| s(true, r)));
+                });
             } else {
-                let lin = |r: u32| f64::from(r) / f64::from(fair);
-                job.one_speed.extend((0..=max).map(|r| {
-                    if (1..=NODE_GPUS).contains(&r) {
-                        lin(r)
-                    } else {
-                        0.0
-                    }
-                }));
-                job.many_speed
-                    .extend((0..=max).map(|r| if r >= 2 { lin(r) } else { 0.0 }));
+                fill_costs(job, NODE_GPUS, factor, scale, |_, r| {
+                    f64::from(r) / f64::from(fair)
+                });
             }
-            let r0: u32 = job.base.iter().sum();
-            let speed0 = if r0 == 0 {
-                0.0
-            } else {
-                let v = if nodes(&job.base) > 1 {
-                    &job.many_speed
-                } else {
-                    &job.one_speed
-                };
-                v.get(r0 as usize).copied().unwrap_or(0.0)
-            };
-            job.keep = if r0 == 0 {
-                search::IDLE
-            } else {
-                cost(1.0, speed0)
-            };
-            job.keep_speed = speed0;
-            job.one.clear();
-            job.one.extend((0..=max).map(|r| {
-                if (1..=NODE_GPUS).contains(&r) {
-                    cost(factor, job.one_speed[r as usize])
-                } else {
-                    f64::INFINITY
-                }
-            }));
-            job.many.clear();
-            job.many.extend((0..=max).map(|r| {
-                if r >= 2 {
-                    cost(factor, job.many_speed[r as usize])
-                } else {
-                    f64::INFINITY
-                }
-            }));
         }
         let own = (self.search == Search::Own || self.compare).then(|| search::optimise(&problem));
         let genetic = (self.search == Search::Genetic || self.compare)
@@ -368,16 +308,95 @@ impl Decide for Pollux {
     }
 }
 
-/// The GPUs of the fair goodput a learned job's speedups are measured against (MODEL.md
-/// §23): the fair share ⌈G/J⌉ (`fair`), at most the most GPUs any batch of the application
-/// runs on and 64 — ⌈G/J⌉ itself on the reference's 64 GPUs; on a large cluster with few jobs, ⌈G/J⌉ GPUs on one node run no batch at
-/// all, the base would be 0 and every allocation of the job as idle as none (jobs waited
-/// beside idle GPUs).
-fn fair_goodput_share(curve: &Curve, fair: u32) -> u32 {
-    fair.min(curve.widest()).max(1)
+/// Pollux's job order (POLLUX-SIM.md §4.3): least attained service, then submission,
+/// then the workload's.
+pub(super) fn order(
+    active: &[usize],
+    attained: &[f64],
+    arrival: impl Fn(usize) -> f64,
+) -> Vec<usize> {
+    let mut order: Vec<usize> = active.to_vec();
+    order.sort_by(|&a, &b| {
+        attained[a]
+            .total_cmp(&attained[b])
+            .then(arrival(a).total_cmp(&arrival(b)))
+            .then(a.cmp(&b))
+    });
+    order
 }
 
-/// Measured nodes a row spans (a machine of more than a node's GPUs counts several).
-fn nodes(row: &[u32]) -> usize {
-    row.iter().map(|&g| g.div_ceil(NODE_GPUS) as usize).sum()
+/// A job's speedups and costs in Pollux's problem (POLLUX-SIM.md §4.3), its `base` and
+/// `max` set: `speed(spread, r)` is its speedup on r GPUs of one node (`spread` false,
+/// asked for 1 ≤ r ≤ `node`) or over several (r ≥ 2), 0 elsewhere; a changed row's speedup
+/// is scaled by `scale` and the restart `factor`, its current row's by the scale alone; c =
+/// 1/(s + 0.001) (an idle job [`search::IDLE`]). Among equal fitnesses the reference's
+/// second objective (utility: Σ speedups) decides, so more speedup wins a tie by a hair —
+/// e.g. a job seen at age 0, whose restart factor is 0 (POLLUX-SIM.md §7.5), starts.
+pub(super) fn fill_costs(
+    job: &mut JobCosts,
+    node: u32,
+    factor: f64,
+    scale: f64,
+    mut speed: impl FnMut(bool, u32) -> f64,
+) {
+    let max = job.max;
+    let cost = |f: f64, s: f64| 1.0 / (f * s * scale + OFFSET) - TIE * s;
+    job.one_speed.clear();
+    job.many_speed.clear();
+    job.one_speed.extend((0..=max).map(|r| {
+        if (1..=node).contains(&r) {
+            speed(false, r)
+        } else {
+            0.0
+        }
+    }));
+    job.many_speed
+        .extend((0..=max).map(|r| if r >= 2 { speed(true, r) } else { 0.0 }));
+    let r0: u32 = job.base.iter().sum();
+    let speed0 = if r0 == 0 {
+        0.0
+    } else {
+        let v = if nodes(&job.base, node) > 1 {
+            &job.many_speed
+        } else {
+            &job.one_speed
+        };
+        v.get(r0 as usize).copied().unwrap_or(0.0)
+    };
+    job.keep = if r0 == 0 {
+        search::IDLE
+    } else {
+        cost(1.0, speed0)
+    };
+    job.keep_speed = speed0;
+    job.one.clear();
+    job.one.extend((0..=max).map(|r| {
+        if (1..=node).contains(&r) {
+            cost(factor, job.one_speed[r as usize])
+        } else {
+            f64::INFINITY
+        }
+    }));
+    job.many.clear();
+    job.many.extend((0..=max).map(|r| {
+        if r >= 2 {
+            cost(factor, job.many_speed[r as usize])
+        } else {
+            f64::INFINITY
+        }
+    }));
+}
+
+/// The GPUs of the fair goodput a learned job's speedups are measured against (MODEL.md
+/// §23): the fair share ⌈G/J⌉ (`fair`), at most `widest`, the most GPUs any batch of the
+/// application runs on (and 64) — ⌈G/J⌉ itself on the reference's 64 GPUs; on a large
+/// cluster with few jobs, ⌈G/J⌉ GPUs on one node run no batch at all, the base would be 0
+/// and every allocation of the job as idle as none (jobs waited beside idle GPUs).
+pub(super) fn fair_share(fair: u32, widest: u32) -> u32 {
+    fair.min(widest).max(1)
+}
+
+/// Measured nodes of `node` GPUs a row spans (a machine of more GPUs counts several).
+fn nodes(row: &[u32], node: u32) -> usize {
+    row.iter().map(|&g| g.div_ceil(node) as usize).sum()
 }

@@ -1,0 +1,297 @@
+use super::*;
+use smd_hetero::engine::{run, Options, Outcome};
+use smd_hetero::job::{Rules, Spec};
+
+/// The paper's heterogeneous cluster (SIA-SIM §1.2): 6 T4 nodes, 2 A100, 3 RTX 2080 Ti.
+fn default_cluster() -> Cluster {
+    Cluster::of(&[(Gpu::T4, 6), (Gpu::A100, 2), (Gpu::Rtx2080ti, 3)]).unwrap()
+}
+
+const RULES: Rules = Rules {
+    fixed_batch: false,
+    merged_profile: true,
+};
+
+/// SIA-SIM §9.8's map: vnodes 0–5 the T4 nodes 0–5; 6,7 A100 node 0; 8,9 A100 node 1;
+/// 10,11 / 12,13 / 14,15 RTX nodes 0 / 1 / 2; and the cluster-wide cap 16 (the A100s').
+#[test]
+fn virtual_nodes_of_the_default_cluster() {
+    let c = default_cluster();
+    let (gpus, map) = vnodes(&c);
+    assert_eq!(gpus, 4);
+    let shown: Vec<(usize, u32)> = map.iter().map(|v| (v.kind, v.node)).collect();
+    let mut want: Vec<(usize, u32)> = (0..6).map(|n| (0, n)).collect();
+    want.extend([(1, 0), (1, 0), (1, 1), (1, 1)]);
+    want.extend([(2, 0), (2, 0), (2, 1), (2, 1), (2, 2), (2, 2)]);
+    assert_eq!(shown, want);
+    assert_eq!(clusterwide_max(&c), 16);
+    // Only 4-GPU types: one virtual node per node.
+    let t4 = Cluster::of(&[(Gpu::T4, 3), (Gpu::Rtx6000, 1)]).unwrap();
+    assert_eq!(vnodes(&t4).1.len(), 4);
+    assert_eq!(clusterwide_max(&t4), 4);
+}
+
+fn row(entries: &[(usize, u32)], len: usize) -> Vec<u32> {
+    let mut r = vec![0; len];
+    for &(v, g) in entries {
+        r[v] = g;
+    }
+    r
+}
+
+/// SIA-SIM §9.8's repairs: 4 T4 + 4 RTX is a tie, the RTX kept (preference 3 < 4) and the
+/// T4s dropped; 4 A100 + 4 RTX keeps the A100s. A majority wins whatever the preference,
+/// one type is kept as it is, and an empty row stays empty.
+#[test]
+fn the_type_fix_keeps_the_majority_then_the_preferred() {
+    let c = default_cluster();
+    let (_, map) = vnodes(&c);
+    let mut r = row(&[(0, 4), (10, 4)], 16);
+    fix_type(&mut r, &map, &c);
+    assert_eq!(r, row(&[(10, 4)], 16));
+    assert_eq!(placement_of(&r, &map, &c), Some((2, vec![4])));
+    let mut r = row(&[(6, 4), (10, 4)], 16);
+    fix_type(&mut r, &map, &c);
+    assert_eq!(r, row(&[(6, 4)], 16));
+    let mut r = row(&[(0, 4), (1, 4), (6, 4)], 16);
+    fix_type(&mut r, &map, &c);
+    assert_eq!(r, row(&[(0, 4), (1, 4)], 16));
+    let mut r = row(&[(3, 2), (4, 1)], 16);
+    fix_type(&mut r, &map, &c);
+    assert_eq!(r, row(&[(3, 2), (4, 1)], 16));
+    let mut r = vec![0; 16];
+    fix_type(&mut r, &map, &c);
+    assert_eq!(kept_type(&r, &map, &c), None);
+    assert_eq!(placement_of(&r, &map, &c), None);
+}
+
+/// §6.4's order on equal counts: the types as first met along the virtual nodes, and only
+/// the first two compared — with the types in the order T4, RTX, A100 and 4 GPUs of each,
+/// the RTX is kept (preferred to the T4), not the A100 (preferred to both but third).
+#[test]
+fn on_equal_counts_only_the_first_two_met_are_compared() {
+    let c = Cluster::of(&[(Gpu::T4, 1), (Gpu::Rtx2080ti, 1), (Gpu::A100, 1)]).unwrap();
+    let (_, map) = vnodes(&c);
+    assert_eq!(map.len(), 5);
+    let mut r = vec![4, 4, 0, 4, 0];
+    fix_type(&mut r, &map, &c);
+    assert_eq!(r, vec![0, 4, 0, 0, 0]);
+    // The A100 first met: it is kept.
+    let c2 = Cluster::of(&[(Gpu::A100, 1), (Gpu::T4, 1), (Gpu::Rtx2080ti, 1)]).unwrap();
+    let (_, map2) = vnodes(&c2);
+    let mut r = vec![4, 0, 4, 4, 0];
+    fix_type(&mut r, &map2, &c2);
+    assert_eq!(r, vec![4, 0, 0, 0, 0]);
+}
+
+/// Virtual nodes to real ones: two virtual nodes of one 8-GPU node are that node's count;
+/// nodes in order; over more nodes than the type's measurements cover (an A100 cluster of
+/// 3 nodes, measured on 2, beside a T4), spread again ⌈R/2⌉ per node.
+#[test]
+fn virtual_rows_map_to_gpus_per_real_node() {
+    let c = default_cluster();
+    let (_, map) = vnodes(&c);
+    assert_eq!(
+        placement_of(&row(&[(10, 4), (11, 4)], 16), &map, &c),
+        Some((2, vec![8]))
+    );
+    assert_eq!(
+        placement_of(&row(&[(12, 2), (15, 3)], 16), &map, &c),
+        Some((2, vec![2, 3]))
+    );
+    assert_eq!(
+        placement_of(&row(&[(2, 1), (4, 4), (5, 2)], 16), &map, &c),
+        Some((0, vec![1, 4, 2]))
+    );
+    let big = Cluster::of(&[(Gpu::T4, 1), (Gpu::A100, 3)]).unwrap();
+    let (_, map) = vnodes(&big);
+    assert_eq!(
+        placement_of(&[0, 1, 0, 1, 0, 1, 0], &map, &big),
+        Some((1, vec![2, 1]))
+    );
+}
+
+/// The fix on random rows: what is left is on one type, all of that type's GPUs of the row
+/// are kept, and no type had more.
+#[test]
+fn the_type_fix_leaves_one_type_with_its_gpus() {
+    let c = default_cluster();
+    let (_, map) = vnodes(&c);
+    let mut rng = smd_core::rng::Stream::new(11, smd_core::rng::stream_of("unaware"));
+    for case in 0..500 {
+        let r0: Vec<u32> = (0..16)
+            .map(|_| {
+                if rng.unit() < 0.3 {
+                    rng.int(1, 4) as u32
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let mut r = r0.clone();
+        fix_type(&mut r, &map, &c);
+        let by_type = |row: &[u32]| {
+            let mut t = [0u32; 3];
+            for (v, &g) in row.iter().enumerate() {
+                t[map[v].kind] += g;
+            }
+            t
+        };
+        let (before, after) = (by_type(&r0), by_type(&r));
+        let kept: Vec<usize> = (0..3).filter(|&k| after[k] > 0).collect();
+        assert!(kept.len() <= 1, "case {case}: {r:?}");
+        if let Some(&k) = kept.first() {
+            assert_eq!(after[k], before[k], "case {case}");
+            assert!(before.iter().all(|&g| g <= before[k]), "case {case}");
+        } else {
+            assert!(r0.iter().all(|&g| g == 0), "case {case}");
+        }
+    }
+}
+
+/// The policy, its every decision checked: each job on one type, within the type's nodes
+/// and GPUs per node, no type's GPUs exceeded, each job within its cap (twice the most it
+/// has run on, one before it has run; the cluster-wide cap); the fixed rows single-typed.
+struct Checked(Unaware);
+
+impl Policy for Checked {
+    fn decide(&mut self, view: &View) -> Result<Decision, String> {
+        let d = self.0.decide(view)?;
+        let c = view.cluster;
+        let mut used = vec![0u32; c.types.len()];
+        for (i, a) in &d.alloc {
+            assert!(view.active.contains(i));
+            let Some((k, p)) = a else { continue };
+            let (g, nodes) = c.types[*k];
+            assert!(p.len() <= nodes as usize, "{p:?} on {nodes} nodes");
+            assert!(p.iter().all(|&x| x >= 1 && x <= g.per_node()), "{p:?}");
+            let r: u32 = p.iter().sum();
+            used[*k] += r;
+            let seen = view.jobs[*i].learner(Gpu::T4).max_replicas();
+            assert!(r <= (2 * seen).max(1), "{r} GPUs after at most {seen}");
+            assert!(r <= clusterwide_max(c));
+            let fixed = &self.0.rows[*i];
+            assert!(fixed
+                .iter()
+                .enumerate()
+                .all(|(v, &x)| x == 0 || self.0.map[v].kind == *k));
+        }
+        for (k, &u) in used.iter().enumerate() {
+            assert!(u <= c.gpus(k), "type {k}: {u} of {}", c.gpus(k));
+        }
+        assert_eq!(d.proven, None);
+        Ok(d)
+    }
+}
+
+fn spec(name: &str, app: App, arrival_s: f64) -> Spec {
+    Spec {
+        name: name.into(),
+        app,
+        arrival_s,
+        gpus: 4,
+        batch: 1024.0,
+    }
+}
+
+fn mixed_run() -> Outcome {
+    // 2 T4 nodes, one A100 node, one RTX node: 8 GPUs each, 6 virtual nodes.
+    let c = Cluster::of(&[(Gpu::T4, 2), (Gpu::A100, 1), (Gpu::Rtx2080ti, 1)]).unwrap();
+    let specs = vec![
+        spec("cifar10-0", App::Cifar10, 0.0),
+        spec("deepspeech2-1", App::Deepspeech2, 30.0),
+        spec("cifar10-2", App::Cifar10, 200.0),
+        spec("yolov3-3", App::Yolov3, 400.0),
+        spec("bert-4", App::Bert, 400.0),
+        spec("cifar10-5", App::Cifar10, 900.0),
+        spec("deepspeech2-6", App::Deepspeech2, 1500.0),
+        spec("cifar10-7", App::Cifar10, 3000.0),
+    ];
+    let mut policy = Checked(Unaware::new());
+    run(
+        &specs,
+        &c,
+        &mut policy,
+        60.0,
+        RULES,
+        &mut Options::default(),
+    )
+    .unwrap()
+}
+
+/// A whole run on a mixed cluster: every decision within the rules ([`Checked`]), every
+/// job finishes, several types are used, and a second run is the same (deterministic).
+#[test]
+fn a_mixed_cluster_run_finishes_every_job_and_repeats() {
+    let out = mixed_run();
+    assert!(out
+        .jobs
+        .iter()
+        .all(|j| j.jct_s.is_finite() && j.jct_s > 0.0));
+    let types_used = (0..5)
+        .filter(|&t| out.jobs.iter().any(|j| j.gpu_seconds_by_type[t] > 0.0))
+        .count();
+    assert!(types_used >= 2, "{:?}", out.jobs);
+    assert_eq!(out.proven, 0);
+    assert_eq!(out, mixed_run(), "deterministic");
+}
+
+/// The first Philly workload of the Sia artifact on its heterogeneous cluster at 60 s
+/// ticks (SIA-SIM §6, §7.1): prints its mean JCT and the run's wall time (the paper's Pollux
+/// average over the 8 Philly workloads: 1.0 h). Slow: `cargo test -p smd-sim --release
+/// philly -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn philly_workload_1() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/sia/workloads/philly/workload-1.csv"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let rows = smd_measured::csv::records(&text).unwrap();
+    let specs: Vec<Spec> = rows[1..]
+        .iter()
+        .map(|r| Spec {
+            name: r.cells[0].clone(),
+            arrival_s: r.cells[1].parse().unwrap(),
+            app: r.cells[2].parse().unwrap(),
+            gpus: r.cells[3].parse().unwrap(),
+            batch: r.cells[4].parse().unwrap(),
+        })
+        .collect();
+    assert_eq!(specs.len(), 160);
+    let c = default_cluster();
+    let start = std::time::Instant::now();
+    let mut policy = Checked(Unaware::new());
+    let out = run(
+        &specs,
+        &c,
+        &mut policy,
+        60.0,
+        RULES,
+        &mut Options::default(),
+    )
+    .unwrap();
+    let wall = start.elapsed().as_secs_f64();
+    let n = out.jobs.len() as f64;
+    let mean_h = out.jobs.iter().map(|j| j.jct_s).sum::<f64>() / n / 3600.0;
+    let restarts = out.jobs.iter().map(|j| f64::from(j.restarts)).sum::<f64>() / n;
+    let gpu_h = out.jobs.iter().map(|j| j.gpu_seconds).sum::<f64>() / n / 3600.0;
+    let makespan = out.jobs.iter().map(|j| j.completion_s).fold(0.0, f64::max) / 3600.0;
+    let by_type: Vec<String> = Gpu::ALL
+        .iter()
+        .enumerate()
+        .map(|(t, g)| {
+            let s: f64 = out.jobs.iter().map(|j| j.gpu_seconds_by_type[t]).sum();
+            format!("{} {:.1} GPU-h", g.name(), s / 3600.0)
+        })
+        .collect();
+    println!(
+        "philly workload-1, unaware pollux: mean JCT {mean_h:.3} h, last completion \
+         {makespan:.2} h, restarts/job {restarts:.2}, GPU-h/job {gpu_h:.2}, {}; \
+         {} decisions, wall {wall:.1} s",
+        by_type.join(", "),
+        out.decisions
+    );
+    assert!(out.jobs.iter().all(|j| j.jct_s.is_finite()));
+}
