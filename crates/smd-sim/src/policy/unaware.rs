@@ -22,9 +22,9 @@
 //!   (virtual nodes in order) and only the first two are compared, the one of lower
 //!   [`Gpu::preference`] kept. The other GPUs stay idle this tick. The fixed virtual
 //!   allocation is the next tick's current one; on the real cluster it is the type and the
-//!   GPUs per real node in node order (two virtual nodes of one 8-GPU node are one node).
-//!   A placement over more nodes than the type's measurements cover is spread again,
-//!   ⌈R / measured nodes⌉ GPUs per node (§1.3; never on the default cluster).
+//!   GPUs on each of its nodes (two virtual nodes of one 8-GPU node are one node). A job
+//!   over more nodes than the type's measurements cover is spread again, ⌈R / measured
+//!   nodes⌉ GPUs per node ([`respread`], §1.3; never on the default cluster).
 
 use super::pollux::search::{self, JobCosts, Problem};
 use super::pollux::{fair_share, fill_costs, order};
@@ -40,6 +40,10 @@ const RESTART_S: f64 = 30.0;
 
 /// The GPU type whose application constants the speedups use (SIA-SIM §6.2: `aws`).
 const MODEL_GPU: Gpu = Gpu::T4;
+
+/// Where a job is on the real cluster: its type's index and the GPUs on each of the type's
+/// nodes by node index (`smd_hetero::engine::Decision`'s form), or nowhere.
+pub(crate) type Place = Option<(usize, Vec<u32>)>;
 
 /// A virtual node: a real node's share.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,37 +112,72 @@ pub(crate) fn fix_type(row: &mut [u32], map: &[VNode], cluster: &Cluster) {
     }
 }
 
-/// A fixed virtual row on the real cluster: its type's index and GPUs per real node in node
-/// order (`None` for an empty row), spread again ⌈R / n⌉ per node when it uses more than the
-/// n nodes the type's measurements cover (§1.3).
-pub(crate) fn placement_of(
-    row: &[u32],
-    map: &[VNode],
-    cluster: &Cluster,
-) -> Option<(usize, Vec<u32>)> {
+/// A fixed virtual row on the real cluster: its type's index and the GPUs on each of the
+/// type's nodes, by node index up to the last one used (`None` for an empty row).
+pub(crate) fn placement_of(row: &[u32], map: &[VNode], cluster: &Cluster) -> Place {
     let first = row.iter().position(|&g| g > 0)?;
     let kind = map[first].kind;
-    let mut per_node: Vec<(u32, u32)> = Vec::new();
+    let mut per_node: Vec<u32> = Vec::new();
     for (v, &g) in row.iter().enumerate().filter(|(_, &g)| g > 0) {
         debug_assert_eq!(map[v].kind, kind, "a row over two types");
-        match per_node.last_mut() {
-            Some(last) if last.0 == map[v].node => last.1 += g,
-            _ => per_node.push((map[v].node, g)),
+        let n = map[v].node as usize;
+        if per_node.len() <= n {
+            per_node.resize(n + 1, 0);
+        }
+        per_node[n] += g;
+    }
+    debug_assert!(per_node.len() <= cluster.types[kind].1 as usize);
+    Some((kind, per_node))
+}
+
+/// §1.3 on the real cluster: a job over more nodes than its type's measurements cover (n)
+/// is spread again, ⌈R/n⌉ GPUs per node, on the n nodes of its type with the most GPUs
+/// free once its own are given back (the lower node first on ties), as many GPUs as fit
+/// there. Never on the default cluster (no type has more nodes than were measured).
+pub(crate) fn respread(alloc: &mut [(usize, Place)], cluster: &Cluster) {
+    let mut used: Vec<Vec<u32>> = cluster
+        .types
+        .iter()
+        .map(|&(_, n)| vec![0; n as usize])
+        .collect();
+    for (_, a) in alloc.iter() {
+        if let Some((k, p)) = a {
+            for (n, &g) in p.iter().enumerate() {
+                used[*k][n] += g;
+            }
         }
     }
-    let mut placement: Vec<u32> = per_node.into_iter().map(|(_, g)| g).collect();
-    let most = cluster.types[kind].0.measured_nodes().max(1);
-    if placement.len() > most as usize {
-        let mut left: u32 = placement.iter().sum();
-        let each = left.div_ceil(most);
-        placement.clear();
-        while left > 0 {
-            let g = each.min(left);
-            placement.push(g);
+    for (_, a) in alloc.iter_mut() {
+        let Some((k, p)) = a else { continue };
+        let k = *k;
+        let (gpu, _) = cluster.types[k];
+        let most = gpu.measured_nodes().max(1) as usize;
+        if p.iter().filter(|&&g| g > 0).count() <= most {
+            continue;
+        }
+        for (n, &g) in p.iter().enumerate() {
+            used[k][n] -= g;
+        }
+        let mut left: u32 = p.iter().sum();
+        let each = left.div_ceil(most as u32);
+        let free = |n: usize| gpu.per_node().saturating_sub(used[k][n]);
+        let mut nodes: Vec<usize> = (0..used[k].len()).collect();
+        nodes.sort_by_key(|&n| (std::cmp::Reverse(free(n)), n));
+        nodes.truncate(most);
+        nodes.sort_unstable();
+        p.clear();
+        for n in nodes {
+            let g = each.min(left).min(free(n));
+            if p.len() <= n {
+                p.resize(n + 1, 0);
+            }
+            p[n] = g;
             left -= g;
         }
+        for (n, &g) in p.iter().enumerate() {
+            used[k][n] += g;
+        }
     }
-    Some((kind, placement))
 }
 
 /// The most GPUs any job may have (§6.2): the fewest GPUs of any type within the nodes
@@ -152,11 +191,11 @@ pub(crate) fn clusterwide_max(cluster: &Cluster) -> u32 {
         .unwrap_or(0)
 }
 
-/// One job's speedup goodputs while its learner stays the same (model and statistics).
+/// One job's speedup goodputs while its model and gradient statistics stay the same.
 #[derive(Default)]
 struct Goodputs {
     /// (model version, statistics' bits) they were computed with.
-    key: Option<(u32, Option<(u64, u64)>)>,
+    key: Option<(u32, (u64, u64))>,
     /// The best model goodput on one node (`one`) or several (`many`) at r GPUs (index r;
     /// `None`: not computed yet).
     one: Vec<Option<f64>>,
@@ -164,12 +203,9 @@ struct Goodputs {
 }
 
 impl Goodputs {
-    /// Cleared when `l` has changed since.
-    fn renew(&mut self, l: &Learner) {
-        let key = (
-            l.version(),
-            l.stats().map(|(a, b)| (a.to_bits(), b.to_bits())),
-        );
+    /// Cleared when the model or the statistics have changed since.
+    fn renew(&mut self, l: &Learner, (sqr, var): (f64, f64)) {
+        let key = (l.version(), (sqr.to_bits(), var.to_bits()));
         if self.key != Some(key) {
             self.key = Some(key);
             self.one.clear();
@@ -177,9 +213,9 @@ impl Goodputs {
         }
     }
 
-    /// The model goodput of the best batch on `r` GPUs of one node or several (SIA-SIM
-    /// §6.2: the T4's application constants), 0 without a model.
-    fn at(&mut self, m: &Measured, l: &Learner, spread: bool, r: u32) -> f64 {
+    /// The model goodput of the best batch on `r` GPUs of one node or several with the
+    /// statistics `stats` (SIA-SIM §6.2: the T4's application constants), 0 without a model.
+    fn at(&mut self, m: &Measured, l: &Learner, stats: (f64, f64), spread: bool, r: u32) -> f64 {
         let v = if spread {
             &mut self.many
         } else {
@@ -190,7 +226,7 @@ impl Goodputs {
             v.resize(k + 1, None);
         }
         *v[k].get_or_insert_with(|| {
-            l.estimate(m, if spread { 2 } else { 1 }, r, m.batch_range()[1])
+            l.estimate(m, if spread { 2 } else { 1 }, r, m.batch_range()[1], stats)
                 .unwrap_or(0.0)
         })
     }
@@ -204,8 +240,10 @@ pub(crate) struct Unaware {
     /// GPUs per virtual node, and each one's real node.
     vnode_gpus: u32,
     map: Vec<VNode>,
-    /// Per job of the workload: its fixed virtual row of the last decision (empty: none).
+    /// Per job of the workload: its fixed virtual row of the last decision (empty: none),
+    /// and where that put it on the real cluster.
     rows: Vec<Vec<u32>>,
+    decided: Vec<Place>,
     /// GPU-seconds each job has held, restart delays included.
     attained: Vec<f64>,
     /// The previous decision's time.
@@ -224,13 +262,16 @@ impl Unaware {
     /// Job `i`'s current virtual row: the last decision's, when the job runs where it put
     /// it (else none).
     fn base(&self, i: usize, job: &Job, cluster: &Cluster) -> Vec<u32> {
-        let row = &self.rows[i];
-        let now = job.gpu.filter(|_| !job.placement.is_empty());
-        let same = !row.is_empty()
-            && placement_of(row, &self.map, cluster)
-                .is_some_and(|(k, p)| Some(cluster.types[k].0) == now && p == job.placement);
+        let runs = job.gpu.filter(|_| !job.placement.is_empty());
+        let same = self.decided[i].as_ref().is_some_and(|(k, p)| {
+            Some(cluster.types[*k].0) == runs
+                && p.iter()
+                    .copied()
+                    .filter(|&g| g > 0)
+                    .eq(job.placement.iter().copied())
+        });
         if same {
-            row.clone()
+            self.rows[i].clone()
         } else {
             vec![0; self.map.len()]
         }
@@ -252,6 +293,7 @@ impl Policy for Unaware {
         let n = view.jobs.len();
         if self.rows.len() < n {
             self.rows.resize(n, Vec::new());
+            self.decided.resize(n, None);
             self.attained.resize(n, 0.0);
             self.cache.resize_with(n, Goodputs::default);
         }
@@ -295,12 +337,12 @@ impl Policy for Unaware {
             let costs = &mut problem.jobs[k];
             costs.max = max;
             costs.base = base;
-            if learner.model().is_some() && learner.stats().is_some() {
+            if let (Some(stats), Some(_)) = (job.stats, learner.model()) {
                 let g = &mut self.cache[i];
-                g.renew(learner);
-                let base_goodput = g.at(m, learner, false, fair_share(fair, widest));
+                g.renew(learner, stats);
+                let base_goodput = g.at(m, learner, stats, false, fair_share(fair, widest));
                 fill_costs(costs, node, factor, scale, |spread, r| {
-                    let x = g.at(m, learner, spread, r);
+                    let x = g.at(m, learner, stats, spread, r);
                     if base_goodput > 0.0 {
                         x / base_goodput
                     } else {
@@ -321,6 +363,7 @@ impl Policy for Unaware {
         for row in &mut self.rows {
             row.clear();
         }
+        self.decided.iter_mut().for_each(|d| *d = None);
         let mut alloc = Vec::with_capacity(order.len());
         for (k, &i) in order.iter().enumerate() {
             let mut row = found.rows[k].clone();
@@ -329,6 +372,10 @@ impl Policy for Unaware {
             self.rows[i] = row;
         }
         alloc.sort_by_key(|a| a.0);
+        respread(&mut alloc, cluster);
+        for (i, a) in &alloc {
+            self.decided[*i].clone_from(a);
+        }
         self.problem = problem;
         Ok(Decision {
             alloc,
