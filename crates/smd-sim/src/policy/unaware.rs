@@ -16,7 +16,10 @@
 //!   30 s for every model, p = −1.
 //! - **The search** is the project's own ([`search::optimise`], MODEL.md §23): the
 //!   knapsack bound, packing, local search — deterministic; the reference's NSGA-II is
-//!   not (numpy's RNG is never seeded, SIA-SIM §10.13).
+//!   not (numpy's RNG is never seeded, SIA-SIM §10.13). Virtual nodes look alike to the
+//!   problem, so among equally fit allocations the search's own order decides where a job
+//!   lands (best fit, the lower virtual node first: in the cluster's order of types, a lone
+//!   new job on the first type), where NSGA-II's random mutations land it anywhere.
 //! - **The type fix** (§6.4, `fix_allocations_by_dropping`): each job keeps the GPUs of the
 //!   type it has most of; on equal counts the types keep the order they are first met in
 //!   (virtual nodes in order) and only the first two are compared, the one of lower

@@ -156,6 +156,35 @@ fn the_type_fix_leaves_one_type_with_its_gpus() {
     }
 }
 
+/// A job's side of the problem (§6.2–§6.3): a bert job aged 600 s with 2 restarts, before
+/// its first step, alone on the default cluster: at most 1 GPU, speedup R / R_f with R_f =
+/// 64 (the 16 virtual nodes' GPUs over one job), scaled by 16/64, and the restart factor of
+/// the scheduler's 30 s estimate, (600 − 60)/(600 + 30) — not bert's simulated 120 s, which
+/// would give 0.5.
+#[test]
+fn a_new_jobs_costs_use_the_30_s_restart_estimate() {
+    let c = default_cluster();
+    let mut job = Job::new(spec("bert-0", App::Bert, 0.0), RULES);
+    job.restarts = Some(2);
+    let jobs = vec![job];
+    let view = View {
+        now: 600.0,
+        jobs: &jobs,
+        active: &[0],
+        cluster: &c,
+    };
+    let mut p = Unaware::new();
+    let d = p.decide(&view).unwrap();
+    assert_eq!(d.alloc, vec![(0, Some((0, vec![1])))]);
+    let costs = &p.problem.jobs[0];
+    assert_eq!(costs.max, 1);
+    assert_eq!(costs.base, vec![0; 16]);
+    let factor = (600.0 - 60.0) / (600.0 + 30.0);
+    let s = 1.0 / 64.0;
+    let want = 1.0 / (factor * s * (16.0 / 64.0) + 0.001) - 1e-9 * s;
+    assert_eq!(costs.one[1], want);
+}
+
 /// The policy, its every decision checked: each job on one type, within the type's nodes
 /// and the nodes measured, each job within its cap (twice the most it
 /// has run on, one before it has run; the cluster-wide cap), no node over-filled; the
