@@ -240,5 +240,7 @@ fn the_sia_workloads_read_with_their_sizes() {
         assert_eq!(workload(name).unwrap(), text);
         assert!(!text.contains(",ncf,"), "{name}");
     }
-    assert!(workload("philly-9").unwrap_err().contains("helios-rate-R-K"));
+    assert!(workload("philly-9")
+        .unwrap_err()
+        .contains("helios-rate-R-K"));
 }

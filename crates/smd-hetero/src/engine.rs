@@ -18,6 +18,10 @@ pub struct View<'a> {
     pub cluster: &'a Cluster,
 }
 
+/// A job's GPUs: a type's index in the cluster and its GPUs on each of that type's nodes,
+/// by node index.
+pub type Allocation = (usize, Vec<u32>);
+
 /// A policy's answer: each active job's GPUs.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Decision {
@@ -25,7 +29,7 @@ pub struct Decision {
     /// GPUs on each of that type's nodes, indexed by node (`[0, 4, 0]`: four on the second
     /// node; a shorter vector leaves the nodes after it empty), or nothing (it waits). The
     /// job's speed and restarts read only the GPUs per used node, in node order.
-    pub alloc: Vec<(usize, Option<(usize, Vec<u32>)>)>,
+    pub alloc: Vec<(usize, Option<Allocation>)>,
     /// Whether the decision is proven optimal for its problem (`None`: the policy proves
     /// nothing).
     pub proven: Option<bool>,
@@ -253,7 +257,7 @@ fn apply(
     now: f64,
     stretches: &mut [Vec<Stretch>],
 ) -> Result<(), RunError> {
-    let mut to: Vec<Option<Option<(usize, Vec<u32>)>>> = vec![None; jobs.len()];
+    let mut to: Vec<Option<Option<Allocation>>> = vec![None; jobs.len()];
     let mut used = vec![0u64; cluster.types.len()];
     for (i, a) in d.alloc {
         if i >= jobs.len() || !active.contains(&i) || to[i].is_some() {

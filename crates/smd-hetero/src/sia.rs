@@ -108,8 +108,7 @@ impl Sia {
                     .min(f64::from(u32::MAX)) as u32
             });
             (2 * job.learner(g).max_replicas())
-                .max(1)
-                .min(MAX_REPLICAS)
+                .clamp(1, MAX_REPLICAS)
                 .min(by_batch)
         };
         let most = types.iter().map(|&(g, _)| cap_of(g)).max().unwrap_or(1);
@@ -273,7 +272,7 @@ pub fn place(jobs: &[(usize, u32)], per_node: u32, nodes: u32) -> Vec<(usize, Ve
     let n = nodes as usize;
     let mut free = vec![per_node; n];
     let mut order: Vec<&(usize, u32)> = jobs.iter().collect();
-    order.sort_by(|a, b| b.1.cmp(&a.1));
+    order.sort_by_key(|j| std::cmp::Reverse(j.1));
     let mut cursor = 0;
     let mut out = Vec::with_capacity(jobs.len());
     for &&(i, gpus) in &order {

@@ -45,7 +45,7 @@ pub(crate) fn cluster_of(
         if per != f64::from(gpu.per_node()) {
             return Err(Error::field(
                 None,
-                &format!("cluster.machines[{}].capacity.gpu", g.name),
+                format!("cluster.machines[{}].capacity.gpu", g.name),
                 format!(
                     "is {}: {policy} plans whole nodes of {} {} GPUs, as the type was measured",
                     smd_core::error::num(per),
@@ -135,10 +135,18 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
                 merged_profile: false,
             },
         ),
+        SimPolicy::PolluxUnaware => (
+            TICK_S,
+            Rules {
+                fixed_batch: false,
+                merged_profile: true,
+            },
+        ),
         _ => (TICK_S, Rules::default()),
     };
     let mut decide: Box<dyn engine::Policy> = match policy {
         SimPolicy::Sia => Box::new(smd_hetero::sia::Sia::new()),
+        SimPolicy::PolluxUnaware => Box::new(crate::policy::unaware::Unaware::new()),
         other => {
             return Err(SimError::Invalid(Error::field(
                 None,

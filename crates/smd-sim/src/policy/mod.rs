@@ -8,9 +8,8 @@ mod oasis;
 pub(crate) mod pollux;
 mod reference;
 mod replan;
-// Heterogeneity-unaware Pollux in `smd-hetero`'s loop (SIA-SIM §6), `unaware::Unaware`:
-// not a `SimPolicy` of this crate's engine (its caller registers it).
-#[cfg_attr(not(test), allow(dead_code))]
+// Heterogeneity-unaware Pollux in `smd-hetero`'s loop (docs/MODEL.md §24.6): `hetero`
+// runs it, not this crate's slot loop.
 pub(crate) mod unaware;
 
 use crate::options::SimPolicy;
