@@ -88,7 +88,10 @@ impl SimPolicy {
     /// Whether the policy chooses its jobs' batches as it learns them (`pollux`: a trace's
     /// tuned batch is then ignored, as the reference ignores it, POLLUX-SIM.md §2.5).
     pub fn learns(self) -> bool {
-        self == SimPolicy::Pollux
+        matches!(
+            self,
+            SimPolicy::Pollux | SimPolicy::Sia | SimPolicy::PolluxUnaware
+        )
     }
 
     /// What the policy does, in a planner's words (the page's tooltips).
