@@ -173,7 +173,9 @@ pub fn max_sum_throughput(
 ) -> Result<Vec<Vec<f64>>, String> {
     let n = cap.len();
     if n > TYPES {
-        return Err(format!("Gavel's LP takes at most {TYPES} GPU types, not {n}"));
+        return Err(format!(
+            "Gavel's LP takes at most {TYPES} GPU types, not {n}"
+        ));
     }
     if theta.len() != need.len() || theta.iter().any(|row| row.len() != n) {
         return Err("Gavel's LP: throughputs and GPU counts do not match".into());
@@ -293,7 +295,7 @@ pub fn assign_workers(
     workers: u32,
 ) -> Option<Vec<(usize, Vec<u32>)>> {
     let mut order = scheduled.to_vec();
-    order.sort_by(|a, b| b.1.cmp(&a.1));
+    order.sort_by_key(|s| std::cmp::Reverse(s.1));
     let mut sizes: Vec<u32> = order.iter().map(|s| s.1).collect();
     sizes.dedup();
     let mut taken = vec![false; workers as usize];
