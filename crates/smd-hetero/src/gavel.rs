@@ -20,7 +20,8 @@
 //! 4. **Workers** ([`assign_workers`], §5.4): per type, jobs by GPU count descending; a job
 //!    that ran on the type last round keeps its workers when none is taken, the others take
 //!    the next free workers from a pointer that only moves forward (a job may straddle
-//!    nodes); the worker ids become GPUs per node ([`node_runs`]).
+//!    nodes); the worker ids become GPUs on each node ([`on_nodes`]), which the loop reads
+//!    as the runs of equal consecutive node ids ([`node_runs`]).
 //!
 //! Differences from the reference, stated:
 //! - **The LP's solver.** The reference solves the LP with ECOS, an interior-point method:
@@ -30,14 +31,16 @@
 //!   (chosen through the row and column order above) where ECOS splits it. Priorities,
 //!   hence the greedy fill, follow.
 //! - **Placements the measurements cannot read.** The reference re-spreads a placement of
-//!   more nodes than the type's measured nodes as ⌈R/nodes⌉ GPUs per node (§1.3) and reads
-//!   whatever comes out. Here (never on the reference's default cluster): a job is not
-//!   placed on a type whose largest configuration (capped at the measured nodes, as
-//!   [`Cluster::configs`] caps it) it exceeds — it keeps its θ = 0.1 in the LP; a straddle
-//!   over more nodes than were measured is re-spread as the reference does; and a placement
-//!   whose step the measurements still cannot give at the job's batch is replaced by the
-//!   job's packed placement (GPUs per node, remainder last), which every placed job has
-//!   readable. A job placed nowhere this round waits.
+//!   more nodes than the type's measured nodes as ⌈R/nodes⌉ GPUs per node (§1.3), whatever
+//!   nodes those GPUs are on, and reads whatever comes out. Here (never on the reference's
+//!   default cluster) every allocation is on real nodes and readable: a job is not placed
+//!   on a type whose largest configuration (capped at the measured nodes, as
+//!   [`Cluster::configs`] caps it) it exceeds — it keeps its θ = 0.1 in the LP; a job
+//!   whose workers straddle more nodes than were measured, or whose step the measurements
+//!   cannot give at its batch there, moves to free workers ([`relocate`]) in the
+//!   reference's re-spread or, failing that, in its packed placement (GPUs per node,
+//!   remainder last); a job that fits neither waits this round (its GPUs idle, it gains
+//!   no time).
 //! - **Steps.** θ reads steps as the loop does ([`Measured::step_any`]): T4 placements on
 //!   5–16 nodes by the project's rule for wide placements, not the reference's Qhull
 //!   interpolation (SIA-SIM §2.3). A θ whose packed placement the measurements cannot read
@@ -365,6 +368,97 @@ pub fn respread(placement: &[u32], nodes: u32) -> Vec<u32> {
     packed(r, r.div_ceil(nodes))
 }
 
+/// GPUs on each node of worker ids, indexed by node (node = id / `per_node`), up to the
+/// last node used: the engine's allocation.
+pub fn on_nodes(ids: &[u32], per_node: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = Vec::new();
+    for &w in ids {
+        let n = (w / per_node.max(1)) as usize;
+        if v.len() <= n {
+            v.resize(n + 1, 0);
+        }
+        v[n] += 1;
+    }
+    v
+}
+
+/// Free workers (`taken[id]` false) for `target` GPUs per node, on distinct nodes of
+/// `per_node` workers: each count, largest first, on the node with the fewest free workers
+/// that holds it (the lowest such node on ties), its lowest free ids. Sorted ids, or `None`
+/// when it does not fit.
+pub fn relocate(target: &[u32], taken: &[bool], per_node: u32) -> Option<Vec<u32>> {
+    let per = per_node.max(1) as usize;
+    let nodes = taken.len().div_ceil(per);
+    let mut free: Vec<Vec<u32>> = (0..nodes)
+        .map(|n| {
+            (n * per..((n + 1) * per).min(taken.len()))
+                .filter(|&w| !taken[w])
+                .map(|w| w as u32)
+                .collect()
+        })
+        .collect();
+    let mut counts = target.to_vec();
+    counts.sort_by_key(|&c| std::cmp::Reverse(c));
+    let mut ids = Vec::new();
+    for c in counts.into_iter().filter(|&c| c > 0) {
+        let n = (0..nodes)
+            .filter(|&n| free[n].len() >= c as usize)
+            .min_by_key(|&n| (free[n].len(), n))?;
+        ids.extend(free[n].drain(..c as usize));
+        free[n].clear();
+    }
+    ids.sort_unstable();
+    Some(ids)
+}
+
+/// One type's assignments made readable (see the module's documentation): a job whose
+/// workers span more nodes than the type's measured ones, or whose step the measurements
+/// cannot give there, moves to free workers in the reference's re-spread (⌈R/nodes⌉ per
+/// node) or, failing that, in its packed placement; a job that fits neither waits.
+fn readable_workers(
+    assigned: &[(usize, Vec<u32>)],
+    view: &View,
+    g: Gpu,
+    gpus: u32,
+) -> Vec<(usize, Vec<u32>)> {
+    let per = g.per_node();
+    let measured = g.measured_nodes();
+    let mut taken = vec![false; gpus as usize];
+    for w in assigned.iter().flat_map(|(_, ids)| ids) {
+        taken[*w as usize] = true;
+    }
+    let mut out = Vec::with_capacity(assigned.len());
+    for (j, ids) in assigned {
+        let spec = &view.jobs[*j].spec;
+        let runs = node_runs(ids, per);
+        if runs.len() as u32 <= measured && readable(spec, g, &runs) {
+            out.push((*j, ids.clone()));
+            continue;
+        }
+        for &w in ids {
+            taken[w as usize] = false;
+        }
+        let mut targets = Vec::new();
+        if runs.len() as u32 > measured {
+            targets.push(respread(&runs, measured));
+        }
+        targets.push(packed(spec.gpus, per));
+        let moved = targets.iter().find_map(|target| {
+            if target.iter().any(|&x| x > per) {
+                return None;
+            }
+            relocate(target, &taken, per).filter(|new| readable(spec, g, &node_runs(new, per)))
+        });
+        if let Some(new) = moved {
+            for &w in &new {
+                taken[w as usize] = true;
+            }
+            out.push((*j, new));
+        }
+    }
+    out
+}
+
 /// What the last round saw and chose (for tests and tracing); rows by active job (active
 /// order), columns by type (cluster order).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -583,7 +677,7 @@ impl Policy for Gavel {
                 .collect();
             let assigned = assign_workers(&scheduled, &previous, cluster.gpus(t))
                 .ok_or_else(|| format!("Gavel ran out of {} workers", g.label()))?;
-            for (j, ids) in assigned {
+            for (j, ids) in readable_workers(&assigned, view, g, cluster.gpus(t)) {
                 workers.insert(j, (t, ids));
             }
         }
@@ -593,14 +687,9 @@ impl Policy for Gavel {
                 alloc.push((j, None));
                 continue;
             };
-            let g = cluster.types[*t].0;
-            let spec = &view.jobs[j].spec;
-            let mut p = respread(&node_runs(ids, g.per_node()), g.measured_nodes());
-            if !readable(spec, g, &p) {
-                p = packed(spec.gpus, g.per_node());
-            }
             placed[a] = Some(*t);
-            alloc.push((j, Some((*t, p))));
+            let per = cluster.types[*t].0.per_node();
+            alloc.push((j, Some((*t, on_nodes(ids, per)))));
         }
         self.round = Some(Round {
             jobs: active.to_vec(),

@@ -4,8 +4,13 @@
 
 use smd_hetero::cluster::Cluster;
 use smd_hetero::engine::{run, Decision, Options, Outcome, Policy, View};
-use smd_hetero::gavel::{largest_config, packed, readable, throughput, Gavel};
-use smd_hetero::job::Spec;
+use smd_hetero::gavel::{largest_config, node_runs, packed, readable, throughput, Gavel};
+use smd_hetero::job::{Rules, Spec};
+
+const FIXED: Rules = Rules {
+    fixed_batch: true,
+    merged_profile: false,
+};
 use smd_measured::app::App;
 use smd_measured::gpu::Gpu;
 
@@ -43,20 +48,27 @@ impl Policy for Checked {
         let named: Vec<usize> = d.alloc.iter().map(|a| a.0).collect();
         assert_eq!(named, view.active, "every active job once, in order");
         let mut used = vec![0u32; c.types.len()];
+        let mut on_node: Vec<Vec<u32>> =
+            c.types.iter().map(|&(_, n)| vec![0; n as usize]).collect();
         for (j, a) in &d.alloc {
             let Some((t, p)) = a else { continue };
             let spec = &view.jobs[*j].spec;
-            let g = c.types[*t].0;
-            assert!(
-                p.len() as u32 <= g.measured_nodes().min(c.types[*t].1),
-                "{p:?} on {g}"
-            );
-            assert!(
-                p.iter().all(|&x| (1..=g.per_node()).contains(&x)),
-                "{p:?} on {g}"
-            );
+            let (g, nodes) = c.types[*t];
+            assert!(p.len() as u32 <= nodes, "{p:?} on {nodes} {g} nodes");
+            assert!(p.iter().all(|&x| x <= g.per_node()), "{p:?} on {g}");
+            for (n, &x) in p.iter().enumerate() {
+                on_node[*t][n] += x;
+                assert!(on_node[*t][n] <= g.per_node(), "{g} node {n} over-full");
+            }
+            let ids: Vec<u32> = p
+                .iter()
+                .enumerate()
+                .flat_map(|(n, &x)| (0..x).map(move |k| n as u32 * g.per_node() + k))
+                .collect();
+            let runs = node_runs(&ids, g.per_node());
+            assert!(runs.len() as u32 <= g.measured_nodes(), "{p:?} on {g}");
             assert_eq!(p.iter().sum::<u32>(), spec.gpus, "{}", spec.name);
-            assert!(readable(spec, g, p), "{} on {p:?} of {g}", spec.name);
+            assert!(readable(spec, g, &runs), "{} on {p:?} of {g}", spec.name);
             used[*t] += spec.gpus;
             self.placed += 1;
         }
@@ -66,12 +78,12 @@ impl Policy for Checked {
         for (j, a) in &d.alloc {
             if a.is_none() {
                 let spec = &view.jobs[*j].spec;
-                for t in 0..c.types.len() {
+                for (t, &u) in used.iter().enumerate() {
+                    let idle = c.gpus(t) - u;
                     assert!(
-                        !placeable(spec, c, t) || spec.gpus > c.gpus(t) - used[t],
-                        "{} waits while {} {} GPUs idle",
+                        !placeable(spec, c, t) || spec.gpus > idle,
+                        "{} waits while {idle} {} GPUs idle",
                         spec.name,
-                        c.gpus(t) - used[t],
                         c.types[t].0
                     );
                 }
@@ -107,7 +119,7 @@ fn mixed_jobs() -> Vec<Spec> {
 
 fn run_checked(specs: &[Spec], c: &Cluster) -> (Outcome, Checked) {
     let mut p = Checked::new();
-    let out = run(specs, c, &mut p, 360.0, true, &mut Options::default()).unwrap();
+    let out = run(specs, c, &mut p, 360.0, FIXED, &mut Options::default()).unwrap();
     (out, p)
 }
 
@@ -126,14 +138,22 @@ fn a_mixed_cluster_finishes_every_job_the_same_way_twice() {
     assert!(types.len() >= 2, "the jobs use several types: {types:?}");
     // The same policy again: a run starting over forgets the last one.
     let mut gavel = p.gavel;
-    let b = run(&specs, &c, &mut gavel, 360.0, true, &mut Options::default()).unwrap();
+    let b = run(
+        &specs,
+        &c,
+        &mut gavel,
+        360.0,
+        FIXED,
+        &mut Options::default(),
+    )
+    .unwrap();
     assert_eq!(a, b);
     let c = run(
         &specs,
         &c,
         &mut Gavel::new(360.0),
         360.0,
-        true,
+        FIXED,
         &mut Options::default(),
     );
     assert_eq!(Ok(a), c);

@@ -1,5 +1,10 @@
 use super::*;
-use crate::job::Job;
+use crate::job::{Job, Rules};
+
+const FIXED: Rules = Rules {
+    fixed_batch: true,
+    merged_profile: false,
+};
 
 /// SIA-SIM §9.7: Gavel's θ (iterations/s, with the calibration) of four jobs on the
 /// default cluster's three types, with the packed placement, largest local batch,
@@ -360,7 +365,7 @@ fn time_shares_of_ten_new_jobs() {
     let jobs: Vec<Job> = (0..10)
         .map(|i| {
             let (app, r, b) = kinds[i % 5];
-            Job::new(spec(&format!("{app}-{i}"), app, r, b), true)
+            Job::new(spec(&format!("{app}-{i}"), app, r, b), FIXED)
         })
         .collect();
     let active: Vec<usize> = (0..10).collect();
@@ -398,13 +403,14 @@ fn time_shares_of_ten_new_jobs() {
 
 /// A straddle over more nodes than the A100 was measured on (2) is re-spread as the
 /// reference does: two 12-GPU jobs keep workers 4–15 and 20–31 of six A100 nodes, so the
-/// new 10-GPU job's workers span three nodes (4, 4, 2) and it runs on (5, 5).
+/// new 10-GPU job's workers span three nodes (4, 4, 2): it moves to (5, 5) on the two
+/// fullest-fitting free nodes.
 #[test]
 fn a_straddle_over_unmeasured_nodes_is_respread() {
     let c = Cluster::of(&[(Gpu::A100, 6)]).unwrap();
     let jobs: Vec<Job> = [("x", 12), ("w", 12), ("y", 10)]
         .iter()
-        .map(|&(n, r)| Job::new(spec(n, App::Cifar10, r, 2048.0), true))
+        .map(|&(n, r)| Job::new(spec(n, App::Cifar10, r, 2048.0), FIXED))
         .collect();
     let mut g = Gavel::new(360.0);
     g.cluster = Some(c.clone());
@@ -423,8 +429,8 @@ fn a_straddle_over_unmeasured_nodes_is_respread() {
         d.alloc,
         vec![
             (0, Some((0, vec![4, 8]))),
-            (1, Some((0, vec![4, 8]))),
-            (2, Some((0, vec![5, 5])))
+            (1, Some((0, vec![0, 0, 4, 8]))),
+            (2, Some((0, vec![0, 0, 0, 0, 5, 5])))
         ]
     );
 }
@@ -433,7 +439,7 @@ fn a_straddle_over_unmeasured_nodes_is_respread() {
 #[test]
 fn a_job_larger_than_every_type_is_refused() {
     let c = Cluster::of(&[(Gpu::A100, 1), (Gpu::T4, 1)]).unwrap();
-    let jobs = vec![Job::new(spec("huge-1", App::Cifar10, 10, 2048.0), true)];
+    let jobs = vec![Job::new(spec("huge-1", App::Cifar10, 10, 2048.0), FIXED)];
     let view = View {
         now: 360.0,
         jobs: &jobs,
