@@ -37,10 +37,10 @@
 //!   on a type whose largest configuration (capped at the measured nodes, as
 //!   [`Cluster::configs`] caps it) it exceeds — it keeps its θ = 0.1 in the LP; a job
 //!   whose workers straddle more nodes than were measured, or whose step the measurements
-//!   cannot give at its batch there, moves to free workers ([`relocate`]) in the
-//!   reference's re-spread or, failing that, in its packed placement (GPUs per node,
-//!   remainder last); a job that fits neither waits this round (its GPUs idle, it gains
-//!   no time).
+//!   cannot give at its batch there, moves to free workers ([`relocate`], [`fullest`]) in
+//!   the reference's re-spread, else its packed placement (GPUs per node, remainder last),
+//!   else the fullest free nodes; a job that fits none waits this round, and the GPUs it
+//!   left go, in the fill's order, to jobs still waiting.
 //! - **Steps.** θ reads steps as the loop does ([`Measured::step_any`]): T4 placements on
 //!   5–16 nodes by the project's rule for wide placements, not the reference's Qhull
 //!   interpolation (SIA-SIM §2.3). A θ whose packed placement the measurements cannot read
@@ -249,21 +249,11 @@ pub fn rounded(x: f64) -> f64 {
     ((x * 1e5).round_ties_even() / 1e5).clamp(0.0, 1.0) + 0.0
 }
 
-/// The greedy fill of SIA-SIM §5.3. `priority[t][a]` and `x[t][a]` per type (cluster
-/// order) and active job (active order), `need[a]` its GPUs, `free[t]` the type's GPUs,
-/// `placeable(a, t)` whether the job may run on the type at all. Every (a, t) entry, by
-/// type then job, sorted stably by (priority, x) descending; an entry is taken unless its
-/// type has no free GPU, its job is already placed, the job needs more GPUs than are free
-/// or it is not placeable. Returns the (job, type) taken, in the order taken.
-pub fn fill(
-    priority: &[Vec<f64>],
-    x: &[Vec<f64>],
-    need: &[u32],
-    free: &[u32],
-    placeable: &dyn Fn(usize, usize) -> bool,
-) -> Vec<(usize, usize)> {
-    let mut entries: Vec<(usize, usize)> = (0..free.len())
-        .flat_map(|t| (0..need.len()).map(move |a| (a, t)))
+/// The (job, type) entries of SIA-SIM §5.3 in the fill's order: by type (cluster order)
+/// then job (active order), sorted stably by (`priority[t][a]`, `x[t][a]`) descending.
+pub fn entries(priority: &[Vec<f64>], x: &[Vec<f64>]) -> Vec<(usize, usize)> {
+    let mut entries: Vec<(usize, usize)> = (0..priority.len())
+        .flat_map(|t| (0..priority[t].len()).map(move |a| (a, t)))
         .collect();
     let key = |&(a, t): &(usize, usize)| (priority[t][a], x[t][a]);
     entries.sort_by(|p, q| {
@@ -271,10 +261,26 @@ pub fn fill(
             .partial_cmp(&key(p))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
+    entries
+}
+
+/// The greedy fill of SIA-SIM §5.3. `priority[t][a]` and `x[t][a]` per type (cluster
+/// order) and active job (active order), `need[a]` its GPUs, `free[t]` the type's GPUs,
+/// `placeable(a, t)` whether the job may run on the type at all. Walking [`entries`], an
+/// entry is taken unless its type has no free GPU, its job is already placed, the job
+/// needs more GPUs than are free or it is not placeable. Returns the (job, type) taken,
+/// in the order taken.
+pub fn fill(
+    priority: &[Vec<f64>],
+    x: &[Vec<f64>],
+    need: &[u32],
+    free: &[u32],
+    placeable: &dyn Fn(usize, usize) -> bool,
+) -> Vec<(usize, usize)> {
     let mut free = free.to_vec();
     let mut placed = vec![false; need.len()];
     let mut out = Vec::new();
-    for (a, t) in entries {
+    for (a, t) in entries(priority, x) {
         if free[t] == 0 || placed[a] || need[a] > free[t] || !placeable(a, t) {
             continue;
         }
@@ -411,52 +417,68 @@ pub fn relocate(target: &[u32], taken: &[bool], per_node: u32) -> Option<Vec<u32
     Some(ids)
 }
 
-/// One type's assignments made readable (see the module's documentation): a job whose
-/// workers span more nodes than the type's measured ones, or whose step the measurements
-/// cannot give there, moves to free workers in the reference's re-spread (⌈R/nodes⌉ per
-/// node) or, failing that, in its packed placement; a job that fits neither waits.
-fn readable_workers(
-    assigned: &[(usize, Vec<u32>)],
-    view: &View,
-    g: Gpu,
-    gpus: u32,
-) -> Vec<(usize, Vec<u32>)> {
-    let per = g.per_node();
-    let measured = g.measured_nodes();
-    let mut taken = vec![false; gpus as usize];
-    for w in assigned.iter().flat_map(|(_, ids)| ids) {
-        taken[*w as usize] = true;
+/// Free workers (`taken[id]` false) for `gpus` GPUs on at most `nodes` nodes of
+/// `per_node` workers: the nodes with the most free workers (the lowest on ties), filled
+/// in that order. Sorted ids, or `None` when those nodes hold fewer free workers.
+pub fn fullest(gpus: u32, taken: &[bool], per_node: u32, nodes: u32) -> Option<Vec<u32>> {
+    let per = per_node.max(1) as usize;
+    let mut free: Vec<Vec<u32>> = (0..taken.len().div_ceil(per))
+        .map(|n| {
+            (n * per..((n + 1) * per).min(taken.len()))
+                .filter(|&w| !taken[w])
+                .map(|w| w as u32)
+                .collect()
+        })
+        .collect();
+    free.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    let mut left = gpus as usize;
+    let mut ids = Vec::with_capacity(left);
+    for f in free.iter().take(nodes as usize) {
+        let k = left.min(f.len());
+        ids.extend_from_slice(&f[..k]);
+        left -= k;
     }
-    let mut out = Vec::with_capacity(assigned.len());
-    for (j, ids) in assigned {
-        let spec = &view.jobs[*j].spec;
+    if left > 0 {
+        return None;
+    }
+    ids.sort_unstable();
+    Some(ids)
+}
+
+/// Workers for `spec` on free workers of `g` (`taken` marks the others; see the module's
+/// documentation): `ids` if they span at most the type's measured nodes and its step there
+/// is readable; else the reference's re-spread of them (⌈R/nodes⌉ per node) when they
+/// span more, its packed placement, or the fullest free nodes, moved with [`relocate`]
+/// (the last with [`fullest`]), the first readable one; `None` if none is. The ids taken
+/// are marked in `taken`.
+fn readable_ids(spec: &Spec, g: Gpu, ids: &[u32], taken: &mut [bool]) -> Option<Vec<u32>> {
+    let (per, measured) = (g.per_node(), g.measured_nodes());
+    let runs = node_runs(ids, per);
+    let fine = |ids: &[u32]| {
         let runs = node_runs(ids, per);
-        if runs.len() as u32 <= measured && readable(spec, g, &runs) {
-            out.push((*j, ids.clone()));
-            continue;
-        }
-        for &w in ids {
-            taken[w as usize] = false;
-        }
+        runs.len() as u32 <= measured && readable(spec, g, &runs)
+    };
+    let chosen = if ids.len() == spec.gpus as usize && fine(ids) {
+        Some(ids.to_vec())
+    } else {
         let mut targets = Vec::new();
         if runs.len() as u32 > measured {
             targets.push(respread(&runs, measured));
         }
         targets.push(packed(spec.gpus, per));
-        let moved = targets.iter().find_map(|target| {
-            if target.iter().any(|&x| x > per) {
-                return None;
-            }
-            relocate(target, &taken, per).filter(|new| readable(spec, g, &node_runs(new, per)))
-        });
-        if let Some(new) = moved {
-            for &w in &new {
-                taken[w as usize] = true;
-            }
-            out.push((*j, new));
+        targets
+            .iter()
+            .filter(|t| t.iter().all(|&x| x <= per))
+            .filter_map(|t| relocate(t, taken, per))
+            .chain(fullest(spec.gpus, taken, per, measured))
+            .find(|new| fine(new))
+    };
+    if let Some(new) = &chosen {
+        for &w in new {
+            taken[w as usize] = true;
         }
     }
-    out
+    chosen
 }
 
 /// What the last round saw and chose (for tests and tracing); rows by active job (active
@@ -475,6 +497,9 @@ pub struct Round {
     pub cluster_time: Vec<f64>,
     /// Per job, its type index if it runs this round.
     pub placed: Vec<Option<usize>>,
+    /// The jobs (indices into the workload) whose workers were moved to nodes the
+    /// measurements read, or given GPUs another job could not use.
+    pub moved: Vec<usize>,
 }
 
 /// Per job: its time on each type (cluster order) and its θ there.
@@ -662,6 +687,8 @@ impl Policy for Gavel {
 
         let mut placed: Vec<Option<usize>> = vec![None; active.len()];
         let mut workers: BTreeMap<usize, (usize, Vec<u32>)> = BTreeMap::new();
+        let mut taken_ids: Vec<Vec<bool>> = Vec::with_capacity(n);
+        let mut moved = Vec::new();
         for (t, &(g, _)) in cluster.types.iter().enumerate() {
             let scheduled: Vec<(usize, u32)> = taken
                 .iter()
@@ -677,8 +704,42 @@ impl Policy for Gavel {
                 .collect();
             let assigned = assign_workers(&scheduled, &previous, cluster.gpus(t))
                 .ok_or_else(|| format!("Gavel ran out of {} workers", g.label()))?;
-            for (j, ids) in readable_workers(&assigned, view, g, cluster.gpus(t)) {
-                workers.insert(j, (t, ids));
+            let mut used = vec![false; cluster.gpus(t) as usize];
+            for w in assigned.iter().flat_map(|(_, ids)| ids) {
+                used[*w as usize] = true;
+            }
+            for (j, ids) in &assigned {
+                for &w in ids {
+                    used[w as usize] = false;
+                }
+                if let Some(new) = readable_ids(&view.jobs[*j].spec, g, ids, &mut used) {
+                    if new != *ids {
+                        moved.push(*j);
+                    }
+                    workers.insert(*j, (t, new));
+                }
+            }
+            taken_ids.push(used);
+        }
+        // A job the measured nodes could not hold waits; what it left goes, in the fill's
+        // order, to the jobs still waiting (none on the reference's clusters).
+        if workers.len() < taken.len() {
+            for (a, t) in entries(&priority, &by_type) {
+                let (j, g) = (active[a], cluster.types[t].0);
+                let free = taken_ids[t].iter().filter(|&&u| !u).count();
+                if workers.contains_key(&j) || !placeable(a, t) || need[a] as usize > free {
+                    continue;
+                }
+                let first: Vec<u32> = (0..taken_ids[t].len())
+                    .filter(|&w| !taken_ids[t][w])
+                    .take(need[a] as usize)
+                    .map(|w| w as u32)
+                    .collect();
+                let spec = &view.jobs[j].spec;
+                if let Some(ids) = readable_ids(spec, g, &first, &mut taken_ids[t]) {
+                    moved.push(j);
+                    workers.insert(j, (t, ids));
+                }
             }
         }
         let mut alloc = Vec::with_capacity(active.len());
@@ -700,6 +761,7 @@ impl Policy for Gavel {
                 .collect(),
             cluster_time: self.cluster_time.clone(),
             placed,
+            moved,
         });
         for (j, (t, _)) in &workers {
             if let Some(k) = self.known.get_mut(j) {
