@@ -29,7 +29,15 @@
 //!   project's simplex ([`smd_core::lp::multiple_choice`], the general LP layer as a
 //!   fallback), which returns a vertex: on ties, x puts a job's whole share on one type
 //!   (chosen through the row and column order above) where ECOS splits it. Priorities,
-//!   hence the greedy fill, follow.
+//!   hence the greedy fill, follow. The row and column order matters only through such
+//!   ties: it is the order in which the simplex prices (and, on degenerate pivots, Bland's
+//!   rule picks) the options, so among equally good vertices it decides which one comes
+//!   back; a unique optimum is the same in any order.
+//! - **Worker ids** are numbered per type. The reference numbers them across types in
+//!   sorted-name order and maps them back in cluster order, which assumes the two agree
+//!   (SIA-SIM §5.4); here no such assumption arises.
+//! - **Fixed batches.** Whether a placement is readable is checked at the job's own batch
+//!   split there ([`readable`]), as the loop runs jobs under TunedJobs (`fixed_batch`).
 //! - **Placements the measurements cannot read.** The reference re-spreads a placement of
 //!   more nodes than the type's measured nodes as ⌈R/nodes⌉ GPUs per node (§1.3), whatever
 //!   nodes those GPUs are on, and reads whatever comes out. Here (never on the reference's
