@@ -6,6 +6,8 @@
 //!
 //! - [`milp`]: Sia's allocation problem — each job at most one configuration (a GPU type
 //!   and a size), each type's GPUs a capacity — solved exactly, with a proof of optimality.
+//! - [`gavel`]: Gavel with TunedJobs — fixed sizes and batches, an LP's time shares turned
+//!   into work-conserving rounds on worker ids.
 //!
 //! Pure: no clock, file system or thread (a clock for decision times is injected); builds
 //! for `wasm32-unknown-unknown`; deterministic.
@@ -14,6 +16,7 @@
 
 pub mod cluster;
 pub mod engine;
+pub mod gavel;
 pub mod job;
 pub mod milp;
 pub mod sia;
