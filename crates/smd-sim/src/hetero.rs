@@ -146,6 +146,7 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
     };
     let mut decide: Box<dyn engine::Policy> = match policy {
         SimPolicy::Sia => Box::new(smd_hetero::sia::Sia::new()),
+        SimPolicy::Gavel => Box::new(smd_hetero::gavel::Gavel::new(GAVEL_ROUND_S)),
         SimPolicy::PolluxUnaware => Box::new(crate::policy::unaware::Unaware::new()),
         other => {
             return Err(SimError::Invalid(Error::field(
