@@ -1,1 +1,715 @@
-//! placeholder
+//! Sia's allocation problem, solved exactly (SIA-SIM §4.6): each job takes at most one
+//! configuration — a GPU type and a number of that type's GPUs — and each type's GPUs are a
+//! capacity.
+//!
+//! ```text
+//! max Σ_i Σ_c v[i,c]·X[i,c]
+//! s.t. Σ_c X[i,c] ≤ 1                            (every job i)
+//!      Σ_i Σ_{c of type t} g(c)·X[i,c] ≤ cap[t]   (every type t)
+//!      X[i,pin_i] = 1                            (every pinned job i)
+//!      X binary, X[i,c] = 0 where (i,c) is not allowed
+//! ```
+//!
+//! Sia minimises `Σ A·X + λ·(J − Σ X)` with `A` rounded to two decimals; the caller passes
+//! `v = round(100·(λ − A))`, in hundredths, so every objective value is a whole number.
+//!
+//! # Method
+//!
+//! 1. **Pins and dominance.** Pinned jobs are fixed first and their GPUs taken from the
+//!    capacities (more than a type holds is an error). For every other job only the
+//!    configurations worth considering stay: value > 0, GPUs within the type's remaining
+//!    capacity, and not *dominated* — a configuration of the same type with no more GPUs and
+//!    at least the value (equal GPUs and value: the lower index stays). Leaving a job
+//!    unallocated (value 0) is always an option.
+//! 2. **Bound.** For prices μ_t ≥ 0 of the capacity rows, Lagrangian duality gives
+//!    `OPT ≤ L(μ) = Σ_t μ_t·cap_t + Σ_i h_i`, `h_i = max(0, max_c v[i,c] − μ_{t(c)}·g(c))`,
+//!    for *any* μ ≥ 0. μ is taken from the LP relaxation's optimal duals
+//!    ([`smd_core::lp::multiple_choice`], a GUB simplex, up to 8 types; more types or an LP
+//!    failure use μ = 0), then rounded to multiples of 2⁻²⁰. From there on every quantity
+//!    is an exact integer in units of 2⁻²⁰ (i128), so the bound and every pruning test are
+//!    exact: floating point only *chooses* μ and never enters a proof.
+//! 3. **Incumbent.** The LP solution with its (at most one per type) fractional jobs left
+//!    unallocated, then improved greedily: repeatedly the single-job change of the largest
+//!    gain that fits (ties: fewer extra GPUs, then lower job index, then lower config index).
+//! 4. **Proof by integrality.** The objective is integral, so an incumbent whose value is
+//!    `⌊L(μ)⌋` is optimal; most instances stop here.
+//! 5. **Branch and bound on reduced costs.** Otherwise a depth-first search fixes the jobs
+//!    one by one. With the prices μ fixed, job i's option c costs the reduced cost
+//!    `rc = h_i − (v − μ·g) ≥ 0` and, for any completion, `value = L − Σ rc − μ·(unused
+//!    capacity)`; a subtree is cut as soon as `L − Σ rc(fixed) − μ·(capacity the
+//!    remaining jobs cannot use)` falls below incumbent + 1 (reduced-cost fixing: an option
+//!    whose reduced cost exceeds the slack is never tried). Jobs are visited by increasing
+//!    cost of their second-best option, so once that cost exceeds the slack every remaining
+//!    job is forced to its best option and the subtree is one leaf, checked at once.
+//!    Identical jobs (the same allowed configurations and values — e.g. new jobs) are
+//!    adjacent in that order and take their options in non-decreasing rank (symmetry
+//!    breaking). When the search ends without hitting the node limit, the incumbent is
+//!    proven optimal.
+//!
+//! # Determinism and ties
+//!
+//! No clock, no hash map, no threads: the answer is a function of the input alone, the same
+//! on every machine (the LP's floating point is IEEE-exact arithmetic without fused
+//! operations; rounding μ to a grid makes everything after it integral). The work limit is
+//! a count of search nodes, never a time.
+//!
+//! Among equal-valued optima the answer is the first met in this order: the greedy
+//! incumbent; then depth-first, each job's options by reduced cost and, at equal reduced
+//! cost, **lower configuration index first, unallocated last**; a later solution replaces
+//! the incumbent only if strictly better. Finally identical jobs (same allowed
+//! configurations and values, none pinned) are given their class's configurations in
+//! ascending index order, unallocated last, **the lower job index taking the lower
+//! configuration** — so reordering identical jobs does not change what each position
+//! gets. No wider invariance (e.g. under any permutation of the jobs) is promised.
+
+use smd_core::lp::multiple_choice::{self, Choice};
+
+pub mod sample;
+
+/// One allocation problem. Row `i` of `values` is job `i`; column `c` is configuration `c`.
+#[derive(Clone, Copy, Debug)]
+pub struct Problem<'a> {
+    /// Per job, per configuration: the value of giving the job that configuration (an
+    /// integer, e.g. hundredths of Sia's objective), or `None` where it is not allowed.
+    /// Every row has one entry per configuration.
+    pub values: &'a [Vec<Option<i64>>],
+    /// Per configuration: how many GPUs of its type it takes.
+    pub gpus: &'a [u32],
+    /// Per configuration: its GPU type, an index into `capacity`.
+    pub kind: &'a [usize],
+    /// Per GPU type: how many GPUs there are.
+    pub capacity: &'a [u32],
+    /// Per job: the configuration it must keep (e.g. still in checkpoint-restore), if any.
+    /// Either one entry per job or empty (nothing pinned).
+    pub pinned: &'a [Option<usize>],
+}
+
+/// A deterministic work limit (never a clock, so answers do not depend on machine speed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most branch-and-bound nodes to visit; the answer is proven only if the search ends
+    /// within it (or the first incumbent already meets the bound).
+    pub nodes: u64,
+}
+
+impl Default for Limits {
+    /// A million nodes: far more than the realistic instances need (docs/BENCHMARKS.md).
+    fn default() -> Self {
+        Limits { nodes: 1_000_000 }
+    }
+}
+
+/// The best allocation found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// Per job, its configuration, or `None` for unallocated. Always feasible; pinned jobs
+    /// hold their pins.
+    pub choice: Vec<Option<usize>>,
+    /// The allocation's objective, Σ v over allocated jobs (pinned ones included).
+    pub value: i64,
+    /// An upper bound on the optimum: `value ≤ bound`, equal to `value` when proven.
+    pub bound: i64,
+    /// Whether `value` is proven optimal.
+    pub proven: bool,
+    /// Search nodes visited (0 when the first incumbent met the bound).
+    pub nodes: u64,
+}
+
+/// Largest |value| accepted, so that sums and the scaled arithmetic cannot overflow.
+pub const MAX_ABS_VALUE: i64 = 1 << 40;
+/// Most jobs accepted (with [`MAX_ABS_VALUE`], any sum of values fits an i64).
+pub const MAX_JOBS: usize = 1 << 20;
+
+/// μ's grid: prices are multiples of 2⁻²⁰, and scaled quantities are units of 2⁻²⁰.
+const SCALE_BITS: u32 = 20;
+const SCALE: i128 = 1 << SCALE_BITS;
+
+/// Solves the problem; `Err` (never a panic) when the input is inconsistent: lengths that
+/// disagree, a type index out of range, a value beyond ±[`MAX_ABS_VALUE`], more than
+/// [`MAX_JOBS`] jobs, a pin to a configuration that is out of range or not allowed, or
+/// pinned jobs that alone exceed a type's capacity.
+pub fn solve(p: &Problem<'_>, limits: &Limits) -> Result<Answer, String> {
+    check(p)?;
+    let jobs = p.values.len();
+    let kinds = p.capacity.len();
+    let mut choice = vec![None; jobs];
+    let mut rem: Vec<i64> = p.capacity.iter().map(|&c| i64::from(c)).collect();
+    let mut pinned_value = 0i64;
+    let mut is_pinned = vec![false; jobs];
+    for (i, pin) in p.pinned.iter().enumerate() {
+        if let Some(c) = *pin {
+            let v = p.values[i][c].ok_or_else(|| {
+                format!("job {i} is pinned to configuration {c}, which it is not allowed")
+            })?;
+            choice[i] = Some(c);
+            is_pinned[i] = true;
+            rem[p.kind[c]] -= i64::from(p.gpus[c]);
+            pinned_value += v;
+        }
+    }
+    if let Some(t) = (0..kinds).find(|&t| rem[t] < 0) {
+        return Err(format!(
+            "pinned jobs take {} GPUs of type {t}, which has {}",
+            i64::from(p.capacity[t]) - rem[t],
+            p.capacity[t]
+        ));
+    }
+
+    // Free jobs with at least one configuration worth considering.
+    let free: Vec<Free> = (0..jobs)
+        .filter(|&i| !is_pinned[i])
+        .filter_map(|i| candidates(p, i, &rem))
+        .collect();
+    let mut search = Search::new(&free, &rem);
+    search.run(limits.nodes);
+
+    let mut value = pinned_value;
+    for (j, f) in free.iter().enumerate() {
+        let opt = &search.options[search.slot_of_job[j]][search.best[j] as usize];
+        if let Some(cand) = opt.cand {
+            let c = &f.cands[cand];
+            choice[f.job] = Some(c.config);
+            value += c.value;
+        }
+    }
+    canonicalise(&free, &mut choice);
+    let proven = search.proven;
+    let bound = if proven {
+        value
+    } else {
+        pinned_value + search.bound
+    };
+    Ok(Answer {
+        choice,
+        value,
+        bound,
+        proven,
+        nodes: search.nodes,
+    })
+}
+
+fn check(p: &Problem<'_>) -> Result<(), String> {
+    let configs = p.gpus.len();
+    if p.kind.len() != configs {
+        return Err(format!(
+            "{} configurations have GPU counts but {} have types",
+            configs,
+            p.kind.len()
+        ));
+    }
+    if let Some(c) = (0..configs).find(|&c| p.kind[c] >= p.capacity.len()) {
+        return Err(format!(
+            "configuration {c} has type {}, but there are {} types",
+            p.kind[c],
+            p.capacity.len()
+        ));
+    }
+    if p.values.len() > MAX_JOBS {
+        return Err(format!("{} jobs (at most {MAX_JOBS})", p.values.len()));
+    }
+    if !p.pinned.is_empty() && p.pinned.len() != p.values.len() {
+        return Err(format!(
+            "{} jobs but {} pin entries",
+            p.values.len(),
+            p.pinned.len()
+        ));
+    }
+    for (i, row) in p.values.iter().enumerate() {
+        if row.len() != configs {
+            return Err(format!(
+                "job {i} has {} values for {configs} configurations",
+                row.len()
+            ));
+        }
+        if let Some(c) = (0..configs).find(|&c| row[c].is_some_and(|v| v.abs() > MAX_ABS_VALUE))
+        {
+            return Err(format!(
+                "job {i}'s value for configuration {c} is beyond ±{MAX_ABS_VALUE}"
+            ));
+        }
+    }
+    if let Some(i) = (0..p.pinned.len()).find(|&i| p.pinned[i].is_some_and(|c| c >= configs)) {
+        return Err(format!(
+            "job {i} is pinned to configuration {}, but there are {configs}",
+            p.pinned[i].unwrap_or(0)
+        ));
+    }
+    Ok(())
+}
+
+/// A configuration a free job may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Cand {
+    config: usize,
+    value: i64,
+    gpus: i64,
+    kind: usize,
+}
+
+/// A free job and its undominated candidates (by configuration index).
+struct Free {
+    job: usize,
+    cands: Vec<Cand>,
+}
+
+fn candidates(p: &Problem<'_>, i: usize, rem: &[i64]) -> Option<Free> {
+    let mut all: Vec<Cand> = (0..p.gpus.len())
+        .filter_map(|c| {
+            let v = p.values[i][c]?;
+            let (g, t) = (i64::from(p.gpus[c]), p.kind[c]);
+            (v > 0 && g <= rem[t]).then_some(Cand {
+                config: c,
+                value: v,
+                gpus: g,
+                kind: t,
+            })
+        })
+        .collect();
+    // Per type, by GPUs, the better value first, then the lower index: a candidate stays
+    // only if it beats every one before it in its type.
+    all.sort_by_key(|c| (c.kind, c.gpus, std::cmp::Reverse(c.value), c.config));
+    let mut kept = Vec::new();
+    let mut best: Option<(usize, i64)> = None;
+    for c in all {
+        if best.is_none_or(|(t, v)| t != c.kind || c.value > v) {
+            best = Some((c.kind, c.value));
+            kept.push(c);
+        }
+    }
+    kept.sort_by_key(|c| c.config);
+    (!kept.is_empty()).then_some(Free {
+        job: i,
+        cands: kept,
+    })
+}
+
+/// Identical free jobs get their class's configurations in ascending order (unallocated
+/// last), the lower job index the lower configuration.
+fn canonicalise(free: &[Free], choice: &mut [Option<usize>]) {
+    let mut order: Vec<usize> = (0..free.len()).collect();
+    order.sort_by(|&a, &b| {
+        free[a]
+            .cands
+            .cmp(&free[b].cands)
+            .then(free[a].job.cmp(&free[b].job))
+    });
+    let mut start = 0;
+    while start < order.len() {
+        let mut end = start + 1;
+        while end < order.len() && free[order[end]].cands == free[order[start]].cands {
+            end += 1;
+        }
+        if end - start > 1 {
+            let mut got: Vec<Option<usize>> =
+                order[start..end].iter().map(|&k| choice[free[k].job]).collect();
+            got.sort_by_key(|c| c.unwrap_or(usize::MAX));
+            for (&k, c) in order[start..end].iter().zip(got) {
+                choice[free[k].job] = c;
+            }
+        }
+        start = end;
+    }
+}
+
+/// One option of a job in the search: a candidate or unallocated (`cand: None`).
+#[derive(Clone, Copy, Debug)]
+struct Opt {
+    /// Reduced cost at the prices μ, scaled by 2²⁰ (≥ 0; 0 for the best option).
+    rc: i128,
+    cand: Option<usize>,
+    value: i64,
+    gpus: i64,
+    kind: usize,
+}
+
+struct Search {
+    kinds: usize,
+    cap: Vec<i64>,
+    /// Prices, scaled by 2²⁰.
+    mu: Vec<i128>,
+    /// L(μ), scaled.
+    bound_scaled: i128,
+    /// ⌊L(μ)⌋: the free jobs' bound.
+    bound: i64,
+    /// Per slot (search order), its options by (reduced cost, config index, unallocated last).
+    options: Vec<Vec<Opt>>,
+    /// Per slot, whether it is identical to the slot before (symmetry breaking).
+    same_as_prev: Vec<bool>,
+    /// Per slot: the cost of the second-best option (non-decreasing along the order).
+    alt: Vec<i128>,
+    /// Suffix sums from each slot: the best options' value, their GPUs per type, and per
+    /// type the most GPUs the jobs could take.
+    suffix_value: Vec<i64>,
+    suffix_gpus: Vec<i64>,
+    suffix_max: Vec<i64>,
+    /// Per free job (input order): the rank of its option in the incumbent.
+    best: Vec<u32>,
+    /// The free jobs' incumbent value.
+    incumbent: i64,
+    /// Free job of each slot, and slot of each free job.
+    job_of_slot: Vec<usize>,
+    slot_of_job: Vec<usize>,
+    nodes: u64,
+    proven: bool,
+}
+
+impl Search {
+    fn new(free: &[Free], rem: &[i64]) -> Search {
+        let kinds = rem.len();
+        let (prices, lp_choice) = lp(free, rem);
+        let vmax = free
+            .iter()
+            .flat_map(|f| f.cands.iter().map(|c| c.value))
+            .max()
+            .unwrap_or(0);
+        let mu: Vec<i128> = prices
+            .iter()
+            .map(|&m| {
+                let m = if m.is_finite() { m.max(0.0) } else { 0.0 };
+                // Any μ ≥ 0 gives a bound; beyond the largest value a price changes nothing.
+                let m = m.min((vmax + 1) as f64);
+                (m * SCALE as f64).round() as i128
+            })
+            .collect();
+        let mut bound_scaled: i128 = (0..kinds).map(|t| mu[t] * i128::from(rem[t])).sum();
+        let mut per_job: Vec<Vec<Opt>> = Vec::with_capacity(free.len());
+        for f in free {
+            let reduced = |c: &Cand| i128::from(c.value) * SCALE - mu[c.kind] * i128::from(c.gpus);
+            let h = f.cands.iter().map(reduced).max().unwrap_or(0).max(0);
+            bound_scaled += h;
+            let mut opts: Vec<Opt> = f
+                .cands
+                .iter()
+                .enumerate()
+                .map(|(k, c)| Opt {
+                    rc: h - reduced(c),
+                    cand: Some(k),
+                    value: c.value,
+                    gpus: c.gpus,
+                    kind: c.kind,
+                })
+                .collect();
+            opts.push(Opt {
+                rc: h,
+                cand: None,
+                value: 0,
+                gpus: 0,
+                kind: 0,
+            });
+            opts.sort_by_key(|o| (o.rc, o.cand.map_or(usize::MAX, |k| f.cands[k].config)));
+            per_job.push(opts);
+        }
+        let bound = (bound_scaled / SCALE) as i64;
+
+        // The search order: by the second-best option's cost, identical jobs adjacent, then
+        // by job index.
+        let mut order: Vec<usize> = (0..free.len()).collect();
+        order.sort_by(|&a, &b| {
+            per_job[a][1]
+                .rc
+                .cmp(&per_job[b][1].rc)
+                .then_with(|| free[a].cands.cmp(&free[b].cands))
+                .then(free[a].job.cmp(&free[b].job))
+        });
+        let n = order.len();
+        let mut options = Vec::with_capacity(n);
+        let mut same_as_prev = Vec::with_capacity(n);
+        let mut alt = Vec::with_capacity(n);
+        for (s, &k) in order.iter().enumerate() {
+            same_as_prev.push(s > 0 && free[order[s - 1]].cands == free[k].cands);
+            alt.push(per_job[k][1].rc);
+            options.push(std::mem::take(&mut per_job[k]));
+        }
+        let mut suffix_value = vec![0i64; n + 1];
+        let mut suffix_gpus = vec![0i64; (n + 1) * kinds];
+        let mut suffix_max = vec![0i64; (n + 1) * kinds];
+        for s in (0..n).rev() {
+            let o = &options[s][0];
+            suffix_value[s] = suffix_value[s + 1] + o.value;
+            for t in 0..kinds {
+                suffix_gpus[s * kinds + t] = suffix_gpus[(s + 1) * kinds + t];
+                let most = options[s]
+                    .iter()
+                    .filter(|o| o.cand.is_some() && o.kind == t)
+                    .map(|o| o.gpus)
+                    .max()
+                    .unwrap_or(0);
+                suffix_max[s * kinds + t] = suffix_max[(s + 1) * kinds + t] + most;
+            }
+            if o.cand.is_some() {
+                suffix_gpus[s * kinds + o.kind] += o.gpus;
+            }
+        }
+        let mut search = Search {
+            kinds,
+            cap: rem.to_vec(),
+            mu,
+            bound_scaled,
+            bound,
+            options,
+            same_as_prev,
+            alt,
+            suffix_value,
+            suffix_gpus,
+            suffix_max,
+            best: vec![0; free.len()],
+            incumbent: 0,
+            slot_of_job: {
+                let mut inv = vec![0; n];
+                for (s, &j) in order.iter().enumerate() {
+                    inv[j] = s;
+                }
+                inv
+            },
+            job_of_slot: order,
+            nodes: 0,
+            proven: false,
+        };
+        let start = search.greedy(free, &lp_choice);
+        search.set_incumbent(&start);
+        search
+    }
+
+    /// The LP's integral part (fractional jobs unallocated), improved by the best
+    /// single-job change that fits until none gains. Returns per free job its candidate.
+    fn greedy(&self, free: &[Free], lp_choice: &[Option<usize>]) -> Vec<Option<usize>> {
+        let kinds = self.kinds;
+        let mut pick: Vec<Option<usize>> = lp_choice.to_vec();
+        let mut left = self.cap.clone();
+        for (f, c) in free.iter().zip(&pick) {
+            if let Some(k) = *c {
+                left[f.cands[k].kind] -= f.cands[k].gpus;
+            }
+        }
+        if left.iter().any(|&l| l < 0) {
+            // Cannot happen for an LP answer that was checked, but stay safe.
+            pick = vec![None; free.len()];
+            left = self.cap.clone();
+        }
+        debug_assert_eq!(left.len(), kinds);
+        loop {
+            // (gain, extra GPUs, job, candidate)
+            let mut best: Option<(i64, i64, usize, usize)> = None;
+            for (j, f) in free.iter().enumerate() {
+                let (cur_v, cur_g, cur_t) = pick[j].map_or((0, 0, usize::MAX), |k| {
+                    let c = &f.cands[k];
+                    (c.value, c.gpus, c.kind)
+                });
+                for (k, c) in f.cands.iter().enumerate() {
+                    let gain = c.value - cur_v;
+                    if gain <= 0 {
+                        continue;
+                    }
+                    let freed = if c.kind == cur_t { cur_g } else { 0 };
+                    if c.gpus - freed > left[c.kind] {
+                        continue;
+                    }
+                    let extra = c.gpus - freed;
+                    let better = match best {
+                        None => true,
+                        Some((bg, be, _, _)) => gain > bg || (gain == bg && extra < be),
+                    };
+                    if better {
+                        best = Some((gain, extra, j, k));
+                    }
+                }
+            }
+            let Some((_, _, j, k)) = best else {
+                return pick;
+            };
+            if let Some(old) = pick[j] {
+                left[free[j].cands[old].kind] += free[j].cands[old].gpus;
+            }
+            left[free[j].cands[k].kind] -= free[j].cands[k].gpus;
+            pick[j] = Some(k);
+        }
+    }
+
+    fn set_incumbent(&mut self, pick: &[Option<usize>]) {
+        let mut value = 0;
+        for (s, &j) in self.job_of_slot.iter().enumerate() {
+            let rank = self.options[s]
+                .iter()
+                .position(|o| o.cand == pick[j])
+                .unwrap_or(self.options[s].len() - 1);
+            self.best[j] = rank as u32;
+            value += self.options[s][rank].value;
+        }
+        self.incumbent = value;
+    }
+
+    /// Depth-first branch and bound over the slots; see the module documentation.
+    fn run(&mut self, limit: u64) {
+        if self.incumbent >= self.bound {
+            self.proven = true;
+            return;
+        }
+        let n = self.options.len();
+        let kinds = self.kinds;
+        let mut rank = vec![0u32; n];
+        let mut used = vec![0i64; kinds];
+        let mut acc_rc: i128 = 0;
+        let mut acc_value: i64 = 0;
+        let mut depth = 0usize;
+        // Whether `depth` was just entered (true) or is resuming after its child (false).
+        let mut entering = true;
+        loop {
+            let mut next: Option<u32> = None;
+            if entering {
+                self.nodes += 1;
+                if self.nodes > limit {
+                    self.nodes = limit;
+                    return;
+                }
+                if depth == n {
+                    if acc_value > self.incumbent {
+                        self.record(&rank, depth, acc_value);
+                    }
+                } else {
+                    let slack = self.slack(acc_rc);
+                    let penalty: i128 = (0..kinds)
+                        .map(|t| {
+                            let short = self.cap[t] - used[t] - self.suffix_max[depth * kinds + t];
+                            self.mu[t] * i128::from(short.max(0))
+                        })
+                        .sum();
+                    if penalty > slack {
+                        // cut
+                    } else if self.alt[depth] > slack {
+                        // Every remaining job is forced to its best option: one leaf.
+                        let fits = (0..kinds).all(|t| {
+                            used[t] + self.suffix_gpus[depth * kinds + t] <= self.cap[t]
+                        });
+                        let value = acc_value + self.suffix_value[depth];
+                        if fits && value > self.incumbent {
+                            self.record(&rank, depth, value);
+                        }
+                    } else {
+                        let from = if depth > 0 && self.same_as_prev[depth] {
+                            rank[depth - 1]
+                        } else {
+                            0
+                        };
+                        next = self.first_fit(depth, from, acc_rc, &used);
+                    }
+                }
+            } else {
+                // Back from the child: undo this slot's option and try the next one.
+                let o = self.options[depth][rank[depth] as usize];
+                acc_rc -= o.rc;
+                acc_value -= o.value;
+                if o.cand.is_some() {
+                    used[o.kind] -= o.gpus;
+                }
+                next = self.first_fit(depth, rank[depth] + 1, acc_rc, &used);
+            }
+            match next {
+                Some(r) => {
+                    let o = self.options[depth][r as usize];
+                    rank[depth] = r;
+                    acc_rc += o.rc;
+                    acc_value += o.value;
+                    if o.cand.is_some() {
+                        used[o.kind] += o.gpus;
+                    }
+                    depth += 1;
+                    entering = true;
+                }
+                None => {
+                    if depth == 0 {
+                        self.proven = true;
+                        return;
+                    }
+                    depth -= 1;
+                    entering = false;
+                }
+            }
+        }
+    }
+
+    /// How much more reduced cost a completion may carry and still beat the incumbent by 1.
+    fn slack(&self, acc_rc: i128) -> i128 {
+        self.bound_scaled - acc_rc - i128::from(self.incumbent + 1) * SCALE
+    }
+
+    /// The first option at `depth` from rank `from` within the slack that fits.
+    fn first_fit(&self, depth: usize, from: u32, acc_rc: i128, used: &[i64]) -> Option<u32> {
+        let slack = self.slack(acc_rc);
+        let opts = &self.options[depth];
+        for r in from as usize..opts.len() {
+            let o = &opts[r];
+            if o.rc > slack {
+                return None;
+            }
+            if o.cand.is_none() || used[o.kind] + o.gpus <= self.cap[o.kind] {
+                return Some(r as u32);
+            }
+        }
+        None
+    }
+
+    /// A new incumbent: slots before `depth` at their ranks, the rest at their best.
+    fn record(&mut self, rank: &[u32], depth: usize, value: i64) {
+        for (s, &j) in self.job_of_slot.iter().enumerate() {
+            self.best[j] = if s < depth { rank[s] } else { 0 };
+        }
+        self.incumbent = value;
+    }
+}
+
+/// The LP relaxation's prices and its integral part (per free job, its candidate where the
+/// LP gives it weight 1, `None` where it is unallocated or fractional). Without an LP
+/// (more than 8 types, or a solver failure) the prices are 0 and nothing is allocated.
+fn lp(free: &[Free], rem: &[i64]) -> (Vec<f64>, Vec<Option<usize>>) {
+    let out = match rem.len() {
+        1 => lp_r::<1>(free, rem),
+        2 => lp_r::<2>(free, rem),
+        3 => lp_r::<3>(free, rem),
+        4 => lp_r::<4>(free, rem),
+        5 => lp_r::<5>(free, rem),
+        6 => lp_r::<6>(free, rem),
+        7 => lp_r::<7>(free, rem),
+        8 => lp_r::<8>(free, rem),
+        _ => None,
+    };
+    out.unwrap_or_else(|| (vec![0.0; rem.len()], vec![None; free.len()]))
+}
+
+fn lp_r<const R: usize>(
+    free: &[Free],
+    rem: &[i64],
+) -> Option<(Vec<f64>, Vec<Option<usize>>)> {
+    let groups: Vec<Vec<Choice<R>>> = free
+        .iter()
+        .map(|f| {
+            let mut g = Vec::with_capacity(f.cands.len() + 1);
+            g.push(Choice {
+                value: 0.0,
+                demand: [0.0; R],
+            });
+            for c in &f.cands {
+                let mut demand = [0.0; R];
+                demand[c.kind] = c.gpus as f64;
+                g.push(Choice {
+                    value: c.value as f64,
+                    demand,
+                });
+            }
+            g
+        })
+        .collect();
+    let mut cap = [0.0; R];
+    for (t, &r) in rem.iter().enumerate() {
+        cap[t] = r as f64;
+    }
+    let sol = multiple_choice::solve(&groups, &cap).ok()?;
+    let pick = sol
+        .weights
+        .iter()
+        .map(|w| match w.as_slice() {
+            [(o, _)] if *o > 0 => Some(o - 1),
+            _ => None,
+        })
+        .collect();
+    Some((sol.dual.to_vec(), pick))
+}
