@@ -63,6 +63,8 @@
 //! gets. No wider invariance (e.g. under any permutation of the jobs) is promised.
 
 use smd_core::lp::multiple_choice::{self, Choice};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 pub mod sample;
 
@@ -221,8 +223,7 @@ fn check(p: &Problem<'_>) -> Result<(), String> {
                 row.len()
             ));
         }
-        if let Some(c) = (0..configs).find(|&c| row[c].is_some_and(|v| v.abs() > MAX_ABS_VALUE))
-        {
+        if let Some(c) = (0..configs).find(|&c| row[c].is_some_and(|v| v.abs() > MAX_ABS_VALUE)) {
             return Err(format!(
                 "job {i}'s value for configuration {c} is beyond ±{MAX_ABS_VALUE}"
             ));
@@ -300,8 +301,10 @@ fn canonicalise(free: &[Free], choice: &mut [Option<usize>]) {
             end += 1;
         }
         if end - start > 1 {
-            let mut got: Vec<Option<usize>> =
-                order[start..end].iter().map(|&k| choice[free[k].job]).collect();
+            let mut got: Vec<Option<usize>> = order[start..end]
+                .iter()
+                .map(|&k| choice[free[k].job])
+                .collect();
             got.sort_by_key(|c| c.unwrap_or(usize::MAX));
             for (&k, c) in order[start..end].iter().zip(got) {
                 choice[free[k].job] = c;
@@ -327,15 +330,12 @@ struct Search {
     cap: Vec<i64>,
     /// Prices, scaled by 2²⁰.
     mu: Vec<i128>,
-    /// L(μ), scaled.
-    bound_scaled: i128,
     /// ⌊L(μ)⌋: the free jobs' bound.
     bound: i64,
     /// Per slot (search order), its options by (reduced cost, config index, unallocated last).
     options: Vec<Vec<Opt>>,
-    /// Per slot, whether it is identical to the slot before (symmetry breaking).
-    same_as_prev: Vec<bool>,
-    /// Per slot: the cost of the second-best option (non-decreasing along the order).
+    /// Per slot: the least cost of leaving a slot's best option, over it and the later
+    /// slots (the order puts the costly ones first).
     alt: Vec<i128>,
     /// Suffix sums from each slot: the best options' value, their GPUs per type, and per
     /// type the most GPUs the jobs could take.
@@ -346,6 +346,8 @@ struct Search {
     best: Vec<u32>,
     /// The free jobs' incumbent value.
     incumbent: i64,
+    /// Per slot, Σ h over it and the later slots (scaled).
+    suffix_h: Vec<i128>,
     /// Free job of each slot, and slot of each free job.
     job_of_slot: Vec<usize>,
     slot_of_job: Vec<usize>,
@@ -405,25 +407,36 @@ impl Search {
         // by job index.
         let mut order: Vec<usize> = (0..free.len()).collect();
         order.sort_by(|&a, &b| {
-            per_job[a][1]
+            let most = |k: usize| free[k].cands.iter().map(|c| c.gpus).max();
+            per_job[b][1]
                 .rc
-                .cmp(&per_job[b][1].rc)
+                .cmp(&per_job[a][1].rc)
+                .then_with(|| most(a).cmp(&most(b)))
                 .then_with(|| free[a].cands.cmp(&free[b].cands))
                 .then(free[a].job.cmp(&free[b].job))
         });
         let n = order.len();
         let mut options = Vec::with_capacity(n);
-        let mut same_as_prev = Vec::with_capacity(n);
         let mut alt = Vec::with_capacity(n);
-        for (s, &k) in order.iter().enumerate() {
-            same_as_prev.push(s > 0 && free[order[s - 1]].cands == free[k].cands);
+        for &k in &order {
             alt.push(per_job[k][1].rc);
             options.push(std::mem::take(&mut per_job[k]));
         }
         let mut suffix_value = vec![0i64; n + 1];
         let mut suffix_gpus = vec![0i64; (n + 1) * kinds];
         let mut suffix_max = vec![0i64; (n + 1) * kinds];
+        let mut suffix_h = vec![0i128; n + 1];
+        // The cheapest deviation from the best option over each slot and the later ones.
+        let mut alt_min = vec![i128::MAX; n + 1];
         for s in (0..n).rev() {
+            alt_min[s] = alt_min[s + 1].min(alt[s]);
+        }
+        for s in (0..n).rev() {
+            let h = options[s]
+                .iter()
+                .find(|o| o.cand.is_none())
+                .map_or(0, |o| o.rc);
+            suffix_h[s] = suffix_h[s + 1] + h;
             let o = &options[s][0];
             suffix_value[s] = suffix_value[s + 1] + o.value;
             for t in 0..kinds {
@@ -444,14 +457,13 @@ impl Search {
             kinds,
             cap: rem.to_vec(),
             mu,
-            bound_scaled,
             bound,
             options,
-            same_as_prev,
-            alt,
+            alt: alt_min,
             suffix_value,
             suffix_gpus,
             suffix_max,
+            suffix_h,
             best: vec![0; free.len()],
             incumbent: 0,
             slot_of_job: {
@@ -538,76 +550,99 @@ impl Search {
         self.incumbent = value;
     }
 
-    /// Depth-first branch and bound over the slots; see the module documentation.
+    /// Passes of the bounded dynamic programme with falling targets; see the module
+    /// documentation.
     fn run(&mut self, limit: u64) {
-        if self.incumbent >= self.bound {
-            self.proven = true;
-            return;
+        let mut step = 1i64;
+        while self.incumbent < self.bound {
+            let target = (self.bound - step + 1).max(self.incumbent + 1);
+            let before = self.incumbent;
+            if !self.pass(target, limit) {
+                return;
+            }
+            if self.incumbent >= target || self.incumbent > before {
+                // A pass keeps every state that could reach its threshold, so the best
+                // solution it meets at or above the target is the optimum.
+                if self.incumbent >= target {
+                    self.bound = self.incumbent;
+                }
+            }
+            if self.incumbent < target {
+                // Nothing reaches the target: the optimum is below it.
+                self.bound = self.bound.min(target - 1);
+            }
+            step *= 2;
         }
+        self.bound = self.incumbent;
+        self.proven = true;
+    }
+
+    /// One pass: a depth-first search for the solutions worth at least
+    /// `max(target, incumbent + 1)`, remembering each (slot, GPU use) already explored at a
+    /// value at least as high. `false` when the node limit stopped it.
+    fn pass(&mut self, target: i64, limit: u64) -> bool {
         let n = self.options.len();
         let kinds = self.kinds;
+        // Keys (slot, GPU use) as one mixed-radix number, when it fits in 128 bits.
+        let radix: Option<u128> = self
+            .cap
+            .iter()
+            .try_fold(n as u128 + 1, |p, &c| p.checked_mul(c as u128 + 1));
+        let mut seen: HashMap<u128, i64, BuildMix> = HashMap::default();
         let mut rank = vec![0u32; n];
         let mut used = vec![0i64; kinds];
-        let mut acc_rc: i128 = 0;
-        let mut acc_value: i64 = 0;
+        let mut acc_value = 0i64;
         let mut depth = 0usize;
-        // Whether `depth` was just entered (true) or is resuming after its child (false).
         let mut entering = true;
         loop {
-            let mut next: Option<u32> = None;
+            let mut next = None;
             if entering {
                 self.nodes += 1;
                 if self.nodes > limit {
                     self.nodes = limit;
-                    return;
+                    return false;
                 }
-                if depth == n {
-                    if acc_value > self.incumbent {
-                        self.record(&rank, depth, acc_value);
+                let fits = (0..kinds)
+                    .all(|t| used[t] + self.suffix_gpus[depth * kinds + t] <= self.cap[t]);
+                let total = acc_value + self.suffix_value[depth];
+                if fits && total > self.incumbent {
+                    self.record(&rank, depth, total);
+                    if self.incumbent >= self.bound {
+                        return true;
                     }
-                } else {
-                    let slack = self.slack(acc_rc);
-                    let penalty: i128 = (0..kinds)
-                        .map(|t| {
-                            let short = self.cap[t] - used[t] - self.suffix_max[depth * kinds + t];
-                            self.mu[t] * i128::from(short.max(0))
-                        })
-                        .sum();
-                    if penalty > slack {
-                        // cut
-                    } else if self.alt[depth] > slack {
-                        // Every remaining job is forced to its best option: one leaf.
-                        let fits = (0..kinds).all(|t| {
-                            used[t] + self.suffix_gpus[depth * kinds + t] <= self.cap[t]
-                        });
-                        let value = acc_value + self.suffix_value[depth];
-                        if fits && value > self.incumbent {
-                            self.record(&rank, depth, value);
+                }
+                if depth < n {
+                    let slack = self.slack(depth, &used, acc_value, target);
+                    let repeated = radix.is_some() && {
+                        let key = used
+                            .iter()
+                            .zip(&self.cap)
+                            .fold(depth as u128, |k, (&u, &c)| k * (c as u128 + 1) + u as u128);
+                        match seen.get(&key) {
+                            Some(&v) if v >= acc_value => true,
+                            _ => {
+                                seen.insert(key, acc_value);
+                                false
+                            }
                         }
-                    } else {
-                        let from = if depth > 0 && self.same_as_prev[depth] {
-                            rank[depth - 1]
-                        } else {
-                            0
-                        };
-                        next = self.first_fit(depth, from, acc_rc, &used);
+                    };
+                    if slack >= 0 && self.alt[depth] <= slack && !repeated {
+                        next = self.first_fit(depth, 0, slack, &used);
                     }
                 }
             } else {
-                // Back from the child: undo this slot's option and try the next one.
                 let o = self.options[depth][rank[depth] as usize];
-                acc_rc -= o.rc;
                 acc_value -= o.value;
                 if o.cand.is_some() {
                     used[o.kind] -= o.gpus;
                 }
-                next = self.first_fit(depth, rank[depth] + 1, acc_rc, &used);
+                let slack = self.slack(depth, &used, acc_value, target);
+                next = self.first_fit(depth, rank[depth] + 1, slack, &used);
             }
             match next {
                 Some(r) => {
                     let o = self.options[depth][r as usize];
                     rank[depth] = r;
-                    acc_rc += o.rc;
                     acc_value += o.value;
                     if o.cand.is_some() {
                         used[o.kind] += o.gpus;
@@ -617,8 +652,7 @@ impl Search {
                 }
                 None => {
                     if depth == 0 {
-                        self.proven = true;
-                        return;
+                        return true;
                     }
                     depth -= 1;
                     entering = false;
@@ -627,17 +661,26 @@ impl Search {
         }
     }
 
-    /// How much more reduced cost a completion may carry and still beat the incumbent by 1.
-    fn slack(&self, acc_rc: i128) -> i128 {
-        self.bound_scaled - acc_rc - i128::from(self.incumbent + 1) * SCALE
+    /// How much reduced cost the slots from `depth` on may still carry for a completion of
+    /// this partial solution to reach `max(target, incumbent + 1)`: its Lagrangian bound
+    /// (value so far + Σ h of the rest + μ·capacity left), less μ times the capacity the
+    /// rest cannot use, less the threshold (all scaled by 2²⁰).
+    fn slack(&self, depth: usize, used: &[i64], acc_value: i64, target: i64) -> i128 {
+        let threshold = target.max(self.incumbent + 1);
+        let mut slack =
+            i128::from(acc_value) * SCALE + self.suffix_h[depth] - i128::from(threshold) * SCALE;
+        for t in 0..self.kinds {
+            let left = self.cap[t] - used[t];
+            let short = left - self.suffix_max[depth * self.kinds + t];
+            slack += self.mu[t] * i128::from(left - short.max(0));
+        }
+        slack
     }
 
-    /// The first option at `depth` from rank `from` within the slack that fits.
-    fn first_fit(&self, depth: usize, from: u32, acc_rc: i128, used: &[i64]) -> Option<u32> {
-        let slack = self.slack(acc_rc);
+    /// The first option at `depth`, from rank `from`, within the slack that fits.
+    fn first_fit(&self, depth: usize, from: u32, slack: i128, used: &[i64]) -> Option<u32> {
         let opts = &self.options[depth];
-        for r in from as usize..opts.len() {
-            let o = &opts[r];
+        for (r, o) in opts.iter().enumerate().skip(from as usize) {
             if o.rc > slack {
                 return None;
             }
@@ -648,7 +691,8 @@ impl Search {
         None
     }
 
-    /// A new incumbent: slots before `depth` at their ranks, the rest at their best.
+    /// A new incumbent worth `value`: slots before `depth` at their ranks, the rest at
+    /// their best.
     fn record(&mut self, rank: &[u32], depth: usize, value: i64) {
         for (s, &j) in self.job_of_slot.iter().enumerate() {
             self.best[j] = if s < depth { rank[s] } else { 0 };
@@ -675,10 +719,7 @@ fn lp(free: &[Free], rem: &[i64]) -> (Vec<f64>, Vec<Option<usize>>) {
     out.unwrap_or_else(|| (vec![0.0; rem.len()], vec![None; free.len()]))
 }
 
-fn lp_r<const R: usize>(
-    free: &[Free],
-    rem: &[i64],
-) -> Option<(Vec<f64>, Vec<Option<usize>>)> {
+fn lp_r<const R: usize>(free: &[Free], rem: &[i64]) -> Option<(Vec<f64>, Vec<Option<usize>>)> {
     let groups: Vec<Vec<Choice<R>>> = free
         .iter()
         .map(|f| {
@@ -713,3 +754,29 @@ fn lp_r<const R: usize>(
         .collect();
     Some((sol.dual.to_vec(), pick))
 }
+
+/// A fixed (unseeded) hash for the search's memo of u128 keys: only membership is ever
+/// asked of the map, so the hash affects speed, never the answer.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        let z = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = z ^ (z >> 29);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+}
+
+type BuildMix = BuildHasherDefault<Mix>;

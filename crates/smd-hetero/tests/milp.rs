@@ -50,11 +50,25 @@ fn small(rng: &mut Rng, max_jobs: u64, max_configs: u64, max_kinds: u64) -> Owne
     let configs = 1 + rng.below(max_configs) as usize;
     let jobs = rng.below(max_jobs + 1) as usize;
     let gpus = (0..configs)
-        .map(|_| if rng.below(8) == 0 { 0 } else { 1 + rng.below(4) as u32 })
+        .map(|_| {
+            if rng.below(8) == 0 {
+                0
+            } else {
+                1 + rng.below(4) as u32
+            }
+        })
         .collect();
-    let kind = (0..configs).map(|_| rng.below(kinds as u64) as usize).collect();
+    let kind = (0..configs)
+        .map(|_| rng.below(kinds as u64) as usize)
+        .collect();
     let capacity = (0..kinds)
-        .map(|_| if rng.below(6) == 0 { 0 } else { rng.below(8) as u32 })
+        .map(|_| {
+            if rng.below(6) == 0 {
+                0
+            } else {
+                rng.below(8) as u32
+            }
+        })
         .collect();
     let spread = if rng.below(2) == 0 { 4 } else { 15 };
     let values: Vec<Vec<Option<i64>>> = (0..jobs)
@@ -88,7 +102,11 @@ fn brute_force(p: &Problem<'_>) -> Option<i64> {
             return Some(0);
         }
         let pin = p.pinned.get(i).copied().flatten();
-        let mut best = if pin.is_none() { go(p, i + 1, left) } else { None };
+        let mut best = if pin.is_none() {
+            go(p, i + 1, left)
+        } else {
+            None
+        };
         for c in 0..p.gpus.len() {
             let Some(v) = p.values[i][c] else { continue };
             if pin.is_some_and(|q| q != c) {
@@ -153,7 +171,10 @@ fn matches_exhaustive_search_on_small_random_instances() {
             }
         }
     }
-    assert!(solved > 400 && refused > 5, "{solved} solved, {refused} refused");
+    assert!(
+        solved > 400 && refused > 5,
+        "{solved} solved, {refused} refused"
+    );
 }
 
 #[test]
@@ -285,22 +306,72 @@ fn inconsistent_input_is_an_error_not_a_panic() {
     assert!(solve(&ok, &Limits::default()).is_ok());
     // Pinned jobs alone over a capacity.
     let over = [Some(1), Some(0)];
-    assert!(solve(&Problem { pinned: &over, ..ok }, &Limits::default()).is_err());
+    assert!(solve(
+        &Problem {
+            pinned: &over,
+            ..ok
+        },
+        &Limits::default()
+    )
+    .is_err());
     // A pin to a configuration the job may not take, or that does not exist.
     let forbidden = [None, Some(1)];
-    assert!(solve(&Problem { pinned: &forbidden, ..ok }, &Limits::default()).is_err());
+    assert!(solve(
+        &Problem {
+            pinned: &forbidden,
+            ..ok
+        },
+        &Limits::default()
+    )
+    .is_err());
     let missing = [Some(2), None];
-    assert!(solve(&Problem { pinned: &missing, ..ok }, &Limits::default()).is_err());
+    assert!(solve(
+        &Problem {
+            pinned: &missing,
+            ..ok
+        },
+        &Limits::default()
+    )
+    .is_err());
     // Lengths that disagree.
     let short_pins = [None];
-    assert!(solve(&Problem { pinned: &short_pins, ..ok }, &Limits::default()).is_err());
+    assert!(solve(
+        &Problem {
+            pinned: &short_pins,
+            ..ok
+        },
+        &Limits::default()
+    )
+    .is_err());
     assert!(solve(&Problem { kind: &[0], ..ok }, &Limits::default()).is_err());
     let ragged = vec![vec![Some(5), Some(7)], vec![Some(4)]];
-    assert!(solve(&Problem { values: &ragged, ..ok }, &Limits::default()).is_err());
+    assert!(solve(
+        &Problem {
+            values: &ragged,
+            ..ok
+        },
+        &Limits::default()
+    )
+    .is_err());
     // A type out of range, a value out of range.
-    assert!(solve(&Problem { kind: &[0, 1], ..ok }, &Limits::default()).is_err());
+    assert!(solve(
+        &Problem {
+            kind: &[0, 1],
+            ..ok
+        },
+        &Limits::default()
+    )
+    .is_err());
     let huge = vec![vec![Some(i64::MAX), None]];
-    assert!(solve(&Problem { values: &huge, pinned: &[], ..ok }, &Limits::default()).is_err());
+    assert!(solve(
+        &Problem {
+            values: &huge,
+            pinned: &[],
+            ..ok
+        },
+        &Limits::default()
+    )
+    .is_err());
     // No jobs, no configurations, no types: fine.
     let empty = Problem {
         values: &[],

@@ -116,7 +116,10 @@ pub fn realistic(seed: u64, k: u32) -> Instance {
                 })
             })
             .collect();
-        let least = goodput.iter().flatten().fold(f64::INFINITY, |m, &g| m.min(g));
+        let least = goodput
+            .iter()
+            .flatten()
+            .fold(f64::INFINITY, |m, &g| m.min(g));
         let valid: Vec<usize> = (0..configs).filter(|&c| goodput[c].is_some()).collect();
         let current = valid[rng.below(valid.len())];
         let restart = 0.3 + 0.7 * rng.unit();
