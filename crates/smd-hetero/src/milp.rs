@@ -28,39 +28,54 @@
 //!    failure use μ = 0), then rounded to multiples of 2⁻²⁰. From there on every quantity
 //!    is an exact integer in units of 2⁻²⁰ (i128), so the bound and every pruning test are
 //!    exact: floating point only *chooses* μ and never enters a proof.
-//! 3. **Incumbent.** The LP solution with its (at most one per type) fractional jobs left
+//! 3. **Incumbent.** The LP solution with its fractional jobs (at most one per type) left
 //!    unallocated, then improved greedily: repeatedly the single-job change of the largest
 //!    gain that fits (ties: fewer extra GPUs, then lower job index, then lower config index).
-//! 4. **Proof by integrality.** The objective is integral, so an incumbent whose value is
-//!    `⌊L(μ)⌋` is optimal; most instances stop here.
-//! 5. **Branch and bound on reduced costs.** Otherwise a depth-first search fixes the jobs
-//!    one by one. With the prices μ fixed, job i's option c costs the reduced cost
-//!    `rc = h_i − (v − μ·g) ≥ 0` and, for any completion, `value = L − Σ rc − μ·(unused
-//!    capacity)`; a subtree is cut as soon as `L − Σ rc(fixed) − μ·(capacity the
-//!    remaining jobs cannot use)` falls below incumbent + 1 (reduced-cost fixing: an option
-//!    whose reduced cost exceeds the slack is never tried). Jobs are visited by increasing
-//!    cost of their second-best option, so once that cost exceeds the slack every remaining
-//!    job is forced to its best option and the subtree is one leaf, checked at once.
-//!    Identical jobs (the same allowed configurations and values — e.g. new jobs) are
-//!    adjacent in that order and take their options in non-decreasing rank (symmetry
-//!    breaking). When the search ends without hitting the node limit, the incumbent is
-//!    proven optimal.
+//! 4. **Proof by integrality.** The objective is integral, so an incumbent worth `⌊L(μ)⌋`
+//!    is optimal.
+//! 5. **Search on reduced costs.** Otherwise, with μ fixed, job i's option c costs the
+//!    reduced cost `rc = h_i − (v − μ·g) ≥ 0` (unallocated: `h_i`), and every solution is
+//!    worth exactly `L − Σ rc − μ·(capacity left unused)`. A *pass* to a target T is a
+//!    depth-first search over the jobs (the *slots*) that keeps a partial solution only
+//!    while `value so far + Σ h (rest) + μ·(capacity left) − μ·(capacity the rest cannot
+//!    take) ≥ max(T, incumbent + 1)` — the capacity the rest cannot take counted per type
+//!    and in all, at the cheapest price — and while the capacity left holds what the rest
+//!    must take (each slot's least GPUs among its options usable in the pass). An option
+//!    whose reduced cost exceeds the remaining slack is never tried (reduced-cost fixing),
+//!    so a slot whose every alternative costs more than the slack is simply fixed at its
+//!    best. A memo of (slot, GPUs used per type) → best value so far cuts any partial
+//!    solution already met at no lower value (identical jobs — e.g. new jobs — reach the
+//!    same states, so their symmetry costs nothing). At every node the completion with all
+//!    remaining slots at their best option is tried as an incumbent. Slots are ordered by
+//!    the cost of their second-best option, largest first (those are soon fixed), then by
+//!    their largest option, smallest first (small jobs fill what is left last), then
+//!    identical jobs together, then by job index.
+//! 6. **Falling targets.** Passes run with T = ⌊L⌋, ⌊L⌋ − 1, ⌊L⌋ − 3, ⌊L⌋ − 7, … (never below
+//!    incumbent + 1). A pass keeps every partial solution that could reach its threshold,
+//!    so the best solution it finds at or above T is optimal, and a pass that finds none
+//!    proves `OPT < T` (the bound falls to T − 1). A search that ends within the node
+//!    limit is therefore a proof; one cut short returns the incumbent with `proven =
+//!    false` and the best bound proven so far.
 //!
 //! # Determinism and ties
 //!
-//! No clock, no hash map, no threads: the answer is a function of the input alone, the same
-//! on every machine (the LP's floating point is IEEE-exact arithmetic without fused
-//! operations; rounding μ to a grid makes everything after it integral). The work limit is
-//! a count of search nodes, never a time.
+//! No clock, no threads, no randomness: the answer is a function of the input alone, the
+//! same on every machine (the LP's floating point is IEEE arithmetic without fused
+//! operations; rounding μ to a grid makes everything after it integral). The memo is a hash
+//! map with a fixed hash that is only ever asked for membership, so it affects speed, never
+//! the answer. The work limit is a count of search nodes, never a time.
 //!
 //! Among equal-valued optima the answer is the first met in this order: the greedy
-//! incumbent; then depth-first, each job's options by reduced cost and, at equal reduced
-//! cost, **lower configuration index first, unallocated last**; a later solution replaces
-//! the incumbent only if strictly better. Finally identical jobs (same allowed
-//! configurations and values, none pinned) are given their class's configurations in
-//! ascending index order, unallocated last, **the lower job index taking the lower
-//! configuration** — so reordering identical jobs does not change what each position
-//! gets. No wider invariance (e.g. under any permutation of the jobs) is promised.
+//! incumbent; then the passes, depth-first in the slot order above, each slot's options by
+//! reduced cost and, at equal reduced cost, **lower configuration index first, unallocated
+//! last**; a later solution replaces the incumbent only if strictly better. Finally
+//! identical jobs (same allowed configurations and values, none pinned) share out their
+//! class's configurations in ascending index order, unallocated last, **the lower job
+//! index taking the lower configuration**. No invariance under reordering the jobs is
+//! promised (the LP's pivots, and so μ, may depend on the order).
+
+// The search indexes several parallel per-type arrays at once.
+#![allow(clippy::needless_range_loop)]
 
 use smd_core::lp::multiple_choice::{self, Choice};
 use std::collections::HashMap;
@@ -342,6 +357,9 @@ struct Search {
     suffix_value: Vec<i64>,
     suffix_gpus: Vec<i64>,
     suffix_max: Vec<i64>,
+    need: Vec<i64>,
+    need_all: Vec<i64>,
+    max_all: Vec<i64>,
     /// Per free job (input order): the rank of its option in the incumbent.
     best: Vec<u32>,
     /// The free jobs' incumbent value.
@@ -463,6 +481,9 @@ impl Search {
             suffix_value,
             suffix_gpus,
             suffix_max,
+            need: Vec::new(),
+            need_all: Vec::new(),
+            max_all: Vec::new(),
             suffix_h,
             best: vec![0; free.len()],
             incumbent: 0,
@@ -550,28 +571,24 @@ impl Search {
         self.incumbent = value;
     }
 
-    /// Passes of the bounded dynamic programme with falling targets; see the module
+    /// Passes with falling targets ⌊L⌋, ⌊L⌋ − 1, ⌊L⌋ − 3, ⌊L⌋ − 7, …; see the module
     /// documentation.
     fn run(&mut self, limit: u64) {
-        let mut step = 1i64;
+        let top = self.bound;
+        let mut drop = 0i64;
         while self.incumbent < self.bound {
-            let target = (self.bound - step + 1).max(self.incumbent + 1);
-            let before = self.incumbent;
+            let target = (top - drop).max(self.incumbent + 1);
             if !self.pass(target, limit) {
                 return;
             }
-            if self.incumbent >= target || self.incumbent > before {
-                // A pass keeps every state that could reach its threshold, so the best
-                // solution it meets at or above the target is the optimum.
-                if self.incumbent >= target {
-                    self.bound = self.incumbent;
-                }
+            if self.incumbent >= target {
+                // The pass kept every partial solution that could reach its threshold, so
+                // the best it met is the optimum.
+                break;
             }
-            if self.incumbent < target {
-                // Nothing reaches the target: the optimum is below it.
-                self.bound = self.bound.min(target - 1);
-            }
-            step *= 2;
+            // Nothing reaches the target.
+            self.bound = target - 1;
+            drop = 2 * drop + 1;
         }
         self.bound = self.incumbent;
         self.proven = true;
@@ -589,6 +606,7 @@ impl Search {
             .iter()
             .try_fold(n as u128 + 1, |p, &c| p.checked_mul(c as u128 + 1));
         let mut seen: HashMap<u128, i64, BuildMix> = HashMap::default();
+        self.reach(target);
         let mut rank = vec![0u32; n];
         let mut used = vec![0i64; kinds];
         let mut acc_value = 0i64;
@@ -626,7 +644,11 @@ impl Search {
                             }
                         }
                     };
-                    if slack >= 0 && self.alt[depth] <= slack && !repeated {
+                    if slack >= 0
+                        && self.alt[depth] <= slack
+                        && !repeated
+                        && self.room(depth, &used)
+                    {
                         next = self.first_fit(depth, 0, slack, &used);
                     }
                 }
@@ -661,6 +683,61 @@ impl Search {
         }
     }
 
+    /// For a pass to `target`: the options any solution worth `target` could use (reduced
+    /// cost within the root's slack), and from each slot on, per type, the most GPUs they
+    /// could take (`suffix_max`), the least they must take (`need`: slots whose usable
+    /// options all lie on that type), and the least they must take in all (`need_all`).
+    fn reach(&mut self, target: i64) {
+        let (n, kinds) = (self.options.len(), self.kinds);
+        let root: i128 = self.suffix_h[0]
+            + (0..kinds)
+                .map(|t| self.mu[t] * i128::from(self.cap[t]))
+                .sum::<i128>()
+            - i128::from(target) * SCALE;
+        self.suffix_max = vec![0; (n + 1) * kinds];
+        self.need = vec![0; (n + 1) * kinds];
+        self.need_all = vec![0; n + 1];
+        self.max_all = vec![0; n + 1];
+        for d in (0..n).rev() {
+            let usable = || self.options[d].iter().take_while(|o| o.rc <= root);
+            let least = usable().map(|o| if o.cand.is_some() { o.gpus } else { 0 });
+            self.need_all[d] = self.need_all[d + 1] + least.min().unwrap_or(0);
+            let most = usable().map(|o| if o.cand.is_some() { o.gpus } else { 0 });
+            self.max_all[d] = self.max_all[d + 1] + most.max().unwrap_or(0);
+            let one_kind = usable().all(|o| o.cand.is_some())
+                && usable().map(|o| o.kind).min() == usable().map(|o| o.kind).max();
+            for t in 0..kinds {
+                let at = d * kinds + t;
+                let most = usable()
+                    .filter(|o| o.cand.is_some() && o.kind == t)
+                    .map(|o| o.gpus)
+                    .max()
+                    .unwrap_or(0);
+                self.suffix_max[at] = self.suffix_max[at + kinds] + most;
+                let must = if one_kind && usable().any(|o| o.kind == t) {
+                    usable().map(|o| o.gpus).min().unwrap_or(0)
+                } else {
+                    0
+                };
+                self.need[at] = self.need[at + kinds] + must;
+            }
+        }
+    }
+
+    /// Whether the capacity left can hold what the slots from `depth` on must take.
+    fn room(&self, depth: usize, used: &[i64]) -> bool {
+        let kinds = self.kinds;
+        let mut left_all = 0;
+        for t in 0..kinds {
+            let left = self.cap[t] - used[t];
+            if left < self.need[depth * kinds + t] {
+                return false;
+            }
+            left_all += left;
+        }
+        left_all >= self.need_all[depth]
+    }
+
     /// How much reduced cost the slots from `depth` on may still carry for a completion of
     /// this partial solution to reach `max(target, incumbent + 1)`: its Lagrangian bound
     /// (value so far + Σ h of the rest + μ·capacity left), less μ times the capacity the
@@ -669,10 +746,21 @@ impl Search {
         let threshold = target.max(self.incumbent + 1);
         let mut slack =
             i128::from(acc_value) * SCALE + self.suffix_h[depth] - i128::from(threshold) * SCALE;
+        // Capacity left unused at the end costs μ per GPU: at least what each type's
+        // remaining options cannot take, and in all at least what the slots cannot take
+        // (the excess priced at the cheapest type).
+        let (mut short_all, mut left_all, mut cheapest) = (0i64, 0i64, i128::MAX);
         for t in 0..self.kinds {
             let left = self.cap[t] - used[t];
-            let short = left - self.suffix_max[depth * self.kinds + t];
-            slack += self.mu[t] * i128::from(left - short.max(0));
+            let short = (left - self.suffix_max[depth * self.kinds + t]).max(0);
+            slack += self.mu[t] * i128::from(left - short);
+            short_all += short;
+            left_all += left;
+            cheapest = cheapest.min(self.mu[t]);
+        }
+        let excess = left_all - self.max_all[depth] - short_all;
+        if excess > 0 {
+            slack -= cheapest * i128::from(excess);
         }
         slack
     }
@@ -720,15 +808,19 @@ fn lp(free: &[Free], rem: &[i64]) -> (Vec<f64>, Vec<Option<usize>>) {
 }
 
 fn lp_r<const R: usize>(free: &[Free], rem: &[i64]) -> Option<(Vec<f64>, Vec<Option<usize>>)> {
+    // Per group, the candidate behind each LP option after the first (unallocated).
+    let hulls: Vec<Vec<usize>> = free.iter().map(|f| hull(&f.cands)).collect();
     let groups: Vec<Vec<Choice<R>>> = free
         .iter()
-        .map(|f| {
-            let mut g = Vec::with_capacity(f.cands.len() + 1);
+        .zip(&hulls)
+        .map(|(f, h)| {
+            let mut g = Vec::with_capacity(h.len() + 1);
             g.push(Choice {
                 value: 0.0,
                 demand: [0.0; R],
             });
-            for c in &f.cands {
+            for &k in h {
+                let c = &f.cands[k];
                 let mut demand = [0.0; R];
                 demand[c.kind] = c.gpus as f64;
                 g.push(Choice {
@@ -747,12 +839,57 @@ fn lp_r<const R: usize>(free: &[Free], rem: &[i64]) -> Option<(Vec<f64>, Vec<Opt
     let pick = sol
         .weights
         .iter()
-        .map(|w| match w.as_slice() {
-            [(o, _)] if *o > 0 => Some(o - 1),
+        .zip(&hulls)
+        .map(|(w, h)| match w.as_slice() {
+            [(o, _)] if *o > 0 => h.get(o - 1).copied(),
             _ => None,
         })
         .collect();
     Some((sol.dual.to_vec(), pick))
+}
+
+/// The candidates on each type's upper concave hull of (GPUs, value) from (0, 0): the only
+/// ones an LP optimum needs (any other is a mix of hull points and unallocated, no better).
+/// Candidates are undominated, so within a type more GPUs means more value.
+fn hull(cands: &[Cand]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_by_key(|&k| (cands[k].kind, cands[k].gpus));
+    let mut out: Vec<usize> = Vec::with_capacity(cands.len());
+    let mut start = 0;
+    while start < order.len() {
+        let kind = cands[order[start]].kind;
+        let mut end = start;
+        while end < order.len() && cands[order[end]].kind == kind {
+            end += 1;
+        }
+        // Monotone chain from the origin: drop a point on or below the chord of its
+        // neighbours.
+        let mut chain: Vec<usize> = Vec::new();
+        for &k in &order[start..end] {
+            let (x, y) = (i128::from(cands[k].gpus), i128::from(cands[k].value));
+            while let Some(&b) = chain.last() {
+                let (bx, by) = (i128::from(cands[b].gpus), i128::from(cands[b].value));
+                let (ax, ay) = match chain.len() {
+                    1 => (0, 0),
+                    n => {
+                        let a = chain[n - 2];
+                        (i128::from(cands[a].gpus), i128::from(cands[a].value))
+                    }
+                };
+                // b is under or on the chord a→(x, y) when (b − a)×((x, y) − a) ≥ 0.
+                if (bx - ax) * (y - ay) - (by - ay) * (x - ax) >= 0 {
+                    chain.pop();
+                } else {
+                    break;
+                }
+            }
+            chain.push(k);
+        }
+        out.extend(chain);
+        start = end;
+    }
+    out.sort_unstable();
+    out
 }
 
 /// A fixed (unseeded) hash for the search's memo of u128 keys: only membership is ever

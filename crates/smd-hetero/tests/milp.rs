@@ -194,6 +194,32 @@ fn matches_exhaustive_search_with_three_types_and_more_jobs() {
     }
 }
 
+#[test]
+fn matches_exhaustive_search_with_more_types_than_the_lp_takes() {
+    // Nine or ten types: no LP prices (μ = 0), so the search alone must prove the optimum.
+    let mut rng = Rng(19);
+    for round in 0..120 {
+        let mut o = small(&mut rng, 6, 6, 2);
+        let kinds = 9 + rng.below(2) as usize;
+        o.kind = o
+            .kind
+            .iter()
+            .map(|_| rng.below(kinds as u64) as usize)
+            .collect();
+        o.capacity = (0..kinds).map(|_| rng.below(5) as u32).collect();
+        let p = o.problem();
+        let truth = brute_force(&p);
+        match solve(&p, &Limits::default()) {
+            Ok(a) => {
+                assert_feasible(&p, &a);
+                assert!(a.proven);
+                assert_eq!(Some(a.value), truth, "round {round}: {o:?}");
+            }
+            Err(_) => assert_eq!(truth, None),
+        }
+    }
+}
+
 /// The optimum of a three-type instance by dynamic programming over the GPUs used of
 /// each type (pins taken first).
 fn dp_three(p: &Problem<'_>) -> i64 {
@@ -243,7 +269,7 @@ fn dp_three(p: &Problem<'_>) -> i64 {
 
 #[test]
 fn matches_a_capacity_dp_on_realistic_instances() {
-    for seed in 0..6 {
+    for seed in 0..40 {
         let inst = sample::realistic(seed, 1);
         let p = inst.problem();
         let a = solve(&p, &Limits::default()).unwrap();

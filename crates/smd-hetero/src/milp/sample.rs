@@ -96,7 +96,7 @@ pub fn realistic(seed: u64, k: u32) -> Instance {
     let mut pinned = vec![None; jobs];
     let mut pinned_use = vec![0u32; types.len()];
     let value = |g: f64| 110 - (100.0 * g.powf(-0.5)).round() as i64;
-    for i in 0..jobs {
+    for pin in pinned.iter_mut() {
         if rng.below(3) == 0 {
             values.push(
                 (0..configs)
@@ -135,7 +135,7 @@ pub fn realistic(seed: u64, k: u32) -> Instance {
         let t = kind[current];
         if rng.below(10) == 0 && pinned_use[t] + gpus[current] <= capacity[t] {
             pinned_use[t] += gpus[current];
-            pinned[i] = Some(current);
+            *pin = Some(current);
         }
     }
     Instance {
