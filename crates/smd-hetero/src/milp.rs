@@ -808,23 +808,35 @@ fn lp(free: &[Free], rem: &[i64]) -> (Vec<f64>, Vec<Option<usize>>) {
 }
 
 fn lp_r<const R: usize>(free: &[Free], rem: &[i64]) -> Option<(Vec<f64>, Vec<Option<usize>>)> {
-    // Per group, the candidate behind each LP option after the first (unallocated).
-    let hulls: Vec<Vec<usize>> = free.iter().map(|f| hull(&f.cands)).collect();
-    let groups: Vec<Vec<Choice<R>>> = free
+    // Identical jobs make one group, its values and demands times their number (the LP
+    // relaxation of m identical jobs is m times one job's convex combination).
+    let mut order: Vec<usize> = (0..free.len()).collect();
+    order.sort_by(|&a, &b| free[a].cands.cmp(&free[b].cands).then(a.cmp(&b)));
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    for &k in &order {
+        match classes.last_mut() {
+            Some(c) if free[c[0]].cands == free[k].cands => c.push(k),
+            _ => classes.push(vec![k]),
+        }
+    }
+    // Per class, the candidate behind each LP option after the first (unallocated).
+    let hulls: Vec<Vec<usize>> = classes.iter().map(|c| hull(&free[c[0]].cands)).collect();
+    let groups: Vec<Vec<Choice<R>>> = classes
         .iter()
         .zip(&hulls)
-        .map(|(f, h)| {
+        .map(|(class, h)| {
+            let m = class.len() as f64;
             let mut g = Vec::with_capacity(h.len() + 1);
             g.push(Choice {
                 value: 0.0,
                 demand: [0.0; R],
             });
             for &k in h {
-                let c = &f.cands[k];
+                let c = &free[class[0]].cands[k];
                 let mut demand = [0.0; R];
-                demand[c.kind] = c.gpus as f64;
+                demand[c.kind] = m * c.gpus as f64;
                 g.push(Choice {
-                    value: c.value as f64,
+                    value: m * c.value as f64,
                     demand,
                 });
             }
@@ -836,15 +848,18 @@ fn lp_r<const R: usize>(free: &[Free], rem: &[i64]) -> Option<(Vec<f64>, Vec<Opt
         cap[t] = r as f64;
     }
     let sol = multiple_choice::solve(&groups, &cap).ok()?;
-    let pick = sol
-        .weights
-        .iter()
-        .zip(&hulls)
-        .map(|(w, h)| match w.as_slice() {
-            [(o, _)] if *o > 0 => h.get(o - 1).copied(),
-            _ => None,
-        })
-        .collect();
+    // Each option of weight w goes to ⌊w·m⌋ of the class's jobs (in order), the rest
+    // unallocated.
+    let mut pick = vec![None; free.len()];
+    for ((class, h), w) in classes.iter().zip(&hulls).zip(&sol.weights) {
+        let mut members = class.iter();
+        for &(o, weight) in w {
+            let count = (weight * class.len() as f64 + 1e-9).floor() as usize;
+            for &k in members.by_ref().take(count) {
+                pick[k] = if o > 0 { h.get(o - 1).copied() } else { None };
+            }
+        }
+    }
     Some((sol.dual.to_vec(), pick))
 }
 
