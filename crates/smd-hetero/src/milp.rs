@@ -148,6 +148,25 @@ const SCALE: i128 = 1 << SCALE_BITS;
 /// disagree, a type index out of range, a value beyond ±[`MAX_ABS_VALUE`], more than
 /// [`MAX_JOBS`] jobs, a pin to a configuration that is out of range or not allowed, or
 /// pinned jobs that alone exceed a type's capacity.
+///
+/// ```
+/// use smd_hetero::milp::{solve, Limits, Problem};
+/// // Two jobs, one type of 4 GPUs; configurations: 1, 2 and 4 GPUs.
+/// let values = vec![
+///     vec![Some(10), Some(50), Some(55)], // a running job
+///     vec![Some(10), Some(-40), None],    // a new job
+/// ];
+/// let p = Problem {
+///     values: &values,
+///     gpus: &[1, 2, 4],
+///     kind: &[0, 0, 0],
+///     capacity: &[4],
+///     pinned: &[],
+/// };
+/// let a = solve(&p, &Limits::default()).unwrap();
+/// assert_eq!(a.choice, vec![Some(1), Some(0)]); // 2 GPUs and 1 GPU: 50 + 10 > 55
+/// assert!(a.proven && a.value == 60 && a.bound == 60);
+/// ```
 pub fn solve(p: &Problem<'_>, limits: &Limits) -> Result<Answer, String> {
     check(p)?;
     let jobs = p.values.len();
@@ -423,7 +442,8 @@ impl Search {
             opts.sort_by_key(|o| (o.rc, o.cand.map_or(usize::MAX, |k| f.cands[k].config)));
             per_job.push(opts);
         }
-        let bound = (bound_scaled / SCALE) as i64;
+        // (Beyond i64 only with absurd capacities; any larger number is still a bound.)
+        let bound = i64::try_from(bound_scaled / SCALE).unwrap_or(i64::MAX / 4);
 
         // The search order (module documentation, step 5): the second-best option's cost,
         // largest first; the largest option, smallest first; identical jobs adjacent; job
