@@ -47,6 +47,7 @@ pub mod fidelity;
 pub mod figure;
 pub mod locality;
 pub mod sharing;
+pub mod sia;
 pub mod stats;
 pub mod table;
 pub mod time;
