@@ -429,7 +429,7 @@ fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut
             check(top, at("hourly_usd"), v, Rule::NonNeg);
         }
         if let Some(t) = g.gpu {
-            if !(g.capacity.gpu > 0.0) {
+            if g.gpu_type().is_none() {
                 top(
                     &at("gpu").to_string(),
                     format!(
