@@ -681,8 +681,12 @@ pub fn parse_layers(text: &str) -> Result<Vec<Layer>, String> {
 }
 
 /// Where an error of `smd_core` belongs among the page's inputs: layer errors go to the
-/// layer editor, a whole-task error (`worker`: all zero) to that task's first field.
+/// layer editor, a whole-task error (`worker`: all zero) to that task's first field, a
+/// group's GPU type (shown, not edited) to its GPUs per machine.
 pub fn input_of(field: &str) -> String {
+    if let Some((i, "gpu")) = machine_field(field) {
+        return machine_path(i, "capacity.gpu");
+    }
     if field.starts_with("layers") {
         "layers".into()
     } else if field == "worker"

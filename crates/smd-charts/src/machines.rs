@@ -545,6 +545,7 @@ mod tests {
     fn group(name: &str, count: f64) -> MachineGroup {
         MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: name.into(),
             count,
             capacity: Resources {

@@ -79,12 +79,17 @@ pub struct TraceArgs {
         long,
         value_name = "N",
         allow_negative_numbers = true,
-        conflicts_with = "units"
+        conflicts_with_all = ["units", "mix"]
     )]
     machines: Option<f64>,
     /// Machine type from the catalog (`smd machines`; default t4x4).
-    #[arg(long, value_name = "NAME", conflicts_with = "units")]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["units", "mix"])]
     machine_type: Option<String>,
+    /// Machines of several catalog types, one group per type in the order given, e.g.
+    /// `t4x4=6,a100x8=2,rtx2080tix8=3` (the Sia artifact's cluster); each count a whole
+    /// number ≥ 1. The first type's machine is the instance a job's limit ϑ counts in.
+    #[arg(long, value_name = "TYPE=N,…", conflicts_with = "units")]
+    mix: Option<String>,
     /// A pool of U cluster units (docs/MODEL.md §1) instead of machines.
     #[arg(long, value_name = "U", allow_negative_numbers = true)]
     units: Option<f64>,
@@ -163,6 +168,7 @@ pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     let mut t = Table::new(&[
         ("name", false),
+        ("GPU type", false),
         ("GPUs", true),
         ("GPU GB", true),
         ("vCPUs", true),
@@ -176,6 +182,7 @@ pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
         let c = m.capacity;
         t.row(vec![
             m.name.into(),
+            m.gpu.map_or("—", |g| g.label()).into(),
             crate::table::amount(c.gpu),
             crate::table::amount(m.gpu_memory_gb),
             crate::table::amount(c.vcpu),
@@ -183,7 +190,7 @@ pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
             crate::table::amount(c.storage_gb),
             crate::table::amount(m.nic_gbps),
             m.local_gbps.map_or("-".into(), crate::table::amount),
-            m.hourly_usd.to_string(),
+            m.hourly_usd.map_or("on-premises".into(), |p| p.to_string()),
         ]);
     }
     t.write(out)?;
@@ -191,7 +198,23 @@ pub fn machines(a: &MachinesArgs, out: &mut impl Write) -> Result<(), Failure> {
     for m in &CATALOG {
         writeln!(out, "{}: {}", m.name, m.description)?;
     }
-    writeln!(out, "Prices: {}.", machines::PRICE_SOURCE)?;
+    // One line per price source, naming its types, then the types without a price.
+    let mut sources: Vec<Option<&str>> = Vec::new();
+    for m in &CATALOG {
+        if !sources.contains(&m.price_source) {
+            sources.push(m.price_source);
+        }
+    }
+    sources.sort_by_key(|s| s.is_none());
+    for source in sources {
+        let names: Vec<&str> = CATALOG
+            .iter()
+            .filter(|m| m.price_source == source)
+            .map(|m| m.name)
+            .collect();
+        let what = source.unwrap_or(machines::NO_PRICE);
+        writeln!(out, "Prices of {}: {what}.", names.join(", "))?;
+    }
     Ok(())
 }
 
@@ -271,19 +294,14 @@ pub fn job(a: &JobArgs, out: &mut impl Write) -> Result<(), Failure> {
 }
 
 /// The catalog type `name` (default t4x4) and `n`, checked as `--machine-type` and
-/// `--machines` (a whole number ≥ 1).
+/// `--machines` (`machines::check_count`: a whole number from 1 to the most a cluster lists).
 pub fn machine_count(
     n: f64,
     name: Option<&str>,
 ) -> Result<&'static machines::MachineType, Failure> {
     let m =
         machines::machine_type(name.unwrap_or("t4x4")).map_err(|m| invalid("--machine-type", m))?;
-    if !(n.is_finite() && n >= 1.0 && n.fract() == 0.0) {
-        return Err(invalid(
-            "--machines",
-            format!("must be a whole number ≥ 1 (got {})", num(n)),
-        ));
-    }
+    machines::check_count(n).map_err(|e| invalid("--machines", e))?;
     Ok(m)
 }
 
@@ -297,6 +315,18 @@ fn trace_cluster(a: &TraceArgs) -> Result<Cluster, Failure> {
             units: u,
             ..Cluster::default()
         });
+    }
+    if let Some(text) = &a.mix {
+        let mix = machines::parse_mix(text).map_err(|m| invalid("--mix", m))?;
+        // As for one type: said of the flag, before any row.
+        if a.architecture == Architecture::Allreduce && mix.iter().all(|(m, _)| m.gpu.is_none()) {
+            return Err(invalid(
+                "--mix",
+                "has no GPU machine, and a measured job's worker is one GPU (add a GPU type)",
+            ));
+        }
+        // The first type's machine is the instance a job's limit ϑ counts in.
+        return Ok(machines::mix_cluster(&mix, mix[0].0.capacity));
     }
     let n = a.machines.unwrap_or(16.0);
     let m = machine_count(n, a.machine_type.as_deref())?;

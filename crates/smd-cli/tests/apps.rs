@@ -198,6 +198,107 @@ fn trace_reads_a_workload_or_a_file_into_a_valid_scenario() {
     assert_eq!(conflict.status.code(), Some(2));
 }
 
+/// `--mix`: one group per catalog type in the order given, each with its GPU type; a list
+/// that is not one is refused under the flag, and so is `--mix` with one type's flags.
+#[test]
+fn trace_on_a_mix_has_one_group_per_type_with_its_gpu() {
+    use smd_core::scenario::Gpu;
+    let csv =
+        "name,time,application,num_replicas,batch_size\nj,12.5,ncf,1,32768\nk,30,cifar10,2,256\n";
+    let mix = "t4x4=6,a100x8=2,rtx2080tix8=3";
+    let out = ok(&smd(&["trace", "-", "--mix", mix], Some(csv.as_bytes())));
+    let s = Scenario::from_json(&out).unwrap();
+    let groups: Vec<(&str, f64, Option<Gpu>)> = s
+        .cluster
+        .machines
+        .iter()
+        .map(|g| (g.name.as_str(), g.count, g.gpu))
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            ("t4x4", 6.0, Some(Gpu::T4)),
+            ("a100x8", 2.0, Some(Gpu::A100)),
+            ("rtx2080tix8", 3.0, Some(Gpu::Rtx2080ti))
+        ]
+    );
+    assert_eq!(s.cluster.gpu_types(), [Gpu::T4, Gpu::A100, Gpu::Rtx2080ti]);
+    assert_eq!(s.cluster.capacity().gpu, 64.0);
+    let t4 = smd_apps::machines::machine_type("t4x4").unwrap();
+    assert_eq!(s.cluster.instance, t4.capacity);
+    assert_eq!(s.jobs.len(), 2);
+    // The file says each group's type.
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for (i, g) in ["t4", "a100", "rtx2080ti"].into_iter().enumerate() {
+        assert_eq!(v["cluster"]["machines"][i]["gpu"], g, "{out}");
+    }
+    let huge = format!("t4x4={}", u64::MAX);
+    for (value, needles) in [
+        ("t4x4=6,t4x4=2", &["--mix", "t4x4 is given twice"][..]),
+        (
+            "h100x8=2",
+            &["--mix", "unknown machine type \"h100x8\"", "rtx6000x4"],
+        ),
+        ("t4x4=0", &["--mix", "t4x4=0: a count must be at least 1"]),
+        ("t4x4:6", &["--mix", "\"t4x4:6\" is not TYPE=COUNT"]),
+        ("t4x4=six", &["--mix", "is not a number"]),
+        (huge.as_str(), &["--mix", "from 1 to 100000"]),
+        ("t4x4=1.5", &["--mix", "whole number"]),
+        ("", &["--mix", "give machine types and counts"]),
+        ("c4.8xlarge=2", &["--mix", "has no GPU machine"]),
+    ] {
+        invalid(
+            &smd(&["trace", "-", "--mix", value], Some(csv.as_bytes())),
+            needles,
+        );
+    }
+    for other in [
+        ["--machines", "4"],
+        ["--machine-type", "a100x8"],
+        ["--units", "2"],
+    ] {
+        let o = smd(
+            &["trace", "-", "--mix", mix, other[0], other[1]],
+            Some(csv.as_bytes()),
+        );
+        invalid(&o, &["--mix", other[0], "cannot be used with"]);
+    }
+}
+
+#[test]
+fn machines_show_each_types_gpu_and_price_or_none() {
+    let text = ok(&smd(&["machines"], None));
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap()
+            .to_owned()
+    };
+    assert!(line("a100x8 ").contains("A100"), "{text}");
+    assert!(line("v100x8 ").contains("22.032"), "{text}");
+    assert!(line("rtx2080tix8 ").contains("RTX 2080 Ti"), "{text}");
+    assert!(line("rtx2080tix8 ").contains("on-premises"), "{text}");
+    assert!(line("rtx6000x4 ").contains("on-premises"), "{text}");
+    assert!(line("c4.8xlarge ").contains("—"), "{text}");
+    assert!(text.contains("Azure Virtual Machines pricing"), "{text}");
+    assert!(text.contains("no published price"), "{text}");
+    let m: serde_json::Value =
+        serde_json::from_str(&ok(&smd(&["machines", "--json"], None))).unwrap();
+    let by = |name: &str| {
+        m.as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by("a100x8")["gpu"], "a100");
+    assert_eq!(by("rtx6000x4")["gpu"], "rtx6000");
+    assert!(by("c4.8xlarge")["gpu"].is_null());
+    assert!(by("rtx2080tix8")["hourly_usd"].is_null());
+    assert_eq!(by("v100x8")["hourly_usd"], 22.032);
+}
+
 #[test]
 fn generate_on_machines_writes_a_version_2_scenario() {
     let out = ok(&smd(

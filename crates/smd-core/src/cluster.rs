@@ -4,6 +4,7 @@
 //! made of; re-exported by `scenario`, where the API names them.
 
 use serde::{Deserialize, Serialize};
+use smd_measured::gpu::Gpu;
 
 /// R of docs/MODEL.md §1: the number of resources, the length of every demand and capacity
 /// vector the algorithms handle.
@@ -149,6 +150,12 @@ pub struct MachineGroup {
     pub count: f64,
     /// GPUs, vCPUs, memory and storage of one machine.
     pub capacity: Resources,
+    /// The GPU type its GPUs are measured as (docs/MODEL.md §24; read it through
+    /// [`MachineGroup::gpu_type`]). Unset on a group with GPUs means `t4`, what every file
+    /// before GPU types meant; set only on a group with GPUs, with at most the type's
+    /// measured node's GPUs per machine ([`Gpu::per_node`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu: Option<Gpu>,
     /// Memory of one GPU, GB (GPU sharing uses it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_memory_gb: Option<f64>,
@@ -298,6 +305,15 @@ impl Cluster {
             })
     }
 
+    /// The distinct GPU types of the groups that have GPUs ([`MachineGroup::gpu_type`]), in
+    /// [`Gpu::ALL`]'s order; empty for a pool or a cluster without GPUs.
+    pub fn gpu_types(&self) -> Vec<Gpu> {
+        Gpu::ALL
+            .into_iter()
+            .filter(|&t| self.machines.iter().any(|g| g.gpu_type() == Some(t)))
+            .collect()
+    }
+
     /// Every machine, group by group, named `<group>-<index>` (empty for a pool). Counts
     /// are whole numbers in a valid scenario; a fractional count is cut.
     pub fn machine_list(&self) -> Vec<Machine> {
@@ -318,6 +334,12 @@ impl Cluster {
 }
 
 impl MachineGroup {
+    /// The GPU type its GPUs are measured as: `None` for a group without GPUs, else its
+    /// `gpu`, `t4` when unset.
+    pub fn gpu_type(&self) -> Option<Gpu> {
+        (self.capacity.gpu > 0.0).then(|| self.gpu.unwrap_or(Gpu::T4))
+    }
+
     /// Its machines as [`Cluster::machine_list`] lists them: the count cut to a whole number
     /// (at most [`MAX_MACHINES`]; none for a count that is not positive).
     pub fn machine_count(&self) -> usize {

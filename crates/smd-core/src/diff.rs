@@ -186,6 +186,48 @@ mod tests {
         assert!(d[2].a.is_none());
     }
 
+    /// A group's GPU type is an input like any other: changed, or given on one side only.
+    #[test]
+    fn a_groups_changed_gpu_type_is_named() {
+        use crate::scenario::{Cluster, Gpu, MachineGroup, Resources};
+        let group = |gpu| MachineGroup {
+            name: "fast".into(),
+            count: 2.0,
+            capacity: Resources {
+                gpu: 8.0,
+                vcpu: 96.0,
+                memory_gb: 1152.0,
+                storage_gb: 8000.0,
+            },
+            gpu,
+            gpu_memory_gb: None,
+            nic_gbps: None,
+            local_gbps: None,
+            hourly_usd: None,
+        };
+        let on = |gpu| {
+            let mut s = base();
+            s.version = 2;
+            s.cluster = Cluster::of_machines(vec![group(gpu)], s.cluster.instance);
+            s
+        };
+        let d = diff(&on(Some(Gpu::V100)), &on(Some(Gpu::A100)));
+        assert_eq!(
+            d,
+            [Difference {
+                path: "cluster.machines[fast].gpu".into(),
+                a: Some("\"v100\"".into()),
+                b: Some("\"a100\"".into()),
+            }]
+        );
+        let d = diff(&on(None), &on(Some(Gpu::Rtx2080ti)));
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            (d[0].path.as_str(), d[0].a.as_deref(), d[0].b.as_deref()),
+            ("cluster.machines[fast].gpu", None, Some("\"rtx2080ti\""))
+        );
+    }
+
     #[test]
     fn jobs_in_another_order_say_so_once() {
         let a = base();

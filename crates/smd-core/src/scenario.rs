@@ -20,6 +20,7 @@ pub use crate::cluster::{
     Cluster, Machine, MachineGroup, Resource, Resources, MAX_MACHINES, RESOURCE_NAMES,
 };
 pub use smd_measured::app::App;
+pub use smd_measured::gpu::Gpu;
 
 /// Solver parameters; every field is optional in the file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

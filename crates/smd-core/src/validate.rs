@@ -428,6 +428,34 @@ fn validate_machines(groups: &[MachineGroup], version: u32, top: &mut impl FnMut
         if let Some(v) = g.hourly_usd {
             check(top, at("hourly_usd"), v, Rule::NonNeg);
         }
+        if let Some(t) = g.gpu {
+            if g.gpu_type().is_none() {
+                top(
+                    &at("gpu").to_string(),
+                    format!(
+                        "is {} but group {:?} has no GPUs (capacity.gpu is {}): a GPU type \
+                         belongs to a group with GPUs",
+                        t.name(),
+                        cut(&g.name),
+                        crate::error::num(g.capacity.gpu)
+                    ),
+                );
+            } else if g.capacity.gpu > f64::from(t.per_node()) {
+                top(
+                    &at("gpu").to_string(),
+                    format!(
+                        "is {} but group {:?} has {} GPUs per machine: {} was measured in \
+                         nodes of {} (capacity.gpu must be at most {})",
+                        t.name(),
+                        cut(&g.name),
+                        crate::error::num(g.capacity.gpu),
+                        t.label(),
+                        t.per_node(),
+                        t.per_node()
+                    ),
+                );
+            }
+        }
     }
     if total > MAX_MACHINES as f64 {
         top(

@@ -69,6 +69,7 @@ fn on_machines_the_rest_fit_what_is_left_too() {
     s.cluster = smd_core::scenario::Cluster::of_machines(
         vec![smd_core::scenario::MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "m".into(),
             count: 4.0,
             capacity: quarter,

@@ -199,6 +199,98 @@ fn machine_groups_are_validated_by_group_and_field() {
     }
 }
 
+/// A group's GPU type: written only where given, read back the same, unset meaning `t4`
+/// on a group with GPUs and nothing on one without.
+#[test]
+fn a_groups_gpu_type_round_trips_and_defaults_to_t4() {
+    use smd_core::scenario::Gpu;
+    let groups = r#"[
+      {"name": "t4x4", "count": 3, "capacity": {"gpu": 4, "vcpu": 48, "memory_gb": 192, "storage_gb": 900}},
+      {"name": "big", "count": 2, "gpu": "a100", "capacity": {"gpu": 8, "vcpu": 96, "memory_gb": 1152, "storage_gb": 8000}},
+      {"name": "cpu", "count": 2, "capacity": {"gpu": 0, "vcpu": 36, "memory_gb": 60, "storage_gb": 100}},
+      {"name": "more", "count": 1, "gpu": "t4", "capacity": {"gpu": 4, "vcpu": 48, "memory_gb": 192, "storage_gb": 900}}
+    ]"#;
+    let s = Scenario::from_json(&on_machines(2, groups)).unwrap();
+    let m = &s.cluster.machines;
+    assert_eq!(
+        m.iter().map(|g| g.gpu).collect::<Vec<_>>(),
+        [None, Some(Gpu::A100), None, Some(Gpu::T4)]
+    );
+    assert_eq!(
+        m.iter().map(|g| g.gpu_type()).collect::<Vec<_>>(),
+        [Some(Gpu::T4), Some(Gpu::A100), None, Some(Gpu::T4)]
+    );
+    assert_eq!(s.cluster.gpu_types(), [Gpu::T4, Gpu::A100]);
+    let text = s.to_json();
+    let written: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let gpus: Vec<&serde_json::Value> = (0..4)
+        .map(|i| &written["cluster"]["machines"][i]["gpu"])
+        .collect();
+    assert_eq!(
+        gpus,
+        [
+            &serde_json::Value::Null,
+            &"a100".into(),
+            &serde_json::Value::Null,
+            &"t4".into()
+        ]
+    );
+    assert!(written["cluster"]["machines"][0]
+        .as_object()
+        .is_some_and(|g| !g.contains_key("gpu")));
+    assert_eq!(Scenario::from_json(&text).unwrap(), s);
+    // Without the key a group reads as before; a pool has no GPU types.
+    let old = Scenario::from_json(&on_machines(2, TWO_GROUPS)).unwrap();
+    assert!(old.cluster.machines.iter().all(|g| g.gpu.is_none()));
+    assert!(!old.to_json().contains("\"gpu\": \""));
+    assert_eq!(old.cluster.gpu_types(), [Gpu::T4]);
+    assert!(Scenario::from_json(EXAMPLE)
+        .unwrap()
+        .cluster
+        .gpu_types()
+        .is_empty());
+}
+
+#[test]
+fn a_gpu_type_is_refused_on_a_group_without_gpus_or_with_more_than_its_node() {
+    let bad = r#"[
+      {"name": "cpu", "count": 1, "gpu": "v100", "capacity": {"gpu": 0, "vcpu": 36, "memory_gb": 60, "storage_gb": 100}},
+      {"name": "huge", "count": 1, "gpu": "a100", "capacity": {"gpu": 12, "vcpu": 96, "memory_gb": 1152, "storage_gb": 8000}},
+      {"name": "quad", "count": 1, "gpu": "rtx6000", "capacity": {"gpu": 8, "vcpu": 32, "memory_gb": 256, "storage_gb": 2000}},
+      {"name": "ok", "count": 1, "gpu": "rtx2080ti", "capacity": {"gpu": 8, "vcpu": 32, "memory_gb": 384, "storage_gb": 2000}}
+    ]"#;
+    let e = Scenario::from_json(&on_machines(2, bad))
+        .unwrap_err()
+        .to_string();
+    for needle in [
+        "cluster.machines[0].gpu is v100 but group \"cpu\" has no GPUs",
+        "cluster.machines[1].gpu is a100 but group \"huge\" has 12 GPUs per machine: A100 was measured in nodes of 8",
+        "cluster.machines[2].gpu is rtx6000 but group \"quad\" has 8 GPUs per machine: RTX 6000 was measured in nodes of 4",
+    ] {
+        assert!(e.contains(needle), "{needle}: {e}");
+    }
+    assert!(!e.contains("cluster.machines[3]"), "{e}");
+    // A name that is no type, or no name at all, is refused by the reader, naming the field;
+    // null is no type (as for the other optional fields).
+    for (gpu, needle) in [
+        ("\"h100\"", "unknown variant `h100`"),
+        ("4", "cluster"),
+        ("{}", "cluster"),
+        ("\"T4\"", "unknown variant `T4`"),
+    ] {
+        let groups = format!(
+            r#"[{{"name": "g", "count": 1, "gpu": {gpu}, "capacity": {{"gpu": 4, "vcpu": 1, "memory_gb": 1, "storage_gb": 1}}}}]"#
+        );
+        let e = Scenario::from_json(&on_machines(2, &groups))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(needle), "{gpu}: {e}");
+    }
+    let null = r#"[{"name": "g", "count": 1, "gpu": null, "capacity": {"gpu": 4, "vcpu": 1, "memory_gb": 1, "storage_gb": 1}}]"#;
+    let s = Scenario::from_json(&on_machines(2, null)).unwrap();
+    assert_eq!(s.cluster.machines[0].gpu, None);
+}
+
 #[test]
 fn a_machine_scenario_plans_on_the_machines_total_as_admission() {
     // Admission sees the sum of the machines (placement comes after it).

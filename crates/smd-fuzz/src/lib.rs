@@ -96,6 +96,7 @@ pub fn input(seed: u64, index: u64) -> Input {
         s.cluster = smd_core::scenario::Cluster::of_machines(
             vec![smd_core::scenario::MachineGroup {
                 hourly_usd: None,
+                gpu: None,
                 name: "m".into(),
                 count: n,
                 capacity: cap,

@@ -20,6 +20,7 @@ fn machines(count: f64, capacity: Resources, local: Option<f64>) -> Cluster {
     Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "n".into(),
             count,
             capacity,

@@ -28,6 +28,7 @@ fn on_machines(jobs: usize, seed: u64, count: f64, local: Option<f64>) -> Scenar
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "n".into(),
             count,
             capacity: node(4.0),

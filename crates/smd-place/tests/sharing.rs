@@ -18,6 +18,7 @@ fn scenario(seed: u64, light: bool) -> Scenario {
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "n".into(),
             count: 4.0,
             capacity: Resources {

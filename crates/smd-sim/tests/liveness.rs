@@ -32,6 +32,7 @@ fn machines(count: usize, gpu: f64) -> Cluster {
     Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "n".into(),
             count: count as f64,
             capacity: node(gpu),

@@ -39,6 +39,7 @@ fn trace(jobs: usize, seed: u64, gap: f64, machines: usize, units: f64) -> Scena
         s.cluster = Cluster::of_machines(
             vec![MachineGroup {
                 hourly_usd: None,
+                gpu: None,
                 name: "n".into(),
                 count: machines as f64,
                 capacity: node(),

@@ -35,6 +35,7 @@ fn trace(seed: u64, light: bool, gap: f64, machines: bool) -> Scenario {
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "n".into(),
             count: 3.0,
             capacity: node,

@@ -722,6 +722,28 @@ mod tests {
         assert!(g.answer.ends_with("The mean queueing is not monotone in the size: 20 × t4x4 miss the goal again (59.0 min)."), "{}", g.answer);
     }
 
+    /// An on-premises catalog type has no price: the cost refuses a cluster with it, naming
+    /// the group, and reckons once the scenario prices it.
+    #[test]
+    fn the_cost_names_an_unpriced_catalog_group() {
+        use smd_apps::machines::{mix_cluster, parse_mix};
+        let mix = parse_mix("t4x4=2,rtx2080tix8=1").unwrap();
+        let mut s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 2,
+            ..Default::default()
+        });
+        s.version = 2;
+        s.cluster = mix_cluster(&mix, s.cluster.instance);
+        let e = Metric::Cost.check(&s).unwrap_err();
+        assert!(
+            e.contains("machine group \"rtx2080tix8\" has no hourly price")
+                && e.contains("every group priced"),
+            "{e}"
+        );
+        s.cluster.machines[1].hourly_usd = Some(5.0);
+        assert_eq!(Metric::Cost.check(&s), Ok(()));
+    }
+
     /// Bisection finds the size the full sweep's linear scan finds, evaluating fewer
     /// sizes; a goal nothing meets is said with the largest size's value.
     #[test]

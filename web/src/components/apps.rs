@@ -74,12 +74,19 @@ pub fn machine_specs(m: &MachineType) -> String {
         .join(" · ")
 }
 
+/// A group's GPU type for people: `A100`, `T4` when it names none, `—` without GPUs.
+fn gpu_label(g: &smd_core::scenario::MachineGroup) -> &'static str {
+    g.gpu_type().map_or("—", |t| t.label())
+}
+
 pub(crate) fn machine_choices() -> Vec<(String, String)> {
     CATALOG
         .iter()
         .map(|m| {
-            let gpus = match m.capacity.gpu {
-                g if g > 0.0 => format!("{} GPU", sig(g, 3)),
+            let gpus = match m.gpu {
+                Some(t) if m.capacity.gpu > 0.0 => {
+                    format!("{} × {}", sig(m.capacity.gpu, 3), t.label())
+                }
                 _ => "no GPU".into(),
             };
             (m.name.to_owned(), format!("{} ({gpus})", m.name))
@@ -255,6 +262,7 @@ pub fn MachineGroups() -> Html {
                 <thead><tr>
                     { for GROUP_FIELDS.iter().map(|(_, l)| html! { <th>{ *l }</th> }) }
                     { for RESOURCES.into_iter().map(|r| html! { <th>{ resource_label(r) }</th> }) }
+                    <th title="What the group's GPUs are measured as (a group that names none: T4).">{"GPU type"}</th>
                     { for GROUP_OPTIONS.iter().map(|(_, l)| html! { <th>{ *l }</th> }) }
                     <th><span class="visually-hidden">{"remove"}</span></th>
                 </tr></thead>
@@ -268,6 +276,7 @@ pub fn MachineGroups() -> Html {
                             <tr data-group={i.to_string()}>
                                 { for GROUP_FIELDS.iter().map(|(p, l)| cell(i, p, l.to_string())) }
                                 { for RESOURCES.into_iter().map(|r| cell(i, &format!("capacity.{}", r.name()), resource_label(r))) }
+                                <td data-testid="group-gpu">{ gpu_label(&state.draft.scenario.cluster.machines[i]) }</td>
                                 { for GROUP_OPTIONS.iter().map(|(p, l)| cell(i, p, l.to_string())) }
                                 <td><button onclick={remove} disabled={groups <= 1} data-action="remove-group"
                                     title="Remove this group (a cluster of machines keeps at least one).">{"✕"}</button></td>

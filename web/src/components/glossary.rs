@@ -9,7 +9,7 @@ pub const GLOSSARY: [(&str, &str); 25] = [
     ("p95 JCT", "The 95th percentile of the JCTs: 95 % of the jobs finish within it."),
     ("queueing", "A job's wait from its arrival to its first start."),
     ("GPU-hours", "GPUs held × hours held, summed over the run: what the cluster spent."),
-    ("cost", "What renting the cluster costs until the last job finishes: each machine group's count × its hourly price (hourly_usd; catalog types carry AWS on-demand prices) × the run's length. Lower is better, but more machines cost more per hour: the answer is the cheapest size."),
+    ("cost", "What renting the cluster costs until the last job finishes: each machine group's count × its hourly price (hourly_usd; catalog types carry their cloud's on-demand price, the on-premises ones none: give it in the file) × the run's length. Lower is better, but more machines cost more per hour: the answer is the cheapest size."),
     ("utility", "How much a job's plan is worth, μ(π) = γ1 / (1 + exp(γ2 (π − γ3))): high while the job finishes in time, falling steeply after, like a deadline. It has no unit; total utility is the sum over the admitted jobs, each worth at most its γ1."),
     ("w, p", "A job's workers and parameter servers (PS); an all-reduce job has workers only."),
     ("T, π", "T(w, p): a job's completion time with w workers and p PS (docs/MODEL.md §2); π is T in the planner's time unit."),

@@ -205,3 +205,16 @@ fn layers_text_parses_back() {
     assert!(parse_layers("1 2").is_err());
     assert_eq!(parse_layers("# c\n1,2,3\n\n").unwrap().len(), 1);
 }
+
+/// A group's GPU type is shown, not edited: its messages land at the group's GPUs.
+#[test]
+fn a_groups_gpu_type_error_lands_at_its_gpus() {
+    assert_eq!(
+        input_of("cluster.machines[2].gpu"),
+        "cluster.machines[2].capacity.gpu"
+    );
+    assert_eq!(
+        input_of("cluster.machines[2].count"),
+        "cluster.machines[2].count"
+    );
+}

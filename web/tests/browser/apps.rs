@@ -226,7 +226,7 @@ async fn a_machine_type_sets_the_capacity() {
     m.select("[data-field='machines.type']", "v100x8");
     m.until("its description", |m| {
         m.text("[data-testid=machine-description]")
-            .contains("p3dn.24xlarge")
+            .contains("ND40rs_v2")
     })
     .await;
     m.type_into("[data-field='machines.count']", "3");
@@ -240,7 +240,7 @@ async fn a_machine_type_sets_the_capacity() {
     assert_eq!(m.exported().await.cluster, machines::pool(v100, 3.0));
     assert_eq!(m.value("[data-field='cluster.units']"), "3");
     assert_eq!(m.value("[data-field='cluster.unit.gpu']"), "8");
-    assert_eq!(m.value("[data-field='cluster.instance.memory_gb']"), "768");
+    assert_eq!(m.value("[data-field='cluster.instance.memory_gb']"), "672");
     assert!(
         m.text("[data-testid=capacity]").contains("24 GPU"),
         "capacity 3 × 8 GPUs"

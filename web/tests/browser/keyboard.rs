@@ -170,6 +170,7 @@ async fn a_jobs_mark_on_the_machine_map_is_chosen_with_enter() {
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "m".into(),
             count: 6.0,
             capacity: unit,

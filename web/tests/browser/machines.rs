@@ -13,6 +13,7 @@ fn on_machines(jobs: usize, count: f64, placement: Placement) -> Scenario {
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "m".into(),
             count,
             capacity: unit,
@@ -229,4 +230,39 @@ async fn bad_machine_fields_show_messages_at_their_fields_and_keep_the_text() {
             && m.count("[data-testid=error]") == 0
     })
     .await;
+}
+
+/// The groups' table shows each group's GPU type; a GPU count beyond the type's measured
+/// node is refused at the GPUs, and a group added from the catalog carries its type.
+#[wasm_bindgen_test]
+async fn a_groups_gpu_type_is_shown_and_its_node_checked_at_its_gpus() {
+    let mut s = on_machines(3, 2.0, Placement::Locality);
+    let mut groups = s.cluster.machines.clone();
+    groups[0].gpu = Some(smd_core::scenario::Gpu::A100);
+    groups[0].capacity.gpu = 8.0;
+    s.cluster = Cluster::of_machines(groups, s.cluster.instance);
+    let m = Mounted::new(props(Some(s)));
+    m.until("the groups", |m| {
+        m.count("[data-testid=machine-groups] tr[data-group]") == 1
+    })
+    .await;
+    assert_eq!(m.text("[data-testid=group-gpu]"), "A100");
+    let gpu = "[data-field='cluster.machines[0].capacity.gpu']";
+    m.type_into(gpu, "12");
+    m.until("the node's message at the GPUs", |m| {
+        m.text("[data-testid=machine-groups] tr[data-group='0'] label.invalid [data-testid=error]")
+            .contains("A100 was measured in nodes of 8")
+    })
+    .await;
+    assert_eq!(m.value(gpu), "12");
+    m.select("[data-field='machines.type']", "rtx2080tix8");
+    m.click("[data-action=add-group]");
+    m.until("two groups", |m| {
+        m.count("[data-testid=machine-groups] tr[data-group]") == 2
+    })
+    .await;
+    assert_eq!(
+        m.text("[data-testid=machine-groups] tr[data-group='1'] [data-testid=group-gpu]"),
+        "RTX 2080 Ti"
+    );
 }

@@ -23,6 +23,7 @@ pub(crate) fn sharing_scenario(jobs: usize) -> Scenario {
     s.cluster = Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "g".into(),
             count: 4.0,
             capacity,

@@ -36,6 +36,7 @@ fn what_applies_to_a_pool_and_to_machines() {
     let machines = Cluster::of_machines(
         vec![MachineGroup {
             hourly_usd: None,
+            gpu: None,
             name: "m".into(),
             count: 2.0,
             capacity: Resources::DEFAULT_INSTANCE,
