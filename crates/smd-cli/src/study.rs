@@ -26,6 +26,9 @@ pub enum Study {
     /// Pollux's search: the project's optimiser against NSGA-II, tick by tick and in JCT
     /// (docs/FIDELITY.md).
     PolluxSearch,
+    /// Clusters that mix GPU types: Sia, Pollux and Gavel on the Sia paper's 64-GPU
+    /// cluster, its Table 3 and Figure 7 beside the published values (docs/FIDELITY.md).
+    Sia,
 }
 
 /// Arguments of `smd study`.
@@ -54,6 +57,7 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
         Study::Sharing => "sharing",
         Study::Fidelity => "fidelity",
         Study::PolluxSearch => "pollux-search",
+        Study::Sia => "sia",
     };
     if a.figures.is_some() && a.study != Study::Fidelity {
         return Err(Failure::Invalid(format!(
@@ -68,7 +72,17 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
         );
     };
     let mut fidelity = None;
+    let mut rates = None;
     let table = match a.study {
+        Study::Sia => {
+            use smd_reproduce::sia::{figure7, table3, Size};
+            let size = if a.quick { Size::Quick } else { Size::Full };
+            let clock = || t0.elapsed().as_secs_f64() * 1000.0;
+            table3(size, Some(&clock), &mut progress).and_then(|t| {
+                rates = Some(figure7(size, &mut progress)?);
+                Ok(t)
+            })
+        }
         Study::Locality => {
             use smd_reproduce::locality::{run, Size};
             run(
@@ -105,6 +119,24 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
     .map_err(|e| Failure::Solver(e.to_string()))?;
     // The table first: a path that cannot be written must not lose a long run's result.
     write!(out, "{}", markdown(&table))?;
+    if let Some(rates) = &rates {
+        writeln!(out, "\nAverage JCT against the arrival rate (Figure 7):\n")?;
+        write!(out, "{}", markdown(rates))?;
+        writeln!(
+            out,
+            "\n| # | claim | verdict | because |\n|---|---|---|---|"
+        )?;
+        for v in smd_reproduce::sia::verdicts(&table, Some(rates)) {
+            writeln!(
+                out,
+                "| {} | {} | **{}** | {} |",
+                v.id,
+                v.claim,
+                v.verdict.words(),
+                v.because
+            )?;
+        }
+    }
     if fidelity.is_some() {
         // The verdicts against issue 26's goals (docs/FIDELITY.md's table).
         writeln!(

@@ -72,15 +72,23 @@ pub const COLUMNS: [&str; 18] = [
 ];
 
 /// The columns of the Figure 7 study.
-pub const RATE_COLUMNS: [&str; 5] = ["jobs_per_hour", "policy", "workloads", "avg_jct_h", "published_avg_jct_h"];
+pub const RATE_COLUMNS: [&str; 5] = [
+    "jobs_per_hour",
+    "policy",
+    "workloads",
+    "avg_jct_h",
+    "published_avg_jct_h",
+];
 
 /// Workload `name` on the paper's cluster.
 pub fn scenario(name: &str) -> Result<Scenario, Error> {
     let text = smd_apps::trace::workload(name).map_err(|m| Error::field(None, "workload", m))?;
-    let arrivals = smd_apps::trace::parse(text).map_err(|e| Error::field(None, "workload", e.to_string()))?;
+    let arrivals =
+        smd_apps::trace::parse(text).map_err(|e| Error::field(None, "workload", e.to_string()))?;
     let mix = smd_apps::machines::parse_mix(MIX).map_err(|m| Error::field(None, "mix", m))?;
     let cluster = smd_apps::machines::mix_cluster(&mix, mix[0].0.capacity);
-    smd_apps::trace::scenario(&arrivals, cluster).map_err(|e| Error::field(None, "workload", e.to_string()))
+    smd_apps::trace::scenario(&arrivals, cluster)
+        .map_err(|e| Error::field(None, "workload", e.to_string()))
 }
 
 /// The workloads of a trace at a size.
@@ -108,7 +116,8 @@ fn runs(
                 clock,
                 ..Options::default()
             };
-            let run = simulate(&s, policy, &mut opts).map_err(|e| Error::Solver(format!("{name}, {policy}: {e}")))?;
+            let run = simulate(&s, policy, &mut opts)
+                .map_err(|e| Error::Solver(format!("{name}, {policy}: {e}")))?;
             step();
             Ok((s, run))
         })
@@ -118,34 +127,53 @@ fn runs(
 /// Table 3's measures of `runs` (one policy over a trace's workloads).
 fn row(trace: &str, policy: SimPolicy, runs: &[(Scenario, Run)]) -> Vec<Cell> {
     let h = 3600.0;
-    let mut pooled: Vec<f64> = runs.iter().flat_map(|(_, r)| r.jobs.iter().filter_map(|j| j.jct_s)).collect();
+    let mut pooled: Vec<f64> = runs
+        .iter()
+        .flat_map(|(_, r)| r.jobs.iter().filter_map(|j| j.jct_s))
+        .collect();
     pooled.sort_by(f64::total_cmp);
     let n = pooled.len().max(1);
     let avg = pooled.iter().sum::<f64>() / n as f64;
-    let means: Vec<f64> = runs.iter().filter_map(|(_, r)| r.metrics.mean_jct_s).collect();
+    let means: Vec<f64> = runs
+        .iter()
+        .filter_map(|(_, r)| r.metrics.mean_jct_s)
+        .collect();
     let mm = means.iter().sum::<f64>() / means.len().max(1) as f64;
-    let std = (means.iter().map(|m| (m - mm).powi(2)).sum::<f64>() / means.len().max(1) as f64).sqrt();
-    let p99 = pooled.get(((0.99 * n as f64) as usize).min(n - 1)).copied().unwrap_or(f64::NAN);
+    let std =
+        (means.iter().map(|m| (m - mm).powi(2)).sum::<f64>() / means.len().max(1) as f64).sqrt();
+    let p99 = pooled
+        .get(((0.99 * n as f64) as usize).min(n - 1))
+        .copied()
+        .unwrap_or(f64::NAN);
     let makespan = runs
         .iter()
         .map(|(_, r)| {
-            let first = r.jobs.iter().map(|j| j.arrival_s).fold(f64::INFINITY, f64::min);
+            let first = r
+                .jobs
+                .iter()
+                .map(|j| j.arrival_s)
+                .fold(f64::INFINITY, f64::min);
             r.metrics.makespan_s.unwrap_or(f64::NAN) - first
         })
         .sum::<f64>()
         / runs.len().max(1) as f64;
     let jobs: usize = runs.iter().map(|(_, r)| r.jobs.len()).sum();
-    let stats: Vec<&smd_sim::DecisionStats> = runs.iter().filter_map(|(_, r)| r.stats.as_ref()).collect();
+    let stats: Vec<&smd_sim::DecisionStats> =
+        runs.iter().filter_map(|(_, r)| r.stats.as_ref()).collect();
     let gpu_h: f64 = stats.iter().map(|s| s.allocated_gpu_hours).sum();
-    let cont_mean = stats.iter().map(|s| s.contention_mean).sum::<f64>() / stats.len().max(1) as f64;
+    let cont_mean =
+        stats.iter().map(|s| s.contention_mean).sum::<f64>() / stats.len().max(1) as f64;
     let cont_max = stats.iter().map(|s| s.contention_max).max().unwrap_or(0);
     let restarts: u64 = runs.iter().map(|(_, r)| r.metrics.restarts).sum();
     let decisions: u64 = stats.iter().map(|s| s.decisions).sum();
     let proven: u64 = stats.iter().map(|s| s.proven).sum();
     let ms = |f: fn(&smd_sim::Spread) -> f64| {
-        let v: Vec<f64> = stats.iter().filter_map(|s| s.decision_ms.as_ref().map(f)).collect();
+        let v: Vec<f64> = stats
+            .iter()
+            .filter_map(|s| s.decision_ms.as_ref().map(f))
+            .collect();
         if v.is_empty() {
-            Cell::Empty
+            Cell::Num(f64::NAN)
         } else {
             Cell::Num(v.iter().sum::<f64>() / v.len() as f64)
         }
@@ -154,7 +182,7 @@ fn row(trace: &str, policy: SimPolicy, runs: &[(Scenario, Run)]) -> Vec<Cell> {
         .iter()
         .find(|(p, _)| *p == policy && trace == "philly")
         .map(|(_, v)| *v);
-    let pubcell = |k: usize| published.map_or(Cell::Empty, |v| Cell::Num(v[k]));
+    let pubcell = |k: usize| published.map_or(Cell::Num(f64::NAN), |v| Cell::Num(v[k]));
     vec![
         Cell::Text(trace.into()),
         Cell::Text(policy.name().into()),
@@ -173,7 +201,7 @@ fn row(trace: &str, policy: SimPolicy, runs: &[(Scenario, Run)]) -> Vec<Cell> {
         if policy == SimPolicy::Sia {
             Cell::Num(proven as f64 / decisions.max(1) as f64)
         } else {
-            Cell::Empty
+            Cell::Num(f64::NAN)
         },
         pubcell(0),
         pubcell(1),
@@ -183,7 +211,11 @@ fn row(trace: &str, policy: SimPolicy, runs: &[(Scenario, Run)]) -> Vec<Cell> {
 
 /// Table 3 on the Philly and Helios workloads (mean decision times as `clock` reads
 /// them); `progress(done, total)` after each run.
-pub fn table3(size: Size, clock: Option<&dyn Fn() -> f64>, progress: &mut dyn FnMut(usize, usize)) -> Result<Table, Error> {
+pub fn table3(
+    size: Size,
+    clock: Option<&dyn Fn() -> f64>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Table, Error> {
     let traces = ["philly", "helios"];
     let total: usize = traces.iter().map(|t| names(t, size).len()).sum::<usize>() * POLICIES.len();
     let mut done = 0;
@@ -208,13 +240,18 @@ pub fn figure7(size: Size, progress: &mut dyn FnMut(usize, usize)) -> Result<Tab
     let mut done = 0;
     let mut t = Table::new(&RATE_COLUMNS);
     for (rate, published) in PUBLISHED_RATES {
-        let list: Vec<String> = (1..=per).map(|k| format!("helios-rate-{rate}-{k}")).collect();
+        let list: Vec<String> = (1..=per)
+            .map(|k| format!("helios-rate-{rate}-{k}"))
+            .collect();
         for (k, policy) in POLICIES.into_iter().enumerate() {
             let rs = runs(&list, policy, None, &mut || {
                 done += 1;
                 progress(done, total)
             })?;
-            let jcts: Vec<f64> = rs.iter().flat_map(|(_, r)| r.jobs.iter().filter_map(|j| j.jct_s)).collect();
+            let jcts: Vec<f64> = rs
+                .iter()
+                .flat_map(|(_, r)| r.jobs.iter().filter_map(|j| j.jct_s))
+                .collect();
             let avg = jcts.iter().sum::<f64>() / jcts.len().max(1) as f64;
             t.push(vec![
                 Cell::Int(i64::from(rate)),
@@ -241,27 +278,50 @@ pub fn verdicts(table3: &Table, figure7: Option<&Table>) -> Vec<ClaimVerdict> {
             (
                 r[col(table3, "policy")].csv(),
                 r[col(table3, "avg_jct_h")].as_f64().unwrap_or(f64::NAN),
-                r[col(table3, "published_avg_jct_h")].as_f64().unwrap_or(f64::NAN),
+                r[col(table3, "published_avg_jct_h")]
+                    .as_f64()
+                    .unwrap_or(f64::NAN),
             )
         })
         .collect();
     let mut out = Vec::new();
     let gaps: Vec<String> = philly
         .iter()
-        .map(|(p, ours, publ)| format!("{p} {} h vs {} h ({})", fmt(*ours), fmt(*publ), pct(ours / publ - 1.0)))
+        .map(|(p, ours, publ)| {
+            format!(
+                "{p} {} h vs {} h ({})",
+                fmt(*ours),
+                fmt(*publ),
+                pct(ours / publ - 1.0)
+            )
+        })
         .collect();
-    let within = philly.iter().filter(|(_, o, p)| (o / p - 1.0).abs() <= 0.15).count();
+    let within = philly
+        .iter()
+        .filter(|(_, o, p)| (o / p - 1.0).abs() <= 0.15)
+        .count();
     out.push(ClaimVerdict {
         id: "1",
         claim: "each policy's Philly average JCT within ±15 % of Table 3's",
         verdict: grade(within, philly.len()),
         because: gaps.join("; "),
     });
-    let get = |name: &str| philly.iter().find(|(p, _, _)| p == name).map(|x| (x.1, x.2));
+    let get = |name: &str| {
+        philly
+            .iter()
+            .find(|(p, _, _)| p == name)
+            .map(|x| (x.1, x.2))
+    };
     if let (Some(sia), Some(pol), Some(gav)) = (get("sia"), get("pollux_unaware"), get("gavel")) {
         let ordered = sia.0 < pol.0 && pol.0 < gav.0;
-        let ratios = [(pol.0 / sia.0, pol.1 / sia.1), (gav.0 / sia.0, gav.1 / sia.1)];
-        let close = ratios.iter().filter(|(o, p)| (o / p - 1.0).abs() <= 0.2).count();
+        let ratios = [
+            (pol.0 / sia.0, pol.1 / sia.1),
+            (gav.0 / sia.0, gav.1 / sia.1),
+        ];
+        let close = ratios
+            .iter()
+            .filter(|(o, p)| (o / p - 1.0).abs() <= 0.2)
+            .count();
         out.push(ClaimVerdict {
             id: "2",
             claim: "Sia < Pollux < Gavel+TunedJobs, each ratio to Sia within ±20 % of the published one",
@@ -288,13 +348,22 @@ pub fn verdicts(table3: &Table, figure7: Option<&Table>) -> Vec<ClaimVerdict> {
             .iter()
             .map(|r| {
                 (
-                    format!("{} at {}/h", r[col(f, "policy")].csv(), r[col(f, "jobs_per_hour")].csv()),
+                    format!(
+                        "{} at {}/h",
+                        r[col(f, "policy")].csv(),
+                        r[col(f, "jobs_per_hour")].csv()
+                    ),
                     r[col(f, "avg_jct_h")].as_f64().unwrap_or(f64::NAN),
-                    r[col(f, "published_avg_jct_h")].as_f64().unwrap_or(f64::NAN),
+                    r[col(f, "published_avg_jct_h")]
+                        .as_f64()
+                        .unwrap_or(f64::NAN),
                 )
             })
             .collect();
-        let ok = pts.iter().filter(|(_, o, p)| (o / p - 1.0).abs() <= 0.2).count();
+        let ok = pts
+            .iter()
+            .filter(|(_, o, p)| (o / p - 1.0).abs() <= 0.2)
+            .count();
         let worst = pts
             .iter()
             .max_by(|a, b| (a.1 / a.2).ln().abs().total_cmp(&(b.1 / b.2).ln().abs()))

@@ -38,7 +38,7 @@ pub(crate) fn cluster_of(
     let mut groups: Vec<(Gpu, u32)> = Vec::new();
     let mut names: Vec<(Gpu, Vec<String>)> = Vec::new();
     for g in &s.cluster.machines {
-        let Some(gpu) = gpu_type(g) else {
+        let Some(gpu) = g.gpu_type() else {
             continue;
         };
         let per = g.capacity.gpu;
@@ -84,11 +84,6 @@ pub(crate) fn cluster_of(
         })
         .collect();
     Ok((cluster, names))
-}
-
-/// The GPU type of a group's GPUs (`None` without GPUs).
-fn gpu_type(g: &smd_core::scenario::MachineGroup) -> Option<Gpu> {
-    (g.capacity.gpu > 0.0).then_some(Gpu::T4)
 }
 
 /// Each job of `s` as the loop takes it: its application, arrival, requested GPUs and
