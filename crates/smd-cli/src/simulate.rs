@@ -102,6 +102,17 @@ fn write_table(
              against the same workers' exclusive GPUs"
         )?;
     }
+    let typed = runs.iter().any(|r| r.0.stats.is_some());
+    if typed {
+        writeln!(
+            out,
+            "sia, gavel and pollux_unaware: each job on GPUs of one type at that type's \
+             measured speed, every {} (gavel: rounds of {}), each restart the application's \
+             measured checkpoint-restore delay",
+            duration(smd_sim::HETERO_TICK_S),
+            duration(smd_sim::GAVEL_ROUND_S)
+        )?;
+    }
     writeln!(out)?;
     let mut columns = vec![
         ("policy", false),
@@ -119,6 +130,9 @@ fn write_table(
     ];
     if sharing {
         columns.extend([("GPU-h", true), ("exclusive GPU-h", true), ("perf", true)]);
+    }
+    if typed {
+        columns.extend([("decision ms p95", true), ("proven", true)]);
     }
     columns.push(("run ms", true));
     let mut t = Table::new(&columns);
@@ -152,6 +166,20 @@ fn write_table(
                     format!("{:.1}%", 100.0 * s.mean_performance),
                 ]),
                 None => row.extend(["-".into(), "-".into(), "-".into()]),
+            }
+        }
+        if typed {
+            match &r.stats {
+                Some(s) => row.extend([
+                    s.decision_ms
+                        .map_or("-".into(), |d| smd_format::sig(d.p95, 3)),
+                    if r.policy == SimPolicy::Sia {
+                        format!("{}/{}", s.proven, s.decisions)
+                    } else {
+                        "-".into()
+                    },
+                ]),
+                None => row.extend(["-".into(), "-".into()]),
             }
         }
         row.push(format!("{ms:.1}"));

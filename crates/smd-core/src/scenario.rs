@@ -579,6 +579,34 @@ impl Scenario {
         !self.jobs.is_empty() && self.jobs.iter().all(|j| j.measured.is_some())
     }
 
+    /// `Err` when `planner`, which gives measured jobs the T4's measured speed, would plan
+    /// this scenario's measured jobs on GPUs of another type (docs/MODEL.md §24.7): the
+    /// error names the first such group and the policies that run each job at its type's
+    /// speed. `Ok` without a measured job or when every GPU group is of T4s.
+    pub fn t4_only(&self, planner: &str) -> Result<(), Error> {
+        if !self.jobs.iter().any(|j| j.measured.is_some()) {
+            return Ok(());
+        }
+        let other = self.cluster.machines.iter().enumerate().find(|(_, g)| {
+            g.gpu_type()
+                .is_some_and(|t| t != smd_measured::gpu::Gpu::T4)
+        });
+        match other {
+            None => Ok(()),
+            Some((i, g)) => Err(Error::field(
+                None,
+                format!("cluster.machines[{i}].gpu"),
+                format!(
+                    "is {} (group {:?}): {planner} plans measured jobs at the T4's measured \
+                     speed only; over time, sia, gavel and pollux_unaware run each job at its \
+                     GPU type's speed",
+                    g.gpu_type().map_or("none", |t| t.name()),
+                    crate::error::cut(&g.name)
+                ),
+            )),
+        }
+    }
+
     /// The slot length Δ in force, s: `params.interval_s`, else
     /// [`DEFAULT_MEASURED_INTERVAL_S`] when every job is measured, else
     /// [`DEFAULT_INTERVAL_S`].

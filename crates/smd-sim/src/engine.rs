@@ -63,6 +63,7 @@ pub(crate) fn run(
     if policy.is_hetero() {
         return crate::hetero::run(given, policy, opts);
     }
+    given.t4_only(policy.name())?;
     run_with(given, policy, opts, &|world| policy::of(policy, world))
 }
 

@@ -45,6 +45,7 @@ mod settle;
 mod sharing;
 mod world;
 
+pub use hetero::{GAVEL_ROUND_S, TICK_S as HETERO_TICK_S};
 pub use options::{Options, Progress, SimError, SimPolicy};
 pub use output::{
     DecisionStats, JobRun, Metrics, Refusals, Run, Segment, SharingMetrics, SlotUse, Spread,

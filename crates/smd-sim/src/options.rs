@@ -65,7 +65,7 @@ impl SimPolicy {
         if self.is_hetero() {
             return scenario.all_measured() && crate::hetero::cluster_of(scenario, self).is_ok();
         }
-        !self.is_reference() || scenario.all_measured()
+        scenario.t4_only(self.name()).is_ok() && (!self.is_reference() || scenario.all_measured())
     }
 
     /// One of the heterogeneity-aware policies (`sia`, `gavel`, `pollux_unaware`): they

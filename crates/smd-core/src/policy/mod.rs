@@ -137,6 +137,7 @@ pub(crate) fn plan_until<O: Observer>(
     obs: &mut O,
     give_up: bool,
 ) -> Result<Option<Plan>, Error> {
+    scenario.t4_only(policy.name())?;
     if policy == Policy::Global {
         // A time budget replaces the node limit; the limit keeps clockless runs finite.
         let timed = opts.clock.is_some() && opts.time_budget_ms.is_some();
