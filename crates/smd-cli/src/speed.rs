@@ -13,9 +13,6 @@ use smd_core::allreduce::MAX_WORKERS;
 use smd_format::num;
 use std::io::Write;
 
-/// GPUs per machine of the packed placement (the artifact's nodes of 4 × T4).
-const PACKED: u32 = smd_core::allreduce::NODE_GPUS;
-
 #[derive(Args, Debug)]
 pub struct SpeedArgs {
     /// The application (`smd apps` lists them).
@@ -45,8 +42,12 @@ pub struct SpeedArgs {
         requires = "gpus"
     )]
     batch: Option<f64>,
-    /// Print JSON: `{"step_time_s", "sync_time_s", "source"}` or `{"time_to_target_s",
-    /// "goodput", "placement"}`.
+    /// The machine type from the catalog (`smd machines`; default t4x4): its GPU type's
+    /// measurements answer.
+    #[arg(long, value_name = "NAME")]
+    machine_type: Option<String>,
+    /// Print JSON: `{"step_time_s", "sync_time_s", "source", "gpu_type"}` or
+    /// `{"time_to_target_s", "goodput", "placement", "gpu_type"}`.
     #[arg(long)]
     json: bool,
 }
@@ -57,6 +58,7 @@ struct StepOut {
     step_time_s: f64,
     sync_time_s: f64,
     source: &'static str,
+    gpu_type: &'static str,
 }
 
 /// A whole run's prediction.
@@ -65,6 +67,7 @@ struct RunOut {
     time_to_target_s: f64,
     goodput: f64,
     placement: Vec<u32>,
+    gpu_type: &'static str,
 }
 
 /// Runs `smd speed`.
@@ -73,7 +76,15 @@ pub fn speed(a: &SpeedArgs, out: &mut impl Write) -> Result<(), Failure> {
         .app
         .parse()
         .map_err(|e| Failure::Invalid(format!("--app: {e}")))?;
-    let m = Measured::of(app).map_err(solver)?;
+    let machine = smd_apps::machines::machine_type(a.machine_type.as_deref().unwrap_or("t4x4"))
+        .map_err(|m| Failure::Invalid(format!("--machine-type: {m}")))?;
+    let Some(gpu) = machine.gpu else {
+        return Err(Failure::Invalid(format!(
+            "--machine-type {}: it has no GPU; measured applications train on GPUs",
+            machine.name
+        )));
+    };
+    let m = Measured::on(app, gpu).map_err(solver)?;
     match (&a.placement, a.local_batch, a.gpus, a.batch) {
         (Some(p), Some(b), None, None) => step(m, &parse_placement(p)?, b, a.json, out),
         (None, None, Some(w), Some(k)) => run(m, w, k, a.json, out),
@@ -110,19 +121,21 @@ fn step(
         step_time_s: s.step_s,
         sync_time_s: s.sync_s,
         source: s.source.name(),
+        gpu_type: m.gpu().name(),
     };
     if json {
         return write_json(&s, out);
     }
     writeln!(
         out,
-        "{} on {} GPUs per machine at a local batch of {}: step {:.6} s, sync {:.6} s ({})",
+        "{} on {} {} GPUs per machine at a local batch of {}: step {:.6} s, sync {:.6} s ({})",
         m.app().name(),
         placement
             .iter()
             .map(u32::to_string)
             .collect::<Vec<_>>()
             .join(","),
+        m.gpu().label(),
         num(local),
         s.step_time_s,
         s.sync_time_s,
@@ -145,11 +158,18 @@ fn run(
         return Err(Failure::Invalid("--gpus 0: a job needs a GPU".into()));
     }
     // Checked before the placement is built (one entry per machine): the planner's cap on
-    // a measured job, 16 measured machines of 4.
-    if gpus > MAX_WORKERS {
+    // a measured job, as many machines as were measured.
+    let gpu = m.gpu();
+    let packed = gpu.per_node();
+    let most = MAX_WORKERS.min(gpu.measured_nodes() * packed);
+    if gpus > most {
         return Err(Failure::Invalid(format!(
-            "--gpus {gpus}: at most {MAX_WORKERS} ({} machines of {PACKED}, as measured)",
-            MAX_WORKERS / PACKED
+            "--gpus {gpus}: at most {most} on the {} ({} of {packed}, as measured)",
+            gpu.label(),
+            match most / packed {
+                1 => "1 machine".to_owned(),
+                n => format!("{n} machines"),
+            }
         )));
     }
     // A total batch split too thin is said in the flags' terms: the local batch is derived.
@@ -166,8 +186,8 @@ fn run(
             m.app().name()
         )));
     }
-    let placement: Vec<u32> = (0..gpus.div_ceil(PACKED))
-        .map(|k| (gpus - k * PACKED).min(PACKED))
+    let placement: Vec<u32> = (0..gpus.div_ceil(packed))
+        .map(|k| (gpus - k * packed).min(packed))
         .collect();
     let epochs = m.epoch_seconds(&placement, batch).map_err(invalid)?;
     let unrounded: f64 = epochs.iter().sum();
@@ -178,16 +198,18 @@ fn run(
         time_to_target_s: time,
         goodput,
         placement,
+        gpu_type: gpu.name(),
     };
     if json {
         return write_json(&r, out);
     }
     writeln!(
         out,
-        "{} at a total batch of {} on {gpus} GPUs ({} per machine): {time} s to its \
+        "{} at a total batch of {} on {gpus} {} GPUs ({} per machine): {time} s to its \
          target (restart delays not included), goodput {goodput:.1} examples/s",
         m.app().name(),
         num(batch),
+        gpu.label(),
         r.placement
             .iter()
             .map(u32::to_string)

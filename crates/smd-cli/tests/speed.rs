@@ -152,7 +152,7 @@ fn more_than_64_gpus_are_refused_naming_the_flag_before_any_work() {
         let err = refused(&["--app", "cifar10", "--gpus", w, "--batch", "4096"]);
         assert_eq!(
             err,
-            format!("error: --gpus {w}: at most 64 (16 machines of 4, as measured)\n")
+            format!("error: --gpus {w}: at most 64 on the T4 (16 machines of 4, as measured)\n")
         );
     }
     let v = json(&["--app", "cifar10", "--gpus", "64", "--batch", "4096"]);
@@ -206,4 +206,69 @@ fn messages_echo_numbers_and_placements_short() {
     }
     let err = refused(&["--app", "cifar10", "--gpus", "4", "--batch", "1e-300"]);
     assert_eq!(err, "error: cifar10: total batch 1e-300 outside 128…4096\n");
+}
+
+/// Each machine type answers at its GPU's measured speed (the Sia artifact's rows), names
+/// its GPU type, and refuses more machines than were measured or a type without GPUs.
+#[test]
+fn each_machine_type_answers_at_its_gpus_speed() {
+    let v = json(&[
+        "--app",
+        "bert",
+        "--placement",
+        "8,8",
+        "--local-batch",
+        "12",
+        "--machine-type",
+        "rtx2080tix8",
+    ]);
+    assert_eq!(v["step_time_s"].as_f64(), Some(0.9991360157728195), "{v}");
+    assert_eq!(v["gpu_type"], "rtx2080ti");
+    assert_eq!(v["source"], "measured");
+    let t4 = json(&["--app", "bert", "--gpus", "8", "--batch", "384"]);
+    assert_eq!(t4["gpu_type"], "t4");
+    let a100 = json(&[
+        "--app",
+        "bert",
+        "--gpus",
+        "8",
+        "--batch",
+        "384",
+        "--machine-type",
+        "a100x8",
+    ]);
+    assert_eq!(a100["gpu_type"], "a100");
+    assert_eq!(a100["placement"], serde_json::json!([8]));
+    let (t, a) = (
+        t4["time_to_target_s"].as_f64().unwrap(),
+        a100["time_to_target_s"].as_f64().unwrap(),
+    );
+    assert!(a * 5.0 < t, "A100 {a} s against T4 {t} s");
+    for (args, says) in [
+        (
+            vec!["--gpus", "24", "--batch", "384", "--machine-type", "a100x8"],
+            "at most 16 on the A100",
+        ),
+        (
+            vec![
+                "--gpus",
+                "2",
+                "--batch",
+                "384",
+                "--machine-type",
+                "c4.8xlarge",
+            ],
+            "has no GPU",
+        ),
+        (
+            vec!["--gpus", "2", "--batch", "384", "--machine-type", "h100x8"],
+            "unknown machine type",
+        ),
+    ] {
+        let mut all = vec!["speed", "--app", "bert"];
+        all.extend(args);
+        let o = smd(&all, None);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(says), "{says}");
+    }
 }
