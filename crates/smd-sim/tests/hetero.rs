@@ -1,0 +1,190 @@
+//! The heterogeneity-aware policies over time (docs/MODEL.md §24) on clusters that mix GPU
+//! types, checked from their runs alone: every job finishes (liveness), each segment's GPUs
+//! are of one type and within the job's rules, no machine holds more GPUs than it has at
+//! any time, each job's progress adds up to its target, seeded runs repeat, and the
+//! planners that give measured jobs the T4's speed refuse such clusters by name.
+
+use smd_apps::{machines, trace};
+use smd_core::scenario::Scenario;
+use smd_sim::{simulate, Options, SimPolicy};
+use std::collections::BTreeMap;
+
+const TYPED: [SimPolicy; 3] = [SimPolicy::Sia, SimPolicy::Gavel, SimPolicy::PolluxUnaware];
+
+/// The first `n` jobs of `workload` on the machines of `mix`.
+fn scenario(workload: &str, n: usize, mix: &str) -> Scenario {
+    let mut arrivals = trace::parse(trace::workload(workload).unwrap()).unwrap();
+    arrivals.truncate(n);
+    let mix = machines::parse_mix(mix).unwrap();
+    let cluster = machines::mix_cluster(&mix, mix[0].0.capacity);
+    let s = trace::scenario(&arrivals, cluster).unwrap();
+    s.validate().unwrap();
+    s
+}
+
+/// Each machine's GPU type and GPUs, by name.
+fn machines_of(s: &Scenario) -> BTreeMap<String, (smd_core::scenario::Gpu, u64)> {
+    let mut out = BTreeMap::new();
+    for g in &s.cluster.machines {
+        for k in 0..g.count as usize {
+            out.insert(
+                format!("{}-{k}", g.name),
+                (g.gpu_type().unwrap(), g.capacity.gpu as u64),
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_job_finishes_on_one_type_within_each_machine() {
+    let s = scenario("philly-1", 40, "t4x4=4,a100x8=2,rtx2080tix8=2");
+    let machines = machines_of(&s);
+    for policy in TYPED {
+        assert!(policy.applies_to(&s), "{policy}");
+        let run = simulate(&s, policy, &mut Options::default()).unwrap();
+        assert_eq!(run.metrics.unfinished, 0, "{policy}");
+        let mut types_used = std::collections::BTreeSet::new();
+        // (time, +/- GPUs) per machine, to check occupancy over time.
+        let mut events: BTreeMap<&str, Vec<(f64, i64)>> = BTreeMap::new();
+        for (r, job) in run.jobs.iter().zip(&s.jobs) {
+            let mut share = 0.0;
+            for g in &r.segments {
+                let placed = g.placement.as_ref().expect("on machines");
+                let types: std::collections::BTreeSet<_> =
+                    placed.iter().map(|p| machines[&p.machine].0).collect();
+                assert_eq!(types.len(), 1, "{policy} {}: a segment spans types", job.id);
+                types_used.extend(types);
+                assert_eq!(
+                    placed.iter().map(|p| p.workers).sum::<u64>(),
+                    g.workers,
+                    "{policy} {}",
+                    job.id
+                );
+                if policy == SimPolicy::Gavel {
+                    assert_eq!(
+                        g.workers as f64,
+                        job.requested_workers.unwrap(),
+                        "gavel runs a job at its request: {}",
+                        job.id
+                    );
+                }
+                assert!(g.start_s <= g.end_s, "{policy} {}", job.id);
+                share += g.iterations;
+            }
+            assert!(
+                (share - 1.0).abs() < 1e-9,
+                "{policy} {}: progress adds to {share}",
+                job.id
+            );
+            // Occupancy: from the decision that gave a stretch (its restart included) to
+            // its end; a segment that continues another shares its decision boundary.
+            for g in &r.segments {
+                for p in g.placement.as_ref().unwrap() {
+                    let list = events.entry(p.machine.as_str()).or_default();
+                    let from = (g.start_s / 60.0).floor() * 60.0;
+                    list.push((from, p.workers as i64));
+                    list.push((g.end_s, -(p.workers as i64)));
+                }
+            }
+            assert!(r.jct_s.unwrap() > 0.0);
+        }
+        for (m, mut list) in events {
+            list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let mut on = 0;
+            for (t, d) in list {
+                on += d;
+                assert!(
+                    on <= machines[m].1 as i64,
+                    "{policy}: {m} holds {on} GPUs at {t} s"
+                );
+            }
+        }
+        assert!(
+            types_used.len() >= 2,
+            "{policy} used only {types_used:?} on a mixed cluster"
+        );
+        let stats = run.stats.as_ref().unwrap();
+        assert!(stats.decisions > 0 && stats.allocated_gpu_hours > 0.0);
+        if policy == SimPolicy::Sia {
+            assert_eq!(stats.proven, stats.decisions, "every Sia decision proven");
+        } else {
+            assert_eq!(stats.proven, 0);
+        }
+        assert!(run.metrics.total_utility <= run.metrics.bound + 1e-9);
+        // Seeded and clockless: the same run again.
+        assert_eq!(
+            simulate(&s, policy, &mut Options::default()).unwrap(),
+            run,
+            "{policy}"
+        );
+    }
+}
+
+/// A job that fits no type at its request: Gavel, which runs jobs at their request, names
+/// it; Sia and the unaware Pollux give it what a type has.
+#[test]
+fn a_job_no_type_can_hold_is_named_or_sized_down() {
+    let s = scenario("philly-1", 40, "t4x4=2,a100x8=1,rtx2080tix8=1");
+    let e = simulate(&s, SimPolicy::Gavel, &mut Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("job cifar10-2") && e.contains("16 GPUs"), "{e}");
+    for policy in [SimPolicy::Sia, SimPolicy::PolluxUnaware] {
+        let run = simulate(&s, policy, &mut Options::default()).unwrap();
+        assert_eq!(run.metrics.unfinished, 0, "{policy}");
+    }
+}
+
+/// The A100s make the same jobs finish sooner than as many T4 machines' worth of GPUs:
+/// the speeds are the types' own (the T4-only cluster has as many GPUs).
+#[test]
+fn a100s_are_faster_than_as_many_t4s_under_every_typed_policy() {
+    let a100 = scenario("philly-1", 30, "a100x8=4");
+    let t4 = scenario("philly-1", 30, "t4x4=8");
+    for policy in TYPED {
+        let fast = simulate(&a100, policy, &mut Options::default()).unwrap();
+        let slow = simulate(&t4, policy, &mut Options::default()).unwrap();
+        let (f, s) = (
+            fast.metrics.mean_jct_s.unwrap(),
+            slow.metrics.mean_jct_s.unwrap(),
+        );
+        assert!(f < s, "{policy}: A100 {f} s, T4 {s} s");
+    }
+}
+
+/// Planners that give measured jobs the T4's speed refuse a cluster with other types by
+/// name; on T4s alone they still plan, and the typed policies need machines of whole
+/// measured nodes.
+#[test]
+fn t4_speed_planners_refuse_other_types_by_name() {
+    let s = scenario("philly-1", 10, "t4x4=2,a100x8=1");
+    for policy in [SimPolicy::Tiresias, SimPolicy::Pollux, SimPolicy::Fifo] {
+        assert!(!policy.applies_to(&s), "{policy}");
+        let e = simulate(&s, policy, &mut Options::default())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(policy.name()) && e.contains("a100") && e.contains("sia"),
+            "{e}"
+        );
+    }
+    let e = smd_core::plan(&s, smd_core::Policy::Smd)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("cluster.machines[1].gpu") && e.contains("smd plans"),
+        "{e}"
+    );
+    let all: Vec<SimPolicy> = SimPolicy::all_for(&s);
+    assert_eq!(all, TYPED.to_vec());
+    let only_t4 = scenario("philly-1", 10, "t4x4=2");
+    assert!(SimPolicy::all_for(&only_t4).contains(&SimPolicy::Tiresias));
+    // A pool has no GPU type: the typed policies say so.
+    let mut pool = only_t4.clone();
+    pool.cluster = machines::pool(machines::machine_type("t4x4").unwrap(), 4.0);
+    let e = simulate(&pool, SimPolicy::Sia, &mut Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cluster.machines") && e.contains("sia"), "{e}");
+}
