@@ -1,4 +1,4 @@
-//! A cluster of GPU types and the configurations a job may take on it (SIA-SIM §1, §4.2;
+//! A cluster of GPU types and the configurations a job may take on it (MODEL.md §24.1, §4.2;
 //! docs/MODEL.md §24).
 
 use smd_measured::gpu::Gpu;
@@ -61,7 +61,7 @@ impl Cluster {
         (0..self.types.len()).map(|k| u64::from(self.gpus(k))).sum()
     }
 
-    /// Sia's configurations (SIA-SIM §4.2), in cluster order: on 4-GPU nodes (1,1),
+    /// Sia's configurations (MODEL.md §24.3), in cluster order: on 4-GPU nodes (1,1),
     /// (1,2), (1,4), then (n, 4n); on 8-GPU nodes (1,1), (1,2), (1,4), (1,8), then
     /// (n, 8n); at most as many nodes as the type has and as were measured.
     pub fn configs(&self) -> Vec<Config> {
@@ -96,7 +96,7 @@ impl Cluster {
 mod tests {
     use super::*;
 
-    /// SIA-SIM §9.5: 19 configurations on the default cluster, 14 on the testbed.
+    /// the Sia artifact's values, MODEL.md §24: 19 configurations on the default cluster, 14 on the testbed.
     #[test]
     fn configurations_of_the_reference_clusters() {
         let c = Cluster::of(&[(Gpu::T4, 6), (Gpu::A100, 2), (Gpu::Rtx2080ti, 3)]).unwrap();

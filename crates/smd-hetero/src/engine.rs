@@ -1,4 +1,4 @@
-//! The Sia artifact's loop (SIA-SIM §3.2, docs/MODEL.md §24): every tick each job runs
+//! The Sia artifact's loop (MODEL.md §24.2, docs/MODEL.md §24): every tick each job runs
 //! where it is, time advances, the policy decides every active job's GPUs, and the loop
 //! records contention and allocated GPU time; it stops when every job is done.
 
@@ -67,7 +67,7 @@ pub struct JobOutcome {
     pub jct_s: f64,
     /// Restarts after its first start.
     pub restarts: u32,
-    /// GPU-seconds allocated to it (SIA-SIM §3.6: whole ticks while unfinished).
+    /// GPU-seconds allocated to it (MODEL.md §24.2: whole ticks while unfinished).
     pub gpu_seconds: f64,
     /// The type it finished on.
     pub gpu: Option<Gpu>,
@@ -105,7 +105,7 @@ pub struct Outcome {
     pub decisions: u64,
     /// Decisions proven optimal.
     pub proven: u64,
-    /// Per tick record: submitted, unfinished jobs (SIA-SIM §3.6's contention).
+    /// Per tick record: submitted, unfinished jobs (MODEL.md §24.2's contention).
     pub contention: Vec<u32>,
     /// Per tick record: GPUs allocated after the decision (the first tick's record is at
     /// t = interval).
@@ -247,7 +247,7 @@ pub fn run(
     Ok(out)
 }
 
-/// The decision applied in workload order (SIA-SIM §3.2 step 5), checked: every active job
+/// The decision applied in workload order (MODEL.md §24.2 step 5), checked: every active job
 /// named once at most, on a type of the cluster, within each type's GPUs.
 fn apply(
     jobs: &mut [Job],

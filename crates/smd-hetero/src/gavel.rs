@@ -1,4 +1,4 @@
-//! Gavel with TunedJobs as the Sia artifact runs it (SIA-SIM §5, its
+//! Gavel with TunedJobs as the Sia artifact runs it (MODEL.md §24.5, its
 //! `max_sum_throughput_perf` policy): every job keeps the GPU count and batch of its
 //! workload row; each round an LP spreads the jobs' time over the GPU types to maximise the
 //! summed throughput, and a round-based time sharing turns those fractions into whole
@@ -35,7 +35,7 @@
 //!   back; a unique optimum is the same in any order.
 //! - **Worker ids** are numbered per type. The reference numbers them across types in
 //!   sorted-name order and maps them back in cluster order, which assumes the two agree
-//!   (SIA-SIM §5.4); here no such assumption arises.
+//!   (MODEL.md §24.5); here no such assumption arises.
 //! - **Fixed batches.** Whether a placement is readable is checked at the job's own batch
 //!   split there ([`readable`]), as the loop runs jobs under TunedJobs (`fixed_batch`).
 //! - **Placements the measurements cannot read.** The reference re-spreads a placement of
@@ -51,7 +51,7 @@
 //!   left go, in the fill's order, to jobs still waiting.
 //! - **Steps.** θ reads steps as the loop does ([`Measured::step_any`]): T4 placements on
 //!   5–16 nodes by the project's rule for wide placements, not the reference's Qhull
-//!   interpolation (SIA-SIM §2.3). A θ whose packed placement the measurements cannot read
+//!   interpolation (MODEL.md §24.1). A θ whose packed placement the measurements cannot read
 //!   is 0 (the reference stops on an assertion).
 //! - **The largest configuration** is [`Cluster::configs`]'s, capped at the type's measured
 //!   nodes; the reference's lists go to 16 (4-GPU nodes) or 8 (8-GPU nodes) nodes whatever
@@ -75,12 +75,12 @@ const TYPES: usize = Gpu::ALL.len();
 /// The θ the reference gives a job on a type too small for it (iterations/s).
 pub const TOO_SMALL_THETA: f64 = 0.1;
 
-/// Gavel's estimate of a job on one type (SIA-SIM §5.1).
+/// Gavel's estimate of a job on one type (MODEL.md §24.5).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
     /// The packed placement: GPUs per node, full nodes first, the remainder last.
     pub placement: Vec<u32>,
-    /// The largest local batch of that placement (SIA-SIM §2.4).
+    /// The largest local batch of that placement (MODEL.md §24.1).
     pub max_local: f64,
     /// Accumulation steps.
     pub accum: u32,
@@ -101,7 +101,7 @@ pub fn packed(gpus: u32, per_node: u32) -> Vec<u32> {
     p
 }
 
-/// Gavel's throughput estimate (SIA-SIM §5.1 steps 1–3) of a job of `app` on `gpus` GPUs
+/// Gavel's throughput estimate (MODEL.md §24.5 steps 1–3) of a job of `app` on `gpus` GPUs
 /// of `gpu` with total batch `batch`: its packed placement; local = ⌈B/R⌉; accumulation
 /// steps of at most the placement's largest local batch, at least one on a single GPU
 /// (even at the initial batch); atomic = ⌈local/(accum+1)⌉ held to the application's
@@ -146,7 +146,7 @@ pub fn largest_config(cluster: &Cluster, kind: usize) -> u32 {
         .unwrap_or(0)
 }
 
-/// θ of `spec` on type index `kind` of `cluster` (SIA-SIM §5.1): [`TOO_SMALL_THETA`] when
+/// θ of `spec` on type index `kind` of `cluster` (MODEL.md §24.5): [`TOO_SMALL_THETA`] when
 /// it asks for more GPUs than the type's largest configuration, 0 when the measurements
 /// cannot give its packed placement's step, else [`estimate`]'s.
 pub fn throughput(spec: &Spec, cluster: &Cluster, kind: usize) -> f64 {
@@ -172,7 +172,7 @@ pub fn readable(spec: &Spec, gpu: Gpu, placement: &[u32]) -> bool {
     m.step_any(placement, f64::from(c.atomic)).is_ok()
 }
 
-/// The LP of SIA-SIM §5.2: x maximising Σ θ_jt·x_jt with x ≥ 0, Σ_t x_jt ≤ 1 for every
+/// The LP of MODEL.md §24.5: x maximising Σ θ_jt·x_jt with x ≥ 0, Σ_t x_jt ≤ 1 for every
 /// job j and Σ_j R_j·x_jt ≤ `cap[t]` for every type t; `theta[j][t]` (≥ 0), `need[j]` = R_j.
 /// Rows and columns in the order given (they matter only through ties). At most five
 /// columns. Solved by the multiple-choice simplex (each job a convex combination of "none"
@@ -257,7 +257,7 @@ pub fn rounded(x: f64) -> f64 {
     ((x * 1e5).round_ties_even() / 1e5).clamp(0.0, 1.0) + 0.0
 }
 
-/// The (job, type) entries of SIA-SIM §5.3 in the fill's order: by type (cluster order)
+/// The (job, type) entries of MODEL.md §24.5 in the fill's order: by type (cluster order)
 /// then job (active order), sorted stably by (`priority[t][a]`, `x[t][a]`) descending.
 pub fn entries(priority: &[Vec<f64>], x: &[Vec<f64>]) -> Vec<(usize, usize)> {
     let mut entries: Vec<(usize, usize)> = (0..priority.len())
@@ -272,7 +272,7 @@ pub fn entries(priority: &[Vec<f64>], x: &[Vec<f64>]) -> Vec<(usize, usize)> {
     entries
 }
 
-/// The greedy fill of SIA-SIM §5.3. `priority[t][a]` and `x[t][a]` per type (cluster
+/// The greedy fill of MODEL.md §24.5. `priority[t][a]` and `x[t][a]` per type (cluster
 /// order) and active job (active order), `need[a]` its GPUs, `free[t]` the type's GPUs,
 /// `placeable(a, t)` whether the job may run on the type at all. Walking [`entries`], an
 /// entry is taken unless its type has no free GPU, its job is already placed, the job
@@ -299,7 +299,7 @@ pub fn fill(
     out
 }
 
-/// Workers of one type for its scheduled jobs (SIA-SIM §5.4). `scheduled`: (job, GPUs) in
+/// Workers of one type for its scheduled jobs (MODEL.md §24.5). `scheduled`: (job, GPUs) in
 /// the order the fill took them; `previous`: each job's workers on this type last round;
 /// `workers`: the type's GPUs (ids 0…workers−1, node = id / GPUs per node). By GPU count
 /// descending (stably), each count in turn: its jobs that ran here keep their workers if
@@ -354,7 +354,7 @@ pub fn assign_workers(
 }
 
 /// GPUs per node of worker ids (node = id / `per_node`): the lengths of the runs of equal
-/// consecutive node ids, as the loop reads an allocation (SIA-SIM §3.3).
+/// consecutive node ids, as the loop reads an allocation (MODEL.md §24.2).
 pub fn node_runs(ids: &[u32], per_node: u32) -> Vec<u32> {
     let mut runs: Vec<u32> = Vec::new();
     let mut last = None;
@@ -372,7 +372,7 @@ pub fn node_runs(ids: &[u32], per_node: u32) -> Vec<u32> {
     runs
 }
 
-/// The reference's fix of a placement over more than `nodes` nodes (SIA-SIM §1.3):
+/// The reference's fix of a placement over more than `nodes` nodes (MODEL.md §24.1):
 /// ⌈R/nodes⌉ GPUs per node, the remainder last; others unchanged.
 pub fn respread(placement: &[u32], nodes: u32) -> Vec<u32> {
     if placement.len() as u32 <= nodes || nodes == 0 {

@@ -1,4 +1,4 @@
-//! A job of the Sia artifact's simulation (SIA-SIM §3.3–§3.5, docs/MODEL.md §24): where it
+//! A job of the Sia artifact's simulation (MODEL.md §24.2–§3.5, docs/MODEL.md §24): where it
 //! runs (a GPU type and GPUs per node), its progress, restarts and what each GPU type's
 //! learner has seen of it.
 
@@ -21,7 +21,7 @@ pub struct Spec {
     pub batch: f64,
 }
 
-/// The calibration the Sia artifact applies to every step of an application (SIA-SIM
+/// The calibration the Sia artifact applies to every step of an application (docs/MODEL.md §24
 /// §2.6, its `SLOWDOWNS`): each second of work takes this many.
 pub fn slowdown(app: App) -> f64 {
     match app {
@@ -46,7 +46,7 @@ pub struct Job {
     pub restarts: Option<u32>,
     /// Its progress.
     pub at: Progress,
-    /// What each type's learner has seen, by [`Gpu::ALL`]'s index (SIA-SIM §2.8: one
+    /// What each type's learner has seen, by [`Gpu::ALL`]'s index (MODEL.md §24.1: one
     /// profile per type).
     pub learners: [Learner; 5],
     /// When it finished, s.
@@ -54,7 +54,7 @@ pub struct Job {
     /// The gradient statistics (sqr, var) of its last step, on whichever type.
     pub stats: Option<(f64, f64)>,
     /// Every type's steps go to one learner, `learners[0]` (the heterogeneity-unaware
-    /// policy's merged profile, SIA-SIM §2.8).
+    /// policy's merged profile, MODEL.md §24.1).
     merged: bool,
 }
 
@@ -95,7 +95,7 @@ impl Job {
         self.placement.iter().sum()
     }
 
-    /// Runs from `now` for `seconds` where it is (SIA-SIM §3.4): the checkpoint-restore
+    /// Runs from `now` for `seconds` where it is (MODEL.md §24.2): the checkpoint-restore
     /// first, then epochs at the type's measured speed with its batch chosen as it learns
     /// (or fixed), each second of work slowed by [`slowdown`].
     pub fn step(&mut self, now: f64, seconds: f64) -> Result<(), MeasuredError> {
@@ -122,7 +122,7 @@ impl Job {
         Ok(())
     }
 
-    /// Moves it to `to` (a type and GPUs per node, or nothing) as SIA-SIM §3.3 charges it:
+    /// Moves it to `to` (a type and GPUs per node, or nothing) as MODEL.md §24.2 charges it:
     /// a new type (a start, a resume, a preemption) restarts it when it gets GPUs; on the
     /// same type only a changed tuple of GPUs per node does.
     pub fn apply(&mut self, to: Option<(Gpu, Vec<u32>)>) {
@@ -170,7 +170,7 @@ mod tests {
         }
     }
 
-    /// SIA-SIM §3.3: a start costs the model's delay without counting a restart, a new
+    /// MODEL.md §24.2: a start costs the model's delay without counting a restart, a new
     /// tuple on the same type restarts, the same tuple elsewhere does not, a preemption
     /// keeps the delay left and a resume restarts.
     #[test]

@@ -1,4 +1,4 @@
-//! Sia's allocation problem, solved exactly (SIA-SIM §4.6): each job takes at most one
+//! Sia's allocation problem, solved exactly (MODEL.md §24.4): each job takes at most one
 //! configuration — a GPU type and a number of that type's GPUs — and each type's GPUs are a
 //! capacity.
 //!

@@ -1,4 +1,4 @@
-//! Sia (SIA-SIM §4, docs/MODEL.md §24.3): every tick, each active job's goodput on every
+//! Sia (MODEL.md §24.3, docs/MODEL.md §24.3): every tick, each active job's goodput on every
 //! configuration (a GPU type and a size) from what the job's learners have seen — its own
 //! model on a type, else a model of another type projected by one-GPU throughputs, else
 //! unknown — normalised per job, discounted for a restart, raised to p = −0.5 and rounded;
@@ -14,7 +14,7 @@ use smd_measured::app::App;
 use smd_measured::gpu::Gpu;
 use smd_measured::measured::Measured;
 
-/// Sia's p (the paper's −0.5; SIA-SIM §4).
+/// Sia's p (the paper's −0.5; MODEL.md §24.3).
 pub const P: f64 = -0.5;
 /// Sia's λ_n: what leaving a job without GPUs costs (1.1).
 pub const LAMBDA: f64 = 1.1;
@@ -22,10 +22,10 @@ pub const LAMBDA: f64 = 1.1;
 const ZERO: f64 = 1e-4;
 /// The largest A entry (`sia_goodput_clip_val`).
 const CLIP: f64 = 3000.0;
-/// The most GPUs a job's estimate scales to (SIA-SIM §4.1).
+/// The most GPUs a job's estimate scales to (MODEL.md §24.3).
 const MAX_REPLICAS: u32 = 64;
 
-/// Sia's estimate of a restart's cost per application (its `get_restart_penalty`, SIA-SIM
+/// Sia's estimate of a restart's cost per application (its `get_restart_penalty`, docs/MODEL.md §24
 /// §2.7 — not the delays the simulation charges).
 pub fn restart_estimate_s(app: App) -> f64 {
     match app {
@@ -37,7 +37,7 @@ pub fn restart_estimate_s(app: App) -> f64 {
     }
 }
 
-/// The restart factor r (SIA-SIM §4.5): max(age − N·S, 0)/(age + S), 1 while age < S.
+/// The restart factor r (MODEL.md §24.3): max(age − N·S, 0)/(age + S), 1 while age < S.
 pub fn restart_factor(age_s: f64, restarts: u32, s: f64) -> f64 {
     if age_s < s {
         1.0
@@ -47,7 +47,7 @@ pub fn restart_factor(age_s: f64, restarts: u32, s: f64) -> f64 {
 }
 
 /// An A entry in hundredths: G^p in single precision rounded to two decimals (half to
-/// even, as numpy rounds), at most 3000 (SIA-SIM §4.6).
+/// even, as numpy rounds), at most 3000 (MODEL.md §24.4).
 pub fn a_cents(g: f64) -> i64 {
     let a = (g as f32).powf(P as f32);
     if !a.is_finite() || f64::from(a) > CLIP {
@@ -82,7 +82,7 @@ impl Sia {
         }
     }
 
-    /// Job `i`'s row G over `configs` (normalised, restart factor applied), SIA-SIM
+    /// Job `i`'s row G over `configs` (normalised, restart factor applied), docs/MODEL.md §24
     /// §4.3–§4.5.
     pub fn row(
         &self,
@@ -264,7 +264,7 @@ impl Policy for Sia {
 }
 
 /// One type's jobs (index, GPUs) on its `nodes` nodes of `per_node` GPUs, as the
-/// reference places them (SIA-SIM §4.7, `alloc_to_placement_fast`): largest first (ties in
+/// reference places them (MODEL.md §24.3, `alloc_to_placement_fast`): largest first (ties in
 /// the order given), each taking whole free nodes from a cursor that wraps, then its
 /// remaining GPUs from the next nodes with free GPUs; the cursor stays where the job ended.
 /// Returns each job's GPUs per node.
@@ -335,7 +335,7 @@ mod tests {
         assert_eq!(placed[0], (1, vec![8, 8, 0, 0]));
     }
 
-    /// SIA-SIM §9.8: a bert job aged 600 s with 2 restarts → 0.5; cifar10 aged 20 s → 1.
+    /// the Sia artifact's values, MODEL.md §24: a bert job aged 600 s with 2 restarts → 0.5; cifar10 aged 20 s → 1.
     #[test]
     fn restart_factor_vectors() {
         assert_eq!(restart_factor(600.0, 2, restart_estimate_s(App::Bert)), 0.5);
@@ -345,7 +345,7 @@ mod tests {
         );
     }
 
-    /// SIA-SIM §9.5: a new job's A row is 1.0 at each type's one-GPU configuration
+    /// the Sia artifact's values, MODEL.md §24: a new job's A row is 1.0 at each type's one-GPU configuration
     /// (indices 0, 8, 13) and 100.0 elsewhere.
     #[test]
     fn a_new_jobs_row() {

@@ -1,4 +1,4 @@
-//! Gavel with TunedJobs through the loop (SIA-SIM §5): every decision checked — within each
+//! Gavel with TunedJobs through the loop (MODEL.md §24.5): every decision checked — within each
 //! type's GPUs, nodes and measured nodes, readable, work-conserving — and whole runs that
 //! finish and repeat.
 
@@ -223,7 +223,7 @@ fn a_job_larger_than_a_types_largest_configuration_runs_elsewhere() {
 /// The Philly workloads on the paper's 64-GPU cluster (6 T4 + 2 A100 + 3 RTX nodes),
 /// rounds of 360 s, fixed batches, each decision checked: prints each workload's mean JCT,
 /// p99 JCT, makespan, GPU-hours per job, restarts per job, mean contention and the run's
-/// wall time, then the mean over the eight (SIA-SIM §3.6's metrics). Not run by default:
+/// wall time, then the mean over the eight (MODEL.md §24.2's metrics). Not run by default:
 /// `cargo test -p smd-hetero --test gavel -- --ignored --nocapture`.
 #[test]
 #[ignore]

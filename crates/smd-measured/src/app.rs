@@ -184,7 +184,7 @@ impl App {
 
     /// The measured checkpoint-restore delay of a restart, seconds: what the Sia artifact
     /// charges a job each time it starts, resumes or changes size, on every GPU type
-    /// (SIA-SIM §2.7; the paper measured 25–250 s).
+    /// (MODEL.md §24.1; the paper measured 25–250 s).
     pub fn restart_delay_s(self) -> f64 {
         match self {
             App::Cifar10 => 50.0,

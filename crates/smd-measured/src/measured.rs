@@ -156,12 +156,12 @@ pub struct Measured {
     layers: BTreeMap<(u32, u32), Vec<Row>>,
     /// The smallest and largest local batch of the type's placement table, as the Sia
     /// artifact reads them (its app-wide memory limit; deepspeech2 on the RTX 2080 Ti held
-    /// at 57, SIA-SIM §2.2).
+    /// at 57, MODEL.md §24.1).
     table_local: [f64; 2],
     /// The largest local batch among the placement table's rows of each replica count
-    /// (the Sia artifact's memory correction, SIA-SIM §2.5 step 3).
+    /// (the Sia artifact's memory correction, MODEL.md §24.1 step 3).
     by_replicas: BTreeMap<u32, f64>,
-    /// (nodes, replicas, largest local batch) of each scalability layer (SIA-SIM §2.4).
+    /// (nodes, replicas, largest local batch) of each scalability layer (MODEL.md §24.1).
     scalability_max: Vec<(u32, u32, f64)>,
     /// Rows by placement id (the smallest rotation's digits), sorted by local batch.
     placements: BTreeMap<String, Vec<Row>>,
@@ -200,13 +200,13 @@ impl Measured {
     }
 
     /// The smallest and largest local batch of the type's placement table: the Sia
-    /// artifact's app-wide memory limit (SIA-SIM §2.2; the T4's yolov3 is 16 here, where
+    /// artifact's app-wide memory limit (MODEL.md §24.1; the T4's yolov3 is 16 here, where
     /// [`Measured::local_range`] keeps the Pollux artifact's 8).
     pub fn table_local_range(&self) -> [f64; 2] {
         self.table_local
     }
 
-    /// The largest local batch a replica of `placement` fits (SIA-SIM §2.4): the largest
+    /// The largest local batch a replica of `placement` fits (MODEL.md §24.1): the largest
     /// measured for the placement itself, else the largest of the scalability layers of
     /// at least its nodes and GPUs (`None` when none is).
     pub fn max_local_at(&self, placement: &[u32]) -> Option<f64> {
@@ -224,7 +224,7 @@ impl Measured {
             .reduce(f64::max)
     }
 
-    /// One GPU's throughput as the Sia artifact projects across types (SIA-SIM §2.9):
+    /// One GPU's throughput as the Sia artifact projects across types (MODEL.md §24.1):
     /// the largest local batch of the one-GPU rows over their largest step time, examples
     /// per second (the two may come from different rows).
     pub fn one_gpu_throughput(&self) -> f64 {
@@ -239,7 +239,7 @@ impl Measured {
     }
 
     /// The largest local batch among the placement table's rows on `replicas` GPUs, on any
-    /// split over nodes (SIA-SIM §2.5's memory correction; `None` when no row has them).
+    /// split over nodes (MODEL.md §24.1's memory correction; `None` when no row has them).
     pub fn max_local_on(&self, replicas: u32) -> Option<f64> {
         self.by_replicas.get(&replicas).copied()
     }
@@ -456,7 +456,7 @@ impl Measured {
     }
 
     /// [`Measured::batch_candidates`] from max(initial, `smallest` · R) up to `max` (the
-    /// Sia artifact's estimate caps them at the job's own batch, SIA-SIM §4.1).
+    /// Sia artifact's estimate caps them at the job's own batch, MODEL.md §24.3).
     pub fn batch_candidates_up_to(&self, replicas: u32, max: f64, smallest: f64) -> Vec<f64> {
         let init = self.batch_range()[0];
         let lo = init.max(smallest * f64::from(replicas));
@@ -477,7 +477,7 @@ impl Measured {
     }
 
     /// How a total batch `batch` runs on `placement` under the Sia artifact's rules
-    /// (SIA-SIM §2.5 steps 2–4): split into accumulation steps of at most the placement's
+    /// (MODEL.md §24.1 steps 2–4): split into accumulation steps of at most the placement's
     /// largest local batch ([`Measured::max_local_at`]; at least one on a single GPU above
     /// the initial batch), then [`Measured::memory_corrected`].
     pub fn sia_batch_config(&self, placement: &[u32], batch: f64) -> BatchConfig {
@@ -502,7 +502,7 @@ impl Measured {
         })
     }
 
-    /// SIA-SIM §2.5 steps 3–4: the atomic batch held to the largest local batch measured
+    /// MODEL.md §24.1 steps 3–4: the atomic batch held to the largest local batch measured
     /// on as many GPUs, and to the largest total batch over R · (accum + 1).
     pub fn memory_corrected(&self, c: BatchConfig) -> BatchConfig {
         let mut atomic = f64::from(c.atomic);
@@ -1023,7 +1023,7 @@ fn read(app: App, gpu: Gpu) -> Result<Measured, MeasuredError> {
     let table_local = [
         min,
         if app == App::Deepspeech2 && gpu == Gpu::Rtx2080ti {
-            // The Sia artifact holds deepspeech2 on the RTX 2080 Ti at 57 (SIA-SIM §2.2).
+            // The Sia artifact holds deepspeech2 on the RTX 2080 Ti at 57 (MODEL.md §24.1).
             57.0
         } else {
             max

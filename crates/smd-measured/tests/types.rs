@@ -1,4 +1,4 @@
-//! The measurements per GPU type against the Sia artifact's test vectors (SIA-SIM §9,
+//! The measurements per GPU type against the Sia artifact's test vectors (the Sia artifact's values, MODEL.md §24,
 //! computed independently from its CSV files).
 
 use smd_measured::app::App;

@@ -6,7 +6,7 @@ const FIXED: Rules = Rules {
     merged_profile: false,
 };
 
-/// SIA-SIM §9.7: Gavel's θ (iterations/s, with the calibration) of four jobs on the
+/// the Sia artifact's values, MODEL.md §24: Gavel's θ (iterations/s, with the calibration) of four jobs on the
 /// default cluster's three types, with the packed placement, largest local batch,
 /// accumulation and atomic batch behind each; the T4's (4,4,2) read from its own table.
 #[test]
@@ -152,7 +152,7 @@ fn default_cluster() -> Cluster {
     Cluster::of(&[(Gpu::T4, 6), (Gpu::A100, 2), (Gpu::Rtx2080ti, 3)]).unwrap()
 }
 
-/// θ is 0.1 on a type whose largest configuration the job exceeds (SIA-SIM §5.1 step 4):
+/// θ is 0.1 on a type whose largest configuration the job exceeds (MODEL.md §24.5 step 4):
 /// 32 GPUs on the default cluster's T4s (24) and A100s (16).
 #[test]
 fn theta_of_a_job_too_big_for_a_type_is_a_tenth() {
@@ -183,7 +183,7 @@ fn placements_of_worker_ids() {
     assert_eq!(respread(&[8, 4], 2), [8, 4]);
 }
 
-/// SIA-SIM §5.4: jobs by GPU count descending take workers from a pointer that only moves
+/// MODEL.md §24.5: jobs by GPU count descending take workers from a pointer that only moves
 /// forward — a 6-GPU job, then a 4-GPU one on the RTX nodes give the latter (2, 2); a job
 /// that ran here keeps its workers when none is taken, else takes fresh ones.
 #[test]
@@ -207,7 +207,7 @@ fn workers_straddle_nodes_and_are_kept_when_free() {
     assert!(assign_workers(&[(0, 10)], &none, 8).is_none());
 }
 
-/// SIA-SIM §5.3's fill: entries sorted stably by (priority, x) descending, by type then
+/// MODEL.md §24.5's fill: entries sorted stably by (priority, x) descending, by type then
 /// job; a full type, a placed job, a job larger than the free GPUs or not placeable there
 /// are skipped — and x = 0 entries fill what is left.
 #[test]
@@ -349,7 +349,7 @@ fn solve_square(rows: &[&(Vec<f64>, f64)]) -> Option<Vec<f64>> {
     Some((0..n).map(|i| a[i][n] / a[i][i]).collect())
 }
 
-/// SIA-SIM §9.8: ten jobs arrived before any round — each type's cluster time is 10 × 180
+/// the Sia artifact's values, MODEL.md §24: ten jobs arrived before any round — each type's cluster time is 10 × 180
 /// = 1800 s, each job's share 180/1800, so its priority is 10·x; after the round every job
 /// that ran adds a round to its type's cluster time.
 #[test]

@@ -1,7 +1,7 @@
 //! Seeded instances in the realistic regime of Sia's MILP, for tests and the benchmark
 //! (`cargo run --release -p smd-bench --bin milp`).
 //!
-//! The default cluster of SIA-SIM §4.2 scaled `k`×: types of 6k 4-GPU nodes, 2k and 3k
+//! The default cluster of MODEL.md §24.3 scaled `k`×: types of 6k 4-GPU nodes, 2k and 3k
 //! 8-GPU nodes (capacities 24k, 16k, 24k GPUs), their configuration lists capped at 16 and
 //! 8 nodes (19 configurations at k = 1, 40 at k = 32), and 30k jobs:
 //!

@@ -125,7 +125,7 @@ impl Learner {
         })
     }
 
-    /// How the job runs on `placement` under the Sia artifact's rules (SIA-SIM §2.5, docs/
+    /// How the job runs on `placement` under the Sia artifact's rules (MODEL.md §24.1, docs/
     /// MODEL.md §24): its fixed batch; else, with a model and statistics, the goodput-best
     /// of §3.4's candidates up to the application's largest batch with the placement's
     /// largest local batch; else max(M0, smallest local · R); each split by
@@ -159,7 +159,7 @@ impl Learner {
         m.sia_batch_config(placement, first)
     }
 
-    /// The Sia artifact's goodput estimate of this job on (nodes, replicas) (SIA-SIM §4.1,
+    /// The Sia artifact's goodput estimate of this job on (nodes, replicas) (MODEL.md §24.3,
     /// §4.3 case A): the largest model goodput over §3.4's candidates from max(M0, smallest
     /// local · R) to `cap` (the job's own batch), with the type's app-wide local batches,
     /// at the job's latest gradient statistics `stats` (one for every type); `None`
@@ -348,7 +348,7 @@ impl Measured {
     }
 
     /// [`Measured::run_learning`] under the Sia artifact's batch rules
-    /// ([`Learner::config_on`], SIA-SIM §3.4).
+    /// ([`Learner::config_on`], MODEL.md §24.2).
     pub fn run_typed(
         &self,
         at: &mut Progress,

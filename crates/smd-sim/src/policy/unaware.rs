@@ -1,4 +1,4 @@
-//! Heterogeneity-unaware Pollux (SIA-SIM §6; the Sia artifact's `cluster_unaware.py` and
+//! Heterogeneity-unaware Pollux (MODEL.md §24.6; the Sia artifact's `cluster_unaware.py` and
 //! `pollux_unaware.py`) as a policy of `smd-hetero`'s loop: Pollux's problem (POLLUX-SIM.md
 //! §4.3, docs/MODEL.md §23) solved on *virtual* nodes that hide the GPU types, then a fix
 //! that keeps each job on one type.
@@ -16,7 +16,7 @@
 //!   30 s for every model, p = −1.
 //! - **The search** is the project's own ([`search::optimise`], MODEL.md §23): the
 //!   knapsack bound, packing, local search — deterministic; the reference's NSGA-II is
-//!   not (numpy's RNG is never seeded, SIA-SIM §10.13). Virtual nodes look alike to the
+//!   not (numpy's RNG is never seeded, MODEL.md §24.6). Virtual nodes look alike to the
 //!   problem, so among equally fit allocations the search's own order decides where a job
 //!   lands (best fit, the lower virtual node first: in the cluster's order of types, a lone
 //!   new job on the first type), where NSGA-II's random mutations land it anywhere.
@@ -38,10 +38,10 @@ use smd_measured::app::App;
 use smd_measured::gpu::Gpu;
 use smd_measured::measured::{Learner, Measured};
 
-/// The scheduler's restart estimate, s, for every model (SIA-SIM §2.7, §6.3).
+/// The scheduler's restart estimate, s, for every model (MODEL.md §24.1, §6.3).
 const RESTART_S: f64 = 30.0;
 
-/// The GPU type whose application constants the speedups use (SIA-SIM §6.2: `aws`).
+/// The GPU type whose application constants the speedups use (MODEL.md §24.6: `aws`).
 const MODEL_GPU: Gpu = Gpu::T4;
 
 /// Where a job is on the real cluster: its type's index and the GPUs on each of the type's
@@ -217,7 +217,7 @@ impl Goodputs {
     }
 
     /// The model goodput of the best batch on `r` GPUs of one node or several with the
-    /// statistics `stats` (SIA-SIM §6.2: the T4's application constants), 0 without a model.
+    /// statistics `stats` (MODEL.md §24.6: the T4's application constants), 0 without a model.
     fn at(&mut self, m: &Measured, l: &Learner, stats: (f64, f64), spread: bool, r: u32) -> f64 {
         let v = if spread {
             &mut self.many

@@ -2,7 +2,7 @@ use super::*;
 use smd_hetero::engine::{run, Options, Outcome};
 use smd_hetero::job::{Rules, Spec};
 
-/// The paper's heterogeneous cluster (SIA-SIM §1.2): 6 T4 nodes, 2 A100, 3 RTX 2080 Ti.
+/// The paper's heterogeneous cluster (MODEL.md §24.1): 6 T4 nodes, 2 A100, 3 RTX 2080 Ti.
 fn default_cluster() -> Cluster {
     Cluster::of(&[(Gpu::T4, 6), (Gpu::A100, 2), (Gpu::Rtx2080ti, 3)]).unwrap()
 }
@@ -12,7 +12,7 @@ const RULES: Rules = Rules {
     merged_profile: true,
 };
 
-/// SIA-SIM §9.8's map: vnodes 0–5 the T4 nodes 0–5; 6,7 A100 node 0; 8,9 A100 node 1;
+/// the Sia artifact's values, MODEL.md §24's map: vnodes 0–5 the T4 nodes 0–5; 6,7 A100 node 0; 8,9 A100 node 1;
 /// 10,11 / 12,13 / 14,15 RTX nodes 0 / 1 / 2; and the cluster-wide cap 16 (the A100s').
 #[test]
 fn virtual_nodes_of_the_default_cluster() {
@@ -39,7 +39,7 @@ fn row(entries: &[(usize, u32)], len: usize) -> Vec<u32> {
     r
 }
 
-/// SIA-SIM §9.8's repairs: 4 T4 + 4 RTX is a tie, the RTX kept (preference 3 < 4) and the
+/// the Sia artifact's values, MODEL.md §24's repairs: 4 T4 + 4 RTX is a tie, the RTX kept (preference 3 < 4) and the
 /// T4s dropped; 4 A100 + 4 RTX keeps the A100s. A majority wins whatever the preference,
 /// one type is kept as it is, and an empty row stays empty.
 #[test]
@@ -279,7 +279,7 @@ fn a_mixed_cluster_run_finishes_every_job_and_repeats() {
 }
 
 /// The first Philly workload of the Sia artifact on its heterogeneous cluster at 60 s
-/// ticks (SIA-SIM §6, §7.1): prints its mean JCT and the run's wall time (the paper's Pollux
+/// ticks (MODEL.md §24.6, §7.1): prints its mean JCT and the run's wall time (the paper's Pollux
 /// average over the 8 Philly workloads: 1.0 h). Slow: `cargo test -p smd-sim --release
 /// philly -- --ignored --nocapture`.
 #[test]
@@ -321,7 +321,7 @@ fn philly_workload_1() {
     let gpu_h = out.jobs.iter().map(|j| j.gpu_seconds).sum::<f64>() / n / 3600.0;
     let mut jcts: Vec<f64> = out.jobs.iter().map(|j| j.jct_s).collect();
     jcts.sort_by(f64::total_cmp);
-    // SIA-SIM §3.6: the element at ⌊0.99 n⌋ of the sorted JCTs.
+    // MODEL.md §24.2: the element at ⌊0.99 n⌋ of the sorted JCTs.
     let p99_h = jcts[(0.99 * n) as usize] / 3600.0;
     let contention =
         out.contention.iter().map(|&c| f64::from(c)).sum::<f64>() / out.contention.len() as f64;
