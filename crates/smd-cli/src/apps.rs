@@ -69,8 +69,10 @@ pub struct TraceArgs {
     /// Trace CSV (`name,time,application,num_replicas,batch_size`), or `-` for stdin.
     #[arg(value_name = "FILE.csv|-", required_unless_present = "workload")]
     file: Option<PathBuf>,
-    /// A bundled workload instead of a file: workload-1 … workload-8 (160 jobs in 8 h),
-    /// workload-1-half … workload-8-half (80 jobs).
+    /// A bundled workload instead of a file: workload-1 … workload-8 (Pollux's Philly
+    /// samples, 160 jobs in 8 h), workload-1-half … workload-8-half (80 jobs); the Sia
+    /// artifact's philly-1 … philly-8 and helios-1 … helios-10 (160 jobs in 8 h) and
+    /// helios-rate-R-K (R = 10 … 50 jobs per hour, K = 1 … 10).
     #[arg(long, value_name = "NAME", conflicts_with = "file")]
     workload: Option<String>,
     /// Number of machines (version-2 machines, with --machine-type; default 16, the
