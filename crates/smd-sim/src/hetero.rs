@@ -118,10 +118,43 @@ fn specs_of(s: &Scenario, policy: SimPolicy) -> Result<Vec<Spec>, Error> {
         .collect()
 }
 
-/// Runs `s` under the heterogeneity-aware `policy`.
-pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result<Run, SimError> {
+/// Whether `policy` can run `s`, with the cluster and the jobs as its loop takes them; else
+/// the error saying why: it needs measured jobs on machine groups of whole measured nodes,
+/// no GPU sharing (it gives each job whole GPUs), and for `gavel`, which runs each job at
+/// its request, every request within some type's largest configuration.
+pub(crate) fn input(
+    s: &Scenario,
+    policy: SimPolicy,
+) -> Result<(Cluster, Vec<Vec<String>>, Vec<Spec>), Error> {
+    if smd_core::sharing::sharing_on(s) {
+        return Err(Error::field(
+            None,
+            "params.gpu_sharing",
+            format!("is on: {policy} gives each job whole GPUs of one type; turn sharing off"),
+        ));
+    }
     let (cluster, names) = cluster_of(s, policy)?;
     let specs = specs_of(s, policy)?;
+    if policy == SimPolicy::Gavel {
+        let largest = cluster.configs().iter().map(|c| c.gpus).max().unwrap_or(0);
+        if let Some((j, spec)) = s.jobs.iter().zip(&specs).find(|(_, p)| p.gpus > largest) {
+            return Err(Error::field(
+                Some(&j.id),
+                "requested_workers",
+                format!(
+                    "is {}: gavel runs each job at its request, and the most GPUs of one type a \
+                     job may take here is {largest}",
+                    spec.gpus
+                ),
+            ));
+        }
+    }
+    Ok((cluster, names, specs))
+}
+
+/// Runs `s` under the heterogeneity-aware `policy`.
+pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result<Run, SimError> {
+    let (cluster, names, specs) = input(s, policy)?;
     let (interval, rules): (f64, Rules) = match policy {
         SimPolicy::Gavel => (
             GAVEL_ROUND_S,

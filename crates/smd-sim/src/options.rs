@@ -63,7 +63,7 @@ impl SimPolicy {
     /// job.
     pub fn applies_to(self, scenario: &smd_core::Scenario) -> bool {
         if self.is_hetero() {
-            return scenario.all_measured() && crate::hetero::cluster_of(scenario, self).is_ok();
+            return scenario.all_measured() && crate::hetero::input(scenario, self).is_ok();
         }
         scenario.t4_only(self.name()).is_ok() && (!self.is_reference() || scenario.all_measured())
     }

@@ -129,7 +129,11 @@ fn a_job_no_type_can_hold_is_named_or_sized_down() {
     let e = simulate(&s, SimPolicy::Gavel, &mut Options::default())
         .unwrap_err()
         .to_string();
-    assert!(e.contains("job cifar10-2") && e.contains("16 GPUs"), "{e}");
+    assert!(
+        e.contains("cifar10-2") && e.contains("requested_workers") && e.contains("is 16"),
+        "{e}"
+    );
+    assert!(!SimPolicy::Gavel.applies_to(&s));
     for policy in [SimPolicy::Sia, SimPolicy::PolluxUnaware] {
         let run = simulate(&s, policy, &mut Options::default()).unwrap();
         assert_eq!(run.metrics.unfinished, 0, "{policy}");
@@ -176,10 +180,20 @@ fn t4_speed_planners_refuse_other_types_by_name() {
         e.contains("cluster.machines[1].gpu") && e.contains("smd plans"),
         "{e}"
     );
+    // gavel runs each job at its request, and a job here asks more than a type holds.
     let all: Vec<SimPolicy> = SimPolicy::all_for(&s);
-    assert_eq!(all, TYPED.to_vec());
+    assert_eq!(all, [SimPolicy::Sia, SimPolicy::PolluxUnaware]);
+    let roomy = scenario("philly-1", 10, "t4x4=4,a100x8=2");
+    assert_eq!(SimPolicy::all_for(&roomy), TYPED.to_vec());
     let only_t4 = scenario("philly-1", 10, "t4x4=2");
     assert!(SimPolicy::all_for(&only_t4).contains(&SimPolicy::Tiresias));
+    // GPU sharing is not theirs: they give each job whole GPUs.
+    let mut shared = only_t4.clone();
+    shared.params.gpu_sharing = Some(smd_core::scenario::GpuSharing::Greedy);
+    let e = simulate(&shared, SimPolicy::Sia, &mut Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("params.gpu_sharing"), "{e}");
     // A pool has no GPU type: the typed policies say so.
     let mut pool = only_t4.clone();
     pool.cluster = machines::pool(machines::machine_type("t4x4").unwrap(), 4.0);
