@@ -324,7 +324,7 @@ pub fn verdicts(table3: &Table, figure7: Option<&Table>) -> Vec<ClaimVerdict> {
             .count();
         out.push(ClaimVerdict {
             id: "2",
-            claim: "Sia < Pollux < Gavel+TunedJobs, each ratio to Sia within ±20 % of the published one",
+            claim: "Sia < Pollux < Gavel+TJ, each ratio to Sia within ±20 % of the published one",
             verdict: if ordered && close == 2 {
                 Verdict::Reproduced
             } else if ordered {
