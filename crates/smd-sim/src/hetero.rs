@@ -118,6 +118,9 @@ fn specs_of(s: &Scenario, policy: SimPolicy) -> Result<Vec<Spec>, Error> {
         .collect()
 }
 
+/// A typed policy's input: the cluster, each type's machine names in node order, the jobs.
+pub(crate) type Input = (Cluster, Vec<Vec<String>>, Vec<Spec>);
+
 /// Whether `policy` can run `s`, with the cluster and the jobs as its loop takes them; else
 /// the error saying why: it needs measured jobs on machine groups of whole measured nodes,
 /// no GPU sharing (it gives each job whole GPUs), and for `gavel`, which runs each job at
@@ -125,7 +128,7 @@ fn specs_of(s: &Scenario, policy: SimPolicy) -> Result<Vec<Spec>, Error> {
 pub(crate) fn input(
     s: &Scenario,
     policy: SimPolicy,
-) -> Result<(Cluster, Vec<Vec<String>>, Vec<Spec>), Error> {
+) -> Result<Input, Error> {
     if smd_core::sharing::sharing_on(s) {
         return Err(Error::field(
             None,
