@@ -419,6 +419,7 @@ pub(crate) mod tests {
             policy,
             jobs,
             slots,
+            stats: None,
             metrics: Metrics {
                 total_utility: 2.0,
                 bound: 3.0,
