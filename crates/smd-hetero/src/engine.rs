@@ -105,8 +105,13 @@ pub struct Outcome {
     pub decisions: u64,
     /// Decisions proven optimal.
     pub proven: u64,
-    /// Per tick record: submitted, unfinished jobs (MODEL.md §24.2's contention).
+    /// Per recorded tick: submitted, unfinished jobs (MODEL.md §24.2's contention).
     pub contention: Vec<u32>,
+    /// Each recorded tick's time, s.
+    pub tick_s: Vec<f64>,
+    /// Ticks not recorded one by one: nothing had arrived unfinished and nothing ran
+    /// (contention 0, no GPU in use), skipped to the next arrival.
+    pub idle_ticks: u64,
     /// Per tick record: GPUs allocated after the decision (the first tick's record is at
     /// t = interval).
     pub used: Vec<u32>,
@@ -154,6 +159,8 @@ pub fn run(
         decisions: 0,
         proven: 0,
         contention: Vec::new(),
+        tick_s: Vec::new(),
+        idle_ticks: 0,
         used: Vec::new(),
         interval_s,
     };
@@ -161,9 +168,31 @@ pub fn run(
         0 => 1_000_000,
         n => n,
     };
-    let mut now = 0.0;
+    // Time is a whole number of ticks: a skip lands exactly where stepping would.
+    let mut tick = 0u64;
     let mut ticks = 0u64;
     while jobs.iter().any(|j| j.completion_s.is_none()) {
+        let mut now = tick as f64 * interval_s;
+        // Nothing arrived unfinished and nothing running: every step until the next arrival
+        // is idle, so the ticks before the one that first sees it are skipped (an arrival
+        // far in the future costs nothing).
+        let idle = jobs.iter().all(|j| {
+            j.completion_s.is_some() || (j.spec.arrival_s > now && j.placement.is_empty())
+        });
+        if idle {
+            let next = jobs
+                .iter()
+                .filter(|j| j.completion_s.is_none())
+                .map(|j| j.spec.arrival_s)
+                .fold(f64::INFINITY, f64::min);
+            let seen = ((next - now) / interval_s).ceil().max(1.0);
+            if seen.is_finite() && seen > 1.0 {
+                let skip = (seen - 1.0).min(1e15) as u64;
+                tick += skip;
+                out.idle_ticks += skip;
+                now = tick as f64 * interval_s;
+            }
+        }
         ticks += 1;
         if ticks > max_ticks {
             let left: Vec<&str> = jobs
@@ -185,7 +214,8 @@ pub fn run(
                 last.share += share_of(j) - before;
             }
         }
-        now += interval_s;
+        tick += 1;
+        now = tick as f64 * interval_s;
         let active: Vec<usize> = (0..jobs.len())
             .filter(|&i| jobs[i].spec.arrival_s <= now && jobs[i].completion_s.is_none())
             .collect();
@@ -206,6 +236,7 @@ pub fn run(
             apply(&mut jobs, cluster, &active, d, now, &mut stretches)?;
         }
         out.contention.push(active.len() as u32);
+        out.tick_s.push(now);
         out.used.push(active.iter().map(|&i| jobs[i].gpus()).sum());
         for &i in &active {
             if let Some(g) = jobs[i].gpu {

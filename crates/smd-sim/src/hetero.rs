@@ -125,10 +125,7 @@ pub(crate) type Input = (Cluster, Vec<Vec<String>>, Vec<Spec>);
 /// the error saying why: it needs measured jobs on machine groups of whole measured nodes,
 /// no GPU sharing (it gives each job whole GPUs), and for `gavel`, which runs each job at
 /// its request, every request within some type's largest configuration.
-pub(crate) fn input(
-    s: &Scenario,
-    policy: SimPolicy,
-) -> Result<Input, Error> {
+pub(crate) fn input(s: &Scenario, policy: SimPolicy) -> Result<Input, Error> {
     if smd_core::sharing::sharing_on(s) {
         return Err(Error::field(
             None,
@@ -289,9 +286,9 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
     let slots = out
         .used
         .iter()
-        .enumerate()
-        .map(|(k, &g)| SlotUse {
-            start_s: (k as f64 + 1.0) * out.interval_s,
+        .zip(&out.tick_s)
+        .map(|(&g, &t)| SlotUse {
+            start_s: t,
             used: Resources {
                 gpu: f64::from(g),
                 vcpu: 0.0,
@@ -307,7 +304,7 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
         let k = ((q * ms.len() as f64).ceil() as usize).clamp(1, ms.len());
         ms[k - 1]
     };
-    let ticks = out.contention.len().max(1) as f64;
+    let ticks = (out.contention.len() as f64 + out.idle_ticks as f64).max(1.0);
     let stats = DecisionStats {
         allocated_gpu_hours: out.jobs.iter().map(|j| j.gpu_seconds).sum::<f64>() / 3600.0,
         contention_mean: out.contention.iter().map(|&c| f64::from(c)).sum::<f64>() / ticks,

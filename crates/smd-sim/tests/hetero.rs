@@ -202,3 +202,26 @@ fn t4_speed_planners_refuse_other_types_by_name() {
         .to_string();
     assert!(e.contains("cluster.machines") && e.contains("sia"), "{e}");
 }
+
+/// Arrivals far apart (a trace in Unix time) cost no idle ticks one by one: the loop skips
+/// to the tick that first sees the next job, and the run is what it is with the gap closed
+/// (shifted by whole ticks).
+#[test]
+fn far_arrivals_skip_the_idle_ticks() {
+    let near = scenario("philly-1", 6, "t4x4=4,a100x8=2");
+    let mut far = near.clone();
+    let shift = 1_700_000_040.0; // a whole number of Sia's 60 s ticks
+    for j in far.jobs.iter_mut() {
+        j.arrival_s = Some(j.arrival_s.unwrap() + shift);
+    }
+    for policy in [SimPolicy::Sia, SimPolicy::PolluxUnaware] {
+        let a = simulate(&near, policy, &mut Options::default()).unwrap();
+        let b = simulate(&far, policy, &mut Options::default()).unwrap();
+        let jct = |r: &smd_sim::Run| r.jobs.iter().map(|j| j.jct_s.unwrap()).collect::<Vec<_>>();
+        assert_eq!(jct(&a), jct(&b), "{policy}");
+        assert!(
+            b.slots.len() < a.slots.len() + 5,
+            "{policy}: idle ticks were recorded"
+        );
+    }
+}
