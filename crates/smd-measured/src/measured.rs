@@ -37,7 +37,10 @@ pub mod goodput;
 mod memo;
 pub mod wide;
 
-pub use fit::{fit_throughput, fit_throughput_from, fitted, observations, Observation, Throughput};
+pub use fit::{
+    fit_throughput, fit_throughput_from, fitted, fitted_on, observations, observations_on,
+    Observation, Throughput,
+};
 pub use goodput::{Candidate, Candidates, Learner};
 pub use wide::MAX_NODES;
 

@@ -28,7 +28,8 @@
 use super::MeasuredError;
 use crate::app::App;
 use crate::csv;
-use crate::files::{PLACEMENTS, SCALABILITY};
+use crate::files::{PLACEMENTS, SCALABILITY, TYPED};
+use crate::gpu::Gpu;
 
 /// The lower bound of every α and β, and the value pinned ones take (POLLUX-SIM.md §3.2).
 const FLOOR: f64 = 1e-8;
@@ -212,6 +213,106 @@ pub fn observations(app: App) -> Result<Vec<Observation>, MeasuredError> {
         });
     }
     Ok(out)
+}
+
+/// The observations of an application on GPU type `gpu` (docs/MODEL.md §24.1): the T4's
+/// are [`observations`]; another type's are its placement file's rows, then its
+/// scalability file's, read by their headers (their column orders differ).
+pub fn observations_on(app: App, gpu: Gpu) -> Result<Vec<Observation>, MeasuredError> {
+    let Some(t) = Gpu::ALL.iter().position(|&g| g == gpu).filter(|&t| t > 0) else {
+        return observations(app);
+    };
+    let (placements, scalability) = TYPED[t - 1][app as usize];
+    let key = gpu.artifact_key();
+    let name = app.name();
+    let mut out = Vec::new();
+    let file = format!("sia/traces/{name}/placements-{key}.csv");
+    for r in by_header(
+        &file,
+        placements,
+        &["placement", "local_bsz", "step_time", "sync_time"],
+    )? {
+        let digits: Vec<u32> = r[0].chars().filter_map(|c| c.to_digit(10)).collect();
+        if digits.is_empty() || digits.len() != r[0].len() || digits.len() > 9 {
+            return Err(MeasuredError::Data(format!(
+                "{file}: placement {:?} is not a digit string",
+                r[0]
+            )));
+        }
+        out.push(Observation {
+            nodes: digits.len() as u32,
+            replicas: digits.iter().sum(),
+            local: number(&file, &r[1])?,
+            step: number(&file, &r[2])?,
+            sync: number(&file, &r[3])?,
+        });
+    }
+    let file = format!("sia/traces/{name}/scalability-{key}.csv");
+    let cols = [
+        "num_nodes",
+        "num_replicas",
+        "local_bsz",
+        "step_time",
+        "sync_time",
+    ];
+    for r in by_header(&file, scalability, &cols)? {
+        let count = |s: &str| {
+            s.parse::<u32>()
+                .map_err(|_| MeasuredError::Data(format!("{file}: {s:?} is not a count")))
+        };
+        out.push(Observation {
+            nodes: count(&r[0])?,
+            replicas: count(&r[1])?,
+            local: number(&file, &r[2])?,
+            step: number(&file, &r[3])?,
+            sync: number(&file, &r[4])?,
+        });
+    }
+    Ok(out)
+}
+
+/// A file's data rows as the cells of `cols`, found by the header.
+fn by_header(file: &str, text: &str, cols: &[&str]) -> Result<Vec<Vec<String>>, MeasuredError> {
+    let records = csv::records(text).map_err(|m| MeasuredError::Data(format!("{file}: {m}")))?;
+    let Some((header, data)) = records.split_first() else {
+        return Err(MeasuredError::Data(format!("{file}: is empty")));
+    };
+    let at: Vec<usize> = cols
+        .iter()
+        .map(|c| {
+            header
+                .cells
+                .iter()
+                .position(|h| h.trim() == *c)
+                .ok_or_else(|| MeasuredError::Data(format!("{file}: has no column {c:?}")))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(data
+        .iter()
+        .filter(|r| r.cells.iter().any(|c| !c.trim().is_empty()))
+        .map(|r| {
+            at.iter()
+                .map(|&k| r.cells.get(k).map_or("", |c| c.trim()).to_string())
+                .collect()
+        })
+        .collect())
+}
+
+/// The fitted model of an application on GPU type `gpu`: the T4's is [`fitted`]; another
+/// type's is fitted on its [`observations_on`] at first use (a few ms) and kept.
+pub fn fitted_on(app: App, gpu: Gpu) -> Result<Throughput, MeasuredError> {
+    type Fits = Vec<Result<Throughput, MeasuredError>>;
+    static TYPED_FITS: [std::sync::OnceLock<Fits>; 4] = [const { std::sync::OnceLock::new() }; 4];
+    let Some(t) = Gpu::ALL.iter().position(|&g| g == gpu).filter(|&t| t > 0) else {
+        return Ok(fitted(app));
+    };
+    let all = TYPED_FITS[t - 1].get_or_init(|| {
+        App::ALL
+            .iter()
+            .map(|&a| fit_throughput(&observations_on(a, gpu)?))
+            .collect()
+    });
+    all[app as usize].clone()
 }
 
 /// A file's data rows (header skipped, blank rows dropped), each with at least `width`
