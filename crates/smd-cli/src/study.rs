@@ -48,6 +48,28 @@ pub struct StudyArgs {
     figures: Option<PathBuf>,
 }
 
+/// Verdicts as a Markdown table after a blank line.
+fn verdict_table(
+    verdicts: &[smd_reproduce::verdict::ClaimVerdict],
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    writeln!(
+        out,
+        "\n| # | claim | verdict | because |\n|---|---|---|---|"
+    )?;
+    for v in verdicts {
+        writeln!(
+            out,
+            "| {} | {} | **{}** | {} |",
+            v.id,
+            v.claim,
+            v.verdict.words(),
+            v.because
+        )?;
+    }
+    Ok(())
+}
+
 /// Runs the study with a progress line on stderr and prints its table as Markdown.
 pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
     let t0 = std::time::Instant::now();
@@ -122,37 +144,11 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(rates) = &rates {
         writeln!(out, "\nAverage JCT against the arrival rate (Figure 7):\n")?;
         write!(out, "{}", markdown(rates))?;
-        writeln!(
-            out,
-            "\n| # | claim | verdict | because |\n|---|---|---|---|"
-        )?;
-        for v in smd_reproduce::sia::verdicts(&table, Some(rates)) {
-            writeln!(
-                out,
-                "| {} | {} | **{}** | {} |",
-                v.id,
-                v.claim,
-                v.verdict.words(),
-                v.because
-            )?;
-        }
+        verdict_table(&smd_reproduce::sia::verdicts(&table, Some(rates)), out)?;
     }
     if fidelity.is_some() {
-        // The verdicts against issue 26's goals (docs/FIDELITY.md's table).
-        writeln!(
-            out,
-            "\n| # | claim | verdict | because |\n|---|---|---|---|"
-        )?;
-        for v in smd_reproduce::verdict::fidelity(&table) {
-            writeln!(
-                out,
-                "| {} | {} | **{}** | {} |",
-                v.id,
-                v.claim,
-                v.verdict.words(),
-                v.because
-            )?;
-        }
+        // The verdicts against the fidelity goals (docs/FIDELITY.md's table).
+        verdict_table(&smd_reproduce::verdict::fidelity(&table), out)?;
     }
     if let Some(path) = &a.csv {
         std::fs::write(path, table.to_csv())

@@ -19,6 +19,37 @@ pub fn records(text: &str) -> Result<Vec<Record>, String> {
     records_at_most(text, usize::MAX)
 }
 
+/// The data rows of `text` (blank rows dropped) as the trimmed cells of the columns `cols`,
+/// found by the header in any order, each with its line: how every measurement file is
+/// read (their column orders differ). `Err` names the missing column.
+pub fn columns(text: &str, cols: &[&str]) -> Result<Vec<(usize, Vec<String>)>, String> {
+    let records = records(text)?;
+    let Some((header, data)) = records.split_first() else {
+        return Err("is empty".into());
+    };
+    let at: Vec<usize> = cols
+        .iter()
+        .map(|c| {
+            header
+                .cells
+                .iter()
+                .position(|h| h.trim() == *c)
+                .ok_or_else(|| format!("has no column {c:?}"))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(data
+        .iter()
+        .filter(|r| r.cells.iter().any(|c| !c.trim().is_empty()))
+        .map(|r| {
+            let cells = at
+                .iter()
+                .map(|&k| r.cells.get(k).map_or("", |c| c.trim()).to_string())
+                .collect();
+            (r.line, cells)
+        })
+        .collect())
+}
+
 /// [`records`], stopping after the first `limit` records: a caller with a row limit need
 /// not split (and hold) the rest of a huge text to refuse it.
 pub fn records_at_most(text: &str, limit: usize) -> Result<Vec<Record>, String> {

@@ -973,30 +973,16 @@ fn read(app: App, gpu: Gpu) -> Result<Measured, MeasuredError> {
         };
     let fail = |file: String, m: String| MeasuredError::Data(format!("{file}: {m}"));
     let table = |file: String, text: &str, cols: &[&str]| -> Result<Vec<Vec<f64>>, MeasuredError> {
-        let records = csv::records(text).map_err(|m| fail(file.clone(), m))?;
-        let Some((header, rows)) = records.split_first() else {
-            return Err(fail(file, "is empty".into()));
-        };
-        let at: Vec<usize> = cols
-            .iter()
-            .map(|c| {
-                header
-                    .cells
-                    .iter()
-                    .position(|h| h.trim() == *c)
-                    .ok_or_else(|| fail(file.clone(), format!("has no column {c:?}")))
-            })
-            .collect::<Result<_, _>>()?;
+        let rows = csv::columns(text, cols).map_err(|m| fail(file.clone(), m))?;
         rows.iter()
-            .filter(|r| r.cells.iter().any(|c| !c.trim().is_empty()))
-            .map(|r| {
-                at.iter()
-                    .map(|&k| {
-                        let cell = r.cells.get(k).map_or("", |c| c.trim());
+            .map(|(line, cells)| {
+                cells
+                    .iter()
+                    .map(|cell| {
                         cell.parse::<f64>().map_err(|_| {
                             fail(
                                 file.clone(),
-                                format!("line {}: {cell:?} is not a number", r.line),
+                                format!("line {line}: {cell:?} is not a number"),
                             )
                         })
                     })

@@ -273,29 +273,9 @@ pub fn observations_on(app: App, gpu: Gpu) -> Result<Vec<Observation>, MeasuredE
 
 /// A file's data rows as the cells of `cols`, found by the header.
 fn by_header(file: &str, text: &str, cols: &[&str]) -> Result<Vec<Vec<String>>, MeasuredError> {
-    let records = csv::records(text).map_err(|m| MeasuredError::Data(format!("{file}: {m}")))?;
-    let Some((header, data)) = records.split_first() else {
-        return Err(MeasuredError::Data(format!("{file}: is empty")));
-    };
-    let at: Vec<usize> = cols
-        .iter()
-        .map(|c| {
-            header
-                .cells
-                .iter()
-                .position(|h| h.trim() == *c)
-                .ok_or_else(|| MeasuredError::Data(format!("{file}: has no column {c:?}")))
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(data
-        .iter()
-        .filter(|r| r.cells.iter().any(|c| !c.trim().is_empty()))
-        .map(|r| {
-            at.iter()
-                .map(|&k| r.cells.get(k).map_or("", |c| c.trim()).to_string())
-                .collect()
-        })
-        .collect())
+    csv::columns(text, cols)
+        .map(|rows| rows.into_iter().map(|(_, cells)| cells).collect())
+        .map_err(|m| MeasuredError::Data(format!("{file}: {m}")))
 }
 
 /// The fitted model of an application on GPU type `gpu`: the T4's is [`fitted`]; another

@@ -137,22 +137,15 @@ impl Learner {
         if let Some(b) = self.fixed {
             return m.sia_batch_config(placement, b);
         }
-        if let (Some(stats), Some(model)) = (self.stats, self.model) {
-            let [m0, top] = m.batch_range();
+        if let (Some(_), Some(model)) = (self.stats, self.model) {
+            let top = m.batch_range()[1];
             let hi = m
                 .max_local_at(placement)
                 .unwrap_or(m.table_local_range()[1]);
             let totals = m.batch_candidates_up_to(replicas, top, m.table_local_range()[0]);
             let cands = candidates_within(m, &model, nodes, replicas, &totals, hi, top);
-            if let Some(first) = cands.first() {
-                let mut best = (goodput_at(m0, stats, first), *first);
-                for c in &cands[1..] {
-                    let g = goodput_at(m0, stats, c);
-                    if g > best.0 {
-                        best = (g, *c);
-                    }
-                }
-                return m.memory_corrected(best.1.config);
+            if let Some((_, best)) = self.best(m, &cands) {
+                return m.memory_corrected(best.config);
             }
         }
         let first = m.batch_range()[0].max(m.table_local_range()[0] * f64::from(replicas));
