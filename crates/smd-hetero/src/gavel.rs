@@ -396,21 +396,26 @@ pub fn on_nodes(ids: &[u32], per_node: u32) -> Vec<u32> {
     v
 }
 
-/// Free workers (`taken[id]` false) for `target` GPUs per node, on distinct nodes of
-/// `per_node` workers: each count, largest first, on the node with the fewest free workers
-/// that holds it (the lowest such node on ties), its lowest free ids. Sorted ids, or `None`
-/// when it does not fit.
-pub fn relocate(target: &[u32], taken: &[bool], per_node: u32) -> Option<Vec<u32>> {
+/// The free worker ids (`taken[id]` false) of each node of `per_node` workers.
+fn free_by_node(taken: &[bool], per_node: u32) -> Vec<Vec<u32>> {
     let per = per_node.max(1) as usize;
-    let nodes = taken.len().div_ceil(per);
-    let mut free: Vec<Vec<u32>> = (0..nodes)
+    (0..taken.len().div_ceil(per))
         .map(|n| {
             (n * per..((n + 1) * per).min(taken.len()))
                 .filter(|&w| !taken[w])
                 .map(|w| w as u32)
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+/// Free workers (`taken[id]` false) for `target` GPUs per node, on distinct nodes of
+/// `per_node` workers: each count, largest first, on the node with the fewest free workers
+/// that holds it (the lowest such node on ties), its lowest free ids. Sorted ids, or `None`
+/// when it does not fit.
+pub fn relocate(target: &[u32], taken: &[bool], per_node: u32) -> Option<Vec<u32>> {
+    let mut free = free_by_node(taken, per_node);
+    let nodes = free.len();
     let mut counts = target.to_vec();
     counts.sort_by_key(|&c| std::cmp::Reverse(c));
     let mut ids = Vec::new();
@@ -429,15 +434,7 @@ pub fn relocate(target: &[u32], taken: &[bool], per_node: u32) -> Option<Vec<u32
 /// `per_node` workers: the nodes with the most free workers (the lowest on ties), filled
 /// in that order. Sorted ids, or `None` when those nodes hold fewer free workers.
 pub fn fullest(gpus: u32, taken: &[bool], per_node: u32, nodes: u32) -> Option<Vec<u32>> {
-    let per = per_node.max(1) as usize;
-    let mut free: Vec<Vec<u32>> = (0..taken.len().div_ceil(per))
-        .map(|n| {
-            (n * per..((n + 1) * per).min(taken.len()))
-                .filter(|&w| !taken[w])
-                .map(|w| w as u32)
-                .collect()
-        })
-        .collect();
+    let mut free = free_by_node(taken, per_node);
     free.sort_by_key(|f| std::cmp::Reverse(f.len()));
     let mut left = gpus as usize;
     let mut ids = Vec::with_capacity(left);

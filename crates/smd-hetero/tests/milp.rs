@@ -1,26 +1,8 @@
 //! The exact allocation solver (`smd_hetero::milp`) against exhaustive search and a
 //! capacity DP, under tiny node limits, on bad input, and for determinism.
 
+use smd_hetero::milp::sample::Rng;
 use smd_hetero::milp::{sample, solve, Answer, Limits, Problem};
-
-/// SplitMix64, seeded.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-}
 
 #[derive(Clone, Debug)]
 struct Owned {
@@ -46,9 +28,9 @@ impl Owned {
 /// A small random instance: few values (many ties), some zero capacities and zero-GPU
 /// configurations, negative and missing values, and pins (only to allowed configurations).
 fn small(rng: &mut Rng, max_jobs: u64, max_configs: u64, max_kinds: u64) -> Owned {
-    let kinds = 1 + rng.below(max_kinds) as usize;
-    let configs = 1 + rng.below(max_configs) as usize;
-    let jobs = rng.below(max_jobs + 1) as usize;
+    let kinds = 1 + rng.below(max_kinds as usize);
+    let configs = 1 + rng.below(max_configs as usize);
+    let jobs = rng.below(max_jobs as usize + 1);
     let gpus = (0..configs)
         .map(|_| {
             if rng.below(8) == 0 {
@@ -58,9 +40,7 @@ fn small(rng: &mut Rng, max_jobs: u64, max_configs: u64, max_kinds: u64) -> Owne
             }
         })
         .collect();
-    let kind = (0..configs)
-        .map(|_| rng.below(kinds as u64) as usize)
-        .collect();
+    let kind = (0..configs).map(|_| rng.below(kinds)).collect();
     let capacity = (0..kinds)
         .map(|_| {
             if rng.below(6) == 0 {
@@ -82,8 +62,7 @@ fn small(rng: &mut Rng, max_jobs: u64, max_configs: u64, max_kinds: u64) -> Owne
         .iter()
         .map(|row| {
             let allowed: Vec<usize> = (0..configs).filter(|&c| row[c].is_some()).collect();
-            (rng.below(6) == 0 && !allowed.is_empty())
-                .then(|| allowed[rng.below(allowed.len() as u64) as usize])
+            (rng.below(6) == 0 && !allowed.is_empty()).then(|| allowed[rng.below(allowed.len())])
         })
         .collect();
     Owned {
@@ -201,11 +180,7 @@ fn matches_exhaustive_search_with_more_types_than_the_lp_takes() {
     for round in 0..120 {
         let mut o = small(&mut rng, 6, 6, 2);
         let kinds = 9 + rng.below(2) as usize;
-        o.kind = o
-            .kind
-            .iter()
-            .map(|_| rng.below(kinds as u64) as usize)
-            .collect();
+        o.kind = o.kind.iter().map(|_| rng.below(kinds)).collect();
         o.capacity = (0..kinds).map(|_| rng.below(5) as u32).collect();
         let p = o.problem();
         let truth = brute_force(&p);

@@ -44,11 +44,12 @@ impl Instance {
     }
 }
 
-/// SplitMix64: a small seeded generator (no dependency).
-struct Rng(u64);
+/// SplitMix64: a small seeded generator (no dependency), shared with the solver's tests.
+pub struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -56,12 +57,17 @@ impl Rng {
         z ^ (z >> 31)
     }
     /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
+    pub fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
     /// Uniform in 0..n (n ≥ 1).
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
+    }
+
+    /// Uniform in lo..=hi.
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as usize) as i64
     }
 }
 
