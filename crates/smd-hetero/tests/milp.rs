@@ -179,7 +179,7 @@ fn matches_exhaustive_search_with_more_types_than_the_lp_takes() {
     let mut rng = Rng(19);
     for round in 0..120 {
         let mut o = small(&mut rng, 6, 6, 2);
-        let kinds = 9 + rng.below(2) as usize;
+        let kinds = 9 + rng.below(2);
         o.kind = o.kind.iter().map(|_| rng.below(kinds)).collect();
         o.capacity = (0..kinds).map(|_| rng.below(5) as u32).collect();
         let p = o.problem();
