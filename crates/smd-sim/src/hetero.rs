@@ -118,6 +118,21 @@ fn specs_of(s: &Scenario, policy: SimPolicy) -> Result<Vec<Spec>, Error> {
         .collect()
 }
 
+/// Whether the heterogeneity-aware `policy` schedules every job of `s`: Gavel runs a job
+/// at its requested GPUs on one type, so a job no type can hold
+/// ([`smd_hetero::gavel::placeable_on`]) leaves it out of the policies that apply.
+pub(crate) fn schedules_every_job(s: &Scenario, policy: SimPolicy) -> bool {
+    if policy != SimPolicy::Gavel {
+        return true;
+    }
+    let (Ok((cluster, _)), Ok(specs)) = (cluster_of(s, policy), specs_of(s, policy)) else {
+        return false;
+    };
+    specs.iter().all(|spec| {
+        (0..cluster.types.len()).any(|t| smd_hetero::gavel::placeable_on(spec, &cluster, t))
+    })
+}
+
 /// Runs `s` under the heterogeneity-aware `policy`.
 pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result<Run, SimError> {
     let (cluster, names) = cluster_of(s, policy)?;
