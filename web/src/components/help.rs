@@ -192,7 +192,7 @@ fn gpu_types() -> Html {
     let least = gains.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
     let example = match (most, least) {
         (Some((a, x)), Some((b, y))) => format!(
-            "From a T4 to an A100, {a} runs {}× as fast, {b} only {}×. ",
+            "from a T4 to an A100, {a} runs {}× as fast, {b} only {}×. ",
             smd_format::readable(x, 2),
             smd_format::readable(y, 2)
         ),

@@ -322,9 +322,9 @@ fn decisions(r: &Simulated) -> Html {
             let times = match st.decision_ms {
                 Some(t) => format!(
                     ", each in {} (median), {} (95th percentile), {} at most",
-                    ms(t.median),
-                    ms(t.p95),
-                    ms(t.max)
+                    short_ms(t.median),
+                    short_ms(t.p95),
+                    short_ms(t.max)
                 ),
                 None => String::new(),
             };
@@ -351,6 +351,16 @@ fn decisions(r: &Simulated) -> Html {
             <span>{"Decision times of the policies that choose each job's GPU type (in this browser):"}</span>
             <ul>{ for lines }</ul>
         </div>
+    }
+}
+
+/// A decision's time: `ms` from 0.1 ms, two significant digits below (a decision of
+/// 0.02 ms is not `0.0 ms`).
+fn short_ms(v: f64) -> String {
+    if v < 0.1 {
+        format!("{} ms", sig(v, 2))
+    } else {
+        ms(v)
     }
 }
 
