@@ -13,6 +13,8 @@
 //! - [`schedule_svg`]: one iteration's layer schedule under sequential, WFBP and pipelined
 //!   overlap, from [`smd_core::eta::simulate`], with T and η1, η2, η3 per model.
 //! - [`line_chart_svg`]: a line chart with error bars.
+//! - [`gpu_speeds_svg`]: each application's one-GPU speed on every GPU type, relative to
+//!   a T4 (How it works: why a job prefers a type).
 //! - [`machine_map_svg`]: a plan on machines — a box per machine (grouped by machine group)
 //!   with its GPU, vCPU and memory use and a mark per task, coloured by job.
 //! - [`gpu_map_svg`]: a plan's GPU sharing — every shared GPU a bar of its occupants' mean
@@ -71,6 +73,7 @@ mod decomposition;
 /// Number formatting, owned by the `smd-format` crate (re-exported: the page reads it here).
 pub use smd_format as format;
 mod gpu;
+mod gpu_speeds;
 mod landscape;
 mod legend;
 mod line;
@@ -92,6 +95,7 @@ mod utility;
 
 pub use decomposition::decomposition_svg;
 pub use gpu::{gpu_map_svg, headline as sharing_headline, GpuMapOptions};
+pub use gpu_speeds::{gpu_speeds_svg, SpeedRow};
 pub use landscape::{
     landscape_geometry, landscape_overlay_svg, landscape_svg, Geometry, LandscapeOptions, Mark,
     Overlay, OverlayLine, OverlayPoint, Value,

@@ -1,15 +1,17 @@
 //! The machine map of a plan on machines: every machine a box, grouped by machine group,
 //! with bars of its GPU, vCPU and memory use against its capacity and one mark per task
-//! that runs on it, coloured by job (workers filled squares, PSs hollow diamonds).
+//! that runs on it, coloured by job (workers filled squares, PSs hollow diamonds); a
+//! machine with GPUs carries a stripe in its GPU type's colour (`palette::gpu_type`), named
+//! in its group's line and in the legend.
 
 use crate::format::sig;
 use crate::legend::job_entries;
 use crate::marker::Shape;
-use crate::palette::categorical;
+use crate::palette::{categorical, gpu_type};
 use crate::rect::Rect;
-use crate::svg::{end, fitted_title, root, text_at, text_width, titled_group, Tag, INK};
+use crate::svg::{end, fitted_title, root, text_at, text_tag, text_width, titled_group, Tag, INK};
 use smd_core::plan::Plan;
-use smd_core::scenario::{Cluster, Resources};
+use smd_core::scenario::{Cluster, Gpu, Resources};
 use std::collections::HashMap;
 
 /// Options of [`machine_map_svg`].
@@ -135,7 +137,7 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
     let size = box_size(n);
     let width = opts.width.max(size.width + 2.0 * MARGIN);
     let cols = (((width - 2.0 * MARGIN + GAP) / (size.width + GAP)).floor() as usize).max(1);
-    let per_row = (((size.width - 8.0) / size.pitch).floor() as usize).max(1);
+    let per_row = (((size.width - 11.0) / size.pitch).floor() as usize).max(1);
     let most = tasks.iter().map(Vec::len).max().unwrap_or(0).max(1);
     let task_rows = most.div_ceil(per_row);
     let bars_h = 3.0 * (size.bar + 2.0);
@@ -207,7 +209,13 @@ pub fn machine_map_svg(plan: &Plan, cluster: &Cluster, opts: &MachineMapOptions)
     );
     fitted_title(&mut out, MARGIN, width - 2.0 * MARGIN, &title);
 
-    legend(&mut out, title_h + 8.0, width, &placed_jobs);
+    legend(
+        &mut out,
+        title_h + 8.0,
+        width,
+        &cluster.gpu_types(),
+        &placed_jobs,
+    );
 
     let grid = Grid {
         size: &size,
@@ -266,8 +274,9 @@ fn tasks_of<'a>(
     tasks
 }
 
-/// The legend at height `ly`: the two task marks, the bars, then the jobs' colours if few.
-fn legend(out: &mut String, ly: f64, width: f64, placed_jobs: &[(&str, &str)]) {
+/// The legend at height `ly`: the two task marks, the bars, the GPU types present, then
+/// the jobs' colours if few.
+fn legend(out: &mut String, ly: f64, width: f64, types: &[Gpu], placed_jobs: &[(&str, &str)]) {
     let mut lx = MARGIN;
     let key = |out: &mut String, lx: &mut f64, shape: Shape, filled: bool, text: &str| {
         mark(out, shape, *lx + 5.0, ly, 4.0, "#555555", filled);
@@ -303,6 +312,34 @@ fn legend(out: &mut String, ly: f64, width: f64, placed_jobs: &[(&str, &str)]) {
         bar_text,
     );
     lx += 20.0 + text_width(bar_text, 11.0) + 14.0;
+    if !types.is_empty() {
+        let head = "GPU type:";
+        text_at(out, lx, ly + 4.0, 11.0, "start", "legend-label", head);
+        lx += text_width(head, 11.0) + 6.0;
+    }
+    for &t in types {
+        let tip = format!("a machine with {} GPUs", t.label());
+        titled_group(
+            out,
+            "legend-entry gpu-type",
+            &[("data-gpu", &t.name())],
+            &tip,
+            |out| {
+                stripe(out, rect(lx, ly - 6.0, 4.0, 12.0), t);
+                text_at(
+                    out,
+                    lx + 8.0,
+                    ly + 4.0,
+                    11.0,
+                    "start",
+                    "legend-label",
+                    t.label(),
+                );
+            },
+        );
+        lx +=
+            8.0 + text_width(t.label(), 11.0) + if Some(&t) == types.last() { 24.0 } else { 14.0 };
+    }
     if placed_jobs.len() <= 18 {
         let swatch = |out: &mut String, x: f64, y: f64, c: &str| {
             mark(out, Shape::Square, x + 5.0, y, 4.0, c, true);
@@ -343,11 +380,14 @@ fn draw_groups(
         let group = &cluster.machines[*g];
         let c = group.capacity;
         let head = format!(
-            "{} — {} machine{} of {} GPU, {} vCPU, {} GB",
+            "{} — {} machine{} of {} {}GPU, {} vCPU, {} GB",
             group.name,
             list.len(),
             if list.len() == 1 { "" } else { "s" },
             sig(c.gpu, 3),
+            group
+                .gpu_type()
+                .map_or(String::new(), |t| format!("{} ", t.label())),
             sig(c.vcpu, 3),
             sig(c.memory_gb, 3)
         );
@@ -372,7 +412,7 @@ fn draw_groups(
                 r,
                 size,
                 &m.name,
-                &group.name,
+                (&group.name, group.gpu_type()),
                 &used,
                 &cap,
                 &tasks[i],
@@ -381,6 +421,19 @@ fn draw_groups(
         }
         y += list.len().div_ceil(cols) as f64 * (box_h + GAP);
     }
+}
+
+/// The mark of GPU type `t` in `r` (a machine box's left edge, a legend key): its colour
+/// with a dark outline, `rect.gpu-type` with `data-gpu`.
+fn stripe(out: &mut String, r: Rect, t: Gpu) {
+    Tag::new(out, "rect")
+        .attr("class", "gpu-type")
+        .rect(r)
+        .attr("fill", gpu_type(t))
+        .attr("stroke", "#222222")
+        .px("stroke-width", 0.5)
+        .attr("data-gpu", t.name())
+        .close();
 }
 
 /// A task mark without halo (boxes are white): a filled shape with a dark outline, or an
@@ -406,14 +459,15 @@ fn draw_box(
     r: Rect,
     size: &BoxSize,
     name: &str,
-    group: &str,
+    (group, gpu): (&str, Option<Gpu>),
     used: &Resources,
     cap: &Resources,
     tasks: &[Task],
     per_row: usize,
 ) {
     let tip = format!(
-        "{name}: GPU {} of {}, vCPU {} of {}, memory {} of {} GB; {} task{}",
+        "{name}{}: GPU {} of {}, vCPU {} of {}, memory {} of {} GB; {} task{}",
+        gpu.map_or(String::new(), |t| format!(" ({})", t.label())),
         sig(used.gpu, 3),
         sig(cap.gpu, 3),
         sig(used.vcpu, 3),
@@ -431,7 +485,11 @@ fn draw_box(
     titled_group(
         out,
         class,
-        &[("data-machine", &name), ("data-group", &group)],
+        &[
+            ("data-machine", &name),
+            ("data-group", &group),
+            ("data-gpu", &gpu.map_or("", Gpu::name)),
+        ],
         &tip,
         |out| {
             Tag::new(out, "rect")
@@ -449,11 +507,28 @@ fn draw_box(
                 .attr("stroke", INK)
                 .px("stroke-width", 0.8)
                 .close();
+            // The GPU type: a stripe in its colour, its name at the top right.
+            let mut room = r.width - 9.0;
+            if let Some(t) = gpu {
+                stripe(out, rect(r.x, r.y, 4.0, r.height), t);
+                let font = size.font.min(9.0);
+                text_tag(
+                    out,
+                    "gpu-label",
+                    r.x + r.width - 3.0,
+                    r.y + size.name - 3.0,
+                    font,
+                )
+                .attr("text-anchor", "end")
+                .attr("fill", "#4a4a4a")
+                .text("text", t.label());
+                room -= text_width(t.label(), font) + 4.0;
+            }
             // The name, shrunk to fit the box.
-            let font = (size.font).min((r.width - 6.0) / text_width(name, 1.0).max(1.0));
+            let font = (size.font).min(room.max(1.0) / text_width(name, 1.0).max(1.0));
             text_at(
                 out,
-                r.x + 4.0,
+                r.x + 7.0,
                 r.y + size.name - 3.0,
                 font.max(6.0),
                 "start",
@@ -461,8 +536,8 @@ fn draw_box(
                 name,
             );
             let mut by = r.y + size.name;
-            let bx = r.x + 4.0;
-            let bw = r.width - 8.0;
+            let bx = r.x + 7.0;
+            let bw = r.width - 11.0;
             for (key, _, get) in BARS {
                 let (u, c) = (get(used), get(cap));
                 let share = if c > 0.0 {

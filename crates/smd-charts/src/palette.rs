@@ -2,6 +2,7 @@
 //! qualitative set for categories; the style cycle of data series.
 
 use crate::marker::Shape;
+use smd_core::scenario::Gpu;
 
 /// Viridis at t = 0, 1/8, …, 1 (nine anchors; linear RGB interpolation between them).
 const VIRIDIS: [[u8; 3]; 9] = [
@@ -49,6 +50,15 @@ pub fn categorical(k: usize) -> String {
     };
     let [r, g, b] = mixed.map(|c| c.round().clamp(0.0, 255.0) as u8);
     format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// The colour of GPU type `gpu`, the same in every chart (the machine map, How it works'
+/// speeds): the first five [`CATEGORICAL`] colours in [`Gpu::ALL`]'s order — blue (T4),
+/// vermillion (V100), bluish green (A100), reddish purple (RTX 2080 Ti), orange
+/// (RTX 6000); marks in them carry a dark outline, which keeps them apart from white.
+pub fn gpu_type(gpu: Gpu) -> &'static str {
+    let k = Gpu::ALL.iter().position(|&g| g == gpu).unwrap_or(0);
+    CATEGORICAL[k % CATEGORICAL.len()]
 }
 
 /// Dash patterns of series, `none` for a solid line: seven, against six colours, so that

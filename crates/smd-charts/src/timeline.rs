@@ -8,7 +8,7 @@ use crate::palette::viridis;
 use crate::rect::Rect;
 use crate::scale::Scale;
 use crate::svg::{end, group, root, text_at, text_width, Tag};
-use smd_sim::{JobRun, Run};
+use smd_sim::{JobRun, Run, Segment};
 
 /// Options of [`timeline_svg`].
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +20,9 @@ pub struct TimelineOptions {
     pub row_height: Option<f64>,
     /// A job to highlight (its id): its row gets a band.
     pub highlight: Option<String>,
+    /// The scenario simulated: with it a segment's tooltip says where it ran, its GPUs by
+    /// type (`8 × A100 on a100x8-0`, `Cluster::placement_words`).
+    pub scenario: Option<std::rc::Rc<smd_core::Scenario>>,
 }
 
 impl Default for TimelineOptions {
@@ -28,6 +31,7 @@ impl Default for TimelineOptions {
             width: 900.0,
             row_height: None,
             highlight: None,
+            scenario: None,
         }
     }
 }
@@ -179,6 +183,13 @@ pub fn timeline_svg(run: &Run, opts: &TimelineOptions) -> String {
         .attr("class", "rows")
         .attr("shape-rendering", "crispEdges")
         .open();
+    // Where a segment ran, in words, when the scenario is known.
+    let place = |i: usize, s: &Segment| -> Option<String> {
+        let sc = opts.scenario.as_deref()?;
+        let shares = s.placement.as_deref().filter(|p| !p.is_empty())?;
+        let per = sc.jobs.get(i).map_or(1.0, |j| j.worker.gpu);
+        Some(sc.cluster.placement_words(shares, per))
+    };
     for (i, j) in run.jobs.iter().enumerate() {
         let y = top + i as f64 * row;
         let highlight = opts.highlight.as_deref() == Some(j.id.as_str());
@@ -189,6 +200,7 @@ pub fn timeline_svg(run: &Run, opts: &TimelineOptions) -> String {
             &time,
             (labels, label_size, highlight),
             &colour_of,
+            &|s| place(i, s),
         );
     }
     end(&mut out, "g");
@@ -263,6 +275,7 @@ fn job_row(
     time: &Scale,
     (labels, label_size, highlight): (bool, f64, bool),
     colour_of: &dyn Fn(f64) -> String,
+    place: &dyn Fn(&Segment) -> Option<String>,
 ) {
     let class = if highlight {
         "job-row highlight"
@@ -346,14 +359,22 @@ fn job_row(
         }
         t.titled(
             "rect",
-            &format!(
-                "{}: (w, p) = ({}, {}) from {} to {}",
-                j.id,
-                s.workers,
-                s.ps,
-                duration(s.start_s),
-                duration(s.end_s)
-            ),
+            &match place(s) {
+                Some(at) => format!(
+                    "{}: {at} from {} to {}",
+                    j.id,
+                    duration(s.start_s),
+                    duration(s.end_s)
+                ),
+                None => format!(
+                    "{}: (w, p) = ({}, {}) from {} to {}",
+                    j.id,
+                    s.workers,
+                    s.ps,
+                    duration(s.start_s),
+                    duration(s.end_s)
+                ),
+            },
         );
     }
     end(out, "g");
@@ -434,6 +455,7 @@ pub(crate) mod tests {
                 unfinished: 1,
                 sharing: None,
             },
+            stats: None,
         }
     }
 
@@ -528,6 +550,51 @@ pub(crate) mod tests {
         let doc = parse(&svg);
         assert_eq!(count(&doc, "no-data"), 1);
         assert_eq!(count(&doc, "segment"), 0);
+    }
+
+    /// With the scenario, a placed segment's tooltip names its GPUs by type and machine.
+    #[test]
+    fn a_segment_says_where_it_ran_with_the_scenario() {
+        use smd_core::scenario::{Cluster, Gpu, MachineGroup};
+        let mut run = fixture(SimPolicy::Smd);
+        run.jobs[1].segments[0].placement = Some(vec![smd_core::plan::PlacedShare {
+            machine: "a100x8-1".into(),
+            workers: 1,
+            ps: 1,
+        }]);
+        let mut s = smd_core::generate(&smd_core::GenerateOptions {
+            jobs: 3,
+            ..Default::default()
+        });
+        s.jobs[1].worker.gpu = 2.0;
+        s.cluster = Cluster::of_machines(
+            vec![MachineGroup {
+                name: "a100x8".into(),
+                count: 2.0,
+                capacity: Resources {
+                    gpu: 8.0,
+                    vcpu: 96.0,
+                    memory_gb: 1000.0,
+                    storage_gb: 1000.0,
+                },
+                gpu: Some(Gpu::A100),
+                gpu_memory_gb: None,
+                nic_gbps: None,
+                local_gbps: None,
+                hourly_usd: None,
+            }],
+            Resources::DEFAULT_INSTANCE,
+        );
+        let plain = timeline_svg(&run, &TimelineOptions::default());
+        assert!(plain.contains("b: (w, p) = (1, 1) from"), "{plain}");
+        let opts = TimelineOptions {
+            scenario: Some(std::rc::Rc::new(s)),
+            ..Default::default()
+        };
+        let svg = timeline_svg(&run, &opts);
+        assert!(svg.contains("b: 2 × A100 on a100x8-1, 1 PS from"), "{svg}");
+        // Segments without a placement keep their (w, p).
+        assert!(svg.contains("(w, p) = (2, 1)"), "{svg}");
     }
 
     #[test]

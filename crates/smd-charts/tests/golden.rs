@@ -102,6 +102,7 @@ fn charts() -> Vec<(String, String)> {
     };
     out.push(("line-log".into(), line_chart_svg(&chart)));
     out.push(("line-empty".into(), line_chart_svg(&LineChart::default())));
+    out.push(("gpu-speeds".into(), gpu_speeds()));
     out.extend(machine_charts());
     out.extend(teach_text());
     out
@@ -121,6 +122,20 @@ fn machine_charts() -> Vec<(String, String)> {
     out.push((
         "machines-map".into(),
         smd_charts::machine_map_svg(&placed, &s.cluster, &Default::default()),
+    ));
+    // The same jobs on a mix of GPU types: each machine striped in its type's colour.
+    let mut mixed = s.clone();
+    mixed.cluster.machines[0].count = 4.0;
+    let mut a100 = mixed.cluster.machines[0].clone();
+    a100.name = "a100x8".into();
+    a100.count = 2.0;
+    a100.gpu = Some(smd_core::scenario::Gpu::A100);
+    a100.capacity.gpu = 8.0;
+    mixed.cluster.machines.push(a100);
+    let plan = smd_place::plan_placed(&mixed, Policy::Optimus, &mut Default::default()).unwrap();
+    out.push((
+        "machines-map-mixed".into(),
+        smd_charts::machine_map_svg(&plan, &mixed.cluster, &Default::default()),
     ));
     let mut shared = s.clone();
     shared.params.gpu_sharing = Some(smd_core::scenario::GpuSharing::Heuristic);
@@ -252,4 +267,28 @@ fn charts_match_the_golden_files() {
         "charts differ from tests/golden (bless a deliberate change with SMD_CHARTS_BLESS=1):\n{}",
         differ.join("\n")
     );
+}
+
+/// How it works' figure of the five applications' one-GPU speeds on the five GPU types
+/// (the measured throughputs, examples per second, in `Gpu::ALL`'s order), one of them
+/// unknown on a type.
+fn gpu_speeds() -> String {
+    use smd_core::scenario::Gpu;
+    let rows: Vec<smd_charts::SpeedRow> = [
+        ("CIFAR-10", [1458.50, 4714.74, 10062.6, 3306.32, 3740.15]),
+        ("ImageNet", [216.560, 673.237, 1034.01, 395.224, 414.941]),
+        ("BERT", [13.022, 41.5837, 140.442, 26.8507, 37.4384]),
+        (
+            "DeepSpeech2",
+            [31.4883, 71.8235, 77.5046, 52.5122, f64::NAN],
+        ),
+        ("YOLOv3", [27.9423, 42.4959, 56.7053, 11.7242, 50.5933]),
+    ]
+    .into_iter()
+    .map(|(name, speeds)| smd_charts::SpeedRow {
+        name: name.into(),
+        speeds: speeds.to_vec(),
+    })
+    .collect();
+    smd_charts::gpu_speeds_svg(&Gpu::ALL, &rows, 660.0)
 }

@@ -428,3 +428,53 @@ fn a_slot_as_long_as_the_horizon_and_arrivals_30_days_out_are_warned_about() {
     s.jobs[3].arrival_s = Some(0.0);
     assert!(warnings(&s).is_empty());
 }
+
+/// A machine's name leads to its group and GPU type (the group's `gpu`, a T4 when unset;
+/// none for a group without GPUs); a name that is no machine of the cluster leads nowhere.
+#[test]
+fn a_machine_name_gives_its_group_and_gpu_type() {
+    let mut s = Scenario::from_json(&on_machines(2, TWO_GROUPS)).unwrap();
+    let c = &s.cluster;
+    assert_eq!(c.group_of("t4x4-2").map(|g| g.name.as_str()), Some("t4x4"));
+    assert_eq!(c.gpu_type_of("t4x4-0"), Some(smd_core::scenario::Gpu::T4));
+    assert_eq!(c.gpu_type_of("cpu-1"), None);
+    assert_eq!(c.group_of("cpu-1").map(|g| g.name.as_str()), Some("cpu"));
+    for nowhere in [
+        "t4x4-3", "t4x4-01", "t4x4", "t4x4-", "t4x4--1", "cpu-2", "", "x-0",
+    ] {
+        assert_eq!(c.group_of(nowhere), None, "{nowhere:?}");
+    }
+    s.cluster.machines[0].gpu = Some(smd_core::scenario::Gpu::A100);
+    assert_eq!(
+        s.cluster.gpu_type_of("t4x4-1"),
+        Some(smd_core::scenario::Gpu::A100)
+    );
+}
+
+/// A share names its GPUs and their type, from the machine's group; a machine without
+/// GPUs, or a stranger, its workers; a placement joins its shares.
+#[test]
+fn a_share_names_its_gpus_and_their_type() {
+    use smd_core::plan::PlacedShare;
+    let mut s = Scenario::from_json(&on_machines(2, TWO_GROUPS)).unwrap();
+    s.cluster.machines[0].gpu = Some(smd_core::scenario::Gpu::A100);
+    let c = &s.cluster;
+    let share = |machine: &str, workers: u64, ps: u64| PlacedShare {
+        machine: machine.into(),
+        workers,
+        ps,
+    };
+    let words = |sh: PlacedShare, per: f64| c.share_words(&sh, per);
+    assert_eq!(words(share("t4x4-0", 4, 0), 1.0), "4 × A100 on t4x4-0");
+    assert_eq!(words(share("t4x4-1", 2, 0), 2.0), "4 × A100 on t4x4-1");
+    assert_eq!(
+        words(share("t4x4-1", 1, 1), 0.5),
+        "0.5 × A100 on t4x4-1, 1 PS"
+    );
+    assert_eq!(words(share("cpu-0", 1, 0), 0.0), "1 worker on cpu-0");
+    assert_eq!(words(share("t4x4-9", 2, 0), 1.0), "2 workers on t4x4-9");
+    assert_eq!(
+        c.placement_words(&[share("t4x4-0", 4, 0), share("t4x4-2", 2, 0)], 1.0),
+        "4 × A100 on t4x4-0 + 2 × A100 on t4x4-2"
+    );
+}

@@ -159,6 +159,16 @@ pub fn throughput(spec: &Spec, cluster: &Cluster, kind: usize) -> f64 {
     }
 }
 
+/// Whether Gavel can run `spec` on type `kind` of `cluster`: its GPUs within the type's
+/// largest configuration, a positive throughput there, and its packed placement measured.
+/// A job placeable on no type is refused (so is a scenario holding one).
+pub fn placeable_on(spec: &Spec, cluster: &Cluster, kind: usize) -> bool {
+    let g = cluster.types[kind].0;
+    spec.gpus <= largest_config(cluster, kind)
+        && throughput(spec, cluster, kind) > 0.0
+        && readable(spec, g, &packed(spec.gpus, g.per_node()))
+}
+
 /// Whether the loop can run `spec` on `placement` of `gpu`: the step of its fixed batch's
 /// split there ([`Measured::sia_batch_config`]) is measured or interpolated.
 pub fn readable(spec: &Spec, gpu: Gpu, placement: &[u32]) -> bool {
@@ -569,14 +579,7 @@ impl Gavel {
         let n = cluster.types.len();
         let half = self.interval_s / 2.0;
         let theta: Vec<f64> = (0..n).map(|t| throughput(spec, cluster, t)).collect();
-        let placeable: Vec<bool> = (0..n)
-            .map(|t| {
-                let g = cluster.types[t].0;
-                spec.gpus <= largest_config(cluster, t)
-                    && theta[t] > 0.0
-                    && readable(spec, g, &packed(spec.gpus, g.per_node()))
-            })
-            .collect();
+        let placeable: Vec<bool> = (0..n).map(|t| placeable_on(spec, cluster, t)).collect();
         if !placeable.iter().any(|&p| p) {
             let most: Vec<String> = (0..n)
                 .map(|t| {

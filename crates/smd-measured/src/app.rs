@@ -208,6 +208,19 @@ impl App {
         }
     }
 
+    /// Its name for people (`BERT`, `CIFAR-10`, `DeepSpeech2`, `ImageNet`, `YOLOv3`,
+    /// `NCF`): the dataset or model readers know it by.
+    pub fn label(self) -> &'static str {
+        match self {
+            App::Cifar10 => "CIFAR-10",
+            App::Imagenet => "ImageNet",
+            App::Bert => "BERT",
+            App::Deepspeech2 => "DeepSpeech2",
+            App::Yolov3 => "YOLOv3",
+            App::Ncf => "NCF",
+        }
+    }
+
     /// The measured facts.
     pub fn facts(self) -> &'static Facts {
         &FACTS[self as usize]

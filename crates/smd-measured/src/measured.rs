@@ -197,6 +197,24 @@ impl Measured {
         all[app as usize].as_ref().map_err(Clone::clone)
     }
 
+    /// Why a job prefers a GPU type: the five applications of the Sia artifact's workloads
+    /// (all but NCF, which none of them runs), with the one-GPU throughput on each type
+    /// ([`Measured::one_gpu_throughput`], samples per second), in [`App::ALL`]'s and
+    /// [`Gpu::ALL`]'s orders. An application missing on a type is left out.
+    pub fn speeds_by_type() -> Vec<(App, [f64; 5])> {
+        App::ALL
+            .into_iter()
+            .filter(|&app| app != App::Ncf)
+            .filter_map(|app| {
+                let mut row = [0.0; 5];
+                for (v, gpu) in row.iter_mut().zip(Gpu::ALL) {
+                    *v = Measured::on(app, gpu).ok()?.one_gpu_throughput();
+                }
+                row.iter().all(|v| *v > 0.0).then_some((app, row))
+            })
+            .collect()
+    }
+
     /// The GPU type measured.
     pub fn gpu(&self) -> Gpu {
         self.gpu

@@ -173,6 +173,29 @@ fn one_gpu_throughputs_match_the_vectors() {
     }
 }
 
+/// The speeds by type are the one-GPU throughputs, for the five applications of the Sia
+/// artifact's workloads (the figure of How it works).
+#[test]
+fn speeds_by_type_are_the_one_gpu_throughputs() {
+    let rows = Measured::speeds_by_type();
+    let apps: Vec<App> = rows.iter().map(|(a, _)| *a).collect();
+    assert_eq!(
+        apps,
+        [
+            App::Cifar10,
+            App::Imagenet,
+            App::Bert,
+            App::Deepspeech2,
+            App::Yolov3
+        ]
+    );
+    for (app, row) in rows {
+        for (gpu, v) in Gpu::ALL.into_iter().zip(row) {
+            assert_eq!(v, on(app, gpu).one_gpu_throughput(), "{app:?} {gpu}");
+        }
+    }
+}
+
 /// Placements without rows of their own: a layer of their size, or linear in the GPUs
 /// between the layers of their nodes around them; beyond the measured nodes, refused.
 #[test]

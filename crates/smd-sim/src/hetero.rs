@@ -136,14 +136,17 @@ pub(crate) fn input(s: &Scenario, policy: SimPolicy) -> Result<Input, Error> {
     let (cluster, names) = cluster_of(s, policy)?;
     let specs = specs_of(s, policy)?;
     if policy == SimPolicy::Gavel {
-        let largest = cluster.configs().iter().map(|c| c.gpus).max().unwrap_or(0);
-        if let Some((j, spec)) = s.jobs.iter().zip(&specs).find(|(_, p)| p.gpus > largest) {
+        let unplaceable = s.jobs.iter().zip(&specs).find(|(_, spec)| {
+            !(0..cluster.types.len()).any(|t| smd_hetero::gavel::placeable_on(spec, &cluster, t))
+        });
+        if let Some((j, spec)) = unplaceable {
+            let largest = cluster.configs().iter().map(|c| c.gpus).max().unwrap_or(0);
             return Err(Error::field(
                 Some(&j.id),
                 "requested_workers",
                 format!(
-                    "is {}: gavel runs each job at its request, and the most GPUs of one type a \
-                     job may take here is {largest}",
+                    "is {}: gavel runs each job at its request on one GPU type, and the most \
+                     GPUs of one type a job may take here is {largest}",
                     spec.gpus
                 ),
             ));

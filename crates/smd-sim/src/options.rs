@@ -59,8 +59,9 @@ smd_core::named!(SimPolicy, "simulation policy" {
 
 impl SimPolicy {
     /// Whether the policy schedules `scenario`: the reference's policies (`tiresias`,
-    /// `optimus_oracle`, `pollux`) schedule measured all-reduce jobs only; the others any
-    /// job.
+    /// `optimus_oracle`, `pollux`) schedule measured all-reduce jobs only; the
+    /// heterogeneity-aware ones measured jobs on machines of measured GPU types (`gavel`
+    /// only when every job's requested GPUs fit one type); the others any job.
     pub fn applies_to(self, scenario: &smd_core::Scenario) -> bool {
         if self.is_hetero() {
             return scenario.all_measured() && crate::hetero::input(scenario, self).is_ok();

@@ -510,6 +510,56 @@ fn pollux_sums_to_the_same_jcts_as_in_wasm() {
     assert_eq!(total, 81_421.0);
 }
 
+/// The first 12 jobs of the Sia artifact's philly-1 on a mix of GPU types (4 × t4x4,
+/// 1 × a100x8, 1 × rtx2080tix8: Gavel needs a type with 16 GPUs for the largest): the scenario of the heterogeneity-aware policies' determinism checks.
+fn small_mix() -> Scenario {
+    let text = trace::workload("philly-1").unwrap();
+    let mut arrivals = trace::parse(text).unwrap();
+    arrivals.truncate(12);
+    let mix = machines::parse_mix("t4x4=4,a100x8=1,rtx2080tix8=1").unwrap();
+    let t4 = machines::machine_type("t4x4").unwrap();
+    trace::scenario(&arrivals, machines::mix_cluster(&mix, t4.capacity)).unwrap()
+}
+
+/// Sia and Gavel are the same runs natively and in wasm: on [`small_mix`] their JCTs sum
+/// to these here and in the browser test `over_time::sia_and_gavel_run_the_same_in_the_browser`
+/// (web/tests/browser/over_time.rs).
+#[test]
+fn sia_and_gavel_sum_to_the_same_jcts_as_in_wasm() {
+    let s = small_mix();
+    let sums: Vec<f64> = [SimPolicy::Sia, SimPolicy::Gavel]
+        .into_iter()
+        .map(|p| {
+            let run = simulate(&s, p, &mut SimOptions::default()).unwrap();
+            assert!(run.jobs.iter().all(|j| j.jct_s.is_some()), "{p}");
+            run.jobs.iter().filter_map(|j| j.jct_s).sum()
+        })
+        .collect();
+    assert_eq!(sums, [42_729.0, 128_758.0]);
+}
+
+/// Gavel runs each job at its requested GPUs on one type: where a job asks for more GPUs
+/// than any type has (workload-1's imagenet-11, 32, on 4 × t4x4), it is not among the
+/// policies that apply — Over time's "every policy" then runs the others instead of
+/// failing — while Sia, which sizes jobs itself, still applies; on the small mix it does.
+#[test]
+fn gavel_applies_only_where_every_job_fits_one_type() {
+    let text = trace::workload("workload-1").unwrap();
+    let mut arrivals = trace::parse(text).unwrap();
+    arrivals.truncate(20);
+    let t4 = machines::machine_type("t4x4").unwrap();
+    let s = trace::scenario(&arrivals, machines::cluster(t4, 4.0, t4.capacity)).unwrap();
+    assert!(simulate(&s, SimPolicy::Gavel, &mut SimOptions::default()).is_err());
+    assert!(!SimPolicy::Gavel.applies_to(&s));
+    let all = SimPolicy::all_for(&s);
+    assert!(!all.contains(&SimPolicy::Gavel), "{all:?}");
+    assert!(all.contains(&SimPolicy::Sia) && all.contains(&SimPolicy::PolluxUnaware));
+    for p in all {
+        simulate(&s, p, &mut SimOptions::default()).unwrap_or_else(|e| panic!("{p}: {e}"));
+    }
+    assert!(SimPolicy::Gavel.applies_to(&small_mix()));
+}
+
 /// `bound` bounds every policy on measured jobs (MODEL.md §17): on workload-1 at 16 × t4x4
 /// every job's JCT under every policy — `pollux`, which chooses its batches, and the
 /// reference's `tiresias` and `optimus_oracle` among them — is at least the bound's JCT of

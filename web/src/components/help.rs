@@ -161,7 +161,65 @@ pub fn Help() -> Html {
             <p><b>{"Why \"fast enough\" beats \"fastest\". "}</b>{"The utility μ(π) is a sigmoid, like a deadline: high while the job finishes in time, falling steeply after. Once a job meets its deadline, more workers and PS barely raise its utility — but the GPUs, vCPUs, memory and storage they take could admit another job, worth far more. So the best plan often gives each job just enough to be fast enough and fits more jobs in; sizing each job for speed alone cannot see that trade."}</p>
             <p><b>{"How global proves its plan optimal. "}</b>{"The LP relaxation of the problem (jobs may be admitted fractionally) gives a price for each of the four resources. At those prices no plan can be worth more than the capacity's value plus each job's best utility minus the price of what it uses: an upper bound. An option that cannot be part of a plan better than the best one found is discarded, which leaves few jobs with few options; a small search over them either finds a better plan or shows that none exists — then the plan is proven optimal. The search stops at the time budget (the field \"global time budget\"): the page then shows the best plan found and how far from the optimum it can be at most, (bound − best)/bound, as \"within X% of the optimum\"."}</p>
             <p id="how-apps" data-testid="help-apps"><b>{"Real applications and traces. "}</b>{"\"From an application\" (above the job table) makes a job from one of six applications measured in the Pollux artifact (Qiao et al., OSDI 2021) at a global batch K within the measured range: E from its training runs at that K, g and the layers' communication profile from the model's parameters, the layers' compute from its single-GPU step times; every field stays editable. The cluster can be N machines of a catalog type (one unit and the instance = one machine). \"Load a trace\" replaces the jobs by one of the artifact's workloads, sampled from Microsoft's Philly trace (160 or 80 jobs arriving over 8 hours), each its application's preset with its arrival time and requested workers kept. The plan takes every job at once, as if all had arrived; the Over time view plans over the arrivals, slot by slot, with each policy (docs/MODEL.md §17)."}</p>
+            { gpu_types() }
             <p class="note">{"Everything is computed in your browser by the same Rust solver as the command-line tool (compiled to WebAssembly, running in a Web Worker)."}</p>
         </section>
+    }
+}
+
+/// Why a job prefers a GPU type: a paragraph and the figure of each application's one-GPU
+/// speed on every type, relative to a T4 (the measured throughputs, `smd-charts`'
+/// `gpu_speeds_svg`).
+fn gpu_types() -> Html {
+    use smd_apps::measured::Measured;
+    use smd_core::scenario::Gpu;
+    let speeds = Measured::speeds_by_type();
+    let rows: Vec<smd_charts::SpeedRow> = speeds
+        .iter()
+        .map(|(app, v)| smd_charts::SpeedRow {
+            name: app.label().into(),
+            speeds: v.to_vec(),
+        })
+        .collect();
+    let svg = AttrValue::from(smd_charts::gpu_speeds_svg(&Gpu::ALL, &rows, 720.0));
+    let at = |gpu: Gpu| Gpu::ALL.iter().position(|&g| g == gpu).unwrap_or(0);
+    // Two applications' gains from a T4 to an A100, the largest and the smallest.
+    let gains: Vec<(&str, f64)> = speeds
+        .iter()
+        .map(|(app, v)| (app.label(), v[at(Gpu::A100)] / v[at(Gpu::T4)]))
+        .collect();
+    let most = gains.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1));
+    let least = gains.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
+    let example = match (most, least) {
+        (Some((a, x)), Some((b, y))) => format!(
+            "from a T4 to an A100, {a} runs {}× as fast, {b} only {}×. ",
+            smd_format::readable(x, 2),
+            smd_format::readable(y, 2)
+        ),
+        _ => String::new(),
+    };
+    let caption = speeds
+        .iter()
+        .map(|(app, v)| {
+            format!(
+                "{}: {} samples/s on a T4, {} on an A100",
+                app.label(),
+                smd_format::readable(v[at(Gpu::T4)], 3),
+                smd_format::readable(v[at(Gpu::A100)], 3)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    html! {
+        <>
+            <p id="how-gpu-types" data-testid="help-gpu-types"><b>{"Why a job prefers a GPU type. "}</b>
+                { format!("A cluster may mix GPU types, and a job does not speed up by the same factor on each: {example}")}
+                {"Over time, the policy sia gives each job the type where its goodput per GPU is highest relative to what the other jobs would gain there, so a faster GPU goes to the job that gains most from it. A job runs on one type only, never across types. gavel shares the types out by the same speeds for the most total throughput; pollux_unaware plans as if every GPU were alike, then keeps each job on the type most of its GPUs are of."}</p>
+            <figure class="gpu-speeds" data-testid="help-gpu-speeds">
+                { Html::from_html_unchecked(svg.clone()) }
+                <super::chart::ChartDownloads {svg} name="gpu-speeds" />
+                <figcaption class="note">{ format!("One GPU of each type, measured: {caption}.") }</figcaption>
+            </figure>
+        </>
     }
 }

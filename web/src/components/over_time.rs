@@ -5,7 +5,7 @@
 
 use super::apps::{input, machine_choices, select};
 use super::field::Field;
-use super::format::{duration, percent, percent_sig, sig};
+use super::format::{count, duration, ms, percent, percent_sig, sig};
 use super::use_app;
 use crate::fields::FieldKey;
 use crate::state::OverTimeAction;
@@ -187,6 +187,7 @@ fn results(state: &super::AppState) -> Html {
                         }
                     </p>
                     { metrics(r) }
+                    { decisions(r) }
                     if let Some(v) = r.verdict() { <p data-testid="over-time-verdict">{ v }</p> }
                     { for r.runs.iter().map(refusals) }
                     { reference(r) }
@@ -308,6 +309,61 @@ fn metrics(r: &Simulated) -> Html {
     }
 }
 
+/// How long the heterogeneity-aware policies took to decide, under the table: per policy
+/// with decision statistics, its decisions' median, 95th-percentile and longest times, and
+/// for sia how many of its decisions were proven optimal.
+fn decisions(r: &Simulated) -> Html {
+    let lines: Vec<Html> = r
+        .runs
+        .iter()
+        .filter_map(|run| Some((run, run.stats.as_ref()?)))
+        .map(|(run, st)| {
+            let n = st.decisions;
+            let times = match st.decision_ms {
+                Some(t) => format!(
+                    ", each in {} (median), {} (95th percentile), {} at most",
+                    short_ms(t.median),
+                    short_ms(t.p95),
+                    short_ms(t.max)
+                ),
+                None => String::new(),
+            };
+            let proven = if run.policy == SimPolicy::Sia {
+                format!(
+                    "; {} of them proven the best allocation possible",
+                    count(st.proven)
+                )
+            } else {
+                String::new()
+            };
+            html! {
+                <li data-policy={run.policy.name()}>
+                    { format!("{} decided {} time{}{times}{proven}.", run.policy.name(), count(n), if n == 1 { "" } else { "s" }) }
+                </li>
+            }
+        })
+        .collect();
+    if lines.is_empty() {
+        return html! {};
+    }
+    html! {
+        <div class="note" data-testid="over-time-decisions">
+            <span>{"Decision times of the policies that choose each job's GPU type (in this browser):"}</span>
+            <ul>{ for lines }</ul>
+        </div>
+    }
+}
+
+/// A decision's time: `ms` from 0.1 ms, two significant digits below (a decision of
+/// 0.02 ms is not `0.0 ms`).
+fn short_ms(v: f64) -> String {
+    if v < 0.1 {
+        format!("{} ms", sig(v, 2))
+    } else {
+        ms(v)
+    }
+}
+
 /// The timeline of `run` with its policy's choice, and the selected job's history.
 fn timeline(state: &super::AppState, r: &Simulated, run: &Run) -> Html {
     let ot = &state.over_time;
@@ -334,6 +390,7 @@ fn timeline(state: &super::AppState, r: &Simulated, run: &Run) -> Html {
         .and_then(|id| run.jobs.iter().find(|j| &j.id == id));
     let opts = TimelineOptions {
         highlight: job.map(|j| j.id.clone()),
+        scenario: Some(r.scenario.clone()),
         ..Default::default()
     };
     let svg = AttrValue::from(timeline_svg(run, &opts));
@@ -358,13 +415,19 @@ fn timeline(state: &super::AppState, r: &Simulated, run: &Run) -> Html {
                 </select>
                 { format!(" waiting under {}?", run.policy.name()) }
             </h3>
-            { for job.map(history) }
+            { for job.map(|j| history(&r.scenario, j)) }
         </>
     }
 }
 
-/// One job's times, waiting reason and segments.
-fn history(j: &JobRun) -> Html {
+/// One job's times, waiting reason and segments (where each ran: its GPUs by type and
+/// machine, `8 × A100 on a100x8-0`).
+fn history(scenario: &smd_core::Scenario, j: &JobRun) -> Html {
+    let per_worker = scenario
+        .jobs
+        .iter()
+        .find(|x| x.id == j.id)
+        .map_or(1.0, |x| x.worker.gpu);
     let time = |v: Option<f64>| v.map_or("—".to_owned(), duration);
     let why = match (&j.waiting, j.first_start_s) {
         (Some(w), _) => w.clone(),
@@ -374,12 +437,13 @@ fn history(j: &JobRun) -> Html {
         (None, None) => "it never ran.".into(),
     };
     let segments = j.segments.iter().map(|s| {
-        let machines = s.placement.as_ref().map_or("—".to_owned(), |p| {
-            p.iter()
-                .map(|x| format!("{} ({}w, {}p)", x.machine, x.workers, x.ps))
-                .collect::<Vec<_>>()
-                .join(", ")
-        });
+        let machines = s
+            .placement
+            .as_ref()
+            .filter(|p| !p.is_empty())
+            .map_or("—".to_owned(), |p| {
+                scenario.cluster.placement_words(p, per_worker)
+            });
         html! {
             <tr>
                 <td class="num">{ duration(s.start_s) }</td>
@@ -406,7 +470,7 @@ fn history(j: &JobRun) -> Html {
                         <thead><tr>
                             <th class="num">{"from"}</th><th class="num">{"to"}</th>
                             <th class="num">{"(w, p)"}</th><th class="num" title="locality factor ρ of the placement">{"ρ"}</th>
-                            <th class="num">{"iterations"}</th><th>{"machines"}</th>
+                            <th class="num">{"iterations"}</th><th title="the GPUs, by type, and the machines the segment ran on">{"where"}</th>
                         </tr></thead>
                         <tbody>{ for segments }</tbody>
                     </table>

@@ -276,8 +276,11 @@ fn runs(
         .collect();
     for (step, &policy) in policies.iter().enumerate() {
         let mut progress = |p: smd_sim::Progress| ctx.simulating(step, p);
+        // The page's clock times the heterogeneity-aware policies' decisions (shown under
+        // Over time's table); times never change a run.
         let mut opts = smd_sim::Options {
             progress: Some(&mut progress),
+            clock: Some(&super::now_ms),
             ..Default::default()
         };
         let run = smd_sim::simulate(scenario, policy, &mut opts)
@@ -694,6 +697,46 @@ mod tests {
                 event: Event::Failed { .. }
             }]
         ));
+    }
+
+    /// A heterogeneity-aware policy's decisions are timed by the worker's clock (Over
+    /// time shows their times), and its run is the one without a clock.
+    #[test]
+    fn a_heterogeneity_aware_run_times_its_decisions() {
+        let scenario = warm_up_scenario().expect("the warm-up's scenario");
+        let mut events = Vec::new();
+        handle(
+            Request {
+                id: 4,
+                task: Task::Simulate {
+                    scenario: scenario.clone(),
+                    policies: vec![smd_sim::SimPolicy::Sia],
+                },
+            },
+            &mut |r| match r {
+                Reply::Event { task: 4, event } => events.push(event),
+                other => panic!("unexpected {other:?}"),
+            },
+        );
+        let Some(Event::Done {
+            output: Output::Simulated(runs),
+            ..
+        }) = events.last()
+        else {
+            panic!("{:?}", events.last())
+        };
+        let stats = runs[0].stats.as_ref().expect("sia's decisions");
+        assert!(stats.decisions > 0);
+        let ms = stats.decision_ms.expect("timed by the worker's clock");
+        assert!(ms.median <= ms.p95 && ms.p95 <= ms.max, "{ms:?}");
+        let native = smd_sim::simulate(
+            &scenario,
+            smd_sim::SimPolicy::Sia,
+            &mut smd_sim::Options::default(),
+        )
+        .unwrap();
+        assert_eq!(native.jobs, runs[0].jobs);
+        assert_eq!(native.stats.and_then(|s| s.decision_ms), None);
     }
 
     /// The warm-up simulates every policy (the reference's three too: its jobs are

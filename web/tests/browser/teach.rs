@@ -499,3 +499,63 @@ async fn the_landscape_is_on_the_first_screen_at_1024_px() {
     drop(m);
     style.remove();
 }
+
+/// How it works says why a job prefers a GPU type: a paragraph (a job on one type only)
+/// and the figure of every application's one-GPU speed on each type, relative to a T4 —
+/// the measured throughputs, every type named in the legend and beside its bar.
+#[wasm_bindgen_test]
+async fn how_it_works_shows_why_a_job_prefers_a_gpu_type() {
+    use smd_apps::measured::Measured;
+    use smd_core::scenario::Gpu;
+    let m = Mounted::new(props(Some(scenario(2, 1))));
+    m.until("the tabs", |m| {
+        m.count("[role=tab][data-view=how-it-works]") == 1
+    })
+    .await;
+    m.click("[role=tab][data-view=how-it-works]");
+    m.until("the figure of speeds", |m| {
+        m.count("[data-testid=help-gpu-speeds] svg.gpu-speeds") == 1
+    })
+    .await;
+    let said = m.text("[data-testid=help-gpu-types]");
+    for part in ["sia", "one type only", "A100", "T4"] {
+        assert!(said.contains(part), "{part}: {said}");
+    }
+    let speeds = Measured::speeds_by_type();
+    let fig = "[data-testid=help-gpu-speeds] svg.gpu-speeds";
+    assert_eq!(m.count(&format!("{fig} g.speeds")), speeds.len());
+    assert_eq!(
+        m.count(&format!("{fig} rect.speed")),
+        speeds.len() * Gpu::ALL.len()
+    );
+    let legend: Vec<String> = m
+        .all(&format!("{fig} g.legend-entry"))
+        .iter()
+        .map(|e| e.text_content().unwrap_or_default())
+        .collect();
+    for g in Gpu::ALL {
+        assert!(
+            legend.iter().any(|l| l.contains(g.label())),
+            "{g}: {legend:?}"
+        );
+    }
+    for (app, row) in &speeds {
+        let bars = m.all(&format!(
+            "{fig} g.speeds[data-app='{}'] rect.speed",
+            app.label()
+        ));
+        assert_eq!(bars.len(), Gpu::ALL.len(), "{app:?}");
+        for (bar, (g, v)) in bars.iter().zip(Gpu::ALL.iter().zip(row)) {
+            assert_eq!(bar.get_attribute("data-gpu").as_deref(), Some(g.name()));
+            let rel: f64 = bar.get_attribute("data-relative").unwrap().parse().unwrap();
+            assert_eq!(rel, v / row[0], "{app:?} {g}");
+        }
+    }
+    // BERT gains most from an A100, and the caption says its measured speeds.
+    let caption = m.text("[data-testid=help-gpu-speeds] figcaption");
+    assert!(
+        caption.contains("BERT: 13 samples/s on a T4, 140 on an A100"),
+        "{caption}"
+    );
+    assert_eq!(m.count("[data-testid=error]"), 0);
+}
