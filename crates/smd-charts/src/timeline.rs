@@ -440,7 +440,6 @@ pub(crate) mod tests {
             policy,
             jobs,
             slots,
-            stats: None,
             metrics: Metrics {
                 total_utility: 2.0,
                 bound: 3.0,

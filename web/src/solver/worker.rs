@@ -781,7 +781,12 @@ mod tests {
         else {
             panic!("{:?}", events.last())
         };
-        assert_eq!(policies.as_slice(), smd_sim::SimPolicy::ALL);
+        // Every policy that applies (gavel does not where a job asks more than a type holds).
+        assert_eq!(
+            policies.as_slice(),
+            smd_sim::SimPolicy::all_for(&scenario).as_slice()
+        );
+        assert!(policies.contains(&smd_sim::SimPolicy::Sia));
     }
 
     /// A sweep's size: progress per policy under the point's index, then the numbers
