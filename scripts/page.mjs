@@ -650,19 +650,19 @@ if (mode === 'shots') {
   }, readFileSync(arg, 'utf8'));
   await page.click('[data-action=import-json]');
   const jobs = JSON.parse(readFileSync(arg, 'utf8')).jobs.length;
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
-    && document.querySelector('[data-testid=machine-map] svg')
-    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
-  jobs, { timeout: 240000 });
-  await page.evaluate(() => document.querySelector('[data-testid=machine-map]').scrollIntoView());
-  await page.waitForTimeout(300);
-  await page.screenshot({ path: `${out}/gpu-types-machine-map.png` });
+  // The static planners give measured jobs the T4's speed: on a mix of types they refuse
+  // (the Plan view says why), and the machine map shows only where a plan exists.
+  await page.waitForTimeout(3000);
+  if (await page.locator('[data-testid=machine-map] svg').count()) {
+    await page.evaluate(() => document.querySelector('[data-testid=machine-map]').scrollIntoView());
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: `${out}/gpu-types-machine-map.png` });
+  }
   // Over time, every policy that applies, in the worker: the progress while it runs.
   await page.click('[data-view=over-time]');
   await page.check("[data-field='over-time.source'][value=draft]");
-  // The reference simulator's three over-fill a mix's vCPUs and memory (they place by GPUs
-  // only): left out, so that the run shows the others.
-  for (const p of ['tiresias', 'optimus_oracle', 'pollux']) await page.uncheck(`[data-sim-policy=${p}]`);
+  // On a mix of GPU types only the heterogeneity-aware policies apply (the others give
+  // measured jobs the T4's speed and are not offered).
   const t0 = Date.now();
   await page.click('[data-testid=over-time-run]');
   const seen = new Set();
