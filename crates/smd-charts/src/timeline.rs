@@ -21,7 +21,7 @@ pub struct TimelineOptions {
     /// A job to highlight (its id): its row gets a band.
     pub highlight: Option<String>,
     /// The scenario simulated: with it a segment's tooltip says where it ran, its GPUs by
-    /// type (`8 × A100 on a100x8-0`, `Cluster::placement_words`).
+    /// type (`8 × A100 on a100x8-0`, `smd_core::plan::placement_words`).
     pub scenario: Option<std::rc::Rc<smd_core::Scenario>>,
 }
 
@@ -188,7 +188,7 @@ pub fn timeline_svg(run: &Run, opts: &TimelineOptions) -> String {
         let sc = opts.scenario.as_deref()?;
         let shares = s.placement.as_deref().filter(|p| !p.is_empty())?;
         let per = sc.jobs.get(i).map_or(1.0, |j| j.worker.gpu);
-        Some(sc.cluster.placement_words(shares, per))
+        Some(smd_core::plan::placement_words(&sc.cluster, shares, per))
     };
     for (i, j) in run.jobs.iter().enumerate() {
         let y = top + i as f64 * row;

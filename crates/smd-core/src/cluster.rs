@@ -333,46 +333,6 @@ impl Cluster {
         self.group_of(machine).and_then(MachineGroup::gpu_type)
     }
 
-    /// Where a job's share runs, in words for people: `8 × A100 on a100x8-0` — its GPUs
-    /// (`share.workers × gpus_per_worker`) and the machine's GPU type
-    /// ([`Cluster::gpu_type_of`]), then its parameter servers if any (`, 1 PS`). A machine
-    /// without GPUs, or a name that is no machine of the cluster, is named with the
-    /// share's workers (`2 workers on cpu-0`).
-    pub fn share_words(&self, share: &crate::plan::PlacedShare, gpus_per_worker: f64) -> String {
-        let gpus = share.workers as f64 * gpus_per_worker;
-        let mut words = match self.gpu_type_of(&share.machine) {
-            Some(t) if gpus > 0.0 => format!(
-                "{} × {} on {}",
-                smd_format::num(gpus),
-                t.label(),
-                share.machine
-            ),
-            _ => format!(
-                "{} worker{} on {}",
-                share.workers,
-                if share.workers == 1 { "" } else { "s" },
-                share.machine
-            ),
-        };
-        if share.ps > 0 {
-            words.push_str(&format!(", {} PS", share.ps));
-        }
-        words
-    }
-
-    /// A job's placement in words: its shares' [`Cluster::share_words`], joined by ` + `.
-    pub fn placement_words(
-        &self,
-        shares: &[crate::plan::PlacedShare],
-        gpus_per_worker: f64,
-    ) -> String {
-        shares
-            .iter()
-            .map(|s| self.share_words(s, gpus_per_worker))
-            .collect::<Vec<_>>()
-            .join(" + ")
-    }
-
     /// Every machine, group by group, named `<group>-<index>` (empty for a pool). Counts
     /// are whole numbers in a valid scenario; a fractional count is cut.
     pub fn machine_list(&self) -> Vec<Machine> {

@@ -310,3 +310,47 @@ impl Plan {
         serde_json::to_string_pretty(self).expect("a plan always serialises")
     }
 }
+
+/// Where a job's share runs, in words for people: `8 × A100 on a100x8-0` — its GPUs
+/// (`share.workers × gpus_per_worker`) and the machine's GPU type
+/// ([`Cluster::gpu_type_of`](crate::cluster::Cluster::gpu_type_of)), then its parameter
+/// servers if any (`, 1 PS`). A machine without GPUs, or a name that is no machine of the
+/// cluster, is named with the share's workers (`2 workers on cpu-0`).
+pub fn share_words(
+    cluster: &crate::cluster::Cluster,
+    share: &PlacedShare,
+    gpus_per_worker: f64,
+) -> String {
+    let gpus = share.workers as f64 * gpus_per_worker;
+    let mut words = match cluster.gpu_type_of(&share.machine) {
+        Some(t) if gpus > 0.0 => format!(
+            "{} × {} on {}",
+            smd_format::num(gpus),
+            t.label(),
+            share.machine
+        ),
+        _ => format!(
+            "{} worker{} on {}",
+            share.workers,
+            if share.workers == 1 { "" } else { "s" },
+            share.machine
+        ),
+    };
+    if share.ps > 0 {
+        words.push_str(&format!(", {} PS", share.ps));
+    }
+    words
+}
+
+/// A job's placement in words: its shares' [`share_words`], joined by ` + `.
+pub fn placement_words(
+    cluster: &crate::cluster::Cluster,
+    shares: &[PlacedShare],
+    gpus_per_worker: f64,
+) -> String {
+    shares
+        .iter()
+        .map(|s| share_words(cluster, s, gpus_per_worker))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}

@@ -464,7 +464,7 @@ fn a_share_names_its_gpus_and_their_type() {
         workers,
         ps,
     };
-    let words = |sh: PlacedShare, per: f64| c.share_words(&sh, per);
+    let words = |sh: PlacedShare, per: f64| smd_core::plan::share_words(c, &sh, per);
     assert_eq!(words(share("t4x4-0", 4, 0), 1.0), "4 × A100 on t4x4-0");
     assert_eq!(words(share("t4x4-1", 2, 0), 2.0), "4 × A100 on t4x4-1");
     assert_eq!(
@@ -474,7 +474,7 @@ fn a_share_names_its_gpus_and_their_type() {
     assert_eq!(words(share("cpu-0", 1, 0), 0.0), "1 worker on cpu-0");
     assert_eq!(words(share("t4x4-9", 2, 0), 1.0), "2 workers on t4x4-9");
     assert_eq!(
-        c.placement_words(&[share("t4x4-0", 4, 0), share("t4x4-2", 2, 0)], 1.0),
+        smd_core::plan::placement_words(c, &[share("t4x4-0", 4, 0), share("t4x4-2", 2, 0)], 1.0),
         "4 × A100 on t4x4-0 + 2 × A100 on t4x4-2"
     );
 }

@@ -442,7 +442,7 @@ fn history(scenario: &smd_core::Scenario, j: &JobRun) -> Html {
             .as_ref()
             .filter(|p| !p.is_empty())
             .map_or("—".to_owned(), |p| {
-                scenario.cluster.placement_words(p, per_worker)
+                smd_core::plan::placement_words(&scenario.cluster, p, per_worker)
             });
         html! {
             <tr>

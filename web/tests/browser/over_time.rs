@@ -454,10 +454,7 @@ async fn over_time_on_a_mix_names_the_gpu_types_and_the_decision_times() {
     let want: Vec<String> = job
         .segments
         .iter()
-        .map(|g| {
-            s.cluster
-                .placement_words(g.placement.as_deref().unwrap(), 1.0)
-        })
+        .map(|g| smd_core::plan::placement_words(&s.cluster, g.placement.as_deref().unwrap(), 1.0))
         .collect();
     assert_eq!(cells, want);
     assert!(
