@@ -315,3 +315,29 @@ pub const TYPED: [[(&str, &str); 6]; 4] = [
         ),
     ],
 ];
+
+/// An application's step-time files on GPU type `gpu`, each as (its path under `data/`,
+/// its text): the placements file, then the scalability file — the Pollux artifact's for
+/// the T4, [`TYPED`]'s for the others. The one place that picks them.
+pub fn step_tables(app: crate::app::App, gpu: crate::gpu::Gpu) -> [(String, &'static str); 2] {
+    let (i, name) = (app as usize, app.name());
+    match crate::gpu::Gpu::ALL.iter().position(|&g| g == gpu) {
+        Some(t @ 1..) => {
+            let key = gpu.artifact_key();
+            [
+                (
+                    format!("sia/traces/{name}/placements-{key}.csv"),
+                    TYPED[t - 1][i].0,
+                ),
+                (
+                    format!("sia/traces/{name}/scalability-{key}.csv"),
+                    TYPED[t - 1][i].1,
+                ),
+            ]
+        }
+        _ => [
+            (format!("pollux/placements/{name}.csv"), PLACEMENTS[i]),
+            (format!("pollux/scalability/{name}.csv"), SCALABILITY[i]),
+        ],
+    }
+}

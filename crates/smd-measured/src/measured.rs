@@ -26,7 +26,7 @@
 
 use crate::app::App;
 use crate::csv;
-use crate::files::{PLACEMENTS, SCALABILITY, TYPED, VALIDATION};
+use crate::files::{step_tables, VALIDATION};
 use crate::gpu::Gpu;
 use smd_format::num;
 use std::collections::BTreeMap;
@@ -973,22 +973,8 @@ fn along(rows: &[Row], local: f64) -> Option<Step> {
 fn read(app: App, gpu: Gpu) -> Result<Measured, MeasuredError> {
     let i = app as usize;
     let name = app.name();
-    let key = gpu.artifact_key();
-    let (placements_text, scalability_text, placements_file, scalability_file) =
-        match Gpu::ALL.iter().position(|&g| g == gpu) {
-            Some(t @ 1..) => (
-                TYPED[t - 1][i].0,
-                TYPED[t - 1][i].1,
-                format!("sia/traces/{name}/placements-{key}.csv"),
-                format!("sia/traces/{name}/scalability-{key}.csv"),
-            ),
-            _ => (
-                PLACEMENTS[i],
-                SCALABILITY[i],
-                format!("placements/{name}.csv"),
-                format!("scalability/{name}.csv"),
-            ),
-        };
+    let [(placements_file, placements_text), (scalability_file, scalability_text)] =
+        step_tables(app, gpu);
     let fail = |file: String, m: String| MeasuredError::Data(format!("{file}: {m}"));
     let table = |file: String, text: &str, cols: &[&str]| -> Result<Vec<Vec<f64>>, MeasuredError> {
         let rows = csv::columns(text, cols).map_err(|m| fail(file.clone(), m))?;

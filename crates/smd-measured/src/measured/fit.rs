@@ -28,7 +28,7 @@
 use super::MeasuredError;
 use crate::app::App;
 use crate::csv;
-use crate::files::{PLACEMENTS, SCALABILITY, TYPED};
+use crate::files::step_tables;
 use crate::gpu::Gpu;
 
 /// The lower bound of every α and β, and the value pinned ones take (POLLUX-SIM.md §3.2).
@@ -175,58 +175,17 @@ fn log_sync_step(lc: f64, ln: f64, gamma: f64) -> (f64, f64) {
 
 /// The observations of an application in file order: every row of its `placements` file
 /// (N = the placement's digit count, R = its digit sum), then every row of its
-/// `scalability` file (POLLUX-SIM.md §2.1, §3.2).
+/// `scalability` file (POLLUX-SIM.md §2.1, §3.2) — the T4's ([`observations_on`]).
 pub fn observations(app: App) -> Result<Vec<Observation>, MeasuredError> {
-    let i = app as usize;
-    let name = app.name();
-    let mut out = Vec::new();
-    let file = format!("placements/{name}.csv");
-    for cells in rows(&file, PLACEMENTS[i], 4)? {
-        let digits: Vec<u32> = cells[0].chars().filter_map(|c| c.to_digit(10)).collect();
-        if digits.is_empty() || digits.len() != cells[0].len() {
-            return Err(MeasuredError::Data(format!(
-                "{file}: placement {:?} is not a digit string",
-                cells[0]
-            )));
-        }
-        // At most 4 digits of at most 9: no overflow.
-        out.push(Observation {
-            nodes: digits.len() as u32,
-            replicas: digits.iter().sum(),
-            local: number(&file, &cells[1])?,
-            step: number(&file, &cells[2])?,
-            sync: number(&file, &cells[3])?,
-        });
-    }
-    let file = format!("scalability/{name}.csv");
-    for cells in rows(&file, SCALABILITY[i], 5)? {
-        let count = |s: &str| {
-            s.parse::<u32>()
-                .map_err(|_| MeasuredError::Data(format!("{file}: {s:?} is not a count")))
-        };
-        out.push(Observation {
-            nodes: count(&cells[0])?,
-            replicas: count(&cells[1])?,
-            local: number(&file, &cells[2])?,
-            step: number(&file, &cells[3])?,
-            sync: number(&file, &cells[4])?,
-        });
-    }
-    Ok(out)
+    observations_on(app, Gpu::T4)
 }
 
-/// The observations of an application on GPU type `gpu` (docs/MODEL.md §24.1): the T4's
-/// are [`observations`]; another type's are its placement file's rows, then its
-/// scalability file's, read by their headers (their column orders differ).
+/// The observations of an application on GPU type `gpu` (docs/MODEL.md §24.1): its
+/// placement file's rows, then its scalability file's, read by their headers (their column
+/// orders differ between types).
 pub fn observations_on(app: App, gpu: Gpu) -> Result<Vec<Observation>, MeasuredError> {
-    let Some(t) = Gpu::ALL.iter().position(|&g| g == gpu).filter(|&t| t > 0) else {
-        return observations(app);
-    };
-    let (placements, scalability) = TYPED[t - 1][app as usize];
-    let key = gpu.artifact_key();
-    let name = app.name();
+    let [(file, placements), (scalability_file, scalability)] = step_tables(app, gpu);
     let mut out = Vec::new();
-    let file = format!("sia/traces/{name}/placements-{key}.csv");
     for r in by_header(
         &file,
         placements,
@@ -239,6 +198,7 @@ pub fn observations_on(app: App, gpu: Gpu) -> Result<Vec<Observation>, MeasuredE
                 r[0]
             )));
         }
+        // At most 9 digits of at most 9: no overflow.
         out.push(Observation {
             nodes: digits.len() as u32,
             replicas: digits.iter().sum(),
@@ -247,7 +207,7 @@ pub fn observations_on(app: App, gpu: Gpu) -> Result<Vec<Observation>, MeasuredE
             sync: number(&file, &r[3])?,
         });
     }
-    let file = format!("sia/traces/{name}/scalability-{key}.csv");
+    let file = scalability_file;
     let cols = [
         "num_nodes",
         "num_replicas",
@@ -293,28 +253,6 @@ pub fn fitted_on(app: App, gpu: Gpu) -> Result<Throughput, MeasuredError> {
             .collect()
     });
     all[app as usize].clone()
-}
-
-/// A file's data rows (header skipped, blank rows dropped), each with at least `width`
-/// trimmed cells.
-fn rows(file: &str, text: &str, width: usize) -> Result<Vec<Vec<String>>, MeasuredError> {
-    let records = csv::records(text).map_err(|m| MeasuredError::Data(format!("{file}: {m}")))?;
-    records
-        .iter()
-        .skip(1)
-        .filter(|r| r.cells.iter().any(|c| !c.trim().is_empty()))
-        .map(|r| {
-            let cells: Vec<String> = r.cells.iter().map(|c| c.trim().to_string()).collect();
-            if cells.len() < width {
-                return Err(MeasuredError::Data(format!(
-                    "{file}: line {} has {} cells, {width} expected",
-                    r.line,
-                    cells.len()
-                )));
-            }
-            Ok(cells)
-        })
-        .collect()
 }
 
 fn number(file: &str, s: &str) -> Result<f64, MeasuredError> {

@@ -2,6 +2,7 @@
 //! properties re-derived from the files independently of the module's code.
 
 use super::*;
+use crate::files::PLACEMENTS;
 
 fn close(a: f64, b: f64, rel: f64) -> bool {
     (a - b).abs() <= rel * b.abs().max(1e-12)
