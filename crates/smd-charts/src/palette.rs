@@ -57,8 +57,7 @@ pub fn categorical(k: usize) -> String {
 /// vermillion (V100), bluish green (A100), reddish purple (RTX 2080 Ti), orange
 /// (RTX 6000); marks in them carry a dark outline, which keeps them apart from white.
 pub fn gpu_type(gpu: Gpu) -> &'static str {
-    let k = Gpu::ALL.iter().position(|&g| g == gpu).unwrap_or(0);
-    CATEGORICAL[k % CATEGORICAL.len()]
+    CATEGORICAL[gpu.index() % CATEGORICAL.len()]
 }
 
 /// Dash patterns of series, `none` for a solid line: seven, against six colours, so that

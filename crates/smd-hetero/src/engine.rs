@@ -240,7 +240,7 @@ pub fn run(
         out.used.push(active.iter().map(|&i| jobs[i].gpus()).sum());
         for &i in &active {
             if let Some(g) = jobs[i].gpu {
-                gpu_s[i][crate::job::index(g)] += f64::from(jobs[i].gpus()) * interval_s;
+                gpu_s[i][g.index()] += f64::from(jobs[i].gpus()) * interval_s;
             }
         }
         if let Some(p) = opts.progress.as_mut() {

@@ -87,7 +87,7 @@ impl Job {
 
     /// The learner of type `g` (the one learner with a merged profile).
     pub fn learner(&self, g: Gpu) -> &Learner {
-        &self.learners[if self.merged { 0 } else { index(g) }]
+        &self.learners[if self.merged { 0 } else { g.index() }]
     }
 
     /// GPUs it holds.
@@ -112,7 +112,7 @@ impl Job {
             return Ok(());
         }
         let m = Measured::on(self.spec.app, g)?;
-        let learner = &mut self.learners[if self.merged { 0 } else { index(g) }];
+        let learner = &mut self.learners[if self.merged { 0 } else { g.index() }];
         let pace = slowdown(self.spec.app);
         let done = m.run_typed(&mut self.at, &self.placement, learner, left, pace)?;
         self.stats = learner.stats().or(self.stats);
@@ -149,11 +149,6 @@ impl Job {
         self.rescale_s = delay;
         self.restarts = Some(self.restarts.map_or(0, |r| r + 1));
     }
-}
-
-/// A type's index in [`Gpu::ALL`].
-pub fn index(g: Gpu) -> usize {
-    Gpu::ALL.iter().position(|&x| x == g).unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -321,8 +321,8 @@ pub const TYPED: [[(&str, &str); 6]; 4] = [
 /// the T4, [`TYPED`]'s for the others. The one place that picks them.
 pub fn step_tables(app: crate::app::App, gpu: crate::gpu::Gpu) -> [(String, &'static str); 2] {
     let (i, name) = (app as usize, app.name());
-    match crate::gpu::Gpu::ALL.iter().position(|&g| g == gpu) {
-        Some(t @ 1..) => {
+    match gpu.index() {
+        t @ 1.. => {
             let key = gpu.artifact_key();
             [
                 (

@@ -40,6 +40,11 @@ impl Gpu {
     /// Every type, in the order tables and charts list them.
     pub const ALL: [Gpu; 5] = [Gpu::T4, Gpu::V100, Gpu::A100, Gpu::Rtx2080ti, Gpu::Rtx6000];
 
+    /// Its position in [`Gpu::ALL`] (what per-type arrays are indexed by).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// Its name in files and on the command line: `t4`, `v100`, `a100`, `rtx2080ti`,
     /// `rtx6000` (serde's).
     pub fn name(self) -> &'static str {
@@ -142,6 +147,7 @@ mod tests {
                 format!("\"{}\"", g.name())
             );
             assert_eq!(Gpu::parse(&format!(" {} ", g.name().to_uppercase())), Ok(g));
+            assert_eq!(Gpu::ALL[g.index()], g);
         }
         assert!(Gpu::parse("h100").unwrap_err().contains("t4, v100, a100"));
     }

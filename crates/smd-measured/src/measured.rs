@@ -192,7 +192,7 @@ impl Measured {
     pub fn on(app: App, gpu: Gpu) -> Result<&'static Measured, MeasuredError> {
         type All = Vec<Result<Measured, MeasuredError>>;
         static ALL: [OnceLock<All>; 5] = [const { OnceLock::new() }; 5];
-        let t = Gpu::ALL.iter().position(|&g| g == gpu).unwrap_or(0);
+        let t = gpu.index();
         let all = ALL[t].get_or_init(|| App::ALL.iter().map(|&a| read(a, gpu)).collect());
         all[app as usize].as_ref().map_err(Clone::clone)
     }

@@ -182,11 +182,10 @@ fn gpu_types() -> Html {
         })
         .collect();
     let svg = AttrValue::from(smd_charts::gpu_speeds_svg(&Gpu::ALL, &rows, 720.0));
-    let at = |gpu: Gpu| Gpu::ALL.iter().position(|&g| g == gpu).unwrap_or(0);
     // Two applications' gains from a T4 to an A100, the largest and the smallest.
     let gains: Vec<(&str, f64)> = speeds
         .iter()
-        .map(|(app, v)| (app.label(), v[at(Gpu::A100)] / v[at(Gpu::T4)]))
+        .map(|(app, v)| (app.label(), v[Gpu::A100.index()] / v[Gpu::T4.index()]))
         .collect();
     let most = gains.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1));
     let least = gains.iter().copied().min_by(|a, b| a.1.total_cmp(&b.1));
@@ -204,8 +203,8 @@ fn gpu_types() -> Html {
             format!(
                 "{}: {} samples/s on a T4, {} on an A100",
                 app.label(),
-                smd_format::readable(v[at(Gpu::T4)], 3),
-                smd_format::readable(v[at(Gpu::A100)], 3)
+                smd_format::readable(v[Gpu::T4.index()], 3),
+                smd_format::readable(v[Gpu::A100.index()], 3)
             )
         })
         .collect::<Vec<_>>()
