@@ -681,6 +681,18 @@ pub fn jobs_as(
         .collect()
 }
 
+/// The first `first` jobs of the bundled workload `name` ([`workload`]) as measured jobs on
+/// the machines of `mix` (`TYPE=N,…`, [`crate::machines::parse_mix`]; the first type's
+/// machine is the instance): how the studies, benchmarks and tests put a workload on a
+/// mix of GPU types. The message names what is wrong.
+pub fn workload_on_mix(name: &str, first: usize, mix: &str) -> Result<Scenario, String> {
+    let mut arrivals = parse(workload(name)?).map_err(|e| e.to_string())?;
+    arrivals.truncate(first);
+    let mix = crate::machines::parse_mix(mix)?;
+    let cluster = crate::machines::mix_cluster(&mix, mix[0].0.capacity);
+    scenario(&arrivals, cluster).map_err(|e| e.to_string())
+}
+
 /// A version-2 scenario with one measured job per arrival on `cluster`, default
 /// parameters ([`jobs`]).
 pub fn scenario(arrivals: &[Arrival], cluster: Cluster) -> Result<Scenario, TraceError> {

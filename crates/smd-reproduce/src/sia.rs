@@ -82,13 +82,8 @@ pub const RATE_COLUMNS: [&str; 5] = [
 
 /// Workload `name` on the paper's cluster.
 pub fn scenario(name: &str) -> Result<Scenario, Error> {
-    let text = smd_apps::trace::workload(name).map_err(|m| Error::field(None, "workload", m))?;
-    let arrivals =
-        smd_apps::trace::parse(text).map_err(|e| Error::field(None, "workload", e.to_string()))?;
-    let mix = smd_apps::machines::parse_mix(MIX).map_err(|m| Error::field(None, "mix", m))?;
-    let cluster = smd_apps::machines::mix_cluster(&mix, mix[0].0.capacity);
-    smd_apps::trace::scenario(&arrivals, cluster)
-        .map_err(|e| Error::field(None, "workload", e.to_string()))
+    smd_apps::trace::workload_on_mix(name, usize::MAX, MIX)
+        .map_err(|m| Error::field(None, "workload", m))
 }
 
 /// The workloads of a trace at a size.

@@ -13,11 +13,7 @@ const TYPED: [SimPolicy; 3] = [SimPolicy::Sia, SimPolicy::Gavel, SimPolicy::Poll
 
 /// The first `n` jobs of `workload` on the machines of `mix`.
 fn scenario(workload: &str, n: usize, mix: &str) -> Scenario {
-    let mut arrivals = trace::parse(trace::workload(workload).unwrap()).unwrap();
-    arrivals.truncate(n);
-    let mix = machines::parse_mix(mix).unwrap();
-    let cluster = machines::mix_cluster(&mix, mix[0].0.capacity);
-    let s = trace::scenario(&arrivals, cluster).unwrap();
+    let s = trace::workload_on_mix(workload, n, mix).unwrap();
     s.validate().unwrap();
     s
 }

@@ -513,12 +513,7 @@ fn pollux_sums_to_the_same_jcts_as_in_wasm() {
 /// The first 12 jobs of the Sia artifact's philly-1 on a mix of GPU types (4 × t4x4,
 /// 1 × a100x8, 1 × rtx2080tix8: Gavel needs a type with 16 GPUs for the largest): the scenario of the heterogeneity-aware policies' determinism checks.
 fn small_mix() -> Scenario {
-    let text = trace::workload("philly-1").unwrap();
-    let mut arrivals = trace::parse(text).unwrap();
-    arrivals.truncate(12);
-    let mix = machines::parse_mix("t4x4=4,a100x8=1,rtx2080tix8=1").unwrap();
-    let t4 = machines::machine_type("t4x4").unwrap();
-    trace::scenario(&arrivals, machines::mix_cluster(&mix, t4.capacity)).unwrap()
+    trace::workload_on_mix("philly-1", 12, "t4x4=4,a100x8=1,rtx2080tix8=1").unwrap()
 }
 
 /// Sia and Gavel are the same runs natively and in wasm: on [`small_mix`] their JCTs sum

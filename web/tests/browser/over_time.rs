@@ -340,13 +340,7 @@ async fn side_by_side_over_time_shows_the_jcts_over_time_shows() {
 /// 1 × rtx2080tix8: the scenario of the native check `sia_and_gavel_sum_to_the_same_jcts_as_in_wasm`
 /// (crates/smd-sim/tests/measured.rs).
 fn small_mix() -> Scenario {
-    use smd_apps::{machines, trace};
-    let text = trace::workload("philly-1").unwrap();
-    let mut arrivals = trace::parse(text).unwrap();
-    arrivals.truncate(12);
-    let mix = machines::parse_mix("t4x4=4,a100x8=1,rtx2080tix8=1").unwrap();
-    let t4 = machines::machine_type("t4x4").unwrap();
-    trace::scenario(&arrivals, machines::mix_cluster(&mix, t4.capacity)).unwrap()
+    smd_apps::trace::workload_on_mix("philly-1", 12, "t4x4=4,a100x8=1,rtx2080tix8=1").unwrap()
 }
 
 /// Sia and Gavel are the same runs in wasm as natively: on the small mix their JCTs sum to

@@ -71,9 +71,7 @@ fn main() {
     }
     println!();
     println!("A whole Philly workload (philly-1, 160 jobs) on the 64-GPU cluster");
-    let arrivals = trace::parse(trace::workload("philly-1").expect("bundled")).expect("reads");
-    let mix = machines::parse_mix("t4x4=6,a100x8=2,rtx2080tix8=3").expect("a mix");
-    let s = trace::scenario(&arrivals, machines::mix_cluster(&mix, mix[0].0.capacity))
+    let s = trace::workload_on_mix("philly-1", usize::MAX, "t4x4=6,a100x8=2,rtx2080tix8=3")
         .expect("a scenario");
     let mut total = 0.0;
     println!("| policy | mean JCT h | run s |");
