@@ -207,6 +207,10 @@ pub fn run(
             )));
         }
         for (j, list) in jobs.iter_mut().zip(stretches.iter_mut()) {
+            // Only a running, unfinished job moves (its step is a no-op otherwise).
+            if j.completion_s.is_some() || j.placement.is_empty() {
+                continue;
+            }
             let before = share_of(j);
             j.step(now, interval_s)
                 .map_err(|e| RunError::Invalid(format!("job {}: {e}", j.spec.name)))?;

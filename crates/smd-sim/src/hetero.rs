@@ -221,12 +221,17 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
 /// The loop's outcome as a run: jobs with their stretches as segments on named machines,
 /// the GPUs in use per tick, the metrics and the decision times.
 fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>]) -> Run {
+    let models: Vec<JobModel> = s
+        .jobs
+        .iter()
+        .map(|j| JobModel::of(j, &s.cluster, s.params.time_unit_s))
+        .collect();
     let jobs: Vec<JobRun> = out
         .jobs
         .iter()
         .zip(&s.jobs)
-        .map(|(o, j)| {
-            let m = JobModel::of(j, &s.cluster, s.params.time_unit_s);
+        .zip(&models)
+        .map(|((o, j), m)| {
             let delay = j.measured.as_ref().map_or(0.0, |m| m.app.restart_delay_s());
             let segments: Vec<Segment> = o
                 .segments
@@ -278,14 +283,7 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
         .collect();
     // No schedule beats every job finishing at once: μ(π(0)) each (a loose bound; the
     // slot loop's `bound` plans at the T4's speed, so it is not this cluster's).
-    let bound: f64 = s
-        .jobs
-        .iter()
-        .map(|j| {
-            let m = JobModel::of(j, &s.cluster, s.params.time_unit_s);
-            m.mu(m.pi(0.0))
-        })
-        .sum();
+    let bound: f64 = models.iter().map(|m| m.mu(m.pi(0.0))).sum();
     let slots = out
         .used
         .iter()
