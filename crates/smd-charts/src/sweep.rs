@@ -44,6 +44,8 @@ pub enum SweepMetric {
     GpuHours,
     /// Each policy over time: what renting the cluster costs for the run (`sweep-cost`).
     Cost,
+    /// Each policy over time: the mean cost of a job's GPUs (`sweep-cost-per-job`).
+    CostPerJob,
 }
 
 impl SweepMetric {
@@ -60,6 +62,7 @@ impl SweepMetric {
             SweepMetric::Finished => "sweep-finished",
             SweepMetric::GpuHours => "sweep-gpu-hours",
             SweepMetric::Cost => "sweep-cost",
+            SweepMetric::CostPerJob => "sweep-cost-per-job",
         }
     }
 
@@ -75,6 +78,7 @@ impl SweepMetric {
             M::Utility => SweepMetric::Utility,
             M::GpuHours => SweepMetric::GpuHours,
             M::Cost => SweepMetric::Cost,
+            M::CostPerJob => SweepMetric::CostPerJob,
         }
     }
 }
@@ -361,6 +365,20 @@ fn time_lines(report: &Report, metric: SweepMetric) -> (Vec<Line>, String) {
                 .collect(),
             "cost, USD".into(),
         ),
+        SweepMetric::CostPerJob => (
+            (0..sims.len())
+                .filter(no_bound)
+                .map(|k| {
+                    sim(k, &|o| {
+                        (
+                            o.cost_per_job_usd,
+                            smd_format::usd(o.cost_per_job_usd.unwrap_or(f64::NAN)),
+                        )
+                    })
+                })
+                .collect(),
+            "cost per job, USD".into(),
+        ),
         // Static metrics are drawn by static_lines.
         _ => (Vec::new(), String::new()),
     }
@@ -385,6 +403,7 @@ fn title(metric: SweepMetric, report: &Report) -> String {
         SweepMetric::Finished => "Over time: jobs finished",
         SweepMetric::GpuHours => "Over time: GPU-hours",
         SweepMetric::Cost => "Over time: cost of the run (USD)",
+        SweepMetric::CostPerJob => "Over time: cost per job (USD)",
     };
     format!("{what} against {}", size_title(report))
 }
@@ -600,6 +619,7 @@ pub fn log_axis(metric: SweepMetric, least: f64, most: f64) -> bool {
             | SweepMetric::P95Jct
             | SweepMetric::GpuHours
             | SweepMetric::Cost
+            | SweepMetric::CostPerJob
     ) && least.is_finite()
         && least > 0.0
         && most > 10.0 * least
@@ -618,6 +638,7 @@ fn metric_name(metric: SweepMetric) -> &'static str {
         SweepMetric::Finished => "finished",
         SweepMetric::GpuHours => "gpu-hours",
         SweepMetric::Cost => "cost",
+        SweepMetric::CostPerJob => "cost-per-job",
     }
 }
 

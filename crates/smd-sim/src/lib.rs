@@ -36,6 +36,7 @@
 // Bottom-up: options and output (what a run is asked and answers), world (the scenario as
 // the loop reads it, a slot, a decision), sharing (the GPU packing over time), settle (a
 // decision placed and packed), policy (the deciders), engine (the slot loop).
+mod cost;
 mod engine;
 mod hetero;
 mod options;
@@ -45,6 +46,7 @@ mod settle;
 mod sharing;
 mod world;
 
+pub use cost::job_costs;
 pub use hetero::{GAVEL_ROUND_S, TICK_S as HETERO_TICK_S};
 pub use options::{Options, Progress, SimError, SimPolicy};
 pub use output::{

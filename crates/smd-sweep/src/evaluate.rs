@@ -102,6 +102,15 @@ pub struct TimeOutcome {
     /// (or the horizon) × Δ. `null`: the cluster has no price.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// The cluster's price, US dollars per hour (`Cluster::hourly_usd`; `null`: some
+    /// group has no price).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usd_per_hour: Option<f64>,
+    /// The mean over the jobs that ran of each job's cost: the GPU-hours it ran on each
+    /// type × that type's price per GPU-hour (docs/MODEL.md §25.1; `null`: unpriced, or no
+    /// job ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_per_job_usd: Option<f64>,
     /// Wall time of the run, ms, by the caller's clock (0 without one).
     pub run_ms: f64,
 }
@@ -229,37 +238,7 @@ pub fn evaluate(
             step(opts, policy.name());
             continue;
         }
-        let mut sim_opts = smd_sim::Options {
-            cancel: opts.cancel,
-            ..Default::default()
-        };
-        let t0 = clock();
-        let run = match smd_sim::simulate(scenario, policy, &mut sim_opts) {
-            Ok(run) => run,
-            Err(smd_sim::SimError::Cancelled) => return Err(SweepError::Cancelled),
-            Err(smd_sim::SimError::Invalid(e)) => return Err(failed(policy.name(), e)),
-        };
-        let run_ms = clock() - t0;
-        let m = &run.metrics;
-        over_time.push((
-            policy,
-            TimeOutcome {
-                total_utility: m.total_utility,
-                bound: m.bound,
-                finished: run.jobs.len() - m.unfinished,
-                unfinished: m.unfinished,
-                mean_jct_s: m.mean_jct_s,
-                mean_queue_s: m.mean_queue_s,
-                p95_jct_s: m.p95_jct_s,
-                gpu_hours: run.slots.iter().map(|u| u.used.gpu).sum::<f64>()
-                    * scenario.interval_s()
-                    / 3600.0,
-                cost_usd: scenario.cluster.hourly_usd().ok().map(|usd_per_h| {
-                    usd_per_h * run.slots.len() as f64 * scenario.interval_s() / 3600.0
-                }),
-                run_ms,
-            },
-        ));
+        over_time.push((policy, time_outcome(scenario, policy, opts, &point.label())?));
         step(opts, policy.name());
     }
     Ok(PointResult {
@@ -272,5 +251,62 @@ pub fn evaluate(
         capacity: scenario.cluster.capacity(),
         policies: planned,
         over_time,
+    })
+}
+
+/// `scenario` simulated with `policy` into a [`TimeOutcome`], timed by `opts`' clock and
+/// stopped by its cancel; a failure names the point (`at`) and the policy.
+pub(crate) fn time_outcome(
+    scenario: &Scenario,
+    policy: SimPolicy,
+    opts: &Options,
+    at: &str,
+) -> Result<TimeOutcome, SweepError> {
+    let clock = opts.clock.unwrap_or(&|| 0.0);
+    let mut sim_opts = smd_sim::Options {
+        cancel: opts.cancel,
+        ..Default::default()
+    };
+    let t0 = clock();
+    let run = match smd_sim::simulate(scenario, policy, &mut sim_opts) {
+        Ok(run) => run,
+        Err(smd_sim::SimError::Cancelled) => return Err(SweepError::Cancelled),
+        Err(smd_sim::SimError::Invalid(error)) => {
+            return Err(SweepError::Planner {
+                at: at.to_owned(),
+                policy: policy.name().to_owned(),
+                error,
+            })
+        }
+    };
+    let run_ms = clock() - t0;
+    let m = &run.metrics;
+    let hours = run.slots.len() as f64 * scenario.interval_s() / 3600.0;
+    let usd_per_hour = scenario.cluster.hourly_usd().ok();
+    // §25.1: the mean over the jobs that ran of what each job's GPUs cost.
+    let cost_per_job_usd = smd_sim::job_costs(scenario, &run).ok().and_then(|costs| {
+        let ran: Vec<f64> = run
+            .jobs
+            .iter()
+            .zip(costs)
+            .filter(|(j, _)| j.first_start_s.is_some())
+            .map(|(_, c)| c)
+            .collect();
+        (!ran.is_empty()).then(|| ran.iter().sum::<f64>() / ran.len() as f64)
+    });
+    Ok(TimeOutcome {
+        total_utility: m.total_utility,
+        bound: m.bound,
+        finished: run.jobs.len() - m.unfinished,
+        unfinished: m.unfinished,
+        mean_jct_s: m.mean_jct_s,
+        mean_queue_s: m.mean_queue_s,
+        p95_jct_s: m.p95_jct_s,
+        gpu_hours: run.slots.iter().map(|u| u.used.gpu).sum::<f64>() * scenario.interval_s()
+            / 3600.0,
+        cost_usd: usd_per_hour.map(|usd_per_h| usd_per_h * hours),
+        usd_per_hour,
+        cost_per_job_usd,
+        run_ms,
     })
 }

@@ -44,14 +44,19 @@
 
 #![warn(missing_docs)]
 
+mod buy;
 mod error;
 mod evaluate;
 mod knee;
 mod metric;
+mod mix;
 mod pairs;
 mod point;
 mod range;
 
+#[cfg(feature = "parallel")]
+pub use buy::run_parallel as run_mixes_parallel;
+pub use buy::{frontier, parse_budget, Minimize, MixReport, MixSearch, Question, MAX_BUDGET};
 pub use error::SweepError;
 pub use evaluate::{
     evaluate, Options, Outcome, PointResult, Policies, Progress, Size, TimeOutcome,
@@ -59,6 +64,10 @@ pub use evaluate::{
 pub use knee::{answer, knee, knee_over_time, Knee, KNEE_SHARE};
 pub use metric::{
     goal_in, metric_answer, parse_goal, seek, Metric, MetricAnswer, MetricPoint, Seek, MAX_GOAL,
+};
+pub use mix::{
+    evaluate_mix, mix_price, mix_types, mix_words, scenario_at_mix, type_prices, MixAxis,
+    MixPoint, MixSpec, MixTask, MAX_MIXES,
 };
 pub use point::{
     parse_resource, points, scenario_at, Axis, Point, Spec, Target, DEFAULT_MACHINE_TYPE,

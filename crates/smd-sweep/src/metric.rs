@@ -32,6 +32,10 @@ pub enum Metric {
     /// What renting the cluster costs until the jobs are done (over time; machines with
     /// an hourly price): its $/hour × the run's length.
     Cost,
+    /// What each job's GPUs cost, on average over the jobs that ran (over time; machines
+    /// with an hourly price): the GPU-hours it ran on each type × that type's price per
+    /// GPU-hour (docs/MODEL.md §25.1).
+    CostPerJob,
 }
 
 smd_core::named!(Metric, "metric" {
@@ -42,6 +46,7 @@ smd_core::named!(Metric, "metric" {
     Utility => "utility",
     GpuHours => "gpu_hours",
     Cost => "cost",
+    CostPerJob => "cost_per_job",
 });
 
 impl Metric {
@@ -49,8 +54,19 @@ impl Metric {
     pub fn lower_is_better(self) -> bool {
         matches!(
             self,
-            Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue | Metric::GpuHours | Metric::Cost
+            Metric::MeanJct
+                | Metric::P95Jct
+                | Metric::MeanQueue
+                | Metric::GpuHours
+                | Metric::Cost
+                | Metric::CostPerJob
         )
+    }
+
+    /// Whether it is an amount of money: it has no direction to halve in (more machines
+    /// cost more per hour and may finish sooner), so the answer is the cheapest size.
+    pub fn is_cost(self) -> bool {
+        matches!(self, Metric::Cost | Metric::CostPerJob)
     }
 
     /// Whether it needs the jobs simulated over time.
@@ -68,6 +84,7 @@ impl Metric {
             Metric::Utility => "total utility",
             Metric::GpuHours => "GPU-hours",
             Metric::Cost => "cost",
+            Metric::CostPerJob => "cost per job",
         }
     }
 
@@ -78,7 +95,7 @@ impl Metric {
             Metric::Finished => format!("{} jobs", v.round()),
             Metric::Utility => smd_format::sig(v, 4),
             Metric::GpuHours => format!("{} GPU-hours", smd_format::sig(v, 3)),
-            Metric::Cost => smd_format::usd(v),
+            Metric::Cost | Metric::CostPerJob => smd_format::usd(v),
         }
     }
 
@@ -92,13 +109,14 @@ impl Metric {
             Metric::Utility => Some(o.total_utility),
             Metric::GpuHours => Some(o.gpu_hours),
             Metric::Cost => o.cost_usd,
+            Metric::CostPerJob => o.cost_per_job_usd,
         }
     }
 
     /// Whether `scenario` has what this metric needs beyond arrivals: the cost a price on
     /// every machine group. The error says what is missing.
     pub fn check(self, scenario: &smd_core::Scenario) -> Result<(), String> {
-        if self == Metric::Cost {
+        if self.is_cost() {
             scenario
                 .cluster
                 .hourly_usd()
@@ -266,7 +284,7 @@ pub fn metric_answer(
     let target = match current.value {
         // The cheapest size anywhere in the range: more machines cost more per hour and
         // may finish sooner, so the cost has no direction to halve in.
-        Some(_) if metric == Metric::Cost => least(&values),
+        Some(_) if metric.is_cost() => least(&values),
         Some(c) if metric.lower_is_better() => values[at..]
             .iter()
             .find(|p| p.value.is_some_and(|v| v <= c / 2.0))
@@ -306,7 +324,7 @@ pub fn metric_answer(
                 xa - yb
             }
         });
-        if worse > tol && worse > largest && metric != Metric::Cost {
+        if worse > tol && worse > largest && !metric.is_cost() {
             against = Some((w[0], w[1]));
         }
     }
@@ -403,7 +421,7 @@ fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
             size(a.current.size)
         );
     };
-    if m == Metric::Cost {
+    if m.is_cost() {
         return match a.target {
             Some(t) if t.size == a.current.size => format!(
                 "Under {under}, {} is the cheapest size swept: {} until the jobs are done.",

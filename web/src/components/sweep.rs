@@ -122,7 +122,7 @@ fn metric_term(m: Metric) -> &'static str {
         Metric::Finished => "admitted",
         Metric::GpuHours => "GPU-hours",
         Metric::Utility => "utility",
-        Metric::Cost => "cost",
+        Metric::Cost | Metric::CostPerJob => "cost",
     }
 }
 
@@ -135,6 +135,7 @@ fn metric_label(m: Metric) -> &'static str {
         Metric::Finished => "jobs finished (over time)",
         Metric::GpuHours => "GPU-hours (over time)",
         Metric::Cost => "cost in USD (over time, priced machines)",
+        Metric::CostPerJob => "cost per job in USD (over time, priced machines)",
         Metric::Utility => "total utility (static plan)",
     }
 }
@@ -529,7 +530,7 @@ fn cell(metric: Metric, v: f64) -> String {
         Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue => duration(v),
         Metric::Finished => format!("{}", v.round()),
         Metric::Utility | Metric::GpuHours => smd_format::amount(v),
-        Metric::Cost => smd_format::usd(v),
+        Metric::Cost | Metric::CostPerJob => smd_format::usd(v),
     }
 }
 
@@ -541,5 +542,8 @@ fn unit(metric: Metric) -> &'static str {
         Metric::Utility => "utility: the sum of the admitted jobs' utility values, no unit",
         Metric::GpuHours => "GPU-hours",
         Metric::Cost => "US dollars for renting the cluster until the jobs are done",
+        Metric::CostPerJob => {
+            "US dollars: the GPU-hours each job ran on each type × its price per GPU-hour"
+        }
     }
 }

@@ -1,0 +1,44 @@
+//! What a run costs each job (docs/MODEL.md §25.1): the GPU-hours it ran on each machine
+//! × that machine's price per GPU-hour (its group's `hourly_usd` / its GPUs). The run's
+//! own cost — the cluster's price × the run's length — is the caller's
+//! (`Cluster::hourly_usd`); this splits the GPUs' share of it among the jobs.
+
+use crate::output::Run;
+use smd_core::Scenario;
+
+/// Each job's cost in US dollars, in the run's job order: Σ over its segments and their
+/// shares of (workers × the job's GPUs per worker + PSs × per PS) × the segment's running
+/// time (restarts not counted: the GPUs then make no progress, and the cluster's run cost
+/// counts every hour anyway) × the machine's price per GPU-hour. Shares on machines
+/// without GPUs cost nothing here. The error says what has no price: a pool, a group
+/// without `hourly_usd`, or a segment with no placement.
+pub fn job_costs(scenario: &Scenario, run: &Run) -> Result<Vec<f64>, String> {
+    let cluster = &scenario.cluster;
+    cluster.hourly_usd()?;
+    run.jobs
+        .iter()
+        .zip(&scenario.jobs)
+        .map(|(jr, job)| {
+            let mut usd = 0.0;
+            for seg in &jr.segments {
+                let hours = (seg.end_s - seg.start_s).max(0.0) / 3600.0;
+                let Some(shares) = &seg.placement else {
+                    return Err(format!("job {:?} ran with no placement: no machine to price", jr.id));
+                };
+                for share in shares {
+                    let group = cluster.group_of(&share.machine).ok_or_else(|| {
+                        format!("job {:?} ran on {:?}, no machine of the cluster", jr.id, share.machine)
+                    })?;
+                    if group.capacity.gpu <= 0.0 {
+                        continue;
+                    }
+                    // `hourly_usd()` above checked every group has a price.
+                    let per_gpu_hour = group.hourly_usd.unwrap_or(0.0) / group.capacity.gpu;
+                    let gpus = share.workers as f64 * job.worker.gpu + share.ps as f64 * job.ps.gpu;
+                    usd += gpus * hours * per_gpu_hour;
+                }
+            }
+            Ok(usd)
+        })
+        .collect()
+}
