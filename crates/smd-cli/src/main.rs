@@ -13,6 +13,7 @@
 //! head`) ends the program quietly with status 0.
 
 mod apps;
+mod buy;
 mod calibrate;
 mod common;
 mod diff;
@@ -104,9 +105,10 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Plan the scenario at many cluster sizes (units, machines, or one resource) with every
     /// policy, and say where the utility levels off (the knee; docs/MODEL.md §19); --json
-    /// prints docs/SCENARIO.md's "Sweep output".
+    /// prints docs/SCENARIO.md's "Sweep output". With --mix: what to buy, the mixes of
+    /// machine types of a grid (docs/MODEL.md §25; "Mix sweep output").
     #[command(after_help = AFTER_HELP)]
-    Sweep(sweep::SweepArgs),
+    Sweep(Box<sweep::SweepArgs>),
     /// Pack a plan's admitted one-GPU workers on shared GPUs (CLUSTER.md §5): every GPU's
     /// occupants, collision probability and slowdown; GPUs used against one each.
     Share(share::ShareArgs),

@@ -25,35 +25,64 @@ pub struct SweepArgs {
         long,
         value_name = "A:B:S",
         allow_hyphen_values = true,
-        conflicts_with = "machines",
-        required_unless_present = "machines"
+        conflicts_with_all = ["machines", "mix"],
+        required_unless_present_any = ["machines", "mix"]
     )]
-    units: Option<String>,
+    pub(crate) units: Option<String>,
     /// Machine counts, START:STOP:STEP (e.g. 4:64:4): of one group of a scenario of machines
     /// (--group), or, for a pool, of a catalog type (--machine-type).
-    #[arg(long, value_name = "A:B:S", allow_hyphen_values = true)]
-    machines: Option<String>,
+    #[arg(
+        long,
+        value_name = "A:B:S",
+        allow_hyphen_values = true,
+        conflicts_with = "mix"
+    )]
+    pub(crate) machines: Option<String>,
+    /// What to buy: every mix of machine types of a grid, TYPE=A:B:S,… (e.g.
+    /// t4x4=0:16:2,a100x8=0:4; a type is a catalog type or a machine group of the scenario;
+    /// A:B steps by 1, N is one count), the jobs simulated over time on each mix under one
+    /// policy (--policy P; default sia where it applies), judged by --metric (default
+    /// mean_jct). With --goal and --minimize cost: the cheapest mix that meets the goal;
+    /// with --budget: the best within it; and the cost–metric frontier.
+    #[arg(long, value_name = "TYPE=A:B:S,…", allow_hyphen_values = true)]
+    pub(crate) mix: Option<String>,
+    /// With --mix: the most a mix may cost, US dollars per hour (60/h, $60/h or 60).
+    #[arg(
+        long,
+        value_name = "USD/h",
+        requires = "mix",
+        allow_hyphen_values = true
+    )]
+    pub(crate) budget: Option<String>,
+    /// With --mix: what the answer minimises — cost (the mix's price per hour; needs
+    /// --goal) or the metric's name (the default; within --budget when given).
+    #[arg(long, value_name = "cost|METRIC", requires = "mix")]
+    pub(crate) minimize: Option<String>,
+    /// With --mix: evaluate every mix of the grid (the whole frontier), not only those the
+    /// answer needs.
+    #[arg(long, requires = "mix")]
+    pub(crate) every: bool,
     /// With --machines on a pool: the catalog type (`smd machines`; default t4x4).
     #[arg(long, value_name = "NAME", requires = "machines")]
-    machine_type: Option<String>,
+    pub(crate) machine_type: Option<String>,
     /// With --machines on a scenario of machines: the group whose count varies (default the
     /// first).
     #[arg(long, value_name = "NAME", requires = "machines")]
-    group: Option<String>,
+    pub(crate) group: Option<String>,
     /// Vary only this resource (gpu, vcpu, memory_gb, storage_gb; or cpu, mem, storage); the
     /// others stay at the scenario's. With --units: that resource is units × unit; with
     /// --machines: the group keeps its count and its machines hold as much of it as N
     /// machines of their type.
     #[arg(long, value_name = "R")]
-    resource: Option<String>,
+    pub(crate) resource: Option<String>,
     /// The static policies: one name, several separated by commas, or `all` (smd, esw,
     /// optimus, exact, global; on machines also smd_locality).
     #[arg(long, value_name = "P|all", default_value = "all")]
-    policy: String,
+    pub(crate) policy: String,
     /// Also simulate the jobs over time at every size (they need `arrival_s`; docs/MODEL.md
     /// §17): total utility, mean JCT and queueing per policy.
     #[arg(long)]
-    over_time: bool,
+    pub(crate) over_time: bool,
     /// With --over-time: the policies over time (fifo, optimus, smd, oasis, locality, bound;
     /// for measured jobs also the reference simulator's tiresias, optimus_oracle and pollux),
     /// comma-separated, or `all`.
@@ -63,7 +92,7 @@ pub struct SweepArgs {
         default_value = "all",
         requires = "over_time"
     )]
-    sim_policy: String,
+    pub(crate) sim_policy: String,
     /// Answer for one metric instead of the knee of utility: mean_jct, p95_jct, mean_queue,
     /// finished, gpu_hours, cost (these need --over-time; cost needs machines with an
     /// hourly price, as catalog types have) or utility. Under the one policy named by
@@ -71,21 +100,16 @@ pub struct SweepArgs {
     /// scenario's own size; the sizes that halve it (the cheapest, for cost; or reach the
     /// most) in words, and in the JSON's `answer` and `metric`.
     #[arg(long, value_name = "M")]
-    metric: Option<String>,
+    pub(crate) metric: Option<String>,
     /// With --metric and one policy: the fewest sizes of the range at which the metric
     /// meets this goal (at most it for times, GPU-hours and cost in USD, at least it for finished jobs
     /// and utility), by bisection — about log₂ of the sizes are evaluated, every size below
     /// the answer when they show the metric is not monotone. Times take a unit: 2h, 90min,
     /// 30s (a bare number is seconds); the other metrics a plain number.
-    #[arg(
-        long,
-        value_name = "X",
-        requires = "metric",
-        allow_hyphen_values = true
-    )]
-    goal: Option<String>,
+    #[arg(long, value_name = "X", allow_hyphen_values = true)]
+    pub(crate) goal: Option<String>,
     #[command(flatten)]
-    common: Common,
+    pub(crate) common: Common,
 }
 
 /// Names separated by commas, or `all`. A name given twice is refused: the JSON output has
@@ -117,6 +141,9 @@ fn names<T: std::str::FromStr<Err = String> + Clone + PartialEq>(
 
 /// Plans every size with every policy and prints the table or the JSON.
 pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
+    if let Some(mix) = &a.mix {
+        return crate::buy::run(a, mix, out);
+    }
     let (axis, text) = match (&a.units, &a.machines) {
         (Some(t), None) => (Axis::Units, t),
         (None, Some(t)) => (Axis::Machines, t),
@@ -165,6 +192,11 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     let goal = match (a.goal.as_deref(), metric) {
         (Some(g), Some(m)) => {
             Some(parse_goal(g, m).map_err(|e| Failure::Invalid(format!("--goal: {e}")))?)
+        }
+        (Some(_), None) => {
+            return Err(Failure::Invalid(
+                "--goal: say which metric it is for (--metric M)".into(),
+            ))
         }
         _ => None,
     };

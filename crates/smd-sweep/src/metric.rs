@@ -541,6 +541,8 @@ mod tests {
                     gpu_hours: 4.0 * m,
                     // $3.912 per machine-hour for a run 1.5 × the mean JCT long.
                     cost_usd: Some(3.912 * m * 1.5 * jct_h),
+                    usd_per_hour: None,
+                    cost_per_job_usd: None,
                     run_ms: 0.0,
                 };
                 PointResult {

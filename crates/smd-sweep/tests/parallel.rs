@@ -60,3 +60,42 @@ fn parallel_equals_serial() {
         .all(|p| p.policies.iter().any(|(_, o)| o.solve_ms > 0.0)));
     assert_eq!(untimed(parallel), untimed(serial));
 }
+
+/// A mix sweep on rayon's threads gives the serial report, whichever extra mixes the
+/// threads ran before the answer was settled.
+#[test]
+fn mixes_in_parallel_equal_serial() {
+    use smd_sweep::{
+        run_mixes_parallel, Metric, Minimize, MixReport, MixSearch, MixSpec, Question,
+    };
+    let base = smd_apps::trace::workload_on_mix("philly-1", 16, "t4x4=1").unwrap();
+    let untimed = |mut r: MixReport| {
+        for p in r
+            .points
+            .iter_mut()
+            .chain(r.frontier.iter_mut())
+            .chain(r.best.iter_mut())
+        {
+            if let Some(o) = p.run.as_mut() {
+                o.run_ms = 0.0;
+            }
+        }
+        r
+    };
+    for (goal, minimize) in [(Some(7200.0), Minimize::Cost), (None, Minimize::Metric)] {
+        let q = Question {
+            metric: Metric::MeanJct,
+            policy: smd_sim::SimPolicy::Sia,
+            goal,
+            budget: None,
+            minimize,
+            every: false,
+        };
+        let search =
+            MixSearch::new(&base, MixSpec::parse("t4x4=0:3,a100x8=0:1").unwrap(), q).unwrap();
+        let serial = search.run(&base, &mut Options::default()).unwrap();
+        let parallel =
+            run_mixes_parallel(&search, &base, ParallelOptions::default(), &|_, _| {}).unwrap();
+        assert_eq!(untimed(serial), untimed(parallel));
+    }
+}

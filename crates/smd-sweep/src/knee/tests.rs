@@ -240,6 +240,8 @@ fn over_time_leaves_the_bound_out() {
         p95_jct_s: Some(1.0),
         gpu_hours: 0.0,
         cost_usd: None,
+        usd_per_hour: None,
+        cost_per_job_usd: None,
         run_ms: 0.0,
     };
     let mut r = series(&[1.0, 2.0], &[1.0, 2.0], &[1.0, 2.0]);
