@@ -455,6 +455,7 @@ pub(crate) mod tests {
                 sharing: None,
             },
             stats: None,
+            cost: None,
         }
     }
 

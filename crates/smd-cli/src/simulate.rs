@@ -13,7 +13,8 @@ use std::io::Write;
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// A policy (fifo, optimus, smd, oasis, locality, bound; for measured jobs also the
-    /// reference simulator's tiresias, optimus_oracle and pollux) or `all` (those that apply).
+    /// reference simulator's tiresias, optimus_oracle and pollux, and on mixed GPU types
+    /// sia, gavel and pollux_unaware) or `all` (those that apply).
     #[arg(long, value_name = "P|all", default_value = "all")]
     policy: String,
     #[command(flatten)]
@@ -134,6 +135,10 @@ fn write_table(
     if typed {
         columns.extend([("decision ms p95", true), ("proven", true)]);
     }
+    let priced = runs.iter().any(|r| r.0.cost.is_some());
+    if priced {
+        columns.extend([("run cost", true), ("cost/job", true)]);
+    }
     columns.push(("run ms", true));
     let mut t = Table::new(&columns);
     let time = |v: Option<f64>| v.map_or("-".to_owned(), duration);
@@ -182,9 +187,27 @@ fn write_table(
                 None => row.extend(["-".into(), "-".into()]),
             }
         }
+        if priced {
+            let money = |v: Option<f64>| v.map_or("-".to_owned(), smd_format::usd);
+            row.extend([
+                money(r.cost.as_ref().map(|c| c.run_usd)),
+                money(r.cost.as_ref().and_then(|c| c.mean_job_usd)),
+            ]);
+        }
         row.push(format!("{ms:.1}"));
         t.row(row);
     }
     t.write(out)?;
+    // The cluster's price, or why there is none (the other metrics stand either way).
+    match scenario.cluster.hourly_usd() {
+        Ok(usd) => writeln!(
+            out,
+            "cost: the cluster at {}/h until the run's last slot; cost/job: the GPU-hours \
+             each job ran on each type × that type's price per GPU-hour, mean over the jobs \
+             that ran",
+            smd_format::usd(usd)
+        )?,
+        Err(e) => writeln!(out, "no cost: {e}")?,
+    }
     Ok(())
 }

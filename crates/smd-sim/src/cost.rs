@@ -1,17 +1,66 @@
-//! What a run costs each job (docs/MODEL.md §25.1): the GPU-hours it ran on each machine
-//! × that machine's price per GPU-hour (its group's `hourly_usd` / its GPUs). The run's
-//! own cost — the cluster's price × the run's length — is the caller's
-//! (`Cluster::hourly_usd`); this splits the GPUs' share of it among the jobs.
+//! What a run costs (docs/MODEL.md §25.1): the cluster's price per hour, renting it for the
+//! run, and each job's share — the GPU-hours it ran on each machine × that machine's price
+//! per GPU-hour (its group's `hourly_usd` / its GPUs).
 
 use crate::output::Run;
+use serde::{Deserialize, Serialize};
 use smd_core::Scenario;
+
+/// A run's cost in US dollars (a run's `cost`; absent when some machine group has no
+/// price).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunCost {
+    /// The cluster's price per hour: Σ count × `hourly_usd` over the groups.
+    pub usd_per_hour: f64,
+    /// Renting the cluster for the run: the price × the run's length, from 0 to the end
+    /// of its last slot (every slot until the last job finishes, or the horizon).
+    pub run_usd: f64,
+    /// Each job's cost, in the run's job order ([`job_costs`]).
+    pub jobs_usd: Vec<f64>,
+    /// The mean of `jobs_usd` over the jobs that ran (`null`: none ran).
+    pub mean_job_usd: Option<f64>,
+}
+
+/// The length of one of `run`'s slots, s: the heterogeneity-aware policies' tick, else the
+/// scenario's slot Δ.
+pub fn slot_s(scenario: &Scenario, run: &Run) -> f64 {
+    if run.policy.is_hetero() {
+        crate::hetero::TICK_S
+    } else {
+        scenario.interval_s()
+    }
+}
+
+/// What `run` of `scenario` costs. The error says what has no price: a pool, or the
+/// first group without `hourly_usd`.
+pub fn run_cost(scenario: &Scenario, run: &Run) -> Result<RunCost, String> {
+    let usd_per_hour = scenario.cluster.hourly_usd()?;
+    let end_s = run
+        .slots
+        .last()
+        .map_or(0.0, |s| s.start_s + slot_s(scenario, run));
+    let jobs_usd = job_costs(scenario, run)?;
+    let ran: Vec<f64> = run
+        .jobs
+        .iter()
+        .zip(&jobs_usd)
+        .filter(|(j, _)| j.first_start_s.is_some())
+        .map(|(_, &c)| c)
+        .collect();
+    Ok(RunCost {
+        usd_per_hour,
+        run_usd: usd_per_hour * end_s / 3600.0,
+        mean_job_usd: (!ran.is_empty()).then(|| ran.iter().sum::<f64>() / ran.len() as f64),
+        jobs_usd,
+    })
+}
 
 /// Each job's cost in US dollars, in the run's job order: Σ over its segments and their
 /// shares of (workers × the job's GPUs per worker + PSs × per PS) × the segment's running
-/// time (restarts not counted: the GPUs then make no progress, and the cluster's run cost
-/// counts every hour anyway) × the machine's price per GPU-hour. Shares on machines
-/// without GPUs cost nothing here. The error says what has no price: a pool, a group
-/// without `hourly_usd`, or a segment with no placement.
+/// time (restarts not counted: the GPUs then make no progress, and the run's cost counts
+/// every hour anyway) × the machine's price per GPU-hour. Shares on machines without GPUs
+/// cost nothing here. The error says what has no price: a pool, a group without
+/// `hourly_usd`, or a segment with no placement.
 pub fn job_costs(scenario: &Scenario, run: &Run) -> Result<Vec<f64>, String> {
     let cluster = &scenario.cluster;
     cluster.hourly_usd()?;
@@ -38,7 +87,7 @@ pub fn job_costs(scenario: &Scenario, run: &Run) -> Result<Vec<f64>, String> {
                     if group.capacity.gpu <= 0.0 {
                         continue;
                     }
-                    // `hourly_usd()` above checked every group has a price.
+                    // `hourly_usd()` above checked that every group has a price.
                     let per_gpu_hour = group.hourly_usd.unwrap_or(0.0) / group.capacity.gpu;
                     let gpus = share.workers as f64 * job.worker.gpu + share.ps as f64 * job.ps.gpu;
                     usd += gpus * hours * per_gpu_hour;

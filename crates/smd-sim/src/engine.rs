@@ -103,6 +103,7 @@ pub(crate) fn run_with(
             jobs: bound,
             slots: Vec::new(),
             stats: None,
+            cost: None,
         });
     }
     let mut decide: Box<dyn Decide> = make(&world);
@@ -482,6 +483,7 @@ impl<'w> Sim<'w> {
             jobs,
             slots: self.slots,
             stats: None,
+            cost: None,
         })
     }
 }

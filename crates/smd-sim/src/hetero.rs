@@ -324,5 +324,6 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
         jobs,
         slots,
         stats: Some(stats),
+        cost: None,
     }
 }

@@ -46,7 +46,7 @@ mod settle;
 mod sharing;
 mod world;
 
-pub use cost::job_costs;
+pub use cost::{job_costs, run_cost, slot_s, RunCost};
 pub use hetero::{GAVEL_ROUND_S, TICK_S as HETERO_TICK_S};
 pub use options::{Options, Progress, SimError, SimPolicy};
 pub use output::{
@@ -65,7 +65,9 @@ pub fn simulate(
     opts: &mut Options,
 ) -> Result<Run, SimError> {
     scenario.validate()?;
-    engine::run(scenario, policy, opts)
+    let mut run = engine::run(scenario, policy, opts)?;
+    run.cost = cost::run_cost(scenario, &run).ok();
+    Ok(run)
 }
 
 /// Simulates `scenario` with [`SimPolicy::Pollux`] deciding by `search` (MODEL.md §23),
@@ -88,5 +90,7 @@ pub fn simulate_pollux(
         ))
     })?;
     let stats = stats.borrow().clone();
+    let mut run = run;
+    run.cost = cost::run_cost(scenario, &run).ok();
     Ok((run, stats))
 }

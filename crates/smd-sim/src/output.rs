@@ -55,6 +55,10 @@ pub struct Run {
     /// optimal (docs/MODEL.md §24).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stats: Option<DecisionStats>,
+    /// What the run costs (docs/MODEL.md §25.1; absent when some machine group has no
+    /// price, or the cluster is a pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<crate::cost::RunCost>,
 }
 
 /// A policy's decisions over a run.
@@ -283,6 +287,7 @@ mod tests {
             jobs,
             slots: Vec::new(),
             stats: None,
+            cost: None,
         };
         assert_eq!(
             run.refusals(),

@@ -284,19 +284,6 @@ pub(crate) fn time_outcome(
     };
     let run_ms = clock() - t0;
     let m = &run.metrics;
-    let hours = run.slots.len() as f64 * scenario.interval_s() / 3600.0;
-    let usd_per_hour = scenario.cluster.hourly_usd().ok();
-    // §25.1: the mean over the jobs that ran of what each job's GPUs cost.
-    let cost_per_job_usd = smd_sim::job_costs(scenario, &run).ok().and_then(|costs| {
-        let ran: Vec<f64> = run
-            .jobs
-            .iter()
-            .zip(costs)
-            .filter(|(j, _)| j.first_start_s.is_some())
-            .map(|(_, c)| c)
-            .collect();
-        (!ran.is_empty()).then(|| ran.iter().sum::<f64>() / ran.len() as f64)
-    });
     Ok(TimeOutcome {
         total_utility: m.total_utility,
         bound: m.bound,
@@ -305,11 +292,12 @@ pub(crate) fn time_outcome(
         mean_jct_s: m.mean_jct_s,
         mean_queue_s: m.mean_queue_s,
         p95_jct_s: m.p95_jct_s,
-        gpu_hours: run.slots.iter().map(|u| u.used.gpu).sum::<f64>() * scenario.interval_s()
+        gpu_hours: run.slots.iter().map(|u| u.used.gpu).sum::<f64>()
+            * smd_sim::slot_s(scenario, &run)
             / 3600.0,
-        cost_usd: usd_per_hour.map(|usd_per_h| usd_per_h * hours),
-        usd_per_hour,
-        cost_per_job_usd,
+        cost_usd: run.cost.as_ref().map(|c| c.run_usd),
+        usd_per_hour: run.cost.as_ref().map(|c| c.usd_per_hour),
+        cost_per_job_usd: run.cost.as_ref().and_then(|c| c.mean_job_usd),
         run_ms,
     })
 }

@@ -1,0 +1,67 @@
+//! What a run costs (docs/MODEL.md §25.1), re-derived from the run: the cluster's price ×
+//! the run's length, each job's GPU-hours × its machines' price per GPU-hour, and the
+//! unpriced case named.
+
+use smd_apps::trace::workload_on_mix;
+use smd_sim::{run_cost, simulate, Options, SimPolicy};
+
+#[test]
+fn a_runs_cost_adds_up_from_its_slots_and_segments() {
+    for (mix, policy) in [
+        ("t4x4=2,a100x8=1", SimPolicy::Sia),
+        ("t4x4=4,a100x8=2", SimPolicy::Gavel),
+        ("t4x4=3", SimPolicy::Fifo),
+        ("t4x4=3", SimPolicy::Pollux),
+    ] {
+        let s = workload_on_mix("philly-2", 24, mix).unwrap();
+        let run = simulate(&s, policy, &mut Options::default()).unwrap();
+        let c = run
+            .cost
+            .clone()
+            .unwrap_or_else(|| panic!("{mix} {policy}: priced"));
+        assert_eq!(c, run_cost(&s, &run).unwrap());
+        let price: f64 = s
+            .cluster
+            .machines
+            .iter()
+            .map(|g| g.count * g.hourly_usd.unwrap())
+            .sum();
+        assert!((c.usd_per_hour - price).abs() < 1e-9);
+        // The run's length: from 0 to the end of its last slot, at least its makespan.
+        let makespan = run.metrics.makespan_s.unwrap();
+        let length_h = c.run_usd / price;
+        assert!(length_h * 3600.0 >= makespan - 1e-6, "{mix} {policy}");
+        assert!(
+            length_h * 3600.0 <= makespan + 60.0 * 6.0 + 1e-6,
+            "{mix} {policy}"
+        );
+        // Each job: its GPU-seconds on each group × the group's price per GPU-second.
+        for (jr, usd) in run.jobs.iter().zip(&c.jobs_usd) {
+            let mut want = 0.0;
+            for seg in &jr.segments {
+                for share in seg.placement.as_ref().unwrap() {
+                    let g = s.cluster.group_of(&share.machine).unwrap();
+                    want += share.workers as f64 * (seg.end_s - seg.start_s) / 3600.0
+                        * g.hourly_usd.unwrap()
+                        / g.capacity.gpu;
+                }
+            }
+            assert!((usd - want).abs() <= 1e-9 * want.max(1.0), "{}", jr.id);
+            assert!(*usd > 0.0, "every job ran");
+        }
+        // The jobs' GPUs never cost more than renting the cluster.
+        assert!(c.jobs_usd.iter().sum::<f64>() <= c.run_usd);
+        let mean = c.jobs_usd.iter().sum::<f64>() / c.jobs_usd.len() as f64;
+        assert!((c.mean_job_usd.unwrap() - mean).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn an_unpriced_type_is_named_and_the_other_metrics_stay() {
+    let s = workload_on_mix("philly-2", 12, "t4x4=2,rtx2080tix8=1").unwrap();
+    let run = simulate(&s, SimPolicy::Sia, &mut Options::default()).unwrap();
+    assert_eq!(run.cost, None);
+    assert_eq!(run.metrics.unfinished, 0);
+    let e = run_cost(&s, &run).unwrap_err();
+    assert!(e.contains("\"rtx2080tix8\" has no hourly price"), "{e}");
+}
