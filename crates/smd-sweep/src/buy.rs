@@ -189,8 +189,9 @@ impl MixSearch {
             return Err(spec_err(
                 "mix",
                 format!(
-                    "{} no published price: give its group's hourly_usd in the scenario to compare mixes by cost",
-                    have(&unpriced)
+                    "{} no published price: give {} hourly_usd in the scenario to compare mixes by cost",
+                    have(&unpriced),
+                    if unpriced.len() == 1 { "its group's" } else { "their groups'" }
                 ),
             ));
         }
@@ -660,8 +661,13 @@ fn answer(r: &MixReport, s: &MixSearch) -> String {
         }
     } else {
         out.push(format!(
-            "The frontier needs every price: {} none (give its hourly_usd in the scenario).",
-            have(&r.unpriced)
+            "The frontier needs every price: {} none (give {} hourly_usd in the scenario).",
+            have(&r.unpriced),
+            if r.unpriced.len() == 1 {
+                "its group's"
+            } else {
+                "their groups'"
+            }
         ));
     }
     out.push(format!(
