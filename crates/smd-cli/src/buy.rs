@@ -12,7 +12,6 @@ use smd_sweep::{
     Question, SweepError,
 };
 use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Reads the flags, runs the mixes the answer needs and prints it.
 pub fn run(a: &SweepArgs, mix: &str, out: &mut impl Write) -> Result<(), Failure> {
@@ -81,14 +80,11 @@ pub fn run(a: &SweepArgs, mix: &str, out: &mut impl Write) -> Result<(), Failure
         }
     };
     let run = || smd_sweep::run_mixes_parallel(&search, &base, opts, &progress);
-    let report = match catch_unwind(AssertUnwindSafe(run)) {
-        Ok(r) => r.map_err(failure)?,
-        Err(_) => {
-            return Err(Failure::Solver(
-                "the mix sweep stopped on an internal error (a bug in smd-sim or smd-sweep)".into(),
-            ))
-        }
-    };
+    let report = crate::failure::guarded(
+        "the mix sweep stopped on an internal error (a bug in smd-sim or smd-sweep)",
+        run,
+    )?
+    .map_err(failure)?;
     drop(ticker);
     if a.common.json {
         let text = serde_json::to_string_pretty(&report)

@@ -8,7 +8,6 @@ use clap::Args;
 use smd_core::scenario::{Outer, Placement};
 use smd_core::{InnerSolver, Options, Plan, Policy, Scenario};
 use std::io::{self, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 /// Options shared by `plan` and `compare`: output format, parameter overrides, input.
@@ -130,13 +129,12 @@ pub(crate) fn solve_since(
     };
     // On machines the admitted jobs are placed (docs/MODEL.md §15); a pool plans as ever.
     let run = || smd_place::plan_placed(scenario, which, &mut opts);
-    match catch_unwind(AssertUnwindSafe(run)) {
-        Ok(Ok(plan)) => Ok(plan),
-        Ok(Err(e)) => Err(e.into()),
-        Err(_) => Err(Failure::Solver(format!(
+    Ok(crate::failure::guarded(
+        &format!(
             "solver failure: policy {policy} stopped on an internal error (a bug in smd-core)"
-        ))),
-    }
+        ),
+        run,
+    )??)
 }
 
 /// Reads, parses, overrides and validates the scenario named by `c.file`. The overrides

@@ -31,6 +31,13 @@ impl From<Error> for Failure {
     }
 }
 
+/// `run`'s value, or a solver failure saying `message` when it panics: an internal error
+/// ends the command with exit 1 and a sentence, never a backtrace.
+pub(crate) fn guarded<T>(message: &str, run: impl FnOnce() -> T) -> Result<T, Failure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run))
+        .map_err(|_| Failure::Solver(message.to_owned()))
+}
+
 /// A file named by `flag` that cannot be written: the user's path, so invalid input (exit 2)
 /// naming the flag; whatever was printed before stays.
 pub(crate) fn unwritable(flag: &str, path: &Path, e: &io::Error) -> Failure {

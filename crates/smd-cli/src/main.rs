@@ -36,7 +36,6 @@ use table::{write_compare_table, write_plan_table};
 use clap::{Args, Parser, Subcommand};
 use smd_core::{GenerateOptions, Mode, Plan, Policy, Scenario};
 use std::io::{self, BufWriter, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -314,16 +313,11 @@ fn reproduce(a: &ReproduceArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
     };
     let run = || smd_reproduce::run_with(runner, &clock, &mut progress, &|| false);
-    let report = match catch_unwind(AssertUnwindSafe(run)) {
-        Ok(Ok(r)) => r,
-        Ok(Err(_)) => return Err(Failure::Solver("reproduce: cancelled".into())),
-        Err(_) => {
-            return Err(Failure::Solver(
-                "reproduce stopped on an internal error (a bug in smd-core or smd-reproduce)"
-                    .into(),
-            ))
-        }
-    };
+    let report = failure::guarded(
+        "reproduce stopped on an internal error (a bug in smd-core or smd-reproduce)",
+        run,
+    )?
+    .map_err(|_| Failure::Solver("reproduce: cancelled".into()))?;
     let write = |name: String, text: &str| -> Result<PathBuf, Failure> {
         let path = a.out.join(name);
         std::fs::write(&path, text)

@@ -15,7 +15,6 @@ use smd_sweep::{
     ParallelOptions, Policies, Range, Report, Spec, SweepError,
 };
 use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Arguments of `smd sweep`.
 #[derive(Args, Debug)]
@@ -278,14 +277,11 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     // point's plans hold the budget (`--global-budget`, every policy's admission).
     let ticker = crate::progress::Ticker::start(&format!("smd: sweeping {} points", pts.len()));
     let run = || sweep_parallel(&base, &spec, &policies, opts);
-    let report = match catch_unwind(AssertUnwindSafe(run)) {
-        Ok(r) => r.map_err(failure)?,
-        Err(_) => {
-            return Err(Failure::Solver(
-                "sweep stopped on an internal error (a bug in smd-core or smd-sweep)".into(),
-            ))
-        }
-    };
+    let report = crate::failure::guarded(
+        "sweep stopped on an internal error (a bug in smd-core or smd-sweep)",
+        run,
+    )?
+    .map_err(failure)?;
     drop(ticker);
     let elapsed = clock();
     let answer = metric

@@ -9,7 +9,6 @@ use clap::Args;
 use smd_charts::teach::{explain, lesson, sentence, skipped, stage_title, LessonStep};
 use smd_core::teach::{trace, Event, Stage, TraceOptions};
 use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Arguments of `smd teach`.
 #[derive(Args, Debug)]
@@ -61,14 +60,10 @@ pub fn run(a: &TeachArgs, out: &mut impl Write) -> Result<(), Failure> {
         inner: a.common.inner_solver,
         ..TraceOptions::default()
     };
-    let t = match catch_unwind(AssertUnwindSafe(|| trace(&scenario, index, &opts))) {
-        Ok(r) => r?,
-        Err(_) => {
-            return Err(Failure::Solver(
-                "solver failure: the trace stopped on an internal error (a bug in smd-core)".into(),
-            ))
-        }
-    };
+    let t = crate::failure::guarded(
+        "solver failure: the trace stopped on an internal error (a bug in smd-core)",
+        || trace(&scenario, index, &opts),
+    )??;
     // The steps shown: every one, or the lesson's.
     let shown: Vec<LessonStep> = if a.lesson {
         lesson(&t)

@@ -708,14 +708,7 @@ pub fn run_parallel(
         if !search.needed(i, ceiling) {
             continue;
         }
-        let mut o = Options {
-            clock: opts.clock.map(|c| c as &dyn Fn() -> f64),
-            progress: None,
-            cancel: opts.cancel.map(|c| c as &dyn Fn() -> bool),
-            inner: opts.inner,
-            global_budget_ms: opts.global_budget_ms,
-        };
-        match evaluate_mix(base, &search.task(i), &mut o) {
+        match evaluate_mix(base, &search.task(i), &mut opts.options()) {
             Ok(p) => {
                 if let Ok(mut d) = done.lock() {
                     d.push(p);

@@ -152,6 +152,20 @@ pub struct ParallelOptions<'a> {
     pub global_budget_ms: Option<f64>,
 }
 
+#[cfg(feature = "parallel")]
+impl<'a> ParallelOptions<'a> {
+    /// The [`Options`] one thread runs with: these callbacks, no progress.
+    pub fn options(&self) -> Options<'a> {
+        Options {
+            clock: self.clock.map(|c| c as &dyn Fn() -> f64),
+            progress: None,
+            cancel: self.cancel.map(|c| c as &dyn Fn() -> bool),
+            inner: self.inner,
+            global_budget_ms: self.global_budget_ms,
+        }
+    }
+}
+
 /// The threads [`sweep_parallel`] runs points on (rayon's pool).
 #[cfg(feature = "parallel")]
 pub fn threads() -> usize {
@@ -171,14 +185,7 @@ pub fn sweep_parallel(
         .par_iter()
         .map(|p| {
             let s = scenario_at(base, p)?;
-            let mut o = Options {
-                clock: opts.clock.map(|c| c as &dyn Fn() -> f64),
-                progress: None,
-                cancel: opts.cancel.map(|c| c as &dyn Fn() -> bool),
-                inner: opts.inner,
-                global_budget_ms: opts.global_budget_ms,
-            };
-            evaluate(p, &s, policies, &mut o)
+            evaluate(p, &s, policies, &mut opts.options())
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Report::new(results))
