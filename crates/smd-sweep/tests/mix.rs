@@ -332,3 +332,22 @@ fn seeded_runs_repeat() {
     };
     assert_eq!(strip(&a), strip(&b));
 }
+
+/// The same answer natively and in wasm: on the first 12 jobs of philly-1, the grid
+/// `t4x4=0:2,a100x8=0:1` under sia says this here and in the browser test
+/// `sweep::what_to_buy_answers_as_natively` (web/tests/browser/sweep.rs).
+#[test]
+fn the_answer_is_the_same_as_in_wasm() {
+    let s = workload_on_mix("philly-1", 12, "t4x4=1").unwrap();
+    let q = question(Some(2.0 * 3600.0), None, Minimize::Cost, true);
+    let r = MixSearch::new(&s, MixSpec::parse("t4x4=0:2,a100x8=0:1").unwrap(), q)
+        .unwrap()
+        .run(&s, &mut Options::default())
+        .unwrap();
+    let values: Vec<Option<f64>> = r.points.iter().map(|p| p.value).collect();
+    assert_eq!(r.answer, WASM_ANSWER);
+    assert_eq!(values.len(), 6);
+}
+
+/// What the browser test must say too.
+const WASM_ANSWER: &str = "The cheapest mix with mean JCT ≤ 2.00 h under sia: 1 × a100x8 at $21.96/h (mean JCT 71.6 min). t4x4 alone does not qualify up to 2 machines. 5 of the 6 evaluated are on the cost–mean JCT frontier (no other is both cheaper and better), from 1 × t4x4 at $3.91/h (mean JCT 9.80 h) to 2 × t4x4 + 1 × a100x8 at $29.78/h (mean JCT 59.9 min). Evaluated 6 of 6 mixes.";
