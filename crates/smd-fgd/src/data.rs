@@ -78,7 +78,11 @@ impl fmt::Display for DataError {
 impl std::error::Error for DataError {}
 
 fn err(row: usize, column: &str, message: impl Into<String>) -> DataError {
-    DataError { row, column: column.to_string(), message: message.into() }
+    DataError {
+        row,
+        column: column.to_string(),
+        message: message.into(),
+    }
 }
 
 /// Split one CSV line into fields: commas separate, a field may be double-quoted (with
@@ -113,7 +117,10 @@ struct Table<'a> {
 impl<'a> Table<'a> {
     fn parse(text: &'a str, required: &[&str]) -> Result<Self, DataError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
         let Some((_, header)) = lines.next() else {
             return Err(err(0, "", "the file is empty (no header line)"));
         };
@@ -145,7 +152,11 @@ impl<'a> Table<'a> {
         if rows.is_empty() {
             return Err(err(0, "", "no data rows after the header"));
         }
-        Ok(Table { columns, rows, _text: std::marker::PhantomData })
+        Ok(Table {
+            columns,
+            rows,
+            _text: std::marker::PhantomData,
+        })
     }
 
     fn index(&self, name: &str) -> Option<usize> {
@@ -215,14 +226,20 @@ fn normalize_spec(text: &str) -> String {
     if text.eq_ignore_ascii_case("nan") {
         return String::new();
     }
-    text.split('|').filter(|t| !t.is_empty()).collect::<Vec<_>>().join("|")
+    text.split('|')
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("|")
 }
 
 /// Read a pod list: columns `name,cpu_milli,memory_mib,num_gpu,gpu_milli` and, if present,
 /// `gpu_spec` (others ignored). Applies the trace's conversion (§26.1): a pod with
 /// `num_gpu = 0` is CPU-only whatever its `gpu_milli`; `gpu_milli` above 1000 counts 1000.
 pub fn parse_pods(text: &str) -> Result<Vec<Pod>, DataError> {
-    let t = Table::parse(text, &["name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"])?;
+    let t = Table::parse(
+        text,
+        &["name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"],
+    )?;
     let [name, cpu, mem, num, milli] = ["name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli"]
         .map(|c| t.index(c).unwrap_or(0));
     let spec = t.index("gpu_spec");
@@ -237,7 +254,10 @@ pub fn parse_pods(text: &str) -> Result<Vec<Pod>, DataError> {
             (0, String::new())
         } else {
             let raw = whole(*row, "gpu_milli", &f[milli], MAX_RESOURCE)?;
-            (raw.min(1000), spec.map(|s| normalize_spec(&f[s])).unwrap_or_default())
+            (
+                raw.min(1000),
+                spec.map(|s| normalize_spec(&f[s])).unwrap_or_default(),
+            )
         };
         pods.push(Pod {
             name: f[name].clone(),
@@ -293,7 +313,8 @@ mod tests {
             ("n,1,1,,G2", "gpu"),
             (",1,1,1,G2", "sn"),
         ] {
-            let e = parse_nodes(&format!("sn,cpu_milli,memory_mib,gpu,model\n{bad}\n")).unwrap_err();
+            let e =
+                parse_nodes(&format!("sn,cpu_milli,memory_mib,gpu,model\n{bad}\n")).unwrap_err();
             assert_eq!((e.row, e.column.as_str()), (2, col), "{bad}: {e}");
         }
         let e = parse_pods("name,cpu_milli,memory_mib,num_gpu,gpu_milli\np,1,1\n").unwrap_err();

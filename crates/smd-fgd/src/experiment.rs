@@ -4,7 +4,7 @@ use crate::data::{Node, Pod};
 use crate::frag::{compile, node_buckets, sum_except_q3, CompiledType};
 use crate::policy::{
     bestfit_raw, clustering_score, dotprod_score, fgd_choice, normalize, packing_score, NodeState,
-    Policy, PodReq,
+    PodReq, Policy,
 };
 use crate::workload::{arrivals, target_workload, TargetType, TaskType, WorkloadError};
 use std::collections::HashMap;
@@ -134,7 +134,10 @@ impl Prepared {
                 let access = access_of
                     .entry(p.gpu_spec.clone())
                     .or_insert_with(|| {
-                        models.iter().map(|md| crate::frag::accessible(md, &p.gpu_spec)).collect()
+                        models
+                            .iter()
+                            .map(|md| crate::frag::accessible(md, &p.gpu_spec))
+                            .collect()
                     })
                     .clone();
                 PodReq {
@@ -209,7 +212,15 @@ impl Prepared {
         let xmax = (100.0 * target).round().clamp(0.0, 100_000.0) as u32;
         let points = tables(&records, self.gpus, xmax);
         let clones = arr.clones as i64 - arr.removed as i64;
-        Ok(Experiment { policy, seed, clones, submitted: total, failed, records, points })
+        Ok(Experiment {
+            policy,
+            seed,
+            clones,
+            submitted: total,
+            failed,
+            records,
+            points,
+        })
     }
 }
 
@@ -239,7 +250,11 @@ impl<'a> Sim<'a> {
             idle.push(b.iter().sum());
         }
         let free_total = nodes.iter().map(NodeState::free_total).sum();
-        let cache = if policy == Policy::Fgd { vec![0; nodes.len() * p.classes] } else { vec![] };
+        let cache = if policy == Policy::Fgd {
+            vec![0; nodes.len() * p.classes]
+        } else {
+            vec![]
+        };
         Sim {
             p,
             policy,
@@ -263,7 +278,11 @@ impl<'a> Sim<'a> {
             return ((v >> 8) as i64, gpu.checked_sub(1));
         }
         let (s, gpus) = fgd_choice(&self.nodes[n], pod, self.frag[n], &self.p.m);
-        let gpu = if pod.is_sharing() { gpus.first().copied() } else { None };
+        let gpu = if pod.is_sharing() {
+            gpus.first().copied()
+        } else {
+            None
+        };
         self.cache[slot] = ((s.clamp(0, 0xff_ffff) as u32) << 8) | gpu.map_or(0, |g| g as u32 + 1);
         (s, gpu)
     }
@@ -402,7 +421,9 @@ fn mean(v: &[f64]) -> f64 {
 pub fn tables(records: &[Record], gpus: i64, xmax: u32) -> Vec<Point> {
     let mut by_x: HashMap<i64, Vec<&Record>> = HashMap::new();
     for r in records {
-        by_x.entry(arrive_pct(r.arrived_milli, gpus)).or_default().push(r);
+        by_x.entry(arrive_pct(r.arrived_milli, gpus))
+            .or_default()
+            .push(r);
     }
     let mut points = Vec::new();
     for x in 0..=xmax as i64 {
@@ -432,11 +453,15 @@ pub fn tables(records: &[Record], gpus: i64, xmax: u32) -> Vec<Point> {
 
 /// The mean over runs, per x (only the x every run has).
 pub fn mean_points(runs: &[Experiment]) -> Vec<Point> {
-    let Some(first) = runs.first() else { return Vec::new() };
+    let Some(first) = runs.first() else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     for p in &first.points {
-        let same: Vec<&Point> =
-            runs.iter().filter_map(|r| r.points.iter().find(|q| q.x == p.x)).collect();
+        let same: Vec<&Point> = runs
+            .iter()
+            .filter_map(|r| r.points.iter().find(|q| q.x == p.x))
+            .collect();
         if same.len() != runs.len() {
             continue;
         }

@@ -46,7 +46,10 @@ pub fn compile(m: &[TargetType], models: &[String]) -> Vec<CompiledType> {
             milli: t.task.gpu_milli,
             num: t.task.num_gpu,
             p: t.p,
-            access: models.iter().map(|model| accessible(model, &t.task.gpu_spec)).collect(),
+            access: models
+                .iter()
+                .map(|model| accessible(model, &t.task.gpu_spec))
+                .collect(),
         })
         .collect()
 }

@@ -23,7 +23,9 @@ const LEHMER_R: i32 = 3399;
 fn seedrand(x: i32) -> i32 {
     let hi = x / LEHMER_Q;
     let lo = x % LEHMER_Q;
-    let v = LEHMER_A.wrapping_mul(lo).wrapping_sub(LEHMER_R.wrapping_mul(hi));
+    let v = LEHMER_A
+        .wrapping_mul(lo)
+        .wrapping_sub(LEHMER_R.wrapping_mul(hi));
     if v < 0 {
         v + LEHMER_M as i32
     } else {
@@ -41,14 +43,21 @@ pub struct GoRand {
 
 impl std::fmt::Debug for GoRand {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GoRand").field("tap", &self.tap).field("feed", &self.feed).finish()
+        f.debug_struct("GoRand")
+            .field("tap", &self.tap)
+            .field("feed", &self.feed)
+            .finish()
     }
 }
 
 impl GoRand {
     /// A source seeded like Go's `rand.Seed(seed)`.
     pub fn new(seed: i64) -> Self {
-        let mut rng = GoRand { tap: 0, feed: LEN - TAP, vec: Box::new([0; LEN]) };
+        let mut rng = GoRand {
+            tap: 0,
+            feed: LEN - TAP,
+            vec: Box::new([0; LEN]),
+        };
         rng.seed(seed);
         rng
     }
@@ -84,7 +93,11 @@ impl GoRand {
     /// A non-negative 63-bit value (Go's `Int63`).
     pub fn int63(&mut self) -> i64 {
         self.tap = if self.tap == 0 { LEN - 1 } else { self.tap - 1 };
-        self.feed = if self.feed == 0 { LEN - 1 } else { self.feed - 1 };
+        self.feed = if self.feed == 0 {
+            LEN - 1
+        } else {
+            self.feed - 1
+        };
         let x = self.vec[self.feed].wrapping_add(self.vec[self.tap]) & MASK;
         self.vec[self.feed] = x;
         x as i64

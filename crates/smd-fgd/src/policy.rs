@@ -132,8 +132,7 @@ impl NodeState {
 
     /// The filter (§26.4): pod slots, CPU, memory and the GPU check.
     pub fn feasible(&self, pod: &PodReq) -> bool {
-        if self.pods + 1 > MAX_PODS_PER_NODE || self.cpu_left < pod.cpu || self.mem_left < pod.mem
-        {
+        if self.pods + 1 > MAX_PODS_PER_NODE || self.cpu_left < pod.cpu || self.mem_left < pod.mem {
             return false;
         }
         if pod.milli <= 0 {
@@ -177,7 +176,10 @@ impl NodeState {
     fn sub_gpus(&self, pod: &PodReq) -> Vec<usize> {
         let mut idx: Vec<usize> = (0..self.free.len()).collect();
         idx.sort_by_key(|&i| self.free[i]);
-        idx.into_iter().filter(|&i| self.free[i] >= pod.milli).take(pod.num as usize).collect()
+        idx.into_iter()
+            .filter(|&i| self.free[i] >= pod.milli)
+            .take(pod.num as usize)
+            .collect()
     }
 
     /// Bind a pod with the given GPUs.
@@ -210,7 +212,10 @@ pub fn dotprod_score(node: &NodeState, pod: &PodReq) -> i64 {
         return 0;
     }
     let nv = [c as f64 / MAX_SPEC_CPU, g as f64 / MAX_SPEC_GPU];
-    let pv = [pod.cpu as f64 / MAX_SPEC_CPU, pod.gpu_total() as f64 / MAX_SPEC_GPU];
+    let pv = [
+        pod.cpu as f64 / MAX_SPEC_CPU,
+        pod.gpu_total() as f64 / MAX_SPEC_GPU,
+    ];
     let dot = nv[0] * pv[0] + nv[1] * pv[1];
     let score = 1.0 - dot / 2.0;
     (100.0 * score) as i64
@@ -221,7 +226,12 @@ pub fn clustering_score(node: &NodeState, pod: &PodReq) -> i64 {
     let Some(tag) = pod.tag() else { return 0 };
     let left = node.free_total();
     let b = 25 * (8000 - left) / 8000;
-    let used: Vec<u32> = node.tags.iter().filter(|(_, c)| *c > 0).map(|(t, _)| *t).collect();
+    let used: Vec<u32> = node
+        .tags
+        .iter()
+        .filter(|(_, c)| *c > 0)
+        .map(|(t, _)| *t)
+        .collect();
     let score = if used.is_empty() {
         25 + b
     } else if used.contains(&tag) {
@@ -273,15 +283,26 @@ pub fn bestfit_raw(node: &NodeState, pod: &PodReq) -> i64 {
 /// The framework's normalization of BestFit: `(raw − min)·100/(max − min)`, integer
 /// division, all 0 when max = min.
 pub fn normalize(raw: &mut [i64]) {
-    let (Some(&lo), Some(&hi)) = (raw.iter().min(), raw.iter().max()) else { return };
+    let (Some(&lo), Some(&hi)) = (raw.iter().min(), raw.iter().max()) else {
+        return;
+    };
     for r in raw.iter_mut() {
-        *r = if hi == lo { 0 } else { (*r - lo) * 100 / (hi - lo) };
+        *r = if hi == lo {
+            0
+        } else {
+            (*r - lo) * 100 / (hi - lo)
+        };
     }
 }
 
 /// FGD (§26.4): the score of a node and the GPU it gives a sharing pod. `f0` is the node's
 /// current F_n(M).
-pub fn fgd_choice(node: &NodeState, pod: &PodReq, f0: f64, m: &[CompiledType]) -> (i64, Vec<usize>) {
+pub fn fgd_choice(
+    node: &NodeState,
+    pod: &PodReq,
+    f0: f64,
+    m: &[CompiledType],
+) -> (i64, Vec<usize>) {
     let cpu = node.cpu_left - pod.cpu;
     if pod.is_sharing() {
         let mut best: Option<(i64, usize)> = None;
@@ -312,7 +333,11 @@ pub fn fgd_choice(node: &NodeState, pod: &PodReq, f0: f64, m: &[CompiledType]) -
             None => (0, Vec::new()),
         };
     }
-    let gpus = if pod.num == 0 || pod.milli == 0 { Vec::new() } else { node.sub_gpus(pod) };
+    let gpus = if pod.num == 0 || pod.milli == 0 {
+        Vec::new()
+    } else {
+        node.sub_gpus(pod)
+    };
     let mut free = node.free.clone();
     for &i in &gpus {
         free[i] -= pod.milli;

@@ -16,19 +16,30 @@ pub struct PublishedRow {
 }
 
 fn bad(row: usize, column: &str, message: impl Into<String>) -> DataError {
-    DataError { row, column: column.to_string(), message: message.into() }
+    DataError {
+        row,
+        column: column.to_string(),
+        message: message.into(),
+    }
 }
 
 /// Read a published table. Columns named by whole numbers are the x columns, in order.
 pub fn parse_published(text: &str) -> Result<Vec<PublishedRow>, DataError> {
-    let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty());
     let Some((_, header)) = lines.next() else {
         return Err(bad(0, "", "the file is empty (no header line)"));
     };
     let cols: Vec<&str> = header.split(',').map(str::trim).collect();
     let find = |name: &str| cols.iter().position(|c| *c == name);
     let (Some(w), Some(p), Some(s)) = (find("workload"), find("sc_policy"), find("seed")) else {
-        return Err(bad(1, "", "expected the columns workload, sc_policy and seed"));
+        return Err(bad(
+            1,
+            "",
+            "expected the columns workload, sc_policy and seed",
+        ));
     };
     let xs: Vec<(usize, usize)> = cols
         .iter()
@@ -40,9 +51,15 @@ pub fn parse_published(text: &str) -> Result<Vec<PublishedRow>, DataError> {
     for (i, line) in lines {
         let f: Vec<&str> = line.split(',').map(str::trim).collect();
         if f.len() != cols.len() {
-            return Err(bad(i + 1, "", format!("{} fields, the header has {}", f.len(), cols.len())));
+            return Err(bad(
+                i + 1,
+                "",
+                format!("{} fields, the header has {}", f.len(), cols.len()),
+            ));
         }
-        let seed = f[s].parse::<i64>().map_err(|_| bad(i + 1, "seed", "not a whole number"))?;
+        let seed = f[s]
+            .parse::<i64>()
+            .map_err(|_| bad(i + 1, "seed", "not a whole number"))?;
         let mut values = vec![None; width];
         for &(col, x) in &xs {
             if f[col].is_empty() {
@@ -50,7 +67,13 @@ pub fn parse_published(text: &str) -> Result<Vec<PublishedRow>, DataError> {
             }
             match f[col].parse::<f64>() {
                 Ok(v) if v.is_finite() => values[x] = Some(v),
-                _ => return Err(bad(i + 1, cols[col], format!("{:?} is not a number", f[col]))),
+                _ => {
+                    return Err(bad(
+                        i + 1,
+                        cols[col],
+                        format!("{:?} is not a number", f[col]),
+                    ))
+                }
             }
         }
         rows.push(PublishedRow {

@@ -119,7 +119,10 @@ impl std::fmt::Display for WorkloadError {
             WorkloadError::NoGpus => write!(f, "the node list has no GPU"),
             WorkloadError::BadTarget => write!(f, "the target must be a number above 0"),
             WorkloadError::TooManyPods => {
-                write!(f, "reaching the target would need more than {MAX_TUNED_PODS} pods")
+                write!(
+                    f,
+                    "reaching the target would need more than {MAX_TUNED_PODS} pods"
+                )
             }
         }
     }
@@ -194,6 +197,13 @@ pub fn arrivals(
     for (pos, &node) in by_name.iter().enumerate() {
         rank[node] = perm[pos];
     }
-    let a = Arrivals { sorted, order, clones, removed, total_gpu_milli: total, rank };
+    let a = Arrivals {
+        sorted,
+        order,
+        clones,
+        removed,
+        total_gpu_milli: total,
+        rank,
+    };
     Ok((a, rng))
 }

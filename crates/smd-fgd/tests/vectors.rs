@@ -44,8 +44,16 @@ fn default_pod_list_totals() {
     let (_, pods) = lists();
     assert_eq!(pods.len(), 8152);
     let by = |k: u32| pods.iter().filter(|p| p.num_gpu == k).count();
-    assert_eq!([by(0), by(1), by(2), by(4), by(8)], [1088, 6989, 16, 15, 44]);
-    assert_eq!(pods.iter().filter(|p| p.num_gpu == 1 && p.gpu_milli < 1000).count(), 3078);
+    assert_eq!(
+        [by(0), by(1), by(2), by(4), by(8)],
+        [1088, 6989, 16, 15, 44]
+    );
+    assert_eq!(
+        pods.iter()
+            .filter(|p| p.num_gpu == 1 && p.gpu_milli < 1000)
+            .count(),
+        3078
+    );
     assert_eq!(pods.iter().map(Pod::gpu_total).sum::<i64>(), 6_086_800);
     assert_eq!(pods.iter().map(|p| p.cpu_milli).sum::<i64>(), 85_436_012);
     let mut types: Vec<TaskType> = pods.iter().map(TaskType::of).collect();
@@ -97,11 +105,18 @@ fn target_workload_of_the_default_list() {
     ];
     assert_eq!(m.len(), 35);
     for (t, (cpu, milli, num, count, p)) in m.iter().zip(expected) {
-        assert_eq!((t.task.cpu_milli, t.task.gpu_milli, t.task.num_gpu, t.count), (cpu, milli, num, count));
+        assert_eq!(
+            (t.task.cpu_milli, t.task.gpu_milli, t.task.num_gpu, t.count),
+            (cpu, milli, num, count)
+        );
         assert!((t.p - p).abs() < 5e-7, "{t:?} vs {p}");
     }
     assert_eq!(m.iter().map(|t| t.count).sum::<u64>(), 7766);
-    let cpu_share: f64 = m.iter().filter(|t| t.task.gpu_milli == 0).map(|t| t.p).sum();
+    let cpu_share: f64 = m
+        .iter()
+        .filter(|t| t.task.gpu_milli == 0)
+        .map(|t| t.p)
+        .sum();
     assert!((cpu_share - 0.135978).abs() < 1e-6);
 }
 
@@ -109,9 +124,20 @@ fn target_workload_of_the_default_list() {
 fn rng_draw_order_reproduces_seed_42() {
     let (nodes, pods) = lists();
     let (a, _) = arrivals(&nodes, &pods, 42, 1.3).unwrap();
-    let first: Vec<&str> =
-        a.order[..5].iter().map(|&i| pods[a.sorted[i]].name.as_str()).collect();
-    assert_eq!(first, ["openb-pod-0255", "openb-pod-1685", "openb-pod-6784", "openb-pod-4463", "openb-pod-0602"]);
+    let first: Vec<&str> = a.order[..5]
+        .iter()
+        .map(|&i| pods[a.sorted[i]].name.as_str())
+        .collect();
+    assert_eq!(
+        first,
+        [
+            "openb-pod-0255",
+            "openb-pod-1685",
+            "openb-pod-6784",
+            "openb-pod-4463",
+            "openb-pod-0602"
+        ]
+    );
     assert_eq!(a.clones, 2714);
     assert_eq!(a.total_gpu_milli, 8_075_080);
     // The node rank: Perm(1213) over the name-sorted nodes (the list is sorted by name).
@@ -140,34 +166,66 @@ fn the_rejected_clone_of_seed_42() {
 #[test]
 fn clone_counts_of_seeds_43_to_51() {
     let (nodes, pods) = lists();
-    let counts: Vec<usize> =
-        (43..=51).map(|s| arrivals(&nodes, &pods, s, 1.3).unwrap().0.clones).collect();
-    assert_eq!(counts, [2641, 2711, 2661, 2662, 2679, 2653, 2683, 2614, 2707]);
+    let counts: Vec<usize> = (43..=51)
+        .map(|s| arrivals(&nodes, &pods, s, 1.3).unwrap().0.clones)
+        .collect();
+    assert_eq!(
+        counts,
+        [2641, 2711, 2661, 2662, 2679, 2653, 2683, 2614, 2707]
+    );
 }
 
 fn tt(cpu: i64, milli: i64, num: u32, p: f64) -> TargetType {
     TargetType {
-        task: TaskType { cpu_milli: cpu, gpu_milli: milli, num_gpu: num, gpu_spec: String::new() },
+        task: TaskType {
+            cpu_milli: cpu,
+            gpu_milli: milli,
+            num_gpu: num,
+            gpu_spec: String::new(),
+        },
         count: 0,
         p,
     }
 }
 
 fn pod(cpu: i64, milli: i64, num: u32) -> PodReq {
-    PodReq { cpu, mem: 0, num, milli, access: vec![true; 8], class: 0 }
+    PodReq {
+        cpu,
+        mem: 0,
+        num,
+        milli,
+        access: vec![true; 8],
+        class: 0,
+    }
 }
 
 fn node(cpu_left: i64, free: &[i64]) -> NodeState {
-    NodeState { cpu_left, mem_left: 1 << 40, pods: 0, model: 0, free: free.to_vec(), tags: vec![] }
+    NodeState {
+        cpu_left,
+        mem_left: 1 << 40,
+        pods: 0,
+        model: 0,
+        free: free.to_vec(),
+        tags: vec![],
+    }
 }
 
 #[test]
 fn toy_fragmentation_and_fgd_scores() {
-    let m = compile(&[tt(4000, 500, 1, 0.5), tt(8000, 1000, 1, 0.3), tt(2000, 0, 0, 0.2)], &["T4".into()]);
+    let m = compile(
+        &[
+            tt(4000, 500, 1, 0.5),
+            tt(8000, 1000, 1, 0.3),
+            tt(2000, 0, 0, 0.2),
+        ],
+        &["T4".into()],
+    );
     let free = [1000, 700, 300, 0];
     let b = node_buckets(10000, &free, 0, &m);
     assert!((node_frag(10000, &free, 0, &m) - 850.0).abs() < 1e-9);
-    assert!((b[1] - 450.0).abs() < 1e-9 && (b[2] - 1150.0).abs() < 1e-9 && (b[4] - 400.0).abs() < 1e-9);
+    assert!(
+        (b[1] - 450.0).abs() < 1e-9 && (b[2] - 1150.0).abs() < 1e-9 && (b[4] - 400.0).abs() < 1e-9
+    );
     let n = node(10000, &free);
     assert_eq!(fgd_choice(&n, &pod(2000, 250, 1), 850.0, &m), (56, vec![2]));
     assert_eq!(fgd_choice(&n, &pod(4000, 500, 1), 850.0, &m), (48, vec![0]));
@@ -197,10 +255,17 @@ fn fragmentation_with_the_default_target_workload() {
         (1, 8000, 605.2022),
         (1, 128000, 135.9773),
     ] {
-        assert!((empty(gpus, cpu) - want).abs() < 1e-3, "{gpus} {cpu}: {}", empty(gpus, cpu));
+        assert!(
+            (empty(gpus, cpu) - want).abs() < 1e-3,
+            "{gpus} {cpu}: {}",
+            empty(gpus, cpu)
+        );
     }
     let (nodes, _) = lists();
-    let total: f64 = nodes.iter().map(|n| empty(n.gpus as usize, n.cpu_milli)).sum();
+    let total: f64 = nodes
+        .iter()
+        .map(|n| empty(n.gpus as usize, n.cpu_milli))
+        .sum();
     assert!((total - 866_232.55).abs() < 0.01, "{total}");
     assert!((100.0 * total / 6_212_000.0 - 13.9445).abs() < 1e-4);
     let free = [190, 530, 1000, 1000, 1000, 1000, 1000, 1000];
@@ -209,13 +274,22 @@ fn fragmentation_with_the_default_target_workload() {
     assert!((b[4] - 913.768).abs() < 1e-3);
     let f0 = node_frag(80940, &free, 0, &m);
     assert!((f0 - 1436.541).abs() < 1e-3);
-    assert_eq!(fgd_choice(&node(80940, &free), &pod(4000, 320, 1), f0, &m), (55, vec![1]));
+    assert_eq!(
+        fgd_choice(&node(80940, &free), &pod(4000, 320, 1), f0, &m),
+        (55, vec![1])
+    );
 }
 
 #[test]
 fn first_pod_fgd_scores_on_empty_nodes() {
     let m = default_m();
-    let pods = [pod(3152, 810, 1), pod(11300, 1000, 1), pod(12500, 0, 0), pod(4000, 320, 1), pod(88000, 1000, 8)];
+    let pods = [
+        pod(3152, 810, 1),
+        pod(11300, 1000, 1),
+        pod(12500, 0, 0),
+        pod(4000, 320, 1),
+        pod(88000, 1000, 8),
+    ];
     let rows: [((usize, i64), [i64; 5]); 7] = [
         ((8, 96000), [48, 53, 50, 40, 74]),
         ((8, 128000), [48, 53, 50, 40, 74]),
@@ -229,7 +303,11 @@ fn first_pod_fgd_scores_on_empty_nodes() {
         let n = node(cpu, &vec![1000; gpus]);
         let f0 = n.frag(&m);
         for (p, w) in pods.iter().zip(want) {
-            let got = if n.feasible(p) { fgd_choice(&n, p, f0, &m).0 } else { -1 };
+            let got = if n.feasible(p) {
+                fgd_choice(&n, p, f0, &m).0
+            } else {
+                -1
+            };
             assert_eq!(got, w, "node ({gpus}, {cpu}), pod {p:?}");
         }
     }
@@ -248,18 +326,33 @@ fn packing_bestfit_dotprod_clustering_vectors() {
     assert_eq!(packing_score(&node(1, &[1000; 4]), &pod(0, 1000, 2)), 29);
     assert_eq!(packing_score(&node(1, &[1000; 8]), &pod(0, 1000, 2)), 25);
     assert_eq!(packing_score(&part, &pod(0, 200, 2)), 93);
-    assert_eq!(packing_score(&node(1, &[190, 530, 1000, 1000, 1000, 1000, 1000, 1000]), &pod(0, 320, 1)), 95);
+    assert_eq!(
+        packing_score(
+            &node(1, &[190, 530, 1000, 1000, 1000, 1000, 1000, 1000]),
+            &pod(0, 320, 1)
+        ),
+        95
+    );
     let p = pod(11300, 1000, 1);
-    let mut raw: Vec<i64> =
-        [node(96000, &[1000; 8]), node(104000, &[1000; 2]), node(16000, &[1000; 2])]
-            .iter()
-            .map(|n| bestfit_raw(n, &p))
-            .collect();
+    let mut raw: Vec<i64> = [
+        node(96000, &[1000; 8]),
+        node(104000, &[1000; 2]),
+        node(16000, &[1000; 2]),
+    ]
+    .iter()
+    .map(|n| bestfit_raw(n, &p))
+    .collect();
     assert_eq!(raw, [23, 57, 91]);
     normalize(&mut raw);
     assert_eq!(raw, [0, 50, 100]);
-    assert_eq!(dotprod_score(&node(96000, &[1000; 8]), &pod(3152, 810, 1)), 94);
-    assert_eq!(dotprod_score(&node(96000, &[1000; 8]), &pod(12500, 0, 0)), 96);
+    assert_eq!(
+        dotprod_score(&node(96000, &[1000; 8]), &pod(3152, 810, 1)),
+        94
+    );
+    assert_eq!(
+        dotprod_score(&node(96000, &[1000; 8]), &pod(12500, 0, 0)),
+        96
+    );
     let share = pod(1, 500, 1);
     assert_eq!(clustering_score(&node(1, &[1000; 8]), &share), 25);
     let mut shared = node(1, &[1000; 8]);
