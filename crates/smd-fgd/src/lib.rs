@@ -21,6 +21,7 @@ pub mod gorand;
 mod gorand_table;
 pub mod policy;
 pub mod published;
+pub mod study;
 pub mod workload;
 
 pub use data::{parse_nodes, parse_pods, DataError, Node, Pod};
