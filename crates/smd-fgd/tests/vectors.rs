@@ -362,3 +362,173 @@ fn packing_bestfit_dotprod_clustering_vectors() {
     assert_eq!(clustering_score(&node(1, &[1000; 2]), &pod(1, 1000, 1)), 43);
     assert_eq!(clustering_score(&node(1, &[1000; 2]), &pod(1, 0, 0)), 0);
 }
+
+/// A target workload written as (CPU, per-GPU milli, GPUs, model constraint, % of pods).
+fn listed(
+    types: &[(i64, i64, u32, &str, f64)],
+    models: &[&str],
+) -> Vec<smd_fgd::frag::CompiledType> {
+    let m: Vec<TargetType> = types
+        .iter()
+        .map(|&(cpu, milli, num, spec, pct)| TargetType {
+            task: TaskType {
+                cpu_milli: cpu,
+                gpu_milli: milli,
+                num_gpu: num,
+                gpu_spec: spec.into(),
+            },
+            count: 0,
+            p: pct / 100.0,
+        })
+        .collect();
+    compile(
+        &m,
+        &models.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+    )
+}
+
+#[test]
+fn the_reference_unit_tests_of_the_fragmentation_amount() {
+    // The reference's own unit tests (TestNodeGpuShareFragAmountScore and
+    // TestNodeGpuShareFragAmountWithNonGpu): their target workloads and expected amounts.
+    let typical = listed(
+        &[
+            (6000, 465, 1, "", 9.33),
+            (8000, 440, 1, "2080", 9.15),
+            (8000, 475, 1, "T4", 8.76),
+            (8000, 440, 1, "P100", 8.72),
+            (2000, 465, 1, "", 8.68),
+            (12000, 900, 1, "", 8.65),
+            (4000, 900, 1, "", 8.43),
+            (16000, 678, 1, "T4", 8.36),
+            (8000, 500, 1, "", 8.29),
+            (6000, 511, 1, "", 8.11),
+            (14000, 1000, 2, "2080", 0.54),
+            (4000, 1000, 1, "2080", 0.43),
+            (32000, 1000, 2, "T4", 0.43),
+            (16000, 1000, 1, "V100M16", 0.40),
+            (64000, 1000, 2, "", 0.40),
+            (10000, 1000, 2, "", 0.40),
+            (11400, 1000, 1, "T4", 0.36),
+            (16000, 1000, 1, "T4", 0.36),
+            (4000, 1000, 2, "", 0.36),
+            (14000, 1000, 2, "V100M16", 0.36),
+            (8000, 1000, 4, "", 0.36),
+            (16000, 1000, 2, "", 0.32),
+            (2000, 1000, 1, "T4", 0.32),
+            (6000, 1000, 1, "", 0.32),
+            (4000, 1000, 1, "", 0.32),
+            (5000, 1000, 1, "", 0.32),
+            (32000, 1000, 4, "V100M16", 0.32),
+            (32000, 1000, 2, "", 0.32),
+            (24000, 1000, 8, "2080", 0.32),
+            (40000, 1000, 4, "", 0.29),
+            (32000, 1000, 8, "", 0.29),
+            (32000, 1000, 1, "T4", 0.29),
+            (16000, 1000, 1, "", 0.25),
+            (7000, 1000, 1, "V100M16", 0.25),
+            (24000, 1000, 1, "T4", 0.25),
+        ],
+        &["1080"],
+    );
+    let f = |cpu: i64, free: &[i64], m: &[smd_fgd::frag::CompiledType]| node_frag(cpu, free, 0, m);
+    assert!((f(1000, &[200, 1000, 1000, 500], &typical) - 2566.62).abs() < 0.01);
+    assert!((f(1000, &[1000; 4], &typical) - 3802.40).abs() < 0.01);
+    assert!((f(1000, &[1000; 8], &typical) - 7604.80).abs() < 0.01);
+    let one = listed(&[(6000, 465, 1, "", 9.33)], &["1080"]);
+    assert!((f(1000, &[200, 1000, 1000, 500], &one) - 251.91).abs() < 0.01);
+    let with_cpu = listed(
+        &[
+            (15700, 1000, 1, "", 28.69),
+            (11900, 1000, 1, "", 18.93),
+            (11400, 1000, 1, "", 12.27),
+            (1000, 0, 0, "", 7.36),
+            (18710, 1000, 1, "", 4.85),
+            (8200, 1000, 1, "", 3.79),
+            (16400, 1000, 1, "", 3.31),
+            (9810, 1000, 1, "", 1.97),
+            (15200, 1000, 1, "", 1.87),
+            (11200, 1000, 1, "", 1.81),
+            (14200, 1000, 1, "", 1.76),
+            (12000, 0, 0, "", 1.65),
+            (14900, 1000, 1, "", 1.39),
+            (60200, 1000, 4, "", 1.23),
+            (64200, 1000, 8, "", 1.07),
+            (32200, 1000, 4, "", 1.01),
+            (17400, 1000, 2, "", 0.91),
+            (30200, 1000, 2, "", 0.69),
+            (16000, 1000, 1, "", 0.64),
+            (15000, 1000, 1, "", 0.59),
+            (64000, 1000, 8, "", 0.53),
+            (15000, 0, 0, "", 0.53),
+            (11910, 1000, 1, "", 0.53),
+            (120200, 1000, 8, "", 0.48),
+            (11300, 1000, 1, "", 0.37),
+            (30000, 1000, 2, "", 0.32),
+            (9800, 1000, 1, "", 0.32),
+            (8000, 1000, 1, "", 0.32),
+            (2000, 1000, 1, "", 0.27),
+            (2000, 80, 1, "", 0.27),
+            (1000, 1000, 1, "", 0.27),
+        ],
+        &["P100"],
+    );
+    assert!((f(64000, &[1000; 8], &with_cpu) - 887.20).abs() < 0.01);
+    assert!((f(32000, &[1000, 1000, 1000, 1000, 0, 0, 0, 0], &with_cpu) - 554.4).abs() < 0.01);
+    assert!((f(0, &[1000, 1000, 1000, 1000, 0, 0, 0, 0], &with_cpu) - 4000.0).abs() < 0.01);
+}
+
+#[test]
+fn runs_are_deterministic_per_seed_and_differ_across_seeds() {
+    let (nodes, pods) = lists();
+    let p = smd_fgd::Prepared::new(&nodes, &pods);
+    let a = p
+        .run(smd_fgd::Policy::Fgd, 42, 1.3, &mut |_, _| true)
+        .unwrap();
+    let b = p
+        .run(smd_fgd::Policy::Fgd, 42, 1.3, &mut |_, _| true)
+        .unwrap();
+    assert_eq!(a, b);
+    let c = p
+        .run(smd_fgd::Policy::Fgd, 43, 1.3, &mut |_, _| true)
+        .unwrap();
+    assert_ne!(a.records, c.records);
+    // The records: one per pod, arrival non-decreasing, allocation never above arrival.
+    assert_eq!(a.records.len(), 8152 + 2714);
+    assert!(a
+        .records
+        .windows(2)
+        .all(|w| w[0].arrived_milli <= w[1].arrived_milli));
+    assert!(a.records.iter().all(|r| r.used_milli <= r.arrived_milli));
+    assert_eq!(a.failed, a.records.iter().filter(|r| !r.placed).count());
+    assert_eq!(a.points.first().map(|q| q.x), Some(0));
+    assert_eq!(a.points.last().map(|q| q.x), Some(130));
+}
+
+#[test]
+fn cancelling_stops_a_run() {
+    let (nodes, pods) = lists();
+    let p = smd_fgd::Prepared::new(&nodes, &pods);
+    let mut calls = 0;
+    let r = p.run(smd_fgd::Policy::BestFit, 42, 1.3, &mut |done, total| {
+        calls += 1;
+        assert!(done <= total);
+        done < 1000
+    });
+    assert_eq!(r, Err(smd_fgd::RunError::Cancelled));
+    assert_eq!(calls, 5);
+}
+
+#[test]
+fn tuning_down_removes_pods_until_the_target() {
+    let (nodes, pods) = lists();
+    let (a, _) = arrivals(&nodes, &pods, 42, 0.5).unwrap();
+    assert!(a.removed > 0 && a.clones == 0);
+    assert!(a.total_gpu_milli as f64 <= 0.5 * 6_212_000.0);
+    assert_eq!(a.order.len(), 8152 - a.removed);
+    // Bad targets and lists without GPUs are errors, not panics.
+    assert!(arrivals(&nodes, &pods, 42, f64::NAN).is_err());
+    assert!(arrivals(&nodes, &pods, 42, 0.0).is_err());
+    let cpu_only: Vec<Pod> = pods.iter().filter(|p| p.num_gpu == 0).cloned().collect();
+    assert!(arrivals(&nodes, &cpu_only, 42, 1.3).is_err());
+}
