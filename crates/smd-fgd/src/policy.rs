@@ -262,7 +262,7 @@ pub fn packing_score(node: &NodeState, pod: &PodReq) -> i64 {
         return (50 - k).max(33);
     }
     let sum: i64 = chosen.iter().map(|&i| node.free[i] * 100 / 1000).sum();
-    (100 - sum / 10).max(50).min(100)
+    (100 - sum / 10).clamp(50, 100)
 }
 
 /// BestFit's raw score (§26.4), before the normalization over the feasible nodes.

@@ -18,7 +18,7 @@ fn prepared() -> Prepared {
     Prepared::new(&parse_nodes(NODES).unwrap(), &parse_pods(PODS).unwrap())
 }
 
-fn row<'a>(rows: &'a [PublishedRow], policy: Policy, seed: i64) -> &'a PublishedRow {
+fn row(rows: &[PublishedRow], policy: Policy, seed: i64) -> &PublishedRow {
     rows.iter()
         .find(|r| r.policy == policy.published_name() && r.seed == seed)
         .unwrap()
