@@ -3,6 +3,7 @@
 //! Columns are found by header, so files with extra or reordered columns read, and the
 //! multi-GPU pod lists without `gpu_spec` read. Every error names the row (the line number
 //! in the file, the header being row 1) and the column. Nothing here panics on bad input.
+//! The cells are split by the project's one CSV reader (`smd_measured::csv`).
 
 use std::fmt;
 
@@ -85,78 +86,51 @@ fn err(row: usize, column: &str, message: impl Into<String>) -> DataError {
     }
 }
 
-/// Split one CSV line into fields: commas separate, a field may be double-quoted (with
-/// `""` for a quote inside).
-fn split_line(line: &str) -> Vec<String> {
-    let mut fields = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(std::mem::take(&mut cur)),
-            _ => cur.push(c),
-        }
-    }
-    fields.push(cur);
-    fields.iter().map(|f| f.trim().to_string()).collect()
-}
-
-/// A table read by header: the column index of each wanted name, then the rows.
-struct Table<'a> {
+/// A table read by header (through the project's one CSV reader): the columns, then the
+/// rows with their line numbers.
+struct Table {
     columns: Vec<String>,
     rows: Vec<(usize, Vec<String>)>,
-    _text: std::marker::PhantomData<&'a str>,
 }
 
-impl<'a> Table<'a> {
-    fn parse(text: &'a str, required: &[&str]) -> Result<Self, DataError> {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty());
-        let Some((_, header)) = lines.next() else {
+impl Table {
+    fn parse(text: &str, required: &[&str]) -> Result<Self, DataError> {
+        let records =
+            smd_measured::csv::records_at_most(text, MAX_ROWS + 2).map_err(|e| err(0, "", e))?;
+        let Some((header, data)) = records.split_first() else {
             return Err(err(0, "", "the file is empty (no header line)"));
         };
-        let columns = split_line(header);
+        let columns: Vec<String> = header.cells.iter().map(|c| c.trim().to_string()).collect();
         for name in required {
             if !columns.iter().any(|c| c == name) {
                 return Err(err(
-                    1,
+                    header.line,
                     name,
                     format!("missing column (the header has: {})", columns.join(", ")),
                 ));
             }
         }
-        let mut rows = Vec::new();
-        for (i, line) in lines {
-            if rows.len() >= MAX_ROWS {
-                return Err(err(i + 1, "", format!("more than {MAX_ROWS} rows")));
-            }
-            let fields = split_line(line);
-            if fields.len() != columns.len() {
+        if data.len() > MAX_ROWS {
+            return Err(err(0, "", format!("more than {MAX_ROWS} rows")));
+        }
+        let mut rows = Vec::with_capacity(data.len());
+        for r in data {
+            if r.cells.len() != columns.len() {
                 return Err(err(
-                    i + 1,
+                    r.line,
                     "",
-                    format!("{} fields, the header has {}", fields.len(), columns.len()),
+                    format!("{} fields, the header has {}", r.cells.len(), columns.len()),
                 ));
             }
-            rows.push((i + 1, fields));
+            rows.push((
+                r.line,
+                r.cells.iter().map(|c| c.trim().to_string()).collect(),
+            ));
         }
         if rows.is_empty() {
             return Err(err(0, "", "no data rows after the header"));
         }
-        Ok(Table {
-            columns,
-            rows,
-            _text: std::marker::PhantomData,
-        })
+        Ok(Table { columns, rows })
     }
 
     fn index(&self, name: &str) -> Option<usize> {
