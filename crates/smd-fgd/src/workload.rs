@@ -181,12 +181,19 @@ pub fn arrivals(
             clones += 1;
         }
     } else {
-        while total as f64 > goal && !order.is_empty() {
-            let idx = rng.intn(order.len());
-            let gone = order.remove(idx);
-            total -= pods[sorted[gone]].gpu_total();
+        let mut alive = Alive::new(order.len());
+        while total as f64 > goal && alive.len > 0 {
+            // The idx-th pod still in the list (the reference removes it in place).
+            let at = alive.take(rng.intn(alive.len));
+            total -= pods[sorted[order[at]]].gpu_total();
             removed += 1;
         }
+        order = order
+            .into_iter()
+            .enumerate()
+            .filter(|&(i, _)| alive.has(i))
+            .map(|(_, p)| p)
+            .collect();
     }
     for _ in 0..INFORMER_DRAWS {
         rng.int63();
@@ -206,4 +213,78 @@ pub fn arrivals(
         rank,
     };
     Ok((a, rng))
+}
+
+/// The positions still in a list, with the k-th of them found in O(log n) (a Fenwick tree),
+/// so that removing most of a large list stays fast.
+struct Alive {
+    tree: Vec<usize>,
+    gone: Vec<bool>,
+    len: usize,
+}
+
+impl Alive {
+    fn new(n: usize) -> Self {
+        let mut tree = vec![0; n + 1];
+        for i in 1..=n {
+            tree[i] += 1;
+            let j = i + (i & i.wrapping_neg());
+            if j <= n {
+                tree[j] += tree[i];
+            }
+        }
+        Alive {
+            tree,
+            gone: vec![false; n],
+            len: n,
+        }
+    }
+
+    fn has(&self, i: usize) -> bool {
+        !self.gone[i]
+    }
+
+    /// Remove the k-th (0-based) remaining position and return it.
+    fn take(&mut self, k: usize) -> usize {
+        let n = self.gone.len();
+        let (mut pos, mut rest) = (0, k + 1);
+        let mut step = n.next_power_of_two();
+        while step > 0 {
+            let next = pos + step;
+            if next <= n && self.tree[next] < rest {
+                pos = next;
+                rest -= self.tree[next];
+            }
+            step /= 2;
+        }
+        // pos is the count of positions before the k-th; it is at index pos (0-based).
+        let mut i = pos + 1;
+        while i <= n {
+            self.tree[i] -= 1;
+            i += i & i.wrapping_neg();
+        }
+        self.gone[pos] = true;
+        self.len -= 1;
+        pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Alive;
+
+    #[test]
+    fn alive_takes_the_kth_remaining_like_vec_remove() {
+        let mut list: Vec<usize> = (0..37).collect();
+        let mut alive = Alive::new(37);
+        let mut state = 12345u64;
+        while !list.is_empty() {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let k = (state >> 33) as usize % list.len();
+            assert_eq!(alive.take(k), list.remove(k));
+        }
+        assert_eq!(alive.len, 0);
+    }
 }
