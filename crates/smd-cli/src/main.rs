@@ -18,6 +18,7 @@ mod calibrate;
 mod common;
 mod diff;
 mod failure;
+mod fgd;
 mod progress;
 mod read;
 mod share;
@@ -96,8 +97,9 @@ enum Command {
     Speed(speed::SpeedArgs),
     /// A study of the model against a published claim or measurement (docs/REPRODUCTION.md,
     /// docs/FIDELITY.md): `locality` (DLTAP's claim and joint locality on machines), `time`
-    /// (the policies over time on the bundled workloads), `sharing`, `fidelity` or
-    /// `pollux-search`; prints a Markdown table.
+    /// (the policies over time on the bundled workloads), `sharing`, `fidelity`,
+    /// `pollux-search`, `sia` or `fgd` (GPU sharing in a production cluster); prints a
+    /// Markdown table.
     Study(study::StudyArgs),
     /// Simulate the scenario's jobs over time (arrivals, slots, restarts; docs/MODEL.md §17)
     /// with one policy or all, and print their metrics (or the runs as JSON).

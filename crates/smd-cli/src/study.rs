@@ -29,6 +29,9 @@ pub enum Study {
     /// Clusters that mix GPU types: Sia, Pollux and Gavel on the Sia paper's 64-GPU
     /// cluster, its Table 3 and Figure 7 beside the published values (docs/FIDELITY.md).
     Sia,
+    /// GPU sharing in a production cluster: the FGD paper's six policies on Alibaba's
+    /// openb trace, beside the published tables (docs/MODEL.md §26, docs/FIDELITY.md).
+    Fgd,
 }
 
 /// Arguments of `smd study`.
@@ -46,6 +49,28 @@ pub struct StudyArgs {
     /// fidelity: also write its figures (one per-job scatter per policy) into this folder.
     #[arg(long, value_name = "DIR")]
     figures: Option<PathBuf>,
+    /// fgd: the node list (CSV `sn,cpu_milli,memory_mib,gpu,model`); default the bundled
+    /// openb cluster of 1213 GPU nodes.
+    #[arg(long, value_name = "NODES.csv")]
+    nodes: Option<PathBuf>,
+    /// fgd: the pod list (CSV `name,cpu_milli,memory_mib,num_gpu,gpu_milli[,gpu_spec]`);
+    /// default the bundled openb default list of 8152 pods.
+    #[arg(long, value_name = "PODS.csv")]
+    pods: Option<PathBuf>,
+    /// fgd: policies, comma-separated: random, dotprod, clustering, packing, bestfit, fgd
+    /// (default all six).
+    #[arg(long, value_name = "LIST")]
+    policy: Option<String>,
+    /// fgd: seeds, `A:B` inclusive or a comma list (default 42:51, the published ones).
+    #[arg(long, value_name = "SEEDS")]
+    seeds: Option<String>,
+    /// fgd: the submitted GPU request as a multiple of the cluster's GPU capacity (default
+    /// 1.3, the published runs').
+    #[arg(long, value_name = "RATIO")]
+    target: Option<f64>,
+    /// fgd: print docs/SCENARIO.md's "FGD study output" JSON instead of tables.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Verdicts as a Markdown table after a blank line.
@@ -80,7 +105,35 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
         Study::Fidelity => "fidelity",
         Study::PolluxSearch => "pollux-search",
         Study::Sia => "sia",
+        Study::Fgd => "fgd",
     };
+    let fgd_only = a.nodes.is_some()
+        || a.pods.is_some()
+        || a.policy.is_some()
+        || a.seeds.is_some()
+        || a.target.is_some()
+        || a.json;
+    if a.study == Study::Fgd {
+        if a.quick || a.csv.is_some() || a.figures.is_some() {
+            return Err(Failure::Invalid(
+                "--quick, --csv and --figures are not options of the fgd study".into(),
+            ));
+        }
+        let o = crate::fgd::FgdOptions {
+            nodes: a.nodes.clone(),
+            pods: a.pods.clone(),
+            policy: a.policy.clone(),
+            seeds: a.seeds.clone(),
+            target: a.target,
+            json: a.json,
+        };
+        return crate::fgd::run(&o, out);
+    }
+    if fgd_only {
+        return Err(Failure::Invalid(format!(
+            "--nodes, --pods, --policy, --seeds, --target and --json belong to the fgd study (not {name})"
+        )));
+    }
     if a.figures.is_some() && a.study != Study::Fidelity {
         return Err(Failure::Invalid(format!(
             "--figures: only the fidelity study draws figures (not {name})"
@@ -96,6 +149,8 @@ pub fn run(a: &StudyArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut fidelity = None;
     let mut rates = None;
     let table = match a.study {
+        // Handled above, before the progress line of the other studies.
+        Study::Fgd => return Ok(()),
         Study::Sia => {
             use smd_reproduce::sia::{figure7, table3, Size};
             let size = if a.quick { Size::Quick } else { Size::Full };

@@ -1,0 +1,241 @@
+//! `smd study fgd`: GPU sharing in a production cluster — the FGD paper's trace experiment
+//! (crate `smd-fgd`; docs/MODEL.md §26), its tables beside the published ones
+//! (docs/FIDELITY.md) and the JSON of docs/SCENARIO.md ("FGD study output").
+
+use crate::failure::Failure;
+use serde_json::{json, Value};
+use smd_fgd::study::{bundled, run_all_parallel, verdict, PolicyResult, Published};
+use smd_fgd::{parse_nodes, parse_pods, Policy, Prepared};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The columns the text output shows.
+const SHOWN: [u32; 7] = [50, 80, 90, 100, 110, 120, 130];
+/// The most seeds one command runs.
+const MAX_SEEDS: usize = 1000;
+/// The largest target ratio accepted.
+const MAX_TARGET: f64 = 10.0;
+
+/// The options of `smd study fgd`.
+#[derive(Debug, Default)]
+pub struct FgdOptions {
+    /// Node list, or the bundled openb one.
+    pub nodes: Option<PathBuf>,
+    /// Pod list, or the bundled default one.
+    pub pods: Option<PathBuf>,
+    /// Comma-separated policy names.
+    pub policy: Option<String>,
+    /// `A:B` (inclusive) or a comma list.
+    pub seeds: Option<String>,
+    /// Target GPU request as a multiple of capacity.
+    pub target: Option<f64>,
+    /// JSON instead of Markdown.
+    pub json: bool,
+}
+
+fn read(flag: &str, path: &Option<PathBuf>, default: &'static str) -> Result<String, Failure> {
+    match path {
+        None => Ok(default.to_string()),
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| Failure::Invalid(format!("{flag}: cannot read {}: {e}", p.display()))),
+    }
+}
+
+fn label(path: &Option<PathBuf>, bundled: &str) -> String {
+    path.as_deref()
+        .map(Path::display)
+        .map_or(bundled.to_string(), |d| d.to_string())
+}
+
+fn policies(text: Option<&str>) -> Result<Vec<Policy>, Failure> {
+    let Some(text) = text else {
+        return Ok(Policy::ALL.to_vec());
+    };
+    let mut out = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let p = Policy::from_name(name).ok_or_else(|| {
+            let all: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+            Failure::Invalid(format!(
+                "--policy: unknown policy {name:?} (one of {})",
+                all.join(", ")
+            ))
+        })?;
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    if out.is_empty() {
+        return Err(Failure::Invalid("--policy: no policy named".into()));
+    }
+    Ok(out)
+}
+
+fn seeds(text: Option<&str>) -> Result<Vec<i64>, Failure> {
+    let text = text.unwrap_or("42:51");
+    let bad = || {
+        Failure::Invalid(format!(
+            "--seeds: {text:?} is not A:B or a comma list of whole numbers"
+        ))
+    };
+    let num = |s: &str| s.trim().parse::<i64>().map_err(|_| bad());
+    let list: Vec<i64> = if let Some((a, b)) = text.split_once(':') {
+        let (a, b) = (num(a)?, num(b)?);
+        if b < a || (b - a) as u64 >= MAX_SEEDS as u64 {
+            return Err(Failure::Invalid(format!(
+                "--seeds: {text:?} must run from low to high, at most {MAX_SEEDS} seeds"
+            )));
+        }
+        (a..=b).collect()
+    } else {
+        text.split(',').map(num).collect::<Result<_, _>>()?
+    };
+    if list.is_empty() || list.len() > MAX_SEEDS {
+        return Err(Failure::Invalid(format!(
+            "--seeds: between 1 and {MAX_SEEDS} seeds"
+        )));
+    }
+    Ok(list)
+}
+
+/// `smd study fgd`.
+pub fn run(o: &FgdOptions, out: &mut impl Write) -> Result<(), Failure> {
+    let t0 = std::time::Instant::now();
+    let target = o.target.unwrap_or(bundled::TARGET);
+    if !(target.is_finite() && target > 0.0 && target <= MAX_TARGET) {
+        return Err(Failure::Invalid(format!(
+            "--target: {} must be above 0 and at most {MAX_TARGET}",
+            smd_format::num(target)
+        )));
+    }
+    let policies = policies(o.policy.as_deref())?;
+    let seeds = seeds(o.seeds.as_deref())?;
+    let nodes_text = read("--nodes", &o.nodes, bundled::NODES)?;
+    let pods_text = read("--pods", &o.pods, bundled::PODS)?;
+    let nodes = parse_nodes(&nodes_text).map_err(|e| {
+        Failure::Invalid(format!("{}: {e}", label(&o.nodes, "the bundled node list")))
+    })?;
+    let pods = parse_pods(&pods_text).map_err(|e| {
+        Failure::Invalid(format!("{}: {e}", label(&o.pods, "the bundled pod list")))
+    })?;
+    let prepared = Prepared::new(&nodes, &pods);
+    let runs = policies.len() * seeds.len();
+    let progress = |done: usize, total: usize| {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "study fgd: {done}/{total} runs  {:.1} s",
+            t0.elapsed().as_secs_f64()
+        );
+    };
+    let results = run_all_parallel(&prepared, &policies, &seeds, target, &progress)
+        .map_err(|e| Failure::Invalid(e.to_string()))?;
+    let wall = t0.elapsed().as_secs_f64();
+    // The published tables are those of the bundled lists at the published target.
+    let comparable = nodes_text == bundled::NODES
+        && pods_text == bundled::PODS
+        && (target - bundled::TARGET).abs() < 1e-12;
+    let published = comparable.then(Published::bundled);
+    if o.json {
+        let doc = json_output(&results, wall);
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        )?;
+        return Ok(());
+    }
+    text_output(&results, published.as_ref(), out)?;
+    writeln!(
+        out,
+        "{runs} runs ({} pods, {} nodes) in {} on {} threads.",
+        smd_format::count(pods.len() as u64),
+        smd_format::count(nodes.len() as u64),
+        smd_format::duration(wall),
+        threads()
+    )?;
+    Ok(())
+}
+
+/// The threads the runs share (rayon's pool is one per core).
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// docs/SCENARIO.md's "FGD study output".
+fn json_output(results: &[PolicyResult], wall: f64) -> Value {
+    let policies: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            let points: Vec<Value> = r
+                .mean
+                .iter()
+                .map(|p| {
+                    json!({
+                        "x": p.x,
+                        "allocation_pct": p.allocation_pct,
+                        "unallocated_gpus": p.unallocated_gpus,
+                        "frag_ratio_pct": p.frag_ratio_pct,
+                        "frag_amount_pct": p.frag_amount_pct,
+                    })
+                })
+                .collect();
+            json!({"policy": r.policy.name(), "points": points})
+        })
+        .collect();
+    json!({"policies": policies, "bound": null, "wall_s": wall})
+}
+
+fn cell(v: Option<f64>) -> String {
+    v.map_or("–".into(), |v| format!("{v:.2}"))
+}
+
+fn text_output(
+    results: &[PolicyResult],
+    published: Option<&Published>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    for r in results {
+        let seeds: Vec<String> = r.runs.iter().map(|e| e.seed.to_string()).collect();
+        writeln!(
+            out,
+            "## {} (mean over seeds {})\n",
+            r.policy.name(),
+            seeds.join(", ")
+        )?;
+        if published.is_some() {
+            writeln!(
+                out,
+                "\"published\": the mean of the published runs, seeds 42–51.\n"
+            )?;
+        }
+        writeln!(
+            out,
+            "| arrived % | allocation % | published | unallocated GPUs | frag amount % | published | frag ratio % | published |"
+        )?;
+        writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|")?;
+        for p in r.mean.iter().filter(|p| SHOWN.contains(&p.x)) {
+            let pubd = |t: usize| published.and_then(|pb| pb.mean(t, r.policy, p.x));
+            writeln!(
+                out,
+                "| {} | {:.2} | {} | {:.0} | {:.2} | {} | {:.2} | {} |",
+                p.x,
+                p.allocation_pct,
+                cell(pubd(0)),
+                p.unallocated_gpus,
+                p.frag_amount_pct,
+                cell(pubd(1)),
+                p.frag_ratio_pct,
+                cell(pubd(2)),
+            )?;
+        }
+        let line = match published.and_then(|pb| verdict(r, pb)) {
+            Some(v) => v.words(),
+            None => format!(
+                "{}: no published values to compare with (they cover the bundled lists at target {}, seeds 42–51)",
+                r.policy.name(),
+                bundled::TARGET
+            ),
+        };
+        writeln!(out, "\nVerdict — {line}\n")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,238 @@
+//! Several policies over several seeds, and the verdict against the published tables
+//! (docs/MODEL.md §26.8; docs/FIDELITY.md).
+
+use crate::experiment::{mean_points, Experiment, Point, Prepared, RunError};
+use crate::policy::Policy;
+use crate::published::{parse_published, PublishedRow};
+
+/// The bundled openb lists and the published results (data/openb).
+pub mod bundled {
+    /// The 1213 GPU nodes.
+    pub const NODES: &str = include_str!("../../../data/openb/openb_node_list_gpu_node.csv");
+    /// The default pod list (8152 pods).
+    pub const PODS: &str = include_str!("../../../data/openb/openb_pod_list_default.csv");
+    /// Published allocation ratios per policy and seed.
+    pub const ALLOCATION: &str =
+        include_str!("../../../data/openb/results/analysis_allo_discrete.csv");
+    /// Published fragmentation amounts.
+    pub const FRAG_AMOUNT: &str =
+        include_str!("../../../data/openb/results/analysis_frag_discrete.csv");
+    /// Published fragmentation ratios.
+    pub const FRAG_RATIO: &str =
+        include_str!("../../../data/openb/results/analysis_frag_ratio_discrete.csv");
+    /// The target ratio of the published runs.
+    pub const TARGET: f64 = 1.3;
+}
+
+/// Tolerance of the per-seed comparison: one unit of the published 2-decimal rounding.
+pub const CELL_TOLERANCE: f64 = 0.01;
+/// Tolerance of Random's comparison of means over seeds, in percentage points.
+pub const RANDOM_TOLERANCE: f64 = 0.5;
+
+/// One policy's runs and their mean over seeds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyResult {
+    /// The policy.
+    pub policy: Policy,
+    /// One run per seed, in the seeds' order.
+    pub runs: Vec<Experiment>,
+    /// The mean over the runs, per x.
+    pub mean: Vec<Point>,
+}
+
+/// Group runs by policy, in the order of `policies`.
+fn group(policies: &[Policy], runs: Vec<Experiment>) -> Vec<PolicyResult> {
+    policies
+        .iter()
+        .map(|&policy| {
+            let runs: Vec<Experiment> = runs
+                .iter()
+                .filter(|r| r.policy == policy)
+                .cloned()
+                .collect();
+            PolicyResult {
+                policy,
+                mean: mean_points(&runs),
+                runs,
+            }
+        })
+        .collect()
+}
+
+/// Every policy with every seed, one after the other; `progress(done, total)` counts runs.
+pub fn run_all(
+    prepared: &Prepared,
+    policies: &[Policy],
+    seeds: &[i64],
+    target: f64,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<PolicyResult>, RunError> {
+    let total = policies.len() * seeds.len();
+    let mut runs = Vec::with_capacity(total);
+    for &policy in policies {
+        for &seed in seeds {
+            runs.push(prepared.run(policy, seed, target, &mut |_, _| true)?);
+            progress(runs.len(), total);
+        }
+    }
+    Ok(group(policies, runs))
+}
+
+/// [`run_all`] on rayon's threads; `progress(done, total)` may be called from any thread.
+#[cfg(feature = "parallel")]
+pub fn run_all_parallel(
+    prepared: &Prepared,
+    policies: &[Policy],
+    seeds: &[i64],
+    target: f64,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<Vec<PolicyResult>, RunError> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let jobs: Vec<(Policy, i64)> = policies
+        .iter()
+        .flat_map(|&p| seeds.iter().map(move |&s| (p, s)))
+        .collect();
+    let done = AtomicUsize::new(0);
+    let runs = jobs
+        .par_iter()
+        .map(|&(policy, seed)| {
+            let run = prepared.run(policy, seed, target, &mut |_, _| true);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, jobs.len());
+            run
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(group(policies, runs))
+}
+
+/// The three published tables.
+#[derive(Clone, Debug)]
+pub struct Published {
+    /// Allocation ratio, fragmentation amount and fragmentation ratio, in that order.
+    pub tables: [Vec<PublishedRow>; 3],
+}
+
+impl Published {
+    /// The bundled tables.
+    pub fn bundled() -> Published {
+        let parse = |t: &str| parse_published(t).unwrap_or_default();
+        Published {
+            tables: [
+                parse(bundled::ALLOCATION),
+                parse(bundled::FRAG_AMOUNT),
+                parse(bundled::FRAG_RATIO),
+            ],
+        }
+    }
+
+    fn row(&self, table: usize, policy: Policy, seed: i64) -> Option<&PublishedRow> {
+        self.tables[table]
+            .iter()
+            .find(|r| r.policy == policy.published_name() && r.seed == seed)
+    }
+
+    /// The published mean over seeds of `table` (0 allocation, 1 amount, 2 ratio) at x.
+    pub fn mean(&self, table: usize, policy: Policy, x: u32) -> Option<f64> {
+        let values: Vec<f64> = self.tables[table]
+            .iter()
+            .filter(|r| r.policy == policy.published_name())
+            .filter_map(|r| r.values.get(x as usize).copied().flatten())
+            .collect();
+        (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    }
+}
+
+/// The three values of a point, in the tables' order.
+fn values(p: &Point) -> [f64; 3] {
+    [p.allocation_pct, p.frag_amount_pct, p.frag_ratio_pct]
+}
+
+/// How one policy's runs compare with the published tables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// The policy.
+    pub policy: Policy,
+    /// Cells compared (per seed for the deterministic policies, means for Random).
+    pub cells: usize,
+    /// Cells within the tolerance.
+    pub within: usize,
+    /// The largest distance, percentage points.
+    pub largest_gap: f64,
+    /// Whether every cell is within the tolerance.
+    pub reproduced: bool,
+}
+
+impl Verdict {
+    /// One line for people.
+    pub fn words(&self) -> String {
+        if self.policy == Policy::Random {
+            format!(
+                "{}: the mean over seeds is within {:.2} points of the published means \
+                 (tolerance {RANDOM_TOLERANCE}; the reference's own Random is not repeatable \
+                 per seed): {}",
+                self.policy.name(),
+                self.largest_gap,
+                if self.reproduced {
+                    "consistent"
+                } else {
+                    "differs"
+                }
+            )
+        } else {
+            format!(
+                "{}: {} of {} published cells within {CELL_TOLERANCE} (largest gap {:.2}): {}",
+                self.policy.name(),
+                self.within,
+                self.cells,
+                self.largest_gap,
+                if self.reproduced {
+                    "reproduced"
+                } else {
+                    "differs"
+                }
+            )
+        }
+    }
+}
+
+/// Compare one policy's runs with the published tables: every cell of every published
+/// seed for the deterministic policies, the means over seeds for Random. `None` when no
+/// run has a published counterpart.
+pub fn verdict(result: &PolicyResult, published: &Published) -> Option<Verdict> {
+    let (mut cells, mut within, mut gap) = (0, 0, 0.0f64);
+    let mut tally = |got: f64, want: f64, tol: f64| {
+        let d = (got - want).abs();
+        cells += 1;
+        within += usize::from(d <= tol + 1e-9);
+        gap = gap.max(d);
+    };
+    if result.policy == Policy::Random {
+        for p in &result.mean {
+            for (t, got) in values(p).into_iter().enumerate() {
+                if let Some(want) = published.mean(t, result.policy, p.x) {
+                    tally(got, want, RANDOM_TOLERANCE);
+                }
+            }
+        }
+    } else {
+        for run in &result.runs {
+            for t in 0..3 {
+                let Some(row) = published.row(t, run.policy, run.seed) else {
+                    continue;
+                };
+                for p in &run.points {
+                    if let Some(Some(want)) = row.values.get(p.x as usize) {
+                        tally(values(p)[t], *want, CELL_TOLERANCE);
+                    }
+                }
+            }
+        }
+    }
+    (cells > 0).then_some(Verdict {
+        policy: result.policy,
+        cells,
+        within,
+        largest_gap: gap,
+        reproduced: within == cells,
+    })
+}
