@@ -4,6 +4,7 @@
 
 use crate::failure::Failure;
 use serde_json::{json, Value};
+use smd_fgd::bound::BoundPoint;
 use smd_fgd::study::{bundled, run_all_parallel, verdict, PolicyResult, Published};
 use smd_fgd::{parse_nodes, parse_pods, Policy, Prepared};
 use std::io::{self, Write};
@@ -128,6 +129,9 @@ pub fn run(o: &FgdOptions, out: &mut impl Write) -> Result<(), Failure> {
     };
     let results = run_all_parallel(&prepared, &policies, &seeds, target, &progress)
         .map_err(|e| Failure::Invalid(e.to_string()))?;
+    // What no policy can beat: the offline packing's bound, per seed, then the mean.
+    let bound = smd_fgd::bound::mean_bound(&prepared, &seeds, target)
+        .map_err(|e| Failure::Invalid(e.to_string()))?;
     let wall = t0.elapsed().as_secs_f64();
     // The published tables are those of the bundled lists at the published target.
     let comparable = nodes_text == bundled::NODES
@@ -135,7 +139,7 @@ pub fn run(o: &FgdOptions, out: &mut impl Write) -> Result<(), Failure> {
         && (target - bundled::TARGET).abs() < 1e-12;
     let published = comparable.then(Published::bundled);
     if o.json {
-        let doc = json_output(&results, wall);
+        let doc = json_output(&results, &bound, wall);
         writeln!(
             out,
             "{}",
@@ -144,6 +148,7 @@ pub fn run(o: &FgdOptions, out: &mut impl Write) -> Result<(), Failure> {
         return Ok(());
     }
     text_output(&results, published.as_ref(), out)?;
+    bound_output(&results, &bound, prepared.gpus, out)?;
     writeln!(
         out,
         "{runs} runs ({} pods, {} nodes) in {} on {} threads.",
@@ -161,7 +166,7 @@ fn threads() -> usize {
 }
 
 /// docs/SCENARIO.md's "FGD study output".
-fn json_output(results: &[PolicyResult], wall: f64) -> Value {
+fn json_output(results: &[PolicyResult], bound: &[BoundPoint], wall: f64) -> Value {
     let policies: Vec<Value> = results
         .iter()
         .map(|r| {
@@ -181,7 +186,49 @@ fn json_output(results: &[PolicyResult], wall: f64) -> Value {
             json!({"policy": r.policy.name(), "points": points})
         })
         .collect();
-    json!({"policies": policies, "bound": null, "wall_s": wall})
+    let bound: Vec<Value> = bound
+        .iter()
+        .map(|b| json!({"x": b.x, "allocation_pct": b.allocation_pct}))
+        .collect();
+    json!({"policies": policies, "bound": {"points": bound}, "wall_s": wall})
+}
+
+/// The bound beside each policy: how many GPUs each leaves unallocated that an offline
+/// packing of the same arrived pods might allocate.
+fn bound_output(
+    results: &[PolicyResult],
+    bound: &[BoundPoint],
+    gpus: i64,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    writeln!(
+        out,
+        "## The bound\n\nNo policy allocates more than the best offline packing of the pods arrived, bounded by an LP relaxation (mean over the seeds); each policy's distance to it in GPUs.\n"
+    )?;
+    let mut head = String::from("| arrived % | bound % |");
+    let mut rule = String::from("|---:|---:|");
+    for r in results {
+        head.push_str(&format!(" {} |", r.policy.name()));
+        rule.push_str("---:|");
+    }
+    writeln!(out, "{head}\n{rule}")?;
+    for b in bound.iter().filter(|b| SHOWN.contains(&b.x)) {
+        let mut row = format!("| {} | {:.2} |", b.x, b.allocation_pct);
+        for r in results {
+            let d = r
+                .mean
+                .iter()
+                .find(|p| p.x == b.x)
+                .map(|p| (b.allocation_pct - p.allocation_pct) / 100.0 * gpus as f64);
+            row.push_str(&format!(
+                " {} |",
+                d.map_or("–".into(), |d| format!("{d:.0}"))
+            ));
+        }
+        writeln!(out, "{row}")?;
+    }
+    writeln!(out)?;
+    Ok(())
 }
 
 fn cell(v: Option<f64>) -> String {

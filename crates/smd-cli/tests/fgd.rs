@@ -53,7 +53,21 @@ fn json_follows_the_contract_and_matches_the_published_seed() {
     let mut keys: Vec<&String> = v.as_object().unwrap().keys().collect();
     keys.sort();
     assert_eq!(keys, ["bound", "policies", "wall_s"]);
-    assert!(v["bound"].is_null());
+    // The bound: a point per column, never below either policy's allocation (the tables
+    // round to 2 decimals twice: 0.01).
+    let bound = v["bound"]["points"].as_array().unwrap();
+    assert_eq!(bound.len(), 131);
+    for p in v["policies"].as_array().unwrap() {
+        for (b, pt) in bound.iter().zip(p["points"].as_array().unwrap()) {
+            assert_eq!(b["x"], pt["x"]);
+            let (b, a) = (
+                b["allocation_pct"].as_f64().unwrap(),
+                pt["allocation_pct"].as_f64().unwrap(),
+            );
+            assert!(a <= b + 0.01 + 1e-9, "{a} > {b}");
+            assert!(b <= 100.0 + 1e-9);
+        }
+    }
     assert!(v["wall_s"].as_f64().unwrap() > 0.0);
     let policies = v["policies"].as_array().unwrap();
     assert_eq!(policies.len(), 2);

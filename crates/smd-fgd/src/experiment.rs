@@ -178,6 +178,18 @@ impl Prepared {
         &self.reqs
     }
 
+    /// The submission sequence of `seed` tuned to `target` (§26.3): the compiled pods in
+    /// the order they arrive.
+    pub fn sequence(&self, seed: i64, target: f64) -> Result<Vec<&PodReq>, RunError> {
+        let (arr, _) =
+            arrivals(&self.nodes, &self.pods, seed, target).map_err(RunError::Workload)?;
+        Ok(arr
+            .order
+            .iter()
+            .map(|&i| &self.reqs[arr.sorted[i]])
+            .collect())
+    }
+
     /// One run. `progress(done, total)` is called every [`PROGRESS_EVERY`] pods and at the
     /// end; returning `false` cancels the run.
     pub fn run(
@@ -419,24 +431,11 @@ fn mean(v: &[f64]) -> f64 {
 /// The published post-processing (§26.7): for each x, the records whose arrival rounds to
 /// x, else those within x ± 1; allocation and amount rounded to 2 decimals, the ratio not.
 pub fn tables(records: &[Record], gpus: i64, xmax: u32) -> Vec<Point> {
-    let mut by_x: HashMap<i64, Vec<&Record>> = HashMap::new();
-    for r in records {
-        by_x.entry(arrive_pct(r.arrived_milli, gpus))
-            .or_default()
-            .push(r);
-    }
+    let arrived: Vec<i64> = records.iter().map(|r| r.arrived_milli).collect();
     let mut points = Vec::new();
-    for x in 0..=xmax as i64 {
-        let group: Vec<&Record> = match by_x.get(&x) {
-            Some(g) => g.clone(),
-            None => records
-                .iter()
-                .filter(|r| (arrive_pct(r.arrived_milli, gpus) - x).abs() <= 1)
-                .collect(),
-        };
-        if group.is_empty() {
-            continue;
-        }
+    for (x, members) in columns(&arrived, gpus, xmax) {
+        let x = x as i64;
+        let group: Vec<&Record> = members.iter().map(|&i| &records[i]).collect();
         let alloc = round2(mean(&group.iter().map(|r| r.alloc_pct).collect::<Vec<_>>()));
         let frag = mean(&group.iter().map(|r| r.frag_milli).collect::<Vec<_>>());
         let ratio = mean(&group.iter().map(|r| r.frag_ratio_pct).collect::<Vec<_>>());
@@ -449,6 +448,28 @@ pub fn tables(records: &[Record], gpus: i64, xmax: u32) -> Vec<Point> {
         });
     }
     points
+}
+
+/// The records of each column x in 0 ..= `xmax` (§26.7), from each record's arrived milli:
+/// those whose arrival rounds to x, else those within x ± 1; columns without records left
+/// out.
+pub fn columns(arrived: &[i64], gpus: i64, xmax: u32) -> Vec<(u32, Vec<usize>)> {
+    let pct: Vec<i64> = arrived.iter().map(|&a| arrive_pct(a, gpus)).collect();
+    let mut by_x: HashMap<i64, Vec<usize>> = HashMap::new();
+    for (i, &x) in pct.iter().enumerate() {
+        by_x.entry(x).or_default().push(i);
+    }
+    (0..=xmax)
+        .filter_map(|x| {
+            let group = match by_x.get(&(x as i64)) {
+                Some(g) => g.clone(),
+                None => (0..pct.len())
+                    .filter(|&i| (pct[i] - x as i64).abs() <= 1)
+                    .collect(),
+            };
+            (!group.is_empty()).then_some((x, group))
+        })
+        .collect()
 }
 
 /// The mean over runs, per x (only the x every run has).

@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bound;
 pub mod data;
 pub mod experiment;
 pub mod frag;
