@@ -41,6 +41,8 @@ fn time(u: f64, jct: Option<f64>) -> TimeOutcome {
         p95_jct_s: jct.map(|j| 2.0 * j),
         gpu_hours: u,
         cost_usd: None,
+        usd_per_hour: None,
+        cost_per_job_usd: None,
         run_ms: 1.0,
     }
 }
