@@ -171,6 +171,7 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
             policies,
             global_budget_ms,
         } => sweep_point(&scenario, &point, &policies, global_budget_ms, ctx),
+        Task::Mix { scenario, task } => mix_point(&scenario, &task),
         Task::WarmUp => warm_up(ctx),
         Task::Compare {
             a,
@@ -217,6 +218,19 @@ pub fn sweep_point(
     };
     smd_sweep::evaluate(point, &scenario, policies, &mut opts)
         .map(|r| Output::SweepPoint(Box::new(r)))
+        .map_err(|e| e.to_string())
+}
+
+/// One mix of What to buy's grid, simulated under its policy, timed by the worker's clock
+/// (no progress within it: the page counts mixes). Cancelling is terminating the worker.
+pub fn mix_point(base: &Scenario, task: &smd_sweep::MixTask) -> Result<Output, String> {
+    let clock = now_ms;
+    let mut opts = smd_sweep::Options {
+        clock: Some(&clock),
+        ..Default::default()
+    };
+    smd_sweep::evaluate_mix(base, task, &mut opts)
+        .map(|p| Output::MixPoint(Box::new(p)))
         .map_err(|e| e.to_string())
 }
 
