@@ -217,7 +217,7 @@ pub fn mix_map_svg(report: &MixReport, spec: &MixSpec, opts: &BuyOptions) -> Str
     let ys_counts: Vec<u32> = axes.get(1).map_or(vec![0], |a| a.counts.clone());
     let (nx, ny) = (xs_counts.len().max(1), ys_counts.len().max(1));
     // Room: the colour bar and the legend on the right.
-    let right_room = 200.0;
+    let right_room = 190.0;
     let plot_w = (width - 70.0 - right_room).max(120.0);
     let plot_h = (height - 40.0 - 52.0).max(60.0);
     let cell_w = plot_w / nx as f64;
@@ -265,7 +265,7 @@ pub fn mix_map_svg(report: &MixReport, spec: &MixSpec, opts: &BuyOptions) -> Str
         .attr("class", "mix-cells")
         .attr("shape-rendering", "crispEdges")
         .open();
-    let fits = cell_w >= 58.0 && cell_h >= 20.0;
+    let fits = |text: &str, size: f64| text_width(text, size) + 6.0 <= cell_w && cell_h >= 18.0;
     for (i, counts) in grid.iter().enumerate() {
         let (col, row) = at(i);
         let r = cell_rect((col, row));
@@ -327,32 +327,51 @@ pub fn mix_map_svg(report: &MixReport, spec: &MixSpec, opts: &BuyOptions) -> Str
                 .attr("stroke", "#ffffff")
                 .px("stroke-width", 1.0)
                 .close();
-            if fits {
-                if let Some((text, ink)) = &label {
-                    text_tag_fill(
-                        out,
-                        r.x + r.width / 2.0,
-                        r.y + r.height / 2.0 + 4.0,
-                        10.5,
-                        ink,
-                        text,
-                    );
-                } else if cell_h >= 14.0 {
-                    text_tag_fill(
-                        out,
-                        r.x + r.width / 2.0,
-                        r.y + r.height / 2.0 + 4.0,
-                        9.5,
-                        "#555555",
-                        "not run",
-                    );
+            let (x, y) = (r.x + r.width / 2.0, r.y + r.height / 2.0 + 4.0);
+            match &label {
+                Some((text, ink)) if fits(text, 10.5) => text_tag_fill(out, x, y, 10.5, ink, text),
+                None if fits("not run", 10.0) => {
+                    text_tag_fill(out, x, y, 10.0, "#444444", "not run")
                 }
+                _ => {}
             }
         });
     }
     end(&mut out, "g");
     frame(&mut out, plot);
-    // The boundary between neighbours of which one qualifies and the other not (both
+    // The answer: a thick outline and a star.
+    if let Some(b) = &report.best {
+        if b.index < grid.len() {
+            let r = cell_rect(at(b.index));
+            let tip = format!("The answer: {}", described(b, metric));
+            titled_group(&mut out, "best", &[("data-index", &b.index)], &tip, |out| {
+                for (colour, w) in [("#ffffff", 5.0), (BEST, 3.0)] {
+                    Tag::new(out, "rect")
+                        .rect(Rect {
+                            x: r.x + 4.5,
+                            y: r.y + 4.5,
+                            width: r.width - 9.0,
+                            height: r.height - 9.0,
+                        })
+                        .attr("fill", "none")
+                        .attr("stroke", colour)
+                        .px("stroke-width", w)
+                        .close();
+                }
+                let s = (r.height / 6.0).clamp(4.0, 7.0);
+                marker::draw(
+                    out,
+                    Shape::Pentagon,
+                    r.x + s + 8.0,
+                    r.y + s + 8.0,
+                    s,
+                    BEST,
+                    true,
+                );
+            });
+        }
+    }
+    // Over the answer's outline: the boundary between neighbours of which one qualifies and the other not (both
     // evaluated): the edge they share.
     if has_condition {
         let mut segments = Vec::new();
@@ -388,7 +407,7 @@ pub fn mix_map_svg(report: &MixReport, spec: &MixSpec, opts: &BuyOptions) -> Str
             &[("data-segments", &n)],
             &tip,
             |out| {
-                for (colour, w) in [("#ffffff", 5.0), ("#111111", 2.5)] {
+                for (colour, w) in [("#ffffff", 6.0), ("#111111", 3.0)] {
                     for &(x1, y1, x2, y2) in &segments {
                         Tag::new(out, "line")
                             .ends(x1, y1, x2, y2)
@@ -400,38 +419,6 @@ pub fn mix_map_svg(report: &MixReport, spec: &MixSpec, opts: &BuyOptions) -> Str
                 }
             },
         );
-    }
-    // The answer: a thick outline and a star.
-    if let Some(b) = &report.best {
-        if b.index < grid.len() {
-            let r = cell_rect(at(b.index));
-            let tip = format!("The answer: {}", described(b, metric));
-            titled_group(&mut out, "best", &[("data-index", &b.index)], &tip, |out| {
-                for (colour, w) in [("#ffffff", 6.0), (BEST, 3.0)] {
-                    Tag::new(out, "rect")
-                        .rect(Rect {
-                            x: r.x + 2.5,
-                            y: r.y + 2.5,
-                            width: r.width - 5.0,
-                            height: r.height - 5.0,
-                        })
-                        .attr("fill", "none")
-                        .attr("stroke", colour)
-                        .px("stroke-width", w)
-                        .close();
-                }
-                let s = (r.height / 6.0).clamp(4.0, 7.0);
-                marker::draw(
-                    out,
-                    Shape::Pentagon,
-                    r.x + s + 6.0,
-                    r.y + s + 6.0,
-                    s,
-                    BEST,
-                    true,
-                );
-            });
-        }
     }
     // Axes: the counts under the columns and beside the rows.
     let x_ticks: Vec<Tick> = xs_counts
@@ -591,6 +578,18 @@ fn text_tag_fill(out: &mut String, x: f64, y: f64, size: f64, fill: &str, text: 
         .text("text", text);
 }
 
+/// An 11 px label at `at` with a white halo, legible over lines and dots.
+fn haloed(out: &mut String, at: (f64, f64), anchor: &str, class: &str, text: &str) {
+    crate::svg::text_tag(out, class, at.0, at.1, 11.0)
+        .attr("text-anchor", anchor)
+        .attr("fill", "#222222")
+        .attr("stroke", "#ffffff")
+        .px("stroke-width", 3.0)
+        .attr("stroke-linejoin", "round")
+        .attr("paint-order", "stroke")
+        .text("text", text);
+}
+
 /// The cost–metric frontier as a standalone SVG document: x the mix's price per hour, y
 /// the metric (logarithmic where its values span more than ten times), every evaluated mix
 /// with both a dot, the frontier (`report.frontier`, cheapest first) joined, the answer
@@ -707,14 +706,12 @@ pub fn mix_frontier_svg(report: &MixReport, opts: &BuyOptions) -> String {
                     "line",
                     &format!("goal: {}", condition(q).unwrap_or_default()),
                 );
-            text_at(
+            haloed(
                 &mut out,
-                plot.right() - 4.0,
-                y - 5.0,
-                11.0,
-                "end",
+                (plot.x + 6.0, y - 5.0),
+                "start",
                 "goal-label",
-                &format!("goal {}", metric.show(g)),
+                &format!("goal: {}", condition(q).unwrap_or_default()),
             );
         }
     }
@@ -797,18 +794,15 @@ pub fn mix_frontier_svg(report: &MixReport, opts: &BuyOptions) -> String {
             titled_group(&mut out, "best", &[("data-index", &b.index)], &tip, |out| {
                 marker::draw(out, Shape::Pentagon, x, y, 8.0, BEST, true);
             });
-            let label = mix_words(&b.mix);
-            let w = text_width(&label, 11.0);
-            let (lx, anchor) = if x + 12.0 + w < plot.right() {
-                (x + 12.0, "start")
+            let label = format!("the answer: {}", mix_words(&b.mix));
+            let (lx, anchor) = if x > plot.x + plot.width / 2.0 {
+                (x - 10.0, "end")
             } else {
-                (x - 12.0, "end")
+                (x + 10.0, "start")
             };
-            text_at(
+            haloed(
                 &mut out,
-                lx,
-                (y - 10.0).max(plot.y + 12.0),
-                11.0,
+                (lx, (y - 14.0).max(plot.y + 12.0)),
                 anchor,
                 "best-label",
                 &label,

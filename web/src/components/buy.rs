@@ -91,14 +91,8 @@ pub fn BuyPanel() -> Html {
         ));
     }
     let minimize = vec![
-        (
-            "cost".to_owned(),
-            "the price: the cheapest mix that meets the goal".to_owned(),
-        ),
-        (
-            "metric".to_owned(),
-            format!("the {}: the best mix (within the budget)", metric.words()),
-        ),
+        ("cost".to_owned(), "cheapest meeting the goal".to_owned()),
+        ("metric".to_owned(), "best within the budget".to_owned()),
     ];
     let every = {
         let d = state.dispatcher();
@@ -135,7 +129,7 @@ pub fn BuyPanel() -> Html {
     html! {
         <section class="card buy" id="buy" data-testid="buy">
             <h2>{"What to buy"}</h2>
-            <p class="note">{"Which mix of machine types runs the draft's jobs well for the least money? Give counts of each type — machine types of the catalog or the draft's machine groups — and every mix of them is the draft's jobs simulated over time under one policy, each mix a task for the same pool of workers as the sweep. Ask for the cheapest mix that meets a goal, or the best one within a budget: the cheapest mixes run first, and the search stops once the answer cannot change (check every mix for the whole frontier)."}</p>
+            <p class="note">{"Which mix of machine types runs the draft's jobs well for the least money? Give counts of each type — machine types of the catalog or the draft's machine groups — and every mix of them is the draft's jobs simulated over time under one policy, each mix a task for the same pool of workers as the sweep. Ask for the cheapest mix that meets a goal — the cheapest mixes run first and the search stops once the answer cannot change (check every mix for the whole frontier) — or for the best mix, within a budget if you give one."}</p>
             <div class="row form">
                 { grid_input }
                 { select("buy.metric", "judged by", metrics, metric.name(), on("metric")) }
@@ -145,7 +139,7 @@ pub fn BuyPanel() -> Html {
             <div class="row form">
                 { input("buy.goal", if metric.lower_is_better() { "goal: at most" } else { "goal: at least" }, f.goal.clone(), err("goal"), goal_hint.to_owned(), on("goal")) }
                 { input("buy.budget", "budget, $ per hour", f.budget.clone(), err("budget"), "e.g. 60/h".to_owned(), on("budget")) }
-                { select("buy.minimize", "minimise", minimize, if f.minimize == Minimize::Cost { "cost" } else { "metric" }, on("minimize")) }
+                { select("buy.minimize", "find", minimize, if f.minimize == Minimize::Cost { "cost" } else { "metric" }, on("minimize")) }
                 <label class="cap">
                     <input type="checkbox" checked={f.every} onchange={every} data-field="buy.every" />
                     {" every mix (the whole frontier)"}
@@ -217,8 +211,8 @@ fn BuyResults(p: &ResultsProps) -> Html {
                 &r,
                 &spec,
                 &BuyOptions {
-                    width: 760.0,
-                    height: 420.0,
+                    width: 900.0,
+                    height: 440.0,
                 },
             ))
         })
@@ -229,7 +223,7 @@ fn BuyResults(p: &ResultsProps) -> Html {
             AttrValue::from(mix_frontier_svg(
                 &r,
                 &BuyOptions {
-                    width: 760.0,
+                    width: 900.0,
                     height: 400.0,
                 },
             ))
@@ -257,7 +251,14 @@ fn BuyResults(p: &ResultsProps) -> Html {
     html! {
         <div class="buy-results" data-testid="buy-results">
             <p data-testid="buy-summary" data-ms={format!("{:.0}", b.ms)}>
-                { format!("{} of the draft ({} jobs) on {} worker{} in {} s.", b.label, b.base.jobs.len(), b.workers, if b.workers == 1 { "" } else { "s" }, smd_format::sig(b.ms / 1000.0, 3)) }
+                { format!(
+                    "{}: the draft's {} jobs on {} worker{}, answered in {} s.",
+                    b.label,
+                    b.base.jobs.len(),
+                    b.workers,
+                    if b.workers == 1 { "" } else { "s" },
+                    smd_format::sig(b.ms / 1000.0, 3)
+                ) }
                 if stale {
                     <span class="no" data-testid="buy-stale">{" The draft has changed since: Run again to answer for it."}</span>
                 }
