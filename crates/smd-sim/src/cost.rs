@@ -23,17 +23,11 @@ pub fn job_costs(scenario: &Scenario, run: &Run) -> Result<Vec<f64>, String> {
             for seg in &jr.segments {
                 let hours = (seg.end_s - seg.start_s).max(0.0) / 3600.0;
                 let Some(shares) = &seg.placement else {
-                    return Err(format!(
-                        "job {:?} ran with no placement: no machine to price",
-                        jr.id
-                    ));
+                    return Err(format!("job {:?} ran with no placement: no machine to price", jr.id));
                 };
                 for share in shares {
                     let group = cluster.group_of(&share.machine).ok_or_else(|| {
-                        format!(
-                            "job {:?} ran on {:?}, no machine of the cluster",
-                            jr.id, share.machine
-                        )
+                        format!("job {:?} ran on {:?}, no machine of the cluster", jr.id, share.machine)
                     })?;
                     if group.capacity.gpu <= 0.0 {
                         continue;

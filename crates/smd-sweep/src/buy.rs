@@ -5,8 +5,8 @@
 
 use crate::evaluate::Options;
 use crate::mix::{
-    evaluate_mix, mix_price, mix_types, mix_words, scenario_at_mix, type_prices, MixPoint, MixSpec,
-    MixTask,
+    evaluate_mix, mix_price, mix_types, mix_words, scenario_at_mix, type_prices, MixPoint,
+    MixSpec, MixTask,
 };
 use crate::{Metric, SweepError};
 use serde::{Deserialize, Serialize};
@@ -93,11 +93,7 @@ impl Question {
     fn condition(&self) -> String {
         let mut parts = Vec::new();
         if let Some(g) = self.goal {
-            let op = if self.metric.lower_is_better() {
-                "≤"
-            } else {
-                "≥"
-            };
+            let op = if self.metric.lower_is_better() { "≤" } else { "≥" };
             parts.push(format!(
                 "with {} {op} {}",
                 self.metric.words(),
@@ -163,11 +159,7 @@ impl MixSearch {
     /// type that is neither in the catalog nor a group of the scenario, a type without a
     /// price where the question needs one, a policy that cannot plan these jobs on these
     /// types, `--minimize cost` without a goal.
-    pub fn new(
-        base: &Scenario,
-        spec: MixSpec,
-        question: Question,
-    ) -> Result<MixSearch, SweepError> {
+    pub fn new(base: &Scenario, spec: MixSpec, question: Question) -> Result<MixSearch, SweepError> {
         let types = mix_types(base, &spec)?;
         let grid = spec.grid();
         let prices: Vec<Option<f64>> = grid
@@ -183,8 +175,7 @@ impl MixSearch {
             ));
         }
         let unpriced = unpriced(&spec, &types);
-        if (question.minimize == Minimize::Cost || question.budget.is_some())
-            && !unpriced.is_empty()
+        if (question.minimize == Minimize::Cost || question.budget.is_some()) && !unpriced.is_empty()
         {
             return Err(spec_err(
                 "mix",
@@ -202,11 +193,7 @@ impl MixSearch {
         }
         // The policy must apply to the jobs on the grid's types: checked on the largest
         // mix (every type at its most), so that a refusal is said once, by name.
-        let most: Vec<u32> = spec
-            .axes
-            .iter()
-            .map(|a| a.counts.last().copied().unwrap_or(0))
-            .collect();
+        let most: Vec<u32> = spec.axes.iter().map(|a| a.counts.last().copied().unwrap_or(0)).collect();
         if most.iter().any(|&c| c > 0) {
             let full = scenario_at_mix(base, &types, &most);
             if !question.policy.applies_to(&full) {
@@ -220,11 +207,7 @@ impl MixSearch {
                     format!(
                         "{} cannot plan these jobs on {}: {}",
                         question.policy.name(),
-                        spec.axes
-                            .iter()
-                            .map(|a| a.machine_type.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" and "),
+                        spec.axes.iter().map(|a| a.machine_type.as_str()).collect::<Vec<_>>().join(" and "),
                         if can.is_empty() {
                             "no policy over time can".to_owned()
                         } else {
@@ -347,12 +330,7 @@ impl MixSearch {
         let rule = self.rule(ceiling, skipped);
         let unpriced = unpriced(&self.spec, &self.types);
         let mut report = MixReport {
-            types: self
-                .spec
-                .axes
-                .iter()
-                .map(|a| a.machine_type.clone())
-                .collect(),
+            types: self.spec.axes.iter().map(|a| a.machine_type.clone()).collect(),
             question: q.clone(),
             grid: self.grid.len(),
             evaluated: done.len(),
@@ -388,10 +366,7 @@ impl MixSearch {
                 smd_format::usd(c)
             ));
         }
-        Some(format!(
-            "Skipped {} (prices need no run).",
-            parts.join(" and ")
-        ))
+        Some(format!("Skipped {} (prices need no run).", parts.join(" and ")))
     }
 
     /// Every mix the search needs, one after another, with `opts`' progress (one step per
@@ -484,12 +459,7 @@ pub fn frontier(points: &[MixPoint], metric: Metric) -> Vec<MixPoint> {
             end += 1;
         }
         if best_cheaper.is_none_or(|b| better(top, b)) {
-            out.extend(
-                known[k..end]
-                    .iter()
-                    .filter(|p| p.1 == top)
-                    .map(|p| p.2.clone()),
-            );
+            out.extend(known[k..end].iter().filter(|p| p.1 == top).map(|p| p.2.clone()));
             best_cheaper = Some(top);
         }
         k = end;
@@ -546,32 +516,17 @@ fn answer(r: &MixReport, s: &MixSearch) -> String {
     let cond = q.condition();
     let mut out = Vec::new();
     let best_words = |what: &str| match &r.best {
-        Some(b) => format!(
-            "{what}{} under {under}: {}.",
-            if cond.is_empty() {
-                String::new()
-            } else {
-                format!(" {cond}")
-            },
-            described(b, m)
-        ),
+        Some(b) => format!("{what}{} under {under}: {}.", if cond.is_empty() { String::new() } else { format!(" {cond}") }, described(b, m)),
         None => {
             let closest = r
                 .points
                 .iter()
                 .filter(|p| p.value.is_some())
-                .min_by(|a, b| {
-                    q.better(a.value.unwrap_or(0.0), b.value.unwrap_or(0.0))
-                        .then(a.index.cmp(&b.index))
-                });
+                .min_by(|a, b| q.better(a.value.unwrap_or(0.0), b.value.unwrap_or(0.0)).then(a.index.cmp(&b.index)));
             match closest {
                 Some(c) => format!(
                     "No mix of the grid is {} under {under}: the best {} is {}.",
-                    if cond.is_empty() {
-                        "planned".to_owned()
-                    } else {
-                        cond.clone()
-                    },
+                    if cond.is_empty() { "planned".to_owned() } else { cond.clone() },
                     m.words(),
                     described(c, m)
                 ),
@@ -591,31 +546,17 @@ fn answer(r: &MixReport, s: &MixSearch) -> String {
     // qualifies costs, or why there is none.
     if let (Some(b), true, Minimize::Cost) = (&r.best, r.types.len() > 1, q.minimize) {
         for (t, name) in r.types.iter().enumerate() {
-            let alone = |p: &MixPoint| {
-                p.mix
-                    .iter()
-                    .enumerate()
-                    .all(|(k, &(_, c))| (k == t) == (c > 0))
-            };
+            let alone = |p: &MixPoint| p.mix.iter().enumerate().all(|(k, &(_, c))| (k == t) == (c > 0));
             if alone(b) {
                 continue;
             }
-            let qualifying = r
-                .points
-                .iter()
-                .filter(|p| alone(p) && q.admits(p))
-                .min_by(|a, b| {
-                    a.usd_per_hour
-                        .unwrap_or(f64::INFINITY)
-                        .total_cmp(&b.usd_per_hour.unwrap_or(f64::INFINITY))
-                });
+            let qualifying = r.points.iter().filter(|p| alone(p) && q.admits(p)).min_by(|a, b| {
+                a.usd_per_hour
+                    .unwrap_or(f64::INFINITY)
+                    .total_cmp(&b.usd_per_hour.unwrap_or(f64::INFINITY))
+            });
             let all_ran = (0..s.grid.len())
-                .filter(|&i| {
-                    s.grid[i]
-                        .iter()
-                        .enumerate()
-                        .all(|(k, &c)| (k == t) == (c > 0))
-                })
+                .filter(|&i| s.grid[i].iter().enumerate().all(|(k, &c)| (k == t) == (c > 0)))
                 .all(|i| r.points.iter().any(|p| p.index == i));
             let most = s.spec.axes[t].counts.last().copied().unwrap_or(0);
             out.push(match qualifying {

@@ -238,10 +238,7 @@ pub fn evaluate(
             step(opts, policy.name());
             continue;
         }
-        over_time.push((
-            policy,
-            time_outcome(scenario, policy, opts, &point.label())?,
-        ));
+        over_time.push((policy, time_outcome(scenario, policy, opts, &point.label())?));
         step(opts, policy.name());
     }
     Ok(PointResult {

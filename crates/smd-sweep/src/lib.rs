@@ -66,8 +66,8 @@ pub use metric::{
     goal_in, metric_answer, parse_goal, seek, Metric, MetricAnswer, MetricPoint, Seek, MAX_GOAL,
 };
 pub use mix::{
-    evaluate_mix, mix_price, mix_types, mix_words, scenario_at_mix, type_prices, MixAxis, MixPoint,
-    MixSpec, MixTask, MAX_MIXES,
+    evaluate_mix, mix_price, mix_types, mix_words, scenario_at_mix, type_prices, MixAxis,
+    MixPoint, MixSpec, MixTask, MAX_MIXES,
 };
 pub use point::{
     parse_resource, points, scenario_at, Axis, Point, Spec, Target, DEFAULT_MACHINE_TYPE,

@@ -60,8 +60,8 @@ impl MixSpec {
                     smd_core::error::cut(name)
                 ));
             }
-            let counts =
-                parse_counts(counts).map_err(|e| format!("{}: {e}", smd_core::error::cut(name)))?;
+            let counts = parse_counts(counts)
+                .map_err(|e| format!("{}: {e}", smd_core::error::cut(name)))?;
             axes.push(MixAxis {
                 machine_type: name.to_owned(),
                 counts,
@@ -169,16 +169,9 @@ pub fn mix_types(base: &Scenario, spec: &MixSpec) -> Result<Vec<MachineGroup>, S
                 .map_err(|e| SweepError::Spec {
                     field: "mix",
                     message: if base.cluster.has_machines() {
-                        let groups: Vec<&str> = base
-                            .cluster
-                            .machines
-                            .iter()
-                            .map(|g| g.name.as_str())
-                            .collect();
-                        format!(
-                            "{e}, or a machine group of the scenario ({})",
-                            groups.join(", ")
-                        )
+                        let groups: Vec<&str> =
+                            base.cluster.machines.iter().map(|g| g.name.as_str()).collect();
+                        format!("{e}, or a machine group of the scenario ({})", groups.join(", "))
                     } else {
                         e
                     },
@@ -322,10 +315,7 @@ mod tests {
         assert_eq!(g[1], vec![0, 1]);
         assert_eq!(g[44], vec![16, 4]);
         assert_eq!(MixSpec::parse("t4x4=3").unwrap().axes[0].counts, vec![3]);
-        assert_eq!(
-            MixSpec::parse("t4x4=2:4").unwrap().axes[0].counts,
-            vec![2, 3, 4]
-        );
+        assert_eq!(MixSpec::parse("t4x4=2:4").unwrap().axes[0].counts, vec![2, 3, 4]);
         for (bad, says) in [
             ("", "give machine types"),
             ("t4x4", "not TYPE=COUNTS"),

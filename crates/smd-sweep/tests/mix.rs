@@ -56,12 +56,7 @@ fn the_cheapest_mix_is_the_brute_force_scans_and_skipping_loses_nothing() {
     // A goal between the best and the worst value, so that some mixes meet it and some not.
     let mut sorted = values.clone();
     sorted.sort_by(f64::total_cmp);
-    for goal in [
-        sorted[0],
-        sorted[sorted.len() / 2],
-        sorted[sorted.len() - 1],
-        sorted[0] * 0.5,
-    ] {
+    for goal in [sorted[0], sorted[sorted.len() / 2], sorted[sorted.len() - 1], sorted[0] * 0.5] {
         let cheap = run(question(Some(goal), None, Minimize::Cost, false));
         // The scan: among every mix with a value at most the goal, the least price, then
         // the least value, then the first in the grid.
@@ -76,11 +71,7 @@ fn the_cheapest_mix_is_the_brute_force_scans_and_skipping_loses_nothing() {
                     .then(a.value.unwrap().total_cmp(&b.value.unwrap()))
                     .then(a.index.cmp(&b.index))
             });
-        assert_eq!(
-            cheap.best.as_ref().map(|p| p.index),
-            scan.map(|p| p.index),
-            "goal {goal}"
-        );
+        assert_eq!(cheap.best.as_ref().map(|p| p.index), scan.map(|p| p.index), "goal {goal}");
         // Every mix it evaluated gave the value the full grid gave.
         for p in &cheap.points {
             assert_eq!(Some(p), all.points.iter().find(|a| a.index == p.index));
@@ -89,35 +80,17 @@ fn the_cheapest_mix_is_the_brute_force_scans_and_skipping_loses_nothing() {
             Some(b) => {
                 // Skipped exactly the mixes pricier than the answer.
                 let c = b.usd_per_hour.unwrap();
-                let pricier = all
-                    .points
-                    .iter()
-                    .filter(|p| p.usd_per_hour.unwrap() > c)
-                    .count();
+                let pricier = all.points.iter().filter(|p| p.usd_per_hour.unwrap() > c).count();
                 assert_eq!(cheap.skipped, pricier);
                 assert_eq!(cheap.evaluated + cheap.skipped, 15);
-                assert!(
-                    cheap.answer.starts_with("The cheapest mix with mean JCT ≤"),
-                    "{}",
-                    cheap.answer
-                );
+                assert!(cheap.answer.starts_with("The cheapest mix with mean JCT ≤"), "{}", cheap.answer);
                 if pricier > 0 {
-                    assert!(
-                        cheap.answer.contains("cannot be cheaper"),
-                        "{}",
-                        cheap.answer
-                    );
+                    assert!(cheap.answer.contains("cannot be cheaper"), "{}", cheap.answer);
                 }
             }
             None => {
                 assert_eq!(cheap.skipped, 0);
-                assert!(
-                    cheap
-                        .answer
-                        .starts_with("No mix of the grid is with mean JCT"),
-                    "{}",
-                    cheap.answer
-                );
+                assert!(cheap.answer.starts_with("No mix of the grid is with mean JCT"), "{}", cheap.answer);
             }
         }
     }
@@ -140,11 +113,7 @@ fn the_best_within_a_budget_is_the_scans_and_only_over_budget_mixes_are_skipped(
                     .then(a.usd_per_hour.unwrap().total_cmp(&b.usd_per_hour.unwrap()))
                     .then(a.index.cmp(&b.index))
             });
-        assert_eq!(
-            r.best.as_ref().map(|p| p.index),
-            scan.map(|p| p.index),
-            "budget {budget}"
-        );
+        assert_eq!(r.best.as_ref().map(|p| p.index), scan.map(|p| p.index), "budget {budget}");
         let over = prices.iter().filter(|&&u| u > budget).count();
         assert_eq!(r.skipped, over, "budget {budget}");
     }
@@ -168,9 +137,7 @@ fn the_frontier_is_exactly_the_non_dominated_mixes() {
     // Random clouds with ties, against the same definition.
     let mut seed = 7u64;
     let mut next = |n: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (seed >> 33) % n
     };
     for _ in 0..300 {
@@ -192,10 +159,7 @@ fn the_frontier_is_exactly_the_non_dominated_mixes() {
             .map(|p| p.index)
             .collect();
         expected.sort();
-        let mut got: Vec<usize> = frontier(&pts, Metric::MeanJct)
-            .iter()
-            .map(|p| p.index)
-            .collect();
+        let mut got: Vec<usize> = frontier(&pts, Metric::MeanJct).iter().map(|p| p.index).collect();
         got.sort();
         assert_eq!(got, expected, "{pts:?}");
         // More is better: the mirror image.
@@ -215,10 +179,7 @@ fn the_frontier_is_exactly_the_non_dominated_mixes() {
             .map(|p| p.index)
             .collect();
         expected.sort();
-        let mut got: Vec<usize> = frontier(&pts, Metric::Finished)
-            .iter()
-            .map(|p| p.index)
-            .collect();
+        let mut got: Vec<usize> = frontier(&pts, Metric::Finished).iter().map(|p| p.index).collect();
         got.sort();
         assert_eq!(got, expected, "{pts:?}");
     }
@@ -232,22 +193,14 @@ fn costs_add_up_from_the_runs() {
         // The price is Σ count × the catalog's price.
         let t4 = p.mix[0].1 as f64;
         let a100 = p.mix[1].1 as f64;
-        let usd = |t: &str| {
-            smd_apps::machines::machine_type(t)
-                .unwrap()
-                .hourly_usd
-                .unwrap()
-        };
+        let usd = |t: &str| smd_apps::machines::machine_type(t).unwrap().hourly_usd.unwrap();
         let price = t4 * usd("t4x4") + a100 * usd("a100x8");
         assert!((p.usd_per_hour.unwrap() - price).abs() < 1e-9, "{p:?}");
         assert_eq!(r.usd_per_hour, p.usd_per_hour);
         // The jobs' GPUs never cost more than renting the cluster for the run.
         let ran = r.finished as f64 + r.unfinished as f64;
         let jobs_cost = r.cost_per_job_usd.unwrap() * ran;
-        assert!(
-            jobs_cost <= r.cost_usd.unwrap() * (1.0 + 1e-9) + 1e-9,
-            "{p:?}"
-        );
+        assert!(jobs_cost <= r.cost_usd.unwrap() * (1.0 + 1e-9) + 1e-9, "{p:?}");
         assert!(r.cost_per_job_usd.unwrap() > 0.0);
     }
     // No machines: no run, no value, price 0.
@@ -259,56 +212,33 @@ fn costs_add_up_from_the_runs() {
 #[test]
 fn refusals_name_what_is_missing() {
     let s = base();
-    let e =
-        |grid: &str, q: Question| MixSearch::new(&s, MixSpec::parse(grid).unwrap(), q).unwrap_err();
+    let e = |grid: &str, q: Question| MixSearch::new(&s, MixSpec::parse(grid).unwrap(), q).unwrap_err();
     let cost = question(Some(1800.0), None, Minimize::Cost, false);
     let SweepError::Spec { field, message } = e("t4x4=0:2,rtx2080tix8=0:2", cost.clone()) else {
         panic!()
     };
     assert_eq!(field, "mix");
-    assert!(
-        message.contains("rtx2080tix8 has no published price"),
-        "{message}"
-    );
-    let SweepError::Spec { field, message } = e(GRID, question(None, None, Minimize::Cost, false))
-    else {
+    assert!(message.contains("rtx2080tix8 has no published price"), "{message}");
+    let SweepError::Spec { field, message } = e(GRID, question(None, None, Minimize::Cost, false)) else {
         panic!()
     };
     assert_eq!(field, "goal");
     assert!(message.contains("needs a goal"), "{message}");
-    let SweepError::Spec { field, message } = e("h100x8=1", cost.clone()) else {
-        panic!()
-    };
+    let SweepError::Spec { field, message } = e("h100x8=1", cost.clone()) else { panic!() };
     assert_eq!(field, "mix");
     assert!(message.contains("unknown machine type"), "{message}");
-    let SweepError::Spec { field, message } = e(
-        GRID,
-        Question {
-            policy: SimPolicy::Fifo,
-            ..cost.clone()
-        },
-    ) else {
+    let SweepError::Spec { field, message } = e(GRID, Question { policy: SimPolicy::Fifo, ..cost.clone() }) else {
         panic!()
     };
     assert_eq!(field, "policy");
-    assert!(
-        message.contains("fifo cannot plan") && message.contains("sia"),
-        "{message}"
-    );
+    assert!(message.contains("fifo cannot plan") && message.contains("sia"), "{message}");
     // Without a price the other metrics stay: the frontier's sentence says which type.
-    let r = MixSearch::new(
-        &s,
-        MixSpec::parse("t4x4=0:1,rtx2080tix8=1").unwrap(),
-        question(None, None, Minimize::Metric, false),
-    )
-    .unwrap()
-    .run(&s, &mut Options::default())
-    .unwrap();
+    let r = MixSearch::new(&s, MixSpec::parse("t4x4=0:1,rtx2080tix8=1").unwrap(), question(None, None, Minimize::Metric, false))
+        .unwrap()
+        .run(&s, &mut Options::default())
+        .unwrap();
     assert_eq!(r.unpriced, vec!["rtx2080tix8".to_owned()]);
-    assert!(r
-        .points
-        .iter()
-        .all(|p| p.usd_per_hour.is_none() && p.value.is_some()));
+    assert!(r.points.iter().all(|p| p.usd_per_hour.is_none() && p.value.is_some()));
     assert!(r.answer.contains("rtx2080tix8 has none"), "{}", r.answer);
     assert_eq!(parse_budget("$60/h"), Ok(60.0));
     assert_eq!(parse_budget("60"), Ok(60.0));
