@@ -41,6 +41,14 @@
 //                                            time, Run → answer timed in the real worker pool; the
 //                                            answers under fifo and a goal; screenshots at 1400 and
 //                                            1024 px (screenshot-planner-1400.png, -1024.png)
+//   node scripts/page.mjs buy URL FILE OUTDIR  What to buy in the real worker pool: a scenario file
+//                                            imported as JSON (the 160 jobs of philly-1 on a mix:
+//                                            `smd trace --workload philly-1 --mix t4x4=4,a100x8=1`),
+//                                            the Sweep view's What to buy on t4x4=0:16:2,a100x8=0:4
+//                                            (45 mixes), mean JCT under sia, goal 30min, the
+//                                            cheapest mix: Run → answer timed, the answer printed,
+//                                            screenshot-what-to-buy.png at 1280 px; then every mix
+//                                            (the whole frontier) timed
 //   node scripts/page.mjs a11y URL ROWS      at 1024×768: axe-core on every view with its result
 //                                            on screen (fails on a serious or critical violation),
 //                                            each view's result (the Policies card on Plan)
@@ -860,6 +868,75 @@ if (mode === 'shots') {
   check(again.answer === answer, `after Cancel: ${again.answer ?? again.error}`);
   console.log(`Cancel: "${cancelled}"; the next sweep ${again.ms?.toFixed(0)} ms`);
   check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
+  if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
+} else if (mode === 'buy') {
+  const { readFileSync } = await import('node:fs');
+  const out = process.argv[5];
+  const { page } = await open();
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  const problems = [];
+  const check = (ok, what) => { if (!ok) problems.push(what); };
+  await page.$eval("[data-field='io.text']", (t, text) => {
+    t.value = text;
+    t.dispatchEvent(new Event('input', { bubbles: true }));
+  }, readFileSync(arg, 'utf8'));
+  await page.click('[data-action=import-json]');
+  const jobs = JSON.parse(readFileSync(arg, 'utf8')).jobs.length;
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=job-row]').length === n,
+    jobs, { timeout: 120000 });
+  await page.click('[data-view=sweep]');
+  await page.waitForSelector('[data-testid=buy]');
+  await page.fill("[data-field='buy.grid']", 't4x4=0:16:2,a100x8=0:4');
+  await page.selectOption("[data-field='buy.metric']", 'mean_jct');
+  await page.selectOption("[data-field='buy.policy']", 'sia');
+  await page.fill("[data-field='buy.goal']", '30min');
+  await page.selectOption("[data-field='buy.minimize']", 'cost');
+  // Run → the answer (the progress gone, the answer on screen), on the page's clock.
+  const buyOnce = () => page.evaluate(() => new Promise((done) => {
+    const t0 = performance.now();
+    let seen = false;
+    let last = '';
+    const obs = new MutationObserver(() => {
+      const p = document.querySelector('[data-testid=buy-progress]');
+      if (p) { seen = true; last = p.textContent; }
+      else if (seen && document.querySelector('[data-testid=buy-answer]')) {
+        obs.disconnect();
+        done({ ms: performance.now() - t0, progress: last,
+          pageMs: Number(document.querySelector('[data-testid=buy-summary]').dataset.ms),
+          summary: document.querySelector('[data-testid=buy-summary]').textContent,
+          answer: document.querySelector('[data-testid=buy-answer]').textContent,
+          cells: document.querySelectorAll('svg[data-testid=mix-map] g.mix-cell').length });
+      } else if (seen && document.querySelector('[data-testid=buy-error]')) {
+        obs.disconnect();
+        done({ error: document.querySelector('[data-testid=buy-error]').textContent });
+      }
+    });
+    obs.observe(document.body, { childList: true, subtree: true, attributes: true });
+    document.querySelector('[data-testid=buy-run]').click();
+  }));
+  const cheapest = await buyOnce();
+  if (cheapest.error) throw new Error(`What to buy failed: ${cheapest.error}`);
+  console.log(`the cheapest mix, ${jobs} jobs: Run → answer ${cheapest.ms.toFixed(0)} ms (page: ${cheapest.pageMs} ms) — ${cheapest.summary}`);
+  console.log(`last progress: ${cheapest.progress}`);
+  console.log(`answer: ${cheapest.answer}`);
+  check(cheapest.cells === 45, `${cheapest.cells} cells on the map`);
+  check(await page.locator('[data-testid=error]').count() === 0, 'problems on the page');
+  await page.evaluate(() => document.querySelector('#buy').scrollIntoView());
+  await page.waitForTimeout(300);
+  const box = await page.locator('#buy').boundingBox();
+  await page.setViewportSize({ width: 1280, height: Math.ceil(Math.min(box.height, 1900)) + 40 });
+  await page.evaluate(() => document.querySelector('#buy').scrollIntoView());
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${out}/screenshot-what-to-buy.png` });
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  // Every mix: the whole frontier.
+  await page.check("[data-field='buy.every']");
+  const every = await buyOnce();
+  if (every.error) throw new Error(`What to buy (every mix) failed: ${every.error}`);
+  console.log(`every mix: Run → answer ${every.ms.toFixed(0)} ms (page: ${every.pageMs} ms) — ${every.summary}`);
+  console.log(`answer: ${every.answer}`);
+  check(every.answer.split('.')[0] === cheapest.answer.split('.')[0], 'every mix gives another answer');
+  console.log(`hardwareConcurrency ${await page.evaluate(() => navigator.hardwareConcurrency)}`);
   if (problems.length) { console.error(problems.join('; ')); process.exitCode = 1; }
 } else if (mode === 'planner') {
   const { page } = await open();

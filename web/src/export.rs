@@ -6,7 +6,7 @@
 //! Pure functions of the state's parts: the export bar ([`crate::components::export`])
 //! only names the file and downloads the text.
 
-use crate::state::{Compared, Reproduced, Results, Simulated, Swept};
+use crate::state::{Bought, Compared, Reproduced, Results, Simulated, Swept};
 use smd_sweep::Metric;
 use std::fmt::Write as _;
 
@@ -246,6 +246,66 @@ pub fn sweep(s: &Swept, metric: Metric, policy: &str, goal: &str) -> (Export, Ex
     (
         Export::csv("sweep", c.out),
         Export::json("sweep", &answered),
+    )
+}
+
+/// What to buy: a row per mix of the grid — its count of each type, its price per hour,
+/// whether it was evaluated (a mix the search skipped has its price only), the metric's
+/// value and the run's numbers, whether it is on the frontier and the answer — and as JSON
+/// the mix sweep output of docs/SCENARIO.md (`smd sweep --mix --json`'s `MixReport`).
+pub fn buy(b: &Bought) -> (Export, Export) {
+    let r = &b.report;
+    let search = &b.search;
+    let mut head: Vec<&str> = vec!["index"];
+    head.extend(r.types.iter().map(String::as_str));
+    head.extend([
+        "usd_per_hour",
+        "evaluated",
+        "metric",
+        "value",
+        "finished",
+        "unfinished",
+        "mean_jct_s",
+        "p95_jct_s",
+        "mean_queue_s",
+        "gpu_hours",
+        "cost_usd",
+        "cost_per_job_usd",
+        "frontier",
+        "best",
+        "note",
+    ]);
+    let mut c = Csv::default();
+    c.header(&head);
+    let prices = smd_sweep::type_prices(&search.types);
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    for (i, counts) in search.spec.grid().iter().enumerate() {
+        let p = r.points.iter().find(|p| p.index == i);
+        let run = p.and_then(|p| p.run.as_ref());
+        let mut row: Vec<Cell> = vec![i.into()];
+        row.extend(counts.iter().map(|&n| Cell::Num(Some(f64::from(n)))));
+        row.extend([
+            smd_sweep::mix_price(&prices, counts).into(),
+            yes(p.is_some()).into(),
+            r.question.metric.name().into(),
+            p.and_then(|p| p.value).into(),
+            run.map(|o| o.finished as f64).into(),
+            run.map(|o| o.unfinished as f64).into(),
+            run.and_then(|o| o.mean_jct_s).into(),
+            run.and_then(|o| o.p95_jct_s).into(),
+            run.and_then(|o| o.mean_queue_s).into(),
+            run.map(|o| o.gpu_hours).into(),
+            run.and_then(|o| o.cost_usd).into(),
+            run.and_then(|o| o.cost_per_job_usd).into(),
+            yes(r.frontier.iter().any(|f| f.index == i)).into(),
+            yes(r.best.as_ref().is_some_and(|b| b.index == i)).into(),
+            p.and_then(|p| p.note.as_deref()).unwrap_or("").into(),
+        ]);
+        c.row(row);
+    }
+    (
+        Export::csv("what-to-buy", c.out),
+        Export::json("what-to-buy", r),
     )
 }
 

@@ -39,6 +39,10 @@ mod sharing;
 #[path = "browser/over_time.rs"]
 mod over_time;
 
+/// What to buy: a grid of mixes on the pool of workers equal to smd-sweep natively, the
+/// map, the link that answers again, Cancel, a bad grid.
+#[path = "browser/buy.rs"]
+mod buy;
 #[path = "browser/compare.rs"]
 mod compare;
 /// Keyboard and names: policy and plan rows chosen with Enter or Space, every input with a

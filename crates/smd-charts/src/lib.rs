@@ -28,6 +28,11 @@
 //! - [`sweep_svg`]: a capacity sweep (`smd_sweep::Report`) — a quantity of every policy
 //!   against the cluster's size ([`SweepMetric`]: total utility with the knee marked,
 //!   admitted jobs, a resource's use, and over time utility, mean JCT and queueing).
+//! - What to buy (`smd_sweep::MixReport`): [`mix_map_svg`] — a grid of mixes of one or two
+//!   machine types, a cell per mix coloured by the metric, the mixes that qualify parted
+//!   from the others by a drawn boundary, the answer marked, skipped mixes hatched — and
+//!   [`mix_frontier_svg`] — every evaluated mix at its price per hour and value, the
+//!   cost–metric frontier joined, the answer marked.
 //!
 //! Numbers are written by [`format`](mod@format), which the page uses too (tick labels, significant
 //! digits, durations, percentages).
@@ -69,6 +74,7 @@
 #![warn(missing_docs)]
 
 mod axes;
+mod buy;
 mod decomposition;
 /// Number formatting, owned by the `smd-format` crate (re-exported: the page reads it here).
 pub use smd_format as format;
@@ -93,6 +99,7 @@ pub mod teach;
 mod timeline;
 mod utility;
 
+pub use buy::{mix_frontier_svg, mix_map_svg, qualifies, BuyOptions};
 pub use decomposition::decomposition_svg;
 pub use gpu::{gpu_map_svg, headline as sharing_headline, GpuMapOptions};
 pub use gpu_speeds::{gpu_speeds_svg, SpeedRow};

@@ -64,7 +64,11 @@ pub fn exports(state: &State, view: View) -> Option<(Export, Export)> {
 
 /// The address that reopens `view` of `state`: the scenario, the view, its settings.
 pub fn view_link(state: &State, view: View) -> String {
-    let settings = ViewLink::of(state, view);
+    link_to(state, view, ViewLink::of(state, view))
+}
+
+/// The address of `view` with `settings` (and the draft, where the view needs it).
+pub fn link_to(state: &State, view: View, settings: ViewLink) -> String {
     let parts = if ViewLink::needs_scenario(view) {
         format!(
             "{}&{}",
@@ -75,6 +79,15 @@ pub fn view_link(state: &State, view: View) -> String {
         settings.fragment()
     };
     link_with(&crate::route::with_view(&parts, view))
+}
+
+/// Downloads `e`, saying so (or why not) at the top of the page.
+pub fn save(state: &super::AppState, e: Export) {
+    let note = match download(&e.name, e.mime, &e.text) {
+        Ok(()) => Notice::info(format!("Exported {} ({} bytes).", e.name, e.text.len())),
+        Err(m) => Notice::warning(format!("Download failed: {m}")),
+    };
+    state.dispatch(Action::View(ViewAction::Notify(note)));
 }
 
 /// What the bar is for.
@@ -121,12 +134,7 @@ pub fn ViewBar(p: &BarProps) -> Html {
             let Some((csv, js)) = exports(&state, view) else {
                 return;
             };
-            let e = if json { js } else { csv };
-            let note = match download(&e.name, e.mime, &e.text) {
-                Ok(()) => Notice::info(format!("Exported {} ({} bytes).", e.name, e.text.len())),
-                Err(m) => Notice::warning(format!("Download failed: {m}")),
-            };
-            state.dispatch(Action::View(ViewAction::Notify(note)));
+            save(&state, if json { js } else { csv });
         })
     };
     let copy = {

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod apps;
+pub mod buy;
 pub mod chart;
 pub mod export;
 pub mod field;

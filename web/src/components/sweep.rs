@@ -43,7 +43,8 @@ pub fn SweepPanel() -> Html {
         std::iter::once((String::new(), format!("as many as cores ({auto})")))
             .chain((1..=MAX_WORKERS).map(|n| (n.to_string(), n.to_string())))
             .collect();
-    let busy = sw.run.running.is_some();
+    // One search at a time on the pool: a sweep, or What to buy's.
+    let busy = sw.busy();
     html! {
         <section class="card sweep" id="sweep" data-testid="sweep">
             <h2>{"Capacity sweep"}</h2>
@@ -114,7 +115,7 @@ fn SweepQuestion() -> Html {
 }
 
 /// The glossary's entry for a metric.
-fn metric_term(m: Metric) -> &'static str {
+pub(crate) fn metric_term(m: Metric) -> &'static str {
     match m {
         Metric::MeanJct => "JCT",
         Metric::P95Jct => "p95 JCT",

@@ -92,6 +92,15 @@ pub enum Task {
         /// `global`'s wall-clock budget per point, ms.
         global_budget_ms: f64,
     },
+    /// One mix of What to buy's grid, `smd_sweep::evaluate_mix`: the scenario on the mix,
+    /// simulated under the task's policy ([`Output::MixPoint`]). Each goes to a free worker
+    /// of the page's pool, in the search's order.
+    Mix {
+        /// The search's scenario, valid (each mix changes its cluster only).
+        scenario: Scenario,
+        /// The mix, its types, the policy and the metric.
+        task: smd_sweep::MixTask,
+    },
     /// A small built-in scenario over time with every policy, its results dropped
     /// ([`Output::Warm`]): the browser compiles a wasm function with its optimising compiler
     /// only once it has run a while, and the page's workers share one module and so that
@@ -232,6 +241,8 @@ pub enum Output {
     Simulated(Vec<Run>),
     /// One size of a sweep: every policy's numbers there.
     SweepPoint(Box<smd_sweep::PointResult>),
+    /// One mix of What to buy's grid: its price, value and run.
+    MixPoint(Box<smd_sweep::MixPoint>),
     /// The warm-up ran: the policies it simulated, in order.
     Warm(Vec<smd_sim::SimPolicy>),
     /// Two scenarios' plans: per scenario one entry per policy of its cluster

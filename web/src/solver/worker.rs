@@ -171,6 +171,7 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
             policies,
             global_budget_ms,
         } => sweep_point(&scenario, &point, &policies, global_budget_ms, ctx),
+        Task::Mix { scenario, task } => mix_point(&scenario, &task),
         Task::WarmUp => warm_up(ctx),
         Task::Compare {
             a,
@@ -217,6 +218,19 @@ pub fn sweep_point(
     };
     smd_sweep::evaluate(point, &scenario, policies, &mut opts)
         .map(|r| Output::SweepPoint(Box::new(r)))
+        .map_err(|e| e.to_string())
+}
+
+/// One mix of What to buy's grid, simulated under its policy, timed by the worker's clock
+/// (no progress within it: the page counts mixes). Cancelling is terminating the worker.
+pub fn mix_point(base: &Scenario, task: &smd_sweep::MixTask) -> Result<Output, String> {
+    let clock = now_ms;
+    let mut opts = smd_sweep::Options {
+        clock: Some(&clock),
+        ..Default::default()
+    };
+    smd_sweep::evaluate_mix(base, task, &mut opts)
+        .map(|p| Output::MixPoint(Box::new(p)))
         .map_err(|e| e.to_string())
 }
 
@@ -867,6 +881,57 @@ mod tests {
                 if message.contains("made for a pool")),
             "{replies:?}"
         );
+    }
+
+    /// A mix of What to buy's grid, through JSON as the page's pool sends it: the point
+    /// `smd_sweep::evaluate_mix` gives natively (but its wall time).
+    #[test]
+    fn a_mix_task_equals_evaluate_mix() {
+        let s = smd_apps::trace::workload_on_mix("philly-1", 10, "t4x4=1").unwrap();
+        let search = smd_sweep::MixSearch::new(
+            &s,
+            smd_sweep::MixSpec::parse("t4x4=0:2,a100x8=0:1").unwrap(),
+            smd_sweep::Question {
+                metric: smd_sweep::Metric::MeanJct,
+                policy: smd_sim::SimPolicy::Sia,
+                goal: None,
+                budget: None,
+                minimize: smd_sweep::Minimize::Metric,
+                every: false,
+            },
+        )
+        .unwrap();
+        let task = search.task(5);
+        let req = Request {
+            id: 8,
+            task: Task::Mix {
+                scenario: s.clone(),
+                task: task.clone(),
+            },
+        };
+        let req: Request = serde_json::from_str(&serde_json::to_string(&req).unwrap()).unwrap();
+        let mut replies: Vec<Reply> = Vec::new();
+        handle(req, &mut |r| replies.push(r));
+        let replies: [Reply; 1] = replies.try_into().unwrap();
+        let [Reply::Event {
+            task: 8,
+            event:
+                Event::Done {
+                    output: Output::MixPoint(mut got),
+                    ..
+                },
+        }] = replies
+        else {
+            panic!("not one Done")
+        };
+        let mut native =
+            smd_sweep::evaluate_mix(&s, &task, &mut smd_sweep::Options::default()).unwrap();
+        for p in [&mut *got, &mut native] {
+            p.run.as_mut().unwrap().run_ms = 0.0;
+        }
+        assert_eq!(*got, native);
+        assert_eq!(got.mix, vec![("t4x4".into(), 2), ("a100x8".into(), 1)]);
+        assert!(got.value.is_some() && got.usd_per_hour.is_some());
     }
 
     /// A trace is the job's steps and SMD's plan; a job that is not there is a message.

@@ -62,6 +62,69 @@ pub struct SweepLink {
     pub goal: String,
 }
 
+/// What to buy's form, as typed, and whether to run it on open.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BuyLink {
+    /// The grid as typed (`None`: the draft's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<String>,
+    /// The metric, by name (`None`: the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metric: Option<String>,
+    /// The policy over time (empty: the default).
+    #[serde(default)]
+    pub policy: String,
+    /// The goal as typed.
+    #[serde(default)]
+    pub goal: String,
+    /// The budget as typed.
+    #[serde(default)]
+    pub budget: String,
+    /// `cost` or `metric`.
+    #[serde(default)]
+    pub minimize: String,
+    /// Every mix.
+    #[serde(default)]
+    pub every: bool,
+    /// Run the search when the link opens.
+    #[serde(default)]
+    pub run: bool,
+}
+
+impl BuyLink {
+    /// The form of `state`, to run on open when it has an answer.
+    pub fn of(state: &State) -> BuyLink {
+        let b = &state.sweep.buy;
+        let f = &b.form;
+        BuyLink {
+            grid: f.grid.clone(),
+            metric: f.metric.map(|m| m.name().to_owned()),
+            policy: f.policy.clone(),
+            goal: f.goal.clone(),
+            budget: f.budget.clone(),
+            minimize: match f.minimize {
+                smd_sweep::Minimize::Cost => "cost",
+                smd_sweep::Minimize::Metric => "metric",
+            }
+            .to_owned(),
+            every: f.every,
+            run: matches!(b.run.finished, Some(Ok(_))),
+        }
+    }
+
+    /// A link's settings with only What to buy's form, to run on open: the answer's own
+    /// link.
+    pub fn answer_link(state: &State) -> ViewLink {
+        ViewLink {
+            buy: Some(BuyLink {
+                run: true,
+                ..BuyLink::of(state)
+            }),
+            ..ViewLink::default()
+        }
+    }
+}
+
 /// Side by side's two scenarios, with their names (`a` may be the draft: `None`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareLink {
@@ -99,6 +162,9 @@ pub struct ViewLink {
     /// Reproduce's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reproduce: Option<ReproduceLink>,
+    /// What to buy's (in the Sweep view; runs on open by its own `run`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buy: Option<BuyLink>,
     /// Run the view when the link opens.
     #[serde(default)]
     pub run: bool,
@@ -137,6 +203,7 @@ impl ViewLink {
                     goal: f.goal.clone(),
                 });
                 link.run = matches!(state.sweep.run.finished, Some(Ok(_)));
+                link.buy = Some(BuyLink::of(state));
             }
             View::Compare => {
                 if let Some(Ok(r)) = &state.compare.run.finished {
@@ -217,6 +284,22 @@ impl ViewLink {
             for p in w.sim_off.iter().filter_map(|n| n.parse::<SimPolicy>().ok()) {
                 sw.toggle_sim(p, false);
             }
+        }
+        if let Some(b) = &self.buy {
+            let buy = &mut s.sweep.buy;
+            for (field, text) in [
+                ("metric", b.metric.clone().unwrap_or_default()),
+                ("policy", b.policy.clone()),
+                ("goal", b.goal.clone()),
+                ("budget", b.budget.clone()),
+                ("minimize", b.minimize.clone()),
+                ("every", b.every.to_string()),
+            ] {
+                buy.field(field, text);
+            }
+            buy.form.grid = b.grid.clone();
+            // Run once the page is up (the Sweep view starts it on the page's pool).
+            buy.run_on_open = b.run;
         }
         // The studies run again, each at its scale (the worker takes them once it is up).
         if let (Some(r), true) = (&self.reproduce, self.run) {

@@ -12,7 +12,8 @@
 //! - [`over_time`]: planning over time (`smd-sim`): its form, the run in progress, the
 //!   last runs;
 //! - [`sweep`]: the capacity sweep of the draft (`smd-sweep`): its form, the sizes out at
-//!   the page's pool of workers, the last report;
+//!   the page's pool of workers, the last report; and What to buy, a search of mixes of
+//!   machine types on the same pool;
 //! - [`teach`]: the "Step through" view — the selected job's teaching trace (a task of
 //!   the worker) and the step on screen, Play;
 //! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
@@ -56,7 +57,9 @@ pub use solving::{
     page_policies, LandscapeView, Results, Run, SolveAction, Solving, WorkerStatus,
     LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
 };
-pub use sweep::{SweepAction, SweepForm, SweepState, Sweeping, Swept};
+pub use sweep::{
+    Bought, BuyForm, BuyState, Buying, SweepAction, SweepForm, SweepState, Sweeping, Swept,
+};
 pub use teach::{TeachAction, TeachMove, TeachState, TraceView, SPEEDS};
 pub use view::{LandscapeValue, Notice, View, ViewAction, ViewState};
 

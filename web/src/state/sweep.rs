@@ -21,6 +21,9 @@ use smd_sweep::{
 };
 use std::rc::Rc;
 
+pub mod buy;
+pub use buy::{Bought, BuyForm, BuyState, Buying};
+
 /// The sweep form, as typed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepForm {
@@ -371,6 +374,8 @@ pub struct SweepState {
     pub cancelled: Option<(usize, usize)>,
     /// The resource whose use is charted; `None`: `smd_charts::use_resource`'s choice.
     pub chart_resource: Option<Resource>,
+    /// What to buy: a grid of mixes of machine types, on the same pool of workers.
+    pub buy: BuyState,
     /// The next task id (the pool's own: its replies come as their own action).
     next_task: u64,
 }
@@ -382,6 +387,7 @@ impl Default for SweepState {
             run: Background::default(),
             cancelled: None,
             chart_resource: None,
+            buy: BuyState::default(),
             next_task: 1,
         }
     }
@@ -462,7 +468,7 @@ impl SweepState {
     /// Starts the form's sweep of the draft on `workers` workers at `now_ms`; a problem
     /// stays at its input. Returns whether anything changed.
     pub fn start(&mut self, draft: &DraftState, workers: usize, now_ms: f64) -> bool {
-        if self.run.is_running() {
+        if self.busy() {
             return false;
         }
         match self.plan(draft, workers, now_ms) {
@@ -559,21 +565,47 @@ impl SweepState {
         true
     }
 
-    /// The tasks the pool should be doing, in the order to send them.
+    /// Whether the pool is busy: with a sweep, or with a search of mixes (one at a time,
+    /// each with its own number of workers).
+    pub fn busy(&self) -> bool {
+        self.run.is_running() || self.buy.run.is_running()
+    }
+
+    /// Starts What to buy's search of the draft on `workers` workers at `now_ms` (not while
+    /// a sweep runs). Returns whether anything changed.
+    pub fn start_buy(&mut self, draft: &DraftState, workers: usize, now_ms: f64) -> bool {
+        if self.run.is_running() {
+            return false;
+        }
+        self.buy.start(draft, workers, now_ms, &mut self.next_task)
+    }
+
+    /// The tasks the pool should be doing, in the order to send them: the sweep's, then
+    /// the search of mixes'.
     pub fn tasks(&self) -> Vec<u64> {
+        let mut tasks = self
+            .run
+            .running
+            .as_ref()
+            .map_or_else(Vec::new, |r| r.progress.tasks.iter().map(|t| t.0).collect());
+        tasks.extend(self.buy.tasks());
+        tasks
+    }
+
+    /// The pool's size for the running sweep or search of mixes.
+    pub fn workers(&self) -> Option<usize> {
         self.run
             .running
             .as_ref()
-            .map_or_else(Vec::new, |r| r.progress.tasks.iter().map(|t| t.0).collect())
-    }
-
-    /// The pool's size for the running sweep.
-    pub fn workers(&self) -> Option<usize> {
-        self.run.running.as_ref().map(|r| r.request.workers)
+            .map(|r| r.request.workers)
+            .or(self.buy.workers())
     }
 
     /// The request of task `id`, if the pool should be doing it.
     pub fn request(&self, id: u64) -> Option<Request> {
+        if self.buy.owns(id) {
+            return self.buy.request(id);
+        }
         let Running {
             request: r,
             progress,
@@ -594,6 +626,11 @@ impl SweepState {
     /// A reply of the pool at `now_ms`; returns whether anything changed. The last size
     /// back makes the report.
     pub fn on_reply(&mut self, reply: Reply, now_ms: f64) -> bool {
+        if let Reply::Event { task, .. } = &reply {
+            if self.buy.owns(*task) {
+                return self.buy.on_reply(reply, now_ms);
+            }
+        }
         let Reply::Event { task, event } = reply else {
             return false;
         };
@@ -651,6 +688,9 @@ impl SweepState {
     /// A worker of the pool died with `task` (if it had one of this sweep's): the sweep
     /// stops, saying why. Returns whether anything changed.
     pub fn died(&mut self, task: Option<u64>, message: &str) -> bool {
+        if self.buy.died(task, message) {
+            return true;
+        }
         let ours = self
             .run
             .running
@@ -724,6 +764,14 @@ pub enum SweepAction {
     Reply(crate::solver::Reply, f64),
     /// A worker of the sweep's pool died: the task it had, and why.
     WorkerDied(Option<u64>, String),
+    /// A field of the What to buy form: `grid`, `metric`, `policy`, `goal`, `budget`,
+    /// `minimize` or `every`.
+    BuyField(&'static str, String),
+    /// Run What to buy's search of the draft on this many workers, starting at this time
+    /// (the page's clock, ms).
+    BuyStart(usize, f64),
+    /// Stop the running search of mixes.
+    BuyCancel,
 }
 
 impl SweepAction {
@@ -752,6 +800,18 @@ impl SweepAction {
             }
             SweepAction::Reply(reply, now) => s.sweep.on_reply(reply, now),
             SweepAction::WorkerDied(task, message) => s.sweep.died(task, &message),
+            SweepAction::BuyField(field, text) => {
+                s.sweep.buy.field(field, text);
+                true
+            }
+            SweepAction::BuyStart(workers, now) => s.sweep.start_buy(&s.draft, workers, now),
+            SweepAction::BuyCancel => {
+                let cancelled = s.sweep.buy.cancel();
+                if cancelled {
+                    s.view.notice = Some(Notice::info("What to buy cancelled."));
+                }
+                cancelled
+            }
         }
     }
 }
