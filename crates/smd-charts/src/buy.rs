@@ -41,38 +41,16 @@ const FRONTIER: &str = CATEGORICAL[0];
 /// A mix evaluated without a value: light grey.
 const NO_VALUE: &str = "#d4d4d4";
 
-/// Whether `p` is a candidate answer of `q`: a value that meets the goal, a price within
-/// the budget (the rule of `smd_sweep`'s search, read back from the report).
+/// Whether `p` is a candidate answer of `q` (`Question::qualifies`, read back from the
+/// report).
 pub fn qualifies(q: &Question, p: &MixPoint) -> bool {
-    let meets = |v: f64| {
-        q.goal.is_none_or(|g| {
-            if q.metric.lower_is_better() {
-                v <= g
-            } else {
-                v >= g
-            }
-        })
-    };
-    p.value.is_some_and(meets)
-        && q.budget
-            .is_none_or(|b| p.usd_per_hour.is_some_and(|u| u <= b))
+    q.qualifies(p)
 }
 
-/// What qualifying means for `q`, in words (`mean JCT ≤ 30 min`, `within $60.00/h`);
+/// What qualifying means for `q`, in words (`mean JCT ≤ 30 min, within $60.00/h`);
 /// `None` without a goal or a budget.
 fn condition(q: &Question) -> Option<String> {
-    let mut parts = Vec::new();
-    if let Some(g) = q.goal {
-        let op = if q.metric.lower_is_better() {
-            "≤"
-        } else {
-            "≥"
-        };
-        parts.push(format!("{} {op} {}", q.metric.words(), q.metric.show(g)));
-    }
-    if let Some(b) = q.budget {
-        parts.push(format!("within {}/h", usd(b)));
-    }
+    let parts: Vec<String> = q.goal_words().into_iter().chain(q.budget_words()).collect();
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 

@@ -72,8 +72,9 @@ impl Question {
         })
     }
 
-    /// Whether `p` is a candidate answer: a value, within the budget, meeting the goal.
-    fn admits(&self, p: &MixPoint) -> bool {
+    /// Whether `p` qualifies as an answer: a value that meets the goal, a price within the
+    /// budget.
+    pub fn qualifies(&self, p: &MixPoint) -> bool {
         p.value.is_some_and(|v| self.meets(v))
             && self
                 .budget
@@ -89,24 +90,33 @@ impl Question {
         }
     }
 
-    /// The goal and budget in words: `with mean JCT ≤ 30 min` / `within $60.00/h`.
-    fn condition(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(g) = self.goal {
+    /// The goal in words (`mean JCT ≤ 30.0 min`), if there is one.
+    pub fn goal_words(&self) -> Option<String> {
+        self.goal.map(|g| {
             let op = if self.metric.lower_is_better() {
                 "≤"
             } else {
                 "≥"
             };
-            parts.push(format!(
-                "with {} {op} {}",
-                self.metric.words(),
-                self.metric.show(g)
-            ));
-        }
-        if let Some(b) = self.budget {
-            parts.push(format!("within {}/h", smd_format::usd(b)));
-        }
+            format!("{} {op} {}", self.metric.words(), self.metric.show(g))
+        })
+    }
+
+    /// The budget in words (`within $60.00/h`), if there is one.
+    pub fn budget_words(&self) -> Option<String> {
+        self.budget
+            .map(|b| format!("within {}/h", smd_format::usd(b)))
+    }
+
+    /// The goal and budget as an answer names them: `with mean JCT ≤ 30.0 min and within
+    /// $60.00/h` (empty without either).
+    fn condition(&self) -> String {
+        let parts: Vec<String> = self
+            .goal_words()
+            .map(|g| format!("with {g}"))
+            .into_iter()
+            .chain(self.budget_words())
+            .collect();
         parts.join(" and ")
     }
 }
@@ -312,7 +322,7 @@ impl MixSearch {
             return None;
         }
         done.iter()
-            .filter(|p| self.question.admits(p))
+            .filter(|p| self.question.qualifies(p))
             .filter_map(|p| p.usd_per_hour)
             .reduce(f64::min)
     }
@@ -342,7 +352,7 @@ impl MixSearch {
         let q = &self.question;
         let best = done
             .iter()
-            .filter(|p| q.admits(p))
+            .filter(|p| q.qualifies(p))
             .min_by(|a, b| {
                 let (va, vb) = (a.value.unwrap_or(0.0), b.value.unwrap_or(0.0));
                 let (ua, ub) = (
@@ -367,6 +377,7 @@ impl MixSearch {
                 .iter()
                 .map(|a| a.machine_type.clone())
                 .collect(),
+            axes: self.spec.axes.clone(),
             question: q.clone(),
             grid: self.grid.len(),
             evaluated: done.len(),
@@ -524,6 +535,9 @@ pub fn frontier(points: &[MixPoint], metric: Metric) -> Vec<MixPoint> {
 pub struct MixReport {
     /// The types, in the order given.
     pub types: Vec<String>,
+    /// The grid: each type with its counts, so that a reader places every mix — those
+    /// skipped too — on it.
+    pub axes: Vec<crate::mix::MixAxis>,
     /// The question asked.
     pub question: Question,
     /// The mixes in the grid.
@@ -588,12 +602,11 @@ fn answer(r: &MixReport, s: &MixSearch) -> String {
                 });
             match closest {
                 Some(c) => format!(
-                    "No mix of the grid is {} under {under}: the best {} is {}.",
-                    if cond.is_empty() {
-                        "planned".to_owned()
-                    } else {
-                        cond.clone()
-                    },
+                    "No mix of the grid{} has {} under {under}: the best {} is {}.",
+                    q.budget_words()
+                        .map(|b| format!(" {b}"))
+                        .unwrap_or_default(),
+                    q.goal_words().unwrap_or_else(|| format!("a {}", m.words())),
                     m.words(),
                     described(c, m)
                 ),
@@ -625,7 +638,7 @@ fn answer(r: &MixReport, s: &MixSearch) -> String {
             let qualifying = r
                 .points
                 .iter()
-                .filter(|p| alone(p) && q.admits(p))
+                .filter(|p| alone(p) && q.qualifies(p))
                 .min_by(|a, b| {
                     a.usd_per_hour
                         .unwrap_or(f64::INFINITY)

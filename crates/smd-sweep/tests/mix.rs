@@ -114,7 +114,7 @@ fn the_cheapest_mix_is_the_brute_force_scans_and_skipping_loses_nothing() {
                 assert!(
                     cheap
                         .answer
-                        .starts_with("No mix of the grid is with mean JCT"),
+                        .starts_with("No mix of the grid has mean JCT ≤"),
                     "{}",
                     cheap.answer
                 );

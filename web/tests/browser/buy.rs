@@ -206,3 +206,27 @@ async fn a_bad_grid_keeps_the_typed_text_with_its_message() {
     m.until("the plan view", |m| m.count("[data-testid=job-row]") == 6)
         .await;
 }
+
+/// The same answer natively and in wasm: the first 12 jobs of philly-1 on the grid
+/// `t4x4=0:2,a100x8=0:1` under sia answer here what
+/// `crates/smd-sweep/tests/mix.rs::the_answer_is_the_same_as_in_wasm` pins natively.
+#[wasm_bindgen_test]
+fn what_to_buy_answers_as_natively() {
+    let s = philly(12);
+    let question = Question {
+        metric: Metric::MeanJct,
+        policy: SimPolicy::Sia,
+        goal: Some(7200.0),
+        budget: None,
+        minimize: Minimize::Cost,
+        every: true,
+    };
+    let r = MixSearch::new(&s, MixSpec::parse("t4x4=0:2,a100x8=0:1").unwrap(), question)
+        .unwrap()
+        .run(&s, &mut Options::default())
+        .unwrap();
+    assert_eq!(
+        r.answer,
+        "The cheapest mix with mean JCT ≤ 2.00 h under sia: 1 × a100x8 at $21.96/h (mean JCT 71.6 min). t4x4 alone does not qualify up to 2 machines. 5 of the 6 evaluated are on the cost–mean JCT frontier (no other is both cheaper and better), from 1 × t4x4 at $3.91/h (mean JCT 9.80 h) to 2 × t4x4 + 1 × a100x8 at $29.78/h (mean JCT 59.9 min). Evaluated 6 of 6 mixes."
+    );
+}

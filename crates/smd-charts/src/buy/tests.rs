@@ -59,6 +59,7 @@ fn report(grid: &str, skipped: &[usize], goal: Option<f64>) -> (MixReport, MixSp
     let n = spec.len();
     let r = MixReport {
         types: spec.axes.iter().map(|a| a.machine_type.clone()).collect(),
+        axes: spec.axes.clone(),
         frontier: frontier(&points, Metric::MeanJct),
         question,
         grid: n,
