@@ -199,14 +199,40 @@ impl Prepared {
         target: f64,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> Result<Experiment, RunError> {
+        self.run_to(policy, seed, target, usize::MAX, progress)
+            .map(|(e, _)| e)
+    }
+
+    /// The nodes' states after the first `pods` pods of the run (all of them when
+    /// `pods` is larger), with the run so far: what a map of the cluster at one moment
+    /// draws.
+    pub fn state_after(
+        &self,
+        policy: Policy,
+        seed: i64,
+        target: f64,
+        pods: usize,
+    ) -> Result<(Experiment, Vec<NodeState>), RunError> {
+        self.run_to(policy, seed, target, pods, &mut |_, _| true)
+    }
+
+    /// The run up to its first `stop` pods, and the nodes' states then.
+    fn run_to(
+        &self,
+        policy: Policy,
+        seed: i64,
+        target: f64,
+        stop: usize,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> Result<(Experiment, Vec<NodeState>), RunError> {
         let (arr, mut rng) =
             arrivals(&self.nodes, &self.pods, seed, target).map_err(RunError::Workload)?;
         let mut sim = Sim::new(self, policy);
         let total = arr.order.len();
-        let mut records = Vec::with_capacity(total);
+        let mut records = Vec::with_capacity(total.min(stop));
         let mut arrived = 0i64;
         let mut failed = 0;
-        for (step, &idx) in arr.order.iter().enumerate() {
+        for (step, &idx) in arr.order.iter().enumerate().take(stop) {
             if step % PROGRESS_EVERY == 0 && !progress(step, total) {
                 return Err(RunError::Cancelled);
             }
@@ -218,21 +244,24 @@ impl Prepared {
             }
             records.push(sim.record(arrived, placed));
         }
-        if !progress(total, total) {
+        if !progress(total.min(stop), total) {
             return Err(RunError::Cancelled);
         }
         let xmax = (100.0 * target).round().clamp(0.0, 100_000.0) as u32;
         let points = tables(&records, self.gpus, xmax);
         let clones = arr.clones as i64 - arr.removed as i64;
-        Ok(Experiment {
-            policy,
-            seed,
-            clones,
-            submitted: total,
-            failed,
-            records,
-            points,
-        })
+        Ok((
+            Experiment {
+                policy,
+                seed,
+                clones,
+                submitted: records.len(),
+                failed,
+                records,
+                points,
+            },
+            sim.nodes,
+        ))
     }
 }
 

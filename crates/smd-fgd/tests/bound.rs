@@ -95,3 +95,21 @@ fn the_mean_bound_is_the_mean_of_the_seeds() {
         assert!((q.allocation_pct - (x + y) / 2.0).abs() < 1e-9);
     }
 }
+
+/// A moment of a run: the nodes after the first k pods hold exactly the GPU the k-th
+/// record says is allocated, and the run so far is the full run's first k records.
+#[test]
+fn the_state_after_k_pods_is_the_records() {
+    let p = prepared();
+    let full = p.run(Policy::Fgd, 42, 1.3, &mut |_, _| true).unwrap();
+    for k in [1, 5000, full.records.len(), full.records.len() + 10] {
+        let (part, nodes) = p.state_after(Policy::Fgd, 42, 1.3, k).unwrap();
+        let k = k.min(full.records.len());
+        assert_eq!(part.records, full.records[..k]);
+        let used: i64 = nodes
+            .iter()
+            .map(|n| n.free.len() as i64 * 1000 - n.free_total())
+            .sum();
+        assert_eq!(used, full.records[k - 1].used_milli);
+    }
+}
