@@ -276,6 +276,10 @@ fn text_output(
         }
         let line = match published.and_then(|pb| verdict(r, pb)) {
             Some(v) => v.words(),
+            None if !r.policy.is_published() => format!(
+                "{}: the project's own policy (docs/MODEL.md §26.11); the published experiment did not run it",
+                r.policy.name()
+            ),
             None => format!(
                 "{}: no published values to compare with (they cover the bundled lists at target {}, seeds 42–51)",
                 r.policy.name(),

@@ -3,8 +3,8 @@
 use crate::data::{Node, Pod};
 use crate::frag::{compile, node_buckets, sum_except_q3, CompiledType};
 use crate::policy::{
-    bestfit_raw, clustering_score, dotprod_score, fgd_choice, normalize, packing_score, NodeState,
-    PodReq, Policy,
+    bestfit_raw, clustering_score, dotprod_score, fgd_bestfit_choice, fgd_choice, normalize,
+    packing_score, share_bestfit_score, NodeState, PodReq, Policy,
 };
 use crate::workload::{arrivals, target_workload, TargetType, TaskType, WorkloadError};
 use std::collections::HashMap;
@@ -274,7 +274,8 @@ struct Sim<'a> {
     idle: Vec<f64>,
     free_total: i64,
     capacity: i64,
-    /// FGD's cache: per node and pod class, score·256 + GPU + 1 (0 = unknown).
+    /// The fragmentation policies' cache: per node and pod class, score·256 + GPU + 1 (0 =
+    /// unknown).
     cache: Vec<u32>,
     scores: Vec<i64>,
     feasible: Vec<usize>,
@@ -291,7 +292,7 @@ impl<'a> Sim<'a> {
             idle.push(b.iter().sum());
         }
         let free_total = nodes.iter().map(NodeState::free_total).sum();
-        let cache = if policy == Policy::Fgd {
+        let cache = if policy.scores_fragmentation() {
             vec![0; nodes.len() * p.classes]
         } else {
             vec![]
@@ -318,7 +319,12 @@ impl<'a> Sim<'a> {
             let gpu = (v & 0xff) as usize;
             return ((v >> 8) as i64, gpu.checked_sub(1));
         }
-        let (s, gpus) = fgd_choice(&self.nodes[n], pod, self.frag[n], &self.p.m);
+        let choice = if self.policy == Policy::FgdBestFit {
+            fgd_bestfit_choice
+        } else {
+            fgd_choice
+        };
+        let (s, gpus) = choice(&self.nodes[n], pod, self.frag[n], &self.p.m);
         let gpu = if pod.is_sharing() {
             gpus.first().copied()
         } else {
@@ -352,7 +358,7 @@ impl<'a> Sim<'a> {
         let b = node_buckets(node.cpu_left, &node.free, node.model, &self.p.m);
         self.frag[n] = sum_except_q3(&b);
         self.idle[n] = b.iter().sum();
-        if self.policy == Policy::Fgd {
+        if !self.cache.is_empty() {
             let row = n * self.p.classes;
             self.cache[row..row + self.p.classes].fill(0);
         }
@@ -370,7 +376,8 @@ impl<'a> Sim<'a> {
                 Policy::Clustering => clustering_score(node, pod),
                 Policy::Packing => packing_score(node, pod),
                 Policy::BestFit => bestfit_raw(node, pod),
-                Policy::Fgd => self.fgd(n, pod).0,
+                Policy::Fgd | Policy::FgdBestFit => self.fgd(n, pod).0,
+                Policy::ShareBestFit => share_bestfit_score(node, pod),
                 Policy::Random => 0,
             };
             scores.push(s);
@@ -397,7 +404,7 @@ impl<'a> Sim<'a> {
             return self.nodes[n].best_gpus(pod);
         }
         match self.policy {
-            Policy::Fgd => self.fgd(n, pod).1.into_iter().collect(),
+            Policy::Fgd | Policy::FgdBestFit => self.fgd(n, pod).1.into_iter().collect(),
             Policy::Random => {
                 // Reservoir sampling in index order: keep the c-th fitting GPU when
                 // Intn(c) = 0.

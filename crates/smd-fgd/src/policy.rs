@@ -25,11 +25,18 @@ pub enum Policy {
     BestFit,
     /// Fragmentation gradient descent: the smallest growth of F_n(M).
     Fgd,
+    /// The project's GPU sharing (docs/MODEL.md §18, §26.11) applied here: online best fit
+    /// on GPUs — a shared pod to the GPU it leaves least free, a whole-GPU pod to the node
+    /// it leaves fewest free GPUs.
+    ShareBestFit,
+    /// The project's own (§26.11): FGD's node score, each node scored at the GPU that fits
+    /// the pod most tightly, and the pod placed there.
+    FgdBestFit,
 }
 
 impl Policy {
-    /// All six, in the published tables' order.
-    pub const ALL: [Policy; 6] = [
+    /// The six of the published experiment, in its tables' order.
+    pub const PUBLISHED: [Policy; 6] = [
         Policy::Random,
         Policy::DotProd,
         Policy::Clustering,
@@ -37,6 +44,28 @@ impl Policy {
         Policy::BestFit,
         Policy::Fgd,
     ];
+
+    /// Every policy: the published six, then the project's.
+    pub const ALL: [Policy; 8] = [
+        Policy::Random,
+        Policy::DotProd,
+        Policy::Clustering,
+        Policy::Packing,
+        Policy::BestFit,
+        Policy::Fgd,
+        Policy::ShareBestFit,
+        Policy::FgdBestFit,
+    ];
+
+    /// Whether it scores nodes by their fragmentation (FGD and the project's variant).
+    pub fn scores_fragmentation(self) -> bool {
+        matches!(self, Policy::Fgd | Policy::FgdBestFit)
+    }
+
+    /// Whether the published experiment ran it (its tables have rows for it).
+    pub fn is_published(self) -> bool {
+        Policy::PUBLISHED.contains(&self)
+    }
 
     /// The short name (`fgd`, `bestfit`, …).
     pub fn name(self) -> &'static str {
@@ -47,6 +76,8 @@ impl Policy {
             Policy::Packing => "packing",
             Policy::BestFit => "bestfit",
             Policy::Fgd => "fgd",
+            Policy::ShareBestFit => "share_bestfit",
+            Policy::FgdBestFit => "fgd_bestfit",
         }
     }
 
@@ -64,6 +95,8 @@ impl Policy {
             Policy::Packing => "04-GpuPacking",
             Policy::BestFit => "05-BestFit",
             Policy::Fgd => "06-FGD",
+            Policy::ShareBestFit => "share_bestfit",
+            Policy::FgdBestFit => "fgd_bestfit",
         }
     }
 }
@@ -219,6 +252,55 @@ pub fn dotprod_score(node: &NodeState, pod: &PodReq) -> i64 {
     let dot = nv[0] * pv[0] + nv[1] * pv[1];
     let score = 1.0 - dot / 2.0;
     (100.0 * score) as i64
+}
+
+/// The project's online best fit on GPUs (§26.11), higher is better: a shared pod the
+/// least free milli left on the GPU it gets, then the least free GPU on the node; a
+/// whole-GPU pod the least free GPU left on the node; a CPU-only pod a node whose GPUs are
+/// all in use (its CPU serves no GPU there), then the most CPU left.
+pub fn share_bestfit_score(node: &NodeState, pod: &PodReq) -> i64 {
+    let total = node.free_total();
+    if pod.num == 0 || pod.milli == 0 {
+        let full = i64::from(total == 0);
+        return full * 1_000_000_000_000 + (node.cpu_left - pod.cpu);
+    }
+    if pod.is_sharing() {
+        let left = node
+            .free
+            .iter()
+            .filter(|&&g| g >= pod.milli)
+            .map(|&g| g - pod.milli)
+            .min()
+            .unwrap_or(1000);
+        return -(left * 100_000 + (total - pod.milli));
+    }
+    -(total - pod.gpu_total())
+}
+
+/// The project's own (§26.11): FGD's score of the node with a shared pod on the GPU of
+/// best fit (the least free milli that fits, first index on ties), and that GPU; other
+/// pods as FGD.
+pub fn fgd_bestfit_choice(
+    node: &NodeState,
+    pod: &PodReq,
+    f0: f64,
+    m: &[CompiledType],
+) -> (i64, Vec<usize>) {
+    if !pod.is_sharing() {
+        return fgd_choice(node, pod, f0, m);
+    }
+    let gpus = node.best_gpus(pod);
+    if gpus.is_empty() {
+        return (0, gpus);
+    }
+    let mut free = node.free.clone();
+    for &i in &gpus {
+        free[i] -= pod.milli;
+    }
+    (
+        fgd_score(f0, node_frag(node.cpu_left - pod.cpu, &free, node.model, m)),
+        gpus,
+    )
 }
 
 /// GpuClustering (§26.4).
