@@ -367,6 +367,11 @@ impl<'a> Sim<'a> {
 
     /// The highest score among the feasible nodes; ties go to the smallest rank.
     fn best_node(&mut self, feasible: &[usize], pod: &PodReq, rank: &[usize]) -> usize {
+        if self.policy == Policy::FgdBestFit && pod.is_sharing() {
+            if let Some(n) = self.dead_slice_fit(feasible, pod, rank) {
+                return n;
+            }
+        }
         let mut scores = std::mem::take(&mut self.scores);
         scores.clear();
         for &n in feasible {
@@ -396,6 +401,34 @@ impl<'a> Sim<'a> {
         }
         self.scores = scores;
         best
+    }
+
+    /// `fgd_bestfit`'s first rule (§26.11): the node with a GPU that the shared pod leaves
+    /// with less free milli than the smallest share the target workload expects — a slice
+    /// no expected pod can use — the least such, ties by rank; `None` when no GPU does.
+    fn dead_slice_fit(&self, feasible: &[usize], pod: &PodReq, rank: &[usize]) -> Option<usize> {
+        let smallest = self
+            .p
+            .m
+            .iter()
+            .filter(|t| t.num > 0 && t.milli > 0)
+            .map(|t| t.milli)
+            .min()?;
+        let mut best: Option<(i64, usize, usize)> = None;
+        for &n in feasible {
+            let left = self.nodes[n]
+                .free
+                .iter()
+                .filter(|&&g| g >= pod.milli)
+                .map(|&g| g - pod.milli)
+                .min();
+            if let Some(l) = left.filter(|&l| l < smallest) {
+                if best.is_none_or(|(bl, br, _)| (l, rank[n]) < (bl, br)) {
+                    best = Some((l, rank[n], n));
+                }
+            }
+        }
+        best.map(|(_, _, n)| n)
     }
 
     /// The GPU indices a pod gets on node `n` (§26.4).

@@ -532,3 +532,37 @@ fn tuning_down_removes_pods_until_the_target() {
     let cpu_only: Vec<Pod> = pods.iter().filter(|p| p.num_gpu == 0).cloned().collect();
     assert!(arrivals(&nodes, &cpu_only, 42, 1.3).is_err());
 }
+
+/// The project's scores on hand-built nodes (docs/MODEL.md §26.11): `share_bestfit`
+/// prefers the GPU a shared pod leaves least free, then the fuller node; a whole-GPU pod
+/// the node it leaves fewest free GPUs; a CPU-only pod a node whose GPUs are all in use.
+/// `fgd_bestfit` scores and places a shared pod at the tightest GPU, not FGD's.
+#[test]
+fn the_projects_scores_on_hand_built_nodes() {
+    use smd_fgd::policy::{fgd_bestfit_choice, share_bestfit_score};
+    let shared = pod(1000, 160, 1);
+    let tight = node(64000, &[1000, 190, 1000]);
+    let loose = node(64000, &[1000, 600, 1000]);
+    assert!(share_bestfit_score(&tight, &shared) > share_bestfit_score(&loose, &shared));
+    // Equal slices: the node with less free GPU in all.
+    let fuller = node(64000, &[190, 0]);
+    assert!(share_bestfit_score(&fuller, &shared) > share_bestfit_score(&tight, &shared));
+    let whole = pod(1000, 1000, 1);
+    let packed = node(64000, &[1000, 0, 0, 0]);
+    let empty = node(64000, &[1000, 1000, 1000, 1000]);
+    assert!(share_bestfit_score(&packed, &whole) > share_bestfit_score(&empty, &whole));
+    let cpu = pod(8000, 0, 0);
+    assert!(
+        share_bestfit_score(&node(9000, &[0, 0]), &cpu)
+            > share_bestfit_score(&node(96000, &[1000]), &cpu)
+    );
+    // fgd_bestfit: the GPU of best fit, GPU 1 (190 free), where FGD's own choice differs
+    // or not — the GPU is the tightest either way, and the score is FGD's at that GPU.
+    let m = compile(&[tt(4000, 500, 1, 1.0)], &["T4".into()]);
+    let n = node(64000, &[1000, 190, 700]);
+    let f0 = n.frag(&m);
+    let (score, gpus) = fgd_bestfit_choice(&n, &shared, f0, &m);
+    assert_eq!(gpus, vec![1]);
+    let after = node(63000, &[1000, 30, 700]);
+    assert_eq!(score, fgd_score(f0, after.frag(&m)));
+}
