@@ -37,6 +37,7 @@ pub mod draft;
 pub mod link;
 pub mod over_time;
 pub mod reproduction;
+pub mod sharing;
 pub mod solving;
 pub mod sweep;
 pub mod teach;
@@ -53,6 +54,7 @@ pub use over_time::{
     OverTimeAction, OverTimeState, SimForm, SimProgress, SimSource, Simulated, Simulation,
 };
 pub use reproduction::{ReproduceAction, Reproduced, Reproduction, ReproductionState, Study};
+pub use sharing::{SharingAction, SharingState};
 pub use solving::{
     page_policies, LandscapeView, Results, Run, SolveAction, Solving, WorkerStatus,
     LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
@@ -86,6 +88,8 @@ pub struct State {
     pub sweep: SweepState,
     /// Scenarios saved and compared side by side.
     pub compare: CompareState,
+    /// GPU sharing in a production cluster.
+    pub sharing: SharingState,
     /// The "Step through" view.
     pub teach: TeachState,
     /// What is on screen.
@@ -111,6 +115,8 @@ pub enum Action {
     Sweep(SweepAction),
     /// Scenarios side by side.
     Compare(CompareAction),
+    /// GPU sharing in a production cluster.
+    Sharing(SharingAction),
     /// The "Step through" view.
     Teach(TeachAction),
     /// What is on screen.
@@ -135,6 +141,7 @@ impl State {
             over_time: OverTimeState::default(),
             sweep: SweepState::default(),
             compare: CompareState::default(),
+            sharing: SharingState::default(),
             teach: TeachState::default(),
             view,
         }
@@ -176,12 +183,13 @@ impl State {
 
     /// The worker's background parts, in the order their tasks are sent. A new view whose
     /// work runs in the worker adds its part here and in [`State::background_mut`].
-    pub fn background(&self) -> [&dyn Pending; 6] {
+    pub fn background(&self) -> [&dyn Pending; 7] {
         let [a, b] = &self.compare.over_time;
         [
             &self.reproduction,
             &self.fidelity,
             &self.over_time,
+            &self.sharing,
             &self.compare.run,
             a,
             b,
@@ -190,12 +198,13 @@ impl State {
 
     /// The worker's background parts, to route replies to and lose with the worker; with
     /// the solving part, which numbers the worker's tasks.
-    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 6]) {
+    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 7]) {
         let [a, b] = &mut self.compare.over_time;
-        let background: [&mut dyn Pending; 6] = [
+        let background: [&mut dyn Pending; 7] = [
             &mut self.reproduction,
             &mut self.fidelity,
             &mut self.over_time,
+            &mut self.sharing,
             &mut self.compare.run,
             a,
             b,
@@ -204,7 +213,7 @@ impl State {
     }
 
     /// The worker's background parts, to route replies to and lose with the worker.
-    pub fn background_mut(&mut self) -> [&mut dyn Pending; 6] {
+    pub fn background_mut(&mut self) -> [&mut dyn Pending; 7] {
         self.solving_and_background().1
     }
 
@@ -268,6 +277,7 @@ impl Reducible for State {
             Action::OverTime(a) => a.reduce(&mut s),
             Action::Sweep(a) => a.reduce(&mut s),
             Action::Compare(a) => a.reduce(&mut s),
+            Action::Sharing(a) => a.reduce(&mut s),
             Action::Teach(a) => a.reduce(&mut s),
             Action::View(a) => a.reduce(&mut s),
         };
