@@ -11,7 +11,7 @@ use crate::state::{Action, SharingAction};
 use smd_charts::{fgd_lines_svg, fgd_map_svg, FgdChart, FgdLine, MapGroup};
 use smd_fgd::summary::distance_gpus;
 use smd_fgd::Policy;
-use smd_format::num;
+use smd_format::{count, num};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -101,7 +101,7 @@ pub fn SharingView() -> Html {
             d.dispatch(Action::Sharing(SharingAction::TogglePolicy(p, c)));
         });
         html! {
-            <label><input type="checkbox" checked={on} {onchange} data-policy={p.name()} />{ p.name() }</label>
+            <label><input type="checkbox" checked={on} {onchange} data-fgd-policy={p.name()} />{ p.name() }</label>
         }
     });
     let pick = |which: &'static str| {
@@ -173,8 +173,8 @@ fn progress(state: &AppState) -> Html {
                     t.policies.get(k / t.seeds.len().max(1)).map_or("?", |p| p.as_str()),
                     t.seeds.get(k % t.seeds.len().max(1)).copied().unwrap_or_default(),
                     k + 1,
-                    num(d as f64),
-                    num(n as f64),
+                    count(d as u64),
+                    count(n as u64),
                 ),
                 k * n.max(1) + d,
                 runs * n.max(1),
@@ -255,7 +255,7 @@ fn results(state: &AppState) -> Html {
             html! {
                 <>
                     <p data-testid="sharing-summary">
-                        { format!("{}: {} runs ({} pods, {} nodes, {} GPUs) in {} s.", r.label, runs, num(out.pods as f64), num(out.nodes as f64), num(out.gpus as f64), num(r.ms / 1000.0)) }
+                        { format!("{}: {} ({} pods, {} nodes, {} GPUs) in {} s.", r.label, if runs == 1 { "1 run".to_string() } else { format!("{runs} runs") }, count(out.pods as u64), count(out.nodes as u64), count(out.gpus.max(0) as u64), num(r.ms / 1000.0)) }
                     </p>
                     { verdicts(r) }
                     <div class="over-time-charts">
@@ -389,7 +389,7 @@ fn map(state: &AppState, r: &Studied) -> Html {
             m.policy,
             m.seed,
             m.x,
-            num(m.pods as f64),
+            count(m.pods as u64),
             num(m.allocation_pct)
         );
         let svg = AttrValue::from(fgd_map_svg(&groups, &title, 1180.0));

@@ -3,6 +3,7 @@
 use super::*;
 use crate::state::tests::state;
 use crate::state::{Action, View};
+use yew::Reducible;
 
 fn bundled() -> Rc<Bundled> {
     Rc::new(Bundled {
@@ -77,4 +78,55 @@ fn a_bad_file_keeps_the_previous_list() {
     assert!(e.starts_with("bad.csv: ") && e.contains("row") && e.contains("cpu_milli"), "{e}");
     assert_eq!(sh.nodes.as_ref().unwrap().name, "good.csv");
     assert!(sh.study().unwrap().unwrap().task.published.is_none());
+}
+
+/// The study runs in the worker (through JSON, as the page gets it): every policy's mean
+/// and the bound come back, and the map of a moment has a square per GPU.
+#[test]
+fn the_worker_runs_the_study_and_draws_the_map() {
+    use crate::solver::{worker, Reply, Request};
+    let perform = |task: Task| {
+        let mut out = None;
+        worker::handle(Request { id: 1, task }, &mut |r| {
+            let text = serde_json::to_string(&r).unwrap();
+            if let Reply::Event {
+                event: Event::Done { output, .. },
+                ..
+            } = serde_json::from_str::<Reply>(&text).unwrap()
+            {
+                out = Some(output);
+            }
+        });
+        out.expect("done")
+    };
+    let mut st = (*state(1)).clone();
+    st.sharing.bundled = Some(Rc::new(Bundled {
+        nodes: "sn,cpu_milli,memory_mib,gpu,model\nn1,32000,131072,2,V100M16\nn2,32000,131072,1,T4\n"
+            .into(),
+        pods: "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\np1,1000,1024,1,500,\np2,1000,1024,1,1000,\np3,1000,1024,1,250,\n"
+            .into(),
+        published: ["".into(), "".into(), "".into()],
+    }));
+    st.sharing.form.seeds = "42–43".into();
+    st.sharing.form.target = "1.2".into();
+    let study = st.sharing.study().unwrap().unwrap();
+    let Output::Fgd(out) = perform(study.task()) else {
+        panic!("not a study")
+    };
+    assert_eq!(out.policies.len(), Policy::ALL.len());
+    assert!(out.policies.iter().all(|p| !p.points.is_empty() && p.verdict.is_none()));
+    assert!(!out.bound.is_empty());
+    assert_eq!((out.gpus, out.nodes, out.pods), (3, 2, 3));
+    let map = Mapping {
+        task: study.task.clone(),
+        policy: Policy::Fgd,
+        seed: 42,
+        x: 100,
+    };
+    let Output::FgdMap(m) = perform(map.task()) else {
+        panic!("not a map")
+    };
+    let gpus: usize = m.groups.iter().flat_map(|g| g.1.iter()).map(Vec::len).sum();
+    assert_eq!(gpus, 3);
+    assert_eq!(m.groups[0].0, "V100M16");
 }
