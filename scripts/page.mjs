@@ -831,7 +831,7 @@ if (mode === 'shots') {
   for (const p of ['random', 'dotprod', 'clustering', 'packing', 'bestfit']) {
     await page.check(`[data-fgd-policy=${p}]`);
   }
-  await page.fill("[data-field='sharing.seeds']", seeds || '42–44');
+  await page.fill("[data-field='sharing.seeds']", seeds || '42–51');
   await page.click('[data-testid=sharing-run]');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=sharing-allocation] g.series').length === 6
     && !document.querySelector('[data-testid=sharing-progress]'), null, { timeout: 900000 });

@@ -62,7 +62,7 @@ impl Default for SharingForm {
     fn default() -> SharingForm {
         SharingForm {
             policies: Policy::ALL.to_vec(),
-            seeds: "42–44".into(),
+            seeds: "42–51".into(),
             target: "1.3".into(),
             error: None,
         }

@@ -255,7 +255,7 @@ fn results(state: &AppState) -> Html {
             html! {
                 <>
                     <p data-testid="sharing-summary">
-                        { format!("{}: {} ({} pods, {} nodes, {} GPUs) in {} s.", r.label, if runs == 1 { "1 run".to_string() } else { format!("{runs} runs") }, count(out.pods as u64), count(out.nodes as u64), count(out.gpus.max(0) as u64), num(r.ms / 1000.0)) }
+                        { format!("{}: {} ({} pods, {} nodes, {} GPUs) in {}.", r.label, if runs == 1 { "1 run".to_string() } else { format!("{runs} runs") }, count(out.pods as u64), count(out.nodes as u64), count(out.gpus.max(0) as u64), smd_format::duration(r.ms / 1000.0)) }
                     </p>
                     { verdicts(r) }
                     <div class="over-time-charts">
@@ -309,7 +309,7 @@ fn table(out: &FgdOutput) -> Html {
                         { for cols.iter().map(|&x| {
                             let pt = p.points.iter().find(|q| q.x == x);
                             let cell = match (pt, bound(x)) {
-                                (Some(q), Some(b)) => format!("{} ({})", num(q.unallocated_gpus.round()), num(distance_gpus(b, q.allocation_pct, out.gpus).round())),
+                                (Some(q), Some(b)) => format!("{} ({})", num(q.unallocated_gpus.round()), num(distance_gpus(b, q.allocation_pct, out.gpus).round().max(0.0))),
                                 (Some(q), None) => num(q.unallocated_gpus.round()),
                                 _ => "–".into(),
                             };

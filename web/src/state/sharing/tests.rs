@@ -35,7 +35,7 @@ fn a_run_waits_for_the_bundled_lists_then_starts_and_cancels() {
     assert!(s.sharing.start_when_fetched && !s.sharing.run.is_running());
     let s = s.reduce(Action::Sharing(SharingAction::Fetched(Ok(bundled()))));
     let r = s.sharing.run.running.as_ref().expect("started");
-    assert_eq!(r.request.task.seeds, vec![42, 43, 44]);
+    assert_eq!(r.request.task.seeds, (42..=51).collect::<Vec<_>>());
     assert!(r.request.task.published.is_some());
     assert_eq!(r.request.task.policies.len(), Policy::ALL.len());
     assert!(s.tasks().contains(&r.id));
