@@ -456,7 +456,12 @@ pub fn sharing(s: &crate::state::sharing::Studied) -> (Export, Export) {
     ]);
     for p in &s.out.policies {
         for q in &p.points {
-            let bound = s.out.bound.iter().find(|b| b.x == q.x).map(|b| b.allocation_pct);
+            let bound = s
+                .out
+                .bound
+                .iter()
+                .find(|b| b.x == q.x)
+                .map(|b| b.allocation_pct);
             c.row(vec![
                 p.policy.as_str().into(),
                 (q.x as usize).into(),

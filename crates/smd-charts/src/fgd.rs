@@ -267,7 +267,11 @@ pub fn fgd_map_svg(groups: &[MapGroup], title: &str, width: f64) -> String {
     // The key: empty, a share, whole.
     let mut kx = left;
     let ky = height - 16.0;
-    for (share, words) in [(0.0, "free"), (0.5, "half allocated"), (1.0, "fully allocated")] {
+    for (share, words) in [
+        (0.0, "free"),
+        (0.5, "half allocated"),
+        (1.0, "fully allocated"),
+    ] {
         let fill = if share <= 0.0 {
             "#eeeeee".to_string()
         } else {
@@ -280,7 +284,15 @@ pub fn fgd_map_svg(groups: &[MapGroup], title: &str, width: f64) -> String {
             .px("height", 9.0)
             .attr("fill", fill)
             .close();
-        text_at(&mut out, kx + 13.0, ky, 11.0, "start", "legend-label", words);
+        text_at(
+            &mut out,
+            kx + 13.0,
+            ky,
+            11.0,
+            "start",
+            "legend-label",
+            words,
+        );
         kx += 26.0 + crate::svg::text_width(words, 11.0);
     }
     end(&mut out, "svg");

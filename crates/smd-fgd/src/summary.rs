@@ -127,14 +127,30 @@ mod tests {
         let (run, states) = prepared.state_after(Policy::Fgd, 42, 1.3, 2).unwrap();
         assert_eq!(run.records.len(), 2);
         assert_eq!(states.len(), 3);
-        let full = prepared.run(Policy::Fgd, 42, 1.3, &mut |_, _| true).unwrap();
+        let full = prepared
+            .run(Policy::Fgd, 42, 1.3, &mut |_, _| true)
+            .unwrap();
         let k = pods_at(&full.records, prepared.gpus, 50);
         assert!(k >= 1 && k <= full.records.len());
         assert!(arrive_pct(full.records[k - 1].arrived_milli, prepared.gpus) >= 50);
-        assert_eq!(pods_at(&full.records, prepared.gpus, 100_000), full.records.len());
-        let s = summarize(&prepared, &[Policy::Fgd, Policy::Random], &[42, 43], 1.3, None, &mut |_, _, _| true).unwrap();
+        assert_eq!(
+            pods_at(&full.records, prepared.gpus, 100_000),
+            full.records.len()
+        );
+        let s = summarize(
+            &prepared,
+            &[Policy::Fgd, Policy::Random],
+            &[42, 43],
+            1.3,
+            None,
+            &mut |_, _, _| true,
+        )
+        .unwrap();
         assert_eq!(s.policies.len(), 2);
-        assert!(s.policies.iter().all(|p| !p.mean.is_empty() && p.verdict.is_none()));
+        assert!(s
+            .policies
+            .iter()
+            .all(|p| !p.mean.is_empty() && p.verdict.is_none()));
         assert!(!s.bound.is_empty());
         assert_eq!(distance_gpus(90.0, 80.0, 10), 1.0);
     }

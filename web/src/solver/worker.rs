@@ -4,8 +4,8 @@
 
 use super::now_ms;
 use super::protocol::{
-    FgdBoundPoint, FgdMap, FgdOutput, FgdPoint, FgdPolicy, FgdTask,
-    page_policies, ClaimLine, Event, Experiment, Output, Partial, Reply, Request, Task,
+    page_policies, ClaimLine, Event, Experiment, FgdBoundPoint, FgdMap, FgdOutput, FgdPoint,
+    FgdPolicy, FgdTask, Output, Partial, Reply, Request, Task,
 };
 use smd_core::{Plan, Scenario};
 use std::cell::RefCell;
@@ -274,8 +274,7 @@ pub fn fgd_study(study: &FgdTask, ctx: &mut Ctx) -> Result<Output, String> {
         .collect::<Result<_, _>>()?;
     let published = match &study.published {
         Some([a, b, c]) => Some(
-            summary::published_from([a, b, c])
-                .map_err(|e| format!("the published tables: {e}"))?,
+            summary::published_from([a, b, c]).map_err(|e| format!("the published tables: {e}"))?,
         ),
         None => None,
     };
@@ -328,7 +327,10 @@ pub fn fgd_map(study: &FgdTask, policy: &str, seed: i64, x: u32) -> Result<Outpu
     let (_, states) = prepared
         .state_after(p, seed, study.target, k)
         .map_err(|e| e.to_string())?;
-    let allocation_pct = full.records.get(k.wrapping_sub(1)).map_or(0.0, |r| r.alloc_pct);
+    let allocation_pct = full
+        .records
+        .get(k.wrapping_sub(1))
+        .map_or(0.0, |r| r.alloc_pct);
     let mut groups: Vec<(String, Vec<Vec<f64>>)> = summary::model_names(&nodes)
         .into_iter()
         .map(|m| (m, Vec::new()))

@@ -198,7 +198,9 @@ pub fn parse_seeds(text: &str) -> Result<Vec<i64>, String> {
         Some(i) if !t.contains(',') => {
             let (a, b) = (num(&t[..i])?, num(&t[i + 1..])?);
             if b < a || b - a >= 100 {
-                return Err(format!("{text:?} must run from low to high, at most 100 seeds"));
+                return Err(format!(
+                    "{text:?} must run from low to high, at most 100 seeds"
+                ));
             }
             (a..=b).collect()
         }

@@ -27,6 +27,10 @@ fn pods() -> String {
 impl Mounted {
     /// Opens the GPU sharing view.
     async fn sharing_view(&self) {
+        self.until("the tabs", |m| {
+            m.count("[role=tab][data-view=gpu-sharing]") == 1
+        })
+        .await;
         self.click("[role=tab][data-view=gpu-sharing]");
         self.until("the GPU sharing view", |m| {
             m.count("[data-testid=sharing]") == 1
@@ -36,12 +40,19 @@ impl Mounted {
 
     /// Chooses a file of `text` named `name` in the file input `selector`.
     fn choose_file(&self, selector: &str, name: &str, text: &str) {
-        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-        let file = web_sys::File::new_with_str_sequence(&parts, name).unwrap();
-        let dt = web_sys::DataTransfer::new().unwrap();
-        dt.items().add_with_file(&file).unwrap();
-        let input = self.one(selector).dyn_into::<HtmlInputElement>().unwrap();
-        input.set_files(dt.files().as_ref());
+        let input = self.one(selector);
+        let choose = js_sys::Function::new_with_args(
+            "input, name, text",
+            "const dt = new DataTransfer(); dt.items.add(new File([text], name)); input.files = dt.files;",
+        );
+        choose
+            .call3(
+                &wasm_bindgen::JsValue::NULL,
+                &input,
+                &name.into(),
+                &text.into(),
+            )
+            .unwrap();
         fire(&input, "change");
     }
 
@@ -68,21 +79,36 @@ async fn the_study_draws_a_line_per_policy_and_the_bound() {
         m.count("[data-testid=sharing-allocation] g.series") == smd_fgd::Policy::ALL.len()
     })
     .await;
-    assert_eq!(m.count("[data-testid=sharing-allocation] [data-testid=fgd-bound]"), 1);
+    assert_eq!(
+        m.count("[data-testid=sharing-allocation] [data-testid=fgd-bound]"),
+        1
+    );
     for p in smd_fgd::Policy::ALL {
         assert_eq!(
-            m.count(&format!("[data-testid=sharing-allocation] g.series[data-policy={}]", p.name())),
+            m.count(&format!(
+                "[data-testid=sharing-allocation] g.series[data-policy={}]",
+                p.name()
+            )),
             1
         );
     }
-    assert_eq!(m.count("[data-testid=sharing-frag-ratio] g.series"), smd_fgd::Policy::ALL.len());
+    assert_eq!(
+        m.count("[data-testid=sharing-frag-ratio] g.series"),
+        smd_fgd::Policy::ALL.len()
+    );
     // Not the bundled lists: no comparison with the published tables.
     assert_eq!(m.count("[data-testid=sharing-no-verdict]"), 1);
-    assert_eq!(m.count("[data-testid=sharing-table] tbody tr"), smd_fgd::Policy::ALL.len());
+    assert_eq!(
+        m.count("[data-testid=sharing-table] tbody tr"),
+        smd_fgd::Policy::ALL.len()
+    );
     assert!(m.text("[data-testid=sharing-summary]").contains("12 runs"));
     // The map of one moment: a square per GPU, grouped by model.
     m.click("[data-testid=sharing-map-draw]");
-    m.until("the map", |m| m.count("[data-testid=fgd-map] rect.gpu") == 9).await;
+    m.until("the map", |m| {
+        m.count("[data-testid=fgd-map] rect.gpu") == 9
+    })
+    .await;
     assert_eq!(m.count("[data-testid=fgd-map] g.model"), 3);
 }
 
@@ -100,7 +126,11 @@ async fn cancel_stops_the_study() {
         let p = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
         let _ = wasm_bindgen_futures::JsFuture::from(p).await;
     }
-    assert_eq!(m.count("[data-testid=sharing-cancel]"), 1, "the Cancel button");
+    assert_eq!(
+        m.count("[data-testid=sharing-cancel]"),
+        1,
+        "the Cancel button"
+    );
     assert!(m.one("[data-testid=sharing-run]").has_attribute("disabled"));
     m.click("[data-testid=sharing-cancel]");
     m.until("the run stopped", |m| {
@@ -112,8 +142,10 @@ async fn cancel_stops_the_study() {
     assert_eq!(m.count("[data-testid=sharing-allocation]"), 0);
     // The page still works.
     m.click("[data-testid=sharing-run]");
-    m.until("the study", |m| m.count("[data-testid=sharing-allocation]") == 1)
-        .await;
+    m.until("the study", |m| {
+        m.count("[data-testid=sharing-allocation]") == 1
+    })
+    .await;
 }
 
 #[wasm_bindgen_test]
@@ -139,8 +171,14 @@ async fn a_bad_file_names_its_row_and_column_and_keeps_the_list() {
 /// (crates/smd-fgd/tests/wasm_pins.rs pins the same numbers).
 #[wasm_bindgen_test]
 fn the_bundled_lists_run_as_natively() {
-    let nodes = smd_fgd::parse_nodes(include_str!("../../../data/openb/openb_node_list_gpu_node.csv")).unwrap();
-    let pods = smd_fgd::parse_pods(include_str!("../../../data/openb/openb_pod_list_default.csv")).unwrap();
+    let nodes = smd_fgd::parse_nodes(include_str!(
+        "../../../data/openb/openb_node_list_gpu_node.csv"
+    ))
+    .unwrap();
+    let pods = smd_fgd::parse_pods(include_str!(
+        "../../../data/openb/openb_pod_list_default.csv"
+    ))
+    .unwrap();
     let t0 = smd_web::solver::now_ms();
     let prepared = smd_fgd::Prepared::new(&nodes, &pods);
     let run = prepared

@@ -27,7 +27,9 @@ async fn fetch_text(path: &str) -> Result<String, String> {
     let resp = JsFuture::from(window.fetch_with_str(path))
         .await
         .map_err(|e| format!("{path}: {e:?}"))?;
-    let resp: web_sys::Response = resp.dyn_into().map_err(|_| format!("{path}: no response"))?;
+    let resp: web_sys::Response = resp
+        .dyn_into()
+        .map_err(|_| format!("{path}: no response"))?;
     if !resp.ok() {
         return Err(format!("{path}: HTTP {}", resp.status()));
     }
@@ -170,8 +172,13 @@ fn progress(state: &AppState) -> Html {
                 format!(
                     "Running on {}: {}, seed {} (run {} of {runs}) — {} of {} pods placed",
                     r.request.label,
-                    t.policies.get(k / t.seeds.len().max(1)).map_or("?", |p| p.as_str()),
-                    t.seeds.get(k % t.seeds.len().max(1)).copied().unwrap_or_default(),
+                    t.policies
+                        .get(k / t.seeds.len().max(1))
+                        .map_or("?", |p| p.as_str()),
+                    t.seeds
+                        .get(k % t.seeds.len().max(1))
+                        .copied()
+                        .unwrap_or_default(),
                     k + 1,
                     count(d as u64),
                     count(n as u64),
@@ -290,10 +297,19 @@ fn verdicts(r: &Studied) -> Html {
 
 /// Unallocated GPUs and the distance to the bound at the shown columns.
 fn table(out: &FgdOutput) -> Html {
-    let bound = |x: u32| out.bound.iter().find(|b| b.x == x).map(|b| b.allocation_pct);
+    let bound = |x: u32| {
+        out.bound
+            .iter()
+            .find(|b| b.x == x)
+            .map(|b| b.allocation_pct)
+    };
     let cols: Vec<u32> = SHOWN
         .into_iter()
-        .filter(|&x| out.policies.iter().any(|p| p.points.iter().any(|q| q.x == x)))
+        .filter(|&x| {
+            out.policies
+                .iter()
+                .any(|p| p.points.iter().any(|q| q.x == x))
+        })
         .collect();
     html! {
         <table class="results" data-testid="sharing-table">
@@ -355,7 +371,9 @@ fn map(state: &AppState, r: &Studied) -> Html {
     let on_policy = {
         let (ask, x) = (ask.clone(), x);
         Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
             ask(&v, seed, x);
         })
     };

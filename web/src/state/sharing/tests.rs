@@ -50,10 +50,24 @@ fn only_the_published_settings_are_compared() {
     let mut st = (*state(1)).clone();
     st.sharing.bundled = Some(bundled());
     st.sharing.form.target = "1.2".into();
-    assert!(st.sharing.study().unwrap().unwrap().task.published.is_none());
+    assert!(st
+        .sharing
+        .study()
+        .unwrap()
+        .unwrap()
+        .task
+        .published
+        .is_none());
     st.sharing.form.target = "1.3".into();
     st.sharing.form.seeds = "50–52".into();
-    assert!(st.sharing.study().unwrap().unwrap().task.published.is_none());
+    assert!(st
+        .sharing
+        .study()
+        .unwrap()
+        .unwrap()
+        .task
+        .published
+        .is_none());
     st.sharing.form.seeds = "".into();
     assert_eq!(st.sharing.study().unwrap_err().0, "seeds");
     st.sharing.form.seeds = "42".into();
@@ -75,7 +89,10 @@ fn a_bad_file_keeps_the_previous_list() {
         "sn,cpu_milli,memory_mib,gpu,model\nn1,x,131072,2,V100M16\n".into(),
     );
     let e = sh.file_error.clone().unwrap();
-    assert!(e.starts_with("bad.csv: ") && e.contains("row") && e.contains("cpu_milli"), "{e}");
+    assert!(
+        e.starts_with("bad.csv: ") && e.contains("row") && e.contains("cpu_milli"),
+        "{e}"
+    );
     assert_eq!(sh.nodes.as_ref().unwrap().name, "good.csv");
     assert!(sh.study().unwrap().unwrap().task.published.is_none());
 }
@@ -114,7 +131,10 @@ fn the_worker_runs_the_study_and_draws_the_map() {
         panic!("not a study")
     };
     assert_eq!(out.policies.len(), Policy::ALL.len());
-    assert!(out.policies.iter().all(|p| !p.points.is_empty() && p.verdict.is_none()));
+    assert!(out
+        .policies
+        .iter()
+        .all(|p| !p.points.is_empty() && p.verdict.is_none()));
     assert!(!out.bound.is_empty());
     assert_eq!((out.gpus, out.nodes, out.pods), (3, 2, 3));
     let map = Mapping {
