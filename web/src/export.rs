@@ -425,22 +425,6 @@ pub fn reproduce(studies: &[&Reproduced]) -> (Export, Export) {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn csv_quotes_what_needs_it_and_keeps_full_precision() {
-        let mut c = Csv::default();
-        c.header(&["a", "b,c"]);
-        c.row(vec!["x\"y".into(), (1.0f64 / 3.0).into()]);
-        c.row(vec![Cell::Num(None), f64::NAN.into()]);
-        assert_eq!(c.out, "a,\"b,c\"\n\"x\"\"y\",0.3333333333333333\n,\n");
-        let back = smd_apps::csv::records(&c.out).unwrap();
-        assert_eq!(back[1].cells[1].parse::<f64>().unwrap(), 1.0 / 3.0);
-    }
-}
-
 /// GPU sharing: a row per policy and arrived %, and as JSON the study's (`smd study fgd
 /// --json`'s shape: each policy's points, the bound's, the wall time).
 pub fn sharing(s: &crate::state::sharing::Studied) -> (Export, Export) {
@@ -507,4 +491,20 @@ pub fn sharing(s: &crate::state::sharing::Studied) -> (Export, Export) {
         Export::csv("gpu-sharing", c.out),
         Export::json("gpu-sharing", &doc),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_what_needs_it_and_keeps_full_precision() {
+        let mut c = Csv::default();
+        c.header(&["a", "b,c"]);
+        c.row(vec!["x\"y".into(), (1.0f64 / 3.0).into()]);
+        c.row(vec![Cell::Num(None), f64::NAN.into()]);
+        assert_eq!(c.out, "a,\"b,c\"\n\"x\"\"y\",0.3333333333333333\n,\n");
+        let back = smd_apps::csv::records(&c.out).unwrap();
+        assert_eq!(back[1].cells[1].parse::<f64>().unwrap(), 1.0 / 3.0);
+    }
 }

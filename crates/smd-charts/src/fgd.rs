@@ -110,9 +110,13 @@ pub fn fgd_lines_svg(chart: &FgdChart) -> String {
             .attr("class", "series")
             .attr("data-policy", &l.name)
             .open();
-        let last = l.points.last().map_or(String::new(), |p| {
-            format!(" — {} at {} %", plain_sig(p.1, 3), plain_sig(p.0, 3))
-        });
+        let last = l
+            .points
+            .iter()
+            .rfind(|p| p.0.is_finite() && p.1.is_finite())
+            .map_or(String::new(), |p| {
+                format!(" — {} at {} %", plain_sig(p.1, 3), plain_sig(p.0, 3))
+            });
         crate::svg::title(g, &format!("{}{last}", l.name));
         let mut t = Tag::new(g, "path")
             .attr("class", "line")

@@ -79,8 +79,10 @@ fn only_the_published_settings_are_compared() {
 /// taken and is not compared with the published tables.
 #[test]
 fn a_bad_file_keeps_the_previous_list() {
-    let mut sh = SharingState::default();
-    sh.bundled = Some(bundled());
+    let mut sh = SharingState {
+        bundled: Some(bundled()),
+        ..SharingState::default()
+    };
     sh.choose("nodes", "good.csv".into(), bundled().nodes.clone());
     assert_eq!(sh.nodes.as_ref().unwrap().name, "good.csv");
     sh.choose(
