@@ -324,8 +324,10 @@ fn table(out: &FgdOutput) -> Html {
                         <th>{ p.policy.clone() }</th>
                         { for cols.iter().map(|&x| {
                             let pt = p.points.iter().find(|q| q.x == x);
+                            // A policy at the bound is 0 GPUs from it (the means are
+                            // rounded: a hair past it would read "-0"; + 0.0 makes -0 a 0).
                             let cell = match (pt, bound(x)) {
-                                (Some(q), Some(b)) => format!("{} ({})", num(q.unallocated_gpus.round()), num(distance_gpus(b, q.allocation_pct, out.gpus).round().max(0.0))),
+                                (Some(q), Some(b)) => format!("{} ({})", num(q.unallocated_gpus.round()), num(distance_gpus(b, q.allocation_pct, out.gpus).round().max(0.0) + 0.0)),
                                 (Some(q), None) => num(q.unallocated_gpus.round()),
                                 _ => "–".into(),
                             };
