@@ -14,6 +14,8 @@
 //! - [`sweep`]: the capacity sweep of the draft (`smd-sweep`): its form, the sizes out at
 //!   the page's pool of workers, the last report; and What to buy, a search of mixes of
 //!   machine types on the same pool;
+//! - [`sharing`]: GPU sharing in a production cluster (`smd-fgd`): the lists (bundled,
+//!   fetched beside the page, or files), the form, the study and the map in the worker;
 //! - [`teach`]: the "Step through" view — the selected job's teaching trace (a task of
 //!   the worker) and the step on screen, Play;
 //! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
