@@ -819,7 +819,9 @@ if (mode === 'shots') {
   const summary = await page.textContent('[data-testid=sharing-summary]');
   console.log(`default study: ${Date.now() - t0} ms click to charts (${summary})`);
   // One experiment alone: fgd, seed 42.
-  for (const p of ['random', 'dotprod', 'clustering', 'packing', 'bestfit']) {
+  // Every policy the view offers (the list may grow), all but fgd unchecked.
+  const policies = await page.$$eval('[data-fgd-policy]', (els) => els.map((e) => e.dataset.fgdPolicy));
+  for (const p of policies.filter((p) => p !== 'fgd')) {
     await page.uncheck(`[data-fgd-policy=${p}]`);
   }
   await page.fill("[data-field='sharing.seeds']", '42');
@@ -828,13 +830,13 @@ if (mode === 'shots') {
   await page.waitForFunction(() => document.querySelector('[data-testid=sharing-summary]')?.textContent.includes(": 1 run ("), null, { timeout: 300000 });
   console.log(`one experiment (fgd, seed 42, with the bound): ${Date.now() - t0} ms click to charts (${await page.textContent('[data-testid=sharing-summary]')})`);
   // Back to the default study for the picture, then the map.
-  for (const p of ['random', 'dotprod', 'clustering', 'packing', 'bestfit']) {
+  for (const p of policies.filter((p) => p !== 'fgd')) {
     await page.check(`[data-fgd-policy=${p}]`);
   }
   await page.fill("[data-field='sharing.seeds']", seeds || '42–51');
   await page.click('[data-testid=sharing-run]');
-  await page.waitForFunction(() => document.querySelectorAll('[data-testid=sharing-allocation] g.series').length === 6
-    && !document.querySelector('[data-testid=sharing-progress]'), null, { timeout: 900000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=sharing-allocation] g.series').length === n
+    && !document.querySelector('[data-testid=sharing-progress]'), policies.length, { timeout: 900000 });
   t0 = Date.now();
   await page.click('[data-testid=sharing-map-draw]');
   await page.waitForSelector('svg[data-testid=fgd-map]', { timeout: 300000 });
