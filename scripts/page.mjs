@@ -5,6 +5,9 @@
 //   node scripts/page.mjs e2e URL ROWS        the page shows a plan of ROWS jobs; global: the
 //                                            recommended plan, its search, Cancel, its budget;
 //                                            a bundled trace loaded and planned (tests/e2e.sh)
+//   node scripts/page.mjs gpu-sharing URL OUTDIR [SEEDS]  the GPU sharing view's default
+//                                            study timed, one run alone, the map; the
+//                                            screenshot screenshot-gpu-sharing-production.png
 //   node scripts/page.mjs apps URL OUTDIR     screenshots of the application, machine and trace
 //                                            controls (1400×1000)
 //   node scripts/page.mjs measured URL OUTDIR workload-1 as measured jobs on 16 × t4x4 machines:
@@ -796,6 +799,53 @@ if (mode === 'shots') {
   const errors = await page.locator('[data-testid=error]').count();
   if (errors) { console.error(`${errors} errors on the page`); process.exitCode = 1; }
   console.log(`wrote ${arg}/over-time*.png`);
+} else if (mode === 'gpu-sharing') {
+  // GPU sharing: a production cluster — the default study (bundled openb lists fetched
+  // beside the page, every policy, the default seeds) in the real worker, timed from Run
+  // to the charts; then one run alone (fgd, seed 42); then the map at 100 %; the
+  // screenshot docs/screenshot-gpu-sharing-production.png at 1280 px into ARG.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`page error: ${e}`));
+  await page.goto(url);
+  await page.waitForSelector('html[data-first-plan-ms]', { state: 'attached', timeout: 120000 });
+  await page.click('[data-view=gpu-sharing]');
+  await page.waitForSelector('[data-testid=sharing]');
+  const seeds = process.argv[5];
+  if (seeds) await page.fill("[data-field='sharing.seeds']", seeds);
+  let t0 = Date.now();
+  await page.click('[data-testid=sharing-run]');
+  await page.waitForSelector('svg[data-testid=sharing-allocation]', { timeout: 900000 });
+  const summary = await page.textContent('[data-testid=sharing-summary]');
+  console.log(`default study: ${Date.now() - t0} ms click to charts (${summary})`);
+  // One experiment alone: fgd, seed 42.
+  // Every policy the view offers (the list may grow), all but fgd unchecked.
+  const policies = await page.$$eval('[data-fgd-policy]', (els) => els.map((e) => e.dataset.fgdPolicy));
+  for (const p of policies.filter((p) => p !== 'fgd')) {
+    await page.uncheck(`[data-fgd-policy=${p}]`);
+  }
+  await page.fill("[data-field='sharing.seeds']", '42');
+  t0 = Date.now();
+  await page.click('[data-testid=sharing-run]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=sharing-summary]')?.textContent.includes(": 1 run ("), null, { timeout: 300000 });
+  console.log(`one experiment (fgd, seed 42, with the bound): ${Date.now() - t0} ms click to charts (${await page.textContent('[data-testid=sharing-summary]')})`);
+  // Back to the default study for the picture, then the map.
+  for (const p of policies.filter((p) => p !== 'fgd')) {
+    await page.check(`[data-fgd-policy=${p}]`);
+  }
+  await page.fill("[data-field='sharing.seeds']", seeds || '42–51');
+  await page.click('[data-testid=sharing-run]');
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=sharing-allocation] g.series').length === n
+    && !document.querySelector('[data-testid=sharing-progress]'), policies.length, { timeout: 900000 });
+  t0 = Date.now();
+  await page.click('[data-testid=sharing-map-draw]');
+  await page.waitForSelector('svg[data-testid=fgd-map]', { timeout: 300000 });
+  console.log(`map at 100 %: ${Date.now() - t0} ms`);
+  await page.evaluate(() => document.querySelector('[data-testid=sharing]').scrollIntoView());
+  await page.screenshot({ path: `${arg}/screenshot-gpu-sharing-production.png`, fullPage: true });
+  const errors = await page.locator('[data-testid=error]').count();
+  if (errors) { console.error(`${errors} errors on the page`); process.exitCode = 1; }
+  console.log(`wrote ${arg}/screenshot-gpu-sharing-production.png`);
 } else if (mode === 'sweep') {
   // The capacity sweep in the real workers: Run → chart (the progress gone, the chart on
   // screen), timed on the page's clock; the pool first (its first run also starts its

@@ -425,6 +425,74 @@ pub fn reproduce(studies: &[&Reproduced]) -> (Export, Export) {
     )
 }
 
+/// GPU sharing: a row per policy and arrived %, and as JSON the study's (`smd study fgd
+/// --json`'s shape: each policy's points, the bound's, the wall time).
+pub fn sharing(s: &crate::state::sharing::Studied) -> (Export, Export) {
+    let mut c = Csv::default();
+    c.header(&[
+        "policy",
+        "arrived_pct",
+        "allocation_pct",
+        "unallocated_gpus",
+        "frag_ratio_pct",
+        "frag_amount_pct",
+        "bound_allocation_pct",
+    ]);
+    for p in &s.out.policies {
+        for q in &p.points {
+            let bound = s
+                .out
+                .bound
+                .iter()
+                .find(|b| b.x == q.x)
+                .map(|b| b.allocation_pct);
+            c.row(vec![
+                p.policy.as_str().into(),
+                (q.x as usize).into(),
+                q.allocation_pct.into(),
+                q.unallocated_gpus.into(),
+                q.frag_ratio_pct.into(),
+                q.frag_amount_pct.into(),
+                bound.into(),
+            ]);
+        }
+    }
+    #[derive(serde::Serialize)]
+    struct Policy<'a> {
+        policy: &'a str,
+        points: &'a [crate::solver::FgdPoint],
+    }
+    #[derive(serde::Serialize)]
+    struct Bound<'a> {
+        points: &'a [crate::solver::FgdBoundPoint],
+    }
+    #[derive(serde::Serialize)]
+    struct Doc<'a> {
+        policies: Vec<Policy<'a>>,
+        bound: Bound<'a>,
+        wall_s: f64,
+    }
+    let doc = Doc {
+        policies: s
+            .out
+            .policies
+            .iter()
+            .map(|p| Policy {
+                policy: &p.policy,
+                points: &p.points,
+            })
+            .collect(),
+        bound: Bound {
+            points: &s.out.bound,
+        },
+        wall_s: s.ms / 1000.0,
+    };
+    (
+        Export::csv("gpu-sharing", c.out),
+        Export::json("gpu-sharing", &doc),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,11 @@ mod machines;
 #[path = "browser/sharing.rs"]
 mod sharing;
 
+/// GPU sharing: a production cluster — node-scoring policies on lists chosen as files,
+/// the charts with the bound, Cancel, a bad file; the bundled lists as natively.
+#[path = "browser/production.rs"]
+mod production;
+
 /// Over time: a workload simulated with every policy, its metrics and charts, Cancel.
 #[path = "browser/over_time.rs"]
 mod over_time;
@@ -840,6 +845,7 @@ async fn the_tabs_show_each_view_and_the_address_names_it() {
             "Plan",
             "Over time",
             "Sweep",
+            "GPU sharing",
             "Side by side",
             "Reproduce the paper",
             "How it works",

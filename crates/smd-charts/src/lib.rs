@@ -19,6 +19,9 @@
 //!   with its GPU, vCPU and memory use and a mark per task, coloured by job.
 //! - [`gpu_map_svg`]: a plan's GPU sharing — every shared GPU a bar of its occupants' mean
 //!   memory against the GPU's memory, coloured by job, its collision probability in its tooltip.
+//! - GPU sharing in a production cluster (`smd-fgd`): [`fgd_lines_svg`] — a quantity of
+//!   each policy against the arrived workload, the bound dashed — and [`fgd_map_svg`] — a
+//!   square per GPU coloured by its allocated share, grouped by GPU model.
 //! - [`scatter_svg`]: a scatter plot of many points with the line y = x (a model against
 //!   measurements).
 //! - Simulations over time (`smd_sim::Run`): [`timeline_svg`] — jobs as rows against
@@ -76,6 +79,7 @@
 mod axes;
 mod buy;
 mod decomposition;
+mod fgd;
 /// Number formatting, owned by the `smd-format` crate (re-exported: the page reads it here).
 pub use smd_format as format;
 mod gpu;
@@ -101,6 +105,7 @@ mod utility;
 
 pub use buy::{mix_frontier_svg, mix_map_svg, qualifies, BuyOptions};
 pub use decomposition::decomposition_svg;
+pub use fgd::{fgd_lines_svg, fgd_map_svg, FgdChart, FgdLine, MapGroup, BOUND_NAME};
 pub use gpu::{gpu_map_svg, headline as sharing_headline, GpuMapOptions};
 pub use gpu_speeds::{gpu_speeds_svg, SpeedRow};
 pub use landscape::{

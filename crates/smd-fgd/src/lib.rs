@@ -23,6 +23,7 @@ mod gorand_table;
 pub mod policy;
 pub mod published;
 pub mod study;
+pub mod summary;
 pub mod workload;
 
 pub use data::{parse_nodes, parse_pods, DataError, Node, Pod};

@@ -40,8 +40,8 @@ pub struct PolicyResult {
     pub mean: Vec<Point>,
 }
 
-/// Group runs by policy, in the order of `policies`.
-fn group(policies: &[Policy], runs: Vec<Experiment>) -> Vec<PolicyResult> {
+/// Group runs by policy, in the order of `policies`, each with its mean over the runs.
+pub fn group_runs(policies: &[Policy], runs: Vec<Experiment>) -> Vec<PolicyResult> {
     policies
         .iter()
         .map(|&policy| {
@@ -75,7 +75,7 @@ pub fn run_all(
             progress(runs.len(), total);
         }
     }
-    Ok(group(policies, runs))
+    Ok(group_runs(policies, runs))
 }
 
 /// [`run_all`] on rayon's threads; `progress(done, total)` may be called from any thread.
@@ -102,7 +102,7 @@ pub fn run_all_parallel(
             run
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(group(policies, runs))
+    Ok(group_runs(policies, runs))
 }
 
 /// The three published tables.

@@ -20,6 +20,7 @@ enum Shown<'a> {
     OverTime(&'a crate::state::Simulated),
     Sweep(&'a crate::state::Swept),
     Compare(&'a crate::state::Compared),
+    Sharing(&'a crate::state::sharing::Studied),
     /// The studies that finished: the paper's, the fidelity study's.
     Reproduce(Vec<&'a crate::state::Reproduced>),
 }
@@ -31,6 +32,7 @@ fn shown(state: &State, view: View) -> Option<Shown<'_>> {
         View::OverTime => done(&state.over_time.run.finished).map(Shown::OverTime),
         View::Sweep => done(&state.sweep.run.finished).map(Shown::Sweep),
         View::Compare => done(&state.compare.run.finished).map(Shown::Compare),
+        View::Sharing => done(&state.sharing.run.finished).map(Shown::Sharing),
         View::Reproduce => {
             let studies: Vec<_> = [&state.reproduction.finished, &state.fidelity.finished]
                 .into_iter()
@@ -58,6 +60,7 @@ pub fn exports(state: &State, view: View) -> Option<(Export, Export)> {
             export::sweep(r, f.metric_for(&r.base), &f.answer_policy, &f.goal)
         }
         Shown::Compare(r) => export::compare(r),
+        Shown::Sharing(r) => export::sharing(r),
         Shown::Reproduce(r) => export::reproduce(&r),
     })
 }

@@ -70,6 +70,22 @@ pub enum Task {
         /// Workload-1 at load 0.5 only (else 8 workloads at 2 loads).
         quick: bool,
     },
+    /// GPU sharing in a production cluster (`smd_fgd`): each policy with each seed on a
+    /// node list and a pod list (their CSV texts), then the bound ([`Event::Progress`]
+    /// after every few hundred pods, step = the run, then [`Output::Fgd`]).
+    Fgd(Box<FgdTask>),
+    /// The cluster's GPUs when the arrived workload first reaches `x` % in one run
+    /// ([`Output::FgdMap`]).
+    FgdMap {
+        /// The inputs (its policies and seeds unused).
+        study: Box<FgdTask>,
+        /// The policy's name.
+        policy: String,
+        /// The seed.
+        seed: i64,
+        /// Arrived workload, % of the cluster's GPUs.
+        x: u32,
+    },
     /// A scenario over time with each policy, `smd_sim` ([`Event::Simulating`] after each
     /// slot, then [`Output::Simulated`]).
     Simulate {
@@ -237,6 +253,10 @@ pub enum Output {
         #[serde(default)]
         verdicts: Vec<ClaimLine>,
     },
+    /// GPU sharing in a production cluster: each policy's mean and verdict, the bound.
+    Fgd(Box<FgdOutput>),
+    /// The cluster's GPUs at one moment of a run.
+    FgdMap(Box<FgdMap>),
     /// A simulation: one run per policy asked for, in order.
     Simulated(Vec<Run>),
     /// One size of a sweep: every policy's numbers there.
@@ -310,4 +330,102 @@ impl From<&smd_reproduce::Outcome> for Experiment {
             failures: o.violations.clone(),
         }
     }
+}
+
+/// What [`Task::Fgd`] runs: the lists as text, the policies by name, the seeds, the target,
+/// and the published tables' texts when the comparison applies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FgdTask {
+    /// The node list (CSV).
+    pub nodes: String,
+    /// The pod list (CSV).
+    pub pods: String,
+    /// The policies' names, in order.
+    pub policies: Vec<String>,
+    /// The seeds, in order.
+    pub seeds: Vec<i64>,
+    /// The workload's target, a multiple of the cluster's GPUs.
+    pub target: f64,
+    /// The published tables (allocation, amount, ratio) to compare with, if they apply.
+    pub published: Option<[String; 3]>,
+}
+
+/// A point of a policy's mean: the columns of the study's JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FgdPoint {
+    /// Arrived workload, % of the cluster's GPUs.
+    pub x: u32,
+    /// GPUs allocated, %.
+    pub allocation_pct: f64,
+    /// GPUs not allocated.
+    pub unallocated_gpus: f64,
+    /// Fragmentation ratio, %.
+    pub frag_ratio_pct: f64,
+    /// Fragmentation amount, % of the cluster's GPUs.
+    pub frag_amount_pct: f64,
+}
+
+impl From<&smd_fgd::Point> for FgdPoint {
+    fn from(p: &smd_fgd::Point) -> FgdPoint {
+        FgdPoint {
+            x: p.x,
+            allocation_pct: p.allocation_pct,
+            unallocated_gpus: p.unallocated_gpus,
+            frag_ratio_pct: p.frag_ratio_pct,
+            frag_amount_pct: p.frag_amount_pct,
+        }
+    }
+}
+
+/// One policy's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FgdPolicy {
+    /// The policy's name.
+    pub policy: String,
+    /// The mean over the seeds, per x.
+    pub points: Vec<FgdPoint>,
+    /// Its verdict against the published tables, in words, if they apply.
+    #[serde(default)]
+    pub verdict: Option<(bool, String)>,
+}
+
+/// A point of the bound.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FgdBoundPoint {
+    /// Arrived workload, %.
+    pub x: u32,
+    /// The most GPUs any packing of the arrived pods allocates, %.
+    pub allocation_pct: f64,
+}
+
+/// What [`Task::Fgd`] gives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FgdOutput {
+    /// One per policy, in order.
+    pub policies: Vec<FgdPolicy>,
+    /// The bound, mean over the seeds.
+    pub bound: Vec<FgdBoundPoint>,
+    /// The cluster's GPUs.
+    pub gpus: i64,
+    /// The cluster's nodes.
+    pub nodes: usize,
+    /// The pods in the list.
+    pub pods: usize,
+}
+
+/// What [`Task::FgdMap`] gives: per GPU model, per node, each GPU's allocated share.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FgdMap {
+    /// The policy's name.
+    pub policy: String,
+    /// The seed.
+    pub seed: i64,
+    /// The arrived workload asked, %.
+    pub x: u32,
+    /// GPUs allocated then, %.
+    pub allocation_pct: f64,
+    /// Pods arrived then.
+    pub pods: usize,
+    /// `(model, nodes' GPU shares)`.
+    pub groups: Vec<(String, Vec<Vec<f64>>)>,
 }

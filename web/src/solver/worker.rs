@@ -4,7 +4,8 @@
 
 use super::now_ms;
 use super::protocol::{
-    page_policies, ClaimLine, Event, Experiment, Output, Partial, Reply, Request, Task,
+    page_policies, ClaimLine, Event, Experiment, FgdBoundPoint, FgdMap, FgdOutput, FgdPoint,
+    FgdPolicy, FgdTask, Output, Partial, Reply, Request, Task,
 };
 use smd_core::{Plan, Scenario};
 use std::cell::RefCell;
@@ -165,6 +166,13 @@ pub fn perform(task: Task, ctx: &mut Ctx) -> Result<Output, String> {
         }
         Task::Fidelity { quick } => fidelity(quick, ctx),
         Task::Simulate { scenario, policies } => simulate(&scenario, &policies, ctx),
+        Task::Fgd(study) => fgd_study(&study, ctx),
+        Task::FgdMap {
+            study,
+            policy,
+            seed,
+            x,
+        } => fgd_map(&study, &policy, seed, x),
         Task::SweepPoint {
             scenario,
             point,
@@ -239,6 +247,112 @@ pub fn mix_point(base: &Scenario, task: &smd_sweep::MixTask) -> Result<Output, S
 pub const WARM_UP_JOBS: usize = 24;
 /// Machines of the warm-up: few, so that jobs wait and every policy's queue is exercised.
 pub const WARM_UP_MACHINES: f64 = 2.0;
+
+/// The lists of an FGD study, read: `(nodes, pods, prepared)`; an error names the list, its
+/// row and column.
+fn fgd_inputs(
+    study: &FgdTask,
+) -> Result<(Vec<smd_fgd::Node>, Vec<smd_fgd::Pod>, smd_fgd::Prepared), String> {
+    let nodes = smd_fgd::parse_nodes(&study.nodes).map_err(|e| format!("the node list: {e}"))?;
+    let pods = smd_fgd::parse_pods(&study.pods).map_err(|e| format!("the pod list: {e}"))?;
+    let prepared = smd_fgd::Prepared::new(&nodes, &pods);
+    Ok((nodes, pods, prepared))
+}
+
+fn fgd_policy(name: &str) -> Result<smd_fgd::Policy, String> {
+    smd_fgd::Policy::from_name(name).ok_or_else(|| format!("unknown policy {name:?}"))
+}
+
+/// [`Task::Fgd`]: every policy with every seed, one after the other, then the bound.
+pub fn fgd_study(study: &FgdTask, ctx: &mut Ctx) -> Result<Output, String> {
+    use smd_fgd::summary;
+    let (nodes, pods, prepared) = fgd_inputs(study)?;
+    let policies: Vec<smd_fgd::Policy> = study
+        .policies
+        .iter()
+        .map(|n| fgd_policy(n))
+        .collect::<Result<_, _>>()?;
+    let published = match &study.published {
+        Some([a, b, c]) => Some(
+            summary::published_from([a, b, c]).map_err(|e| format!("the published tables: {e}"))?,
+        ),
+        None => None,
+    };
+    let s = summary::summarize(
+        &prepared,
+        &policies,
+        &study.seeds,
+        study.target,
+        published.as_ref(),
+        &mut |run, done, total| {
+            ctx.progress(run, done, total);
+            true
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(Output::Fgd(Box::new(FgdOutput {
+        policies: s
+            .policies
+            .iter()
+            .map(|p| FgdPolicy {
+                policy: p.policy.name().to_string(),
+                points: p.mean.iter().map(FgdPoint::from).collect(),
+                verdict: p.verdict.as_ref().map(|v| (v.reproduced, v.words())),
+            })
+            .collect(),
+        bound: s
+            .bound
+            .iter()
+            .map(|b| FgdBoundPoint {
+                x: b.x,
+                allocation_pct: b.allocation_pct,
+            })
+            .collect(),
+        gpus: s.gpus,
+        nodes: nodes.len(),
+        pods: pods.len(),
+    })))
+}
+
+/// [`Task::FgdMap`]: the run up to the pod at which the arrived workload reaches `x` %, and
+/// each GPU's allocated share then, grouped by GPU model.
+pub fn fgd_map(study: &FgdTask, policy: &str, seed: i64, x: u32) -> Result<Output, String> {
+    use smd_fgd::summary;
+    let (nodes, _, prepared) = fgd_inputs(study)?;
+    let p = fgd_policy(policy)?;
+    let full = prepared
+        .run(p, seed, study.target, &mut |_, _| true)
+        .map_err(|e| e.to_string())?;
+    let k = summary::pods_at(&full.records, prepared.gpus, x);
+    let (_, states) = prepared
+        .state_after(p, seed, study.target, k)
+        .map_err(|e| e.to_string())?;
+    let allocation_pct = full
+        .records
+        .get(k.wrapping_sub(1))
+        .map_or(0.0, |r| r.alloc_pct);
+    let mut groups: Vec<(String, Vec<Vec<f64>>)> = summary::model_names(&nodes)
+        .into_iter()
+        .map(|m| (m, Vec::new()))
+        .collect();
+    for s in &states {
+        if s.free.is_empty() {
+            continue;
+        }
+        if let Some(g) = groups.get_mut(s.model) {
+            g.1.push(s.free.iter().map(|&f| (1000 - f) as f64 / 1000.0).collect());
+        }
+    }
+    groups.retain(|g| !g.1.is_empty());
+    Ok(Output::FgdMap(Box::new(FgdMap {
+        policy: policy.to_string(),
+        seed,
+        x,
+        allocation_pct,
+        pods: k,
+        groups,
+    })))
+}
 
 /// The warm-up's scenario ([`Task::WarmUp`]).
 pub fn warm_up_scenario() -> Result<Scenario, String> {

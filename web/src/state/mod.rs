@@ -14,6 +14,8 @@
 //! - [`sweep`]: the capacity sweep of the draft (`smd-sweep`): its form, the sizes out at
 //!   the page's pool of workers, the last report; and What to buy, a search of mixes of
 //!   machine types on the same pool;
+//! - [`sharing`]: GPU sharing in a production cluster (`smd-fgd`): the lists (bundled,
+//!   fetched beside the page, or files), the form, the study and the map in the worker;
 //! - [`teach`]: the "Step through" view — the selected job's teaching trace (a task of
 //!   the worker) and the step on screen, Play;
 //! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
@@ -37,6 +39,7 @@ pub mod draft;
 pub mod link;
 pub mod over_time;
 pub mod reproduction;
+pub mod sharing;
 pub mod solving;
 pub mod sweep;
 pub mod teach;
@@ -53,6 +56,7 @@ pub use over_time::{
     OverTimeAction, OverTimeState, SimForm, SimProgress, SimSource, Simulated, Simulation,
 };
 pub use reproduction::{ReproduceAction, Reproduced, Reproduction, ReproductionState, Study};
+pub use sharing::{SharingAction, SharingState};
 pub use solving::{
     page_policies, LandscapeView, Results, Run, SolveAction, Solving, WorkerStatus,
     LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
@@ -86,6 +90,8 @@ pub struct State {
     pub sweep: SweepState,
     /// Scenarios saved and compared side by side.
     pub compare: CompareState,
+    /// GPU sharing in a production cluster.
+    pub sharing: SharingState,
     /// The "Step through" view.
     pub teach: TeachState,
     /// What is on screen.
@@ -111,6 +117,8 @@ pub enum Action {
     Sweep(SweepAction),
     /// Scenarios side by side.
     Compare(CompareAction),
+    /// GPU sharing in a production cluster.
+    Sharing(SharingAction),
     /// The "Step through" view.
     Teach(TeachAction),
     /// What is on screen.
@@ -135,6 +143,7 @@ impl State {
             over_time: OverTimeState::default(),
             sweep: SweepState::default(),
             compare: CompareState::default(),
+            sharing: SharingState::default(),
             teach: TeachState::default(),
             view,
         }
@@ -176,12 +185,13 @@ impl State {
 
     /// The worker's background parts, in the order their tasks are sent. A new view whose
     /// work runs in the worker adds its part here and in [`State::background_mut`].
-    pub fn background(&self) -> [&dyn Pending; 6] {
+    pub fn background(&self) -> [&dyn Pending; 7] {
         let [a, b] = &self.compare.over_time;
         [
             &self.reproduction,
             &self.fidelity,
             &self.over_time,
+            &self.sharing,
             &self.compare.run,
             a,
             b,
@@ -190,12 +200,13 @@ impl State {
 
     /// The worker's background parts, to route replies to and lose with the worker; with
     /// the solving part, which numbers the worker's tasks.
-    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 6]) {
+    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 7]) {
         let [a, b] = &mut self.compare.over_time;
-        let background: [&mut dyn Pending; 6] = [
+        let background: [&mut dyn Pending; 7] = [
             &mut self.reproduction,
             &mut self.fidelity,
             &mut self.over_time,
+            &mut self.sharing,
             &mut self.compare.run,
             a,
             b,
@@ -204,7 +215,7 @@ impl State {
     }
 
     /// The worker's background parts, to route replies to and lose with the worker.
-    pub fn background_mut(&mut self) -> [&mut dyn Pending; 6] {
+    pub fn background_mut(&mut self) -> [&mut dyn Pending; 7] {
         self.solving_and_background().1
     }
 
@@ -268,6 +279,7 @@ impl Reducible for State {
             Action::OverTime(a) => a.reduce(&mut s),
             Action::Sweep(a) => a.reduce(&mut s),
             Action::Compare(a) => a.reduce(&mut s),
+            Action::Sharing(a) => a.reduce(&mut s),
             Action::Teach(a) => a.reduce(&mut s),
             Action::View(a) => a.reduce(&mut s),
         };

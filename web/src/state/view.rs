@@ -16,6 +16,8 @@ pub enum View {
     OverTime,
     /// The capacity sweep: the draft at many cluster sizes, every policy (`smd-sweep`).
     Sweep,
+    /// GPU sharing in a production cluster: node-scoring policies on a trace (`smd-fgd`).
+    Sharing,
     /// Two scenarios' plans and inputs side by side.
     Compare,
     /// The paper's experiments.
@@ -28,10 +30,11 @@ pub enum View {
 
 impl View {
     /// Every view, in the order of the tabs; the first is the default.
-    pub const ALL: [View; 7] = [
+    pub const ALL: [View; 8] = [
         View::Plan,
         View::OverTime,
         View::Sweep,
+        View::Sharing,
         View::Compare,
         View::Reproduce,
         View::HowItWorks,
@@ -49,6 +52,7 @@ impl View {
             View::Plan => "plan",
             View::OverTime => "over-time",
             View::Sweep => "sweep",
+            View::Sharing => "gpu-sharing",
             View::Compare => "compare",
             View::Reproduce => "reproduce",
             View::HowItWorks => "how-it-works",
@@ -62,6 +66,7 @@ impl View {
             View::Plan => "Plan",
             View::OverTime => "Over time",
             View::Sweep => "Sweep",
+            View::Sharing => "GPU sharing",
             View::Compare => "Side by side",
             View::Reproduce => "Reproduce the paper",
             View::HowItWorks => "How it works",

@@ -6,6 +6,7 @@ pub mod how_it_works;
 pub mod over_time;
 pub mod plan;
 pub mod reproduce;
+pub mod sharing;
 pub mod sweep;
 pub mod teach;
 
@@ -28,6 +29,7 @@ fn body(view: View) -> Html {
         View::Plan => html! { <plan::PlanView /> },
         View::OverTime => html! { <over_time::OverTimeView /> },
         View::Sweep => html! { <sweep::SweepView /> },
+        View::Sharing => html! { <sharing::SharingView /> },
         View::Compare => html! { <compare::CompareView /> },
         View::Reproduce => html! { <reproduce::ReproduceView /> },
         View::HowItWorks => html! { <how_it_works::HowItWorksView /> },
