@@ -102,7 +102,9 @@ async fn the_study_draws_a_line_per_policy_and_the_bound() {
         m.count("[data-testid=sharing-table] tbody tr"),
         smd_fgd::Policy::ALL.len()
     );
-    assert!(m.text("[data-testid=sharing-summary]").contains("12 runs"));
+    // Every policy on both seeds.
+    let runs = format!("{} runs", 2 * smd_fgd::Policy::ALL.len());
+    assert!(m.text("[data-testid=sharing-summary]").contains(&runs));
     // The map of one moment: a square per GPU, grouped by model.
     m.click("[data-testid=sharing-map-draw]");
     m.until("the map", |m| {

@@ -289,6 +289,7 @@ fn verdicts(r: &Studied) -> Html {
         <ul data-testid="sharing-verdicts">
             { for r.out.policies.iter().map(|p| match &p.verdict {
                 Some((ok, words)) => html! { <li class={if *ok { "yes" } else { "no" }} data-policy={p.policy.clone()}>{ words }</li> },
+                None if Policy::from_name(&p.policy).is_some_and(|q| !q.is_published()) => html! { <li data-policy={p.policy.clone()}>{ format!("{}: the project's own policy; the published experiment did not run it", p.policy) }</li> },
                 None => html! { <li data-policy={p.policy.clone()}>{ format!("{}: no published values to compare with", p.policy) }</li> },
             }) }
         </ul>
