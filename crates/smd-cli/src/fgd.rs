@@ -6,6 +6,7 @@ use crate::failure::Failure;
 use serde_json::{json, Value};
 use smd_fgd::bound::BoundPoint;
 use smd_fgd::study::{bundled, run_all_parallel, verdict, PolicyResult, Published};
+use smd_fgd::summary::distance_gpus;
 use smd_fgd::{parse_nodes, parse_pods, Policy, Prepared};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -219,7 +220,7 @@ fn bound_output(
                 .mean
                 .iter()
                 .find(|p| p.x == b.x)
-                .map(|p| (b.allocation_pct - p.allocation_pct) / 100.0 * gpus as f64);
+                .map(|p| distance_gpus(b.allocation_pct, p.allocation_pct, gpus));
             row.push_str(&format!(
                 " {} |",
                 d.map_or("–".into(), |d| format!("{d:.0}"))

@@ -113,26 +113,24 @@ impl Relaxation {
         self.pods.len() - 1
     }
 
-    /// The bound at `counts` (arrived pods per class) under `prices`, in GPUs.
-    fn value(&self, counts: &[f64], prices: &Prices) -> f64 {
-        let mut b: f64 = self
-            .classes
+    /// The part of the bound under `prices` that no pod adds: the classes' capacities at
+    /// their prices, in GPUs.
+    fn fixed(&self, prices: &Prices) -> f64 {
+        self.classes
             .iter()
             .zip(prices)
             .map(|(k, pr)| k.count * (k.gpus as f64 * pr[0] + k.cpu * pr[1] + k.mem * pr[2]))
-            .sum();
-        for (p, &n) in counts.iter().enumerate() {
-            if n == 0.0 {
-                continue;
-            }
-            let (g, c, m, _, _) = self.pods[p];
-            let u = self.fits[p]
-                .iter()
-                .map(|&k| g - g * prices[k][0] - c * prices[k][1] - m * prices[k][2])
-                .fold(0.0, f64::max);
-            b += n * u;
-        }
-        b
+            .sum()
+    }
+
+    /// What one arrived pod of class `p` adds to the bound under `prices`: its dual
+    /// `u_p`, the largest excess of its GPUs over its price on a class it fits, at least 0.
+    fn u(&self, p: usize, prices: &Prices) -> f64 {
+        let (g, c, m, _, _) = self.pods[p];
+        self.fits[p]
+            .iter()
+            .map(|&k| g - g * prices[k][0] - c * prices[k][1] - m * prices[k][2])
+            .fold(0.0, f64::max)
     }
 
     /// The LP's optimal prices at `counts` (the dual, solved), or `None` when the solver
@@ -223,19 +221,10 @@ pub fn bound(prepared: &Prepared, seed: i64, target: f64) -> Result<Vec<BoundPoi
     }
     // The bound is linear in the counts for given prices: each price set's fixed part,
     // then each arrived pod adds its class' u_p.
-    let zero = vec![0.0; rel.pods.len()];
-    let fixed: Vec<f64> = all_prices.iter().map(|pr| rel.value(&zero, pr)).collect();
+    let fixed: Vec<f64> = all_prices.iter().map(|pr| rel.fixed(pr)).collect();
     let per_pod: Vec<Vec<f64>> = all_prices
         .iter()
-        .map(|pr| {
-            (0..rel.pods.len())
-                .map(|p| {
-                    let mut one = zero.clone();
-                    one[p] = 1.0;
-                    rel.value(&one, pr) - rel.value(&zero, pr)
-                })
-                .collect()
-        })
+        .map(|pr| (0..rel.pods.len()).map(|p| rel.u(p, pr)).collect())
         .collect();
     let mut running = fixed;
     let mut at_pod = Vec::with_capacity(seq.len());

@@ -81,9 +81,10 @@ pub fn summarize(
 }
 
 /// How many GPUs a policy at `allocation_pct` leaves unallocated that an offline packing at
-/// `bound_pct` might allocate, on a cluster of `gpus` GPUs.
+/// `bound_pct` might allocate, on a cluster of `gpus` GPUs; at least 0, since the tables
+/// round an allocation to 2 decimals and may put it a hair above its bound.
 pub fn distance_gpus(bound_pct: f64, allocation_pct: f64, gpus: i64) -> f64 {
-    (bound_pct - allocation_pct) / 100.0 * gpus as f64
+    ((bound_pct - allocation_pct) / 100.0 * gpus as f64).max(0.0)
 }
 
 /// The GPU models of `nodes`, in the order [`crate::policy::NodeState::model`] numbers
@@ -153,5 +154,7 @@ mod tests {
             .all(|p| !p.mean.is_empty() && p.verdict.is_none()));
         assert!(!s.bound.is_empty());
         assert_eq!(distance_gpus(90.0, 80.0, 10), 1.0);
+        // An allocation rounded a hair above its bound is no distance.
+        assert_eq!(distance_gpus(80.0, 80.004, 6212), 0.0);
     }
 }

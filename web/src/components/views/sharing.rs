@@ -328,7 +328,7 @@ fn table(out: &FgdOutput) -> Html {
                             // A policy at the bound is 0 GPUs from it (the means are
                             // rounded: a hair past it would read "-0"; + 0.0 makes -0 a 0).
                             let cell = match (pt, bound(x)) {
-                                (Some(q), Some(b)) => format!("{} ({})", num(q.unallocated_gpus.round()), num(distance_gpus(b, q.allocation_pct, out.gpus).round().max(0.0) + 0.0)),
+                                (Some(q), Some(b)) => format!("{} ({})", num(q.unallocated_gpus.round()), num(distance_gpus(b, q.allocation_pct, out.gpus).round() + 0.0)),
                                 (Some(q), None) => num(q.unallocated_gpus.round()),
                                 _ => "–".into(),
                             };
