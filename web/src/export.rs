@@ -457,32 +457,17 @@ pub fn sharing(s: &crate::state::sharing::Studied) -> (Export, Export) {
             ]);
         }
     }
-    #[derive(serde::Serialize)]
-    struct Policy<'a> {
-        policy: &'a str,
-        points: &'a [crate::solver::FgdPoint],
-    }
-    #[derive(serde::Serialize)]
-    struct Bound<'a> {
-        points: &'a [crate::solver::FgdBoundPoint],
-    }
-    #[derive(serde::Serialize)]
-    struct Doc<'a> {
-        policies: Vec<Policy<'a>>,
-        bound: Bound<'a>,
-        wall_s: f64,
-    }
-    let doc = Doc {
+    let doc = smd_fgd::study::StudyOutput {
         policies: s
             .out
             .policies
             .iter()
-            .map(|p| Policy {
+            .map(|p| smd_fgd::study::PolicyPoints {
                 policy: &p.policy,
                 points: &p.points,
             })
             .collect(),
-        bound: Bound {
+        bound: smd_fgd::study::BoundPoints {
             points: &s.out.bound,
         },
         wall_s: s.ms / 1000.0,

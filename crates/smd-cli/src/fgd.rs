@@ -3,7 +3,6 @@
 //! (docs/FIDELITY.md) and the JSON of docs/SCENARIO.md ("FGD study output").
 
 use crate::failure::Failure;
-use serde_json::{json, Value};
 use smd_fgd::bound::BoundPoint;
 use smd_fgd::study::{bundled, run_all_parallel, verdict, PolicyResult, Published};
 use smd_fgd::summary::distance_gpus;
@@ -140,7 +139,7 @@ pub fn run(o: &FgdOptions, out: &mut impl Write) -> Result<(), Failure> {
         && (target - bundled::TARGET).abs() < 1e-12;
     let published = comparable.then(Published::bundled);
     if o.json {
-        let doc = json_output(&results, &bound, wall);
+        let doc = smd_fgd::study::StudyOutput::new(&results, &bound, wall);
         writeln!(
             out,
             "{}",
@@ -164,34 +163,6 @@ pub fn run(o: &FgdOptions, out: &mut impl Write) -> Result<(), Failure> {
 /// The threads the runs share (rayon's pool is one per core).
 fn threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// docs/SCENARIO.md's "FGD study output".
-fn json_output(results: &[PolicyResult], bound: &[BoundPoint], wall: f64) -> Value {
-    let policies: Vec<Value> = results
-        .iter()
-        .map(|r| {
-            let points: Vec<Value> = r
-                .mean
-                .iter()
-                .map(|p| {
-                    json!({
-                        "x": p.x,
-                        "allocation_pct": p.allocation_pct,
-                        "unallocated_gpus": p.unallocated_gpus,
-                        "frag_ratio_pct": p.frag_ratio_pct,
-                        "frag_amount_pct": p.frag_amount_pct,
-                    })
-                })
-                .collect();
-            json!({"policy": r.policy.name(), "points": points})
-        })
-        .collect();
-    let bound: Vec<Value> = bound
-        .iter()
-        .map(|b| json!({"x": b.x, "allocation_pct": b.allocation_pct}))
-        .collect();
-    json!({"policies": policies, "bound": {"points": bound}, "wall_s": wall})
 }
 
 /// The bound beside each policy: how many GPUs each leaves unallocated that an offline
@@ -242,7 +213,8 @@ fn text_output(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     for r in results {
-        let seeds: Vec<String> = r.runs.iter().map(|e| e.seed.to_string()).collect();
+        let run_seeds: Vec<i64> = r.runs.iter().map(|e| e.seed).collect();
+        let seeds: Vec<String> = run_seeds.iter().map(i64::to_string).collect();
         writeln!(
             out,
             "## {} (mean over seeds {})\n",
@@ -252,7 +224,7 @@ fn text_output(
         if published.is_some() {
             writeln!(
                 out,
-                "\"published\": the mean of the published runs, seeds 42–51.\n"
+                "\"published\": the mean of the published runs of the same seeds.\n"
             )?;
         }
         writeln!(
@@ -261,7 +233,7 @@ fn text_output(
         )?;
         writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|")?;
         for p in r.mean.iter().filter(|p| SHOWN.contains(&p.x)) {
-            let pubd = |t: usize| published.and_then(|pb| pb.mean(t, r.policy, p.x));
+            let pubd = |t: usize| published.and_then(|pb| pb.mean(t, r.policy, p.x, &run_seeds));
             writeln!(
                 out,
                 "| {} | {:.2} | {} | {:.0} | {:.2} | {} | {:.2} | {} |",

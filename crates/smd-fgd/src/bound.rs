@@ -24,7 +24,7 @@ use smd_core::lp::{Lp, Op, Outcome, Sense};
 use std::collections::HashMap;
 
 /// The bound at one column of the tables.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BoundPoint {
     /// Arrived GPU request in whole % of capacity.
     pub x: u32,

@@ -30,7 +30,7 @@ pub struct Record {
 }
 
 /// One column x of the tables.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Point {
     /// Arrived GPU request in whole % of capacity.
     pub x: u32,

@@ -40,6 +40,55 @@ pub struct PolicyResult {
     pub mean: Vec<Point>,
 }
 
+/// docs/SCENARIO.md's "FGD study output" (`smd study fgd --json` and the page's export):
+/// each policy's mean points, the bound's, and the wall time, serialised as it reads.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StudyOutput<'a> {
+    /// One per policy, in the order asked for.
+    pub policies: Vec<PolicyPoints<'a>>,
+    /// The bound, mean over the seeds.
+    pub bound: BoundPoints<'a>,
+    /// The study's wall time, seconds.
+    pub wall_s: f64,
+}
+
+/// One policy's points in a [`StudyOutput`].
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PolicyPoints<'a> {
+    /// The policy's name.
+    pub policy: &'a str,
+    /// The mean over the seeds, per x.
+    pub points: &'a [Point],
+}
+
+/// The bound's points in a [`StudyOutput`].
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BoundPoints<'a> {
+    /// Per x.
+    pub points: &'a [crate::bound::BoundPoint],
+}
+
+impl<'a> StudyOutput<'a> {
+    /// The output of `results` with their `bound`, which took `wall_s` seconds.
+    pub fn new(
+        results: &'a [PolicyResult],
+        bound: &'a [crate::bound::BoundPoint],
+        wall_s: f64,
+    ) -> StudyOutput<'a> {
+        StudyOutput {
+            policies: results
+                .iter()
+                .map(|r| PolicyPoints {
+                    policy: r.policy.name(),
+                    points: &r.mean,
+                })
+                .collect(),
+            bound: BoundPoints { points: bound },
+            wall_s,
+        }
+    }
+}
+
 /// Group runs by policy, in the order of `policies`, each with its mean over the runs.
 pub fn group_runs(policies: &[Policy], runs: Vec<Experiment>) -> Vec<PolicyResult> {
     policies
@@ -131,11 +180,13 @@ impl Published {
             .find(|r| r.policy == policy.published_name() && r.seed == seed)
     }
 
-    /// The published mean over seeds of `table` (0 allocation, 1 amount, 2 ratio) at x.
-    pub fn mean(&self, table: usize, policy: Policy, x: u32) -> Option<f64> {
+    /// The published mean of `table` (0 allocation, 1 amount, 2 ratio) at x over the
+    /// published runs of `seeds` — the seeds run, so that a study of a few seeds compares
+    /// with the same seeds' runs; `None` when none of them was published.
+    pub fn mean(&self, table: usize, policy: Policy, x: u32, seeds: &[i64]) -> Option<f64> {
         let values: Vec<f64> = self.tables[table]
             .iter()
-            .filter(|r| r.policy == policy.published_name())
+            .filter(|r| r.policy == policy.published_name() && seeds.contains(&r.seed))
             .filter_map(|r| r.values.get(x as usize).copied().flatten())
             .collect();
         (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
@@ -207,9 +258,10 @@ pub fn verdict(result: &PolicyResult, published: &Published) -> Option<Verdict> 
         gap = gap.max(d);
     };
     if result.policy == Policy::Random {
+        let seeds: Vec<i64> = result.runs.iter().map(|r| r.seed).collect();
         for p in &result.mean {
             for (t, got) in values(p).into_iter().enumerate() {
-                if let Some(want) = published.mean(t, result.policy, p.x) {
+                if let Some(want) = published.mean(t, result.policy, p.x, &seeds) {
                     tally(got, want, RANDOM_TOLERANCE);
                 }
             }
@@ -235,4 +287,54 @@ pub fn verdict(result: &PolicyResult, published: &Published) -> Option<Verdict> 
         largest_gap: gap,
         reproduced: within == cells,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(policy: &str, seed: i64, v: f64) -> PublishedRow {
+        PublishedRow {
+            workload: "openb_pod_list_default".into(),
+            policy: policy.into(),
+            seed,
+            values: vec![Some(v)],
+        }
+    }
+
+    /// Random's verdict over a few seeds compares with those seeds' published runs, not
+    /// with the mean of every published seed.
+    #[test]
+    fn random_compares_with_the_same_seeds_published_runs() {
+        let name = Policy::Random.published_name();
+        let table = vec![row(name, 42, 10.0), row(name, 43, 20.0)];
+        let published = Published {
+            tables: [table.clone(), table.clone(), table],
+        };
+        let point = Point {
+            x: 0,
+            allocation_pct: 10.0,
+            unallocated_gpus: 0.0,
+            frag_amount_pct: 10.0,
+            frag_ratio_pct: 10.0,
+        };
+        let run = Experiment {
+            policy: Policy::Random,
+            seed: 42,
+            clones: 0,
+            submitted: 0,
+            failed: 0,
+            records: vec![],
+            points: vec![point],
+        };
+        let result = PolicyResult {
+            policy: Policy::Random,
+            runs: vec![run],
+            mean: vec![point],
+        };
+        let v = verdict(&result, &published).expect("seed 42 was published");
+        assert_eq!((v.cells, v.within, v.largest_gap), (3, 3, 0.0));
+        assert_eq!(published.mean(0, Policy::Random, 0, &[42, 43]), Some(15.0));
+        assert_eq!(published.mean(0, Policy::Random, 0, &[7]), None);
+    }
 }

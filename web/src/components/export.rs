@@ -110,6 +110,7 @@ pub fn ViewBar(p: &BarProps) -> Html {
     {
         let d = state.dispatcher();
         let run = state.view.run_on_open && state.view.tab == view;
+        let st = state.clone();
         use_effect_with(run, move |&run| {
             if run {
                 d.dispatch(Action::View(ViewAction::RanOnOpen));
@@ -120,6 +121,7 @@ pub fn ViewBar(p: &BarProps) -> Html {
                         now_ms(),
                     ))),
                     View::Compare => d.dispatch(Action::Compare(CompareAction::Start)),
+                    View::Sharing => super::views::sharing::start(&st, &d),
                     _ => {}
                 }
             }

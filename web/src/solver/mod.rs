@@ -15,8 +15,8 @@ pub mod worker;
 
 pub use page::{Solver, SolverMode, WORKER_URL};
 pub use protocol::{
-    page_policies, ClaimLine, Event, Experiment, FgdBoundPoint, FgdMap, FgdOutput, FgdPoint,
-    FgdPolicy, FgdTask, Output, Partial, Reply, Request, Task,
+    page_policies, ClaimLine, Event, Experiment, FgdMap, FgdOutput, FgdPolicy, FgdTask, Output,
+    Partial, Reply, Request, Task,
 };
 pub use worker::{handle, worker_main};
 

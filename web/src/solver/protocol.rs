@@ -350,52 +350,16 @@ pub struct FgdTask {
     pub published: Option<[String; 3]>,
 }
 
-/// A point of a policy's mean: the columns of the study's JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FgdPoint {
-    /// Arrived workload, % of the cluster's GPUs.
-    pub x: u32,
-    /// GPUs allocated, %.
-    pub allocation_pct: f64,
-    /// GPUs not allocated.
-    pub unallocated_gpus: f64,
-    /// Fragmentation ratio, %.
-    pub frag_ratio_pct: f64,
-    /// Fragmentation amount, % of the cluster's GPUs.
-    pub frag_amount_pct: f64,
-}
-
-impl From<&smd_fgd::Point> for FgdPoint {
-    fn from(p: &smd_fgd::Point) -> FgdPoint {
-        FgdPoint {
-            x: p.x,
-            allocation_pct: p.allocation_pct,
-            unallocated_gpus: p.unallocated_gpus,
-            frag_ratio_pct: p.frag_ratio_pct,
-            frag_amount_pct: p.frag_amount_pct,
-        }
-    }
-}
-
 /// One policy's result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FgdPolicy {
     /// The policy's name.
     pub policy: String,
     /// The mean over the seeds, per x.
-    pub points: Vec<FgdPoint>,
+    pub points: Vec<smd_fgd::Point>,
     /// Its verdict against the published tables, in words, if they apply.
     #[serde(default)]
     pub verdict: Option<(bool, String)>,
-}
-
-/// A point of the bound.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FgdBoundPoint {
-    /// Arrived workload, %.
-    pub x: u32,
-    /// The most GPUs any packing of the arrived pods allocates, %.
-    pub allocation_pct: f64,
 }
 
 /// What [`Task::Fgd`] gives.
@@ -404,7 +368,7 @@ pub struct FgdOutput {
     /// One per policy, in order.
     pub policies: Vec<FgdPolicy>,
     /// The bound, mean over the seeds.
-    pub bound: Vec<FgdBoundPoint>,
+    pub bound: Vec<smd_fgd::bound::BoundPoint>,
     /// The cluster's GPUs.
     pub gpus: i64,
     /// The cluster's nodes.

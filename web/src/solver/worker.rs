@@ -4,8 +4,8 @@
 
 use super::now_ms;
 use super::protocol::{
-    page_policies, ClaimLine, Event, Experiment, FgdBoundPoint, FgdMap, FgdOutput, FgdPoint,
-    FgdPolicy, FgdTask, Output, Partial, Reply, Request, Task,
+    page_policies, ClaimLine, Event, Experiment, FgdMap, FgdOutput, FgdPolicy, FgdTask, Output,
+    Partial, Reply, Request, Task,
 };
 use smd_core::{Plan, Scenario};
 use std::cell::RefCell;
@@ -296,18 +296,11 @@ pub fn fgd_study(study: &FgdTask, ctx: &mut Ctx) -> Result<Output, String> {
             .iter()
             .map(|p| FgdPolicy {
                 policy: p.policy.name().to_string(),
-                points: p.mean.iter().map(FgdPoint::from).collect(),
+                points: p.mean.clone(),
                 verdict: p.verdict.as_ref().map(|v| (v.reproduced, v.words())),
             })
             .collect(),
-        bound: s
-            .bound
-            .iter()
-            .map(|b| FgdBoundPoint {
-                x: b.x,
-                allocation_pct: b.allocation_pct,
-            })
-            .collect(),
+        bound: s.bound.clone(),
         gpus: s.gpus,
         nodes: nodes.len(),
         pods: pods.len(),

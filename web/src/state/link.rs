@@ -125,6 +125,18 @@ impl BuyLink {
     }
 }
 
+/// GPU sharing's form, as typed. The lists are the bundled ones (files a user chose do
+/// not travel in a link: opening it runs the bundled lists).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SharingLink {
+    /// The policies checked, by name.
+    pub policies: Vec<String>,
+    /// The seeds as typed.
+    pub seeds: String,
+    /// The target as typed.
+    pub target: String,
+}
+
 /// Side by side's two scenarios, with their names (`a` may be the draft: `None`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareLink {
@@ -165,6 +177,9 @@ pub struct ViewLink {
     /// What to buy's (in the Sweep view; runs on open by its own `run`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buy: Option<BuyLink>,
+    /// GPU sharing's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sharing: Option<SharingLink>,
     /// Run the view when the link opens.
     #[serde(default)]
     pub run: bool,
@@ -235,15 +250,24 @@ impl ViewLink {
                 link.run = r.paper.is_some() || r.fidelity.is_some();
                 link.reproduce = Some(r);
             }
+            View::Sharing => {
+                let sh = &state.sharing;
+                link.sharing = Some(SharingLink {
+                    policies: sh.form.policies.iter().map(|p| p.name().into()).collect(),
+                    seeds: sh.form.seeds.clone(),
+                    target: sh.form.target.clone(),
+                });
+                link.run = sh.uses_bundled() && matches!(sh.run.finished, Some(Ok(_)));
+            }
             _ => {}
         }
         link
     }
 
-    /// Whether the link needs the scenario beside it: every view but Reproduce, whose
-    /// studies bring their own scenarios.
+    /// Whether the link needs the scenario beside it: every view but Reproduce and GPU
+    /// sharing, whose studies bring their own inputs.
     pub fn needs_scenario(view: View) -> bool {
-        view != View::Reproduce
+        !matches!(view, View::Reproduce | View::Sharing)
     }
 
     /// Puts the settings into the state's forms (a name the page does not know is
@@ -300,6 +324,19 @@ impl ViewLink {
             buy.form.grid = b.grid.clone();
             // Run once the page is up (the Sweep view starts it on the page's pool).
             buy.run_on_open = b.run;
+        }
+        if let Some(l) = &self.sharing {
+            let form = &mut s.sharing.form;
+            let ps: Vec<smd_fgd::Policy> = smd_fgd::Policy::ALL
+                .iter()
+                .copied()
+                .filter(|p| l.policies.iter().any(|n| n == p.name()))
+                .collect();
+            if !ps.is_empty() {
+                form.policies = ps;
+            }
+            form.seeds = l.seeds.clone();
+            form.target = l.target.clone();
         }
         // The studies run again, each at its scale (the worker takes them once it is up).
         if let (Some(r), true) = (&self.reproduce, self.run) {
@@ -414,5 +451,59 @@ mod tests {
         assert!(fresh.reproduction.running.is_none());
         assert!(fresh.tasks().contains(&running.id));
         assert!(ViewLink::parse("#v=%%%").unwrap().is_err());
+    }
+
+    /// GPU sharing's form survives its link, which runs the study again on open when it
+    /// ran on the bundled lists — and does not carry the scenario, which the study does
+    /// not use.
+    #[test]
+    fn a_sharing_link_carries_the_form_and_runs_again() {
+        use crate::solver::{FgdOutput, FgdTask};
+        use crate::state::sharing::Studied;
+        use std::rc::Rc;
+        let mut st = (*state(2)).clone();
+        st.sharing.form.policies = vec![smd_fgd::Policy::BestFit, smd_fgd::Policy::Fgd];
+        st.sharing.form.seeds = "42, 44".into();
+        st.sharing.form.target = "1.1".into();
+        let link = ViewLink::of(&st, View::Sharing);
+        assert!(!link.run, "nothing ran yet");
+        assert!(!ViewLink::needs_scenario(View::Sharing));
+        st.sharing.run.finished = Some(Ok(Rc::new(Studied {
+            task: Rc::new(FgdTask {
+                nodes: String::new(),
+                pods: String::new(),
+                policies: vec![],
+                seeds: vec![42],
+                target: 1.1,
+                published: None,
+            }),
+            out: FgdOutput {
+                policies: vec![],
+                bound: vec![],
+                gpus: 0,
+                nodes: 0,
+                pods: 0,
+            },
+            label: String::new(),
+            ms: 0.0,
+        })));
+        let link = ViewLink::of(&st, View::Sharing);
+        assert!(link.run);
+        let hash = crate::route::with_view(&link.fragment(), View::Sharing);
+        let back = ViewLink::parse(&hash).unwrap().unwrap();
+        assert_eq!(back, link);
+        let mut fresh = (*state(2)).clone();
+        back.apply(&mut fresh);
+        assert_eq!(fresh.sharing.form, {
+            let mut f = st.sharing.form.clone();
+            f.error = None;
+            f
+        });
+        // A file the user chose does not travel: such a study's link does not run.
+        st.sharing.nodes = Some(crate::state::sharing::Chosen {
+            name: "mine.csv".into(),
+            text: Rc::new(String::new()),
+        });
+        assert!(!ViewLink::of(&st, View::Sharing).run);
     }
 }

@@ -54,6 +54,21 @@ pub async fn fetch_bundled() -> Result<Bundled, String> {
     })
 }
 
+/// Runs the form's study, fetching the bundled lists first if it needs them (the Run
+/// button, and a link that asks for the view to run).
+pub fn start(state: &crate::state::State, d: &UseReducerDispatcher<crate::state::State>) {
+    let sh = &state.sharing;
+    let need = sh.bundled.is_none() && !(sh.nodes.is_some() && sh.pods.is_some());
+    d.dispatch(Action::Sharing(SharingAction::Start));
+    if need {
+        let d = d.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let r = fetch_bundled().await.map(Rc::new);
+            d.dispatch(Action::Sharing(SharingAction::Fetched(r)));
+        });
+    }
+}
+
 /// The "GPU sharing" view.
 #[function_component]
 pub fn SharingView() -> Html {
@@ -63,17 +78,8 @@ pub fn SharingView() -> Html {
     let busy = sh.run.is_running();
     let run = {
         let d = d.clone();
-        let need = sh.bundled.is_none() && !(sh.nodes.is_some() && sh.pods.is_some());
-        Callback::from(move |_: MouseEvent| {
-            d.dispatch(Action::Sharing(SharingAction::Start));
-            if need {
-                let d = d.clone();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let r = fetch_bundled().await.map(Rc::new);
-                    d.dispatch(Action::Sharing(SharingAction::Fetched(r)));
-                });
-            }
-        })
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| start(&state, &d))
     };
     let err = |field: &str| {
         sh.form
@@ -209,7 +215,7 @@ fn lines(
     testid: &str,
     title: &str,
     y_label: &str,
-    value: fn(&crate::solver::FgdPoint) -> f64,
+    value: fn(&smd_fgd::Point) -> f64,
     bound: bool,
 ) -> Html {
     let style = |p: &FgdPolicy| {
