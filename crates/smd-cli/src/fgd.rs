@@ -12,10 +12,6 @@ use std::path::{Path, PathBuf};
 
 /// The columns the text output shows.
 const SHOWN: [u32; 7] = [50, 80, 90, 100, 110, 120, 130];
-/// The most seeds one command runs.
-const MAX_SEEDS: usize = 1000;
-/// The largest target ratio accepted.
-const MAX_TARGET: f64 = 10.0;
 
 /// The options of `smd study fgd`.
 #[derive(Debug, Default)]
@@ -72,42 +68,16 @@ fn policies(text: Option<&str>) -> Result<Vec<Policy>, Failure> {
 }
 
 fn seeds(text: Option<&str>) -> Result<Vec<i64>, Failure> {
-    let text = text.unwrap_or("42:51");
-    let bad = || {
-        Failure::Invalid(format!(
-            "--seeds: {text:?} is not A:B or a comma list of whole numbers"
-        ))
-    };
-    let num = |s: &str| s.trim().parse::<i64>().map_err(|_| bad());
-    let list: Vec<i64> = if let Some((a, b)) = text.split_once(':') {
-        let (a, b) = (num(a)?, num(b)?);
-        if b < a || (b - a) as u64 >= MAX_SEEDS as u64 {
-            return Err(Failure::Invalid(format!(
-                "--seeds: {text:?} must run from low to high, at most {MAX_SEEDS} seeds"
-            )));
-        }
-        (a..=b).collect()
-    } else {
-        text.split(',').map(num).collect::<Result<_, _>>()?
-    };
-    if list.is_empty() || list.len() > MAX_SEEDS {
-        return Err(Failure::Invalid(format!(
-            "--seeds: between 1 and {MAX_SEEDS} seeds"
-        )));
-    }
-    Ok(list)
+    smd_fgd::study::parse_seeds(text.unwrap_or("42:51"))
+        .map_err(|m| Failure::Invalid(format!("--seeds: {m}")))
 }
 
 /// `smd study fgd`.
 pub fn run(o: &FgdOptions, out: &mut impl Write) -> Result<(), Failure> {
     let t0 = std::time::Instant::now();
     let target = o.target.unwrap_or(bundled::TARGET);
-    if !(target.is_finite() && target > 0.0 && target <= MAX_TARGET) {
-        return Err(Failure::Invalid(format!(
-            "--target: {} must be above 0 and at most {MAX_TARGET}",
-            smd_format::num(target)
-        )));
-    }
+    let target = smd_fgd::study::check_target(target)
+        .map_err(|m| Failure::Invalid(format!("--target: {m}")))?;
     let policies = policies(o.policy.as_deref())?;
     let seeds = seeds(o.seeds.as_deref())?;
     let nodes_text = read("--nodes", &o.nodes, bundled::NODES)?;

@@ -29,6 +29,51 @@ pub const CELL_TOLERANCE: f64 = 0.01;
 /// Tolerance of Random's comparison of means over seeds, in percentage points.
 pub const RANDOM_TOLERANCE: f64 = 0.5;
 
+/// The most seeds one study runs.
+pub const MAX_SEEDS: usize = 1000;
+
+/// Seeds as typed: a range `A:B` (or `A–B`, `A-B`), both ends included, or a comma list;
+/// between 1 and [`MAX_SEEDS`]. The error says what was wrong, for the field's message.
+pub fn parse_seeds(text: &str) -> Result<Vec<i64>, String> {
+    let bad = || format!("{text:?} is not a range like 42:51 or a list like 42, 43");
+    let num = |s: &str| s.trim().parse::<i64>().map_err(|_| bad());
+    let t = text.trim().replace(['–', ':'], "-");
+    // A range's dash comes after its first number's first character (which may be a sign).
+    let dash = t.char_indices().skip(1).find(|c| c.1 == '-').map(|c| c.0);
+    let list: Vec<i64> = match dash {
+        Some(i) if !t.contains(',') => {
+            let (a, b) = (num(&t[..i])?, num(&t[i + 1..])?);
+            // In i128: the ends may be any i64s.
+            if b < a || i128::from(b) - i128::from(a) >= MAX_SEEDS as i128 {
+                return Err(format!(
+                    "{text:?} must run from low to high, at most {MAX_SEEDS} seeds"
+                ));
+            }
+            (a..=b).collect()
+        }
+        _ => t.split(',').map(num).collect::<Result<_, _>>()?,
+    };
+    if list.is_empty() || list.len() > MAX_SEEDS {
+        return Err(format!("between 1 and {MAX_SEEDS} seeds"));
+    }
+    Ok(list)
+}
+
+/// The largest target accepted, a multiple of the cluster's GPUs.
+pub const MAX_TARGET: f64 = 10.0;
+
+/// A target that a study runs: finite, above 0 and at most [`MAX_TARGET`].
+pub fn check_target(target: f64) -> Result<f64, String> {
+    if target.is_finite() && target > 0.0 && target <= MAX_TARGET {
+        Ok(target)
+    } else {
+        Err(format!(
+            "must be above 0 and at most {MAX_TARGET} (got {})",
+            smd_format::num(target)
+        ))
+    }
+}
+
 /// One policy's runs and their mean over seeds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicyResult {

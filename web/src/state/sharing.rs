@@ -187,30 +187,7 @@ pub struct SharingState {
     pub map: Background<Mapping>,
 }
 
-/// Seeds as typed: `A–B` (or `A-B`, `A:B`), or a comma list; at most 100.
-pub fn parse_seeds(text: &str) -> Result<Vec<i64>, String> {
-    let bad = || format!("{text:?} is not a range like 42–51 or a list like 42, 43");
-    let num = |s: &str| s.trim().parse::<i64>().map_err(|_| bad());
-    let t = text.trim().replace(['–', ':'], "-");
-    // A range's dash comes after its first number's first character (which may be a sign).
-    let dash = t.char_indices().skip(1).find(|c| c.1 == '-').map(|c| c.0);
-    let list: Vec<i64> = match dash {
-        Some(i) if !t.contains(',') => {
-            let (a, b) = (num(&t[..i])?, num(&t[i + 1..])?);
-            if b < a || b - a >= 100 {
-                return Err(format!(
-                    "{text:?} must run from low to high, at most 100 seeds"
-                ));
-            }
-            (a..=b).collect()
-        }
-        _ => t.split(',').map(num).collect::<Result<_, _>>()?,
-    };
-    if list.is_empty() || list.len() > 100 {
-        return Err("between 1 and 100 seeds".into());
-    }
-    Ok(list)
-}
+pub use smd_fgd::study::parse_seeds;
 
 impl SharingState {
     /// Whether the lists run are the bundled ones.
@@ -250,13 +227,9 @@ impl SharingState {
             return Err(("policies", "choose at least one policy".into()));
         }
         let seeds = parse_seeds(&f.seeds).map_err(|m| ("seeds", m))?;
-        let target = crate::fields::parse_number(&f.target).map_err(|m| ("target", m))?;
-        if !(target.is_finite() && target > 0.0 && target <= 10.0) {
-            return Err((
-                "target",
-                format!("must be above 0 and at most 10 (got {})", f.target.trim()),
-            ));
-        }
+        let target = crate::fields::parse_number(&f.target)
+            .and_then(smd_fgd::study::check_target)
+            .map_err(|m| ("target", m))?;
         let bundled = self.bundled.as_deref();
         let (nodes, nodes_name) = match (&self.nodes, bundled) {
             (Some(c), _) => ((*c.text).clone(), c.name.clone()),

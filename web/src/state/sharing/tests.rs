@@ -23,7 +23,13 @@ fn seeds_read_as_ranges_or_lists() {
     assert_eq!(parse_seeds("-3").unwrap(), vec![-3]);
     assert!(parse_seeds("44–42").is_err());
     assert!(parse_seeds("x").is_err());
-    assert!(parse_seeds("1–500").is_err());
+    assert!(parse_seeds("1–5000").is_err());
+    // Any i64 ends: no overflow, an error.
+    assert!(parse_seeds("-9223372036854775808:9223372036854775807").is_err());
+    assert_eq!(
+        parse_seeds("9223372036854775807:9223372036854775807").unwrap(),
+        vec![i64::MAX]
+    );
 }
 
 /// Run before the bundled lists came: it waits, then starts when they come, with the
