@@ -38,6 +38,9 @@ pub struct Results {
     /// as they arrive ([`Solving::shown`]): the rest are still solving, and nothing is
     /// recommended yet.
     pub complete: bool,
+    /// Solved when the page was built, not in this browser (the default scenario's first
+    /// plan, [`crate::first_plan`]); its times are the build's.
+    pub prebuilt: bool,
 }
 
 impl Results {
@@ -127,6 +130,7 @@ impl Run {
             failures: self.failures.clone(),
             ms: 0.0,
             complete: false,
+            prebuilt: false,
         }
     }
 
@@ -425,6 +429,7 @@ impl Solving {
                         failures: r.failures,
                         ms,
                         complete: true,
+                        prebuilt: false,
                     }));
                     self.deaths_in_row = 0;
                 }
