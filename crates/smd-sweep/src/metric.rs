@@ -8,8 +8,8 @@
 //! the policy it assumes (the one given, or the best for the metric at the current size)
 //! and says where the metric moves the wrong way as the cluster grows.
 
+use crate::axis::Axis;
 use crate::evaluate::{PointResult, TimeOutcome};
-use crate::point::Axis;
 use serde::{Deserialize, Serialize};
 use smd_format::duration;
 
