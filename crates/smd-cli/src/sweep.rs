@@ -138,11 +138,9 @@ fn names<T: std::str::FromStr<Err = String> + Clone + PartialEq>(
     Ok(out)
 }
 
-/// Plans every size with every policy and prints the table or the JSON.
+/// Plans every size with every policy and prints the table or the JSON (`--mix` is
+/// `buy::run`'s).
 pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
-    if let Some(mix) = &a.mix {
-        return crate::buy::run(a, mix, out);
-    }
     let (axis, text) = match (&a.units, &a.machines) {
         (Some(t), None) => (Axis::Units, t),
         (None, Some(t)) => (Axis::Machines, t),
