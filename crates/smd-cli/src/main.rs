@@ -258,7 +258,10 @@ fn run(cli: Cli, out: &mut impl Write) -> Result<(), Failure> {
         Command::Simulate(a) => simulate::run(&a, out),
         Command::Share(a) => share::run(&a, out),
         Command::Diff(a) => diff::run(&a, out),
-        Command::Sweep(a) => sweep::run(&a, out),
+        Command::Sweep(a) => match &a.mix {
+            Some(mix) => buy::run(&a, mix, out),
+            None => sweep::run(&a, out),
+        },
         Command::Teach(a) => teach::run(&a, out),
     }
 }

@@ -8,11 +8,12 @@ use crate::table::Table;
 use clap::Args;
 use smd_core::scenario::Resource;
 use smd_core::Policy;
+use smd_core::Scenario;
 use smd_format::duration;
 use smd_sim::SimPolicy;
 use smd_sweep::{
     metric_answer, parse_goal, parse_resource, points, scenario_at, sweep_parallel, Axis, Metric,
-    ParallelOptions, Policies, Range, Report, Spec, SweepError,
+    ParallelOptions, Point, Policies, Range, Report, Spec, SweepError,
 };
 use std::io::Write;
 
@@ -138,20 +139,10 @@ fn names<T: std::str::FromStr<Err = String> + Clone + PartialEq>(
     Ok(out)
 }
 
-/// Plans every size with every policy and prints the table or the JSON.
+/// Plans every size with every policy and prints the table or the JSON (`--mix` is
+/// `buy::run`'s).
 pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
-    if let Some(mix) = &a.mix {
-        return crate::buy::run(a, mix, out);
-    }
-    let (axis, text) = match (&a.units, &a.machines) {
-        (Some(t), None) => (Axis::Units, t),
-        (None, Some(t)) => (Axis::Machines, t),
-        _ => {
-            return Err(Failure::Invalid(
-                "give --units A:B:S or --machines A:B:S (one of them)".into(),
-            ))
-        }
-    };
+    let (axis, text) = axis_flag(a)?;
     let flag = format!("--{axis}");
     let range = Range::parse(text).map_err(|m| range_error(&flag, text, m))?;
     let resource: Option<Resource> = a
@@ -168,42 +159,7 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         Vec::new()
     };
-    let metric: Option<Metric> = a
-        .metric
-        .as_deref()
-        .map(|m| m.trim().parse::<Metric>())
-        .transpose()
-        .map_err(|e| Failure::Invalid(format!("--metric: {e}")))?;
-    if let Some(m) = metric.filter(|m| m.over_time() && !a.over_time) {
-        return Err(Failure::Invalid(format!(
-            "--metric {m}: the {} is measured over time: add --over-time (the jobs need arrival_s)",
-            m.words()
-        )));
-    }
-    // The policy the answer assumes: the one named, if one is.
-    let one =
-        |text: &str| (text.trim() != "all" && !text.contains(',')).then(|| text.trim().to_owned());
-    let metric_policy = match metric {
-        Some(Metric::Utility) if !a.over_time => one(&a.policy),
-        Some(_) => one(&a.sim_policy),
-        None => None,
-    };
-    let goal = match (a.goal.as_deref(), metric) {
-        (Some(g), Some(m)) => {
-            Some(parse_goal(g, m).map_err(|e| Failure::Invalid(format!("--goal: {e}")))?)
-        }
-        (Some(_), None) => {
-            return Err(Failure::Invalid(
-                "--goal: say which metric it is for (--metric M)".into(),
-            ))
-        }
-        _ => None,
-    };
-    if goal.is_some() && metric_policy.is_none() {
-        return Err(Failure::Invalid(
-            "--goal: name the one policy it is for (--sim-policy P; --policy P for the static utility)".into(),
-        ));
-    }
+    let (metric, metric_policy, goal) = metric_flags(a)?;
     let base = load(&a.common)?;
     if a.over_time && base.jobs.iter().all(|j| j.arrival_s.is_none()) {
         return Err(Failure::Invalid(
@@ -233,37 +189,14 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
         over_time,
     };
     if let (Some(m), Some(g), Some(p)) = (metric, goal, metric_policy.as_deref()) {
-        // A goal may evaluate every size (when the metric is not monotone): progress on
-        // stderr past a few seconds, as for a sweep, with the sizes evaluated so far.
-        let ticker = crate::progress::Ticker::start(&format!(
-            "smd: seeking the goal over {} sizes",
-            pts.len()
-        ));
-        let status = ticker.status();
-        let mut done = 0;
-        let mut progress = |q: smd_sweep::Progress| {
-            done += usize::from(q.done == q.policies);
-            if let (Ok(mut s), Some(at)) = (status.lock(), pts.get(q.point)) {
-                let size = smd_core::error::num(at.size);
-                *s = format!("{done} evaluated, the last {axis} {size}");
-            }
+        let question = GoalQuestion {
+            spec: &spec,
+            policies: &policies,
+            metric: m,
+            goal: g,
+            policy: p,
         };
-        let mut opts = smd_sweep::Options {
-            progress: Some(&mut progress),
-            inner: a.common.inner_solver,
-            ..Default::default()
-        };
-        let found = smd_sweep::seek(&base, &spec, &policies, m, p, g, &mut opts);
-        drop(ticker);
-        let found = found.map_err(failure)?;
-        if a.common.json {
-            let text = serde_json::to_string_pretty(&found)
-                .map_err(|e| Failure::Solver(format!("cannot serialise the answer: {e}")))?;
-            writeln!(out, "{text}")?;
-        } else {
-            writeln!(out, "{}", crate::table::printable(&found.answer))?;
-        }
-        return Ok(());
+        return seek_goal(a, &base, &question, &pts, failure, out);
     }
     let t0 = std::time::Instant::now();
     let clock = move || t0.elapsed().as_secs_f64() * 1000.0;
@@ -319,6 +252,119 @@ pub fn run(a: &SweepArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(ans) = answer {
         writeln!(out)?;
         writeln!(out, "{}", crate::table::printable(&ans.answer))?;
+    }
+    Ok(())
+}
+
+/// The axis swept and its range as typed: `--units` or `--machines`, one of them.
+fn axis_flag(a: &SweepArgs) -> Result<(Axis, &String), Failure> {
+    match (&a.units, &a.machines) {
+        (Some(t), None) => Ok((Axis::Units, t)),
+        (None, Some(t)) => Ok((Axis::Machines, t)),
+        _ => Err(Failure::Invalid(
+            "give --units A:B:S or --machines A:B:S (one of them)".into(),
+        )),
+    }
+}
+
+/// `--metric`, the policy the answer assumes and `--goal`.
+type MetricFlags = (Option<Metric>, Option<String>, Option<f64>);
+
+/// `--metric`, the one policy the answer assumes (the one named, if one is) and `--goal`,
+/// checked against each other and `--over-time`.
+fn metric_flags(a: &SweepArgs) -> Result<MetricFlags, Failure> {
+    let metric: Option<Metric> = a
+        .metric
+        .as_deref()
+        .map(|m| m.trim().parse::<Metric>())
+        .transpose()
+        .map_err(|e| Failure::Invalid(format!("--metric: {e}")))?;
+    if let Some(m) = metric.filter(|m| m.over_time() && !a.over_time) {
+        return Err(Failure::Invalid(format!(
+            "--metric {m}: the {} is measured over time: add --over-time (the jobs need arrival_s)",
+            m.words()
+        )));
+    }
+    // The policy the answer assumes: the one named, if one is.
+    let one =
+        |text: &str| (text.trim() != "all" && !text.contains(',')).then(|| text.trim().to_owned());
+    let metric_policy = match metric {
+        Some(Metric::Utility) if !a.over_time => one(&a.policy),
+        Some(_) => one(&a.sim_policy),
+        None => None,
+    };
+    let goal = match (a.goal.as_deref(), metric) {
+        (Some(g), Some(m)) => {
+            Some(parse_goal(g, m).map_err(|e| Failure::Invalid(format!("--goal: {e}")))?)
+        }
+        (Some(_), None) => {
+            return Err(Failure::Invalid(
+                "--goal: say which metric it is for (--metric M)".into(),
+            ))
+        }
+        _ => None,
+    };
+    if goal.is_some() && metric_policy.is_none() {
+        return Err(Failure::Invalid(
+            "--goal: name the one policy it is for (--sim-policy P; --policy P for the static utility)".into(),
+        ));
+    }
+    Ok((metric, metric_policy, goal))
+}
+
+/// A goal's question: the sweep, the metric, the goal and the policy it is for.
+struct GoalQuestion<'a> {
+    spec: &'a Spec,
+    policies: &'a Policies,
+    metric: Metric,
+    goal: f64,
+    policy: &'a str,
+}
+
+/// The fewest sizes at which the goal is met (`smd_sweep::seek`), printed.
+fn seek_goal(
+    a: &SweepArgs,
+    base: &Scenario,
+    question: &GoalQuestion,
+    pts: &[Point],
+    failure: impl Fn(SweepError) -> Failure,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let GoalQuestion {
+        spec,
+        policies,
+        metric: m,
+        goal: g,
+        policy: p,
+    } = *question;
+    let axis = spec.axis;
+    // A goal may evaluate every size (when the metric is not monotone): progress on
+    // stderr past a few seconds, as for a sweep, with the sizes evaluated so far.
+    let ticker =
+        crate::progress::Ticker::start(&format!("smd: seeking the goal over {} sizes", pts.len()));
+    let status = ticker.status();
+    let mut done = 0;
+    let mut progress = |q: smd_sweep::Progress| {
+        done += usize::from(q.done == q.policies);
+        if let (Ok(mut s), Some(at)) = (status.lock(), pts.get(q.point)) {
+            let size = smd_core::error::num(at.size);
+            *s = format!("{done} evaluated, the last {axis} {size}");
+        }
+    };
+    let mut opts = smd_sweep::Options {
+        progress: Some(&mut progress),
+        inner: a.common.inner_solver,
+        ..Default::default()
+    };
+    let found = smd_sweep::seek(base, spec, policies, m, p, g, &mut opts);
+    drop(ticker);
+    let found = found.map_err(failure)?;
+    if a.common.json {
+        let text = serde_json::to_string_pretty(&found)
+            .map_err(|e| Failure::Solver(format!("cannot serialise the answer: {e}")))?;
+        writeln!(out, "{text}")?;
+    } else {
+        writeln!(out, "{}", crate::table::printable(&found.answer))?;
     }
     Ok(())
 }

@@ -32,6 +32,7 @@ use smd_format::num;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+mod candidate;
 pub mod fit;
 pub mod goodput;
 mod memo;

@@ -2,30 +2,14 @@
 //! run, and each job's share — the GPU-hours it ran on each machine × that machine's price
 //! per GPU-hour (its group's `hourly_usd` / its GPUs).
 
-use crate::output::Run;
-use serde::{Deserialize, Serialize};
+use crate::output::{Run, RunCost};
 use smd_core::Scenario;
-
-/// A run's cost in US dollars (a run's `cost`; absent when some machine group has no
-/// price).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunCost {
-    /// The cluster's price per hour: Σ count × `hourly_usd` over the groups.
-    pub usd_per_hour: f64,
-    /// Renting the cluster for the run: the price × the run's length, from 0 to the end
-    /// of its last slot (every slot until the last job finishes, or the horizon).
-    pub run_usd: f64,
-    /// Each job's cost, in the run's job order ([`job_costs`]).
-    pub jobs_usd: Vec<f64>,
-    /// The mean of `jobs_usd` over the jobs that ran (`null`: none ran).
-    pub mean_job_usd: Option<f64>,
-}
 
 /// The length of one of `run`'s slots, s: the heterogeneity-aware policies' tick, else the
 /// scenario's slot Δ.
 pub fn slot_s(scenario: &Scenario, run: &Run) -> f64 {
     if run.policy.is_hetero() {
-        crate::hetero::TICK_S
+        crate::hetero_input::TICK_S
     } else {
         scenario.interval_s()
     }

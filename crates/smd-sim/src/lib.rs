@@ -33,12 +33,15 @@
 
 #![warn(missing_docs)]
 
-// Bottom-up: options and output (what a run is asked and answers), world (the scenario as
+// Bottom-up: hetero_input (what the heterogeneity-aware policies can run), options and
+// output (what a run is asked and answers), cost (what a run costs), world (the scenario as
 // the loop reads it, a slot, a decision), sharing (the GPU packing over time), settle (a
-// decision placed and packed), policy (the deciders), engine (the slot loop).
+// decision placed and packed), policy (the deciders), hetero (the heterogeneity-aware
+// policies' runs), engine (the slot loop).
 mod cost;
 mod engine;
 mod hetero;
+mod hetero_input;
 mod options;
 mod output;
 mod policy;
@@ -46,12 +49,12 @@ mod settle;
 mod sharing;
 mod world;
 
-pub use cost::{job_costs, run_cost, slot_s, RunCost};
-pub use hetero::{GAVEL_ROUND_S, TICK_S as HETERO_TICK_S};
+pub use cost::{job_costs, run_cost, slot_s};
+pub use hetero_input::{GAVEL_ROUND_S, TICK_S as HETERO_TICK_S};
 pub use options::{Options, Progress, SimError, SimPolicy};
 pub use output::{
-    DecisionStats, JobRun, Metrics, Refusals, Run, Segment, SharingMetrics, SlotUse, Spread,
-    NOT_ADMITTED,
+    DecisionStats, JobRun, Metrics, Refusals, Run, RunCost, Segment, SharingMetrics, SlotUse,
+    Spread, NOT_ADMITTED,
 };
 pub use policy::pollux::{Search, SearchStats};
 

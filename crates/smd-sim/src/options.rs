@@ -64,7 +64,8 @@ impl SimPolicy {
     /// only when every job's requested GPUs fit one type); the others any job.
     pub fn applies_to(self, scenario: &smd_core::Scenario) -> bool {
         if self.is_hetero() {
-            return scenario.all_measured() && crate::hetero::input(scenario, self).is_ok();
+            return scenario.all_measured()
+                && crate::hetero_input::input(scenario, &self, self == SimPolicy::Gavel).is_ok();
         }
         scenario.t4_only(self.name()).is_ok() && (!self.is_reference() || scenario.all_measured())
     }

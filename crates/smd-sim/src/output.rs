@@ -58,7 +58,22 @@ pub struct Run {
     /// What the run costs (docs/MODEL.md §25.1; absent when some machine group has no
     /// price, or the cluster is a pool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost: Option<crate::cost::RunCost>,
+    pub cost: Option<RunCost>,
+}
+
+/// A run's cost in US dollars (a run's `cost`; absent when some machine group has no
+/// price).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunCost {
+    /// The cluster's price per hour: Σ count × `hourly_usd` over the groups.
+    pub usd_per_hour: f64,
+    /// Renting the cluster for the run: the price × the run's length, from 0 to the end
+    /// of its last slot (every slot until the last job finishes, or the horizon).
+    pub run_usd: f64,
+    /// Each job's cost, in the run's job order ([`job_costs`](crate::job_costs)).
+    pub jobs_usd: Vec<f64>,
+    /// The mean of `jobs_usd` over the jobs that ran (`null`: none ran).
+    pub mean_job_usd: Option<f64>,
 }
 
 /// A policy's decisions over a run.

@@ -1,6 +1,6 @@
 //! Why a sweep returned no result: always a value, never a panic.
 
-use crate::Axis;
+use crate::axis::Axis;
 
 /// What went wrong, naming what the caller gave.
 #[derive(Debug, PartialEq)]

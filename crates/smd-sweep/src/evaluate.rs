@@ -1,7 +1,8 @@
 //! One point: its scenario planned by every static policy (and simulated over time), the
 //! numbers a sweep keeps of each.
 
-use crate::point::{Axis, Point};
+use crate::axis::Axis;
+use crate::point::Point;
 use crate::SweepError;
 use serde::{Deserialize, Serialize};
 use smd_core::scenario::{Resource, Resources};

@@ -2,8 +2,8 @@
 //! reaches [`KNEE_SHARE`] of the utility it has at the largest size, what each further
 //! step of size adds beyond it, and the sentence that says so.
 
+use crate::axis::Axis;
 use crate::evaluate::PointResult;
-use crate::point::Axis;
 use serde::{Deserialize, Serialize};
 use smd_core::scenario::Resource;
 use smd_sim::SimPolicy;

@@ -44,6 +44,7 @@
 
 #![warn(missing_docs)]
 
+mod axis;
 mod buy;
 mod error;
 mod evaluate;
@@ -54,6 +55,7 @@ mod pairs;
 mod point;
 mod range;
 
+pub use axis::Axis;
 #[cfg(feature = "parallel")]
 pub use buy::run_parallel as run_mixes_parallel;
 pub use buy::{frontier, parse_budget, Minimize, MixReport, MixSearch, Question, MAX_BUDGET};
@@ -69,9 +71,7 @@ pub use mix::{
     evaluate_mix, mix_price, mix_types, mix_words, scenario_at_mix, type_prices, MixAxis, MixPoint,
     MixSpec, MixTask, MAX_MIXES,
 };
-pub use point::{
-    parse_resource, points, scenario_at, Axis, Point, Spec, Target, DEFAULT_MACHINE_TYPE,
-};
+pub use point::{parse_resource, points, scenario_at, Point, Spec, Target, DEFAULT_MACHINE_TYPE};
 pub use range::{Range, MAX_POINTS};
 
 use serde::{Deserialize, Serialize};

@@ -9,27 +9,13 @@
 //! | `machines` | machine groups | the chosen group (by name; the first by default) has `s` machines | the group keeps its count `c` and each of its machines has `R = type[R] × s / c`, i.e. as much `R` as `s` machines of the type; nothing else changes |
 //! | `machines` | a pool | the scenario on `s` machines of a catalog type (default `t4x4`), its instance kept | refused: a pool has no machine count to keep; sweep `units` with `R` instead |
 
+use crate::axis::Axis;
+use crate::error::SweepError;
 use crate::range::Range;
-use crate::SweepError;
 use serde::{Deserialize, Serialize};
 use smd_apps::machines;
 use smd_core::scenario::{Cluster, Resource, Resources, MAX_MACHINES};
 use smd_core::Scenario;
-
-/// The quantity a sweep varies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Axis {
-    /// Cluster units of a pool (docs/MODEL.md §1).
-    Units,
-    /// The machine count of one group (or of a catalog type, for a pool).
-    Machines,
-}
-
-smd_core::named!(Axis, "axis" {
-    Units => "units",
-    Machines => "machines",
-});
 
 /// The machine type a pool is moved onto when no `machine_type` is given (as `smd generate
 /// --machines` and `smd trace` do).

@@ -3,7 +3,8 @@
 //! page's settings (`global`'s time budget), the checks of `smd_core`'s `validate` after
 //! every edit, the jobs' edits, the generate form, import/export and the saved draft.
 
-use super::apps::{MachineForm, PresetForm, TraceForm, Undo};
+use super::apps::{MachineForm, PresetForm, TraceForm};
+use super::undo::Undo;
 use super::{Notice, State};
 use crate::codec::{self, Draft, Settings};
 use crate::defaults;
@@ -779,6 +780,8 @@ impl DraftAction {
         }
     }
 }
+
+mod apps;
 
 #[cfg(test)]
 mod tests;

@@ -43,10 +43,11 @@ pub mod sharing;
 pub mod solving;
 pub mod sweep;
 pub mod teach;
+pub mod undo;
 pub mod view;
 
 pub use apps::{
-    machines_in_force, AppsAction, MachineForm, PresetForm, TraceForm, Undo, PAGE_ARCHITECTURE,
+    machines_in_force, AppsAction, MachineForm, PresetForm, TraceForm, PAGE_ARCHITECTURE,
     TRACE_SOURCE,
 };
 pub use background::{Background, News, Pending, Running, Work, WorkerTask};
@@ -65,6 +66,7 @@ pub use sweep::{
     Bought, BuyForm, BuyState, Buying, SweepAction, SweepForm, SweepState, Sweeping, Swept,
 };
 pub use teach::{TeachAction, TeachMove, TeachState, TraceView, SPEEDS};
+pub use undo::Undo;
 pub use view::{LandscapeValue, Notice, View, ViewAction, ViewState};
 
 use crate::codec::Draft;

@@ -121,7 +121,7 @@ impl Notice {
     }
 
     /// The message of the change `undo` goes back over (if any): it offers that Undo.
-    pub fn undoing(self, undo: Option<&super::Undo>) -> Notice {
+    pub fn undoing(self, undo: Option<&super::undo::Undo>) -> Notice {
         Notice {
             undo: undo.map(|u| u.id),
             ..self

@@ -31,6 +31,29 @@ pub fn priced(y: &[f64; R], d: &[f64; R]) -> f64 {
     (0..R).map(|r| y[r] * d[r]).sum()
 }
 
+/// An upper bound on the joint optimum when some jobs' option sets are incomplete: the
+/// Lagrangian `y·cap + Σ_i max(0, max_k u_ik − y·D_ik)` at any y ≥ 0 (e.g. the dual of the
+/// searched options), where an incomplete job's term is relaxed to `max(0, u_max − y·D_min)`
+/// (its best utility anywhere in Ω, its least demand), which bounds every option it has.
+pub fn relaxed_bound(
+    options: &[Vec<Option_>],
+    relaxed: &[Option<(f64, [f64; R])>],
+    cap: &[f64; R],
+    y: &[f64; R],
+) -> f64 {
+    let mut val = priced(y, cap);
+    for (opts, rel) in options.iter().zip(relaxed) {
+        val += match rel {
+            Some((u_max, d_min)) => (u_max - priced(y, d_min)).max(0.0),
+            None => opts
+                .iter()
+                .map(|o| o.utility - priced(y, &o.demand))
+                .fold(0.0, f64::max),
+        };
+    }
+    val
+}
+
 /// `L(y)` and a subgradient (`cap − Σ_i D_i,k*(i)`, k* the job's maximiser or nothing).
 pub fn lagrangian(options: &[Vec<Option_>], cap: &[f64; R], y: &[f64; R]) -> (f64, [f64; R]) {
     let mut val = priced(y, cap);

@@ -23,9 +23,9 @@ mod tests;
 #[cfg(test)]
 use dual::lagrangian;
 use dual::priced;
-pub use dual::Dual;
+pub use dual::{relaxed_bound, Dual};
 pub use incumbent::size;
-pub use pareto::{pareto, relaxed_bound, thinned_box, Option_, MAX_BOX};
+pub use pareto::{pareto, thinned_box, Option_, MAX_BOX};
 pub use search::Report;
 
 /// A clock in ms and the reading at which the bounded phases stop early (`None`: never).

@@ -4,7 +4,6 @@
 // Resource loops index several parallel [f64; R] arrays at once.
 #![allow(clippy::needless_range_loop)]
 
-use super::dual::priced;
 use crate::knapsack::{fits_all, R};
 use crate::model::JobModel;
 
@@ -167,27 +166,4 @@ fn pareto_on(
         best_prev = best_row;
     }
     out
-}
-
-/// An upper bound on the joint optimum when some jobs' option sets are incomplete: the
-/// Lagrangian `y·cap + Σ_i max(0, max_k u_ik − y·D_ik)` at any y ≥ 0 (e.g. the dual of the
-/// searched options), where an incomplete job's term is relaxed to `max(0, u_max − y·D_min)`
-/// (its best utility anywhere in Ω, its least demand), which bounds every option it has.
-pub fn relaxed_bound(
-    options: &[Vec<Option_>],
-    relaxed: &[Option<(f64, [f64; R])>],
-    cap: &[f64; R],
-    y: &[f64; R],
-) -> f64 {
-    let mut val = priced(y, cap);
-    for (opts, rel) in options.iter().zip(relaxed) {
-        val += match rel {
-            Some((u_max, d_min)) => (u_max - priced(y, d_min)).max(0.0),
-            None => opts
-                .iter()
-                .map(|o| o.utility - priced(y, &o.demand))
-                .fold(0.0, f64::max),
-        };
-    }
-    val
 }

@@ -10,13 +10,10 @@
 //! [`Measured::run_learning`] steps such a job through an interval as §1.4 does, with the
 //! batch chosen again after every epoch boundary and at the end of the interval.
 
+pub use super::candidate::{Candidate, Candidates};
 use super::fit::{Observation, Throughput};
 use super::{BatchConfig, Measured, MeasuredError, Progress, Stride};
 use std::sync::Arc;
-
-/// A model's candidate batches on one allocation, shared between the memo, the learner
-/// and a scheduler's table (made once, read many times).
-pub type Candidates = Arc<[Candidate]>;
 
 /// The reference's tolerance in its batch arithmetic (§2.4, §3.4).
 const EPS: f64 = 1e-8;
@@ -39,18 +36,6 @@ pub struct Learner {
     max_replicas: u32,
     /// The last candidates asked for by [`Learner::config`]: (version, spread, replicas).
     memo: Option<((u32, bool, u32), Candidates)>,
-}
-
-/// One candidate total batch on an allocation, with the model's time per iteration.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Candidate {
-    /// How it runs (atomic batch after §2.4's clamp).
-    pub config: BatchConfig,
-    /// The effective total batch before the clamp, R · atomic · (accum + 1).
-    pub batch: f64,
-    /// The model's seconds per iteration; infinite where the atomic batch is outside the
-    /// measured local range (§3.4's goodput 0).
-    pub iteration_s: f64,
 }
 
 impl Learner {

@@ -5,8 +5,8 @@
 //! learning: a Web Worker evaluates its sizes one after another, so what one run learned
 //! the next finds ([`crate::memo`]: a remembered value is the value).
 
+use super::candidate::Candidates;
 use super::fit::{fit_throughput_from, Observation, Throughput};
-use super::goodput::Candidates;
 use super::{Measured, MeasuredError};
 use crate::memo::Memo;
 

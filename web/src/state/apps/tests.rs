@@ -1,7 +1,10 @@
 use super::*;
+use crate::codec::Draft;
 use crate::state::tests::state;
 use crate::state::Action;
 use crate::state::{AppsAction, DraftAction};
+use smd_apps::preset::{measured, preset, MeasuredOptions, PresetOptions};
+use std::rc::Rc;
 use yew::Reducible;
 
 #[test]
