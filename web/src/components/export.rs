@@ -121,7 +121,7 @@ pub fn ViewBar(p: &BarProps) -> Html {
                         now_ms(),
                     ))),
                     View::Compare => d.dispatch(Action::Compare(CompareAction::Start)),
-                    View::Sharing => super::views::sharing::start(&st, &d),
+                    View::Sharing => super::sharing_start::start(&st, &d),
                     _ => {}
                 }
             }

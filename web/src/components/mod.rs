@@ -23,6 +23,7 @@ pub mod over_time;
 pub mod reproduce;
 pub mod results;
 pub mod schedule;
+pub mod sharing_start;
 pub mod status;
 pub mod sweep;
 pub mod tabs;
