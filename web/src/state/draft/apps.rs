@@ -394,7 +394,7 @@ impl DraftState {
 
     /// Replaces the jobs and the cluster with trace `text` (called `source`; its first
     /// `take` arrivals, or all) on `n` machines of type `m` — the one cluster every view
-    /// then plans (docs/ARCHITECTURE.md: one cluster, stated once) — keeping the parameters
+    /// then plans — keeping the parameters
     /// as typed, with Undo. Returns the note to show; the draft is unchanged on an error.
     pub fn load_arrivals(
         &mut self,
