@@ -93,7 +93,7 @@ pub fn Help() -> Html {
         .landscape
         .as_ref()
         .filter(|l| Some(l.key) == state.wanted_landscape().map(|(r, u, _)| (r, u)))
-        .and_then(|l| l.data.clone())
+        .and_then(|l| l.data())
         .and_then(Result::ok)
         .map(|l| {
             let opts = LandscapeOptions {

@@ -44,11 +44,7 @@ pub fn LandscapePanel() -> Html {
     // Yew delegates events, so the event's current target is not the chart: measure this.
     let chart_ref = use_node_ref();
     // The SVG is made again only when the landscape or the quantity changes.
-    let data = state
-        .solving
-        .landscape
-        .as_ref()
-        .and_then(|l| l.data.clone());
+    let data = state.solving.landscape.as_ref().and_then(|l| l.data());
     let chart = use_memo(
         (data.clone(), state.view.value),
         |(data, value)| match data {

@@ -133,7 +133,7 @@ pub fn TeachPanel() -> Html {
         .landscape
         .as_ref()
         .filter(|l| Some(l.key) == teach.trace.as_ref().map(|t| t.key))
-        .and_then(|l| l.data.clone())
+        .and_then(|l| l.data())
         .and_then(Result::ok);
     let svg = use_memo(
         (landscape.clone().map(Same), trace.clone().map(Same), step),
@@ -167,22 +167,18 @@ pub fn TeachPanel() -> Html {
     let measured = selected_index
         .and_then(|i| results.scenario.jobs.get(i))
         .filter(|j| j.measured.is_some());
-    let body = match (&teach.trace, trace) {
+    let data = teach.trace.as_ref().map(|t| t.data());
+    let body = match (&data, trace) {
         _ if measured.is_some() => html! {
             <p class="note" data-testid="teach-measured">{ format!(
                 "{} is a measured all-reduce job: SMD sizes it by trying every w from 1 to its cap (its region is one-dimensional, p = 0) and takes the least T — there are no bounds, grid or rounding to step through (docs/MODEL.md §21.1). Pick a parameter-server job to follow SMD step by step.",
                 measured.map_or("", |j| j.id.as_str())
             ) }</p>
         },
-        (None, _) | (Some(crate::state::TraceView { data: None, .. }), _) => {
+        (None, _) | (Some(None), _) => {
             html! { <p class="note" data-testid="teach-loading">{"Tracing SMD for this job…"}</p> }
         }
-        (
-            Some(crate::state::TraceView {
-                data: Some(Err(e)), ..
-            }),
-            _,
-        ) => {
+        (Some(Some(Err(e))), _) => {
             html! { <p class="bad" data-testid="teach-error">{ format!("No trace: {e}") }</p> }
         }
         (_, Some(t)) => stepper(&state, &t, step, (*svg).clone(), (*chart).clone()),
