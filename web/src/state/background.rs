@@ -1,9 +1,9 @@
 //! One type for work that runs in the background — the draft's solve, its landscape and
 //! teaching trace, a comparison, a simulation, the paper's experiments, a sweep, and the
-//! views to come; every task the page runs in a worker goes through one: [`Background`] keeps the run in progress
-//! (its id, its request, its progress) and the last result or why it stopped, and owns the
-//! lifecycle every such part shares: start, progress, finish, fail, cancel, lost with the
-//! worker, started again in a fresh worker.
+//! views to come; every task the page runs in a worker goes through one: [`Background`]
+//! keeps the run in progress (its id, its request, its progress) and the last result or
+//! why it stopped, and owns the lifecycle every such part shares: start, progress, finish,
+//! fail, cancel, lost with the worker, started again in a fresh worker.
 //!
 //! A part says what its work is by implementing [`Work`] on its request (its progress, its
 //! result, its name in messages); work done by the solver worker as one task also
