@@ -7,26 +7,16 @@
 
 pub mod app;
 pub mod apps;
-pub mod buy;
 pub mod chart;
 pub mod export;
 pub mod field;
 pub mod format;
 pub mod glossary;
-pub mod help;
 pub mod hooks;
 pub mod inputs;
 pub mod io;
-pub mod jobs;
-pub mod landscape;
-pub mod over_time;
-pub mod reproduce;
-pub mod results;
-pub mod schedule;
 pub mod status;
-pub mod sweep;
 pub mod tabs;
-pub mod teach;
 pub mod views;
 
 use crate::state::State;

@@ -4,7 +4,12 @@
 //! schedule), every current problem above both. At a laptop's 1024 px both columns stay
 //! side by side, so that the policies are on the first screen.
 
-use crate::components::{inputs, io, jobs, landscape, results, schedule, status};
+pub mod jobs;
+pub mod landscape;
+pub mod results;
+pub mod schedule;
+
+use crate::components::{inputs, io, status};
 use yew::prelude::*;
 
 /// The "Plan" view.

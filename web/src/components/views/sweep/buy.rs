@@ -4,12 +4,12 @@
 //! grid and the frontier (`smd-charts`), a table of the mixes, the exports and a link that
 //! reopens the answer.
 
-use super::apps::{input, select};
-use super::chart::ChartDownloads;
-use super::export::{link_to, save};
-use super::glossary::Term;
-use super::sweep::metric_term;
-use super::use_app;
+use super::capacity::metric_term;
+use crate::components::apps::{input, select};
+use crate::components::chart::ChartDownloads;
+use crate::components::export::{link_to, save};
+use crate::components::glossary::Term;
+use crate::components::use_app;
 use crate::solver::now_ms;
 use crate::solver::pool::{hardware_concurrency, pool_size};
 use crate::state::link::BuyLink;
@@ -163,7 +163,7 @@ pub fn BuyPanel() -> Html {
 }
 
 /// The running search's progress, with Cancel; or that the last one was cancelled.
-fn progress(state: &super::AppState) -> Html {
+fn progress(state: &crate::components::AppState) -> Html {
     let b = &state.sweep.buy;
     let (Some(r), Some((done, total))) = (&b.run.running, b.progress()) else {
         return match b.cancelled {

@@ -1,7 +1,7 @@
 //! The objective landscape of the selected job (smd-charts' SVG) with a hover read-out.
 
-use super::format::{duration, sig};
-use super::use_app;
+use crate::components::format::{duration, sig};
+use crate::components::use_app;
 use crate::state::ViewAction;
 use crate::state::{Action, LandscapeValue};
 use smd_charts::{landscape_geometry, landscape_svg, LandscapeOptions, Value};
@@ -125,7 +125,7 @@ pub fn LandscapePanel() -> Html {
                     <div class="chart" ref={chart_ref.clone()} {onmousemove} {onmouseleave} data-testid="landscape-chart">
                         { Html::from_html_unchecked(svg.clone()) }
                     </div>
-                    <super::chart::ChartDownloads svg={svg.clone()} name="landscape" />
+                    <crate::components::chart::ChartDownloads svg={svg.clone()} name="landscape" />
                     <p class="readout" data-testid="landscape-hover">{ readout }</p>
                     <p class="note">{ [relaxed, opt].into_iter().flatten().collect::<Vec<_>>().join(" · ") }</p>
                 </>

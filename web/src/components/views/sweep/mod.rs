@@ -2,8 +2,11 @@
 //! the page's pool of workers), the knee in words and the charts; and What to buy, the
 //! cheapest (or best) mix of machine types on the same pool.
 
-use crate::components::buy::BuyPanel;
-use crate::components::sweep::SweepPanel;
+pub mod buy;
+pub mod capacity;
+
+use buy::BuyPanel;
+use capacity::SweepPanel;
 use yew::prelude::*;
 
 /// The "Sweep" view.
