@@ -14,6 +14,9 @@ use smd_core::Plan;
 use smd_sim::SimPolicy;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
+use super::done;
+use crate::export::{self, Export};
+use crate::state::State;
 
 /// The "Side by side" view.
 #[function_component]
@@ -111,6 +114,31 @@ pub fn CompareView() -> Html {
                 }
             </details>
         </section>
+    }
+}
+
+/// What the page needs of the "Side by side" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <CompareView /> }
+    }
+
+    fn noun(&self) -> &'static str {
+        "comparison"
+    }
+
+    fn ready(&self, state: &State) -> bool {
+        done(&state.compare.run.finished).is_some()
+    }
+
+    fn exports(&self, state: &State) -> Option<(Export, Export)> {
+        done(&state.compare.run.finished).map(export::compare)
+    }
+
+    fn run(&self, _: &State, d: &UseReducerDispatcher<State>) {
+        d.dispatch(Action::Compare(CompareAction::Start));
     }
 }
 

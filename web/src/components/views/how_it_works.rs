@@ -230,3 +230,16 @@ fn gpu_types() -> Html {
 pub fn HowItWorksView() -> Html {
     html! { <Help /> }
 }
+
+/// What the page needs of the "How it works" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <HowItWorksView /> }
+    }
+
+    fn has_exports(&self) -> bool {
+        false
+    }
+}

@@ -20,6 +20,9 @@ use smd_charts::{
 use smd_sim::{JobRun, Run, SimPolicy};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
+use super::done;
+use crate::export::{self, Export};
+use crate::state::State;
 
 /// The "Over time" section.
 #[function_component]
@@ -487,4 +490,29 @@ fn history(scenario: &smd_core::Scenario, j: &JobRun) -> Html {
 #[function_component]
 pub fn OverTimeView() -> Html {
     html! { <OverTimePanel /> }
+}
+
+/// What the page needs of the "Over time" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <OverTimeView /> }
+    }
+
+    fn noun(&self) -> &'static str {
+        "runs"
+    }
+
+    fn ready(&self, state: &State) -> bool {
+        done(&state.over_time.run.finished).is_some()
+    }
+
+    fn exports(&self, state: &State) -> Option<(Export, Export)> {
+        done(&state.over_time.run.finished).map(export::over_time)
+    }
+
+    fn run(&self, _: &State, d: &UseReducerDispatcher<State>) {
+        d.dispatch(Action::OverTime(OverTimeAction::Start));
+    }
 }

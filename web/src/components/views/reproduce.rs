@@ -11,6 +11,9 @@ use crate::solver::{ClaimLine, Experiment};
 use crate::state::{Action, Notice};
 use crate::state::{ReproduceAction, Study, ViewAction};
 use yew::prelude::*;
+use super::done;
+use crate::export::{self, Export};
+use crate::state::State;
 
 /// What the view says of each study.
 struct Words {
@@ -205,4 +208,30 @@ fn experiment(state: &crate::components::AppState, w: &Words, e: &Experiment) ->
 #[function_component]
 pub fn ReproduceView() -> Html {
     html! { <ReproducePanel /> }
+}
+
+/// What the page needs of the "Reproduce the paper" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <ReproduceView /> }
+    }
+
+    fn ready(&self, state: &State) -> bool {
+        !studies(state).is_empty()
+    }
+
+    fn exports(&self, state: &State) -> Option<(Export, Export)> {
+        let studies = studies(state);
+        (!studies.is_empty()).then(|| export::reproduce(&studies))
+    }
+}
+
+/// The studies that finished: the paper's, the fidelity study's.
+fn studies(state: &State) -> Vec<&crate::state::Reproduced> {
+    [&state.reproduction.finished, &state.fidelity.finished]
+        .into_iter()
+        .filter_map(done)
+        .collect()
 }

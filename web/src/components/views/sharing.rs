@@ -17,6 +17,9 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
+use super::done;
+use crate::export::{self, Export};
+use crate::state::State;
 
 /// The columns of the table.
 pub const SHOWN: [u32; 7] = [50, 80, 90, 100, 110, 120, 130];
@@ -159,6 +162,27 @@ pub fn SharingView() -> Html {
             { progress(&state) }
             { results(&state) }
         </section>
+    }
+}
+
+/// What the page needs of the "GPU sharing" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <SharingView /> }
+    }
+
+    fn ready(&self, state: &State) -> bool {
+        done(&state.sharing.run.finished).is_some()
+    }
+
+    fn exports(&self, state: &State) -> Option<(Export, Export)> {
+        done(&state.sharing.run.finished).map(export::sharing)
+    }
+
+    fn run(&self, state: &State, d: &UseReducerDispatcher<State>) {
+        start(state, d);
     }
 }
 

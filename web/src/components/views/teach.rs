@@ -361,3 +361,16 @@ fn stepper(
 pub fn TeachView() -> Html {
     html! { <TeachPanel /> }
 }
+
+/// What the page needs of the "Step through" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <TeachView /> }
+    }
+
+    fn has_exports(&self) -> bool {
+        false
+    }
+}

@@ -11,6 +11,8 @@ pub mod schedule;
 
 use crate::components::{inputs, io, status};
 use yew::prelude::*;
+use crate::export::{self, Export};
+use crate::state::State;
 
 /// The "Plan" view.
 #[function_component]
@@ -33,5 +35,26 @@ pub fn PlanView() -> Html {
                 </div>
             </div>
         </>
+    }
+}
+
+/// What the page needs of the "Plan" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <PlanView /> }
+    }
+
+    fn noun(&self) -> &'static str {
+        "plans"
+    }
+
+    fn ready(&self, state: &State) -> bool {
+        state.solving.results.is_some()
+    }
+
+    fn exports(&self, state: &State) -> Option<(Export, Export)> {
+        state.solving.results.as_deref().map(export::plan)
     }
 }
