@@ -2,8 +2,9 @@
 //! and changes it only by dispatching [`Action`](crate::state::Action)s.
 //!
 //! [`app::App`] holds the state and lays out the header, the [`tabs`], the status line and
-//! the view on screen ([`views`]: one component per view, composed of the panels below);
-//! [`hooks`] run the side effects.
+//! the view on screen ([`views`]: each view in one place, its file or folder, from the one
+//! table of views); the modules here are the widgets views share, and [`hooks`] run the
+//! side effects.
 
 pub mod app;
 pub mod apps;
