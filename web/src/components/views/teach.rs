@@ -221,49 +221,8 @@ fn stepper(
         return html! { <p class="note">{"This trace has no steps."}</p> };
     };
     let (at, of) = teach.position();
-    let go = |m: TeachMove| {
-        let d = state.dispatcher();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Go(m))))
-    };
-    let playing = teach.playing;
-    let play = {
-        let d = state.dispatcher();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Play(!playing))))
-    };
-    let on_lesson = {
-        let d = state.dispatcher();
-        Callback::from(move |e: Event| {
-            let on = e
-                .target_dyn_into::<web_sys::HtmlInputElement>()
-                .is_some_and(|i| i.checked());
-            d.dispatch(Action::Teach(TeachAction::Lesson(on)));
-        })
-    };
-    let on_speed = {
-        let d = state.dispatcher();
-        Callback::from(move |e: Event| {
-            if let Some(ms) = e
-                .target_dyn_into::<web_sys::HtmlSelectElement>()
-                .and_then(|s| s.value().parse().ok())
-            {
-                d.dispatch(Action::Teach(TeachAction::Speed(ms)));
-            }
-        })
-    };
     let brief = teach.lesson_step().and_then(|s| skipped(t, &s));
-    let (first, last) = (at <= 1, at >= of);
     let stage = e.stage();
-    let stages = Stage::ALL.iter().filter_map(|&s| {
-        let first = t.first_of(s)?;
-        let on = s == stage;
-        Some(html! {
-            <button class={classes!("toggle", on.then_some("on"))} aria-pressed={on.to_string()}
-                onclick={go(TeachMove::Stage(s))} data-testid={format!("teach-stage-{}", s.name())}
-                title={format!("step {}", first + 1)}>
-                { stage_title(s) }
-            </button>
-        })
-    });
     // The last step is the decision: its job's allocation and admission, for outside checks.
     let line = t.plan.jobs.get(t.index);
     let decision = matches!(e, TraceEvent::Admitted { .. })
@@ -290,30 +249,7 @@ fn stepper(
     });
     html! {
         <>
-            <div class="buttons teach-controls" role="toolbar" aria-label="Step through" onmousedown={keep_focus}>
-                <button onclick={go(TeachMove::First)} disabled={first} data-testid="teach-first" aria-keyshortcuts="Home">{"« First"}</button>
-                <button onclick={go(TeachMove::Previous)} disabled={first} data-testid="teach-prev" aria-keyshortcuts="ArrowLeft">{"◀ Previous"}</button>
-                <button onclick={play} disabled={of < 2} aria-pressed={playing.to_string()} data-testid="teach-play" aria-keyshortcuts="Space">
-                    { if playing { "■ Stop" } else { "▶ Play" } }
-                </button>
-                <button onclick={go(TeachMove::Next)} disabled={last} data-testid="teach-next" aria-keyshortcuts="ArrowRight">{"Next ▶"}</button>
-                <button onclick={go(TeachMove::Last)} disabled={last} data-testid="teach-last" aria-keyshortcuts="End">{"Last »"}</button>
-            </div>
-            <div class="teach-options">
-                <label class="check">
-                    <input type="checkbox" checked={teach.lesson} onchange={on_lesson} data-testid="teach-lesson" />
-                    { format!(" Lesson: the {} key steps (off: all {n} steps of the trace)", teach.keys.len()) }
-                </label>
-                <label>{"Play speed "}
-                    <select onchange={on_speed} data-testid="teach-speed">
-                        { for SPEEDS.iter().map(|&(label, ms)| html! {
-                            <option value={ms.to_string()} selected={ms == teach.play_ms}>{ label }</option>
-                        }) }
-                    </select>
-                </label>
-                <span class="note" data-testid="teach-keys">{"Keys, anywhere in this view (a click on it puts them here): ← → a step · Home / End · space Play / Stop. On the tab list the arrows change the view."}</span>
-            </div>
-            <div class="switch teach-stages" onmousedown={keep_focus}>{ for stages }</div>
+            { controls(state, t, stage) }
             <div class="teach-body">
                 <div class="teach-words">
                     <div class="teach-step" data-testid="teach-step" aria-live="polite"
@@ -352,6 +288,82 @@ fn stepper(
                     } }
                 </div>
             </div>
+        </>
+    }
+}
+
+/// The stepper's buttons, the lesson and speed options, the stage jumps.
+fn controls(state: &crate::components::AppState, t: &Rc<Trace>, stage: Stage) -> Html {
+    let teach: &TeachState = &state.teach;
+    let (at, of) = teach.position();
+    let n = t.steps.len();
+    let (first, last) = (at <= 1, at >= of);
+    let go = |m: TeachMove| {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Go(m))))
+    };
+    let playing = teach.playing;
+    let play = {
+        let d = state.dispatcher();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::Teach(TeachAction::Play(!playing))))
+    };
+    let on_lesson = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            let on = e
+                .target_dyn_into::<web_sys::HtmlInputElement>()
+                .is_some_and(|i| i.checked());
+            d.dispatch(Action::Teach(TeachAction::Lesson(on)));
+        })
+    };
+    let on_speed = {
+        let d = state.dispatcher();
+        Callback::from(move |e: Event| {
+            if let Some(ms) = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .and_then(|s| s.value().parse().ok())
+            {
+                d.dispatch(Action::Teach(TeachAction::Speed(ms)));
+            }
+        })
+    };
+    let stages = Stage::ALL.iter().filter_map(|&s| {
+        let first = t.first_of(s)?;
+        let on = s == stage;
+        Some(html! {
+            <button class={classes!("toggle", on.then_some("on"))} aria-pressed={on.to_string()}
+                onclick={go(TeachMove::Stage(s))} data-testid={format!("teach-stage-{}", s.name())}
+                title={format!("step {}", first + 1)}>
+                { stage_title(s) }
+            </button>
+        })
+    });
+    html! {
+        <>
+            <div class="buttons teach-controls" role="toolbar" aria-label="Step through" onmousedown={keep_focus}>
+                <button onclick={go(TeachMove::First)} disabled={first} data-testid="teach-first" aria-keyshortcuts="Home">{"« First"}</button>
+                <button onclick={go(TeachMove::Previous)} disabled={first} data-testid="teach-prev" aria-keyshortcuts="ArrowLeft">{"◀ Previous"}</button>
+                <button onclick={play} disabled={of < 2} aria-pressed={playing.to_string()} data-testid="teach-play" aria-keyshortcuts="Space">
+                    { if playing { "■ Stop" } else { "▶ Play" } }
+                </button>
+                <button onclick={go(TeachMove::Next)} disabled={last} data-testid="teach-next" aria-keyshortcuts="ArrowRight">{"Next ▶"}</button>
+                <button onclick={go(TeachMove::Last)} disabled={last} data-testid="teach-last" aria-keyshortcuts="End">{"Last »"}</button>
+            </div>
+            <div class="teach-options">
+                <label class="check">
+                    <input type="checkbox" checked={teach.lesson} onchange={on_lesson} data-testid="teach-lesson" />
+                    { format!(" Lesson: the {} key steps (off: all {n} steps of the trace)", teach.keys.len()) }
+                </label>
+                <label>{"Play speed "}
+                    <select onchange={on_speed} data-testid="teach-speed">
+                        { for SPEEDS.iter().map(|&(label, ms)| html! {
+                            <option value={ms.to_string()} selected={ms == teach.play_ms}>{ label }</option>
+                        }) }
+                    </select>
+                </label>
+                <span class="note" data-testid="teach-keys">{"Keys, anywhere in this view (a click on it puts them here): ← → a step · Home / End · space Play / Stop. On the tab list the arrows change the view."}</span>
+            </div>
+            <div class="switch teach-stages" onmousedown={keep_focus}>{ for stages }</div>
         </>
     }
 }
