@@ -11,7 +11,8 @@
 //! - [`solver`]: the worker protocol, the worker's side and the page's handle on it;
 //! - [`route`]: the address (`#s=…&view=…`);
 //! - [`fields`], [`codec`], [`defaults`]: text ↔ values, links, CSV, drafts;
-//! - [`export`]: what each result view exports, as CSV and JSON.
+//! - [`export`]: what each result view exports, as CSV and JSON;
+//! - [`first_plan`]: the default scenario's plans, solved when the page was built.
 
 pub mod check;
 pub mod codec;
@@ -19,14 +20,22 @@ pub mod components;
 pub mod defaults;
 pub mod export;
 pub mod fields;
+pub mod first_plan;
 pub mod route;
 pub mod solver;
 pub mod state;
 
 pub use components::app::{App, AppProps};
 
-/// Mounts the page on `<body>`.
+/// Mounts the page on `<body>`. Over a prerendered first plan ([`first_plan`]) it waits for
+/// the next frame, so that the browser paints the plan before the mount holds the thread.
 pub fn start() {
     solver::mark("smd-page-start");
-    yew::Renderer::<App>::with_props(AppProps::default_page()).render();
+    let mount = || {
+        yew::Renderer::<App>::with_props(AppProps::default_page()).render();
+    };
+    match first_plan::after_paint(mount) {
+        Ok(()) => {}
+        Err(mount) => mount(),
+    }
 }

@@ -93,7 +93,8 @@ pub fn initial_state(props: &AppProps) -> State {
         Some(Err(e)) => s.view.notice = Some(Notice::warning(format!("{e}."))),
         None => {}
     }
-    s
+    // The default scenario opens with its plans, solved when the page was built.
+    crate::first_plan::replay(s)
 }
 
 fn initial_scenario(props: &AppProps, hash: &str) -> State {
@@ -159,7 +160,10 @@ pub fn App(props: &AppProps) -> Html {
     hooks::use_saved_scenarios(&state, props.storage_key.clone());
     hooks::use_address(&state, props.read_link);
     hooks::use_first_plan_mark(&state);
-    use_effect_with((), |_| crate::solver::mark("smd-first-render"));
+    use_effect_with((), |_| {
+        crate::solver::mark("smd-first-render");
+        crate::first_plan::drop_prerender();
+    });
 
     let view = state.view.tab;
     html! {

@@ -36,6 +36,10 @@ pub fn in_worker() -> bool {
 /// A `performance.mark` named `name` on the page's timeline (the load benchmark reads the
 /// first of each: `scripts/page.mjs bench`).
 pub fn mark(name: &str) {
+    // Natively (the page rendered at build time) there is no timeline.
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = name;
+    #[cfg(target_arch = "wasm32")]
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
         let _ = p.mark(name);
     }

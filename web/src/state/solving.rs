@@ -39,6 +39,9 @@ pub struct Results {
     /// as they arrive ([`Solving::shown`]): the rest are still solving, and nothing is
     /// recommended yet.
     pub complete: bool,
+    /// Solved when the page was built, not in this browser (the default scenario's first
+    /// plan, [`crate::first_plan`]); its times are the build's.
+    pub prebuilt: bool,
 }
 
 impl Results {
@@ -131,6 +134,7 @@ impl Solve {
             failures: p.failures.clone(),
             ms,
             complete,
+            prebuilt: false,
         }
     }
 }

@@ -182,6 +182,7 @@ fn the_recommended_plan_is_the_best_total_utility() {
         failures: Vec::new(),
         ms: 0.0,
         complete: true,
+        prebuilt: false,
     };
     assert_eq!(r.recommended().map(|p| p.policy), Some(Policy::Exact));
     // A total a rounding error below the best is as good (the fixture's optimus and

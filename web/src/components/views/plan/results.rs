@@ -178,7 +178,12 @@ pub fn PolicyCompare() -> Html {
     html! {
         <section class="card" id="compare" data-testid="policies">
             <h2>{"Policies"}<crate::components::glossary::Term term="utility" /><span class="sub">{ if r.complete {
-                format!("{} jobs · solved in {} · {}", r.scenario.jobs.len(), ms(r.ms), smd_ratios(&r))
+                let when = if r.prebuilt {
+                    "solved when the page was built".to_string()
+                } else {
+                    format!("solved in {}", ms(r.ms))
+                };
+                format!("{} jobs · {when} · {}", r.scenario.jobs.len(), smd_ratios(&r))
             } else {
                 format!("{} jobs · {} of {} policies so far", r.scenario.jobs.len(), r.plans.len() + r.failures.len(), r.policies().len())
             } }</span></h2>
