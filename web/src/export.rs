@@ -3,7 +3,7 @@
 //! as JSON — the same results in the file contracts of docs/SCENARIO.md where one exists
 //! (plans, runs, the sweep output), so what the page exports `smd` reads and writes too.
 //!
-//! Pure functions of the state's parts: the export bar ([`crate::components::export`])
+//! Pure functions of the state's parts: the export bar ([`crate::components::views::bar`])
 //! only names the file and downloads the text.
 
 use crate::state::{Bought, Compared, Reproduced, Results, Simulated, Swept};

@@ -117,7 +117,7 @@ pub fn replay(state: State) -> State {
     let fits = |r: &Recorded| {
         d.valid
             && state.solving.results.is_none()
-            && state.solving.run.is_none()
+            && state.solving.run().is_none()
             && *d.scenario == r.scenario
             && (1000.0 * d.settings.global_budget_s - r.global_budget_ms).abs() < 1e-9
     };
@@ -126,7 +126,7 @@ pub fn replay(state: State) -> State {
     };
     let revision = d.revision;
     let mut s = Rc::new(state).reduce(Action::Solve(SolveAction::Start(revision)));
-    let Some(task) = s.solving.run.as_ref().map(|r| r.id) else {
+    let Some(task) = s.solving.run().map(|r| r.id) else {
         return Rc::unwrap_or_clone(s);
     };
     for event in rec.events {
@@ -248,7 +248,7 @@ mod tests {
         assert!(r.complete && r.prebuilt);
         assert_eq!(r.plans.len() + r.failures.len(), r.policies().len());
         assert!(r.recommended().is_some());
-        assert!(s.solving.run.is_none());
+        assert!(s.solving.run().is_none());
         assert_eq!(r.revision, s.draft.revision);
         let other = State::new(crate::codec::Draft::of(smd_core::generate(
             &Default::default(),

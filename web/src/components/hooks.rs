@@ -10,7 +10,7 @@ use super::AppState;
 use crate::route;
 use crate::solver::pool::{hardware_concurrency, pool_size, Pool};
 use crate::solver::{now_ms, Reply, Solver, SolverMode};
-use crate::state::{Action, Notice, View};
+use crate::state::{Action, Notice, View, Worker};
 use crate::state::{SolveAction, SweepAction, TeachAction, ViewAction};
 use gloo_timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
@@ -85,7 +85,7 @@ pub fn use_solver(state: &AppState, mode: SolverMode) {
                     continue;
                 }
                 let Some(req) = st.request(id) else { continue };
-                let mut worker = if st.solving.tasks().any(|t| t == id) {
+                let mut worker = if st.tasks_for(Worker::Plan).contains(&id) {
                     plan.borrow_mut()
                 } else {
                     let mut w = background.borrow_mut();
@@ -121,7 +121,7 @@ pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
     let st = state.clone();
     use_effect_with(
         (
-            state.sweep.tasks(),
+            state.tasks_for(Worker::Pool),
             state.sweep.workers(),
             matches!(state.view.tab, View::Sweep | View::OverTime),
             state.sweep.form.workers,
@@ -165,7 +165,7 @@ pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
                 if sent.contains(&id) {
                     continue;
                 }
-                if let Some(req) = st.sweep.request(id) {
+                if let Some(req) = st.request_for(Worker::Pool, id) {
                     p.send(req);
                     sent.push(id);
                 }
@@ -179,7 +179,7 @@ pub fn use_sweep_pool(state: &AppState, mode: SolverMode) {
 #[hook]
 pub fn use_solve_clock(state: &AppState) {
     let d = state.dispatcher();
-    let run = state.solving.run.as_ref().map(|r| r.id);
+    let run = state.solving.run().map(|r| r.id);
     use_effect_with(run, move |run| {
         let timer = run.map(|id| {
             let t0 = now_ms();
@@ -200,9 +200,9 @@ pub fn use_debounced_solve(state: &AppState, debounce_ms: u32) {
     let revision = state.draft.revision;
     let solving = &state.solving;
     let need = state.draft.valid
-        && solving.run.as_ref().map(|r| r.revision) != Some(revision)
+        && solving.run().map(|r| r.request.revision) != Some(revision)
         && solving.results.as_ref().map(|r| r.revision) != Some(revision);
-    let delay = if solving.results.is_none() && solving.run.is_none() {
+    let delay = if solving.results.is_none() && solving.run().is_none() {
         0
     } else {
         debounce_ms

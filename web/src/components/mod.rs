@@ -2,32 +2,21 @@
 //! and changes it only by dispatching [`Action`](crate::state::Action)s.
 //!
 //! [`app::App`] holds the state and lays out the header, the [`tabs`], the status line and
-//! the view on screen ([`views`]: one component per view, composed of the panels below);
-//! [`hooks`] run the side effects.
+//! the view on screen ([`views`]: each view in one place, its file or folder, from the one
+//! table of views); the modules here are the widgets views share, and [`hooks`] run the
+//! side effects.
 
 pub mod app;
 pub mod apps;
-pub mod buy;
 pub mod chart;
-pub mod export;
 pub mod field;
 pub mod format;
 pub mod glossary;
-pub mod help;
 pub mod hooks;
 pub mod inputs;
 pub mod io;
-pub mod jobs;
-pub mod landscape;
-pub mod over_time;
-pub mod reproduce;
-pub mod results;
-pub mod schedule;
-pub mod sharing_start;
 pub mod status;
-pub mod sweep;
 pub mod tabs;
-pub mod teach;
 pub mod views;
 
 use crate::state::State;

@@ -23,16 +23,16 @@ pub fn search_text(s: &SearchProgress) -> String {
 /// The progress of a run: "Solving 30 jobs: exact 12/30 (policy 4 of 5)", or while
 /// `global` searches, "Solving 30 jobs: global: searching — … (policy 5 of 5)".
 pub fn progress_text(run: &Run) -> String {
-    let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
-    let policies = page_policies(&run.scenario.cluster);
+    let jobs = run.request.scenario.jobs.len();
+    let (policy, done, total) = run.progress.jobs.unwrap_or((0, 0, jobs));
+    let policies = page_policies(&run.request.scenario.cluster);
     let name = policies.get(policy).map(|p| p.name()).unwrap_or("");
-    let what = match &run.search {
+    let what = match &run.progress.search {
         Some(s) => format!("{name}: {}", search_text(s)),
         None => format!("{name} {done}/{total}"),
     };
     format!(
-        "Solving {} jobs: {what} (policy {} of {})",
-        run.scenario.jobs.len(),
+        "Solving {jobs} jobs: {what} (policy {} of {})",
         policy + 1,
         policies.len()
     )
@@ -54,13 +54,15 @@ pub fn StatusBar() -> Html {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::Apps(AppsAction::Undo)))
     };
-    let progress = state.solving.run.as_ref().map(|run| {
-        let (policy, done, total) = run.progress.unwrap_or((0, 0, run.scenario.jobs.len()));
+    let progress = state.solving.run().map(|run| {
+        let scenario = &run.request.scenario;
+        let (policy, done, total) = run.progress.jobs.unwrap_or((0, 0, scenario.jobs.len()));
         // Every policy over every job: overall fraction for the bar; none while `global`
         // searches (its end is the proof or the time budget, not a count).
-        let whole = (page_policies(&run.scenario.cluster).len() * total.max(1)) as f64;
+        let whole = (page_policies(&scenario.cluster).len() * total.max(1)) as f64;
         let frac = (policy as f64 * total as f64 + done as f64) / whole;
         let value = run
+            .progress
             .search
             .is_none()
             .then(|| format!("{:.0}", 1000.0 * frac));
@@ -69,7 +71,7 @@ pub fn StatusBar() -> Html {
                 <span data-testid="progress-text">{ progress_text(run) }</span>
                 <progress max="1000" {value}></progress>
                 if run.slow() {
-                    <span class="pill warn" data-testid="slow-solve">{ format!("{} s — still solving; Cancel stops it", run.elapsed_s) }</span>
+                    <span class="pill warn" data-testid="slow-solve">{ format!("{} s — still solving; Cancel stops it", run.progress.elapsed_s) }</span>
                 }
                 <button onclick={cancel} data-action="cancel">{"Cancel"}</button>
             </div>
@@ -173,17 +175,17 @@ mod tests {
         let s = state(2);
         let r = s.draft.revision;
         let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-        let mut run = s.solving.run.clone().unwrap();
+        let mut run = s.solving.run().cloned().unwrap();
         assert_eq!(
             progress_text(&run),
             "Solving 2 jobs: smd 0/2 (policy 1 of 5)"
         );
-        run.progress = Some((4, 2, 2));
+        run.progress.jobs = Some((4, 2, 2));
         assert_eq!(
             progress_text(&run),
             "Solving 2 jobs: global 2/2 (policy 5 of 5)"
         );
-        run.search = Some(search);
+        run.progress.search = Some(search);
         assert_eq!(
             progress_text(&run),
             format!(

@@ -1,7 +1,7 @@
 //! The tab bar: one tab per [`View`], in [`View::ALL`]'s order (WAI-ARIA tabs: the selected
 //! tab is in the tab order, the arrow keys, Home and End move between tabs). A click of the
 //! pointer on Step through's tab puts the focus in its panel, where those keys step
-//! (`components::teach`); reached from the keyboard, the tab keeps it.
+//! (`components::views::teach`); reached from the keyboard, the tab keeps it.
 
 use super::use_app;
 use crate::state::ViewAction;
@@ -49,7 +49,7 @@ pub fn TabBar() -> Html {
                 d.dispatch(Action::View(ViewAction::Show(v)));
                 // A pointer's click (detail > 0; Enter or space on the tab give 0).
                 if v == View::Teach && e.detail() > 0 {
-                    super::teach::focus_panel();
+                    super::views::teach::focus_panel();
                 }
             })
         };

@@ -267,7 +267,7 @@ impl ViewLink {
     /// Whether the link needs the scenario beside it: every view but Reproduce and GPU
     /// sharing, whose studies bring their own inputs.
     pub fn needs_scenario(view: View) -> bool {
-        !matches!(view, View::Reproduce | View::Sharing)
+        view.needs_scenario()
     }
 
     /// Puts the settings into the state's forms (a name the page does not know is

@@ -20,8 +20,9 @@
 //!   the worker) and the step on screen, Play;
 //! - [`view`]: what is on screen — the view (tab), the selected job and policy, the
 //!   message at the top;
-//! - [`background`]: the one type of the work that runs in the background (compare, over
-//!   time, reproduction, sweep), its lifecycle shared.
+//! - [`background`]: the one type of the work that runs in the background (the solve,
+//!   the landscape, the trace, compare, over time, reproduction, sharing, sweep), its
+//!   lifecycle shared; [`State::parts`] lists every such part, once.
 //!
 //! Each part's module names its own changes (`DraftAction`, `SolveAction`, …) and reduces
 //! them on the whole state (a change of one part may tell another: a solve restarting the
@@ -50,7 +51,7 @@ pub use apps::{
     machines_in_force, AppsAction, MachineForm, PresetForm, TraceForm, PAGE_ARCHITECTURE,
     TRACE_SOURCE,
 };
-pub use background::{Background, News, Pending, Running, Work, WorkerTask};
+pub use background::{Background, Keyed, News, Pending, Running, Work, Worker, WorkerTask};
 pub use compare::{CompareAction, CompareState, Compared, Saved};
 pub use draft::{DraftAction, DraftState, GenerateForm, ShownError, MAX_GENERATED_JOBS};
 pub use over_time::{
@@ -59,8 +60,8 @@ pub use over_time::{
 pub use reproduction::{ReproduceAction, Reproduced, Reproduction, ReproductionState, Study};
 pub use sharing::{SharingAction, SharingState};
 pub use solving::{
-    page_policies, LandscapeView, Results, Run, SolveAction, Solving, WorkerStatus,
-    LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
+    page_policies, LandscapeOf, LandscapeView, Results, Run, Solve, SolveAction, SolveProgress,
+    Solving, WorkerStatus, LANDSCAPE_RESOLUTION, SLOW_SOLVE_S,
 };
 pub use sweep::{
     Bought, BuyForm, BuyState, Buying, SweepAction, SweepForm, SweepState, Sweeping, Swept,
@@ -74,6 +75,26 @@ use crate::fields::FieldKey;
 use crate::solver::Request;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// The page's background parts ([`Pending`]), in the order their tasks are sent: the one
+/// list of them, for [`State::parts`] (`parts!(self, &)`) and [`State::parts_mut`]
+/// (`parts!(self, &mut)`). A new view whose work runs in a worker adds its part here.
+macro_rules! parts {
+    ($s:ident, $($r:tt)+) => {{
+        let parts: Vec<$($r)+ dyn Pending> = vec![
+            $($r)+ $s.solving,
+            $($r)+ $s.reproduction,
+            $($r)+ $s.fidelity,
+            $($r)+ $s.over_time,
+            $($r)+ $s.sharing,
+            $($r)+ $s.compare.run,
+            $($r)+ $s.compare.over_time,
+            $($r)+ $s.teach,
+            $($r)+ $s.sweep,
+        ];
+        parts
+    }};
+}
 
 /// The page's state.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,7 +174,7 @@ impl State {
 
     /// Whether the current input's solve was cancelled (and nothing runs now).
     pub fn solve_cancelled(&self) -> bool {
-        self.solving.run.is_none() && self.solving.cancelled == Some(self.draft.revision)
+        !self.solving.solve.is_running() && self.solving.cancelled == Some(self.draft.revision)
     }
 
     /// Whether the shown results answer an older draft than the current one.
@@ -185,50 +206,23 @@ impl State {
         }
     }
 
-    /// The worker's background parts, in the order their tasks are sent. A new view whose
-    /// work runs in the worker adds its part here and in [`State::background_mut`].
-    pub fn background(&self) -> [&dyn Pending; 7] {
-        let [a, b] = &self.compare.over_time;
-        [
-            &self.reproduction,
-            &self.fidelity,
-            &self.over_time,
-            &self.sharing,
-            &self.compare.run,
-            a,
-            b,
-        ]
+    /// Every background part of the page — each task the page runs in a worker goes
+    /// through one — in the order their tasks are sent ([`parts!`], the one list).
+    pub fn parts(&self) -> Vec<&dyn Pending> {
+        parts!(self, &)
     }
 
-    /// The worker's background parts, to route replies to and lose with the worker; with
-    /// the solving part, which numbers the worker's tasks.
-    fn solving_and_background(&mut self) -> (&mut Solving, [&mut dyn Pending; 7]) {
-        let [a, b] = &mut self.compare.over_time;
-        let background: [&mut dyn Pending; 7] = [
-            &mut self.reproduction,
-            &mut self.fidelity,
-            &mut self.over_time,
-            &mut self.sharing,
-            &mut self.compare.run,
-            a,
-            b,
-        ];
-        (&mut self.solving, background)
+    /// Every background part, to route replies to, lose and restart with the worker.
+    pub fn parts_mut(&mut self) -> Vec<&mut dyn Pending> {
+        parts!(self, &mut)
     }
 
-    /// The worker's background parts, to route replies to and lose with the worker.
-    pub fn background_mut(&mut self) -> [&mut dyn Pending; 7] {
-        self.solving_and_background().1
-    }
-
-    /// The worker restarts for another reason (`why`): each background run starts again in
-    /// the fresh worker under a new id, or is lost ([`WorkerTask::RESUMES`]).
-    pub(super) fn restart_background(&mut self, why: &str) {
-        let (solving, background) = self.solving_and_background();
-        let mut new_id = || solving.new_task_id();
-        for b in background {
-            b.restarted(why, &mut new_id);
-        }
+    /// The parts of the plan's and the background worker (which restart and die
+    /// together), not the pool's.
+    pub(super) fn worker_parts(&mut self) -> Vec<&mut dyn Pending> {
+        let mut parts = self.parts_mut();
+        parts.retain(|p| p.worker() != Worker::Pool);
+        parts
     }
 
     /// A background run was cancelled (and taken out of the state): the worker restarts,
@@ -238,30 +232,42 @@ impl State {
         self.solving.restart();
         self.view.notice = Some(Notice::info(notice));
         self.restart_background(lost);
-        self.solving.rerun();
     }
 
-    /// Ids of the tasks the worker should be doing now, in the order to send them.
-    pub fn tasks(&self) -> Vec<u64> {
-        let background = self.background().map(|b| b.pending().map(|(id, _)| id));
-        self.solving
-            .tasks()
-            .chain(background.into_iter().flatten())
-            .chain(self.teach.pending())
+    /// Ids of the tasks `worker` should be doing now, in the order to send them.
+    pub fn tasks_for(&self, worker: Worker) -> Vec<u64> {
+        self.parts()
+            .into_iter()
+            .filter(|p| p.worker() == worker)
+            .flat_map(|p| p.task_ids())
             .collect()
     }
 
-    /// The request of task `id`, if the worker should be doing it.
-    pub fn request(&self, id: u64) -> Option<Request> {
-        let task = self.solving.task(id).or_else(|| {
-            self.background()
-                .into_iter()
-                .filter_map(|b| b.pending())
-                .find(|(i, _)| *i == id)
-                .map(|t| t.1)
-                .or_else(|| self.teach_task(id))
-        })?;
+    /// The request of task `id`, if `worker` should be doing it.
+    pub fn request_for(&self, worker: Worker, id: u64) -> Option<Request> {
+        let task = self
+            .parts()
+            .into_iter()
+            .filter(|p| p.worker() == worker)
+            .find_map(|p| p.task_for(id))?;
         Some(Request { id, task })
+    }
+
+    /// Ids of the tasks the plan's and the background worker should be doing now, in the
+    /// order to send them.
+    pub fn tasks(&self) -> Vec<u64> {
+        self.parts()
+            .into_iter()
+            .filter(|p| p.worker() != Worker::Pool)
+            .flat_map(|p| p.task_ids())
+            .collect()
+    }
+
+    /// The request of task `id`, if the plan's or the background worker should be doing it.
+    pub fn request(&self, id: u64) -> Option<Request> {
+        [Worker::Plan, Worker::Background]
+            .into_iter()
+            .find_map(|w| self.request_for(w, id))
     }
 }
 
@@ -350,6 +356,6 @@ pub(crate) mod tests {
         assert!(s.reproduction.running.is_none());
         let why = s.reproduction.finished.clone().unwrap().unwrap_err();
         assert!(why.contains("restarted for an edited scenario"), "{why}");
-        assert_eq!(s.tasks(), vec![s.solving.run.as_ref().unwrap().id]);
+        assert_eq!(s.tasks(), vec![s.solving.run().unwrap().id]);
     }
 }

@@ -328,16 +328,20 @@ impl OverTimeState {
 /// Over time is a background part of the worker like the others, but reads its own news
 /// ([`OverTimeState::on_event`]: the job and timeline shown follow finished runs).
 impl Pending for OverTimeState {
-    fn pending(&self) -> Option<(u64, Task)> {
-        self.run.task()
+    fn task_ids(&self) -> Vec<u64> {
+        self.run.task_ids()
+    }
+
+    fn task_for(&self, id: u64) -> Option<Task> {
+        self.run.task_for(id)
     }
 
     fn owns_task(&self, task: u64) -> bool {
         self.run.owns(task)
     }
 
-    fn on_worker_event(&mut self, event: Event) -> bool {
-        self.on_event(event)
+    fn on_worker_event(&mut self, task: u64, event: Event) -> bool {
+        self.run.owns(task) && self.on_event(event)
     }
 
     fn lose(&mut self, why: &str) {

@@ -392,21 +392,28 @@ impl SharingAction {
     }
 }
 
-/// The study and the map are background parts of the worker.
+/// The study and the map are background parts of the worker (one at a time).
 impl Pending for SharingState {
-    fn pending(&self) -> Option<(u64, Task)> {
-        self.run.task().or_else(|| self.map.task())
+    fn task_ids(&self) -> Vec<u64> {
+        match self.run.task_ids() {
+            ids if ids.is_empty() => self.map.task_ids(),
+            ids => ids,
+        }
+    }
+
+    fn task_for(&self, id: u64) -> Option<Task> {
+        self.run.task_for(id).or_else(|| self.map.task_for(id))
     }
 
     fn owns_task(&self, task: u64) -> bool {
         self.run.owns(task) || self.map.owns(task)
     }
 
-    fn on_worker_event(&mut self, event: Event) -> bool {
-        if self.run.is_running() {
-            self.run.on_worker_event(event)
+    fn on_worker_event(&mut self, task: u64, event: Event) -> bool {
+        if self.run.owns(task) {
+            self.run.on_worker_event(task, event)
         } else {
-            self.map.on_worker_event(event)
+            self.map.on_worker_event(task, event)
         }
     }
 
@@ -416,8 +423,8 @@ impl Pending for SharingState {
     }
 
     fn restarted(&mut self, why: &str, new_id: &mut dyn FnMut() -> u64) {
-        Pending::restarted(&mut self.run, why, new_id);
-        Pending::restarted(&mut self.map, why, new_id);
+        self.run.restarted(why, new_id);
+        self.map.restarted(why, new_id);
     }
 }
 

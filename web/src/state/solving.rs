@@ -3,6 +3,7 @@
 //! selected job's landscape, the worker's health and restarts, and the smallest ε the
 //! draft's jobs allow (the hint beside ε).
 
+use super::background::{Background, Keyed, News, Pending, Running, Work, Worker, WorkerTask};
 use super::draft::DraftState;
 use super::{Notice, State};
 pub use crate::solver::page_policies;
@@ -80,11 +81,9 @@ impl Results {
     }
 }
 
-/// A solve in progress.
+/// A solve: the draft it solves.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Run {
-    /// Task id (replies carry it).
-    pub id: u64,
+pub struct Solve {
     /// The draft revision being solved.
     pub revision: u64,
     /// The scenario being solved.
@@ -93,8 +92,13 @@ pub struct Run {
     pub uids: Vec<u64>,
     /// `global`'s time budget for this solve, ms.
     pub global_budget_ms: f64,
+}
+
+/// Where a solve is: its progress, and the plans as each policy answers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SolveProgress {
     /// `(policy index, jobs done, jobs total)` of the latest progress report.
-    pub progress: Option<(usize, usize, usize)>,
+    pub jobs: Option<(usize, usize, usize)>,
     /// Where `global`'s search is, once it searches (cleared by the next job progress).
     pub search: Option<SearchProgress>,
     /// Plans received so far.
@@ -111,34 +115,139 @@ pub struct Run {
     pub shown: Option<Rc<Results>>,
 }
 
-impl Run {
+impl Solve {
     /// Publishes the plans so far when the solve is slow and any have come.
-    fn show_so_far(&mut self) {
-        let slow = self.search.is_some() || self.elapsed_s >= 1;
-        if slow && !(self.plans.is_empty() && self.failures.is_empty()) {
-            self.shown = Some(Rc::new(self.so_far()));
+    fn show_so_far(&self, p: &mut SolveProgress) {
+        let slow = p.search.is_some() || p.elapsed_s >= 1;
+        if slow && !(p.plans.is_empty() && p.failures.is_empty()) {
+            p.shown = Some(Rc::new(self.results(p, 0.0, false)));
         }
     }
 
-    /// What it has so far, as (incomplete) results.
-    fn so_far(&self) -> Results {
+    /// What it has, as results (`complete` once every policy has answered).
+    fn results(&self, p: &SolveProgress, ms: f64, complete: bool) -> Results {
         Results {
             revision: self.revision,
             scenario: self.scenario.clone(),
             uids: self.uids.clone(),
-            plans: self.plans.clone(),
-            failures: self.failures.clone(),
-            ms: 0.0,
-            complete: false,
+            plans: p.plans.clone(),
+            failures: p.failures.clone(),
+            ms,
+            complete,
             prebuilt: false,
         }
     }
+}
 
-    /// Whether it has run long enough for the status line to say so.
-    pub fn slow(&self) -> bool {
-        self.elapsed_s >= SLOW_SOLVE_S
+impl Work for Solve {
+    type Progress = SolveProgress;
+    type Done = Results;
+    const NAME: &'static str = "solve";
+}
+
+/// A solve is a task of the plan's worker whose progress gathers the plans as each policy
+/// answers.
+impl WorkerTask for Solve {
+    fn task(&self) -> Task {
+        Task::Solve {
+            scenario: (*self.scenario).clone(),
+            global_budget_ms: self.global_budget_ms,
+        }
+    }
+
+    fn advance(&self, p: &mut SolveProgress, event: Event) -> bool {
+        match event {
+            Event::Progress { step, done, total } => {
+                p.jobs = Some((step, done, total));
+                p.search = None;
+            }
+            Event::Search { step, search } => {
+                let total = self.scenario.jobs.len();
+                p.jobs = Some((step, total, total));
+                p.search = Some(search);
+                if p.shown.is_none() {
+                    self.show_so_far(p);
+                }
+            }
+            Event::Partial(Partial::Planned(plan)) => {
+                p.plans.push(*plan);
+                self.show_so_far(p);
+            }
+            Event::Partial(Partial::PolicyFailed { policy, message }) => {
+                p.failures.push((policy, message));
+                self.show_so_far(p);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn finish(
+        &self,
+        p: &SolveProgress,
+        output: Output,
+        ms: f64,
+    ) -> Option<Result<Results, String>> {
+        matches!(output, Output::Solved).then(|| Ok(self.results(p, ms, true)))
     }
 }
+
+/// A solve in progress.
+pub type Run = Running<Solve>;
+
+impl Run {
+    /// Whether it has run long enough for the status line to say so.
+    pub fn slow(&self) -> bool {
+        self.progress.elapsed_s >= SLOW_SOLVE_S
+    }
+}
+
+/// The landscape of one job of one set of results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LandscapeOf {
+    /// The results.
+    pub results: Rc<Results>,
+    /// The job's index in them.
+    pub job: usize,
+}
+
+impl Work for LandscapeOf {
+    type Progress = ();
+    type Done = smd_core::Landscape;
+    const NAME: &'static str = "landscape";
+
+    /// The worker's message as it is.
+    fn failed(message: &str) -> String {
+        message.to_owned()
+    }
+}
+
+impl WorkerTask for LandscapeOf {
+    fn task(&self) -> Task {
+        let r = &self.results;
+        Task::Landscape {
+            scenario: (*r.scenario).clone(),
+            job: self.job,
+            resolution: LANDSCAPE_RESOLUTION,
+            plans: r.plans.clone(),
+        }
+    }
+
+    fn finish(
+        &self,
+        _: &(),
+        output: Output,
+        _: f64,
+    ) -> Option<Result<smd_core::Landscape, String>> {
+        let Output::Landscape { json } = output else {
+            return None;
+        };
+        Some(serde_json::from_str(&json).map_err(|e| e.to_string()))
+    }
+}
+
+/// The landscape of the selected job, keyed by the results and the job it was made for.
+pub type LandscapeView = Keyed<LandscapeOf>;
 
 /// What the worker is doing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,24 +260,14 @@ pub enum WorkerStatus {
     Died(String),
 }
 
-/// The landscape of the selected job, keyed by the results and the job it was made for.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LandscapeView {
-    /// `(results revision, job uid)`.
-    pub key: (u64, u64),
-    /// Task id.
-    pub run: u64,
-    /// `None` while it is computed.
-    pub data: Option<Result<Rc<smd_core::Landscape>, String>>,
-}
-
 /// The solving part of the state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solving {
     /// The last finished plans.
     pub results: Option<Rc<Results>>,
-    /// The solve in progress.
-    pub run: Option<Run>,
+    /// The solve in progress (its result moves to [`Solving::results`]: a solve does not
+    /// fail as a whole, each policy reports its own failure).
+    pub solve: Background<Solve>,
     /// The selected job's landscape.
     pub landscape: Option<LandscapeView>,
     /// The worker's status.
@@ -196,7 +295,7 @@ impl Default for Solving {
     fn default() -> Solving {
         Solving {
             results: None,
-            run: None,
+            solve: Background::default(),
             landscape: None,
             worker: WorkerStatus::Starting,
             restarts: 0,
@@ -217,12 +316,16 @@ impl Solving {
         id
     }
 
+    /// The solve in progress.
+    pub fn run(&self) -> Option<&Run> {
+        self.solve.running.as_ref()
+    }
+
     /// The plans on screen: the running solve's as they arrive (incomplete), else the last
     /// finished ones. A cancelled or failed run leaves the last finished ones.
     pub fn shown(&self) -> Option<Rc<Results>> {
-        self.run
-            .as_ref()
-            .and_then(|r| r.shown.clone())
+        self.run()
+            .and_then(|r| r.progress.shown.clone())
             .or_else(|| self.results.clone())
     }
 
@@ -259,31 +362,27 @@ impl Solving {
     /// Starts solving `draft` (terminating a worker that is busy or dead first); returns
     /// whether the worker restarts.
     pub fn start(&mut self, draft: &DraftState) -> bool {
-        let restart = self.run.is_some() || matches!(self.worker, WorkerStatus::Died(_));
+        let restart = self.solve.is_running() || matches!(self.worker, WorkerStatus::Died(_));
         if restart {
             // The worker is busy with an older draft (stop it), or dead (respawn it).
             self.restart();
         }
         let id = self.new_task_id();
-        self.run = Some(Run {
+        self.solve.start(
             id,
-            revision: draft.revision,
-            scenario: draft.scenario.clone(),
-            uids: draft.uids.clone(),
-            global_budget_ms: 1000.0 * draft.settings.global_budget_s,
-            progress: None,
-            search: None,
-            plans: Vec::new(),
-            failures: Vec::new(),
-            elapsed_s: 0,
-            shown: None,
-        });
+            Solve {
+                revision: draft.revision,
+                scenario: draft.scenario.clone(),
+                uids: draft.uids.clone(),
+                global_budget_ms: 1000.0 * draft.settings.global_budget_s,
+            },
+        );
         restart
     }
 
     /// Stops the running solve; returns whether there was one.
     pub fn cancel(&mut self) -> bool {
-        let running = self.run.take().is_some();
+        let running = self.solve.cancel().is_some();
         if running {
             self.restart();
         }
@@ -292,28 +391,20 @@ impl Solving {
 
     /// Solves the running draft again under a new id (in a fresh worker), from scratch.
     pub fn rerun(&mut self) {
-        if let Some(r) = self.run.take() {
-            let id = self.new_task_id();
-            self.run = Some(Run {
-                id,
-                progress: None,
-                search: None,
-                plans: Vec::new(),
-                failures: Vec::new(),
-                elapsed_s: 0,
-                shown: None,
-                ..r
-            });
-        }
+        let id = &mut self.next_task;
+        self.solve.rerun(|| {
+            *id += 1;
+            *id - 1
+        });
     }
 
     /// The running solve's clock ticked; returns whether anything changed.
     pub fn elapsed(&mut self, run: u64, seconds: u32) -> bool {
-        match self.run.as_mut() {
-            Some(r) if r.id == run && r.elapsed_s != seconds => {
-                r.elapsed_s = seconds;
-                if r.shown.is_none() {
-                    r.show_so_far();
+        match self.solve.running.as_mut() {
+            Some(r) if r.id == run && r.progress.elapsed_s != seconds => {
+                r.progress.elapsed_s = seconds;
+                if r.progress.shown.is_none() {
+                    r.request.show_so_far(&mut r.progress);
                 }
                 true
             }
@@ -333,7 +424,7 @@ impl Solving {
             // Solve the same draft again in the fresh worker.
             self.rerun();
         } else {
-            self.run = None;
+            self.solve.cancel();
         }
         retry
     }
@@ -344,114 +435,73 @@ impl Solving {
         if self.landscape.as_ref().is_some_and(|l| l.key == key) {
             return false;
         }
-        let run = self.new_task_id();
-        self.landscape = Some(LandscapeView {
-            key,
-            run,
-            data: None,
-        });
+        let id = self.new_task_id();
+        let request = self
+            .results
+            .as_ref()
+            .filter(|r| r.revision == key.0)
+            .and_then(|r| {
+                let job = r.uids.iter().position(|&u| u == key.1)?;
+                Some(LandscapeOf {
+                    results: r.clone(),
+                    job,
+                })
+            });
+        self.landscape = Some(Keyed::new(key, request.map(|r| (id, r))));
         true
     }
+}
 
-    /// Whether task `task` is a solve or a landscape of this part.
-    pub fn owns(&self, task: u64) -> bool {
-        self.run.as_ref().is_some_and(|r| r.id == task)
-            || self.landscape.as_ref().is_some_and(|l| l.run == task)
+/// The solve and the landscape are the plan's worker's part. Its death is the solving
+/// part's own news ([`Solving::died`]: the solve is sent again, up to three times).
+impl Pending for Solving {
+    fn worker(&self) -> Worker {
+        Worker::Plan
     }
 
-    /// Tasks this part waits for.
-    pub fn tasks(&self) -> impl Iterator<Item = u64> + '_ {
-        let run = self.run.as_ref().map(|r| r.id);
-        let landscape = self
-            .landscape
-            .as_ref()
-            .filter(|l| l.data.is_none())
-            .map(|l| l.run);
-        run.into_iter().chain(landscape)
+    fn task_ids(&self) -> Vec<u64> {
+        let mut ids = self.solve.task_ids();
+        ids.extend(self.landscape.iter().flat_map(Keyed::task_ids));
+        ids
     }
 
-    /// The task to send for id `task`, if this part waits for it.
-    pub fn task(&self, task: u64) -> Option<Task> {
-        if let Some(r) = self.run.as_ref().filter(|r| r.id == task) {
-            return Some(Task::Solve {
-                scenario: (*r.scenario).clone(),
-                global_budget_ms: r.global_budget_ms,
-            });
-        }
-        let l = self
-            .landscape
-            .as_ref()
-            .filter(|l| l.run == task && l.data.is_none())?;
-        let r = self.results.as_ref().filter(|r| r.revision == l.key.0)?;
-        let job = r.uids.iter().position(|&u| u == l.key.1)?;
-        Some(Task::Landscape {
-            scenario: (*r.scenario).clone(),
-            job,
-            resolution: LANDSCAPE_RESOLUTION,
-            plans: r.plans.clone(),
-        })
+    fn task_for(&self, id: u64) -> Option<Task> {
+        self.solve
+            .task_for(id)
+            .or_else(|| self.landscape.as_ref()?.task_for(id))
     }
 
-    /// News of one of this part's tasks; returns whether anything changed.
-    pub fn on_event(&mut self, task: u64, event: Event) -> bool {
-        if let Some(r) = self.run.as_mut().filter(|r| r.id == task) {
-            match event {
-                Event::Progress { step, done, total } => {
-                    r.progress = Some((step, done, total));
-                    r.search = None;
-                }
-                Event::Search { step, search } => {
-                    let total = r.scenario.jobs.len();
-                    r.progress = Some((step, total, total));
-                    r.search = Some(search);
-                    if r.shown.is_none() {
-                        r.show_so_far();
-                    }
-                }
-                Event::Partial(Partial::Planned(plan)) => {
-                    r.plans.push(*plan);
-                    r.show_so_far();
-                }
-                Event::Partial(Partial::PolicyFailed { policy, message }) => {
-                    r.failures.push((policy, message));
-                    r.show_so_far();
-                }
-                Event::Done {
-                    output: Output::Solved,
-                    ms,
-                } => {
-                    let r = self.run.take().expect("the run is there");
-                    self.results = Some(Rc::new(Results {
-                        revision: r.revision,
-                        scenario: r.scenario,
-                        uids: r.uids,
-                        plans: r.plans,
-                        failures: r.failures,
-                        ms,
-                        complete: true,
-                        prebuilt: false,
-                    }));
-                    self.deaths_in_row = 0;
-                }
-                // A solve does not fail as a whole: each policy reports its own failure.
-                _ => return false,
+    fn owns_task(&self, task: u64) -> bool {
+        self.solve.owns(task) || self.landscape.as_ref().is_some_and(|l| l.owns_task(task))
+    }
+
+    fn on_worker_event(&mut self, task: u64, event: Event) -> bool {
+        if self.solve.owns(task) {
+            // A solve does not fail as a whole: each policy reports its own failure.
+            if matches!(event, Event::Failed { .. }) {
+                return false;
             }
-            return true;
+            let news = self.solve.on_event(event);
+            if news == News::Done {
+                if let Some(Ok(results)) = self.solve.finished.take() {
+                    self.results = Some(results);
+                }
+                self.deaths_in_row = 0;
+            }
+            return news.changed();
         }
-        if let Some(l) = self.landscape.as_mut().filter(|l| l.run == task) {
-            l.data = Some(match event {
-                Event::Done {
-                    output: Output::Landscape { json },
-                    ..
-                } => serde_json::from_str::<smd_core::Landscape>(&json)
-                    .map_err(|e| e.to_string())
-                    .map(Rc::new),
-                Event::Failed { message } => Err(message),
-                _ => return false,
-            });
-            return true;
-        }
-        false
+        self.landscape
+            .as_mut()
+            .is_some_and(|l| l.on_worker_event(task, event))
+    }
+
+    fn lose(&mut self, _why: &str) {
+        self.landscape = None;
+    }
+
+    fn restarted(&mut self, _why: &str, new_id: &mut dyn FnMut() -> u64) {
+        self.landscape = None;
+        self.solve.rerun(new_id);
     }
 }
 
@@ -489,12 +539,25 @@ impl State {
         }
     }
 
+    /// The worker restarts for another reason (`why`): each of its runs starts again in
+    /// the fresh worker under a new id, or is lost ([`WorkerTask::RESUMES`]).
+    pub(super) fn restart_background(&mut self, why: &str) {
+        let mut next = self.solving.next_task;
+        let mut new_id = || {
+            next += 1;
+            next - 1
+        };
+        for p in self.worker_parts() {
+            p.restarted(why, &mut new_id);
+        }
+        self.solving.next_task = next;
+    }
+
     /// The worker died with `message`.
     pub(super) fn worker_died(&mut self, message: String) {
         let why = format!("the solver stopped ({message})");
-        self.teach.lost(&why);
-        for b in self.background_mut() {
-            b.lose(&why);
+        for p in self.worker_parts() {
+            p.lose(&why);
         }
         let text = if self.solving.died(message.clone()) {
             format!("The solver stopped ({message}). It was restarted; your input is kept.")
@@ -510,18 +573,12 @@ impl State {
         match reply {
             Reply::Ready => self.solving.worker = WorkerStatus::Ready,
             Reply::Panicked { message } => self.worker_died(message),
-            Reply::Event { task, event } if self.solving.owns(task) => {
-                return self.solving.on_event(task, event)
-            }
-            Reply::Event { task, event } if self.teach.owns(task) => {
-                return self.teach.on_event(task, event)
-            }
             Reply::Event { task, event } => {
                 return self
-                    .background_mut()
+                    .worker_parts()
                     .into_iter()
-                    .find(|b| b.owns_task(task))
-                    .is_some_and(|b| b.on_worker_event(event))
+                    .find(|p| p.owns_task(task))
+                    .is_some_and(|p| p.on_worker_event(task, event))
             }
         }
         true

@@ -7,7 +7,7 @@
 //! `smd_sweep` makes the points, each point's scenario and numbers, the report and its
 //! knee; this module only says what to run and gathers what comes back.
 
-use super::background::{Background, Running, Work};
+use super::background::{Background, Pending, Running, Work, Worker};
 use super::draft::DraftState;
 use super::{Notice, State};
 use crate::solver::{Event, Output, Reply, Request, Task};
@@ -719,6 +719,36 @@ impl SweepState {
             (p.done.iter().map(|&d| d.min(per)).sum(), n * per),
         ))
     }
+}
+
+/// The sweep and What to buy are the background part of the page's pool of workers. Their
+/// replies come with the time they came ([`SweepAction::Reply`]), and a worker of the pool
+/// dies alone, with its task ([`SweepAction::WorkerDied`]): the plan's and background
+/// workers' restarts and deaths do not concern them.
+impl Pending for SweepState {
+    fn worker(&self) -> Worker {
+        Worker::Pool
+    }
+
+    fn task_ids(&self) -> Vec<u64> {
+        self.tasks()
+    }
+
+    fn task_for(&self, id: u64) -> Option<Task> {
+        self.request(id).map(|r| r.task)
+    }
+
+    fn owns_task(&self, task: u64) -> bool {
+        self.tasks().contains(&task)
+    }
+
+    fn on_worker_event(&mut self, task: u64, event: Event) -> bool {
+        self.on_reply(Reply::Event { task, event }, crate::solver::now_ms())
+    }
+
+    fn lose(&mut self, _why: &str) {}
+
+    fn restarted(&mut self, _why: &str, _new_id: &mut dyn FnMut() -> u64) {}
 }
 
 /// A sweep in words: `20 sizes of cluster units (0.25:5:0.25) × 5 policies`.

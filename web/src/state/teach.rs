@@ -3,11 +3,12 @@
 //! the stepper walks the lesson's key steps or the whole trace, and whether Play is
 //! advancing it and how fast.
 
+use super::background::{Keyed, News, Pending, Work, WorkerTask};
 use super::{State, View, ViewAction};
 use crate::solver::{Event, Output, Task};
 use smd_charts::teach::{lesson, LessonStep};
 use smd_core::teach::{Stage, Trace};
-use smd_core::Policy;
+use smd_core::{Policy, Scenario};
 use std::rc::Rc;
 
 /// Time between two steps while playing, ms (the default speed).
@@ -21,16 +22,49 @@ pub const SPEEDS: [(&str, u32); 4] = [
     ("very fast (0.1 s)", 100),
 ];
 
-/// The trace of one job of one set of results.
+/// The teaching trace of one job of a scenario.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TraceView {
-    /// `(results revision, job uid)`.
-    pub key: (u64, u64),
-    /// Task id.
-    pub run: u64,
-    /// `None` while it is computed.
-    pub data: Option<Result<Rc<Trace>, String>>,
+pub struct Tracing {
+    /// The solved scenario.
+    pub scenario: Rc<Scenario>,
+    /// The job's index in it.
+    pub job: usize,
 }
+
+impl Work for Tracing {
+    type Progress = ();
+    type Done = Trace;
+    const NAME: &'static str = "trace";
+
+    /// The worker's message as it is.
+    fn failed(message: &str) -> String {
+        message.to_owned()
+    }
+
+    /// Said rather than asked again: the trace may be what killed the worker.
+    fn stopped(why: &str) -> String {
+        format!("the trace was lost: {why}")
+    }
+}
+
+impl WorkerTask for Tracing {
+    fn task(&self) -> Task {
+        Task::Teach {
+            scenario: (*self.scenario).clone(),
+            job: self.job,
+        }
+    }
+
+    fn finish(&self, _: &(), output: Output, _: f64) -> Option<Result<Trace, String>> {
+        let Output::Trace { json } = output else {
+            return None;
+        };
+        Some(serde_json::from_str(&json).map_err(|e| e.to_string()))
+    }
+}
+
+/// The trace of one job of one set of results.
+pub type TraceView = Keyed<Tracing>;
 
 /// A move of the stepper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +122,7 @@ impl Default for TeachState {
 impl TeachState {
     /// The finished trace, if there is one.
     pub fn ready(&self) -> Option<&Rc<Trace>> {
-        self.trace.as_ref()?.data.as_ref()?.as_ref().ok()
+        self.trace.as_ref()?.task.finished.as_ref()?.as_ref().ok()
     }
 
     /// Steps of the finished trace (0 without one).
@@ -163,50 +197,26 @@ impl TeachState {
         true
     }
 
-    /// A trace is wanted for `key` under task id `run`; returns whether it is a new request.
-    pub fn request(&mut self, key: (u64, u64), run: u64) -> bool {
+    /// A trace is wanted for `key`, computed by `request` as task `id` (none: its results
+    /// are gone); returns whether it is a new request.
+    pub fn request(&mut self, key: (u64, u64), request: Option<(u64, Tracing)>) -> bool {
         if self.trace.as_ref().is_some_and(|t| t.key == key) {
             return false;
         }
-        self.trace = Some(TraceView {
-            key,
-            run,
-            data: None,
-        });
+        self.trace = Some(Keyed::new(key, request));
         self.keys = Rc::default();
         self.step = 0;
         self.playing = false;
         true
     }
 
-    /// Whether task `task` is this part's.
-    pub fn owns(&self, task: u64) -> bool {
-        self.trace.as_ref().is_some_and(|t| t.run == task)
-    }
-
     /// The task this part waits for.
     pub fn pending(&self) -> Option<u64> {
-        self.trace
-            .as_ref()
-            .filter(|t| t.data.is_none())
-            .map(|t| t.run)
+        self.trace.as_ref()?.id()
     }
 
-    /// News of this part's task; returns whether anything changed.
-    pub fn on_event(&mut self, task: u64, event: Event) -> bool {
-        let Some(t) = self.trace.as_mut().filter(|t| t.run == task) else {
-            return false;
-        };
-        t.data = Some(match event {
-            Event::Done {
-                output: Output::Trace { json },
-                ..
-            } => serde_json::from_str::<Trace>(&json)
-                .map_err(|e| e.to_string())
-                .map(Rc::new),
-            Event::Failed { message } => Err(message),
-            _ => return false,
-        });
+    /// The trace came back: the lesson's key steps, and the step to show.
+    fn arrived(&mut self) {
         self.keys = Rc::new(self.ready().map(|t| lesson(t)).unwrap_or_default());
         self.step = self.ends().map_or(0, |(first, _)| first);
         if let Some(n) = self.want_step {
@@ -215,16 +225,6 @@ impl TeachState {
         if let Some(stage) = self.want.take() {
             self.go(TeachMove::Stage(stage));
         }
-        true
-    }
-
-    /// The worker died while the trace was computed: say so rather than ask again (the trace
-    /// may be what killed it).
-    pub fn lost(&mut self, why: &str) {
-        if let Some(t) = self.trace.as_mut().filter(|t| t.data.is_none()) {
-            t.data = Some(Err(format!("the trace was lost: {why}")));
-        }
-        self.playing = false;
     }
 
     /// Moves the stepper; returns whether the step changed.
@@ -300,27 +300,52 @@ impl TeachState {
     }
 }
 
-impl State {
-    /// The request of the trace task `id`, if it is the one this part waits for and its
-    /// results are still the ones on screen.
-    pub(super) fn teach_task(&self, id: u64) -> Option<Task> {
-        let t = self
-            .teach
-            .trace
-            .as_ref()
-            .filter(|t| t.run == id && t.data.is_none())?;
-        let r = self
-            .solving
-            .results
-            .as_ref()
-            .filter(|r| r.revision == t.key.0)?;
-        let job = r.uids.iter().position(|&u| u == t.key.1)?;
-        Some(Task::Teach {
-            scenario: (*r.scenario).clone(),
-            job,
-        })
+/// The trace is a task of the background worker.
+impl Pending for TeachState {
+    fn task_ids(&self) -> Vec<u64> {
+        self.trace.iter().flat_map(Keyed::task_ids).collect()
     }
 
+    fn task_for(&self, id: u64) -> Option<Task> {
+        self.trace.as_ref()?.task_for(id)
+    }
+
+    fn owns_task(&self, task: u64) -> bool {
+        self.trace.as_ref().is_some_and(|t| t.owns_task(task))
+    }
+
+    fn on_worker_event(&mut self, task: u64, event: Event) -> bool {
+        let Some(t) = self.trace.as_mut() else {
+            return false;
+        };
+        let news = if t.task.owns(task) {
+            t.task.on_event(event)
+        } else {
+            News::None
+        };
+        if matches!(news, News::Done | News::Failed) {
+            self.arrived();
+        }
+        news.changed()
+    }
+
+    /// The worker died while the trace was computed: say so rather than ask again (the
+    /// trace may be what killed it).
+    fn lose(&mut self, why: &str) {
+        if let Some(t) = self.trace.as_mut() {
+            t.task.lost(why);
+        }
+        self.playing = false;
+    }
+
+    fn restarted(&mut self, why: &str, new_id: &mut dyn FnMut() -> u64) {
+        if let Some(t) = self.trace.as_mut() {
+            t.task.restarted(why, new_id);
+        }
+    }
+}
+
+impl State {
     /// On Step through, until the user picks a job: the first parameter-server job SMD's
     /// plan admits, if the selected one is not such a job — a lesson that ends on an
     /// admitted job (the default scenario's first job is not). Called after every action.
@@ -357,7 +382,19 @@ impl State {
             return false;
         }
         let id = self.solving.new_task_id();
-        self.teach.request(key, id)
+        let request = self
+            .solving
+            .results
+            .as_ref()
+            .filter(|r| r.revision == key.0)
+            .and_then(|r| {
+                let job = r.uids.iter().position(|&u| u == key.1)?;
+                Some(Tracing {
+                    scenario: r.scenario.clone(),
+                    job,
+                })
+            });
+        self.teach.request(key, request.map(|r| (id, r)))
     }
 }
 

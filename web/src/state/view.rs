@@ -4,74 +4,85 @@
 use super::State;
 use smd_core::Policy;
 
-/// The page's top-level views, one tab each. A new view is one more variant here (with
-/// its name and title, and its place in [`View::ALL`]) and one component in
-/// `components/views/`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum View {
-    /// The scenario's inputs and its plans.
-    #[default]
-    Plan,
-    /// Planning over time: the jobs arrive, run and finish, per policy (`smd-sim`).
-    OverTime,
-    /// The capacity sweep: the draft at many cluster sizes, every policy (`smd-sweep`).
-    Sweep,
-    /// GPU sharing in a production cluster: node-scoring policies on a trace (`smd-fgd`).
-    Sharing,
-    /// Two scenarios' plans and inputs side by side.
-    Compare,
-    /// The paper's experiments.
-    Reproduce,
-    /// The model and the algorithm, in docs/MODEL.md's symbols.
-    HowItWorks,
-    /// SMD step by step for one job and one plan (docs/MODEL.md §20).
-    Teach,
+/// The one table of the page's views, in the order of the tabs (the first is the default):
+/// each row is the view's variant, the module of its component under
+/// `components/views/`, its name in the address (`#view=…`) and in element ids, its
+/// tab's label, and whether its link carries the draft beside its settings. `views!`
+/// hands the table to a macro: here it makes [`View`] and its names, in
+/// `components::views` the view modules and the dispatch to each view's `ViewSpec`. A new
+/// view is one row here (see docs/ARCHITECTURE.md, "Adding a view").
+macro_rules! views {
+    ($then:ident) => {
+        $then! {
+            /// The scenario's inputs and its plans.
+            Plan: plan, "plan", "Plan", true;
+            /// Planning over time: the jobs arrive, run and finish, per policy (`smd-sim`).
+            OverTime: over_time, "over-time", "Over time", true;
+            /// The capacity sweep: the draft at many cluster sizes, every policy
+            /// (`smd-sweep`).
+            Sweep: sweep, "sweep", "Sweep", true;
+            /// GPU sharing in a production cluster: node-scoring policies on a trace
+            /// (`smd-fgd`).
+            Sharing: sharing, "gpu-sharing", "GPU sharing", false;
+            /// Two scenarios' plans and inputs side by side.
+            Compare: compare, "compare", "Side by side", true;
+            /// The paper's experiments.
+            Reproduce: reproduce, "reproduce", "Reproduce the paper", false;
+            /// The model and the algorithm, in docs/MODEL.md's symbols.
+            HowItWorks: how_it_works, "how-it-works", "How it works", true;
+            /// SMD step by step for one job and one plan (docs/MODEL.md §20).
+            Teach: teach, "teach", "Step through", true;
+        }
+    };
+}
+pub(crate) use views;
+
+/// Makes [`View`] from the table of [`views!`].
+macro_rules! view_enum {
+    ($($(#[$doc:meta])* $view:ident: $module:ident, $name:literal, $title:literal, $scenario:literal;)+) => {
+        /// The page's top-level views, one tab each, in the order of the tabs; the first
+        /// is the default.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub enum View {
+            #[default]
+            $($(#[$doc])* $view,)+
+        }
+
+        impl View {
+            /// Every view, in the order of the tabs; the first is the default.
+            pub const ALL: &'static [View] = &[$(View::$view),+];
+
+            /// Its name in the address (`#view=…`) and in element ids.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(View::$view => $name,)+
+                }
+            }
+
+            /// Its tab's label.
+            pub fn title(self) -> &'static str {
+                match self {
+                    $(View::$view => $title,)+
+                }
+            }
+
+            /// Whether its link carries the draft beside its settings (every view but those
+            /// whose studies bring their own inputs).
+            pub fn needs_scenario(self) -> bool {
+                match self {
+                    $(View::$view => $scenario,)+
+                }
+            }
+        }
+    };
 }
 
-impl View {
-    /// Every view, in the order of the tabs; the first is the default.
-    pub const ALL: [View; 8] = [
-        View::Plan,
-        View::OverTime,
-        View::Sweep,
-        View::Sharing,
-        View::Compare,
-        View::Reproduce,
-        View::HowItWorks,
-        View::Teach,
-    ];
+views!(view_enum);
 
+impl View {
     /// Every view, in the order of the tabs.
     pub fn all() -> &'static [View] {
-        &Self::ALL
-    }
-
-    /// Its name in the address (`#view=…`) and in element ids.
-    pub fn name(self) -> &'static str {
-        match self {
-            View::Plan => "plan",
-            View::OverTime => "over-time",
-            View::Sweep => "sweep",
-            View::Sharing => "gpu-sharing",
-            View::Compare => "compare",
-            View::Reproduce => "reproduce",
-            View::HowItWorks => "how-it-works",
-            View::Teach => "teach",
-        }
-    }
-
-    /// Its tab's label.
-    pub fn title(self) -> &'static str {
-        match self {
-            View::Plan => "Plan",
-            View::OverTime => "Over time",
-            View::Sweep => "Sweep",
-            View::Sharing => "GPU sharing",
-            View::Compare => "Side by side",
-            View::Reproduce => "Reproduce the paper",
-            View::HowItWorks => "How it works",
-            View::Teach => "Step through",
-        }
+        Self::ALL
     }
 
     /// The view of a name, if there is one.

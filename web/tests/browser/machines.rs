@@ -107,7 +107,7 @@ async fn a_machine_scenario_shows_a_box_per_machine_and_a_mark_per_task() {
         .map(|j| {
             j.placement
                 .as_deref()
-                .map(smd_web::components::results::placement_text)
+                .map(smd_web::components::views::plan::results::placement_text)
                 .unwrap_or_default()
         })
         .collect();

@@ -55,7 +55,7 @@ async fn gpu_sharing_shows_its_headline_and_map_and_off_removes_them() {
     .await;
     assert_eq!(
         m.text("[data-testid=sharing-headline]"),
-        smd_web::components::results::sharing_headline(&sharing)
+        smd_web::components::views::plan::results::sharing_headline(&sharing)
     );
     assert!(m
         .text("[data-testid=sharing-headline]")

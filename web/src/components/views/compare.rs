@@ -14,6 +14,9 @@ use smd_core::Plan;
 use smd_sim::SimPolicy;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
+use super::done;
+use crate::export::{self, Export};
+use crate::state::State;
 
 /// The "Side by side" view.
 #[function_component]
@@ -114,6 +117,31 @@ pub fn CompareView() -> Html {
     }
 }
 
+/// What the page needs of the "Side by side" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <CompareView /> }
+    }
+
+    fn noun(&self) -> &'static str {
+        "comparison"
+    }
+
+    fn ready(&self, state: &State) -> bool {
+        done(&state.compare.run.finished).is_some()
+    }
+
+    fn exports(&self, state: &State) -> Option<(Export, Export)> {
+        done(&state.compare.run.finished).map(export::compare)
+    }
+
+    fn run(&self, _: &State, d: &UseReducerDispatcher<State>) {
+        d.dispatch(Action::Compare(CompareAction::Start));
+    }
+}
+
 /// `pool of 2 units` or `16 × t4x4`.
 fn cluster_words(s: &smd_core::Scenario) -> String {
     if s.cluster.has_machines() {
@@ -141,7 +169,7 @@ fn best(side: &Side) -> Option<&Plan> {
 /// The two sides, B against A policy by policy, and what differs in their inputs.
 fn results(state: &crate::components::AppState, r: &Compared) -> Html {
     // The view's own link: both scenarios with their names, compared again on open.
-    let link = crate::components::export::view_link(state, crate::state::View::Compare);
+    let link = crate::components::views::bar::view_link(state, crate::state::View::Compare);
     let share = {
         let d = state.dispatcher();
         let link = link.clone();

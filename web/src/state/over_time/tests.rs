@@ -186,14 +186,14 @@ fn cancel_restarts_the_worker_and_resends_the_solve() {
     let s = with_arrivals(2);
     let r = s.draft.revision;
     let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-    let solve = s.solving.run.as_ref().unwrap().id;
+    let solve = s.solving.run().unwrap().id;
     let s = s.reduce(Action::OverTime(OverTimeAction::Start));
     assert_eq!(s.tasks().len(), 2);
     let restarts = s.solving.restarts;
     let s = s.reduce(Action::OverTime(OverTimeAction::Cancel));
     assert!(s.over_time.run.running.is_none());
     assert_eq!(s.solving.restarts, restarts + 1);
-    assert!(s.solving.run.as_ref().unwrap().id > solve);
+    assert!(s.solving.run().unwrap().id > solve);
     assert_eq!(
         s.view.notice.as_ref().unwrap().text,
         "Simulation cancelled."

@@ -66,11 +66,11 @@ fn reproduce_replies_fill_the_state_and_cancel_keeps_the_solve() {
         Study::Paper,
         false,
     )));
-    let solve = s.solving.run.as_ref().unwrap().id;
+    let solve = s.solving.run().unwrap().id;
     let s = s.reduce(Action::Reproduce(ReproduceAction::Cancel(Study::Paper)));
     assert!(s.reproduction.running.is_none());
     assert_eq!(s.solving.restarts, restarts + 1);
-    assert!(s.solving.run.as_ref().unwrap().id > solve);
+    assert!(s.solving.run().unwrap().id > solve);
     assert!(
         s.reproduction.finished.as_ref().unwrap().is_ok(),
         "the last results stay"

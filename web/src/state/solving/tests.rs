@@ -14,7 +14,7 @@ fn plans_show_as_they_arrive_and_cancel_leaves_the_finished_ones() {
     let solve = |s: Rc<State>| -> (Rc<State>, Vec<Reply>) {
         let revision = s.draft.revision;
         let s = s.reduce(Action::Solve(SolveAction::Start(revision)));
-        let id = s.solving.run.as_ref().unwrap().id;
+        let id = s.solving.run().unwrap().id;
         let mut replies = Vec::new();
         handle(s.request(id).unwrap(), &mut |r| replies.push(r));
         (s, replies)
@@ -35,7 +35,7 @@ fn plans_show_as_they_arrive_and_cancel_leaves_the_finished_ones() {
     };
     // A first solve, slow (its clock has ticked a second), to the end.
     let (s, replies) = solve(state(2));
-    let id = s.solving.run.as_ref().unwrap().id;
+    let id = s.solving.run().unwrap().id;
     let mut s = s.reduce(Action::Solve(SolveAction::Elapsed(id, 1)));
     let n = partials(&replies);
     assert_eq!(n, page_policies(&s.draft.scenario.cluster).len());
@@ -89,7 +89,7 @@ fn plans_show_as_they_arrive_and_cancel_leaves_the_finished_ones() {
     // Fast so far: the finished plans stay on screen (marked stale) …
     assert!(Rc::ptr_eq(&s.solving.shown().unwrap(), &finished));
     // … until the solve has taken a second.
-    let id = s.solving.run.as_ref().unwrap().id;
+    let id = s.solving.run().unwrap().id;
     let s = s.reduce(Action::Solve(SolveAction::Elapsed(id, 1)));
     let shown = s.solving.shown().unwrap();
     assert_eq!((shown.plans.len(), shown.complete), (2, false));
@@ -103,7 +103,7 @@ fn plans_show_as_they_arrive_and_cancel_leaves_the_finished_ones() {
         "6".into(),
     )));
     let (s, replies) = solve(s);
-    let id = s.solving.run.as_ref().unwrap().id;
+    let id = s.solving.run().unwrap().id;
     let mut s = s.reduce(Action::Solve(SolveAction::Elapsed(id, 2)));
     s = s.reduce(Action::Solve(SolveAction::Reply(
         replies
@@ -129,7 +129,7 @@ fn solve_replies_fill_results_and_stale_ones_are_ignored() {
     let s = state(2);
     let r = s.draft.revision;
     let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-    let id = s.solving.run.as_ref().unwrap().id;
+    let id = s.solving.run().unwrap().id;
     assert_eq!(s.tasks(), vec![id]);
     let Some(Request { task, .. }) = s.request(id) else {
         panic!("no request for the run")
@@ -143,7 +143,7 @@ fn solve_replies_fill_results_and_stale_ones_are_ignored() {
             ms: 0.0,
         },
     })));
-    assert!(s.solving.run.is_some());
+    assert!(s.solving.run().is_some());
     for r in replies {
         s = s.reduce(Action::Solve(SolveAction::Reply(r)));
     }
@@ -159,7 +159,7 @@ fn solve_replies_fill_results_and_stale_ones_are_ignored() {
             p.policy
         );
     }
-    assert!(s.solving.run.is_none());
+    assert!(s.solving.run().is_none());
     assert!(!s.results_stale());
     assert!(s.tasks().is_empty());
 }
@@ -206,7 +206,7 @@ fn global_searches_within_the_budget_and_cancel_stops_it() {
     )));
     let r = s.draft.revision;
     let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-    let id = s.solving.run.as_ref().unwrap().id;
+    let id = s.solving.run().unwrap().id;
     let Some(Request {
         task: Task::Solve {
             global_budget_ms, ..
@@ -227,7 +227,7 @@ fn global_searches_within_the_budget_and_cancel_stops_it() {
         done: 1,
         total: 2,
     }));
-    assert_eq!(s.solving.run.as_ref().unwrap().search, None);
+    assert_eq!(s.solving.run().unwrap().progress.search, None);
     let search = smd_core::SearchProgress {
         nodes: 1_200_000,
         best: 1234.5,
@@ -237,13 +237,13 @@ fn global_searches_within_the_budget_and_cancel_stops_it() {
         step: global,
         search,
     }));
-    let run = s.solving.run.as_ref().unwrap();
-    assert_eq!(run.progress, Some((global, 2, 2)));
-    assert_eq!(run.search, Some(search));
+    let run = s.solving.run().unwrap();
+    assert_eq!(run.progress.jobs, Some((global, 2, 2)));
+    assert_eq!(run.progress.search, Some(search));
     // Cancel: the worker is terminated (a restart), the previous plans stay.
     let restarts = s.solving.restarts;
     let s = s.reduce(Action::Solve(SolveAction::Cancel));
-    assert!(s.solving.run.is_none());
+    assert!(s.solving.run().is_none());
     assert_eq!(s.solving.restarts, restarts + 1);
     assert!(s.solve_cancelled());
     // A late report of the cancelled solve changes nothing.
@@ -262,7 +262,7 @@ fn a_landscape_is_requested_once_and_filled_by_its_reply() {
     let s = state(2);
     let r = s.draft.revision;
     let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-    let id = s.solving.run.as_ref().unwrap().id;
+    let id = s.solving.run().unwrap().id;
     let mut replies = Vec::new();
     handle(s.request(id).unwrap(), &mut |r| replies.push(r));
     let s = replies
@@ -276,9 +276,10 @@ fn a_landscape_is_requested_once_and_filled_by_its_reply() {
         .reduce(Action::Solve(SolveAction::RequestLandscape((rev, uid))));
     assert!(Rc::ptr_eq(&s, &again), "asked once");
     let l = s.solving.landscape.clone().unwrap();
-    assert!(l.run > id && l.data.is_none());
-    assert_eq!(s.tasks(), vec![l.run]);
-    let req = s.request(l.run).unwrap();
+    let run = l.id().unwrap();
+    assert!(run > id && l.data().is_none());
+    assert_eq!(s.tasks(), vec![run]);
+    let req = s.request(run).unwrap();
     assert!(matches!(req.task, Task::Landscape { job: 0, .. }));
     let mut replies = Vec::new();
     handle(req, &mut |r| replies.push(r));
@@ -286,7 +287,7 @@ fn a_landscape_is_requested_once_and_filled_by_its_reply() {
         .into_iter()
         .fold(s, |s, r| s.reduce(Action::Solve(SolveAction::Reply(r))));
     assert!(matches!(
-        s.solving.landscape.as_ref().unwrap().data,
+        s.solving.landscape.as_ref().unwrap().data(),
         Some(Ok(_))
     ));
     assert!(s.tasks().is_empty());
@@ -357,21 +358,21 @@ fn a_slow_solve_is_called_out_and_cancel_stops_it() {
     let s = state(2);
     let r = s.draft.revision;
     let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-    let id = s.solving.run.as_ref().unwrap().id;
-    assert!(!s.solving.run.as_ref().unwrap().slow());
+    let id = s.solving.run().unwrap().id;
+    assert!(!s.solving.run().unwrap().slow());
     let s = s.reduce(Action::Solve(SolveAction::Elapsed(id, 1)));
-    assert_eq!(s.solving.run.as_ref().unwrap().elapsed_s, 1);
-    assert!(!s.solving.run.as_ref().unwrap().slow());
+    assert_eq!(s.solving.run().unwrap().progress.elapsed_s, 1);
+    assert!(!s.solving.run().unwrap().slow());
     // A tick of an older run changes nothing.
     let before = s.clone();
     let s = s.reduce(Action::Solve(SolveAction::Elapsed(id + 7, 9)));
     assert!(Rc::ptr_eq(&before, &s));
     let s = s.reduce(Action::Solve(SolveAction::Elapsed(id, SLOW_SOLVE_S)));
-    assert!(s.solving.run.as_ref().unwrap().slow());
+    assert!(s.solving.run().unwrap().slow());
     // Cancel stops it: the worker is replaced and the previous plans stay.
     let restarts = s.solving.restarts;
     let s = s.reduce(Action::Solve(SolveAction::Cancel));
-    assert!(s.solving.run.is_none());
+    assert!(s.solving.run().is_none());
     assert_eq!(s.solving.restarts, restarts + 1);
     assert!(s
         .view
@@ -381,7 +382,7 @@ fn a_slow_solve_is_called_out_and_cancel_stops_it() {
         .text
         .contains("Solve cancelled"));
     let s = s.reduce(Action::Solve(SolveAction::Elapsed(id, 5)));
-    assert!(s.solving.run.is_none());
+    assert!(s.solving.run().is_none());
     // The status says the shown plans are stale because the solve was cancelled (not
     // "being solved"), until the input changes.
     assert!(s.solve_cancelled());
@@ -393,8 +394,8 @@ fn a_slow_solve_is_called_out_and_cancel_stops_it() {
     assert!(!s.solve_cancelled());
     let r = s.draft.revision;
     let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-    let id = s.solving.run.as_ref().unwrap().id;
+    let id = s.solving.run().unwrap().id;
     let s = s.reduce(Action::Solve(SolveAction::Elapsed(id, 4)));
     let s = s.reduce(Action::Solve(SolveAction::WorkerDied("boom".into())));
-    assert_eq!(s.solving.run.as_ref().unwrap().elapsed_s, 0);
+    assert_eq!(s.solving.run().unwrap().progress.elapsed_s, 0);
 }

@@ -9,7 +9,7 @@ use yew::Reducible;
 fn solved(s: Rc<State>) -> Rc<State> {
     let r = s.draft.revision;
     let s = s.reduce(Action::Solve(SolveAction::Start(r)));
-    let id = s.solving.run.as_ref().unwrap().id;
+    let id = s.solving.run().unwrap().id;
     let mut replies = Vec::new();
     handle(s.request(id).unwrap(), &mut |r| replies.push(r));
     replies
@@ -88,15 +88,16 @@ fn a_dead_worker_loses_the_pending_trace() {
     let s = solved(state(2));
     let (rev, uid, _) = s.wanted_landscape().unwrap();
     let s = s.reduce(Action::Teach(TeachAction::RequestTrace((rev, uid))));
+    let id = s.teach.pending().unwrap();
     let s = s.reduce(Action::Solve(SolveAction::WorkerDied("boom".into())));
-    let Some(Err(why)) = &s.teach.trace.as_ref().unwrap().data else {
+    let Some(Err(why)) = &s.teach.trace.as_ref().unwrap().data() else {
         panic!("no message")
     };
     assert!(why.contains("boom"), "{why}");
     assert!(s.teach.pending().is_none());
     // A late reply to it changes nothing.
     let late = Reply::Event {
-        task: s.teach.trace.as_ref().unwrap().run + 1000,
+        task: id + 1000,
         event: Event::Failed {
             message: "late".into(),
         },

@@ -1,9 +1,9 @@
 //! The jobs: a table (add, duplicate, delete, select) and the editor of the selected job.
 
-use super::field::{Field, Messages};
-use super::format::{duration, sig};
-use super::use_app;
 use crate::codec::{layer_totals, Profile};
+use crate::components::field::{Field, Messages};
+use crate::components::format::{duration, sig};
+use crate::components::use_app;
 use crate::fields::{self, FieldKey, JOB_NUMBERS};
 use crate::state::{Action, State};
 use crate::state::{DraftAction, ViewAction};
@@ -41,9 +41,9 @@ pub fn JobsTable() -> Html {
             <h2>{ format!("Jobs ({})", state.draft.scenario.jobs.len()) }
                 <button class="small" onclick={add} data-action="add-job">{"+ add job"}</button>
             </h2>
-            <super::inputs::GeneratePanel />
-            <super::apps::ApplicationPanel />
-            <super::apps::TracePanel />
+            <crate::components::inputs::GeneratePanel />
+            <crate::components::apps::ApplicationPanel />
+            <crate::components::apps::TracePanel />
             <div class="scroll jobs-scroll">
                 <table class="jobs" data-testid="jobs-table">
                     <thead><tr>
@@ -92,7 +92,7 @@ pub fn JobRows(props: &JobRowsProps) -> Html {
     let rows = props.draft.jobs.iter().zip(props.uids.iter()).map(|(j, &uid)| {
         let d = props.dispatch.clone();
         let choose = Callback::from(move |()| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
-        let (select, onkeydown) = super::on_activate(choose);
+        let (select, onkeydown) = crate::components::on_activate(choose);
         let d = props.dispatch.clone();
         let dup = Callback::from(move |e: MouseEvent| {
             e.stop_propagation();
@@ -300,7 +300,7 @@ pub fn MeasuredEditor(props: &MeasuredProps) -> Html {
             <div class="measured-curve" data-testid="step-curve">
                 <p class="summary" data-testid="time-to-target">{ summary }</p>
                 { Html::from_html_unchecked(AttrValue::from(svg.clone())) }
-                <super::chart::ChartDownloads {svg} name="step-curve" />
+                <crate::components::chart::ChartDownloads {svg} name="step-curve" />
             </div>
             <h4>{"Demand of one worker "}<span class="sym">{"Oʷ"}</span>{" (one GPU)"}</h4>
             <div class="grid4">{ demands }</div>

@@ -1,7 +1,7 @@
 //! The objective landscape of the selected job (smd-charts' SVG) with a hover read-out.
 
-use super::format::{duration, sig};
-use super::use_app;
+use crate::components::format::{duration, sig};
+use crate::components::use_app;
 use crate::state::ViewAction;
 use crate::state::{Action, LandscapeValue};
 use smd_charts::{landscape_geometry, landscape_svg, LandscapeOptions, Value};
@@ -44,11 +44,7 @@ pub fn LandscapePanel() -> Html {
     // Yew delegates events, so the event's current target is not the chart: measure this.
     let chart_ref = use_node_ref();
     // The SVG is made again only when the landscape or the quantity changes.
-    let data = state
-        .solving
-        .landscape
-        .as_ref()
-        .and_then(|l| l.data.clone());
+    let data = state.solving.landscape.as_ref().and_then(|l| l.data());
     let chart = use_memo(
         (data.clone(), state.view.value),
         |(data, value)| match data {
@@ -129,7 +125,7 @@ pub fn LandscapePanel() -> Html {
                     <div class="chart" ref={chart_ref.clone()} {onmousemove} {onmouseleave} data-testid="landscape-chart">
                         { Html::from_html_unchecked(svg.clone()) }
                     </div>
-                    <super::chart::ChartDownloads svg={svg.clone()} name="landscape" />
+                    <crate::components::chart::ChartDownloads svg={svg.clone()} name="landscape" />
                     <p class="readout" data-testid="landscape-hover">{ readout }</p>
                     <p class="note">{ [relaxed, opt].into_iter().flatten().collect::<Vec<_>>().join(" · ") }</p>
                 </>

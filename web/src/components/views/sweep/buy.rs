@@ -4,16 +4,17 @@
 //! grid and the frontier (`smd-charts`), a table of the mixes, the exports and a link that
 //! reopens the answer.
 
-use super::apps::{input, select};
-use super::chart::ChartDownloads;
-use super::export::{link_to, save};
-use super::glossary::Term;
-use super::sweep::metric_term;
-use super::use_app;
+use super::capacity::metric_term;
+use crate::components::apps::{input, select};
+use crate::components::chart::ChartDownloads;
+use crate::components::views::bar::{link_to, save};
+use crate::components::glossary::Term;
+use crate::components::use_app;
 use crate::solver::now_ms;
 use crate::solver::pool::{hardware_concurrency, pool_size};
 use crate::state::link::BuyLink;
 use crate::state::{Action, Bought, SweepAction, View};
+use smd_sim::SimPolicy;
 use smd_charts::{mix_frontier_svg, mix_map_svg, BuyOptions};
 use smd_sweep::{mix_words, Metric, Minimize};
 use std::rc::Rc;
@@ -79,17 +80,7 @@ pub fn BuyPanel() -> Html {
         .map(|m| (m.name().to_owned(), m.words().to_owned()))
         .collect();
     let chosen = f.policy_for(&offered);
-    let mut policies: Vec<(String, String)> = offered
-        .iter()
-        .map(|p| (p.name().to_owned(), p.name().to_owned()))
-        .collect();
-    // A policy chosen that no longer applies stays on show (the search says why).
-    if let Some(p) = chosen.filter(|p| !offered.contains(p)) {
-        policies.push((
-            p.name().to_owned(),
-            format!("{} (does not apply)", p.name()),
-        ));
-    }
+    let policies = policy_choices(&offered, chosen);
     let minimize = vec![
         ("cost".to_owned(), "cheapest meeting the goal".to_owned()),
         ("metric".to_owned(), "best within the budget".to_owned()),
@@ -104,22 +95,7 @@ pub fn BuyPanel() -> Html {
             )))
         })
     };
-    let grid_input = {
-        let on = on("grid");
-        let oninput = Callback::from(move |e: InputEvent| {
-            on.emit(e.target_unchecked_into::<HtmlInputElement>().value())
-        });
-        let bad = err("mix");
-        html! {
-            <label class={classes!("field", "grid", bad.is_some().then_some("invalid"))}>
-                <span class="label">{"mixes: type=from:to:step, …"}</span>
-                <input type="text" value={grid.clone()} {oninput} spellcheck="false"
-                    placeholder={crate::state::sweep::buy::DEFAULT_GRID}
-                    aria-invalid={bad.is_some().to_string()} data-field="buy.grid" />
-                if let Some(m) = bad { <span class="msg" data-testid="error" role="alert">{ m }</span> }
-            </label>
-        }
-    };
+    let grid_input = grid_input(grid.clone(), err("mix"), on("grid"));
     let goal_hint = match metric {
         Metric::MeanJct | Metric::P95Jct | Metric::MeanQueue => "e.g. 30min",
         Metric::Cost | Metric::CostPerJob => "e.g. 40 (US dollars)",
@@ -162,8 +138,40 @@ pub fn BuyPanel() -> Html {
     }
 }
 
+/// The policies to choose from: those that apply on the grid, and a chosen one that no
+/// longer applies, on show (the search says why).
+fn policy_choices(offered: &[SimPolicy], chosen: Option<SimPolicy>) -> Vec<(String, String)> {
+    let mut policies: Vec<(String, String)> = offered
+        .iter()
+        .map(|p| (p.name().to_owned(), p.name().to_owned()))
+        .collect();
+    if let Some(p) = chosen.filter(|p| !offered.contains(p)) {
+        policies.push((
+            p.name().to_owned(),
+            format!("{} (does not apply)", p.name()),
+        ));
+    }
+    policies
+}
+
+/// The grid of mixes as typed, with its problem.
+fn grid_input(grid: String, bad: Option<&String>, on: Callback<String>) -> Html {
+    let oninput = Callback::from(move |e: InputEvent| {
+        on.emit(e.target_unchecked_into::<HtmlInputElement>().value())
+    });
+    html! {
+        <label class={classes!("field", "grid", bad.is_some().then_some("invalid"))}>
+            <span class="label">{"mixes: type=from:to:step, …"}</span>
+            <input type="text" value={grid} {oninput} spellcheck="false"
+                placeholder={crate::state::sweep::buy::DEFAULT_GRID}
+                aria-invalid={bad.is_some().to_string()} data-field="buy.grid" />
+            if let Some(m) = bad { <span class="msg" data-testid="error" role="alert">{ m }</span> }
+        </label>
+    }
+}
+
 /// The running search's progress, with Cancel; or that the last one was cancelled.
-fn progress(state: &super::AppState) -> Html {
+fn progress(state: &crate::components::AppState) -> Html {
     let b = &state.sweep.buy;
     let (Some(r), Some((done, total))) = (&b.run.running, b.progress()) else {
         return match b.cancelled {

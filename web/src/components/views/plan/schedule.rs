@@ -1,6 +1,6 @@
 //! The layer schedule of the selected job (smd-charts' SVG from smd-core's simulation).
 
-use super::use_app;
+use crate::components::use_app;
 use smd_charts::{schedule_svg, ScheduleOptions, TimeUnit};
 use smd_core::scenario::{Job, Layer, Overlap};
 use std::rc::Rc;
@@ -78,7 +78,7 @@ pub fn ScheduleChart(props: &ScheduleChartProps) -> Html {
     html! {
         <>
             <div class="chart" data-testid="schedule-chart">{ Html::from_html_unchecked(AttrValue::from(svg.clone())) }</div>
-            <super::chart::ChartDownloads {svg} name="schedule" />
+            <crate::components::chart::ChartDownloads {svg} name="schedule" />
         </>
     }
 }

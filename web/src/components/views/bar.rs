@@ -3,66 +3,20 @@
 //! again when the link opens ([`ViewLink`]) — and the glossary. It also starts a view a
 //! link asked to run.
 
-use super::io::{download, link_with};
-use super::use_app;
+use super::spec;
 use crate::codec;
-use crate::export::{self, Export};
-use crate::solver::now_ms;
-use crate::solver::pool::{hardware_concurrency, pool_size};
+use crate::components::io::{download, link_with};
+use crate::components::use_app;
+use crate::export::Export;
 use crate::state::link::ViewLink;
-use crate::state::{Action, CompareAction, Notice, OverTimeAction, State, SweepAction};
+use crate::state::{Action, Notice, State};
 use crate::state::{View, ViewAction};
 use yew::prelude::*;
-
-/// A view's results, as it shows them.
-enum Shown<'a> {
-    Plan(&'a crate::state::Results),
-    OverTime(&'a crate::state::Simulated),
-    Sweep(&'a crate::state::Swept),
-    Compare(&'a crate::state::Compared),
-    Sharing(&'a crate::state::sharing::Studied),
-    /// The studies that finished: the paper's, the fidelity study's.
-    Reproduce(Vec<&'a crate::state::Reproduced>),
-}
-
-/// The results `view` shows, if it has any (cheap: what the buttons' state needs).
-fn shown(state: &State, view: View) -> Option<Shown<'_>> {
-    match view {
-        View::Plan => state.solving.results.as_deref().map(Shown::Plan),
-        View::OverTime => done(&state.over_time.run.finished).map(Shown::OverTime),
-        View::Sweep => done(&state.sweep.run.finished).map(Shown::Sweep),
-        View::Compare => done(&state.compare.run.finished).map(Shown::Compare),
-        View::Sharing => done(&state.sharing.run.finished).map(Shown::Sharing),
-        View::Reproduce => {
-            let studies: Vec<_> = [&state.reproduction.finished, &state.fidelity.finished]
-                .into_iter()
-                .filter_map(done)
-                .collect();
-            (!studies.is_empty()).then_some(Shown::Reproduce(studies))
-        }
-        View::HowItWorks | View::Teach => None,
-    }
-}
-
-/// A background part's finished result, if it finished well.
-fn done<T>(finished: &Option<Result<std::rc::Rc<T>, String>>) -> Option<&T> {
-    finished.as_ref()?.as_deref().ok()
-}
 
 /// The view's exports, if it has results: (CSV, JSON). Made on demand (a click), not at
 /// every render.
 pub fn exports(state: &State, view: View) -> Option<(Export, Export)> {
-    Some(match shown(state, view)? {
-        Shown::Plan(r) => export::plan(r),
-        Shown::OverTime(r) => export::over_time(r),
-        Shown::Sweep(r) => {
-            let f = &state.sweep.form;
-            export::sweep(r, f.metric_for(&r.base), &f.answer_policy, &f.goal)
-        }
-        Shown::Compare(r) => export::compare(r),
-        Shown::Sharing(r) => export::sharing(r),
-        Shown::Reproduce(r) => export::reproduce(&r),
-    })
+    spec(view).exports(state)
 }
 
 /// The address that reopens `view` of `state`: the scenario, the view, its settings.
@@ -72,7 +26,7 @@ pub fn view_link(state: &State, view: View) -> String {
 
 /// The address of `view` with `settings` (and the draft, where the view needs it).
 pub fn link_to(state: &State, view: View, settings: ViewLink) -> String {
-    let parts = if ViewLink::needs_scenario(view) {
+    let parts = if view.needs_scenario() {
         format!(
             "{}&{}",
             codec::share_fragment(&state.draft.scenario),
@@ -85,7 +39,7 @@ pub fn link_to(state: &State, view: View, settings: ViewLink) -> String {
 }
 
 /// Downloads `e`, saying so (or why not) at the top of the page.
-pub fn save(state: &super::AppState, e: Export) {
+pub fn save(state: &crate::components::AppState, e: Export) {
     let note = match download(&e.name, e.mime, &e.text) {
         Ok(()) => Notice::info(format!("Exported {} ({} bytes).", e.name, e.text.len())),
         Err(m) => Notice::warning(format!("Download failed: {m}")),
@@ -114,25 +68,16 @@ pub fn ViewBar(p: &BarProps) -> Html {
         use_effect_with(run, move |&run| {
             if run {
                 d.dispatch(Action::View(ViewAction::RanOnOpen));
-                match view {
-                    View::OverTime => d.dispatch(Action::OverTime(OverTimeAction::Start)),
-                    View::Sweep => d.dispatch(Action::Sweep(SweepAction::Start(
-                        pool_size(hardware_concurrency()),
-                        now_ms(),
-                    ))),
-                    View::Compare => d.dispatch(Action::Compare(CompareAction::Start)),
-                    View::Sharing => super::sharing_start::start(&st, &d),
-                    _ => {}
-                }
+                spec(view).run(&st, &d);
             }
         });
     }
-    if matches!(view, View::HowItWorks | View::Teach) {
+    if !spec(view).has_exports() {
         return html! {
-            <div class="view-bar" data-testid="view-bar"><super::glossary::Glossary /></div>
+            <div class="view-bar" data-testid="view-bar"><crate::components::glossary::Glossary /></div>
         };
     }
-    let ready = shown(&state, view).is_some();
+    let ready = spec(view).ready(&state);
     let save = |json: bool| {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| {
@@ -154,13 +99,7 @@ pub fn ViewBar(p: &BarProps) -> Html {
         })
     };
     // What the view's results are, on its buttons (the Plan view also exports its inputs).
-    let noun = match view {
-        View::Plan => "plans",
-        View::OverTime => "runs",
-        View::Sweep => "sweep",
-        View::Compare => "comparison",
-        _ => "results",
-    };
+    let noun = spec(view).noun();
     let what = if ready {
         "what this view shows"
     } else {
@@ -173,12 +112,12 @@ pub fn ViewBar(p: &BarProps) -> Html {
             <button onclick={save(true)} disabled={!ready} data-testid="export-json"
                 title={format!("Download {what} as JSON (the file contracts of docs/SCENARIO.md)")}>{ format!("Export {noun} JSON") }</button>
             if view == View::Plan {
-                <super::io::ShareLink />
+                <crate::components::io::ShareLink />
             } else {
                 <button onclick={copy} data-testid="view-link"
                     title="Copy a link that reopens this view with the scenario and its settings, and runs it again">{"Copy link to this view"}</button>
             }
-            <super::glossary::Glossary />
+            <crate::components::glossary::Glossary />
             if let Some(url) = &*link {
                 <label class="share">
                     <span class="label">{"Link copied (where the browser allows):"}</span>

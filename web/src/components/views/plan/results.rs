@@ -1,8 +1,8 @@
 //! The plans: the comparison of the policies with the recommended plan (`global`'s, with
 //! its proof status), the selected policy's job table and its resource bars.
 
-use super::format::{duration, ms, percent, percent_sig, sig};
-use super::use_app;
+use crate::components::format::{duration, ms, percent, percent_sig, sig};
+use crate::components::use_app;
 use crate::fields::{resource_label, RESOURCES};
 use crate::state::ViewAction;
 use crate::state::{Action, Results, State};
@@ -52,7 +52,7 @@ fn compare_row(
 ) -> Html {
     let select =
         Callback::from(move |()| dispatch.dispatch(Action::View(ViewAction::SelectPolicy(policy))));
-    let (onclick, onkeydown) = super::on_activate(select);
+    let (onclick, onkeydown) = crate::components::on_activate(select);
     let selected = state.view.policy == policy;
     let aria_selected = selected.to_string();
     let recommended = r.recommended().is_some_and(|p| p.policy == policy);
@@ -177,7 +177,7 @@ pub fn PolicyCompare() -> Html {
     });
     html! {
         <section class="card" id="compare" data-testid="policies">
-            <h2>{"Policies"}<super::glossary::Term term="utility" /><span class="sub">{ if r.complete {
+            <h2>{"Policies"}<crate::components::glossary::Term term="utility" /><span class="sub">{ if r.complete {
                 let when = if r.prebuilt {
                     "solved when the page was built".to_string()
                 } else {
@@ -337,7 +337,7 @@ pub fn SharingCard(props: &MachineMapProps) -> Html {
             <p data-testid="sharing-headline"><strong>{ sharing_headline(sharing) }</strong></p>
             if let Some(svg) = svg {
                 <div class="chart scroll">{ Html::from_html_unchecked(AttrValue::from(svg.clone())) }</div>
-                <super::chart::ChartDownloads {svg} name="gpu-sharing" />
+                <crate::components::chart::ChartDownloads {svg} name="gpu-sharing" />
             } else {
                 <p class="note" data-testid="gpu-map-too-big">{ format!("{} shared GPUs are more than the map draws ({MAX_MAP_GPUS}).", sharing.gpus.len()) }</p>
             }
@@ -415,7 +415,7 @@ pub fn PlanTable(props: &PlanTableProps) -> Html {
         let uid = props.results.uids.get(i).copied().unwrap_or(0);
         let d = props.dispatch.clone();
         let select = Callback::from(move |()| d.dispatch(Action::View(ViewAction::SelectJob(uid))));
-        let (onclick, onkeydown) = super::on_activate(select);
+        let (onclick, onkeydown) = crate::components::on_activate(select);
         let selected = props.selected == Some(uid);
         let status = if j.admitted {
             html! { <span class="ok">{"✓ admitted"}</span> }
@@ -597,7 +597,7 @@ pub fn MachineMap(props: &MachineMapProps) -> Html {
             if let Some(s) = summary { <p class="note" data-testid="placement-summary">{ s }</p> }
             if let Some(svg) = svg {
                 <div class="chart scroll" ref={map} {onclick} {onkeydown}>{ Html::from_html_unchecked(AttrValue::from(svg.clone())) }</div>
-                <super::chart::ChartDownloads {svg} name="machine-map" />
+                <crate::components::chart::ChartDownloads {svg} name="machine-map" />
             } else {
                 <p class="note" data-testid="machine-map-too-big">{ format!("{} machines are more than the map draws ({MAX_MAP_MACHINES}); the plan table says where each job runs.", sig(machines, 6)) }</p>
             }

@@ -2,10 +2,10 @@
 //! form (what varies, the sizes, the policies, over time, the workers), progress with
 //! Cancel, then the knee in words, the charts of `smd-charts` and a table of the numbers.
 
-use super::apps::{input, machine_choices, select};
-use super::format::{duration, sig};
-use super::glossary::Term;
-use super::use_app;
+use crate::components::apps::{input, machine_choices, select};
+use crate::components::format::{duration, sig};
+use crate::components::glossary::Term;
+use crate::components::use_app;
 use crate::solver::now_ms;
 use crate::solver::pool::{hardware_concurrency, pool_size, MAX_WORKERS};
 use crate::state::sweep::has_arrivals;
@@ -142,7 +142,9 @@ fn metric_label(m: Metric) -> &'static str {
 }
 
 /// A callback that sets a field of the sweep form.
-fn field_callback(state: &super::AppState) -> impl Fn(&'static str) -> Callback<String> + '_ {
+fn field_callback(
+    state: &crate::components::AppState,
+) -> impl Fn(&'static str) -> Callback<String> + '_ {
     move |field: &'static str| {
         let d = state.dispatcher();
         Callback::from(move |v: String| d.dispatch(Action::Sweep(SweepAction::Field(field, v))))
@@ -292,7 +294,7 @@ fn SweepPolicies() -> Html {
 }
 
 /// The running sweep's progress, with Cancel; or that the last one was cancelled.
-fn progress(state: &super::AppState) -> Html {
+fn progress(state: &crate::components::AppState) -> Html {
     let sw = &state.sweep;
     let (Some(r), Some(((done, total), (units, all)))) = (&sw.run.running, sw.progress()) else {
         return match sw.cancelled {
@@ -319,7 +321,7 @@ fn progress(state: &super::AppState) -> Html {
 }
 
 /// The last sweep: the answer, the charts and the table; or why it stopped.
-fn results(state: &super::AppState) -> Html {
+fn results(state: &crate::components::AppState) -> Html {
     match &state.sweep.run.finished {
         None => html! {},
         Some(Err(m)) => html! { <p class="bad" data-testid="sweep-error">{ m }</p> },
@@ -419,7 +421,7 @@ fn SweepCharts(p: &ChartsProps) -> Html {
         html! {
             <>
                 { Html::from_html_unchecked(svg.clone()) }
-                <super::chart::ChartDownloads {svg} name={metric.testid()} />
+                <crate::components::chart::ChartDownloads {svg} name={metric.testid()} />
             </>
         }
     };

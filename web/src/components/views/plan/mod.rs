@@ -4,8 +4,15 @@
 //! schedule), every current problem above both. At a laptop's 1024 px both columns stay
 //! side by side, so that the policies are on the first screen.
 
-use crate::components::{inputs, io, jobs, landscape, results, schedule, status};
+pub mod jobs;
+pub mod landscape;
+pub mod results;
+pub mod schedule;
+
+use crate::components::{inputs, io, status};
 use yew::prelude::*;
+use crate::export::{self, Export};
+use crate::state::State;
 
 /// The "Plan" view.
 #[function_component]
@@ -28,5 +35,26 @@ pub fn PlanView() -> Html {
                 </div>
             </div>
         </>
+    }
+}
+
+/// What the page needs of the "Plan" view.
+pub struct Spec;
+
+impl super::ViewSpec for Spec {
+    fn body(&self) -> Html {
+        html! { <PlanView /> }
+    }
+
+    fn noun(&self) -> &'static str {
+        "plans"
+    }
+
+    fn ready(&self, state: &State) -> bool {
+        state.solving.results.is_some()
+    }
+
+    fn exports(&self, state: &State) -> Option<(Export, Export)> {
+        state.solving.results.as_deref().map(export::plan)
     }
 }
