@@ -82,22 +82,29 @@ pub(crate) fn cluster_of(
     Ok((cluster, names))
 }
 
+/// The error of job `id`, of the parameter-server kind, under a `policy` that schedules
+/// measured all-reduce jobs only (the rule of docs/MODEL.md `section`).
+pub(crate) fn measured_only(id: &str, policy: &dyn Display, section: &str) -> Error {
+    Error::field(
+        Some(id),
+        "architecture",
+        format!(
+            "is the parameter-server kind: {policy} schedules measured all-reduce jobs only \
+             (docs/MODEL.md {section})"
+        ),
+    )
+}
+
 /// Each job of `s` as the loop takes it: its application, arrival, requested GPUs and
 /// batch (the application's largest when the file leaves it free).
 fn specs_of(s: &Scenario, policy: &dyn Display) -> Result<Vec<Spec>, Error> {
     s.jobs
         .iter()
         .map(|j| {
-            let m = j.measured.as_ref().ok_or_else(|| {
-                Error::field(
-                    Some(&j.id),
-                    "architecture",
-                    format!(
-                        "is the parameter-server kind: {policy} schedules measured all-reduce \
-                         jobs only (docs/MODEL.md §24)"
-                    ),
-                )
-            })?;
+            let m = j
+                .measured
+                .as_ref()
+                .ok_or_else(|| measured_only(&j.id, policy, "§24"))?;
             let measured = smd_measured::measured::Measured::of(m.app)
                 .map_err(|e| Error::Solver(e.to_string()))?;
             let [init, top] = measured.batch_range();

@@ -22,16 +22,9 @@ pub(super) fn curves<'a>(world: &'a World, policy: &str) -> Result<Vec<&'a Curve
         .iter()
         .zip(&world.s.jobs)
         .map(|(m, j)| {
-            m.measured.as_ref().ok_or_else(|| {
-                Error::field(
-                    Some(&j.id),
-                    "architecture",
-                    format!(
-                        "is the parameter-server kind: {policy} schedules measured all-reduce \
-                         jobs only (docs/MODEL.md §21.1)"
-                    ),
-                )
-            })
+            m.measured
+                .as_ref()
+                .ok_or_else(|| crate::hetero_input::measured_only(&j.id, &policy, "§21.1"))
         })
         .collect()
 }
