@@ -220,8 +220,10 @@ async function accessibility(url, rows, check) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => check(false, `page error: ${e}`));
+  // The live page's plan (the prerendered plan in the HTML is gone once the page is live).
   const settled = () => page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
-    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'), rows, { timeout: 180000 });
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]')
+    && !document.getElementById('prerender'), rows, { timeout: 180000 });
   await page.goto(url);
   await settled();
   const top = await page.evaluate(() => document.querySelector('[data-testid=policies]')?.getBoundingClientRect().top);
@@ -416,8 +418,10 @@ async function hostedPage(site, sub, rows, check) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on('pageerror', (e) => check(false, `page error: ${e}`));
+  // The live page's plan (the prerendered plan in the HTML is gone once the page is live).
   const planned = (p, timeout = 120000) => p.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
-    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]'),
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]')
+    && !document.getElementById('prerender'),
   rows, { timeout });
   await page.goto(url);
   await planned(page);
@@ -1143,8 +1147,14 @@ if (mode === 'shots') {
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
   await page.goto(url);
+  // The live page (not the plan prerendered in the HTML, which is there at once), its plan
+  // shown and its solver up: the first plan comes from the build, before the worker is ready.
+  await page.waitForSelector('html[data-first-plan-ms]', { state: 'attached', timeout: 180000 });
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
-    && !document.querySelector('[data-testid=progress]'), rows, { timeout: 180000 });
+    && !document.querySelector('[data-testid=progress]')
+    && !document.getElementById('prerender')
+    && document.querySelector('[data-testid=status]')?.textContent.includes('solver ready'), rows, { timeout: 180000 })
+    .catch(() => {});
   const status = await page.locator('[data-testid=status]').textContent();
   const total = await page.locator('[data-testid=total-utility]').textContent();
   const compare = await page.locator('[data-testid=policy-compare] tbody tr').count();
