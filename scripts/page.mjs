@@ -78,6 +78,14 @@ async function open() {
   return { context, page };
 }
 
+// The live page's plan of `rows` rows, settled: no solve running, nothing stale, and the plan
+// prerendered in the HTML (there before the module loads) replaced by the live page.
+function livePlan(page, rows, timeout = 180000) {
+  return page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
+    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]')
+    && !document.getElementById('prerender'), rows, { timeout });
+}
+
 // The Plan view's "Algorithm settings" (ε, M_δ, q, seed, global's budget…), folded at
 // first, opened to type into them.
 async function algorithmSettings(page) {
@@ -220,12 +228,8 @@ async function accessibility(url, rows, check) {
   const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
   const page = await context.newPage();
   page.on('pageerror', (e) => check(false, `page error: ${e}`));
-  // The live page's plan (the prerendered plan in the HTML is gone once the page is live).
-  const settled = () => page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
-    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]')
-    && !document.getElementById('prerender'), rows, { timeout: 180000 });
   await page.goto(url);
-  await settled();
+  await livePlan(page, rows);
   const top = await page.evaluate(() => document.querySelector('[data-testid=policies]')?.getBoundingClientRect().top);
   check(top !== undefined && top < 768, `at 1024×768 the Policies card starts ${top} px down`);
   console.log(`Plan at 1024×768: the Policies card starts ${top?.toFixed(0)} px down`);
@@ -418,11 +422,7 @@ async function hostedPage(site, sub, rows, check) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on('pageerror', (e) => check(false, `page error: ${e}`));
-  // The live page's plan (the prerendered plan in the HTML is gone once the page is live).
-  const planned = (p, timeout = 120000) => p.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
-    && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]')
-    && !document.getElementById('prerender'),
-  rows, { timeout });
+  const planned = (p, timeout = 120000) => livePlan(p, rows, timeout);
   await page.goto(url);
   await planned(page);
 
@@ -1147,14 +1147,11 @@ if (mode === 'shots') {
   const problems = [];
   page.on('pageerror', (e) => problems.push(`page error: ${e}`));
   await page.goto(url);
-  // The live page (not the plan prerendered in the HTML, which is there at once), its plan
-  // shown and its solver up: the first plan comes from the build, before the worker is ready.
-  await page.waitForSelector('html[data-first-plan-ms]', { state: 'attached', timeout: 180000 });
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
-    && !document.querySelector('[data-testid=progress]')
-    && !document.getElementById('prerender')
-    && document.querySelector('[data-testid=status]')?.textContent.includes('solver ready'), rows, { timeout: 180000 })
-    .catch(() => {});
+  // The live page's plan, then its solver up: the first plan comes from the build, before
+  // the worker is ready (the checks below say what is missing if it never is).
+  await livePlan(page, rows);
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent.includes('solver ready'),
+    null, { timeout: 180000 }).catch(() => {});
   const status = await page.locator('[data-testid=status]').textContent();
   const total = await page.locator('[data-testid=total-utility]').textContent();
   const compare = await page.locator('[data-testid=policy-compare] tbody tr').count();
