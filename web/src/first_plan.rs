@@ -114,11 +114,17 @@ pub fn recorded() -> Option<Recorded> {
 /// recorded budget and nothing was solved yet; else `state` as it is.
 pub fn replay(state: State) -> State {
     let d = &state.draft;
+    // The cheap checks first: a page opened on another scenario (a saved draft, a link) does
+    // not parse the file (the recorded scenario is the default one: `first_plan_is_current`).
+    if !d.valid
+        || state.solving.results.is_some()
+        || state.solving.run().is_some()
+        || *d.scenario != crate::defaults::default_scenario()
+    {
+        return state;
+    }
     let fits = |r: &Recorded| {
-        d.valid
-            && state.solving.results.is_none()
-            && state.solving.run().is_none()
-            && *d.scenario == r.scenario
+        *d.scenario == r.scenario
             && (1000.0 * d.settings.global_budget_s - r.global_budget_ms).abs() < 1e-9
     };
     let Some(rec) = recorded().filter(fits) else {
@@ -235,6 +241,31 @@ mod tests {
             kept == fresh,
             "web/first-plan.html is stale: re-render (SMD_BLESS=1)"
         );
+    }
+
+    /// index.html hides the prerendered plan for a saved draft and for a link's scenario,
+    /// settings, second scenario or view, by the page's own names for them.
+    #[test]
+    fn index_html_hides_the_prerender_by_the_page_s_names() {
+        let index = include_str!("../../index.html");
+        assert!(index.contains(&format!("'{}'", crate::components::app::STORAGE_KEY)));
+        // The hash parameters the script tests for: `/(^|[#&])(a|b|…)=/`.
+        let at = index.find("(^|[#&])(").expect("the hash test") + "(^|[#&])(".len();
+        let listed = &index[at..at + index[at..].find(')').expect("its end")];
+        let mut listed: Vec<&str> = listed.split('|').collect();
+        let mut names: Vec<&str> = [
+            crate::codec::SHARE_PARAM,
+            crate::codec::COMPARE_PARAM,
+            crate::state::link::VIEW_SETTINGS_PARAM,
+            crate::route::VIEW_PARAM,
+        ]
+        .iter()
+        .map(|p| p.trim_end_matches('='))
+        .collect();
+        listed.sort_unstable();
+        names.sort_unstable();
+        assert_eq!(listed, names);
+        assert!(index.contains(&format!("<div id=\"{PRERENDER_ID}\" inert></div>")));
     }
 
     /// Opening on the default scenario shows every policy's plan at once, complete, with a
