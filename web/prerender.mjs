@@ -1,4 +1,4 @@
-// Trunk post_build hook (Trunk.toml, before sw-stamp): puts the default scenario's first
+// Trunk post_build step (web/post-build.mjs, first): puts the default scenario's first
 // plan, rendered natively by the page's own components (web/first-plan.html, kept current by
 // `cargo test -p smd-web --lib first_plan`), into the staged index.html, so the browser
 // paints the plan from the HTML alone while the page's module loads; the module replaces

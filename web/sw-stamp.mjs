@@ -1,5 +1,5 @@
-// Trunk post_build hook (Trunk.toml): writes into the staged sw.js the list of the build's
-// files and a digest of their contents, so that each build is a new service worker with a
+// Trunk post_build step (web/post-build.mjs, last): writes into the staged sw.js the list
+// of the build's files and a digest of their contents, so that each build is a new service worker with a
 // cache of its own (web/sw.js). Runs with Node, which the page's build already needs (npm).
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -202,7 +202,9 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     fn prerender() -> String {
         let props = crate::AppProps {
-            solver: crate::solver::SolverMode::InThread,
+            solver: crate::solver::SolverMode::InThread(crate::solver::Handler(
+                crate::solver::handle,
+            )),
             storage_key: None,
             initial: None,
             read_link: false,

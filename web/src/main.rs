@@ -1,10 +1,6 @@
-//! The page's entry point (Trunk's `data-bin="smd-web"`). The same module runs the solver in
-//! the page's Web Workers (web/solver-worker.js), where `main` starts the worker's loop.
+//! The page's entry point (Trunk's `data-bin="smd-web"`). The solver is a module of its own
+//! (`src/solver_main.rs`) that only the page's Web Workers load.
 
 fn main() {
-    if smd_web::solver::in_worker() {
-        smd_web::solver::worker_main();
-    } else {
-        smd_web::start();
-    }
+    smd_web::start();
 }

@@ -84,7 +84,7 @@ fn scenario(jobs: usize, seed: u64) -> Scenario {
 
 fn props(initial: Option<Scenario>) -> AppProps {
     AppProps {
-        solver: SolverMode::InThread,
+        solver: SolverMode::InThread(smd_web::solver::Handler(smd_web::solver::handle)),
         storage_key: None,
         initial: initial.map(Rc::new),
         read_link: false,

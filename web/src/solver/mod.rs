@@ -13,25 +13,12 @@ pub mod pool;
 pub mod protocol;
 pub mod worker;
 
-pub use page::{Solver, SolverMode, WORKER_URL};
+pub use page::{Handler, Solver, SolverMode, WORKER_URL};
 pub use protocol::{
     page_policies, ClaimLine, Event, Experiment, FgdMap, FgdOutput, FgdPolicy, FgdTask, Output,
     Partial, Reply, Request, Task,
 };
 pub use worker::{handle, worker_main};
-
-/// Whether this module runs in a Web Worker (the solver's) rather than on the page.
-pub fn in_worker() -> bool {
-    #[cfg(target_arch = "wasm32")]
-    {
-        use wasm_bindgen::JsCast;
-        js_sys::global()
-            .dyn_into::<web_sys::DedicatedWorkerGlobalScope>()
-            .is_ok()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    false
-}
 
 /// A `performance.mark` named `name` on the page's timeline (the load benchmark reads the
 /// first of each: `scripts/page.mjs bench`).

@@ -129,7 +129,7 @@ impl Pool {
     /// while the user reads the form. In-thread (tests) there is nothing to warm.
     pub fn warm_up(&self) {
         let mut inner = self.inner.borrow_mut();
-        if inner.mode == SolverMode::InThread {
+        if matches!(inner.mode, SolverMode::InThread(_)) {
             return;
         }
         for _ in 0..inner.slots.len() {
