@@ -86,6 +86,33 @@ function livePlan(page, rows, timeout = 180000) {
     && !document.getElementById('prerender'), rows, { timeout });
 }
 
+// A module that does not load is said, not waited for: the page's own (the first plan stays
+// on screen, inert, under the message) and the solver's, fetched only by the workers (the
+// page works, and its notice says the solver could not start).
+async function modulesThatFail(check) {
+  const blocked = async (pattern) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await page.route(pattern, (r) => r.abort());
+    await page.goto(url);
+    return { context, page };
+  };
+  let { context, page } = await blocked(/smd-web-[0-9a-f]+_bg\.wasm$/);
+  const alert = await page.waitForSelector('#load-error', { timeout: 60000 }).then((e) => e.textContent()).catch(() => null);
+  check(alert?.startsWith('The planner could not start'), `without the page's module: ${JSON.stringify(alert)}`);
+  check(await page.locator('#prerender [data-testid=plan-row]').count() > 0, 'without the page\'s module, the first plan is still shown');
+  await context.close();
+  ({ context, page } = await blocked(/smd-solver-[0-9a-f]+_bg\.wasm$/));
+  await livePlan(page, 30).catch(() => {});
+  const dead = await page.waitForFunction(() => !document.getElementById('prerender')
+    && document.querySelector('main')?.textContent.includes('the solver could not start'), null, { timeout: 60000 })
+    .then(() => true).catch(() => false);
+  const status = await page.locator('main').first().textContent().catch(() => '');
+  check(dead, `without the solver's module the page reads ${JSON.stringify(status.slice(0, 300))}`);
+  check(await page.locator('#load-error').count() === 0, 'without the solver\'s module, the page itself started');
+  await context.close();
+}
+
 // The Plan view's "Algorithm settings" (ε, M_δ, q, seed, global's budget…), folded at
 // first, opened to type into them.
 async function algorithmSettings(page) {
@@ -1167,6 +1194,7 @@ if (mode === 'shots') {
   if (!problems.length) await overTimeBesideASearch(page, check);
   if (!problems.length) await traceInTheWorker(page, check);
   if (!problems.length) await machinesInTheWorker(page, check);
+  if (!problems.length) await modulesThatFail(check);
   if (problems.length) {
     console.error(`e2e: ${problems.join('; ')}`);
     process.exitCode = 1;

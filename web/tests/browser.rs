@@ -702,6 +702,36 @@ async fn the_quick_fidelity_study_shows_its_verdicts() {
 /// How it works opens on the pipeline as a figure: seven stages, each a link to its
 /// paragraph on the page.
 #[wasm_bindgen_test]
+async fn the_data_view_names_every_bundled_data_set_its_licence_and_source() {
+    let m = Mounted::new(props(Some(scenario(2, 1))));
+    m.planned(2).await;
+    m.click("[role=tab][data-view=data]");
+    m.until("the data view", |m| {
+        m.count("[data-testid=data-source]") == 3
+    })
+    .await;
+    let rows = m.all("[data-testid=data-source]");
+    for (row, folder) in rows.iter().zip(["data/pollux", "data/sia", "data/openb"]) {
+        let text = row.text_content().unwrap_or_default();
+        assert!(text.contains(folder), "{folder} in {text}");
+        let link = row
+            .query_selector("a")
+            .unwrap()
+            .expect("a link to the source");
+        assert!(link
+            .get_attribute("href")
+            .unwrap()
+            .starts_with("https://github.com/"));
+    }
+    // The lists come from the crates: every GPU type the planner models is named.
+    let sia = rows[1].text_content().unwrap_or_default();
+    for gpu in smd_core::scenario::Gpu::ALL {
+        assert!(sia.contains(gpu.label()), "{} in {sia}", gpu.label());
+    }
+    assert_eq!(m.selected_view(), "data");
+}
+
+#[wasm_bindgen_test]
 async fn how_it_works_draws_the_pipeline_with_links_to_its_paragraphs() {
     let m = Mounted::new(props(Some(scenario(2, 1))));
     m.planned(2).await;
@@ -849,7 +879,8 @@ async fn the_tabs_show_each_view_and_the_address_names_it() {
             "Side by side",
             "Reproduce the paper",
             "How it works",
-            "Step through"
+            "Step through",
+            "Data"
         ]
     );
     assert_eq!(m.selected_view(), "plan");

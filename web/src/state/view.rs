@@ -32,6 +32,8 @@ macro_rules! views {
             HowItWorks: how_it_works, "how-it-works", "How it works", true;
             /// SMD step by step for one job and one plan (docs/MODEL.md §20).
             Teach: teach, "teach", "Step through", true;
+            /// Where the bundled measurements, traces and published results come from.
+            Data: data, "data", "Data", false;
         }
     };
 }
