@@ -313,6 +313,11 @@ async function accessibility(url, rows, check) {
     ['teach', async () => {
       await page.waitForSelector('[data-testid=teach-step]', { timeout: 60000 });
     }, 'teach', '[data-testid=teach-step]'],
+    // Where the data comes from, the licence notice it carries opened.
+    ['data', async () => {
+      await page.waitForSelector('[data-testid=data-source]');
+      await page.evaluate(() => document.querySelectorAll('.data-sources details').forEach((d) => { d.open = true; }));
+    }, 'data', '[data-testid=data-source]'],
     // The plan on 16 × t4x4 machines: the machine groups, the wider policies' table, the map.
     ['plan', async () => {
       await page.click('[data-action=use-machines]');

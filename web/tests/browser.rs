@@ -707,11 +707,17 @@ async fn the_data_view_names_every_bundled_data_set_its_licence_and_source() {
     m.planned(2).await;
     m.click("[role=tab][data-view=data]");
     m.until("the data view", |m| {
-        m.count("[data-testid=data-source]") == 3
+        m.count("[data-testid=data-source]") == 4
     })
     .await;
     let rows = m.all("[data-testid=data-source]");
-    for (row, folder) in rows.iter().zip(["data/pollux", "data/sia", "data/openb"]) {
+    let folders = [
+        "data/pollux",
+        "data/sia",
+        "data/openb",
+        "crates/smd-fgd/src/gorand_table.rs",
+    ];
+    for (row, folder) in rows.iter().zip(folders) {
         let text = row.text_content().unwrap_or_default();
         assert!(text.contains(folder), "{folder} in {text}");
         let link = row
@@ -728,6 +734,13 @@ async fn the_data_view_names_every_bundled_data_set_its_licence_and_source() {
     for gpu in smd_core::scenario::Gpu::ALL {
         assert!(sia.contains(gpu.label()), "{} in {sia}", gpu.label());
     }
+    // The BSD notice the Go table is redistributed under, reproduced in full.
+    let notice = rows[3].query_selector("pre").unwrap().expect("the notice");
+    assert_eq!(
+        notice.text_content().unwrap(),
+        smd_fgd::gorand_table::NOTICE
+    );
+    assert!(smd_fgd::gorand_table::NOTICE.starts_with("Copyright 2009 The Go Authors."));
     assert_eq!(m.selected_view(), "data");
 }
 

@@ -19,7 +19,7 @@ pub mod data;
 pub mod experiment;
 pub mod frag;
 pub mod gorand;
-mod gorand_table;
+pub mod gorand_table;
 pub mod policy;
 pub mod published;
 pub mod study;

@@ -24,6 +24,8 @@ struct Source {
     used_for: &'static str,
     /// The papers to cite.
     cite: &'static str,
+    /// A notice its licence asks to be reproduced with it.
+    notice: Option<&'static str>,
 }
 
 fn labels<T: Copy>(all: &[T], label: fn(T) -> &'static str) -> String {
@@ -51,6 +53,7 @@ fn sources() -> Vec<Source> {
             used_for: "measured jobs (Plan), planning over time and its reference policies \
                        (Over time), the fidelity studies (Reproduce the paper)",
             cite: "Qiao et al., Pollux, OSDI 2021; Jeon et al., ATC 2019 (the Philly trace)",
+            notice: None,
         },
         Source {
             name: "Sia: the same applications on several GPU types",
@@ -72,6 +75,7 @@ fn sources() -> Vec<Source> {
                        (Over time), what to buy (Sweep)",
             cite: "Jayaram Subramanya et al., Sia, SOSP 2023; Jeon et al., ATC 2019; Hu et al., \
                    SC 2021 (the Helios trace)",
+            notice: None,
         },
         Source {
             name: "Alibaba openb: a production GPU-sharing cluster",
@@ -86,48 +90,55 @@ fn sources() -> Vec<Source> {
             licence: "Apache-2.0",
             used_for: "GPU sharing in a production cluster (GPU sharing)",
             cite: "Weng et al., Beware of Fragmentation, USENIX ATC 2023",
+            notice: None,
+        },
+        Source {
+            name: "Go's math/rand seeding table",
+            folder: "crates/smd-fgd/src/gorand_table.rs",
+            what: "The 607 values Go's math/rand mixes into every seeded state.".to_owned(),
+            source: "the Go distribution (src/math/rand/rng.go)",
+            url: "https://github.com/golang/go/blob/master/src/math/rand/rng.go",
+            licence: "BSD-3-Clause (its notice below)",
+            used_for: "the GPU-sharing experiment's random draws, made as the published runs \
+                       made them (GPU sharing)",
+            cite: "—",
+            notice: Some(smd_fgd::gorand_table::NOTICE),
         },
     ]
 }
 
-/// The view.
+/// The view: a card per data set.
 #[function_component]
 pub fn DataView() -> Html {
-    let rows = sources().into_iter().map(|s| {
+    let cards = sources().into_iter().map(|s| {
         html! {
-            <tr data-testid="data-source">
-                <th scope="row">{ s.name }<div class="muted"><code>{ s.folder }</code></div></th>
-                <td>{ s.what }</td>
-                <td><a href={s.url} target="_blank" rel="noopener">{ s.source }</a></td>
-                <td>{ s.licence }</td>
-                <td>{ s.used_for }</td>
-                <td>{ s.cite }</td>
-            </tr>
+            <section class="card data-source" data-testid="data-source">
+                <h2>{ s.name }<span class="muted">{" — "}<code>{ s.folder }</code></span></h2>
+                <dl>
+                    <dt>{"What"}</dt><dd>{ s.what }</dd>
+                    <dt>{"Published by"}</dt>
+                    <dd><a href={s.url} target="_blank" rel="noopener">{ s.source }</a></dd>
+                    <dt>{"Licence"}</dt><dd>{ s.licence }</dd>
+                    <dt>{"Used for"}</dt><dd>{ s.used_for }</dd>
+                    <dt>{"Cite"}</dt><dd>{ s.cite }</dd>
+                </dl>
+                if let Some(notice) = s.notice {
+                    <details>
+                        <summary>{"The licence's notice"}</summary>
+                        <pre class="notice-text">{ notice }</pre>
+                    </details>
+                }
+            </section>
         }
     });
     html! {
-        <section class="card data-sources">
-            <h2>{"Where the data comes from"}</h2>
+        <div class="data-sources">
             <p>{"The planner carries the measurements, traces and published results below: \
                  byte-exact copies of public research artifacts, each folder with a README \
                  that describes its files. Synthetic jobs (the default scenario) use none of \
                  them. Cite the papers where your numbers rest on the data."}</p>
-            <div class="scroll">
-                <table class="data">
-                    <thead>
-                        <tr>
-                            <th scope="col">{"Data"}</th>
-                            <th scope="col">{"What"}</th>
-                            <th scope="col">{"Published by"}</th>
-                            <th scope="col">{"Licence"}</th>
-                            <th scope="col">{"Used for"}</th>
-                            <th scope="col">{"Cite"}</th>
-                        </tr>
-                    </thead>
-                    <tbody>{ for rows }</tbody>
-                </table>
-            </div>
-        </section>
+            { for cards }
+        </div>
     }
 }
 
