@@ -91,7 +91,9 @@ function livePlan(page, rows, timeout = 180000) {
 // page works, and its notice says the solver could not start).
 async function modulesThatFail(check) {
   const blocked = async (pattern) => {
-    const context = await browser.newContext({ viewport });
+    // No service worker: the files it caches as it installs would reach the page past the
+    // route that blocks them.
+    const context = await browser.newContext({ viewport, serviceWorkers: 'block' });
     const page = await context.newPage();
     await page.route(pattern, (r) => r.abort());
     await page.goto(url);
