@@ -191,8 +191,9 @@ fn start_worker(url: &str, on_death: DeathFn) -> Result<web_sys::Worker, String>
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options(url, &options).map_err(&fail)?;
-    let glue = absolute(&format!("{}.js", solver_base())).map_err(&fail)?;
-    let module = solver_module();
+    let base = solver_base();
+    let glue = absolute(&format!("{base}.js")).map_err(&fail)?;
+    let module = solver_module(&base);
     let posted = worker.clone();
     wasm_bindgen_futures::spawn_local(async move {
         let sent = async {
@@ -215,20 +216,20 @@ thread_local! {
     static MODULE: RefCell<Option<js_sys::Promise>> = const { RefCell::new(None) };
 }
 
-/// The solver's `WebAssembly.Module`: fetched and compiled while it downloads
-/// (`WebAssembly.compileStreaming`) on the first call; later calls share it. A failed fetch
-/// or compile is tried again on the next call (a restarted worker).
-fn solver_module() -> js_sys::Promise {
+/// The solver's `WebAssembly.Module` (`{base}_bg.wasm`): fetched and compiled while it
+/// downloads (`WebAssembly.compileStreaming`) on the first call; later calls share it. A
+/// failed fetch or compile is tried again on the next call (a restarted worker).
+fn solver_module(base: &str) -> js_sys::Promise {
     use wasm_bindgen_futures::JsFuture;
     MODULE.with(|m| {
         let mut m = m.borrow_mut();
         if let Some(p) = m.as_ref() {
             return p.clone();
         }
-        let p = wasm_bindgen_futures::future_to_promise(async {
+        let url = format!("{base}_bg.wasm");
+        let p = wasm_bindgen_futures::future_to_promise(async move {
             let compiled = async {
                 let window = web_sys::window().ok_or("no window to fetch the solver from")?;
-                let url = format!("{}_bg.wasm", solver_base());
                 let r: web_sys::Response = JsFuture::from(window.fetch_with_str(&url))
                     .await?
                     .dyn_into()?;

@@ -1,8 +1,9 @@
 //! Data: where the measurements, traces and published results the planner uses come from,
 //! under which licence, what each is used for, and whom to cite.
 //!
-//! The lists of applications, GPU types, workloads and policies come from the crates that
-//! read the data, so the view cannot name one the planner does not have.
+//! The applications, GPU types, workloads and published policies it counts and names come
+//! from the crates that read the data, so the view cannot name one the planner does not
+//! have; the trace's sizes and seeds are as its README states them.
 
 use smd_apps::trace::{SIA_WORKLOADS, WORKLOADS};
 use smd_apps::app::App;
@@ -80,10 +81,11 @@ fn sources() -> Vec<Source> {
         Source {
             name: "Alibaba openb: a production GPU-sharing cluster",
             folder: "data/openb",
-            what: "The 1 213 GPU nodes and 8 152 pods of the default pod list, and the \
-                   published results of the fragmentation experiment (six policies, seeds \
-                   42–51)."
-                .to_owned(),
+            what: format!(
+                "The 1 213 GPU nodes and 8 152 pods of the default pod list, and the published \
+                 results of the fragmentation experiment ({} policies, seeds 42–51).",
+                smd_fgd::Policy::PUBLISHED.len(),
+            ),
             source: "alibaba/clusterdata (cluster-trace-gpu-v2023); results from \
                      hkust-adsl/kubernetes-scheduler-simulator",
             url: "https://github.com/alibaba/clusterdata",

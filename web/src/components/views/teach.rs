@@ -158,14 +158,13 @@ pub fn TeachPanel() -> Html {
         );
     };
     let selected_index = state.wanted_landscape().map(|(_, _, i)| i);
-    let on_job = super::plan::landscape::select_job(state.dispatcher(), results.uids.clone());
-    let picker = html! {
-        <select onchange={on_job} aria-label="job" data-testid="teach-job">
-            { for results.scenario.jobs.iter().enumerate().map(|(i, j)| html! {
-                <option selected={Some(i) == selected_index}>{ &j.id }</option>
-            }) }
-        </select>
-    };
+    let picker = super::plan::landscape::job_picker(
+        state.dispatcher(),
+        &results,
+        selected_index,
+        None,
+        Some("teach-job"),
+    );
     // A measured job: what applies instead of steps (docs/MODEL.md §21.1).
     let measured = selected_index
         .and_then(|i| results.scenario.jobs.get(i))

@@ -61,7 +61,6 @@ pub fn LandscapePanel() -> Html {
     let Some(results) = state.solving.results.clone() else {
         return html! {};
     };
-    let on_job = select_job(state.dispatcher(), results.uids.clone());
     let switch = |v: LandscapeValue, label: &'static str| {
         let d = state.dispatcher();
         let on = state.view.value == v;
@@ -74,13 +73,13 @@ pub fn LandscapePanel() -> Html {
         }
     };
     let selected_index = state.wanted_landscape().map(|(_, _, i)| i);
-    let picker = html! {
-        <select onchange={on_job} aria-label="job" data-field="landscape.job">
-            { for results.scenario.jobs.iter().enumerate().map(|(i, j)| html! {
-                <option selected={Some(i) == selected_index}>{ &j.id }</option>
-            }) }
-        </select>
-    };
+    let picker = job_picker(
+        state.dispatcher(),
+        &results,
+        selected_index,
+        Some("landscape.job"),
+        None,
+    );
     let measured = selected_index
         .and_then(|i| results.scenario.jobs.get(i))
         .is_some_and(|j| j.measured.is_some());
@@ -173,18 +172,30 @@ fn hover_at(
     })
 }
 
-/// A job picker's change handler: the job at the chosen option's index (in `uids`, the
-/// plan's order) becomes the selected job — the landscape's and the stepper's pickers.
-pub(crate) fn select_job(
+/// The job picker of the landscape and of the stepper: the plan's jobs, `selected` chosen;
+/// the job at the chosen option's index (in the plan's order) becomes the selected job.
+/// `field` and `testid` name the element for links and tests.
+pub(crate) fn job_picker(
     d: UseReducerDispatcher<crate::state::State>,
-    uids: Vec<u64>,
-) -> Callback<Event> {
-    Callback::from(move |e: Event| {
+    results: &crate::state::Results,
+    selected: Option<usize>,
+    field: Option<&'static str>,
+    testid: Option<&'static str>,
+) -> Html {
+    let uids = results.uids.clone();
+    let on_job = Callback::from(move |e: Event| {
         let i = e
             .target_unchecked_into::<HtmlSelectElement>()
             .selected_index();
         if let Some(&u) = usize::try_from(i).ok().and_then(|i| uids.get(i)) {
             d.dispatch(Action::View(ViewAction::SelectJob(u)));
         }
-    })
+    });
+    html! {
+        <select onchange={on_job} aria-label="job" data-field={field} data-testid={testid}>
+            { for results.scenario.jobs.iter().enumerate().map(|(i, j)| html! {
+                <option selected={Some(i) == selected}>{ &j.id }</option>
+            }) }
+        </select>
+    }
 }
