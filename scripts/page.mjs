@@ -86,6 +86,28 @@ function livePlan(page, rows, timeout = 180000) {
     && !document.getElementById('prerender'), rows, { timeout });
 }
 
+// A returning visitor who edited nothing is shown the prerendered first plan again (the
+// default draft is not saved); one who edited is shown their draft, not the default's plan.
+async function returningVisit(check, rows) {
+  const context = await browser.newContext({ viewport, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const painted = () => page.evaluate(() => document.documentElement.dataset.prerendered === '1');
+  await page.goto(url);
+  check(await painted(), 'the first visit paints the prerendered plan');
+  await livePlan(page, rows);
+  await page.reload();
+  check(await painted(), 'a second visit without edits paints the prerendered plan');
+  await livePlan(page, rows);
+  await page.fill("[data-field='cluster.units']", '2');
+  await page.waitForFunction(() => localStorage.getItem('smd-planner/draft-v1') !== null, null, { timeout: 30000 })
+    .catch(() => check(false, 'an edited draft is saved'));
+  await page.reload();
+  check(!(await painted()), "a visit after an edit does not paint the default's plan");
+  await page.waitForFunction(() => document.querySelector("[data-field='cluster.units']")?.value === '2', null, { timeout: 180000 })
+    .catch(() => check(false, 'the edited draft is back after a reload'));
+  await context.close();
+}
+
 // A module that does not load is said, not waited for: the page's own (the first plan stays
 // on screen, inert, under the message) and the solver's, fetched only by the workers (the
 // page works, and its notice says the solver could not start).
@@ -1202,6 +1224,7 @@ if (mode === 'shots') {
   if (!problems.length) await traceInTheWorker(page, check);
   if (!problems.length) await machinesInTheWorker(page, check);
   if (!problems.length) await modulesThatFail(check);
+  if (!problems.length) await returningVisit(check, rows);
   if (problems.length) {
     console.error(`e2e: ${problems.join('; ')}`);
     process.exitCode = 1;

@@ -132,6 +132,14 @@ impl Draft {
 }
 
 impl Draft {
+    /// Whether this is the draft a page with nothing saved opens on: the default scenario
+    /// with the default settings and nothing typed. Such a draft is not kept, so the next
+    /// visit opens on the default too, painted from its prerendered first plan (index.html
+    /// shows that only when no draft is saved).
+    pub fn is_default(&self) -> bool {
+        *self == Draft::of(crate::defaults::default_scenario())
+    }
+
     /// JSON for localStorage.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a draft always serialises")

@@ -396,19 +396,34 @@ pub const SIA_WORKLOADS: [(&str, &str); 68] = [
 /// The bundled workload named `name` ([`WORKLOADS`], [`SIA_WORKLOADS`]), or a message
 /// listing them.
 pub fn workload(name: &str) -> Result<&'static str, String> {
-    WORKLOADS
-        .iter()
-        .chain(SIA_WORKLOADS.iter())
-        .find(|(n, _)| *n == name.trim())
-        .map(|(_, text)| *text)
-        .ok_or_else(|| {
-            format!(
-                "unknown workload {:?} (expected workload-1 … workload-8, workload-1-half … \
-                 workload-8-half, philly-1 … philly-8, helios-1 … helios-10 or \
-                 helios-rate-R-K with R = 10, 20, 30, 40, 50 and K = 1 … 10)",
-                smd_core::error::cut(name),
-            )
-        })
+    find(WORKLOADS.iter().chain(SIA_WORKLOADS.iter()), name).ok_or_else(|| {
+        format!(
+            "unknown workload {:?} (expected workload-1 … workload-8, workload-1-half … \
+             workload-8-half, philly-1 … philly-8, helios-1 … helios-10 or \
+             helios-rate-R-K with R = 10, 20, 30, 40, 50 and K = 1 … 10)",
+            smd_core::error::cut(name),
+        )
+    })
+}
+
+/// The Pollux artifact's bundled workload named `name` ([`WORKLOADS`] only), or a message
+/// listing them. Code that only offers these names calls this instead of [`workload`], so a
+/// program that links it (the page's module) does not carry [`SIA_WORKLOADS`]' texts.
+pub fn pollux_workload(name: &str) -> Result<&'static str, String> {
+    find(WORKLOADS.iter(), name).ok_or_else(|| {
+        format!(
+            "unknown workload {:?} (expected workload-1 … workload-8 or workload-1-half … \
+             workload-8-half)",
+            smd_core::error::cut(name),
+        )
+    })
+}
+
+fn find<'a>(
+    mut list: impl Iterator<Item = &'a (&'static str, &'static str)>,
+    name: &str,
+) -> Option<&'static str> {
+    list.find(|(n, _)| *n == name.trim()).map(|(_, text)| *text)
 }
 
 /// Reads a trace: a header naming the five [`COLUMNS`] (any order, no others), then one

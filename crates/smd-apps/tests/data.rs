@@ -117,3 +117,24 @@ fn bundled_workloads_are_the_files() {
         assert_eq!(text, data(&format!("{dir}/workload-{n}.csv")), "{name}");
     }
 }
+
+/// The Pollux-only lookup the page uses finds every Pollux workload as `workload` does, and
+/// refuses the Sia artifact's names (their texts stay out of a program that only calls it).
+#[test]
+fn the_pollux_lookup_is_the_full_lookup_on_pollux_names() {
+    use smd_apps::trace::{pollux_workload, workload, SIA_WORKLOADS, WORKLOADS};
+    for (name, text) in WORKLOADS {
+        assert_eq!(pollux_workload(name), Ok(text), "{name}");
+        assert_eq!(
+            pollux_workload(&format!(" {name} ")),
+            workload(name),
+            "{name}"
+        );
+    }
+    for (name, _) in SIA_WORKLOADS {
+        assert!(workload(name).is_ok(), "{name}");
+        let e = pollux_workload(name).unwrap_err();
+        assert!(e.contains(name) && e.contains("workload-8-half"), "{e}");
+    }
+    assert!(pollux_workload("").is_err());
+}

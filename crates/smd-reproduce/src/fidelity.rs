@@ -158,7 +158,7 @@ pub fn scenario(workload: &str, load: &str) -> Result<Scenario, Error> {
     } else {
         workload.to_owned()
     };
-    let text = smd_apps::trace::workload(&name).map_err(Error::Solver)?;
+    let text = smd_apps::trace::pollux_workload(&name).map_err(Error::Solver)?;
     let arrivals = smd_apps::trace::parse(text).map_err(|e| Error::Solver(e.to_string()))?;
     let t4 = smd_apps::machines::machine_type("t4x4").map_err(Error::Solver)?;
     smd_apps::trace::scenario(

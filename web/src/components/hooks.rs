@@ -283,7 +283,13 @@ pub fn use_saved_draft(state: &AppState, key: Option<AttrValue>) {
     use_effect_with(state.draft.edits, move |_| {
         let save = move || {
             if let (Some(k), Some(store)) = (key, storage()) {
-                if store.set_item(&k, &st.draft.to_saved().to_json()).is_err() {
+                let draft = st.draft.to_saved();
+                let kept = if draft.is_default() {
+                    store.remove_item(&k)
+                } else {
+                    store.set_item(&k, &draft.to_json())
+                };
+                if kept.is_err() {
                     st.dispatch(Action::View(ViewAction::Notify(Notice::warning(
                         "This scenario is too large for the browser's storage: export it to keep it.",
                     ))));

@@ -258,7 +258,14 @@ pub enum Output {
     /// The cluster's GPUs at one moment of a run.
     FgdMap(Box<FgdMap>),
     /// A simulation: one run per policy asked for, in order.
-    Simulated(Vec<Run>),
+    Simulated {
+        /// The runs.
+        runs: Vec<Run>,
+        /// The reference simulator's published mean JCT, s, per policy, when the scenario
+        /// is a bundled workload as the reference ran it
+        /// (`smd_reproduce::fidelity::reference_means`); empty otherwise.
+        reference: Vec<(String, f64)>,
+    },
     /// One size of a sweep: every policy's numbers there.
     SweepPoint(Box<smd_sweep::PointResult>),
     /// One mix of What to buy's grid: its price, value and run.

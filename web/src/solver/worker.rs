@@ -376,7 +376,14 @@ pub fn simulate(
     policies: &[smd_sim::SimPolicy],
     ctx: &mut Ctx,
 ) -> Result<Output, String> {
-    runs(scenario, policies, ctx).map(Output::Simulated)
+    let runs = runs(scenario, policies, ctx)?;
+    // Computed here, so the page's module does not carry the published results.
+    let reference = smd_reproduce::fidelity::reference_means(scenario)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, mean)| (name.to_owned(), mean))
+        .collect();
+    Ok(Output::Simulated { runs, reference })
 }
 
 /// [`simulate`]'s runs: each of `policies` that applies to `scenario`, in order.
@@ -754,6 +761,47 @@ mod tests {
         }
     }
 
+    /// A simulation of a bundled workload as the reference simulator ran it carries the
+    /// reference's published means (the page shows them beside its runs); any other
+    /// scenario carries none.
+    #[test]
+    fn a_simulation_carries_the_reference_s_means_when_they_apply() {
+        let reference = |scenario: &Scenario| {
+            let mut events = Vec::new();
+            handle(
+                Request {
+                    id: 3,
+                    task: Task::Simulate {
+                        scenario: scenario.clone(),
+                        policies: vec![smd_sim::SimPolicy::Fifo],
+                    },
+                },
+                &mut |r| match r {
+                    Reply::Event { task: 3, event } => events.push(event),
+                    other => panic!("unexpected {other:?}"),
+                },
+            );
+            match events.pop() {
+                Some(Event::Done {
+                    output: Output::Simulated { reference, .. },
+                    ..
+                }) => reference,
+                other => panic!("{other:?}"),
+            }
+        };
+        let s = smd_reproduce::fidelity::scenario("workload-1", "0.5").expect("bundled");
+        let want: Vec<(String, f64)> = smd_reproduce::fidelity::reference_means(&s)
+            .expect("the reference ran it")
+            .into_iter()
+            .map(|(n, m)| (n.to_owned(), m))
+            .collect();
+        assert_eq!(want.len(), 3);
+        assert_eq!(reference(&s), want);
+        let mut fewer = s.clone();
+        fewer.jobs.pop();
+        assert_eq!(reference(&fewer), Vec::new());
+    }
+
     /// A simulation reports where each policy is under its step, then its runs in the
     /// order asked; no policy is a failure.
     #[test]
@@ -792,7 +840,7 @@ mod tests {
             );
         }
         let Some(Event::Done {
-            output: Output::Simulated(runs),
+            output: Output::Simulated { runs, .. },
             ..
         }) = events.last()
         else {
@@ -840,7 +888,7 @@ mod tests {
             },
         );
         let Some(Event::Done {
-            output: Output::Simulated(runs),
+            output: Output::Simulated { runs, .. },
             ..
         }) = events.last()
         else {

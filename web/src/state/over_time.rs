@@ -133,12 +133,13 @@ impl WorkerTask for Simulation {
     }
 
     fn done(&self, output: Output, ms: f64) -> Option<Simulated> {
-        let Output::Simulated(runs) = output else {
+        let Output::Simulated { runs, reference } = output else {
             return None;
         };
         Some(Simulated {
             scenario: self.scenario.clone(),
             runs,
+            reference,
             label: self.label.clone(),
             ms,
         })
@@ -152,6 +153,9 @@ pub struct Simulated {
     pub scenario: Rc<Scenario>,
     /// One run per policy, in order.
     pub runs: Vec<Run>,
+    /// The reference simulator's published mean JCT, s, per policy, when the scenario is a
+    /// bundled workload as the reference ran it; empty otherwise.
+    pub reference: Vec<(String, f64)>,
     /// What it is, in words.
     pub label: String,
     /// Wall time, ms.
@@ -368,7 +372,7 @@ impl State {
         }
         if self.over_time.form.source == SimSource::Workload {
             let loaded = self.over_time.workload().and_then(|(name, m, n, take)| {
-                let text = trace::workload(name).map_err(|m| ("source", m))?;
+                let text = trace::pollux_workload(name).map_err(|m| ("source", m))?;
                 self.draft
                     .load_arrivals(name, text, m, n, take)
                     .map_err(|e| ("source", trace_message(&e)))

@@ -233,13 +233,14 @@ fn refusals(run: &Run) -> Html {
 /// The reference simulator's published mean JCTs when the run is a bundled workload as
 /// the reference ran it (docs/FIDELITY.md), so the agreement is in sight.
 fn reference(r: &Simulated) -> Html {
-    let Some(means) = smd_reproduce::fidelity::reference_means(&r.scenario) else {
+    if r.reference.is_empty() {
         return html! {};
-    };
-    let words: Vec<String> = means
+    }
+    let words: Vec<String> = r
+        .reference
         .iter()
         .map(|(name, mean)| {
-            let name = match *name {
+            let name = match name.as_str() {
                 "optimus" => "optimus_oracle",
                 other => other,
             };

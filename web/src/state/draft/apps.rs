@@ -435,7 +435,7 @@ impl DraftState {
     /// Loads the form's bundled workload.
     pub fn load_workload(&mut self) -> Option<String> {
         let name = self.trace.workload;
-        let text = trace::workload(name).ok()?;
+        let text = trace::pollux_workload(name).ok()?;
         self.load_trace(name, text)
     }
 

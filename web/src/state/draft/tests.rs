@@ -179,3 +179,29 @@ fn generate_form_checks_its_numbers() {
     assert_eq!(s.draft.scenario.jobs.len(), 7);
     assert_eq!(s.draft.scenario.params.epsilon, 0.2, "parameters are kept");
 }
+
+/// A page opened with nothing saved has the default draft, which is not kept (its next
+/// visit paints the prerendered first plan); any edit, a setting's included, is kept, and
+/// an edit typed back to the default value is the default again.
+#[test]
+fn only_a_draft_other_than_the_default_is_kept() {
+    let fresh = State::new(Draft::of(crate::defaults::default_scenario()));
+    assert!(fresh.draft.to_saved().is_default());
+    let epsilon = FieldKey::top("epsilon");
+    let was = fresh.draft.text(&epsilon);
+    let edited = Rc::new(fresh).reduce(Action::Draft(DraftAction::Edit(
+        epsilon.clone(),
+        "0.2".into(),
+    )));
+    assert!(!edited.draft.to_saved().is_default());
+    let typed = edited.reduce(Action::Draft(DraftAction::Edit(
+        epsilon.clone(),
+        "0.2x".into(),
+    )));
+    assert!(!typed.draft.to_saved().is_default(), "a typed text is kept");
+    let back = typed.reduce(Action::Draft(DraftAction::Edit(epsilon, was)));
+    assert!(back.draft.to_saved().is_default());
+    let budget = FieldKey::top(fields::GLOBAL_BUDGET);
+    let setting = back.reduce(Action::Draft(DraftAction::Edit(budget, "9".into())));
+    assert!(!setting.draft.to_saved().is_default(), "a setting is kept");
+}

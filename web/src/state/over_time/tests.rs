@@ -263,6 +263,7 @@ fn the_verdict_names_the_shortest_jct_and_the_longest_wait() {
     let mut r = crate::state::Simulated {
         scenario: Rc::new(scenario),
         runs,
+        reference: Vec::new(),
         label: "the draft".into(),
         ms: 1.0,
     };
