@@ -563,6 +563,16 @@ mod tests {
     use super::*;
     use smd_core::Policy;
 
+    /// The events of one task handled by the worker, in order.
+    fn events_of(task: Task) -> Vec<Event> {
+        let mut events = Vec::new();
+        handle(Request { id: 1, task }, &mut |r| match r {
+            Reply::Event { task: 1, event } => events.push(event),
+            other => panic!("unexpected {other:?}"),
+        });
+        events
+    }
+
     /// A re-plan after an edit of one job solves that job's Algorithm 1 only.
     #[test]
     fn replan_after_one_edit_solves_one_job() {
@@ -617,20 +627,10 @@ mod tests {
             seed: 4,
             ..Default::default()
         });
-        let mut events = Vec::new();
-        handle(
-            Request {
-                id: 42,
-                task: Task::Solve {
-                    scenario: s,
-                    global_budget_ms: 3000.0,
-                },
-            },
-            &mut |r| match r {
-                Reply::Event { task: 42, event } => events.push(event),
-                other => panic!("unexpected {other:?}"),
-            },
-        );
+        let events = events_of(Task::Solve {
+            scenario: s,
+            global_budget_ms: 3000.0,
+        });
         let planned = events
             .iter()
             .filter(|e| matches!(e, Event::Partial(Partial::Planned(_))))
@@ -767,20 +767,10 @@ mod tests {
     #[test]
     fn a_simulation_carries_the_reference_s_means_when_they_apply() {
         let reference = |scenario: &Scenario| {
-            let mut events = Vec::new();
-            handle(
-                Request {
-                    id: 3,
-                    task: Task::Simulate {
-                        scenario: scenario.clone(),
-                        policies: vec![smd_sim::SimPolicy::Fifo],
-                    },
-                },
-                &mut |r| match r {
-                    Reply::Event { task: 3, event } => events.push(event),
-                    other => panic!("unexpected {other:?}"),
-                },
-            );
+            let mut events = events_of(Task::Simulate {
+                scenario: scenario.clone(),
+                policies: vec![smd_sim::SimPolicy::Fifo],
+            });
             match events.pop() {
                 Some(Event::Done {
                     output: Output::Simulated { reference, .. },
@@ -817,20 +807,10 @@ mod tests {
             j.arrival_s = Some(1200.0 * i as f64);
         }
         let policies = vec![smd_sim::SimPolicy::Oasis, smd_sim::SimPolicy::Fifo];
-        let mut events = Vec::new();
-        handle(
-            Request {
-                id: 9,
-                task: Task::Simulate {
-                    scenario: s.clone(),
-                    policies: policies.clone(),
-                },
-            },
-            &mut |r| match r {
-                Reply::Event { task: 9, event } => events.push(event),
-                other => panic!("unexpected {other:?}"),
-            },
-        );
+        let events = events_of(Task::Simulate {
+            scenario: s.clone(),
+            policies: policies.clone(),
+        });
         for step in 0..2 {
             assert!(
                 events
@@ -873,20 +853,10 @@ mod tests {
     #[test]
     fn a_heterogeneity_aware_run_times_its_decisions() {
         let scenario = warm_up_scenario().expect("the warm-up's scenario");
-        let mut events = Vec::new();
-        handle(
-            Request {
-                id: 4,
-                task: Task::Simulate {
-                    scenario: scenario.clone(),
-                    policies: vec![smd_sim::SimPolicy::Sia],
-                },
-            },
-            &mut |r| match r {
-                Reply::Event { task: 4, event } => events.push(event),
-                other => panic!("unexpected {other:?}"),
-            },
-        );
+        let events = events_of(Task::Simulate {
+            scenario: scenario.clone(),
+            policies: vec![smd_sim::SimPolicy::Sia],
+        });
         let Some(Event::Done {
             output: Output::Simulated { runs, .. },
             ..
@@ -927,17 +897,7 @@ mod tests {
                 .any(|j| j.first_start_s.is_some_and(|s| s > j.arrival_s)),
             "no job waits on {WARM_UP_MACHINES} machines"
         );
-        let mut events = Vec::new();
-        handle(
-            Request {
-                id: 3,
-                task: Task::WarmUp,
-            },
-            &mut |r| match r {
-                Reply::Event { task: 3, event } => events.push(event),
-                other => panic!("unexpected {other:?}"),
-            },
-        );
+        let events = events_of(Task::WarmUp);
         let done: Vec<_> = events
             .iter()
             .filter(|e| matches!(e, Event::Done { .. } | Event::Failed { .. }))
@@ -984,17 +944,7 @@ mod tests {
             policies: policies.clone(),
             global_budget_ms: 3000.0,
         };
-        let mut events = Vec::new();
-        handle(
-            Request {
-                id: 3,
-                task: task(s.clone()),
-            },
-            &mut |r| match r {
-                Reply::Event { task: 3, event } => events.push(event),
-                other => panic!("unexpected {other:?}"),
-            },
-        );
+        let events = events_of(task(s.clone()));
         let steps: Vec<_> = events
             .iter()
             .filter_map(|e| match e {
