@@ -1,6 +1,9 @@
 // Drives the built page in Debian's Chromium with playwright-core (no browser download).
 //   node scripts/page.mjs shots URL OUTDIR   screenshots at 1400×1000
 //   node scripts/page.mjs bench URL RUNS      load → first plan painted (and the bytes fetched before it), → interactive, ms (fresh context per run)
+//   node scripts/page.mjs bench-ab URL URL_B RUNS  the same two times for two builds, loaded in
+//                                            turn (A, B, A, B, …) so that the machine's drift
+//                                            falls on both; medians and the median paired gap
 //   node scripts/page.mjs big URL JOBS        responsiveness and cancel during a large solve
 //   node scripts/page.mjs e2e URL ROWS        the page shows a plan of ROWS jobs; global: the
 //                                            recommended plan, its search, Cancel, its budget;
@@ -68,12 +71,12 @@ const browser = await chromium.launch({
 });
 const viewport = { width: 1400, height: 1000 };
 
-async function open() {
+async function open(target = url) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`page error: ${e}`));
   page.on('console', (m) => { if (m.type() === 'error') console.error(`console: ${m.text()}`); });
-  await page.goto(url);
+  await page.goto(target);
   await page.waitForSelector('html[data-first-plan-ms]', { state: 'attached', timeout: 120000 });
   return { context, page };
 }
@@ -1125,6 +1128,30 @@ if (mode === 'shots') {
     process.exitCode = 1;
   } else {
     console.log('a11y: no serious or critical violation on any view; at 1024×768 each view\'s result (the Policies card on Plan) on the first screen; no table wider than its box');
+  }
+} else if (mode === 'bench-ab') {
+  // Runs of one build differ by about ±100 ms on a 2-core machine, so two builds measured
+  // one after the other cannot be told apart; loaded in turn, their paired gaps can.
+  const other = arg;
+  const runs = Number(process.argv[5] || 9);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const seen = { A: [], B: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const [name, target] of [['A', url], ['B', other]]) {
+      const { context, page } = await open(target);
+      seen[name].push(await page.evaluate(() => {
+        const interactive = Number(document.documentElement.dataset.firstPlanMs);
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+        return { painted: document.documentElement.dataset.prerendered ? fcp : interactive, interactive };
+      }));
+      await context.close();
+    }
+  }
+  for (const key of ['painted', 'interactive']) {
+    const [a, b] = [seen.A.map((r) => r[key]), seen.B.map((r) => r[key])];
+    const gaps = a.map((x, i) => b[i] - x);
+    console.log(`${key}: A median ${median(a).toFixed(0)} ms, B median ${median(b).toFixed(0)} ms; `
+      + `B − A, median of ${runs} pairs: ${median(gaps).toFixed(0)} ms (${gaps.filter((g) => g < 0).length} of ${runs} pairs faster in B)`);
   }
 } else if (mode === 'bench') {
   const runs = Number(arg || 5);

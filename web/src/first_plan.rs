@@ -208,6 +208,7 @@ mod tests {
             initial: None,
             read_link: false,
             debounce_ms: 0,
+            first_screen: true,
         };
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
@@ -232,6 +233,17 @@ mod tests {
             fresh.contains("data-testid=\"plan-row\""),
             "the plan is in it"
         );
+        // The first screen only: what is below it is the live page's.
+        for below in [
+            "data-testid=\"jobs-table\"",
+            "data-testid=\"job-editor\"",
+            "data-testid=\"trace\"",
+            "id=\"io\"",
+            "data-testid=\"landscape\"",
+            "data-testid=\"schedule\"",
+        ] {
+            assert!(!fresh.contains(below), "{below} is below the first screen");
+        }
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/first-plan.html");
         if std::env::var_os("SMD_BLESS").is_some() {
             std::fs::write(path, &fresh).unwrap();

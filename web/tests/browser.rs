@@ -89,6 +89,7 @@ fn props(initial: Option<Scenario>) -> AppProps {
         initial: initial.map(Rc::new),
         read_link: false,
         debounce_ms: 50,
+        first_screen: false,
     }
 }
 

@@ -36,6 +36,14 @@ pub struct AppProps {
     /// Debounce of re-solves, ms.
     #[prop_or(DEBOUNCE_MS)]
     pub debounce_ms: u32,
+    /// Render the first screen only ([`super::FirstScreen`]): how the build renders the
+    /// prerendered first plan. The parts below the first screen (the jobs table and
+    /// editor, the trace loader, import/export, the landscape and the layer schedule) are
+    /// left to the live page, so the browser parses and lays out less before the live page
+    /// mounts: its first render was done ~50 ms sooner over 15 paired loads
+    /// (docs/BENCHMARKS.md), the first paint no later.
+    #[prop_or(false)]
+    pub first_screen: bool,
 }
 
 impl AppProps {
@@ -47,6 +55,7 @@ impl AppProps {
             initial: None,
             read_link: true,
             debounce_ms: DEBOUNCE_MS,
+            first_screen: false,
         }
     }
 }
@@ -167,6 +176,7 @@ pub fn App(props: &AppProps) -> Html {
 
     let view = state.view.tab;
     html! {
+        <ContextProvider<super::FirstScreen> context={super::FirstScreen(props.first_screen)}>
         <ContextProvider<AppState> context={state}>
             <div class="app">
                 <header>
@@ -183,5 +193,6 @@ pub fn App(props: &AppProps) -> Html {
                 </main>
             </div>
         </ContextProvider<AppState>>
+        </ContextProvider<super::FirstScreen>>
     }
 }

@@ -31,6 +31,18 @@ pub fn use_app() -> AppState {
     use_context::<AppState>().expect("components are mounted under App")
 }
 
+/// Whether this render is the first screen only ([`app::AppProps::first_screen`]): the
+/// build's prerendered first plan, which leaves the parts below the first screen to the
+/// live page.
+#[derive(Clone, Copy, PartialEq)]
+pub struct FirstScreen(pub bool);
+
+/// [`FirstScreen`] from context: `true` only in the build's prerendered first plan.
+#[hook]
+pub fn use_first_screen() -> bool {
+    use_context::<FirstScreen>().is_some_and(|f| f.0)
+}
+
 /// A focusable row's (`tabindex="0"`) two handlers, `(onclick, onkeydown)`: a click, or
 /// Enter or Space, does `act`; the keys on a control inside the row (a button, an input)
 /// stay that control's.

@@ -16,6 +16,8 @@ use yew::prelude::*;
 #[function_component]
 pub fn JobsTable() -> Html {
     let state = use_app();
+    // The build's first screen ends with the application panel.
+    let all = !crate::components::use_first_screen();
     let add = {
         let d = state.dispatcher();
         Callback::from(move |_| d.dispatch(Action::Draft(DraftAction::AddJob)))
@@ -43,6 +45,7 @@ pub fn JobsTable() -> Html {
             </h2>
             <crate::components::inputs::GeneratePanel />
             <crate::components::apps::ApplicationPanel />
+            if all {
             <crate::components::apps::TracePanel />
             <div class="scroll jobs-scroll">
                 <table class="jobs" data-testid="jobs-table">
@@ -60,6 +63,7 @@ pub fn JobsTable() -> Html {
                 </table>
             </div>
             <JobEditor />
+            }
         </section>
     }
 }

@@ -17,6 +17,7 @@ use crate::state::State;
 /// The "Plan" view.
 #[function_component]
 pub fn PlanView() -> Html {
+    let all = !crate::components::use_first_screen();
     html! {
         <>
             <status::ErrorSummary />
@@ -25,13 +26,15 @@ pub fn PlanView() -> Html {
                     <inputs::ClusterPanel />
                     <inputs::ParamsPanel />
                     <jobs::JobsTable />
-                    <io::ImportExport />
+                    if all { <io::ImportExport /> }
                 </div>
                 <div class="col col-results">
                     <results::PolicyCompare />
                     <results::PlanDetails />
-                    <landscape::LandscapePanel />
-                    <schedule::SchedulePanel />
+                    if all {
+                        <landscape::LandscapePanel />
+                        <schedule::SchedulePanel />
+                    }
                 </div>
             </div>
         </>
