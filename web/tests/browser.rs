@@ -700,8 +700,8 @@ async fn the_quick_fidelity_study_shows_its_verdicts() {
     );
 }
 
-/// How it works opens on the pipeline as a figure: seven stages, each a link to its
-/// paragraph on the page.
+/// The Data view names each bundled data set with its folder and a link to its source, its
+/// lists taken from the crates, and the Go table's licence notice in full.
 #[wasm_bindgen_test]
 async fn the_data_view_names_every_bundled_data_set_its_licence_and_source() {
     let m = Mounted::new(props(Some(scenario(2, 1))));
@@ -745,6 +745,8 @@ async fn the_data_view_names_every_bundled_data_set_its_licence_and_source() {
     assert_eq!(m.selected_view(), "data");
 }
 
+/// How it works opens on the pipeline as a figure: seven stages, each a link to its
+/// paragraph on the page.
 #[wasm_bindgen_test]
 async fn how_it_works_draws_the_pipeline_with_links_to_its_paragraphs() {
     let m = Mounted::new(props(Some(scenario(2, 1))));
