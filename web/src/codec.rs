@@ -137,7 +137,18 @@ impl Draft {
     /// visit opens on the default too, painted from its prerendered first plan (index.html
     /// shows that only when no draft is saved).
     pub fn is_default(&self) -> bool {
-        *self == Draft::of(crate::defaults::default_scenario())
+        // `Draft::of`'s draft, field by field (a new field must be added here), the scenario
+        // last: the cheap checks first.
+        let Draft {
+            scenario,
+            raw,
+            settings,
+            other_cluster,
+        } = self;
+        raw.is_empty()
+            && other_cluster.is_none()
+            && *settings == Settings::default()
+            && crate::defaults::is_default_scenario(scenario)
     }
 
     /// JSON for localStorage.

@@ -17,6 +17,16 @@ pub fn default_scenario() -> Scenario {
     })
 }
 
+/// Whether `s` is [`default_scenario`], compared with one generated once per thread: the
+/// page asks on every save of the draft and as it starts, and generating it each time cost
+/// a few milliseconds in wasm.
+pub fn is_default_scenario(s: &Scenario) -> bool {
+    thread_local! {
+        static DEFAULT: Scenario = default_scenario();
+    }
+    DEFAULT.with(|d| d == s)
+}
+
 /// How it works' two-job example of why `global` beats SMD's decomposition: 2 generated
 /// jobs of seed 4 on 0.2 cluster units (ε = 0.01), where SMD's fastest sizes fit only one
 /// job and global fits both.

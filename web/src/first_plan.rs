@@ -119,7 +119,7 @@ pub fn replay(state: State) -> State {
     if !d.valid
         || state.solving.results.is_some()
         || state.solving.run().is_some()
-        || *d.scenario != crate::defaults::default_scenario()
+        || !crate::defaults::is_default_scenario(&d.scenario)
     {
         return state;
     }
