@@ -2,7 +2,7 @@
 //   node scripts/page.mjs shots URL OUTDIR   screenshots at 1400×1000
 //   node scripts/page.mjs bench URL RUNS      load → first plan painted (and the bytes fetched before it), → interactive, ms (fresh context per run)
 //   node scripts/page.mjs bench-ab URL URL_B RUNS  the same two times for two builds, loaded in
-//                                            turn (A, B, A, B, …) so that the machine's drift
+//                                            turn (A, B, B, A, …) so that the machine's drift
 //                                            falls on both; medians and the median paired gap
 //   node scripts/page.mjs big URL JOBS        responsiveness and cancel during a large solve
 //   node scripts/page.mjs e2e URL ROWS        the page shows a plan of ROWS jobs; global: the
@@ -87,6 +87,21 @@ function livePlan(page, rows, timeout = 180000) {
   return page.waitForFunction((n) => document.querySelectorAll('[data-testid=plan-row]').length === n
     && !document.querySelector('[data-testid=progress]') && !document.querySelector('[data-testid=stale]')
     && !document.getElementById('prerender'), rows, { timeout });
+}
+
+// The middle value of `xs` (the upper one of an even count).
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+// When the loaded page painted its first plan and when it was interactive (its live first
+// render), ms after navigation: the plan is painted from the HTML (the first contentful
+// paint) when the page carries it prerendered, else at the live page's first render.
+function firstPlanTimes(page) {
+  return page.evaluate(() => {
+    const interactive = Number(document.documentElement.dataset.firstPlanMs);
+    const prerendered = document.documentElement.dataset.prerendered === '1';
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+    return { painted: prerendered ? fcp : interactive, interactive, prerendered };
+  });
 }
 
 // A returning visitor who edited nothing is shown the prerendered first plan again (the
@@ -939,7 +954,6 @@ if (mode === 'shots') {
     obs.observe(document.body, { childList: true, subtree: true, attributes: true });
     document.querySelector('[data-testid=sweep-run]').click();
   }));
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   let answer = null;
   for (const workers of ['', '1']) {
     await page.selectOption("[data-field='sweep.workers']", workers);
@@ -1134,16 +1148,16 @@ if (mode === 'shots') {
   // one after the other cannot be told apart; loaded in turn, their paired gaps can.
   const other = arg;
   const runs = Number(process.argv[5] || 9);
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  if (!other || !Number.isInteger(runs) || runs < 1) {
+    throw new Error('usage: node scripts/page.mjs bench-ab URL_A URL_B RUNS (RUNS a whole number ≥ 1)');
+  }
   const seen = { A: [], B: [] };
   for (let i = 0; i < runs; i++) {
-    for (const [name, target] of [['A', url], ['B', other]]) {
+    // Each build first in every other pair, so that going second is no advantage.
+    const pair = [['A', url], ['B', other]];
+    for (const [name, target] of i % 2 ? pair.reverse() : pair) {
       const { context, page } = await open(target);
-      seen[name].push(await page.evaluate(() => {
-        const interactive = Number(document.documentElement.dataset.firstPlanMs);
-        const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
-        return { painted: document.documentElement.dataset.prerendered ? fcp : interactive, interactive };
-      }));
+      seen[name].push(await firstPlanTimes(page));
       await context.close();
     }
   }
@@ -1169,26 +1183,23 @@ if (mode === 'shots') {
   };
   for (let i = 0; i < runs; i++) {
     const { context, page } = await open();
-    const ms = Number(await page.getAttribute('html', 'data-first-plan-ms'));
-    // The first plan painted: from the HTML when the page carries it prerendered (the first
-    // contentful paint), else at the live page's first render. What was fetched by then.
+    // The first plan painted, and what was fetched by then.
+    const { painted: plan, interactive: ms, prerendered } = await firstPlanTimes(page);
     const seen = await page.evaluate(() => {
-      const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
       const nav = performance.getEntriesByType('navigation')[0];
       // What the paint needed: the document and its render-blocking resources (a module
       // preloaded beside the page may finish earlier, but the paint does not wait for it).
       const res = performance.getEntriesByType('resource')
         .map((r) => ({ name: r.name, end: r.responseEnd, blocking: r.renderBlockingStatus === 'blocking' }));
-      return { fcp, res, doc: nav.name, prerendered: document.documentElement.dataset.prerendered };
+      return { res, doc: nav.name };
     });
-    const plan = seen.prerendered ? seen.fcp : ms;
     let bytes = [0, 0, 0];
-    for (const u of [seen.doc, ...seen.res.filter((r) => r.end <= plan && (r.blocking || !seen.prerendered)).map((r) => r.name)]) {
+    for (const u of [seen.doc, ...seen.res.filter((r) => r.end <= plan && (r.blocking || !prerendered)).map((r) => r.name)]) {
       const s = await sizes(u);
       bytes = bytes.map((b, k) => b + s[k]);
     }
     painted.push({ plan, bytes });
-    console.log(`run ${i + 1}: first plan painted at ${plan.toFixed(0)} ms${seen.prerendered ? ' (from the HTML)' : ''}, `
+    console.log(`run ${i + 1}: first plan painted at ${plan.toFixed(0)} ms${prerendered ? ' (from the HTML)' : ''}, `
       + `after ${(bytes[1] / 1024).toFixed(1)} KB gzip (${(bytes[2] / 1024).toFixed(1)} KB brotli, ${(bytes[0] / 1024).toFixed(1)} KB raw); interactive:`);
     const rows = await page.locator('[data-testid=plan-row]').count();
     // Where the time went: the page's wasm fetched, its main running, the solver ready.

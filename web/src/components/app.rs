@@ -40,7 +40,7 @@ pub struct AppProps {
     /// prerendered first plan. The parts below the first screen (the jobs table and
     /// editor, the trace loader, import/export, the landscape and the layer schedule) are
     /// left to the live page, so the browser parses and lays out less before the live page
-    /// mounts: its first render was done ~50 ms sooner over 15 paired loads
+    /// mounts: its first render was done sooner in 30 of 40 paired loads
     /// (docs/BENCHMARKS.md), the first paint no later.
     #[prop_or(false)]
     pub first_screen: bool,
