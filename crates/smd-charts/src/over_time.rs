@@ -9,7 +9,7 @@ use crate::palette::series_style;
 use crate::rect::Rect;
 use crate::scale::Scale;
 use crate::svg::{end, group, root, text_at, text_width, Px, Tag};
-use crate::timeline::{run_end, time_ticks, time_unit};
+use crate::timeline::{last_slot_end, run_end, time_ticks, time_unit};
 use smd_core::scenario::Resources;
 use smd_sim::{Run, SimPolicy};
 
@@ -277,12 +277,7 @@ pub fn usage_svg(runs: &[Run], capacity: &Resources, opts: &OverTimeOptions) -> 
                 .iter()
                 .map(|s| (s.start_s, 100.0 * share(&s.used)))
                 .collect();
-            let slot = r
-                .slots
-                .windows(2)
-                .last()
-                .map_or(0.0, |w| w[1].start_s - w[0].start_s);
-            let end = r.slots.last().map_or(0.0, |s| s.start_s + slot);
+            let end = last_slot_end(r);
             let mean = r.slots.iter().map(|s| share(&s.used)).sum::<f64>() / r.slots.len() as f64;
             Steps {
                 policy: r.policy,
@@ -691,6 +686,7 @@ mod tests {
     /// `policy`'s fixture with every time stretched `k` times.
     fn stretched(policy: SimPolicy, k: f64) -> Run {
         let mut r = fixture(policy);
+        r.slot_s *= k;
         for s in &mut r.slots {
             s.start_s *= k;
         }

@@ -57,18 +57,14 @@ pub(crate) fn time_ticks(scale: &Scale, target: usize, per_unit: f64) -> Vec<cra
     scale_ticks_at(&shown, target, |v| scale.to_px(v * per_unit))
 }
 
+/// The end of a run's last slot, s; 0 without slots.
+pub(crate) fn last_slot_end(run: &Run) -> f64 {
+    run.slots.last().map_or(0.0, |s| s.start_s + run.slot_s)
+}
+
 /// The end of a run's simulated time, s: the last segment's end, arrival or slot (> 0).
 pub(crate) fn run_end(run: &Run) -> f64 {
-    let slot = run
-        .slots
-        .windows(2)
-        .last()
-        .map(|w| w[1].start_s - w[0].start_s);
-    let last_slot = run
-        .slots
-        .last()
-        .map(|s| s.start_s + slot.unwrap_or(0.0))
-        .unwrap_or(0.0);
+    let last_slot = last_slot_end(run);
     let t = run
         .jobs
         .iter()
@@ -440,6 +436,7 @@ pub(crate) mod tests {
             policy,
             jobs,
             slots,
+            slot_s: 1800.0,
             metrics: Metrics {
                 total_utility: 2.0,
                 bound: 3.0,

@@ -5,24 +5,11 @@
 use crate::output::{Run, RunCost};
 use smd_core::Scenario;
 
-/// The length of one of `run`'s slots, s: the heterogeneity-aware policies' tick, else the
-/// scenario's slot Δ.
-pub fn slot_s(scenario: &Scenario, run: &Run) -> f64 {
-    if run.policy.is_hetero() {
-        crate::hetero_input::TICK_S
-    } else {
-        scenario.interval_s()
-    }
-}
-
 /// What `run` of `scenario` costs. The error says what has no price: a pool, or the
 /// first group without `hourly_usd`.
 pub fn run_cost(scenario: &Scenario, run: &Run) -> Result<RunCost, String> {
     let usd_per_hour = scenario.cluster.hourly_usd()?;
-    let end_s = run
-        .slots
-        .last()
-        .map_or(0.0, |s| s.start_s + slot_s(scenario, run));
+    let end_s = run.slots.last().map_or(0.0, |s| s.start_s + run.slot_s);
     let jobs_usd = job_costs(scenario, run)?;
     let ran: Vec<f64> = run
         .jobs

@@ -102,6 +102,7 @@ pub(crate) fn run_with(
             metrics: Metrics::of(&bound, bound_total, 0.0, None),
             jobs: bound,
             slots: Vec::new(),
+            slot_s: s.interval_s(),
             stats: None,
             cost: None,
         });
@@ -482,6 +483,7 @@ impl<'w> Sim<'w> {
             ),
             jobs,
             slots: self.slots,
+            slot_s: world.delta,
             stats: None,
             cost: None,
         })

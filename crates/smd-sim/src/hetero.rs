@@ -3,7 +3,7 @@
 //! `smd-hetero`'s loop (the Sia artifact's time semantics); the run comes back in the
 //! over-time output's shape, with the policy's decision times.
 
-use crate::hetero_input::{input, GAVEL_ROUND_S, TICK_S};
+use crate::hetero_input::{input, interval_s};
 use crate::options::{Options, Progress, SimError, SimPolicy};
 use crate::output::{DecisionStats, JobRun, Metrics, Run, Segment, SlotUse, Spread};
 use smd_core::model::JobModel;
@@ -16,26 +16,21 @@ use smd_hetero::job::Rules;
 /// Runs `s` under the heterogeneity-aware `policy`.
 pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result<Run, SimError> {
     let (cluster, names, specs) = input(s, &policy, policy == SimPolicy::Gavel)?;
-    let (interval, rules): (f64, Rules) = match policy {
-        SimPolicy::Gavel => (
-            GAVEL_ROUND_S,
-            Rules {
-                fixed_batch: true,
-                merged_profile: false,
-            },
-        ),
-        SimPolicy::PolluxUnaware => (
-            TICK_S,
-            Rules {
-                fixed_batch: false,
-                merged_profile: true,
-            },
-        ),
-        _ => (TICK_S, Rules::default()),
+    let interval = interval_s(policy);
+    let rules = match policy {
+        SimPolicy::Gavel => Rules {
+            fixed_batch: true,
+            merged_profile: false,
+        },
+        SimPolicy::PolluxUnaware => Rules {
+            fixed_batch: false,
+            merged_profile: true,
+        },
+        _ => Rules::default(),
     };
     let mut decide: Box<dyn engine::Policy> = match policy {
         SimPolicy::Sia => Box::new(smd_hetero::sia::Sia::new()),
-        SimPolicy::Gavel => Box::new(smd_hetero::gavel::Gavel::new(GAVEL_ROUND_S)),
+        SimPolicy::Gavel => Box::new(smd_hetero::gavel::Gavel::new(interval)),
         SimPolicy::PolluxUnaware => Box::new(crate::policy::unaware::Unaware::new()),
         other => {
             return Err(SimError::Invalid(Error::field(
@@ -142,10 +137,18 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
     // No schedule beats every job finishing at once: μ(π(0)) each (a loose bound; the
     // slot loop's `bound` plans at the T4's speed, so it is not this cluster's).
     let bound: f64 = models.iter().map(|m| m.mu(m.pi(0.0))).sum();
+    // The loop records one more tick once every job has finished, with none left: the run,
+    // and the cluster's rent, end with the tick before it (MODEL.md §25.1).
+    let busy = out
+        .contention
+        .iter()
+        .rposition(|&c| c > 0)
+        .map_or(0, |k| k + 1);
     let slots = out
         .used
         .iter()
         .zip(&out.tick_s)
+        .take(busy)
         .map(|(&g, &t)| SlotUse {
             start_s: t,
             used: Resources {
@@ -181,6 +184,7 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
         metrics: Metrics::of(&jobs, bound, 0.0, None),
         jobs,
         slots,
+        slot_s: interval_s(policy),
         stats: Some(stats),
         cost: None,
     }

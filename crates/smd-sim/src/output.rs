@@ -47,8 +47,15 @@ pub struct Run {
     pub policy: SimPolicy,
     /// Every job of the scenario, in its order.
     pub jobs: Vec<JobRun>,
-    /// Every slot from 0 to the end of the run (none for `bound`, which is no schedule).
+    /// Every slot from 0 to the end of the run (none for `bound`, which is no schedule); the
+    /// runs of the heterogeneity-aware policies skip idle ticks, so there consecutive starts
+    /// are whole multiples of `slot_s` apart.
     pub slots: Vec<SlotUse>,
+    /// The length of a slot, s: the scenario's Δ, or the tick of the heterogeneity-aware
+    /// policies (docs/MODEL.md §24.2; Gavel's round). GPU-hours and the run's end and cost
+    /// read it.
+    #[serde(default)]
+    pub slot_s: f64,
     /// The run's summary.
     pub metrics: Metrics,
     /// The heterogeneity-aware policies' decisions: how many, how long, how many proven
@@ -301,6 +308,7 @@ mod tests {
             metrics: Metrics::of(&jobs, 3.0, 0.0, None),
             jobs,
             slots: Vec::new(),
+            slot_s: 300.0,
             stats: None,
             cost: None,
         };

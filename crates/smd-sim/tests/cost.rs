@@ -27,13 +27,19 @@ fn a_runs_cost_adds_up_from_its_slots_and_segments() {
             .map(|g| g.count * g.hourly_usd.unwrap())
             .sum();
         assert!((c.usd_per_hour - price).abs() < 1e-9);
-        // The run's length: from 0 to the end of its last slot, at least its makespan.
+        // The run's length: from 0 to the end of its last slot, which holds the makespan
+        // (Gavel's slots are its 360 s rounds, Sia's 60 s ticks, the others' Δ).
+        let slot = match policy {
+            SimPolicy::Gavel => 360.0,
+            SimPolicy::Sia => 60.0,
+            _ => s.interval_s(),
+        };
+        assert_eq!(run.slot_s, slot, "{mix} {policy}");
         let makespan = run.metrics.makespan_s.unwrap();
-        let length_h = c.run_usd / price;
-        assert!(length_h * 3600.0 >= makespan - 1e-6, "{mix} {policy}");
+        let length_s = c.run_usd / price * 3600.0;
         assert!(
-            length_h * 3600.0 <= makespan + 60.0 * 6.0 + 1e-6,
-            "{mix} {policy}"
+            length_s >= makespan - 1e-6 && length_s <= makespan + slot + 1e-6,
+            "{mix} {policy}: the run is {length_s} s long, its last job ends at {makespan} s"
         );
         // Each job: its GPU-seconds on each group × the group's price per GPU-second.
         for (jr, usd) in run.jobs.iter().zip(&c.jobs_usd) {

@@ -221,3 +221,46 @@ fn far_arrivals_skip_the_idle_ticks() {
         );
     }
 }
+
+/// A run's slots are its policy's ticks (Gavel's 360 s rounds, the others' 60 s): the GPUs
+/// in use per slot × `slot_s` add up to the loop's own count of allocated GPU-hours, and
+/// the run's last slot ends no sooner than its last job (what its cost is charged to).
+#[test]
+fn each_run_s_slots_are_its_policy_s_ticks() {
+    let s = scenario("philly-1", 12, "t4x4=4,a100x8=2");
+    for policy in TYPED {
+        let run = simulate(&s, policy, &mut Options::default()).unwrap();
+        let slot = run.slot_s;
+        let tick = if policy == SimPolicy::Gavel {
+            360.0
+        } else {
+            60.0
+        };
+        assert_eq!(slot, tick, "{policy}: the artifact's tick");
+        for w in run.slots.windows(2) {
+            let gap = (w[1].start_s - w[0].start_s) / slot;
+            assert!(
+                gap >= 1.0 - 1e-9 && (gap - gap.round()).abs() < 1e-9,
+                "{policy}: slots {} s and {} s are not whole ticks of {slot} s apart",
+                w[0].start_s,
+                w[1].start_s
+            );
+        }
+        let hours = run.slots.iter().map(|u| u.used.gpu).sum::<f64>() * slot / 3600.0;
+        let counted = run.stats.as_ref().unwrap().allocated_gpu_hours;
+        assert!(
+            (hours - counted).abs() <= 1e-9 * counted.max(1.0),
+            "{policy}: {hours} GPU-hours from the slots, {counted} counted by the loop"
+        );
+        let end = run.slots.last().unwrap().start_s + slot;
+        let last = run
+            .jobs
+            .iter()
+            .filter_map(|j| j.completion_s)
+            .fold(0.0, f64::max);
+        assert!(
+            last <= end + 1e-9,
+            "{policy}: a job ends at {last} s, the run at {end} s"
+        );
+    }
+}

@@ -164,6 +164,7 @@ fn check(s: &Scenario, run: &Run) {
         assert_eq!(jr.restarts, jr.segments.len().saturating_sub(1) as u64);
         total += jr.utility;
     }
+    assert_eq!(run.slot_s, delta, "{}: its slot length", run.policy);
     for (k, slot) in run.slots.iter().enumerate() {
         assert!((slot.start_s - k as f64 * delta).abs() < 1e-6);
         let got = slot.used.to_array();
