@@ -148,7 +148,7 @@ pub fn fgd_lines_svg(chart: &FgdChart) -> String {
             .open();
         crate::svg::title(
             g,
-            "No policy allocates more than the best offline packing of the pods arrived",
+            "An upper bound: no packing of the pods arrived allocates more, even one made knowing them all",
         );
         Tag::new(g, "path")
             .attr("class", "line")

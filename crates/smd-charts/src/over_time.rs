@@ -256,7 +256,7 @@ fn usage_resource(capacity: &Resources) -> (&'static str, fn(&Resources) -> f64)
 ///
 /// Stable hooks: the root carries `data-testid="usage-chart"` and `data-resource`; each
 /// policy is a `g.series` with `data-policy`, `data-slots`, `data-mean` (the mean share,
-/// 0–1) holding one `path.line`.
+/// 0–1, over the run's time from 0 to the end of its last slot) holding one `path.line`.
 pub fn usage_svg(runs: &[Run], capacity: &Resources, opts: &OverTimeOptions) -> String {
     let (resource, of) = usage_resource(capacity);
     let cap = of(capacity);
@@ -278,7 +278,13 @@ pub fn usage_svg(runs: &[Run], capacity: &Resources, opts: &OverTimeOptions) -> 
                 .map(|s| (s.start_s, 100.0 * share(&s.used)))
                 .collect();
             let end = last_slot_end(r);
-            let mean = r.slots.iter().map(|s| share(&s.used)).sum::<f64>() / r.slots.len() as f64;
+            // Over the run's time, from 0 to its end: the typed policies' runs leave their
+            // idle ticks out of the slots, and those count as unused.
+            let mean = if end > 0.0 {
+                r.slots.iter().map(|s| share(&s.used)).sum::<f64>() * r.slot_s / end
+            } else {
+                0.0
+            };
             Steps {
                 policy: r.policy,
                 points,
@@ -577,6 +583,29 @@ mod tests {
         bound.slots.clear();
         bound.metrics.total_utility = 3.0;
         vec![fixture(SimPolicy::Fifo), fixture(SimPolicy::Smd), bound]
+    }
+
+    /// A typed policy's run leaves idle ticks out of its slots: its mean use is over its
+    /// time, the ticks left out (and those before its first slot) unused.
+    #[test]
+    fn usage_means_over_the_run_s_time() {
+        let mut run = fixture(SimPolicy::Sia);
+        // Ticks of 1800 s at 1800 s (9 of 12 GPUs) and 7200 s (3 of 12): the run ends at
+        // 9000 s, the GPUs used for 9 × 1800 + 3 × 1800 GPU-seconds.
+        run.slots.remove(2);
+        run.slots.remove(0);
+        run.slots[1].start_s = 7200.0;
+        run.slots[1].used.gpu = 3.0;
+        let cap = Resources {
+            gpu: 12.0,
+            ..Resources::default()
+        };
+        let doc_svg = usage_svg(&[run], &cap, &OverTimeOptions::default());
+        let doc = parse(&doc_svg);
+        let series = with_class(&doc, "series");
+        let mean: f64 = series[0].attribute("data-mean").unwrap().parse().unwrap();
+        let want = (9.0 + 3.0) * 1800.0 / (12.0 * 9000.0);
+        assert!((mean - want).abs() < 1e-12, "{mean}, want {want}");
     }
 
     #[test]

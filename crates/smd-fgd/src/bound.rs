@@ -28,8 +28,9 @@ use std::collections::HashMap;
 pub struct BoundPoint {
     /// Arrived GPU request in whole % of capacity.
     pub x: u32,
-    /// The most any packing of the pods arrived by the end of column x allocates, % of
-    /// capacity.
+    /// The bound over the column's records: the mean, over the pods recorded in column x, of
+    /// the most any packing of the pods arrived by then allocates, % of capacity (each at
+    /// least what any run recorded then, so the mean is at least the run's column mean).
     pub allocation_pct: f64,
 }
 

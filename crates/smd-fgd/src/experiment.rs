@@ -93,6 +93,8 @@ pub struct Prepared {
     m: Vec<CompiledType>,
     reqs: Vec<PodReq>,
     classes: usize,
+    /// The most entries of the fragmentation policies' score cache ([`MAX_CACHE`]).
+    max_cache: usize,
     initial: Vec<NodeState>,
     /// The cluster's GPUs.
     pub gpus: i64,
@@ -158,6 +160,7 @@ impl Prepared {
             m,
             reqs,
             classes: class_of.len(),
+            max_cache: MAX_CACHE,
             initial,
             gpus,
         }
@@ -275,11 +278,15 @@ struct Sim<'a> {
     free_total: i64,
     capacity: i64,
     /// The fragmentation policies' cache: per node and pod class, score·256 + GPU + 1 (0 =
-    /// unknown).
+    /// unknown); empty past [`MAX_CACHE`] entries.
     cache: Vec<u32>,
     scores: Vec<i64>,
     feasible: Vec<usize>,
 }
+
+/// The most entries of the fragmentation policies' score cache (64 MB): lists with more
+/// nodes × distinct pod kinds are scored without it, slower but in bounded memory.
+const MAX_CACHE: usize = 1 << 24;
 
 impl<'a> Sim<'a> {
     fn new(p: &'a Prepared, policy: Policy) -> Self {
@@ -292,10 +299,9 @@ impl<'a> Sim<'a> {
             idle.push(b.iter().sum());
         }
         let free_total = nodes.iter().map(NodeState::free_total).sum();
-        let cache = if policy.scores_fragmentation() {
-            vec![0; nodes.len() * p.classes]
-        } else {
-            vec![]
+        let cache = match nodes.len().checked_mul(p.classes) {
+            Some(len) if policy.scores_fragmentation() && len <= p.max_cache => vec![0; len],
+            _ => vec![],
         };
         Sim {
             p,
@@ -313,9 +319,9 @@ impl<'a> Sim<'a> {
 
     /// FGD's score and GPU for node `n`, from the cache when the node has not changed.
     fn fgd(&mut self, n: usize, pod: &PodReq) -> (i64, Option<usize>) {
-        let slot = n * self.p.classes + pod.class;
-        let v = self.cache[slot];
-        if v != 0 {
+        // Without a cache (too many nodes × pod classes) every score is computed.
+        let slot = (!self.cache.is_empty()).then(|| n * self.p.classes + pod.class);
+        if let Some(v) = slot.map(|k| self.cache[k]).filter(|&v| v != 0) {
             let gpu = (v & 0xff) as usize;
             return ((v >> 8) as i64, gpu.checked_sub(1));
         }
@@ -330,7 +336,9 @@ impl<'a> Sim<'a> {
         } else {
             None
         };
-        self.cache[slot] = ((s.clamp(0, 0xff_ffff) as u32) << 8) | gpu.map_or(0, |g| g as u32 + 1);
+        if let Some(k) = slot {
+            self.cache[k] = ((s.clamp(0, 0xff_ffff) as u32) << 8) | gpu.map_or(0, |g| g as u32 + 1);
+        }
         (s, gpu)
     }
 
@@ -565,4 +573,28 @@ pub fn mean_points(runs: &[Experiment]) -> Vec<Point> {
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::bundled;
+    use crate::{parse_nodes, parse_pods};
+
+    /// Lists past the cache's size are scored without it, to the same runs.
+    #[test]
+    fn the_fragmentation_policies_run_the_same_without_their_cache() {
+        let nodes = parse_nodes(bundled::NODES).unwrap();
+        let pods = parse_pods(bundled::PODS).unwrap();
+        let mut p = Prepared::new(&nodes[..200], &pods);
+        for policy in [Policy::Fgd, Policy::FgdBestFit] {
+            assert!(policy.scores_fragmentation());
+            p.max_cache = MAX_CACHE;
+            let cached = p.run(policy, 42, 0.6, &mut |_, _| true).unwrap();
+            p.max_cache = 0;
+            let uncached = p.run(policy, 42, 0.6, &mut |_, _| true).unwrap();
+            assert!(cached.records.len() > 100, "{}", policy.name());
+            assert_eq!(cached, uncached, "{}", policy.name());
+        }
+    }
 }

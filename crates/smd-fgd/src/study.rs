@@ -22,6 +22,20 @@ pub mod bundled {
         include_str!("../../../data/openb/results/analysis_frag_ratio_discrete.csv");
     /// The target ratio of the published runs.
     pub const TARGET: f64 = 1.3;
+    /// The seeds of the published runs.
+    pub const SEEDS: std::ops::RangeInclusive<i64> = 42..=51;
+
+    /// Whether a study of `nodes` and `pods` (their texts) at `target` over `seeds` is one
+    /// the published tables hold: the bundled lists, the published target, and only
+    /// published seeds (each compared with the same seed's published run).
+    pub fn comparable(nodes: &str, pods: &str, target: f64, seeds: &[i64]) -> bool {
+        nodes == NODES && pods == PODS && published_run(target, seeds)
+    }
+
+    /// Whether `target` and `seeds` are the published runs' (the lists aside).
+    pub fn published_run(target: f64, seeds: &[i64]) -> bool {
+        (target - TARGET).abs() < 1e-12 && seeds.iter().all(|s| SEEDS.contains(s))
+    }
 }
 
 /// Tolerance of the per-seed comparison: one unit of the published 2-decimal rounding.
@@ -345,6 +359,21 @@ mod tests {
             seed,
             values: vec![Some(v)],
         }
+    }
+
+    /// Only the bundled lists at the published target with published seeds are compared
+    /// with the published tables: a seed past 51 would put a mean over other seeds beside
+    /// the published one.
+    #[test]
+    fn only_published_runs_are_comparable() {
+        use bundled::{comparable, NODES, PODS};
+        let all: Vec<i64> = (42..=51).collect();
+        assert!(comparable(NODES, PODS, 1.3, &all));
+        assert!(comparable(NODES, PODS, 1.3, &[45]));
+        assert!(!comparable(NODES, PODS, 1.3, &[42, 52]));
+        assert!(!comparable(NODES, PODS, 1.2, &[42]));
+        assert!(!comparable(NODES, &PODS[..PODS.len() - 1], 1.3, &[42]));
+        assert!(!comparable(&NODES[1..], PODS, 1.3, &[42]));
     }
 
     /// Random's verdict over a few seeds compares with those seeds' published runs, not

@@ -27,7 +27,8 @@ pub fn run_cost(scenario: &Scenario, run: &Run) -> Result<RunCost, String> {
 }
 
 /// Each job's cost in US dollars, in the run's job order: Σ over its segments and their
-/// shares of (workers × the job's GPUs per worker + PSs × per PS) × the segment's running
+/// shares of (workers × the job's GPUs per worker + PSs × per PS; the GPUs themselves for
+/// the heterogeneity-aware policies, which place GPUs) × the segment's running
 /// time (restarts not counted: the GPUs then make no progress, and the run's cost counts
 /// every hour anyway) × the machine's price per GPU-hour. Shares on machines without GPUs
 /// cost nothing here. The error says what has no price: a pool, a group without
@@ -60,7 +61,12 @@ pub fn job_costs(scenario: &Scenario, run: &Run) -> Result<Vec<f64>, String> {
                     }
                     // `hourly_usd()` above checked that every group has a price.
                     let per_gpu_hour = group.hourly_usd.unwrap_or(0.0) / group.capacity.gpu;
-                    let gpus = share.workers as f64 * job.worker.gpu + share.ps as f64 * job.ps.gpu;
+                    let gpus = if run.policy.is_hetero() {
+                        // §24's runs place GPUs, not tasks: a share's workers are its GPUs.
+                        share.workers as f64
+                    } else {
+                        share.workers as f64 * job.worker.gpu + share.ps as f64 * job.ps.gpu
+                    };
                     usd += gpus * hours * per_gpu_hour;
                 }
             }

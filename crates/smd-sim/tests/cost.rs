@@ -7,13 +7,18 @@ use smd_sim::{run_cost, simulate, Options, SimPolicy};
 
 #[test]
 fn a_runs_cost_adds_up_from_its_slots_and_segments() {
-    for (mix, policy) in [
-        ("t4x4=2,a100x8=1", SimPolicy::Sia),
-        ("t4x4=4,a100x8=2", SimPolicy::Gavel),
-        ("t4x4=3", SimPolicy::Fifo),
-        ("t4x4=3", SimPolicy::Pollux),
+    for (mix, policy, worker_gpu) in [
+        ("t4x4=2,a100x8=1", SimPolicy::Sia, 1.0),
+        ("t4x4=4,a100x8=2", SimPolicy::Gavel, 1.0),
+        // A typed policy gives whole GPUs whatever a worker asks for.
+        ("t4x4=2,a100x8=1", SimPolicy::Sia, 0.5),
+        ("t4x4=3", SimPolicy::Fifo, 1.0),
+        ("t4x4=3", SimPolicy::Pollux, 1.0),
     ] {
-        let s = workload_on_mix("philly-2", 24, mix).unwrap();
+        let mut s = workload_on_mix("philly-2", 24, mix).unwrap();
+        for j in &mut s.jobs {
+            j.worker.gpu = worker_gpu;
+        }
         let run = simulate(&s, policy, &mut Options::default()).unwrap();
         let c = run
             .cost

@@ -75,10 +75,13 @@ impl Question {
     /// Whether `p` qualifies as an answer: a value that meets the goal, a price within the
     /// budget.
     pub fn qualifies(&self, p: &MixPoint) -> bool {
-        p.value.is_some_and(|v| self.meets(v))
-            && self
-                .budget
-                .is_none_or(|b| p.usd_per_hour.is_some_and(|u| u <= b))
+        p.value.is_some_and(|v| self.meets(v)) && self.affordable(p)
+    }
+
+    /// Whether `p`'s price is within the budget (any price without one).
+    fn affordable(&self, p: &MixPoint) -> bool {
+        self.budget
+            .is_none_or(|b| p.usd_per_hour.is_some_and(|u| u <= b))
     }
 
     /// `a` against `b` on the metric: `Less` when `a` is better.
@@ -592,25 +595,30 @@ fn answer(r: &MixReport, s: &MixSearch) -> String {
             described(b, m)
         ),
         None => {
+            // The best within the budget: a mix past it answers nothing asked.
+            let budget = q
+                .budget_words()
+                .map(|b| format!(" {b}"))
+                .unwrap_or_default();
             let closest = r
                 .points
                 .iter()
-                .filter(|p| p.value.is_some())
+                .filter(|p| p.value.is_some() && q.affordable(p))
                 .min_by(|a, b| {
                     q.better(a.value.unwrap_or(0.0), b.value.unwrap_or(0.0))
                         .then(a.index.cmp(&b.index))
                 });
             match closest {
                 Some(c) => format!(
-                    "No mix of the grid{} has {} under {under}: the best {} is {}.",
-                    q.budget_words()
-                        .map(|b| format!(" {b}"))
-                        .unwrap_or_default(),
+                    "No mix of the grid{budget} has {} under {under}: the best {} is {}.",
                     q.goal_words().unwrap_or_else(|| format!("a {}", m.words())),
                     m.words(),
                     described(c, m)
                 ),
-                None => format!("No mix of the grid has a {} under {under}.", m.words()),
+                None => format!(
+                    "No mix of the grid{budget} has a {} under {under}.",
+                    m.words()
+                ),
             }
         }
     };

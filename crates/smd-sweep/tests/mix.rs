@@ -150,6 +150,43 @@ fn the_best_within_a_budget_is_the_scans_and_only_over_budget_mixes_are_skipped(
     }
 }
 
+/// A goal no mix meets within a budget: the answer names the best mix within the budget,
+/// never a better one past it (which the whole grid's runs, with `every`, include).
+#[test]
+fn with_no_answer_the_best_named_is_within_the_budget() {
+    let all = run(question(None, None, Minimize::Metric, true));
+    let best = |budget: f64| {
+        all.points
+            .iter()
+            .filter(|p| p.usd_per_hour.unwrap() <= budget && p.value.is_some())
+            .min_by(|a, b| a.value.unwrap().total_cmp(&b.value.unwrap()))
+            .unwrap()
+    };
+    let overall = best(f64::INFINITY);
+    let budget = all
+        .points
+        .iter()
+        .filter_map(|p| p.usd_per_hour)
+        .filter(|&u| u > 0.0 && u < overall.usd_per_hour.unwrap())
+        .fold(0.0, f64::max);
+    let within = best(budget);
+    assert!(within.value.unwrap() > overall.value.unwrap());
+    let r = run(question(Some(1.0), Some(budget), Minimize::Cost, true));
+    assert!(r.best.is_none());
+    let price = |p: &MixPoint| format!("{}/h", smd_format::usd(p.usd_per_hour.unwrap()));
+    // The first sentence; the frontier's, after it, spans the whole grid.
+    let first = r.answer.split(").").next().unwrap();
+    assert!(
+        first.starts_with(&format!(
+            "No mix of the grid within {}/h has mean JCT",
+            smd_format::usd(budget)
+        )) && first.contains(&price(within))
+            && !first.contains(&price(overall)),
+        "{}",
+        r.answer
+    );
+}
+
 #[test]
 fn the_frontier_is_exactly_the_non_dominated_mixes() {
     let all = run(question(None, None, Minimize::Metric, true));

@@ -31,11 +31,6 @@ pub const BUNDLED_FILES: [&str; 5] = [
     "openb/results/analysis_frag_ratio_discrete.csv",
 ];
 
-/// The published runs' target and seeds: the comparison applies to these only.
-pub const PUBLISHED_TARGET: f64 = 1.3;
-/// The published seeds.
-pub const PUBLISHED_SEEDS: std::ops::RangeInclusive<i64> = 42..=51;
-
 /// A list the user chose: its file name and text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chosen {
@@ -241,9 +236,8 @@ impl SharingState {
             (None, Some(b)) => (b.pods.clone(), "the default pod list".to_string()),
             (None, None) => return Ok(None),
         };
-        let comparable = self.uses_bundled()
-            && (target - PUBLISHED_TARGET).abs() < 1e-12
-            && seeds.iter().all(|s| PUBLISHED_SEEDS.contains(s));
+        let comparable =
+            self.uses_bundled() && smd_fgd::study::bundled::published_run(target, &seeds);
         Ok(Some(Study {
             task: Rc::new(FgdTask {
                 nodes,

@@ -130,7 +130,7 @@ pub fn SharingView() -> Html {
     html! {
         <section class="sharing" data-testid="sharing">
             <h2>{"GPU sharing: a production cluster"}</h2>
-            <p class="note">{"Pods that ask for whole GPUs or a share of one arrive one at a time and never leave; a node-scoring policy places each on a cluster of GPU nodes. After every pod the run records the share of GPUs allocated and how fragmented the free GPU shares are. The dashed line is what no policy can beat: the best offline packing of the pods arrived. The bundled lists are Alibaba's production trace (1,213 nodes, 6,212 GPUs, 8,152 pods); the published results are those of the FGD paper."}</p>
+            <p class="note">{"Pods that ask for whole GPUs or a share of one arrive one at a time and never leave; a node-scoring policy places each on a cluster of GPU nodes. After every pod the run records the share of GPUs allocated and how fragmented the free GPU shares are. The dashed line is what no policy can beat: an upper bound on any packing of the pods arrived, even one that knew them all in advance. The bundled lists are Alibaba's production trace (1,213 nodes, 6,212 GPUs, 8,152 pods); the published results are those of the FGD paper."}</p>
             <div class="row form">
                 <span data-testid="sharing-lists">{ format!("Nodes: {}. Pods: {}.", list(&sh.nodes, "the openb cluster"), list(&sh.pods, "the default pod list")) }</span>
                 <label>{"node list (CSV) "}<input type="file" accept=".csv,text/csv" onchange={pick("nodes")} data-testid="sharing-nodes-file" /></label>
