@@ -52,6 +52,9 @@ pub struct Options<'a> {
     pub cancel: Option<&'a dyn Fn() -> bool>,
     /// The most ticks before the run is stopped as unfinished (0: 10⁶).
     pub max_ticks: u64,
+    /// The run's horizon, s: it stops at the last tick boundary from which a whole tick would
+    /// not end by then, the jobs left unfinished (`None`: until every job finishes).
+    pub horizon_s: Option<f64>,
 }
 
 /// A job's outcome.
@@ -61,7 +64,7 @@ pub struct JobOutcome {
     pub name: String,
     /// Its arrival, s.
     pub arrival_s: f64,
-    /// When it finished, s.
+    /// When it finished, s (NaN: the horizon cut the run first).
     pub completion_s: f64,
     /// Completion − arrival, s.
     pub jct_s: f64,
@@ -90,6 +93,10 @@ pub struct Stretch {
     pub per_node: Vec<u32>,
     /// It began with a checkpoint-restore (a start, resume or resize).
     pub restarted: bool,
+    /// The checkpoint-restore left when it began, s: a restart's whole delay, or what is
+    /// left of one when a restoring job moves nodes without restarting. Its first
+    /// `min(restore_s, end − start)` seconds make no progress.
+    pub restore_s: f64,
     /// The share of the job's target it made.
     pub share: f64,
 }
@@ -117,6 +124,9 @@ pub struct Outcome {
     pub used: Vec<u32>,
     /// The tick, s.
     pub interval_s: f64,
+    /// Where the horizon stopped the run with jobs unfinished, s (`None`: every job
+    /// finished).
+    pub cut_s: Option<f64>,
 }
 
 /// Why a run returned no outcome.
@@ -163,7 +173,9 @@ pub fn run(
         idle_ticks: 0,
         used: Vec::new(),
         interval_s,
+        cut_s: None,
     };
+    let horizon = opts.horizon_s.unwrap_or(f64::INFINITY);
     let max_ticks = match opts.max_ticks {
         0 => 1_000_000,
         n => n,
@@ -220,6 +232,11 @@ pub fn run(
         }
         tick += 1;
         now = tick as f64 * interval_s;
+        // The horizon: no tick that would end past it is decided or run.
+        if now + interval_s > horizon && jobs.iter().any(|j| j.completion_s.is_none()) {
+            out.cut_s = Some(now);
+            break;
+        }
         let active: Vec<usize> = (0..jobs.len())
             .filter(|&i| jobs[i].spec.arrival_s <= now && jobs[i].completion_s.is_none())
             .collect();
@@ -257,14 +274,16 @@ pub fn run(
             return Err(RunError::Cancelled);
         }
     }
+    let cut = out.cut_s;
     out.jobs = jobs
         .iter()
         .zip(&gpu_s)
         .zip(stretches)
         .map(|((j, by), mut segments)| {
             let done = j.completion_s.unwrap_or(f64::NAN);
+            // A stretch still open ends with the job, or where the horizon cut the run.
             if let Some(last) = segments.last_mut() {
-                last.end_s = last.end_s.min(done);
+                last.end_s = last.end_s.min(j.completion_s.or(cut).unwrap_or(f64::NAN));
             }
             JobOutcome {
                 name: j.spec.name.clone(),
@@ -368,6 +387,7 @@ fn apply(
                     kind,
                     per_node,
                     restarted,
+                    restore_s: jobs[i].rescale_s,
                     share: 0.0,
                 });
             }

@@ -568,13 +568,23 @@ fn unfinished_reason(world: &World, i: usize, t: &Track, end: End) -> Result<Str
     } else if t.segments.last().is_some_and(|g| g.end_s >= h) {
         let done =
             100.0 * t.segments.iter().map(|g| g.iterations).sum::<f64>() / world.s.jobs[i].work();
-        format!("cut by the horizon ({h} s) while running, {done:.1}% done")
+        cut_while_running(h, done)
     } else {
         match &t.why {
             Some(w) => format!("{w}; then the horizon ({h} s) came"),
-            None => format!("the horizon ({h} s) came before it ran"),
+            None => horizon_before_it_ran(h),
         }
     })
+}
+
+/// An unfinished job's reason: the horizon `h` (s) cut it while it ran, `done` % done.
+pub(crate) fn cut_while_running(h: f64, done: f64) -> String {
+    format!("cut by the horizon ({h} s) while running, {done:.1}% done")
+}
+
+/// An unfinished job's reason: the horizon `h` (s) came before it ran.
+pub(crate) fn horizon_before_it_ran(h: f64) -> String {
+    format!("the horizon ({h} s) came before it ran")
 }
 
 /// A policy's decision must be inside each job's Ω and within the cluster's capacity; a

@@ -3,12 +3,14 @@
 //! `smd-hetero`'s loop (the Sia artifact's time semantics); the run comes back in the
 //! over-time output's shape, with the policy's decision times.
 
+use crate::engine::{cut_while_running, horizon_before_it_ran};
 use crate::hetero_input::{input, interval_s};
 use crate::options::{Options, Progress, SimError, SimPolicy};
 use crate::output::{DecisionStats, JobRun, Metrics, Run, Segment, SlotUse, Spread};
 use smd_core::model::JobModel;
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::Resources;
+use smd_core::scenario::MAX_HORIZON_S;
 use smd_core::{Error, Scenario};
 use smd_hetero::engine::{self, Outcome, RunError};
 use smd_hetero::job::Rules;
@@ -60,6 +62,7 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
         progress: report.as_mut().map(|r| r as &mut dyn FnMut(f64, usize)),
         cancel: opts.cancel,
         max_ticks: 0,
+        horizon_s: Some(horizon_of(s)),
     };
     let out =
         engine::run(&specs, &cluster, &mut *decide, interval, rules, &mut eopts).map_err(|e| {
@@ -69,6 +72,12 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
             }
         })?;
     Ok(to_run(s, policy, &out, &names))
+}
+
+/// The scenario's horizon, s: `params.horizon_s`, else the longest simulation (as §17's
+/// runs have it).
+fn horizon_of(s: &Scenario) -> f64 {
+    s.params.horizon_s.unwrap_or(MAX_HORIZON_S)
 }
 
 /// The loop's outcome as a run: jobs with their stretches as segments on named machines,
@@ -85,16 +94,16 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
         .zip(&s.jobs)
         .zip(&models)
         .map(|((o, j), m)| {
-            let delay = j.measured.as_ref().map_or(0.0, |m| m.app.restart_delay_s());
+            // A stretch spent wholly restoring (moved or preempted before its restore was
+            // done) made no progress: no segment, whose start would read as progress.
             let segments: Vec<Segment> = o
                 .segments
                 .iter()
+                .filter(|st| st.share > 0.0 || st.start_s + st.restore_s < st.end_s)
                 .map(|st| {
-                    let start = if st.restarted {
-                        (st.start_s + delay).min(st.end_s)
-                    } else {
-                        st.start_s
-                    };
+                    // Progress starts after the checkpoint-restore left, a moved restoring
+                    // job's included.
+                    let start = (st.start_s + st.restore_s).min(st.end_s);
                     let placement: Vec<PlacedShare> = st
                         .per_node
                         .iter()
@@ -121,6 +130,27 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
                 .collect();
             let done = o.completion_s.is_finite().then_some(o.completion_s);
             let jct = done.map(|c| c - o.arrival_s);
+            // Only the horizon leaves a job unfinished here (the loop runs every job that
+            // fits some type; one that fits none is refused before).
+            let waiting = done.is_none().then(|| {
+                let h = horizon_of(s);
+                if segments.is_empty() {
+                    horizon_before_it_ran(h)
+                } else if out
+                    .cut_s
+                    .is_some_and(|c| segments.last().is_some_and(|g| g.end_s >= c))
+                {
+                    cut_while_running(
+                        h,
+                        100.0 * segments.iter().map(|g| g.iterations).sum::<f64>(),
+                    )
+                } else {
+                    format!(
+                        "waiting, {:.1}% done; then the horizon ({h} s) came",
+                        100.0 * segments.iter().map(|g| g.iterations).sum::<f64>()
+                    )
+                }
+            });
             JobRun {
                 id: j.id.clone(),
                 arrival_s: o.arrival_s,
@@ -130,7 +160,7 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
                 utility: jct.map_or(0.0, |t| m.mu(m.pi(t))),
                 restarts: u64::from(o.restarts),
                 segments,
-                waiting: None,
+                waiting,
             }
         })
         .collect();

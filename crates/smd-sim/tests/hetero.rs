@@ -199,14 +199,14 @@ fn t4_speed_planners_refuse_other_types_by_name() {
     assert!(e.contains("cluster.machines") && e.contains("sia"), "{e}");
 }
 
-/// Arrivals far apart (a trace in Unix time) cost no idle ticks one by one: the loop skips
-/// to the tick that first sees the next job, and the run is what it is with the gap closed
-/// (shifted by whole ticks).
+/// Arrivals far apart cost no idle ticks one by one: the loop skips to the tick that first
+/// sees the next job, and the run is what it is with the gap closed (shifted by whole
+/// ticks).
 #[test]
 fn far_arrivals_skip_the_idle_ticks() {
     let near = scenario("philly-1", 6, "t4x4=4,a100x8=2");
     let mut far = near.clone();
-    let shift = 1_700_000_040.0; // a whole number of Sia's 60 s ticks
+    let shift = 20.0 * 86_400.0; // 20 days, a whole number of Sia's 60 s ticks
     for j in far.jobs.iter_mut() {
         j.arrival_s = Some(j.arrival_s.unwrap() + shift);
     }
@@ -262,5 +262,80 @@ fn each_run_s_slots_are_its_policy_s_ticks() {
             last <= end + 1e-9,
             "{policy}: a job ends at {last} s, the run at {end} s"
         );
+    }
+}
+
+/// The horizon stops a typed run as it stops the others (docs/SCENARIO.md, `horizon_s`):
+/// nothing runs past it, each job left unfinished says why, and the metrics count them.
+#[test]
+fn the_horizon_cuts_a_typed_run() {
+    let mut s = scenario("philly-1", 40, "t4x4=4,a100x8=2");
+    let whole: Vec<_> = TYPED
+        .iter()
+        .map(|&p| simulate(&s, p, &mut Options::default()).unwrap())
+        .collect();
+    let h = 2.0 * 3600.0;
+    s.params.horizon_s = Some(h);
+    for (policy, whole) in TYPED.into_iter().zip(whole) {
+        let run = simulate(&s, policy, &mut Options::default()).unwrap();
+        assert!(
+            whole.metrics.makespan_s.unwrap() > h,
+            "{policy}: the cut matters"
+        );
+        let unfinished = run.jobs.iter().filter(|j| j.completion_s.is_none()).count();
+        assert!(unfinished > 0, "{policy}");
+        assert_eq!(run.metrics.unfinished, unfinished, "{policy}");
+        for (j, w) in run.jobs.iter().zip(&whole.jobs) {
+            for g in &j.segments {
+                assert!(g.end_s <= h, "{policy} {}: runs to {} s", j.id, g.end_s);
+            }
+            match j.completion_s {
+                // The same loop up to the cut: a job done by then is done as in the whole run.
+                Some(c) => assert_eq!(Some(c), w.completion_s, "{policy} {}", j.id),
+                None => {
+                    let why = j.waiting.as_deref().unwrap_or_default();
+                    assert!(
+                        why.contains("the horizon (7200 s)"),
+                        "{policy} {}: {why:?}",
+                        j.id
+                    );
+                }
+            }
+        }
+        let end = run.slots.last().unwrap().start_s + run.slot_s;
+        assert!(end <= h, "{policy}: slots to {end} s");
+        // The cost's length is the run's: renting stops at the cut.
+        let c = run.cost.as_ref().unwrap();
+        assert!((c.run_usd - c.usd_per_hour * end / 3600.0).abs() < 1e-9);
+    }
+}
+
+/// A job makes no progress before its first checkpoint-restore is done: from the first
+/// tick that sees it plus its application's delay at the earliest, even when a policy moves
+/// it between nodes while it restores (no restart, the delay left carried over); and no
+/// segment is only restoring (it would be a start before any progress).
+#[test]
+fn progress_starts_after_the_first_restore() {
+    let s = scenario("philly-1", 40, "t4x4=4,a100x8=2,rtx2080tix8=2");
+    for policy in TYPED {
+        let run = simulate(&s, policy, &mut Options::default()).unwrap();
+        let tick = run.slot_s;
+        for (r, job) in run.jobs.iter().zip(&s.jobs) {
+            let delay = job.measured.as_ref().unwrap().app.restart_delay_s();
+            let seen = (r.arrival_s / tick).ceil() * tick;
+            let first = r.first_start_s.unwrap();
+            assert!(
+                first >= seen + delay - 1e-9,
+                "{policy} {}: progress from {first} s, first seen at {seen} s, delay {delay} s",
+                job.id
+            );
+            for g in &r.segments {
+                assert!(
+                    g.end_s > g.start_s || g.iterations > 0.0,
+                    "{policy} {}",
+                    job.id
+                );
+            }
+        }
     }
 }
