@@ -401,6 +401,13 @@ fn the_cost_of_a_run_is_its_machines_price_times_its_length() {
     assert_eq!(m["target"]["value"].as_f64().unwrap(), least);
     let answer = out["answer"].as_str().unwrap();
     assert!(answer.contains("until the jobs are done"), "{answer}");
+    // A job's mean cost is no cost of the whole run.
+    let per_job = fifo_over_1_to_3(&s, "cost_per_job");
+    let answer = per_job["answer"].as_str().unwrap();
+    assert!(
+        answer.contains("per job on average") && !answer.contains("until the jobs are done"),
+        "{answer}"
+    );
     let mut pool = s.clone();
     pool["cluster"] = serde_json::json!({ "units": 2 });
     let o = smd(

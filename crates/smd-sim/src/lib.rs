@@ -49,7 +49,7 @@ mod settle;
 mod sharing;
 mod world;
 
-pub use cost::{job_costs, run_cost};
+pub use cost::{gpu_hours, job_costs, run_cost, run_end_s};
 pub use hetero_input::{GAVEL_ROUND_S, TICK_S as HETERO_TICK_S};
 pub use options::{Options, Progress, SimError, SimPolicy};
 pub use output::{

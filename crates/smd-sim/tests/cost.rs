@@ -76,3 +76,25 @@ fn an_unpriced_type_is_named_and_the_other_metrics_stay() {
     let e = run_cost(&s, &run).unwrap_err();
     assert!(e.contains("\"rtx2080tix8\" has no hourly price"), "{e}");
 }
+
+/// A horizon between two slot boundaries ends the run there: the cluster is rented, and
+/// its GPUs held, until the horizon, not to the end of the slot it cut.
+#[test]
+fn a_horizon_ends_the_rent_where_it_cuts() {
+    let mut s = workload_on_mix("philly-2", 24, "t4x4=3").unwrap();
+    let delta = s.interval_s();
+    let h = 40.5 * delta;
+    s.params.horizon_s = Some(h);
+    let run = simulate(&s, SimPolicy::Fifo, &mut Options::default()).unwrap();
+    assert!(run.metrics.unfinished > 0, "the horizon cuts the run");
+    assert_eq!(smd_sim::run_end_s(&s, &run), h);
+    let c = run.cost.as_ref().unwrap();
+    assert!(
+        (c.run_usd - c.usd_per_hour * h / 3600.0).abs() < 1e-9,
+        "{}",
+        c.run_usd
+    );
+    let gpus = 3.0 * 4.0;
+    let held = smd_sim::gpu_hours(&s, &run);
+    assert!(held > 0.0 && held <= gpus * h / 3600.0 + 1e-9, "{held}");
+}

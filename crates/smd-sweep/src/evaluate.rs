@@ -293,7 +293,7 @@ pub(crate) fn time_outcome(
         mean_jct_s: m.mean_jct_s,
         mean_queue_s: m.mean_queue_s,
         p95_jct_s: m.p95_jct_s,
-        gpu_hours: run.slots.iter().map(|u| u.used.gpu).sum::<f64>() * run.slot_s / 3600.0,
+        gpu_hours: smd_sim::gpu_hours(scenario, &run),
         cost_usd: run.cost.as_ref().map(|c| c.run_usd),
         usd_per_hour: run.cost.as_ref().map(|c| c.usd_per_hour),
         cost_per_job_usd: run.cost.as_ref().and_then(|c| c.mean_job_usd),

@@ -431,14 +431,20 @@ fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
         );
     };
     if m.is_cost() {
+        // The run's cost is the cluster's until the jobs are done; the other, a job's mean.
+        let what = if matches!(m, Metric::CostPerJob) {
+            "per job on average"
+        } else {
+            "until the jobs are done"
+        };
         return match a.target {
             Some(t) if t.size == a.current.size => format!(
-                "Under {under}, {} is the cheapest size swept: {} until the jobs are done.",
+                "Under {under}, {} is the cheapest size swept: {} {what}.",
                 size(t.size),
                 m.show(now)
             ),
             Some(t) => format!(
-                "{} cost the least under {under}: {} until the jobs are done ({} at {}).",
+                "{} cost the least under {under}: {} {what} ({} at {}).",
                 size(t.size),
                 m.show(t.value.unwrap_or(now)),
                 m.show(now),
