@@ -309,7 +309,7 @@ impl Verdict {
 /// seed for the deterministic policies, the means over seeds for Random. `None` when no
 /// run has a published counterpart.
 pub fn verdict(result: &PolicyResult, published: &Published) -> Option<Verdict> {
-    let (mut cells, mut within, mut gap) = (0, 0, 0.0f64);
+    let (mut cells, mut within, mut gap, mut missed) = (0, 0, 0.0f64, 0);
     let mut tally = |got: f64, want: f64, tol: f64| {
         let d = (got - want).abs();
         cells += 1;
@@ -331,14 +331,18 @@ pub fn verdict(result: &PolicyResult, published: &Published) -> Option<Verdict> 
                 let Some(row) = published.row(t, run.policy, run.seed) else {
                     continue;
                 };
-                for p in &run.points {
-                    if let Some(Some(want)) = row.values.get(p.x as usize) {
-                        tally(values(p)[t], *want, CELL_TOLERANCE);
+                // Every published cell: one the run has no column for is a miss.
+                for (x, want) in row.values.iter().enumerate() {
+                    let Some(want) = want else { continue };
+                    match run.points.iter().find(|p| p.x as usize == x) {
+                        Some(p) => tally(values(p)[t], *want, CELL_TOLERANCE),
+                        None => missed += 1,
                     }
                 }
             }
         }
     }
+    let cells = cells + missed;
     (cells > 0).then_some(Verdict {
         policy: result.policy,
         cells,
@@ -410,5 +414,40 @@ mod tests {
         assert_eq!((v.cells, v.within, v.largest_gap), (3, 3, 0.0));
         assert_eq!(published.mean(0, Policy::Random, 0, &[42, 43]), Some(15.0));
         assert_eq!(published.mean(0, Policy::Random, 0, &[7]), None);
+    }
+
+    /// A published cell the run has no column for counts as a miss: the run does not
+    /// reproduce a table it leaves a column of out.
+    #[test]
+    fn a_published_cell_without_a_column_is_a_miss() {
+        let name = Policy::Fgd.published_name();
+        let mut two = row(name, 42, 10.0);
+        two.values.push(Some(12.0));
+        let published = Published {
+            tables: [vec![two.clone()], vec![two.clone()], vec![two]],
+        };
+        let point = Point {
+            x: 0,
+            allocation_pct: 10.0,
+            unallocated_gpus: 0.0,
+            frag_amount_pct: 10.0,
+            frag_ratio_pct: 10.0,
+        };
+        let run = Experiment {
+            policy: Policy::Fgd,
+            seed: 42,
+            clones: 0,
+            submitted: 0,
+            failed: 0,
+            records: vec![],
+            points: vec![point],
+        };
+        let result = PolicyResult {
+            policy: Policy::Fgd,
+            runs: vec![run],
+            mean: vec![point],
+        };
+        let v = verdict(&result, &published).unwrap();
+        assert_eq!((v.cells, v.within, v.reproduced), (6, 3, false));
     }
 }

@@ -577,6 +577,37 @@ fn described(p: &MixPoint, metric: Metric) -> String {
     format!("{}{price}{value}", mix_words(&p.mix))
 }
 
+/// The answer's first sentence when no mix qualifies: the best within the budget (a mix
+/// past it answers nothing asked), or that no mix has a value.
+fn no_answer(r: &MixReport) -> String {
+    let q = &r.question;
+    let (m, under) = (q.metric, q.policy.name());
+    let budget = q
+        .budget_words()
+        .map(|b| format!(" {b}"))
+        .unwrap_or_default();
+    let closest = r
+        .points
+        .iter()
+        .filter(|p| p.value.is_some() && q.affordable(p))
+        .min_by(|a, b| {
+            q.better(a.value.unwrap_or(0.0), b.value.unwrap_or(0.0))
+                .then(a.index.cmp(&b.index))
+        });
+    match closest {
+        Some(c) => format!(
+            "No mix of the grid{budget} has {} under {under}: the best {} is {}.",
+            q.goal_words().unwrap_or_else(|| format!("a {}", m.words())),
+            m.words(),
+            described(c, m)
+        ),
+        None => format!(
+            "No mix of the grid{budget} has a {} under {under}.",
+            m.words()
+        ),
+    }
+}
+
 /// The answer's sentences (docs/MODEL.md §25.3).
 fn answer(r: &MixReport, s: &MixSearch) -> String {
     let q = &r.question;
@@ -594,33 +625,7 @@ fn answer(r: &MixReport, s: &MixSearch) -> String {
             },
             described(b, m)
         ),
-        None => {
-            // The best within the budget: a mix past it answers nothing asked.
-            let budget = q
-                .budget_words()
-                .map(|b| format!(" {b}"))
-                .unwrap_or_default();
-            let closest = r
-                .points
-                .iter()
-                .filter(|p| p.value.is_some() && q.affordable(p))
-                .min_by(|a, b| {
-                    q.better(a.value.unwrap_or(0.0), b.value.unwrap_or(0.0))
-                        .then(a.index.cmp(&b.index))
-                });
-            match closest {
-                Some(c) => format!(
-                    "No mix of the grid{budget} has {} under {under}: the best {} is {}.",
-                    q.goal_words().unwrap_or_else(|| format!("a {}", m.words())),
-                    m.words(),
-                    described(c, m)
-                ),
-                None => format!(
-                    "No mix of the grid{budget} has a {} under {under}.",
-                    m.words()
-                ),
-            }
-        }
+        None => no_answer(r),
     };
     match q.minimize {
         Minimize::Cost => out.push(best_words("The cheapest mix")),

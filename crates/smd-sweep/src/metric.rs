@@ -431,11 +431,9 @@ fn words(a: &MetricAnswer, axis: Axis, machine: Option<&str>) -> String {
         );
     };
     if m.is_cost() {
-        // The run's cost is the cluster's until the jobs are done; the other, a job's mean.
-        let what = if matches!(m, Metric::CostPerJob) {
-            "per job on average"
-        } else {
-            "until the jobs are done"
+        let what = match m {
+            Metric::CostPerJob => "per job on average",
+            _ => "until the jobs are done",
         };
         return match a.target {
             Some(t) if t.size == a.current.size => format!(
