@@ -1,7 +1,9 @@
 //! The slot loop of docs/MODEL.md §17: decide, settle (place, pack), progress, record.
 
 use crate::options::{Options, Progress, SimError, SimPolicy};
-use crate::output::{JobRun, Metrics, Run, Segment, SlotUse};
+use crate::output::{
+    cut_while_running, horizon_before_it_ran, JobRun, Metrics, Run, Segment, SlotUse,
+};
 use crate::policy::{self, Decide};
 use crate::settle::{alone, settle, Settled};
 use crate::sharing::SlotSharing;
@@ -575,16 +577,6 @@ fn unfinished_reason(world: &World, i: usize, t: &Track, end: End) -> Result<Str
             None => horizon_before_it_ran(h),
         }
     })
-}
-
-/// An unfinished job's reason: the horizon `h` (s) cut it while it ran, `done` % done.
-pub(crate) fn cut_while_running(h: f64, done: f64) -> String {
-    format!("cut by the horizon ({h} s) while running, {done:.1}% done")
-}
-
-/// An unfinished job's reason: the horizon `h` (s) came before it ran.
-pub(crate) fn horizon_before_it_ran(h: f64) -> String {
-    format!("the horizon ({h} s) came before it ran")
 }
 
 /// A policy's decision must be inside each job's Ω and within the cluster's capacity; a

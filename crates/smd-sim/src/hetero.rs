@@ -3,17 +3,27 @@
 //! `smd-hetero`'s loop (the Sia artifact's time semantics); the run comes back in the
 //! over-time output's shape, with the policy's decision times.
 
-use crate::engine::{cut_while_running, horizon_before_it_ran};
-use crate::hetero_input::{input, interval_s};
+use crate::hetero_input::{input, GAVEL_ROUND_S, TICK_S};
 use crate::options::{Options, Progress, SimError, SimPolicy};
+use crate::output::{cut_while_running, horizon_before_it_ran};
 use crate::output::{DecisionStats, JobRun, Metrics, Run, Segment, SlotUse, Spread};
 use smd_core::model::JobModel;
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::Resources;
 use smd_core::scenario::MAX_HORIZON_S;
 use smd_core::{Error, Scenario};
-use smd_hetero::engine::{self, Outcome, RunError};
+use smd_hetero::engine::{self, Outcome, RunError, Stretch};
 use smd_hetero::job::Rules;
+
+/// The loop's tick under the heterogeneity-aware `policy`, s: Gavel's round, else
+/// [`TICK_S`]; the run carries it as its `slot_s`.
+fn interval_s(policy: SimPolicy) -> f64 {
+    if policy == SimPolicy::Gavel {
+        GAVEL_ROUND_S
+    } else {
+        TICK_S
+    }
+}
 
 /// Runs `s` under the heterogeneity-aware `policy`.
 pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result<Run, SimError> {
@@ -80,6 +90,58 @@ fn horizon_of(s: &Scenario) -> f64 {
     s.params.horizon_s.unwrap_or(MAX_HORIZON_S)
 }
 
+/// A job's stretches as segments on named machines. A stretch spent wholly restoring
+/// (moved or preempted before its restore was done) made no progress: no segment, whose
+/// start would read as progress; the others start after the checkpoint-restore left, a moved
+/// restoring job's included.
+fn segments_of(stretches: &[Stretch], names: &[Vec<String>]) -> Vec<Segment> {
+    stretches
+        .iter()
+        .filter(|st| st.share > 0.0 || st.start_s + st.restore_s < st.end_s)
+        .map(|st| {
+            let placement: Vec<PlacedShare> = st
+                .per_node
+                .iter()
+                .enumerate()
+                .filter(|(_, &g)| g > 0)
+                .map(|(n, &g)| PlacedShare {
+                    machine: names[st.kind].get(n).cloned().unwrap_or_default(),
+                    workers: u64::from(g),
+                    ps: 0,
+                })
+                .collect();
+            Segment {
+                start_s: (st.start_s + st.restore_s).min(st.end_s),
+                end_s: st.end_s,
+                workers: st.per_node.iter().map(|&g| u64::from(g)).sum(),
+                ps: 0,
+                placement: Some(placement),
+                locality_factor: 1.0,
+                iterations: st.share,
+                slowdown: None,
+                continues: !st.restarted,
+            }
+        })
+        .collect()
+}
+
+/// Why a job of a typed run did not finish: only the horizon leaves one unfinished (the
+/// loop runs every job that fits some type; one that fits none is refused before).
+fn unfinished_reason(s: &Scenario, out: &Outcome, segments: &[Segment]) -> String {
+    let h = horizon_of(s);
+    let done = 100.0 * segments.iter().map(|g| g.iterations).sum::<f64>();
+    let running = out
+        .cut_s
+        .is_some_and(|c| segments.last().is_some_and(|g| g.end_s >= c));
+    if segments.is_empty() {
+        horizon_before_it_ran(h)
+    } else if running {
+        cut_while_running(h, done)
+    } else {
+        format!("waiting, {done:.1}% done; then the horizon ({h} s) came")
+    }
+}
+
 /// The loop's outcome as a run: jobs with their stretches as segments on named machines,
 /// the GPUs in use per tick, the metrics and the decision times.
 fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>]) -> Run {
@@ -94,63 +156,10 @@ fn to_run(s: &Scenario, policy: SimPolicy, out: &Outcome, names: &[Vec<String>])
         .zip(&s.jobs)
         .zip(&models)
         .map(|((o, j), m)| {
-            // A stretch spent wholly restoring (moved or preempted before its restore was
-            // done) made no progress: no segment, whose start would read as progress.
-            let segments: Vec<Segment> = o
-                .segments
-                .iter()
-                .filter(|st| st.share > 0.0 || st.start_s + st.restore_s < st.end_s)
-                .map(|st| {
-                    // Progress starts after the checkpoint-restore left, a moved restoring
-                    // job's included.
-                    let start = (st.start_s + st.restore_s).min(st.end_s);
-                    let placement: Vec<PlacedShare> = st
-                        .per_node
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &g)| g > 0)
-                        .map(|(n, &g)| PlacedShare {
-                            machine: names[st.kind].get(n).cloned().unwrap_or_default(),
-                            workers: u64::from(g),
-                            ps: 0,
-                        })
-                        .collect();
-                    Segment {
-                        start_s: start,
-                        end_s: st.end_s,
-                        workers: st.per_node.iter().map(|&g| u64::from(g)).sum(),
-                        ps: 0,
-                        placement: Some(placement),
-                        locality_factor: 1.0,
-                        iterations: st.share,
-                        slowdown: None,
-                        continues: !st.restarted,
-                    }
-                })
-                .collect();
+            let segments = segments_of(&o.segments, names);
             let done = o.completion_s.is_finite().then_some(o.completion_s);
             let jct = done.map(|c| c - o.arrival_s);
-            // Only the horizon leaves a job unfinished here (the loop runs every job that
-            // fits some type; one that fits none is refused before).
-            let waiting = done.is_none().then(|| {
-                let h = horizon_of(s);
-                if segments.is_empty() {
-                    horizon_before_it_ran(h)
-                } else if out
-                    .cut_s
-                    .is_some_and(|c| segments.last().is_some_and(|g| g.end_s >= c))
-                {
-                    cut_while_running(
-                        h,
-                        100.0 * segments.iter().map(|g| g.iterations).sum::<f64>(),
-                    )
-                } else {
-                    format!(
-                        "waiting, {:.1}% done; then the horizon ({h} s) came",
-                        100.0 * segments.iter().map(|g| g.iterations).sum::<f64>()
-                    )
-                }
-            });
+            let waiting = done.is_none().then(|| unfinished_reason(s, out, &segments));
             JobRun {
                 id: j.id.clone(),
                 arrival_s: o.arrival_s,

@@ -4,7 +4,6 @@
 //! it whether such a policy applies, and the run itself (`hetero`). A policy is named only
 //! for the messages (`policy`), and `gavel` says the jobs run at their request.
 
-use crate::options::SimPolicy;
 use smd_core::{Error, Scenario};
 use smd_hetero::cluster::Cluster;
 use smd_hetero::job::Spec;
@@ -15,16 +14,6 @@ use std::fmt::Display;
 pub const TICK_S: f64 = 60.0;
 /// Gavel's round, s (the reference runs Gavel with `--interval=360`).
 pub const GAVEL_ROUND_S: f64 = 360.0;
-
-/// The loop's tick under the heterogeneity-aware `policy`, s: Gavel's round, else
-/// [`TICK_S`]; the run carries it as its `slot_s`.
-pub(crate) fn interval_s(policy: SimPolicy) -> f64 {
-    if policy == SimPolicy::Gavel {
-        GAVEL_ROUND_S
-    } else {
-        TICK_S
-    }
-}
 
 /// The cluster of `s`'s machine groups by GPU type, and each type's machine names in node
 /// order; or the error saying why `policy` cannot plan it.

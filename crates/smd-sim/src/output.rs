@@ -265,6 +265,16 @@ impl Metrics {
     }
 }
 
+/// An unfinished job's reason: the horizon `h` (s) cut it while it ran, `done` % done.
+pub(crate) fn cut_while_running(h: f64, done: f64) -> String {
+    format!("cut by the horizon ({h} s) while running, {done:.1}% done")
+}
+
+/// An unfinished job's reason: the horizon `h` (s) came before it ran.
+pub(crate) fn horizon_before_it_ran(h: f64) -> String {
+    format!("the horizon ({h} s) came before it ran")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
