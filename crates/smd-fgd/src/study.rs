@@ -365,6 +365,31 @@ mod tests {
         }
     }
 
+    /// `policy`'s one run, seed 42, with one column (x = 0) of 10 % everywhere.
+    fn one_run(policy: Policy) -> PolicyResult {
+        let point = Point {
+            x: 0,
+            allocation_pct: 10.0,
+            unallocated_gpus: 0.0,
+            frag_amount_pct: 10.0,
+            frag_ratio_pct: 10.0,
+        };
+        let run = Experiment {
+            policy,
+            seed: 42,
+            clones: 0,
+            submitted: 0,
+            failed: 0,
+            records: vec![],
+            points: vec![point],
+        };
+        PolicyResult {
+            policy,
+            runs: vec![run],
+            mean: vec![point],
+        }
+    }
+
     /// Only the bundled lists at the published target with published seeds are compared
     /// with the published tables: a seed past 51 would put a mean over other seeds beside
     /// the published one.
@@ -389,27 +414,7 @@ mod tests {
         let published = Published {
             tables: [table.clone(), table.clone(), table],
         };
-        let point = Point {
-            x: 0,
-            allocation_pct: 10.0,
-            unallocated_gpus: 0.0,
-            frag_amount_pct: 10.0,
-            frag_ratio_pct: 10.0,
-        };
-        let run = Experiment {
-            policy: Policy::Random,
-            seed: 42,
-            clones: 0,
-            submitted: 0,
-            failed: 0,
-            records: vec![],
-            points: vec![point],
-        };
-        let result = PolicyResult {
-            policy: Policy::Random,
-            runs: vec![run],
-            mean: vec![point],
-        };
+        let result = one_run(Policy::Random);
         let v = verdict(&result, &published).expect("seed 42 was published");
         assert_eq!((v.cells, v.within, v.largest_gap), (3, 3, 0.0));
         assert_eq!(published.mean(0, Policy::Random, 0, &[42, 43]), Some(15.0));
@@ -426,27 +431,7 @@ mod tests {
         let published = Published {
             tables: [vec![two.clone()], vec![two.clone()], vec![two]],
         };
-        let point = Point {
-            x: 0,
-            allocation_pct: 10.0,
-            unallocated_gpus: 0.0,
-            frag_amount_pct: 10.0,
-            frag_ratio_pct: 10.0,
-        };
-        let run = Experiment {
-            policy: Policy::Fgd,
-            seed: 42,
-            clones: 0,
-            submitted: 0,
-            failed: 0,
-            records: vec![],
-            points: vec![point],
-        };
-        let result = PolicyResult {
-            policy: Policy::Fgd,
-            runs: vec![run],
-            mean: vec![point],
-        };
+        let result = one_run(Policy::Fgd);
         let v = verdict(&result, &published).unwrap();
         assert_eq!((v.cells, v.within, v.reproduced), (6, 3, false));
     }
