@@ -196,9 +196,11 @@ impl MixSearch {
             ));
         }
         let unpriced = unpriced(&spec, &types);
-        if (question.minimize == Minimize::Cost || question.budget.is_some())
-            && !unpriced.is_empty()
-        {
+        // Cost asked for in any form: to minimise, within a budget, or as the metric.
+        let priced = question.minimize == Minimize::Cost
+            || question.budget.is_some()
+            || question.metric.is_cost();
+        if priced && !unpriced.is_empty() {
             return Err(spec_err(
                 "mix",
                 format!(

@@ -307,6 +307,21 @@ fn refusals_name_what_is_missing() {
         message.contains("rtx2080tix8 has no published price"),
         "{message}"
     );
+    // A cost as the metric needs the prices as much as minimising cost does.
+    for metric in [Metric::Cost, Metric::CostPerJob] {
+        let q = Question {
+            metric,
+            ..question(None, None, Minimize::Metric, false)
+        };
+        let SweepError::Spec { field, message } = e("t4x4=0:2,rtx2080tix8=0:2", q) else {
+            panic!()
+        };
+        assert_eq!(field, "mix");
+        assert!(
+            message.contains("no published price"),
+            "{metric:?}: {message}"
+        );
+    }
     let SweepError::Spec { field, message } = e(GRID, question(None, None, Minimize::Cost, false))
     else {
         panic!()
