@@ -83,18 +83,23 @@ fn write_table(
     runs: &[(Run, f64)],
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    writeln!(
-        out,
-        "{} jobs   slot {}   restart {}",
-        scenario.jobs.len(),
-        duration(scenario.interval_s()),
-        duration(
-            scenario
-                .params
-                .restart_s
-                .unwrap_or(smd_core::scenario::DEFAULT_RESTART_S)
-        ),
-    )?;
+    // The slot and restart are the slot loop's; the typed policies' own line follows.
+    if runs.iter().all(|r| r.0.policy.is_hetero()) {
+        writeln!(out, "{} jobs", scenario.jobs.len())?;
+    } else {
+        writeln!(
+            out,
+            "{} jobs   slot {}   restart {}",
+            scenario.jobs.len(),
+            duration(scenario.interval_s()),
+            duration(
+                scenario
+                    .params
+                    .restart_s
+                    .unwrap_or(smd_core::scenario::DEFAULT_RESTART_S)
+            ),
+        )?;
+    }
     let sharing = runs.iter().any(|r| r.0.metrics.sharing.is_some());
     if sharing {
         writeln!(

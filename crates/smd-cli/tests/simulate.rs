@@ -7,7 +7,7 @@ use common::smd;
 use serde_json::Value;
 
 fn trace_file() -> String {
-    // The first 20 arrivals of workload-1 on 4 × t4x4, slots of 10 minutes.
+    // The first 20 arrivals of workload-1 on 4 × t4x4, slots of a minute.
     let o = smd(
         &["trace", "--workload", "workload-1", "--machines", "4"],
         None,
@@ -91,6 +91,9 @@ fn the_json_follows_the_contract_for_every_policy() {
                 assert_eq!(placed, r["policy"] != "bound", "{}", r["policy"]);
             }
         }
+        // The slot loop's Δ (the measured jobs' default, a minute), as the typed policies'
+        // tick (gavel's 6 minutes would differ).
+        assert_eq!(r["slot_s"].as_f64(), Some(60.0), "{}", r["policy"]);
         if r["policy"] != "bound" {
             let slots = r["slots"].as_array().unwrap();
             assert!(!slots.is_empty());
@@ -116,6 +119,14 @@ fn the_table_and_bad_arguments() {
     }
     assert!(
         out.contains("of bound") && out.contains("mean JCT"),
+        "{out}"
+    );
+    assert!(out.starts_with("20 jobs   slot 60.0 s"), "{out}");
+    // A typed policy alone: its own tick, not the slot loop's slot and restart.
+    let o = smd(&["simulate", "--policy", "sia", "-"], Some(text.as_bytes()));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.starts_with("20 jobs\n") && out.contains("every 60.0 s"),
         "{out}"
     );
     let o = smd(
