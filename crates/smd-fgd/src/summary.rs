@@ -5,7 +5,7 @@
 
 use crate::bound::{mean_bound, BoundPoint};
 use crate::data::Node;
-use crate::experiment::{arrive_pct, Point, Prepared, Record, RunError};
+use crate::experiment::{Point, Prepared, Record, RunError};
 use crate::policy::Policy;
 use crate::published::parse_published;
 use crate::study::{group_runs, verdict, Published, Verdict};
@@ -100,11 +100,13 @@ pub fn model_names(nodes: &[Node]) -> Vec<String> {
 }
 
 /// How many pods of a run had arrived when the arrived workload first reached `x` % of
-/// the cluster's `gpus` (all of them when it never did).
+/// the cluster's `gpus`, exactly (all of them when it never did): the middle of the
+/// tables' column x, whose records round to x.
 pub fn pods_at(records: &[Record], gpus: i64, x: u32) -> usize {
+    let milli = i64::from(x).saturating_mul(gpus.max(1)).saturating_mul(10);
     records
         .iter()
-        .position(|r| arrive_pct(r.arrived_milli, gpus) >= x as i64)
+        .position(|r| r.arrived_milli >= milli)
         .map_or(records.len(), |k| k + 1)
 }
 
@@ -133,7 +135,10 @@ mod tests {
             .unwrap();
         let k = pods_at(&full.records, prepared.gpus, 50);
         assert!(k >= 1 && k <= full.records.len());
-        assert!(arrive_pct(full.records[k - 1].arrived_milli, prepared.gpus) >= 50);
+        // The first pod with half the GPUs' worth arrived: none before it had.
+        let half = prepared.gpus * 1000 / 2;
+        assert!(full.records[k - 1].arrived_milli >= half);
+        assert!(full.records[..k - 1].iter().all(|r| r.arrived_milli < half));
         assert_eq!(
             pods_at(&full.records, prepared.gpus, 100_000),
             full.records.len()
