@@ -93,12 +93,18 @@ fn horizon_of(s: &Scenario) -> f64 {
 /// A job's stretches as segments on named machines. A stretch spent wholly restoring
 /// (moved or preempted before its restore was done) made no progress: no segment, whose
 /// start would read as progress; the others start after the checkpoint-restore left, a moved
-/// restoring job's included.
+/// restoring job's included. A segment after a restart left out pays the rest of that
+/// restart's restore: it does not continue the one before.
 fn segments_of(stretches: &[Stretch], names: &[Vec<String>]) -> Vec<Segment> {
+    let mut restarted = false;
     stretches
         .iter()
-        .filter(|st| st.share > 0.0 || st.start_s + st.restore_s < st.end_s)
-        .map(|st| {
+        .filter_map(|st| {
+            restarted |= st.restarted;
+            let kept = st.share > 0.0 || st.start_s + st.restore_s < st.end_s;
+            kept.then(|| (st, std::mem::take(&mut restarted)))
+        })
+        .map(|(st, restarted)| {
             let placement: Vec<PlacedShare> = st
                 .per_node
                 .iter()
@@ -119,7 +125,7 @@ fn segments_of(stretches: &[Stretch], names: &[Vec<String>]) -> Vec<Segment> {
                 locality_factor: 1.0,
                 iterations: st.share,
                 slowdown: None,
-                continues: !st.restarted,
+                continues: !restarted,
             }
         })
         .collect()

@@ -336,6 +336,16 @@ fn progress_starts_after_the_first_restore() {
                     job.id
                 );
             }
+            // The first segment follows the first start's restore, and a segment that does
+            // not continue the one before follows a restart (several, when the ones between
+            // were spent wholly restoring).
+            assert!(!r.segments[0].continues, "{policy} {}", job.id);
+            let begun = r.segments.iter().filter(|g| !g.continues).count() as u64;
+            assert!(begun <= r.restarts + 1, "{policy} {}", job.id);
+            if policy == SimPolicy::Sia {
+                // Sia restarts no job while it restores: one segment begun per restart.
+                assert_eq!(begun, r.restarts + 1, "{policy} {}", job.id);
+            }
         }
     }
 }
