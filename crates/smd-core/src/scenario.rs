@@ -618,6 +618,11 @@ impl Scenario {
         })
     }
 
+    /// The horizon in force, s: `params.horizon_s`, else [`MAX_HORIZON_S`] (30 days).
+    pub fn horizon_s(&self) -> f64 {
+        self.params.horizon_s.unwrap_or(MAX_HORIZON_S)
+    }
+
     /// Pretty JSON, the file format of `SCENARIO.md`.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a scenario always serialises")

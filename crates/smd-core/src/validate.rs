@@ -42,7 +42,7 @@ impl Scenario {
         }
         // Nothing is simulated past the horizon (at most 30 days), and measured jobs are first
         // seen at the end of the first slot: a slot as long runs next to nothing.
-        let horizon = self.params.horizon_s.unwrap_or(MAX_HORIZON_S);
+        let horizon = self.horizon_s();
         if delta >= horizon {
             let (field, what) = if self.params.interval_s.is_some() {
                 ("params.interval_s", "is not shorter than the horizon")

@@ -2,31 +2,31 @@
 //! run, and each job's share — the GPU-hours it ran on each machine × that machine's price
 //! per GPU-hour (its group's `hourly_usd` / its GPUs).
 
-use crate::output::{Run, RunCost};
-use smd_core::scenario::MAX_HORIZON_S;
+use crate::output::{Run, RunCost, SlotUse};
 use smd_core::Scenario;
 
-/// Each of `run`'s slots as (its start, its length), s: `slot_s`, the last cut where the
-/// scenario's horizon ends the run.
-fn slot_spans<'r>(scenario: &Scenario, run: &'r Run) -> impl Iterator<Item = (f64, f64)> + 'r {
-    let horizon = scenario.params.horizon_s.unwrap_or(MAX_HORIZON_S);
+/// Each of `run`'s slots with its length, s: `slot_s`, the last cut where the scenario's
+/// horizon ends the run.
+fn slot_spans<'r>(scenario: &Scenario, run: &'r Run) -> impl Iterator<Item = (&'r SlotUse, f64)> {
+    let horizon = scenario.horizon_s();
     run.slots.iter().map(move |s| {
         let end = (s.start_s + run.slot_s).min(horizon);
-        (s.start_s, (end - s.start_s).max(0.0))
+        (s, (end - s.start_s).max(0.0))
     })
 }
 
 /// The end of `run`'s last slot, s (0 without slots): the run's length, which its cost
 /// rents the cluster for.
 pub fn run_end_s(scenario: &Scenario, run: &Run) -> f64 {
-    slot_spans(scenario, run).last().map_or(0.0, |(a, l)| a + l)
+    slot_spans(scenario, run)
+        .last()
+        .map_or(0.0, |(s, l)| s.start_s + l)
 }
 
 /// The GPU-hours `run` holds: Σ over its slots of the GPUs in use × the slot's length.
 pub fn gpu_hours(scenario: &Scenario, run: &Run) -> f64 {
     slot_spans(scenario, run)
-        .zip(&run.slots)
-        .map(|((_, l), s)| s.used.gpu * l)
+        .map(|(s, l)| s.used.gpu * l)
         .sum::<f64>()
         / 3600.0
 }

@@ -10,7 +10,6 @@ use crate::output::{DecisionStats, JobRun, Metrics, Run, Segment, SlotUse, Sprea
 use smd_core::model::JobModel;
 use smd_core::plan::PlacedShare;
 use smd_core::scenario::Resources;
-use smd_core::scenario::MAX_HORIZON_S;
 use smd_core::{Error, Scenario};
 use smd_hetero::engine::{self, Outcome, RunError, Stretch};
 use smd_hetero::job::Rules;
@@ -72,7 +71,7 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
         progress: report.as_mut().map(|r| r as &mut dyn FnMut(f64, usize)),
         cancel: opts.cancel,
         max_ticks: 0,
-        horizon_s: Some(horizon_of(s)),
+        horizon_s: Some(s.horizon_s()),
     };
     let out =
         engine::run(&specs, &cluster, &mut *decide, interval, rules, &mut eopts).map_err(|e| {
@@ -82,12 +81,6 @@ pub(crate) fn run(s: &Scenario, policy: SimPolicy, opts: &mut Options) -> Result
             }
         })?;
     Ok(to_run(s, policy, &out, &names))
-}
-
-/// The scenario's horizon, s: `params.horizon_s`, else the longest simulation (as §17's
-/// runs have it).
-fn horizon_of(s: &Scenario) -> f64 {
-    s.params.horizon_s.unwrap_or(MAX_HORIZON_S)
 }
 
 /// A job's stretches as segments on named machines. A stretch spent wholly restoring
@@ -134,7 +127,7 @@ fn segments_of(stretches: &[Stretch], names: &[Vec<String>]) -> Vec<Segment> {
 /// Why a job of a typed run did not finish: only the horizon leaves one unfinished (the
 /// loop runs every job that fits some type; one that fits none is refused before).
 fn unfinished_reason(s: &Scenario, out: &Outcome, segments: &[Segment]) -> String {
-    let h = horizon_of(s);
+    let h = s.horizon_s();
     let done = 100.0 * segments.iter().map(|g| g.iterations).sum::<f64>();
     let running = out
         .cut_s

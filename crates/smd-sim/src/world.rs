@@ -4,7 +4,7 @@
 //! the settling stage and the slot loop all read these, and this reads none of them.
 
 use smd_core::model::JobModel;
-use smd_core::scenario::{DEFAULT_RESTART_S, MAX_HORIZON_S};
+use smd_core::scenario::DEFAULT_RESTART_S;
 use smd_core::Scenario;
 use std::cell::{Cell, OnceCell, RefCell};
 
@@ -80,7 +80,7 @@ impl<'a> World<'a> {
             delta,
             first_tick: if s.all_measured() { delta } else { 0.0 },
             restart: s.params.restart_s.unwrap_or(DEFAULT_RESTART_S).min(delta),
-            horizon: s.params.horizon_s.unwrap_or(MAX_HORIZON_S),
+            horizon: s.horizon_s(),
             worst_slowdown: vec![1.0; s.jobs.len()],
             alone: (0..s.jobs.len()).map(|_| OnceCell::new()).collect(),
             left: RefCell::new(Vec::new()),
